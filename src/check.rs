@@ -1,0 +1,112 @@
+//! `carta check`: the pipeline load → validate → link, game by game.
+
+use rayon::prelude::*;
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::link::{CardPool, link};
+use crate::load::{LoadError, Workspace};
+use crate::manifest::{self, LoadedManifest};
+use crate::validate::{FileCards, GameSchemas, read_cards};
+
+/// A game that passed loading: its manifest and its linked cards.
+#[derive(Debug)]
+pub struct Game {
+    /// The manifest and its spans.
+    pub manifest: LoadedManifest,
+    /// Every card, linked.
+    pub pool: CardPool,
+}
+
+/// Checks the named games (all when `games` is empty), reporting every
+/// problem into `diags`. Returns the games that could be loaded.
+///
+/// # Errors
+/// When the workspace or a file cannot be read, or a named game does not exist.
+pub fn check(
+    ws: &mut Workspace,
+    games: &[String],
+    diags: &mut Diagnostics,
+) -> Result<Vec<Game>, LoadError> {
+    let mut out = Vec::new();
+    for game in ws.select_games(games)? {
+        if let Some(g) = check_game(ws, &game, diags)? {
+            out.push(g);
+        }
+    }
+    Ok(out)
+}
+
+/// Loads, validates and links one game.
+///
+/// # Errors
+/// When a file cannot be read.
+pub fn check_game(
+    ws: &mut Workspace,
+    game: &str,
+    diags: &mut Diagnostics,
+) -> Result<Option<Game>, LoadError> {
+    let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
+    let Some(manifest) = manifest::parse(game, manifest_file, &ws.sources, diags) else {
+        return Ok(None);
+    };
+    let schemas = compile_schemas(ws, &manifest, diags)?;
+    let kinds = manifest.manifest.kind_ids();
+    let files = ws.read_many(&ws.card_files(game)?, diags)?;
+    let sources = &ws.sources;
+    let per_file: Vec<FileCards> = files
+        .par_iter()
+        .map(|&file| read_cards(file, &sources.get(file).text, &kinds, &schemas))
+        .collect();
+    let mut cards = Vec::new();
+    for f in per_file {
+        diags.extend(f.diagnostics);
+        cards.extend(f.cards);
+    }
+    let pool = link(cards, diags);
+    Ok(Some(Game { manifest, pool }))
+}
+
+/// Reads the game's schema files (its `schemas/<game>/` folder and any other
+/// path a kind names) and compiles one validator per kind.
+fn compile_schemas(
+    ws: &mut Workspace,
+    manifest: &LoadedManifest,
+    diags: &mut Diagnostics,
+) -> Result<GameSchemas, LoadError> {
+    let m = &manifest.manifest;
+    let paths = m.schema_paths();
+    let mut files = ws.schema_files(&m.id)?;
+    for path in paths.values() {
+        if !files.contains(path) && ws.exists(path) {
+            files.push(path.clone());
+        }
+    }
+    let ids = ws.read_many(&files, diags)?;
+    let kinds = m.kind_ids();
+    let docs = GameSchemas::parse_files(&ids, &ws.sources, &kinds, diags);
+    let parsed: Vec<String> = docs.iter().map(|d| d.uri.clone()).collect();
+    let by_uri = paths
+        .iter()
+        .map(|(k, p)| (k.clone(), crate::validate::uri_of(p)))
+        .collect();
+    let (schemas, missing) = GameSchemas::compile(docs, &by_uri, diags);
+    for kind in missing {
+        let path = &paths[&kind];
+        if parsed.contains(&crate::validate::uri_of(path)) || files.contains(path) {
+            continue; // present but broken: already reported at the schema file
+        }
+        let pointer = format!("/kinds/{kind}");
+        let span = manifest.spans.key_span(&pointer).unwrap_or(0..0);
+        diags.push(
+            Diagnostic::error(
+                "schema::missing",
+                format!("kind `{kind}` has no schema: `{path}` does not exist"),
+            )
+            .at(manifest.file, span, "declared here")
+            .with_help(format!(
+                "create `{path}`, or set `schema = \"…\"` on the kind"
+            )),
+        );
+    }
+    Ok(schemas)
+}

@@ -1,0 +1,180 @@
+//! Diagnostics: what every stage reports, and where.
+//!
+//! A stage pushes [`Diagnostic`]s into a [`Diagnostics`] sink and carries on, so
+//! one run reports every problem it can find. A diagnostic names its place by
+//! [`FileId`] and byte span; the [`SourceMap`] turns those into file names,
+//! lines and columns when the diagnostics are rendered ([`render`]).
+
+mod render;
+mod source;
+
+pub use render::{Format, Renderer};
+pub use source::{FileId, LineCol, SourceFile, SourceMap};
+
+use std::ops::Range;
+
+/// A byte range in one source file.
+pub type Span = Range<usize>;
+
+/// How bad a diagnostic is. Only errors make a command fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Something that is wrong: the command exits 1.
+    Error,
+    /// Something that is suspect but allowed.
+    Warning,
+    /// Information, such as a rule tally.
+    Advice,
+}
+
+impl Severity {
+    /// The lowercase name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Advice => "advice",
+        }
+    }
+}
+
+/// A place in a source file with a short message about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// The file the span points into.
+    pub file: FileId,
+    /// Byte range of the labelled text.
+    pub span: Span,
+    /// What this place has to do with the diagnostic (may be empty).
+    pub message: String,
+}
+
+impl Label {
+    /// A label at `span` of `file`.
+    pub fn new(file: FileId, span: Span, message: impl Into<String>) -> Self {
+        Label {
+            file,
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+/// One problem found in the sources, with its stable code and its places.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error, warning or advice.
+    pub severity: Severity,
+    /// A stable identifier such as `schema::type` that scripts can match on.
+    pub code: &'static str,
+    /// One sentence saying what is wrong.
+    pub message: String,
+    /// Where it is wrong; `None` for problems with no place (a missing game).
+    pub primary: Option<Label>,
+    /// Other places that explain it ("first defined here").
+    pub labels: Vec<Label>,
+    /// How to fix it, when carta can tell.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error with `code` and `message`, not yet placed.
+    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, code, message)
+    }
+
+    /// A warning with `code` and `message`, not yet placed.
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, message)
+    }
+
+    /// A diagnostic of any severity.
+    pub fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            primary: None,
+            labels: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// Places the diagnostic at `span` of `file`, with a label message.
+    #[must_use]
+    pub fn at(mut self, file: FileId, span: Span, label: impl Into<String>) -> Self {
+        self.primary = Some(Label::new(file, span, label));
+        self
+    }
+
+    /// Adds a secondary label.
+    #[must_use]
+    pub fn with_label(mut self, label: Label) -> Self {
+        self.labels.push(label);
+        self
+    }
+
+    /// Adds a help line.
+    #[must_use]
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a help line if there is one.
+    #[must_use]
+    pub fn with_help_opt(mut self, help: Option<String>) -> Self {
+        self.help = help;
+        self
+    }
+}
+
+/// The sink every stage reports into.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// An empty sink.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reports one diagnostic.
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    /// Reports many diagnostics.
+    pub fn extend(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(diagnostics);
+    }
+
+    /// How many errors (not warnings or advice) were reported.
+    pub fn error_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    /// Whether any error was reported.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// Everything reported, in the order reported.
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Everything reported, sorted by file (in source-map order, which is path
+    /// order), then position; placeless diagnostics come first. The sort is
+    /// stable, so equal places keep their report order.
+    pub fn into_sorted(mut self) -> Vec<Diagnostic> {
+        self.items
+            .sort_by_key(|d| d.primary.as_ref().map(|l| (l.file, l.span.start)));
+        self.items
+    }
+}

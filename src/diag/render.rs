@@ -1,0 +1,252 @@
+//! Rendering diagnostics: miette's graphical reports for people, one JSON
+//! object per line for scripts (the CONTRACT's `--message-format json`).
+
+use std::fmt;
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use serde::Serialize;
+
+use super::{Diagnostic, Label, Severity, SourceMap};
+
+/// The output format of diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// miette's graphical reports, on stderr.
+    Human,
+    /// One JSON object per line, on stdout.
+    Json,
+}
+
+/// Writes diagnostics in the chosen format.
+#[derive(Debug, Clone)]
+pub struct Renderer {
+    format: Format,
+    color: bool,
+    width: usize,
+}
+
+impl Renderer {
+    /// A renderer; `width` is the terminal width human reports wrap at.
+    pub fn new(format: Format, color: bool, width: usize) -> Self {
+        Renderer {
+            format,
+            color,
+            width,
+        }
+    }
+
+    /// Renders one diagnostic to a string (a report, or one JSON line).
+    pub fn render(&self, diagnostic: &Diagnostic, sources: &SourceMap) -> String {
+        match self.format {
+            Format::Human => {
+                let theme = if self.color {
+                    GraphicalTheme::unicode()
+                } else {
+                    GraphicalTheme::unicode_nocolor()
+                };
+                let handler = GraphicalReportHandler::new_themed(theme).with_width(self.width);
+                let mut out = String::new();
+                let report = MietteReport::new(diagnostic, sources);
+                if handler.render_report(&mut out, &report).is_err() {
+                    out = format!("{}: {}\n", diagnostic.code, diagnostic.message);
+                }
+                out.push('\n');
+                out
+            }
+            Format::Json => {
+                let mut line = serde_json::to_string(&JsonDiagnostic::new(diagnostic, sources))
+                    .expect("diagnostics serialize");
+                line.push('\n');
+                line
+            }
+        }
+    }
+
+    /// Writes every diagnostic to its stream: stderr for human reports, stdout for JSON.
+    ///
+    /// # Errors
+    /// When the stream cannot be written.
+    pub fn emit(&self, diagnostics: &[Diagnostic], sources: &SourceMap) -> io::Result<()> {
+        let mut buf = String::new();
+        for d in diagnostics {
+            buf.push_str(&self.render(d, sources));
+        }
+        match self.format {
+            Format::Human => io::stderr().lock().write_all(buf.as_bytes()),
+            Format::Json => io::stdout().lock().write_all(buf.as_bytes()),
+        }
+    }
+}
+
+/// The JSON form of a diagnostic, field for field as the CONTRACT fixes it.
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    severity: &'static str,
+    code: &'static str,
+    message: &'a str,
+    file: Option<&'a str>,
+    line: Option<usize>,
+    column: Option<usize>,
+    end_line: Option<usize>,
+    end_column: Option<usize>,
+    help: Option<&'a str>,
+    labels: Vec<JsonLabel<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonLabel<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    message: &'a str,
+}
+
+impl<'a> JsonDiagnostic<'a> {
+    fn new(d: &'a Diagnostic, sources: &'a SourceMap) -> Self {
+        let primary = d.primary.as_ref().map(|l| JsonLabel::new(l, sources));
+        JsonDiagnostic {
+            severity: d.severity.as_str(),
+            code: d.code,
+            message: &d.message,
+            file: primary.as_ref().map(|p| p.file),
+            line: primary.as_ref().map(|p| p.line),
+            column: primary.as_ref().map(|p| p.column),
+            end_line: primary.as_ref().map(|p| p.end_line),
+            end_column: primary.as_ref().map(|p| p.end_column),
+            help: d.help.as_deref(),
+            labels: d
+                .labels
+                .iter()
+                .map(|l| JsonLabel::new(l, sources))
+                .collect(),
+        }
+    }
+}
+
+impl<'a> JsonLabel<'a> {
+    fn new(label: &'a Label, sources: &'a SourceMap) -> Self {
+        let file = sources.get(label.file);
+        let start = file.line_col(label.span.start);
+        let end = file.line_col(label.span.end);
+        JsonLabel {
+            file: &file.name,
+            line: start.line,
+            column: start.column,
+            end_line: end.line,
+            end_column: end.column,
+            message: &label.message,
+        }
+    }
+}
+
+/// An owned miette report built from a [`Diagnostic`]: labels in the primary
+/// file are drawn in one snippet, labels in other files become related reports.
+#[derive(Debug)]
+struct MietteReport {
+    message: String,
+    code: &'static str,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: Option<NamedSource<Arc<str>>>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<MietteReport>,
+}
+
+impl MietteReport {
+    fn new(d: &Diagnostic, sources: &SourceMap) -> Self {
+        let mut report = MietteReport {
+            message: d.message.clone(),
+            code: d.code,
+            severity: match d.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+                Severity::Advice => miette::Severity::Advice,
+            },
+            help: d.help.clone(),
+            source: None,
+            labels: Vec::new(),
+            related: Vec::new(),
+        };
+        let Some(primary) = &d.primary else {
+            return report;
+        };
+        let file = sources.get(primary.file);
+        report.source =
+            Some(NamedSource::new(&file.name, Arc::clone(&file.text)).with_language("toml"));
+        report.labels.push(LabeledSpan::new_primary_with_span(
+            label_text(primary),
+            primary.span.clone(),
+        ));
+        for label in &d.labels {
+            if label.file == primary.file {
+                report.labels.push(LabeledSpan::new_with_span(
+                    label_text(label),
+                    label.span.clone(),
+                ));
+            } else {
+                let other = sources.get(label.file);
+                report.related.push(MietteReport {
+                    message: label.message.clone(),
+                    code: d.code,
+                    severity: miette::Severity::Advice,
+                    help: None,
+                    source: Some(NamedSource::new(&other.name, Arc::clone(&other.text))),
+                    labels: vec![LabeledSpan::new_primary_with_span(
+                        label_text(label),
+                        label.span.clone(),
+                    )],
+                    related: Vec::new(),
+                });
+            }
+        }
+        report
+    }
+}
+
+fn label_text(label: &Label) -> Option<String> {
+    (!label.message.is_empty()).then(|| label.message.clone())
+}
+
+impl fmt::Display for MietteReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MietteReport {}
+
+impl miette::Diagnostic for MietteReport {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        (!self.labels.is_empty())
+            .then(|| Box::new(self.labels.iter().cloned()) as Box<dyn Iterator<Item = _>>)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        (!self.related.is_empty()).then(|| {
+            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic))
+                as Box<dyn Iterator<Item = _>>
+        })
+    }
+}

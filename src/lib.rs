@@ -1,0 +1,22 @@
+//! carta compiles tabletop card games: cards written as TOML, checked
+//! against the JSON Schema of their kind, linked, and checked against the
+//! game's rules.
+//!
+//! The pipeline, one module per stage, data flowing one way:
+//!
+//! 1. [`load`] reads the workspace: the games, their files, TOML with spans.
+//! 2. [`manifest`] reads each game's `game.toml`.
+//! 3. [`validate`] checks every card against its kind's schema.
+//! 4. [`link`] indexes the cards by id and resolves card references.
+//!
+//! [`check`] runs the stages for the `carta check` command; [`diag`] is what
+//! every stage reports through; [`cli`] is the command line.
+
+pub mod check;
+pub mod cli;
+pub mod diag;
+pub mod link;
+pub mod load;
+pub mod manifest;
+pub mod suggest;
+pub mod validate;

@@ -1,0 +1,126 @@
+//! Link: the cards of a game become one pool, indexed by id. Ids must be
+//! unique within the game, and every card reference must name an existing
+//! card of an allowed kind.
+
+use std::collections::HashMap;
+
+use crate::diag::{Diagnostic, Diagnostics, Label};
+use crate::suggest;
+use crate::validate::RawCard;
+
+/// Every card of a game, in source order, with an index by id.
+#[derive(Debug, Default)]
+pub struct CardPool {
+    cards: Vec<RawCard>,
+    index: HashMap<String, usize>,
+}
+
+impl CardPool {
+    /// The card with id `id`.
+    pub fn get(&self, id: &str) -> Option<&RawCard> {
+        self.index.get(id).map(|&i| &self.cards[i])
+    }
+
+    /// Every card, in source order (file path, then position).
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &RawCard> {
+        self.cards.iter()
+    }
+
+    /// How many cards there are.
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    /// Whether the pool has no cards.
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// The ids of all cards (for did-you-mean).
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.cards.iter().map(|c| c.id.as_str())
+    }
+}
+
+/// Links the cards of one game (given in source order).
+pub fn link(cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
+    let mut pool = CardPool {
+        cards: Vec::with_capacity(cards.len()),
+        index: HashMap::with_capacity(cards.len()),
+    };
+    for card in cards {
+        if let Some(&first) = pool.index.get(&card.id) {
+            let first = &pool.cards[first];
+            diags.push(
+                Diagnostic::error(
+                    "link::duplicate-id",
+                    format!("the id `{}` is used by two cards", card.id),
+                )
+                .at(card.file, card.id_span.clone(), "defined again here")
+                .with_label(Label::new(
+                    first.file,
+                    first.id_span.clone(),
+                    "first defined here",
+                ))
+                .with_help("ids are unique within a game; rename one of the cards"),
+            );
+            continue;
+        }
+        pool.index.insert(card.id.clone(), pool.cards.len());
+        pool.cards.push(card);
+    }
+    for card in &pool.cards {
+        for r in &card.refs {
+            match pool.get(&r.target) {
+                None => {
+                    let hint = suggest::closest(&r.target, pool.ids());
+                    diags.push(
+                        Diagnostic::error(
+                            "link::dangling-ref",
+                            format!(
+                                "`{}` of card `{}` names `{}`, but no card has that id",
+                                r.field, card.id, r.target
+                            ),
+                        )
+                        .at(card.file, r.span.clone(), "no such card")
+                        .with_help(match hint {
+                            Some(h) => format!("did you mean `{h}`?"),
+                            None => format!("it must name a card of kind {}", kinds_list(&r.kinds)),
+                        }),
+                    );
+                }
+                Some(target) if !r.kinds.contains(&target.kind) => {
+                    diags.push(
+                        Diagnostic::error(
+                            "link::ref-kind",
+                            format!(
+                                "`{}` of card `{}` must name a card of kind {}, but `{}` is a `{}`",
+                                r.field,
+                                card.id,
+                                kinds_list(&r.kinds),
+                                r.target,
+                                target.kind
+                            ),
+                        )
+                        .at(card.file, r.span.clone(), format!("a `{}`", target.kind))
+                        .with_label(Label::new(
+                            target.file,
+                            target.id_span.clone(),
+                            format!("`{}` is defined here", r.target),
+                        )),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    pool
+}
+
+fn kinds_list(kinds: &[String]) -> String {
+    kinds
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}

@@ -1,0 +1,250 @@
+//! Load: the only stage that reads the file system.
+//!
+//! It finds the games of a workspace and their files in a deterministic
+//! (sorted) order, reads them (in parallel), registers every text in the
+//! [`SourceMap`] and parses TOML keeping a span on every key and value.
+
+mod toml;
+
+pub use self::toml::{Document, SpanIndex, parse_toml, table_to_json, to_json};
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
+
+/// A workspace on disk: a folder with a `cards/` folder in it.
+#[derive(Debug)]
+pub struct Workspace {
+    root: PathBuf,
+    /// Every file read so far.
+    pub sources: SourceMap,
+}
+
+/// Why a workspace could not be opened or a file not read (exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The folder has no `cards/` folder.
+    #[error("`{0}` is not a carta workspace: it has no `cards/` folder")]
+    NotAWorkspace(PathBuf),
+    /// A named game has no folder.
+    #[error("there is no game `{name}` in this workspace{}", hint.as_ref().map(|h| format!(" (did you mean `{h}`?)")).unwrap_or_default())]
+    UnknownGame {
+        /// The name given.
+        name: String,
+        /// The closest game id, if any is close.
+        hint: Option<String>,
+    },
+    /// Reading a file or folder failed.
+    #[error("cannot read `{path}`: {source}")]
+    Io {
+        /// The path that failed.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+impl Workspace {
+    /// Opens the workspace at `root`.
+    ///
+    /// # Errors
+    /// When `root` has no `cards/` folder.
+    pub fn open(root: &Path) -> Result<Self, LoadError> {
+        if !root.join("cards").is_dir() {
+            return Err(LoadError::NotAWorkspace(root.to_path_buf()));
+        }
+        Ok(Workspace {
+            root: root.to_path_buf(),
+            sources: SourceMap::new(),
+        })
+    }
+
+    /// The workspace root folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The ids of the games in the workspace: the folders of `cards/` that
+    /// hold a `game.toml`, sorted.
+    ///
+    /// # Errors
+    /// When `cards/` cannot be listed.
+    pub fn game_ids(&self) -> Result<Vec<String>, LoadError> {
+        let cards = self.root.join("cards");
+        let mut ids: Vec<String> = list_dir(&cards)?
+            .into_iter()
+            .filter(|p| p.is_dir() && p.join("game.toml").is_file())
+            .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_owned))
+            .collect();
+        ids.sort();
+        Ok(ids)
+    }
+
+    /// The games to work on: `requested` checked against the workspace, or all.
+    ///
+    /// # Errors
+    /// When a requested game does not exist.
+    pub fn select_games(&self, requested: &[String]) -> Result<Vec<String>, LoadError> {
+        let all = self.game_ids()?;
+        if requested.is_empty() {
+            return Ok(all);
+        }
+        let mut chosen = Vec::new();
+        for name in requested {
+            if !all.contains(name) {
+                let hint = crate::suggest::closest(name, all.iter().map(String::as_str))
+                    .map(str::to_owned);
+                return Err(LoadError::UnknownGame {
+                    name: name.clone(),
+                    hint,
+                });
+            }
+            if !chosen.contains(name) {
+                chosen.push(name.clone());
+            }
+        }
+        Ok(chosen)
+    }
+
+    /// Reads one file given relative to the root.
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    pub fn read(&mut self, rel: &str, diags: &mut Diagnostics) -> Result<FileId, LoadError> {
+        Ok(self.read_many(&[rel.to_owned()], diags)?[0])
+    }
+
+    /// Reads many files (relative to the root) in parallel; ids follow the
+    /// order of `rels`. A file that is not UTF-8 is registered lossily and
+    /// reported.
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    pub fn read_many(
+        &mut self,
+        rels: &[String],
+        diags: &mut Diagnostics,
+    ) -> Result<Vec<FileId>, LoadError> {
+        let texts: Vec<Result<(Arc<str>, Option<usize>), LoadError>> = rels
+            .par_iter()
+            .map(|rel| {
+                let path = self.root.join(rel);
+                let bytes = fs::read(&path).map_err(|source| LoadError::Io { path, source })?;
+                Ok(match String::from_utf8(bytes) {
+                    Ok(s) => (Arc::from(s), None),
+                    Err(e) => {
+                        let at = e.utf8_error().valid_up_to();
+                        (Arc::from(String::from_utf8_lossy(e.as_bytes())), Some(at))
+                    }
+                })
+            })
+            .collect();
+        let mut ids = Vec::with_capacity(rels.len());
+        for (rel, text) in rels.iter().zip(texts) {
+            let (text, bad_at) = text?;
+            let id = self.sources.add(rel.clone(), text);
+            if let Some(at) = bad_at {
+                diags.push(
+                    Diagnostic::error("load::not-utf8", format!("`{rel}` is not valid UTF-8"))
+                        .at(id, at..at, "invalid byte sequence here")
+                        .with_help(
+                            "save the file as UTF-8 (card text may use any Unicode character)",
+                        ),
+                );
+            }
+            ids.push(id);
+        }
+        Ok(ids)
+    }
+
+    /// The card files of game `game` (relative paths, sorted): every `.toml`
+    /// under `cards/<game>/` except `game.toml` and the `decks/` folder.
+    ///
+    /// # Errors
+    /// When a folder cannot be listed.
+    pub fn card_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
+        let base = format!("cards/{game}");
+        let mut out = Vec::new();
+        self.walk(
+            &base,
+            &mut |rel| {
+                let inner = &rel[base.len() + 1..];
+                inner.ends_with(".toml") && inner != "game.toml" && !inner.starts_with("decks/")
+            },
+            &mut out,
+        )?;
+        Ok(out)
+    }
+
+    /// The deck files of game `game`: every `.toml` under `cards/<game>/decks/`, sorted.
+    ///
+    /// # Errors
+    /// When a folder cannot be listed.
+    pub fn deck_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
+        let base = format!("cards/{game}/decks");
+        let mut out = Vec::new();
+        if self.root.join(&base).is_dir() {
+            self.walk(&base, &mut |rel| rel.ends_with(".toml"), &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// The schema files of game `game`: every `*.schema.json` in `schemas/<game>/`, sorted.
+    ///
+    /// # Errors
+    /// When the folder exists but cannot be listed.
+    pub fn schema_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
+        let base = format!("schemas/{game}");
+        let mut out = Vec::new();
+        if self.root.join(&base).is_dir() {
+            self.walk(&base, &mut |rel| rel.ends_with(".schema.json"), &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Whether a workspace-relative file exists.
+    pub fn exists(&self, rel: &str) -> bool {
+        self.root.join(rel).is_file()
+    }
+
+    fn walk(
+        &self,
+        rel_dir: &str,
+        keep: &mut dyn FnMut(&str) -> bool,
+        out: &mut Vec<String>,
+    ) -> Result<(), LoadError> {
+        let mut entries = list_dir(&self.root.join(rel_dir))?;
+        entries.sort();
+        for path in entries {
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            if name.starts_with('.') {
+                continue;
+            }
+            let rel = format!("{rel_dir}/{name}");
+            if path.is_dir() {
+                self.walk(&rel, keep, out)?;
+            } else if keep(&rel) {
+                out.push(rel);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let io_err = |source| LoadError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    fs::read_dir(dir)
+        .map_err(io_err)?
+        .map(|e| e.map(|e| e.path()).map_err(io_err))
+        .collect()
+}

@@ -1,0 +1,190 @@
+//! TOML with spans: parsing with error recovery, and conversion of the
+//! span-keeping tree to JSON values for schema validation.
+
+use serde_json::{Map, Number, Value};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::diag::{Diagnostic, FileId, Span};
+
+/// A parsed TOML document; borrows the text it was parsed from.
+pub type Document<'a> = Spanned<DeTable<'a>>;
+
+/// Parses `text` (the contents of `file`), reporting every syntax error.
+/// Returns the best-effort tree even when there were errors.
+pub fn parse_toml<'a>(
+    file: FileId,
+    text: &'a str,
+    out: &mut Vec<Diagnostic>,
+) -> (Document<'a>, bool) {
+    let (doc, errors) = DeTable::parse_recoverable(text);
+    let ok = errors.is_empty();
+    for e in errors {
+        let span = e.span().unwrap_or(0..0);
+        out.push(
+            Diagnostic::error(
+                "toml::syntax",
+                format!("TOML syntax error: {}", first_line(e.message())),
+            )
+            .at(file, span, "here")
+            .with_help_opt(syntax_help(e.message())),
+        );
+    }
+    (doc, ok)
+}
+
+fn first_line(message: &str) -> &str {
+    message.lines().next().unwrap_or(message).trim_end()
+}
+
+fn syntax_help(message: &str) -> Option<String> {
+    let m = message.to_lowercase();
+    if m.contains("duplicate key") {
+        Some("each key may appear once per table".into())
+    } else if m.contains("string") && (m.contains("unterminated") || m.contains("invalid")) {
+        Some("strings are written in double quotes: name = \"Escudo Orc\"".into())
+    } else {
+        None
+    }
+}
+
+/// Converts a TOML value to JSON, keeping every type: integers stay
+/// integers, floats floats; datetimes become their RFC 3339 string.
+///
+/// # Errors
+/// The span and message of a value JSON cannot hold (a non-finite float).
+pub fn to_json(value: &Spanned<DeValue<'_>>) -> Result<Value, (Span, String)> {
+    Ok(match value.get_ref() {
+        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::Integer(i) => {
+            let n = i64::from_str_radix(i.as_str(), i.radix())
+                .map_err(|_| (value.span(), format!("integer {i} does not fit in 64 bits")))?;
+            Value::Number(n.into())
+        }
+        DeValue::Float(f) => {
+            let n = f
+                .as_str()
+                .parse::<f64>()
+                .ok()
+                .and_then(Number::from_f64)
+                .ok_or_else(|| {
+                    (
+                        value.span(),
+                        format!("{f} is not a finite number; card fields cannot hold inf or nan"),
+                    )
+                })?;
+            Value::Number(n)
+        }
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Datetime(d) => Value::String(d.to_string()),
+        DeValue::Array(items) => Value::Array(items.iter().map(to_json).collect::<Result<_, _>>()?),
+        DeValue::Table(table) => Value::Object(table_to_json(table)?),
+    })
+}
+
+/// Converts a TOML table to a JSON object (see [`to_json`]).
+///
+/// # Errors
+/// As [`to_json`].
+pub fn table_to_json(table: &DeTable<'_>) -> Result<Map<String, Value>, (Span, String)> {
+    let mut map = Map::with_capacity(table.len());
+    for (k, v) in table {
+        map.insert(k.get_ref().to_string(), to_json(v)?);
+    }
+    Ok(map)
+}
+
+/// The spans of every key and value of a small document (a manifest, a
+/// deck), by JSON pointer, so later stages can point into it after the
+/// parsed tree is gone.
+#[derive(Debug, Clone, Default)]
+pub struct SpanIndex {
+    spans: std::collections::HashMap<String, (Option<Span>, Span)>,
+}
+
+impl SpanIndex {
+    /// Indexes `doc`.
+    pub fn new(doc: &Document<'_>) -> Self {
+        let mut index = SpanIndex::default();
+        index.spans.insert(String::new(), (None, doc.span()));
+        index.table("", doc.get_ref());
+        index
+    }
+
+    fn table(&mut self, pointer: &str, table: &DeTable<'_>) {
+        for (k, v) in table {
+            let here = format!(
+                "{pointer}/{}",
+                k.get_ref().replace('~', "~0").replace('/', "~1")
+            );
+            self.spans.insert(here.clone(), (Some(k.span()), v.span()));
+            self.value(&here, v);
+        }
+    }
+
+    fn value(&mut self, pointer: &str, value: &Spanned<DeValue<'_>>) {
+        match value.get_ref() {
+            DeValue::Table(t) => self.table(pointer, t),
+            DeValue::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    let here = format!("{pointer}/{i}");
+                    self.spans.insert(here.clone(), (None, v.span()));
+                    self.value(&here, v);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The span of the value at `pointer`.
+    pub fn value_span(&self, pointer: &str) -> Option<Span> {
+        self.spans.get(pointer).map(|(_, v)| v.clone())
+    }
+
+    /// The span of the key at `pointer`, or of its value when it has no key.
+    pub fn key_span(&self, pointer: &str) -> Option<Span> {
+        self.spans
+            .get(pointer)
+            .map(|(k, v)| k.clone().unwrap_or_else(|| v.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json_of(text: &str) -> Value {
+        let mut diags = Vec::new();
+        let (doc, ok) = parse_toml(FileId(0), text, &mut diags);
+        assert!(ok, "{diags:?}");
+        Value::Object(table_to_json(doc.get_ref()).unwrap())
+    }
+
+    #[test]
+    fn keeps_types_and_radix() {
+        let v = json_of(
+            "a = 0x1F\nb = 1_000\nc = 2.5\nd = true\ne = 1979-05-27\nf = [1, \"x\"]\n[g]\nh = -3\n",
+        );
+        assert_eq!(
+            v,
+            serde_json::json!({"a": 31, "b": 1000, "c": 2.5, "d": true, "e": "1979-05-27", "f": [1, "x"], "g": {"h": -3}})
+        );
+    }
+
+    #[test]
+    fn reports_every_syntax_error() {
+        let mut diags = Vec::new();
+        let (_, ok) = parse_toml(FileId(0), "a = \nb = = 2\nc = \"x\"\n", &mut diags);
+        assert!(!ok);
+        assert!(diags.len() >= 2, "{diags:?}");
+        assert!(diags.iter().all(|d| d.code == "toml::syntax"));
+    }
+
+    #[test]
+    fn non_finite_float_is_an_error_at_the_value() {
+        let mut diags = Vec::new();
+        let (doc, _) = parse_toml(FileId(0), "x = nan\n", &mut diags);
+        let (span, _) = table_to_json(doc.get_ref()).unwrap_err();
+        assert_eq!(span, 4..7);
+    }
+}

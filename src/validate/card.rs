@@ -1,0 +1,494 @@
+//! The CONTRACT's card form: a file of `[[card]]` tables, each with the
+//! reserved fields `id`, `kind`, `name` and `copies`; the rest is validated
+//! against the kind's schema and scanned for card references.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::messages::{Subject, diagnose};
+use super::schemas::{GameSchemas, PathStep, RefPattern};
+use crate::diag::{Diagnostic, FileId, Span};
+use crate::load::{parse_toml, table_to_json};
+use crate::suggest;
+
+/// The fields carta reads itself; kind schemas describe the others.
+pub const RESERVED: [&str; 4] = ["id", "kind", "name", "copies"];
+
+/// The most physical copies a card may declare (a sanity bound, not a game rule).
+pub const MAX_COPIES: i64 = 10_000;
+
+/// A card read from its file and checked against its schema, not yet linked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawCard {
+    /// The card's id.
+    pub id: String,
+    /// The card's kind (a declared one).
+    pub kind: String,
+    /// The display name.
+    pub name: String,
+    /// Physical copies in the box, if the card says.
+    pub copies: Option<u32>,
+    /// Every field but the reserved ones, as authored.
+    pub fields: Map<String, Value>,
+    /// The file the card is in.
+    pub file: FileId,
+    /// The span of the card's `[[card]]` header line.
+    pub header: Span,
+    /// The span of the card's id value.
+    pub id_span: Span,
+    /// The card references in its fields.
+    pub refs: Vec<CardRef>,
+}
+
+/// A field value that names another card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardRef {
+    /// The id named.
+    pub target: String,
+    /// The kinds the named card may have.
+    pub kinds: Arc<[String]>,
+    /// Where the id is written.
+    pub span: Span,
+    /// The field, as a person reads it (`astral_allies[0]`).
+    pub field: String,
+}
+
+/// The cards of one file and what was wrong with them.
+#[derive(Debug, Default)]
+pub struct FileCards {
+    /// Cards with a usable id and kind (even when their fields have errors,
+    /// so that references to them do not cascade into more errors).
+    pub cards: Vec<RawCard>,
+    /// Everything reported about the file.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads and validates the cards of one file. Files are independent, so
+/// callers run this in parallel.
+pub fn read_cards(file: FileId, text: &str, kinds: &[String], schemas: &GameSchemas) -> FileCards {
+    let mut out = FileCards::default();
+    let (doc, syntax_ok) = parse_toml(file, text, &mut out.diagnostics);
+    if syntax_ok && text.trim().is_empty() || syntax_ok && doc.get_ref().is_empty() {
+        out.diagnostics.push(
+            Diagnostic::warning("card::empty-file", "this card file holds no cards")
+                .at(file, 0..0, "empty file")
+                .with_help("add a card with a `[[card]]` table, or delete the file"),
+        );
+        return out;
+    }
+    let mut saw_cards = false;
+    for (key, value) in doc.get_ref() {
+        if key.get_ref() != "card" {
+            let hint = suggest::closest(key.get_ref(), ["card"]);
+            out.diagnostics.push(
+                Diagnostic::error(
+                    "card::not-a-card",
+                    format!(
+                        "`{}` is not a card: a card file holds only `[[card]]` tables",
+                        key.get_ref()
+                    ),
+                )
+                .at(file, key.span(), "not `[[card]]`")
+                .with_help(if hint.is_some() {
+                    "did you mean `[[card]]`?"
+                } else {
+                    "put each card in a `[[card]]` table"
+                }),
+            );
+            continue;
+        }
+        let Some(array) = value
+            .get_ref()
+            .as_array()
+            .filter(|a| a.iter().all(|v| v.get_ref().is_table()))
+        else {
+            out.diagnostics.push(
+                Diagnostic::error("card::not-a-card", "`card` must be an array of tables")
+                    .at(file, key.span(), "not an array of tables")
+                    .with_help("write each card under its own `[[card]]` header (two brackets)"),
+            );
+            continue;
+        };
+        saw_cards = true;
+        for card in array.iter() {
+            let table = card.get_ref().as_table().expect("checked above");
+            let header = header_of(text, card.span());
+            if let Some(raw) = read_card(
+                file,
+                table,
+                header,
+                kinds,
+                schemas,
+                syntax_ok,
+                &mut out.diagnostics,
+            ) {
+                out.cards.push(raw);
+            }
+        }
+    }
+    if !saw_cards && syntax_ok && out.diagnostics.is_empty() {
+        out.diagnostics.push(
+            Diagnostic::error("card::no-cards", "this card file holds no `[[card]]` table").at(
+                file,
+                0..0,
+                "no cards in this file",
+            ),
+        );
+    }
+    out
+}
+
+/// The span of the first line of a card table (its `[[card]]` header).
+fn header_of(text: &str, span: Span) -> Span {
+    let start = span.start.min(text.len());
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    start..line_end.min(span.end.max(start)).max(start)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_card(
+    file: FileId,
+    table: &DeTable<'_>,
+    header: Span,
+    kinds: &[String],
+    schemas: &GameSchemas,
+    validate: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<RawCard> {
+    let get = |name: &str| {
+        table
+            .iter()
+            .find(|(k, _)| k.get_ref() == name)
+            .map(|(_, v)| v)
+    };
+    let id = reserved_string(file, &header, get("id"), "id", diags);
+    let id = id.filter(|(id, span)| {
+        let ok = is_valid_id(id);
+        if !ok {
+            diags.push(
+                Diagnostic::error("card::id", format!("`{id}` is not a valid card id"))
+                    .at(file, span.clone(), "invalid id")
+                    .with_help(format!(
+                        "ids use lowercase ASCII letters, digits and single dashes, such as `{}`",
+                        slug(id)
+                    )),
+            );
+        }
+        ok
+    });
+    let name = reserved_string(file, &header, get("name"), "name", diags);
+    let copies = read_copies(file, get("copies"), diags);
+    let kind = reserved_string(file, &header, get("kind"), "kind", diags).filter(|(kind, span)| {
+        let known = kinds.iter().any(|k| k == kind);
+        if !known {
+            let hint = suggest::closest(kind, kinds.iter().map(String::as_str));
+            diags.push(
+                Diagnostic::error(
+                    "card::unknown-kind",
+                    format!("`{kind}` is not a kind of this game"),
+                )
+                .at(file, span.clone(), "unknown kind")
+                .with_help(match hint {
+                    Some(h) => format!("did you mean `{h}`?"),
+                    None => format!("the game declares: {}", kinds.join(", ")),
+                }),
+            );
+        }
+        known
+    });
+    let (Some((id, id_span)), Some((kind, _))) = (id, kind) else {
+        return None;
+    };
+    let fields = match table_to_json(table) {
+        Ok(mut map) => {
+            for r in RESERVED {
+                map.shift_remove(r);
+            }
+            map
+        }
+        Err((span, message)) => {
+            diags.push(Diagnostic::error("schema::type", message).at(file, span, "here"));
+            return None;
+        }
+    };
+    let mut refs = Vec::new();
+    if let Some(schema) = schemas.kind(&kind) {
+        if validate {
+            let instance = Value::Object(fields);
+            if !schema.validator.is_valid(&instance) {
+                let subject = Subject {
+                    file,
+                    table,
+                    span: header.clone(),
+                    noun: format!("card `{id}`"),
+                    extra_root_keys: &RESERVED,
+                    schemas,
+                };
+                for error in schema.validator.iter_errors(&instance) {
+                    diagnose(&error, &subject, diags);
+                }
+            }
+            let Value::Object(back) = instance else {
+                unreachable!()
+            };
+            return Some(finish(
+                id,
+                kind,
+                name,
+                copies,
+                back,
+                file,
+                header,
+                id_span,
+                collect_refs(table, &schema.refs),
+            ));
+        }
+        refs = collect_refs(table, &schema.refs);
+    }
+    Some(finish(
+        id, kind, name, copies, fields, file, header, id_span, refs,
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    id: String,
+    kind: String,
+    name: Option<(String, Span)>,
+    copies: Option<u32>,
+    fields: Map<String, Value>,
+    file: FileId,
+    header: Span,
+    id_span: Span,
+    refs: Vec<CardRef>,
+) -> RawCard {
+    RawCard {
+        id,
+        kind,
+        name: name.map(|n| n.0).unwrap_or_default(),
+        copies,
+        fields,
+        file,
+        header,
+        id_span,
+        refs,
+    }
+}
+
+/// Reads a reserved string field, reporting it missing (at the header) or mistyped.
+fn reserved_string(
+    file: FileId,
+    header: &Span,
+    value: Option<&Spanned<DeValue<'_>>>,
+    name: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(String, Span)> {
+    let Some(value) = value else {
+        diags.push(
+            Diagnostic::error(missing_code(name), format!("this card has no `{name}`"))
+                .at(file, header.clone(), format!("`{name}` is missing"))
+                .with_help(format!(
+                    "every card needs `id`, `kind` and `name`; add `{name} = \"…\"`"
+                )),
+        );
+        return None;
+    };
+    match value.get_ref().as_str() {
+        Some(s) if !s.trim().is_empty() => Some((s.to_owned(), value.span())),
+        Some(_) => {
+            diags.push(
+                Diagnostic::error(missing_code(name), format!("`{name}` must not be empty")).at(
+                    file,
+                    value.span(),
+                    "empty",
+                ),
+            );
+            None
+        }
+        None => {
+            diags.push(
+                Diagnostic::error(
+                    "card::reserved-type",
+                    format!(
+                        "`{name}` must be a string, but it is {}",
+                        value.get_ref().type_str()
+                    ),
+                )
+                .at(file, value.span(), "expected a string"),
+            );
+            None
+        }
+    }
+}
+
+fn missing_code(name: &str) -> &'static str {
+    match name {
+        "id" => "card::missing-id",
+        "kind" => "card::missing-kind",
+        _ => "card::missing-name",
+    }
+}
+
+fn read_copies(
+    file: FileId,
+    value: Option<&Spanned<DeValue<'_>>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<u32> {
+    let value = value?;
+    let n = value
+        .get_ref()
+        .as_integer()
+        .and_then(|i| i64::from_str_radix(i.as_str(), i.radix()).ok());
+    match n {
+        Some(n) if (1..=MAX_COPIES).contains(&n) => u32::try_from(n).ok(),
+        _ => {
+            diags.push(
+                Diagnostic::error("card::copies", format!("`copies` must be a whole number from 1 to {MAX_COPIES}"))
+                    .at(file, value.span(), "not a valid number of copies")
+                    .with_help("`copies` is how many physical copies of this card the box holds; leave it out for 1"),
+            );
+            None
+        }
+    }
+}
+
+/// Whether `id` has the CONTRACT's form: lowercase ASCII, digits and single dashes.
+pub fn is_valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && !id.starts_with('-')
+        && !id.ends_with('-')
+        && !id.contains("--")
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// A valid id close to `text`, for help lines (accents and case folded).
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text
+        .chars()
+        .flat_map(fold_accent)
+        .flat_map(char::to_lowercase)
+    {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_owned();
+    if out.is_empty() {
+        "escudo-orc".into()
+    } else {
+        out
+    }
+}
+
+fn fold_accent(c: char) -> Option<char> {
+    const FROM: &str = "áàâãäåçéèêëíìîïñóòôõöúùûüýÁÀÂÃÄÅÇÉÈÊËÍÌÎÏÑÓÒÔÕÖÚÙÛÜÝ";
+    const TO: &str = "aaaaaaceeeeiiiinooooouuuuyAAAAAACEEEEIIIINOOOOOUUUUY";
+    Some(
+        FROM.chars()
+            .position(|f| f == c)
+            .and_then(|i| TO.chars().nth(i))
+            .unwrap_or(c),
+    )
+}
+
+/// Finds the strings at each reference pattern's path in a card.
+fn collect_refs(table: &DeTable<'_>, patterns: &[RefPattern]) -> Vec<CardRef> {
+    let mut out = Vec::new();
+    for pattern in patterns {
+        for (value, field) in follow(table, &pattern.path) {
+            if let Some(target) = value.get_ref().as_str() {
+                out.push(CardRef {
+                    target: target.to_owned(),
+                    kinds: Arc::clone(&pattern.kinds),
+                    span: value.span(),
+                    field,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|r| r.span.start);
+    out.dedup_by(|a, b| a.span == b.span);
+    out
+}
+
+/// Every value reached from `table` along `path`, with its display path.
+fn follow<'t, 'src>(
+    table: &'t DeTable<'src>,
+    path: &[PathStep],
+) -> Vec<(&'t Spanned<DeValue<'src>>, String)> {
+    let Some((first, rest)) = path.split_first() else {
+        return Vec::new();
+    };
+    let mut frontier: Vec<(&Spanned<DeValue<'_>>, String)> = match first {
+        PathStep::Key(k) => table
+            .iter()
+            .filter(|(key, _)| key.get_ref() == k)
+            .map(|(_, v)| (v, k.clone()))
+            .collect(),
+        PathStep::AnyKey => table
+            .iter()
+            .map(|(k, v)| (v, k.get_ref().to_string()))
+            .collect(),
+        PathStep::AnyItem => Vec::new(),
+    };
+    for step in rest {
+        let mut next = Vec::new();
+        for (value, display) in frontier {
+            match (step, value.get_ref()) {
+                (PathStep::Key(k), DeValue::Table(t)) => {
+                    next.extend(
+                        t.iter()
+                            .filter(|(key, _)| key.get_ref() == k)
+                            .map(|(_, v)| (v, format!("{display}.{k}"))),
+                    );
+                }
+                (PathStep::AnyKey, DeValue::Table(t)) => {
+                    next.extend(
+                        t.iter()
+                            .map(|(k, v)| (v, format!("{display}.{}", k.get_ref()))),
+                    );
+                }
+                (PathStep::AnyItem, DeValue::Array(items)) => {
+                    next.extend(
+                        items
+                            .iter()
+                            .enumerate()
+                            .map(|(i, v)| (v, format!("{display}[{i}]"))),
+                    );
+                }
+                _ => {}
+            }
+        }
+        frontier = next;
+    }
+    frontier
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_follow_the_contract() {
+        for ok in ["escudo-orc", "a", "sota-1", "7-tierra"] {
+            assert!(is_valid_id(ok), "{ok}");
+        }
+        for bad in ["", "Escudo", "escudo_orc", "-a", "a-", "a--b", "guardião"] {
+            assert!(!is_valid_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn slugs_suggest_a_valid_id() {
+        assert_eq!(slug("Guardião do Norte"), "guardiao-do-norte");
+        assert_eq!(slug("Escudo_Orc"), "escudo-orc");
+    }
+}

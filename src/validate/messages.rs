@@ -1,0 +1,486 @@
+//! Schema errors in words a card designer understands, placed at the exact
+//! span: a bad value at the value, an unknown field at its key, a missing
+//! field at the table that lacks it.
+
+use jsonschema::ValidationError;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use serde_json::Value;
+use toml::de::DeTable;
+
+use super::pointer::{Located, locate};
+use super::schemas::GameSchemas;
+use crate::diag::{Diagnostic, FileId, Span};
+use crate::suggest;
+
+/// What the messages need to know about the table being validated.
+pub struct Subject<'a, 'src> {
+    /// The file the table is in.
+    pub file: FileId,
+    /// The validated table.
+    pub table: &'a DeTable<'src>,
+    /// The span of the table itself (a card's `[[card]]` header and body).
+    pub span: Span,
+    /// What the table is, for messages: "card `rei-frixo`", "game.toml".
+    pub noun: String,
+    /// Keys allowed at the root besides the schema's (a card's reserved fields).
+    pub extra_root_keys: &'a [&'a str],
+    /// The game's schemas, to look up allowed names and titles.
+    pub schemas: &'a GameSchemas,
+}
+
+/// Turns one validation error into diagnostics (an error about several
+/// unknown keys becomes one diagnostic per key).
+pub fn diagnose(error: &ValidationError<'_>, subject: &Subject<'_, '_>, out: &mut Vec<Diagnostic>) {
+    let pointer = error.instance_path().to_string();
+    let at = locate(subject.table, subject.span.clone(), &pointer);
+    let field = if at.display.is_empty() {
+        subject.noun.clone()
+    } else {
+        format!("`{}`", at.display)
+    };
+    let keyword_location = error.absolute_keyword_location().map(ToString::to_string);
+    let parent = keyword_location
+        .as_deref()
+        .and_then(|l| subject.schemas.parent_of_keyword(l));
+    let found = describe_value(error.instance());
+    let d = match error.kind() {
+        ValidationErrorKind::Type { kind } => {
+            let expected = type_names(kind);
+            value_error(
+                subject,
+                &at,
+                "schema::type",
+                format!("{field} must be {expected}, but it is {found}"),
+                format!("expected {expected}"),
+            )
+        }
+        ValidationErrorKind::Minimum { limit } => {
+            range(subject, &at, &field, &found, format!("at least {limit}"))
+        }
+        ValidationErrorKind::Maximum { limit } => {
+            range(subject, &at, &field, &found, format!("at most {limit}"))
+        }
+        ValidationErrorKind::ExclusiveMinimum { limit } => range(
+            subject,
+            &at,
+            &field,
+            &found,
+            format!("greater than {limit}"),
+        ),
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            range(subject, &at, &field, &found, format!("less than {limit}"))
+        }
+        ValidationErrorKind::MultipleOf { multiple_of, .. } => range(
+            subject,
+            &at,
+            &field,
+            &found,
+            format!("a multiple of {multiple_of}"),
+        ),
+        ValidationErrorKind::Pattern { pattern } => value_error(
+            subject,
+            &at,
+            "schema::pattern",
+            format!("{field} does not have the required form: {found} does not match `{pattern}`"),
+            "does not match the pattern".into(),
+        ),
+        ValidationErrorKind::MinLength { limit } => length(
+            subject,
+            &at,
+            &field,
+            format!("at least {limit} character{}", plural(*limit)),
+        ),
+        ValidationErrorKind::MaxLength { limit } => length(
+            subject,
+            &at,
+            &field,
+            format!("at most {limit} character{}", plural(*limit)),
+        ),
+        ValidationErrorKind::MinItems { limit } => items(
+            subject,
+            &at,
+            &field,
+            &found,
+            format!("at least {limit} item{}", plural(*limit)),
+        ),
+        ValidationErrorKind::MaxItems { limit } => items(
+            subject,
+            &at,
+            &field,
+            &found,
+            format!("at most {limit} item{}", plural(*limit)),
+        ),
+        ValidationErrorKind::UniqueItems => value_error(
+            subject,
+            &at,
+            "schema::items",
+            format!("{field} must not repeat an item"),
+            "an item appears twice".into(),
+        ),
+        ValidationErrorKind::Contains => value_error(
+            subject,
+            &at,
+            "schema::items",
+            format!("{field} must contain at least one matching item"),
+            "no item matches".into(),
+        ),
+        ValidationErrorKind::Enum { options } => choice(
+            subject,
+            &at,
+            &field,
+            error.instance(),
+            options,
+            "schema::enum",
+        ),
+        ValidationErrorKind::Constant { expected_value } => choice(
+            subject,
+            &at,
+            &field,
+            error.instance(),
+            &Value::Array(vec![(**expected_value).clone()]),
+            "schema::const",
+        ),
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            missing(subject, &at, &field, name, parent)
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
+            for name in unexpected {
+                out.push(unknown_field(subject, &pointer, name, parent));
+            }
+            return;
+        }
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            if let Some(branch) = best_branch(context, &pointer) {
+                for e in branch {
+                    diagnose(e, subject, out);
+                }
+                return;
+            }
+            let forms = context
+                .iter()
+                .map(|b| describe_branch(b, &pointer))
+                .collect::<Vec<_>>()
+                .join("; or ");
+            value_error(
+                subject,
+                &at,
+                "schema::one-of",
+                format!("{field} matches none of its allowed forms: {forms}"),
+                format!("{found} fits no allowed form"),
+            )
+        }
+        ValidationErrorKind::OneOfMultipleValid { .. } => value_error(
+            subject,
+            &at,
+            "schema::one-of",
+            format!("{field} is ambiguous: it matches more than one of its allowed forms"),
+            "matches several forms".into(),
+        ),
+        ValidationErrorKind::Not { .. } => value_error(
+            subject,
+            &at,
+            "schema::not",
+            format!("{field} has a value the schema forbids"),
+            "not allowed".into(),
+        ),
+        ValidationErrorKind::FalseSchema => value_error(
+            subject,
+            &at,
+            "schema::not-allowed",
+            format!("{field} is not allowed here"),
+            "not allowed".into(),
+        ),
+        ValidationErrorKind::Format { format } => value_error(
+            subject,
+            &at,
+            "schema::format",
+            format!("{field} must be a valid {format}, but it is {found}"),
+            format!("not a valid {format}"),
+        ),
+        _ => value_error(
+            subject,
+            &at,
+            "schema::other",
+            format!("{field}: {error}"),
+            "here".into(),
+        ),
+    };
+    out.push(d);
+}
+
+/// In a failed `oneOf`/`anyOf`, the alternative the author most likely meant,
+/// found by elimination: drop alternatives of another type than the value,
+/// then those whose tag (a `const` on the value or a direct child, such as
+/// `type = "reforcos"`) differs; of the rest, the one that got furthest into
+/// the value (deepest error). `None` when no alternative fits at all.
+fn best_branch<'e>(
+    context: &'e [Vec<ValidationError<'static>>],
+    pointer: &str,
+) -> Option<&'e [ValidationError<'static>]> {
+    let depth = |e: &ValidationError<'_>| e.instance_path().to_string().matches('/').count();
+    let own_depth = pointer.matches('/').count();
+    let same_type: Vec<&Vec<ValidationError<'static>>> = context
+        .iter()
+        .filter(|b| {
+            !b.iter().any(|e| {
+                e.instance_path().to_string() == pointer
+                    && matches!(e.kind(), ValidationErrorKind::Type { .. })
+            })
+        })
+        .collect();
+    if same_type.len() <= 1 {
+        return same_type.first().map(|b| b.as_slice());
+    }
+    let tagged: Vec<&Vec<ValidationError<'static>>> = same_type
+        .iter()
+        .copied()
+        .filter(|b| {
+            !b.iter().any(|e| {
+                matches!(e.kind(), ValidationErrorKind::Constant { .. })
+                    && depth(e) <= own_depth + 1
+            })
+        })
+        .collect();
+    let pool = if tagged.is_empty() { same_type } else { tagged };
+    pool.into_iter()
+        .max_by_key(|b| {
+            (
+                b.iter().map(depth).max().unwrap_or(0),
+                std::cmp::Reverse(b.len()),
+            )
+        })
+        .map(|b| b.as_slice())
+}
+
+/// A short description of one alternative, from its first error at the value.
+fn describe_branch(branch: &[ValidationError<'static>], pointer: &str) -> String {
+    let at_value = branch
+        .iter()
+        .find(|e| e.instance_path().to_string() == pointer)
+        .or(branch.first());
+    match at_value.map(ValidationError::kind) {
+        Some(ValidationErrorKind::Type { kind }) => type_names(kind),
+        Some(ValidationErrorKind::Enum { options }) => format!("one of {}", list_values(options)),
+        Some(ValidationErrorKind::Constant { expected_value }) => {
+            format!("exactly {expected_value}")
+        }
+        Some(ValidationErrorKind::Minimum { limit }) => format!("a number of at least {limit}"),
+        Some(ValidationErrorKind::Maximum { limit }) => format!("a number of at most {limit}"),
+        Some(ValidationErrorKind::Pattern { pattern }) => format!("a string matching `{pattern}`"),
+        _ => at_value.map_or_else(|| "another form".into(), ToString::to_string),
+    }
+}
+
+fn value_error(
+    subject: &Subject<'_, '_>,
+    at: &Located,
+    code: &'static str,
+    message: String,
+    label: String,
+) -> Diagnostic {
+    Diagnostic::error(code, message).at(subject.file, at.value.clone(), label)
+}
+
+fn range(
+    subject: &Subject<'_, '_>,
+    at: &Located,
+    field: &str,
+    found: &str,
+    bound: String,
+) -> Diagnostic {
+    value_error(
+        subject,
+        at,
+        "schema::range",
+        format!("{field} must be {bound}, but it is {found}"),
+        format!("must be {bound}"),
+    )
+}
+
+fn length(subject: &Subject<'_, '_>, at: &Located, field: &str, bound: String) -> Diagnostic {
+    value_error(
+        subject,
+        at,
+        "schema::length",
+        format!("{field} must have {bound}"),
+        format!("must have {bound}"),
+    )
+}
+
+fn items(
+    subject: &Subject<'_, '_>,
+    at: &Located,
+    field: &str,
+    found: &str,
+    bound: String,
+) -> Diagnostic {
+    value_error(
+        subject,
+        at,
+        "schema::items",
+        format!("{field} must have {bound}, but it is {found}"),
+        format!("must have {bound}"),
+    )
+}
+
+fn choice(
+    subject: &Subject<'_, '_>,
+    at: &Located,
+    field: &str,
+    value: &Value,
+    options: &Value,
+    code: &'static str,
+) -> Diagnostic {
+    let allowed = list_values(options);
+    let found = describe_value(value);
+    let hint = value.as_str().and_then(|v| {
+        let names = options.as_array()?.iter().filter_map(Value::as_str);
+        suggest::closest(v, names).map(|c| format!("did you mean \"{c}\"?"))
+    });
+    let message = match options.as_array().map(Vec::len) {
+        Some(1) => format!("{field} must be {allowed}, but it is {found}"),
+        _ => format!("{field} must be one of {allowed}, but it is {found}"),
+    };
+    value_error(subject, at, code, message, "not an allowed value".into())
+        .with_help(hint.unwrap_or_else(|| format!("allowed values: {allowed}")))
+}
+
+fn missing(
+    subject: &Subject<'_, '_>,
+    at: &Located,
+    field: &str,
+    name: &str,
+    parent: Option<&Value>,
+) -> Diagnostic {
+    let property = parent
+        .and_then(|p| p.get("properties"))
+        .and_then(|p| p.get(name));
+    let what = property
+        .and_then(describe_property)
+        .map(|d| format!(" ({d})"))
+        .unwrap_or_default();
+    let place = at.key.clone().unwrap_or_else(|| header_span(subject, at));
+    Diagnostic::error(
+        "schema::required",
+        format!("{field} is missing the required field `{name}`{what}"),
+    )
+    .at(subject.file, place, format!("`{name}` is missing here"))
+    .with_help(format!("add `{name} = …` to this table"))
+}
+
+/// The span to blame for something missing from a table: its header line
+/// rather than its whole body.
+fn header_span(subject: &Subject<'_, '_>, at: &Located) -> Span {
+    let start = at.value.start;
+    let end = subject
+        .table
+        .iter()
+        .map(|(k, _)| k.span().start)
+        .filter(|&s| s > start)
+        .min()
+        .unwrap_or(at.value.end);
+    // Trim to the first line of the table.
+    let end = end.min(at.value.end);
+    start..end.max(start)
+}
+
+fn unknown_field(
+    subject: &Subject<'_, '_>,
+    pointer: &str,
+    name: &str,
+    parent: Option<&Value>,
+) -> Diagnostic {
+    let escaped = name.replace('~', "~0").replace('/', "~1");
+    let at = locate(
+        subject.table,
+        subject.span.clone(),
+        &format!("{pointer}/{escaped}"),
+    );
+    let mut allowed: Vec<&str> = parent
+        .and_then(|p| p.get("properties"))
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    if pointer.is_empty() {
+        allowed.extend(subject.extra_root_keys);
+    }
+    let owner = if pointer.is_empty() {
+        subject.noun.clone()
+    } else {
+        format!(
+            "`{}`",
+            locate(subject.table, subject.span.clone(), pointer).display
+        )
+    };
+    let help = match suggest::closest(name, allowed.iter().copied()) {
+        Some(c) => format!("did you mean `{c}`?"),
+        None if allowed.is_empty() => "this table takes no fields".into(),
+        None => format!("allowed fields: {}", allowed.join(", ")),
+    };
+    Diagnostic::error(
+        "schema::unknown-field",
+        format!("{owner} has no field `{name}`"),
+    )
+    .at(subject.file, at.key.unwrap_or(at.value), "unknown field")
+    .with_help(help)
+}
+
+fn describe_property(schema: &Value) -> Option<String> {
+    let title = schema.get("title").and_then(Value::as_str);
+    let ty = schema.get("type").and_then(Value::as_str);
+    match (title, ty) {
+        (Some(t), Some(ty)) => Some(format!("{t}, {ty}")),
+        (Some(t), None) => Some(t.to_owned()),
+        (None, Some(ty)) => Some(ty.to_owned()),
+        (None, None) => None,
+    }
+}
+
+fn type_names(kind: &TypeKind) -> String {
+    let names: Vec<String> = match kind {
+        TypeKind::Single(t) => vec![article(&t.to_string())],
+        TypeKind::Multiple(set) => set.iter().map(|t| article(&t.to_string())).collect(),
+    };
+    names.join(" or ")
+}
+
+fn article(type_name: &str) -> String {
+    match type_name {
+        "integer" => "an integer".into(),
+        "array" => "an array".into(),
+        "object" => "a table".into(),
+        "null" => "null".into(),
+        other => format!("a {other}"),
+    }
+}
+
+/// A value as a message shows it: its type and, when short, itself.
+fn describe_value(value: &Value) -> String {
+    match value {
+        Value::String(s) if s.chars().count() <= 40 => format!("the string {value}"),
+        Value::String(_) => "a long string".into(),
+        Value::Number(n) if n.is_f64() => format!("the float {n}"),
+        Value::Number(n) => format!("{n}"),
+        Value::Bool(b) => format!("{b}"),
+        Value::Array(a) => format!("an array of {} item{}", a.len(), plural(a.len() as u64)),
+        Value::Object(_) => "a table".into(),
+        Value::Null => "null".into(),
+    }
+}
+
+fn list_values(options: &Value) -> String {
+    match options {
+        Value::Array(items) => items
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => other.to_string(),
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

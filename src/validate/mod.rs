@@ -1,0 +1,12 @@
+//! Validate: each card against the JSON Schema of its kind, every error
+//! mapped from its instance path back to the exact TOML span.
+
+mod card;
+mod messages;
+mod pointer;
+mod schemas;
+
+pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id, read_cards};
+pub use messages::{Subject, diagnose};
+pub use pointer::{Located, locate};
+pub use schemas::{GameSchemas, KindSchema, PathStep, REF_KEYWORD, RefPattern, SchemaDoc, uri_of};

@@ -1,0 +1,451 @@
+//! The JSON Schemas of one game: read, checked against the meta-schema,
+//! compiled once per kind with local `$ref`s resolved offline, and scanned for
+//! the `x-carta-ref` keyword that marks card references.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use jsonschema::{Draft, Registry, Resource, Validator};
+use serde_json::Value;
+
+use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
+use crate::suggest;
+
+/// The keyword a schema puts on a string field whose value is a card id.
+/// Its value is a kind id or an array of kind ids the card may have.
+pub const REF_KEYWORD: &str = "x-carta-ref";
+
+/// A step of a [`RefPattern`] path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathStep {
+    /// A named property.
+    Key(String),
+    /// Any item of an array.
+    AnyItem,
+    /// Any property of an object (`additionalProperties`).
+    AnyKey,
+}
+
+/// Where in a card of some kind card references stand, and the kinds they may name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefPattern {
+    /// The path from the card's root to the referencing strings.
+    pub path: Vec<PathStep>,
+    /// The kinds the referenced card may have.
+    pub kinds: Arc<[String]>,
+}
+
+/// The compiled schema of one kind.
+#[derive(Debug)]
+pub struct KindSchema {
+    /// The compiled validator.
+    pub validator: Validator,
+    /// Where card references stand in cards of this kind.
+    pub refs: Vec<RefPattern>,
+    /// The URI the schema document was registered under.
+    pub uri: String,
+}
+
+/// Every compiled kind schema of a game, plus the raw documents (for
+/// looking up titles and allowed property names when explaining errors).
+#[derive(Debug, Default)]
+pub struct GameSchemas {
+    kinds: HashMap<String, KindSchema>,
+    docs: HashMap<String, Value>,
+}
+
+/// A parsed schema document and where it came from.
+#[derive(Debug, Clone)]
+pub struct SchemaDoc {
+    /// The URI it is registered under (see [`uri_of`]).
+    pub uri: String,
+    /// The file it was read from; `None` for carta's own built-in schemas.
+    pub file: Option<FileId>,
+    /// The schema.
+    pub doc: Value,
+}
+
+/// The URI a workspace-relative schema file is registered under.
+pub fn uri_of(rel_path: &str) -> String {
+    format!("carta://workspace/{rel_path}")
+}
+
+impl GameSchemas {
+    /// Parses schema files already read: each must be JSON and a valid JSON
+    /// Schema; `x-carta-ref` values must name declared `kinds`.
+    pub fn parse_files(
+        files: &[FileId],
+        sources: &SourceMap,
+        kinds: &[String],
+        diags: &mut Diagnostics,
+    ) -> Vec<SchemaDoc> {
+        let mut docs = Vec::new();
+        for &file in files {
+            let source = sources.get(file);
+            match parse_schema(file, &source.text) {
+                Ok(doc) => {
+                    check_ref_keywords(&doc, "", file, &source.text, kinds, diags);
+                    docs.push(SchemaDoc {
+                        uri: uri_of(&source.name),
+                        file: Some(file),
+                        doc,
+                    });
+                }
+                Err(d) => diags.push(d),
+            }
+        }
+        docs
+    }
+
+    /// Compiles the schema of every kind in `kinds` (kind id → schema URI)
+    /// from `docs`, resolving `$ref`s among them and nowhere else. Returns the
+    /// schemas and the kinds whose schema document is not among `docs`.
+    pub fn compile(
+        docs: Vec<SchemaDoc>,
+        kinds: &BTreeMap<String, String>,
+        diags: &mut Diagnostics,
+    ) -> (GameSchemas, Vec<String>) {
+        let mut schemas = GameSchemas::default();
+        let mut missing = Vec::new();
+        let resources: Vec<_> = docs
+            .iter()
+            .map(|d| (d.uri.clone(), Resource::from_contents(d.doc.clone())))
+            .collect();
+        let registry = match Registry::new()
+            .draft(Draft::Draft202012)
+            .extend(resources)
+            .and_then(|r| r.prepare())
+        {
+            Ok(r) => r,
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    "schema::invalid-schema",
+                    format!("the schemas cannot be registered: {e}"),
+                ));
+                return (schemas, missing);
+            }
+        };
+        for (kind, uri) in kinds {
+            let Some(doc) = docs.iter().find(|d| &d.uri == uri) else {
+                missing.push(kind.clone());
+                continue;
+            };
+            let built = jsonschema::options()
+                .with_draft(Draft::Draft202012)
+                .with_registry(&registry)
+                .with_base_uri(uri.clone())
+                .offline()
+                .build(&doc.doc);
+            match built {
+                Ok(validator) => {
+                    let refs = Vec::new();
+                    schemas.kinds.insert(
+                        kind.clone(),
+                        KindSchema {
+                            validator,
+                            refs,
+                            uri: uri.clone(),
+                        },
+                    );
+                }
+                Err(e) => {
+                    let mut d = Diagnostic::error(
+                        "schema::invalid-schema",
+                        format!("the schema of kind `{kind}` cannot be compiled: {e}"),
+                    );
+                    if let Some(file) = doc.file {
+                        d = d.at(file, 0..0, "in this schema");
+                    }
+                    diags.push(d);
+                }
+            }
+        }
+        schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
+        let patterns: Vec<(String, Vec<RefPattern>)> = schemas
+            .kinds
+            .iter()
+            .map(|(kind, k)| {
+                let mut refs = Vec::new();
+                schemas.ref_patterns(&schemas.docs[&k.uri], &k.uri, &mut Vec::new(), &mut refs, 0);
+                (kind.clone(), refs)
+            })
+            .collect();
+        for (kind, refs) in patterns {
+            schemas.kinds.get_mut(&kind).expect("compiled above").refs = refs;
+        }
+        (schemas, missing)
+    }
+
+    /// The compiled schema of `kind`, if it compiled.
+    pub fn kind(&self, kind: &str) -> Option<&KindSchema> {
+        self.kinds.get(kind)
+    }
+
+    /// The schema object at an absolute keyword location's parent, e.g. for
+    /// `carta://…/x.schema.json#/properties/levels/items/required` the object at
+    /// `/properties/levels/items`.
+    pub fn parent_of_keyword(&self, location: &str) -> Option<&Value> {
+        let (uri, fragment) = location.split_once('#').unwrap_or((location, ""));
+        let doc = self.docs.get(uri)?;
+        let pointer = percent_decode(fragment);
+        let parent = pointer.rsplit_once('/').map_or("", |(p, _)| p);
+        doc.pointer(parent)
+    }
+
+    /// Collects the card-reference patterns of `schema` into `out`.
+    fn ref_patterns(
+        &self,
+        schema: &Value,
+        base: &str,
+        path: &mut Vec<PathStep>,
+        out: &mut Vec<RefPattern>,
+        depth: usize,
+    ) {
+        // Schemas may recurse through `$ref`; card data nests only a few levels.
+        if depth > 32 {
+            return;
+        }
+        let Some(obj) = schema.as_object() else {
+            return;
+        };
+        if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
+            out.push(RefPattern {
+                path: path.clone(),
+                kinds: kinds.into(),
+            });
+        }
+        if let Some((target, target_base)) = obj
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| self.resolve(base, r))
+        {
+            self.ref_patterns(target, &target_base, path, out, depth + 1);
+        }
+        for key in ["allOf", "anyOf", "oneOf"] {
+            for sub in obj.get(key).and_then(Value::as_array).into_iter().flatten() {
+                self.ref_patterns(sub, base, path, out, depth + 1);
+            }
+        }
+        for key in ["if", "then", "else"] {
+            if let Some(sub) = obj.get(key) {
+                self.ref_patterns(sub, base, path, out, depth + 1);
+            }
+        }
+        for (name, sub) in obj
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            path.push(PathStep::Key(name.clone()));
+            self.ref_patterns(sub, base, path, out, depth + 1);
+            path.pop();
+        }
+        let children = [
+            ("items", PathStep::AnyItem),
+            ("additionalProperties", PathStep::AnyKey),
+        ];
+        for (key, step) in children {
+            if let Some(sub) = obj.get(key) {
+                path.push(step);
+                self.ref_patterns(sub, base, path, out, depth + 1);
+                path.pop();
+            }
+        }
+        for sub in obj
+            .get("prefixItems")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            path.push(PathStep::AnyItem);
+            self.ref_patterns(sub, base, path, out, depth + 1);
+            path.pop();
+        }
+    }
+
+    /// Resolves a `$ref` against `base` among the game's documents.
+    fn resolve(&self, base: &str, reference: &str) -> Option<(&Value, String)> {
+        let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let uri = if file.is_empty() {
+            base.to_owned()
+        } else {
+            let dir = base.rsplit_once('/').map_or(base, |(d, _)| d);
+            normalize(&format!("{dir}/{file}"))
+        };
+        let doc = self.docs.get(&uri)?;
+        Some((doc.pointer(&percent_decode(fragment))?, uri))
+    }
+}
+
+/// The kinds named by an `x-carta-ref` value.
+fn ref_kinds(value: &Value) -> Option<Vec<String>> {
+    match value {
+        Value::String(s) => Some(vec![s.clone()]),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect(),
+        _ => None,
+    }
+}
+
+/// Reports `x-carta-ref` values that are malformed or name undeclared kinds.
+fn check_ref_keywords(
+    schema: &Value,
+    pointer: &str,
+    file: FileId,
+    text: &str,
+    kinds: &[String],
+    diags: &mut Diagnostics,
+) {
+    match schema {
+        Value::Object(obj) => {
+            for (key, sub) in obj {
+                let here = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+                if key == REF_KEYWORD {
+                    let span = approx_span(text, key);
+                    match ref_kinds(sub) {
+                        None => diags.push(
+                            Diagnostic::error("schema::bad-ref", format!("`{REF_KEYWORD}` at `{here}` must be a kind id or an array of kind ids"))
+                                .at(file, span, "not a kind id or list of kind ids"),
+                        ),
+                        Some(named) => {
+                            for k in named.iter().filter(|k| !kinds.contains(*k)) {
+                                let hint = suggest::closest(k, kinds.iter().map(String::as_str));
+                                diags.push(
+                                    Diagnostic::error("schema::bad-ref", format!("`{REF_KEYWORD}` at `{here}` names `{k}`, which is not a kind of this game"))
+                                        .at(file, span.clone(), "unknown kind")
+                                        .with_help(match hint {
+                                            Some(h) => format!("did you mean `{h}`?"),
+                                            None => format!("declared kinds: {}", kinds.join(", ")),
+                                        }),
+                                );
+                            }
+                        }
+                    }
+                } else {
+                    check_ref_keywords(sub, &here, file, text, kinds, diags);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, sub) in items.iter().enumerate() {
+                check_ref_keywords(sub, &format!("{pointer}/{i}"), file, text, kinds, diags);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Parses a schema file and checks it against its meta-schema.
+fn parse_schema(file: FileId, text: &str) -> Result<Value, Diagnostic> {
+    let doc: Value = serde_json::from_str(text).map_err(|e| {
+        let at = offset_of(text, e.line(), e.column());
+        Diagnostic::error(
+            "schema::invalid-json",
+            format!("this schema is not valid JSON: {e}"),
+        )
+        .at(file, at..at, "here")
+        .with_help("a schema file is a JSON document; check for a missing comma, quote or brace")
+    })?;
+    if let Err(e) = jsonschema::meta::validate(&doc) {
+        let pointer = e.instance_path().to_string();
+        let last = pointer.rsplit('/').next().unwrap_or("");
+        return Err(Diagnostic::error(
+            "schema::invalid-schema",
+            format!(
+                "this is not a valid JSON Schema: at `{}`: {}",
+                if pointer.is_empty() { "/" } else { &pointer },
+                e
+            ),
+        )
+        .at(file, approx_span(text, last), "here")
+        .with_help("schemas follow JSON Schema draft 2020-12 (https://json-schema.org)"));
+    }
+    Ok(doc)
+}
+
+/// The span of the first `"key"` in a JSON text, or the start of the file.
+/// serde_json keeps no spans, so schema errors are placed by the key they name.
+fn approx_span(text: &str, key: &str) -> std::ops::Range<usize> {
+    if key.is_empty() {
+        return 0..0;
+    }
+    let quoted = format!("\"{key}\"");
+    text.find(&quoted).map_or(0..0, |i| i..i + quoted.len())
+}
+
+/// The byte offset of a 1-based line and column (as serde_json reports them).
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (line_start + column.saturating_sub(1)).min(text.len())
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Removes `.` and `..` segments from a URI path.
+fn normalize(uri: &str) -> String {
+    let (scheme, rest) = uri.split_once("://").unwrap_or(("", uri));
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in rest.split('/') {
+        match seg {
+            "." => {}
+            ".." => {
+                if parts.len() > 1 {
+                    parts.pop();
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("{scheme}://{}", parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_relative_paths() {
+        assert_eq!(
+            normalize("carta://workspace/schemas/g/./common.schema.json"),
+            "carta://workspace/schemas/g/common.schema.json"
+        );
+        assert_eq!(
+            normalize("carta://workspace/schemas/g/../h/x.json"),
+            "carta://workspace/schemas/h/x.json"
+        );
+    }
+
+    #[test]
+    fn decodes_fragments() {
+        assert_eq!(percent_decode("/$defs/dice%20x"), "/$defs/dice x");
+        assert_eq!(percent_decode("/%24defs/a"), "/$defs/a");
+    }
+
+    #[test]
+    fn offsets_from_line_and_column() {
+        assert_eq!(offset_of("ab\ncd\n", 2, 2), 4);
+    }
+}
