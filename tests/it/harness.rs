@@ -1,0 +1,198 @@
+//! A chainable harness: a workspace in a temporary folder, the `carta`
+//! binary run in it, and assertions on what it printed.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository root (the shipped workspace).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Copies a folder tree.
+pub fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &dest);
+        } else {
+            fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}
+
+/// A workspace in a temporary folder.
+pub struct Workspace {
+    dir: tempfile::TempDir,
+}
+
+impl Workspace {
+    /// An empty folder with an empty `cards/`.
+    pub fn empty() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("cards")).unwrap();
+        Workspace { dir }
+    }
+
+    /// A copy of the shipped workspace, with only the named games (all if none).
+    pub fn shipped(games: &[&str]) -> Self {
+        let ws = Self::empty();
+        for top in ["cards", "schemas", "templates"] {
+            let from = repo().join(top);
+            if !from.is_dir() {
+                continue;
+            }
+            for entry in fs::read_dir(&from).unwrap() {
+                let entry = entry.unwrap();
+                let name = entry.file_name().into_string().unwrap();
+                let keep = games.is_empty()
+                    || games.contains(&name.as_str())
+                    || (top == "schemas" && name == "carta");
+                if entry.file_type().unwrap().is_dir() && keep {
+                    copy_tree(&entry.path(), &ws.path().join(top).join(&name));
+                }
+            }
+        }
+        ws
+    }
+
+    /// The workspace root.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes a file (creating folders), relative to the root.
+    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> &Self {
+        let path = self.path().join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, contents).unwrap();
+        self
+    }
+
+    /// Reads a file relative to the root.
+    pub fn read(&self, rel: &str) -> String {
+        fs::read_to_string(self.path().join(rel)).unwrap()
+    }
+
+    /// Runs `carta` in the workspace with `args`.
+    pub fn run<I: IntoIterator<Item = S>, S: AsRef<str>>(&self, args: I) -> Run {
+        run_in(self.path(), args)
+    }
+}
+
+/// Runs `carta` in `dir` with fixed output settings (no color, 80 columns).
+pub fn run_in<I: IntoIterator<Item = S>, S: AsRef<str>>(dir: &Path, args: I) -> Run {
+    let args: Vec<String> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_carta"))
+        .args(&args)
+        .current_dir(dir)
+        .env("COLUMNS", "80")
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
+        .output()
+        .unwrap();
+    let root = dir.to_string_lossy().into_owned();
+    let clean = |b: &[u8]| String::from_utf8_lossy(b).replace(&root, "[ROOT]");
+    Run {
+        args,
+        code: out.status.code(),
+        stdout: clean(&out.stdout),
+        stderr: clean(&out.stderr),
+    }
+}
+
+/// What a run printed and how it exited.
+#[derive(Debug)]
+pub struct Run {
+    /// The arguments, for failure messages.
+    pub args: Vec<String>,
+    /// The exit code (`None` if killed by a signal).
+    pub code: Option<i32>,
+    /// Standard output, with the workspace path replaced by `[ROOT]`.
+    pub stdout: String,
+    /// Standard error, likewise.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Asserts the exit code.
+    #[track_caller]
+    pub fn code(self, expected: i32) -> Self {
+        assert_eq!(
+            self.code,
+            Some(expected),
+            "carta {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.args,
+            self.stdout,
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts exit 0.
+    #[track_caller]
+    pub fn succeeds(self) -> Self {
+        self.code(0)
+    }
+
+    /// Asserts exit 1 (problems found).
+    #[track_caller]
+    pub fn fails(self) -> Self {
+        self.code(1)
+    }
+
+    /// Asserts that stderr contains `text`.
+    #[track_caller]
+    pub fn stderr_has(self, text: &str) -> Self {
+        assert!(
+            self.stderr.contains(text),
+            "stderr lacks {text:?}:\n{}",
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts that stdout contains `text`.
+    #[track_caller]
+    pub fn stdout_has(self, text: &str) -> Self {
+        assert!(
+            self.stdout.contains(text),
+            "stdout lacks {text:?}:\n{}",
+            self.stdout
+        );
+        self
+    }
+
+    /// The JSON diagnostics printed on stdout.
+    pub fn json(&self) -> Vec<serde_json::Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect()
+    }
+}
+
+/// Compares `actual` with the golden file at `path`; with `CARTA_BLESS=1`
+/// writes it instead. A missing golden file fails.
+#[track_caller]
+pub fn assert_golden(path: &Path, actual: &str) {
+    if std::env::var_os("CARTA_BLESS").is_some() {
+        fs::write(path, actual).unwrap();
+        return;
+    }
+    let expected = fs::read_to_string(path).unwrap_or_else(|_| {
+        panic!(
+            "no expected output {}; run with CARTA_BLESS=1 to create it",
+            path.display()
+        )
+    });
+    if expected != actual {
+        panic!(
+            "output differs from {} (run with CARTA_BLESS=1 to accept)\n--- expected\n{expected}\n--- actual\n{actual}",
+            path.display()
+        );
+    }
+}

@@ -1,0 +1,6 @@
+//! The integration tests: one binary, one module per area.
+
+mod check;
+mod corpus;
+mod harness;
+mod schemas;
