@@ -1,14 +1,15 @@
 //! The command line: clap types, and the dispatch from a parsed command to
 //! the pipeline, its diagnostics and the CONTRACT's exit codes.
 
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::bundle::Bundle;
 use crate::diag::{Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap};
-use crate::load::{LoadError, Workspace};
+use crate::load::Workspace;
 
 /// carta: a compiler for tabletop card games.
 #[derive(Debug, Parser)]
@@ -70,6 +71,25 @@ pub enum Command {
         /// Games to check (folder names under `cards/`).
         games: Vec<String>,
     },
+    /// Check the named games (all if none) and, if there are no errors, write
+    /// `DIR/<game>/<game>.carta` for each.
+    Build {
+        /// Games to build (folder names under `cards/`).
+        games: Vec<String>,
+        /// The output folder, relative to the workspace.
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+    },
+    /// Print a bundle as JSON: `{"game": …, "cards": […], "decks": […]}`.
+    Decompile {
+        /// The bundle file (`build/<game>/<game>.carta`).
+        bundle: PathBuf,
+    },
+    /// Print a summary of a bundle: game, versions, counts by kind, sizes, hash.
+    Inspect {
+        /// The bundle file.
+        bundle: PathBuf,
+    },
 }
 
 /// Runs a parsed command line and returns the process exit code:
@@ -78,6 +98,9 @@ pub fn run(cli: Cli) -> ExitCode {
     let session = Session::new(&cli.global);
     let outcome = match &cli.command {
         Command::Check { games } => check(&cli.global, games),
+        Command::Build { games, out } => build(&cli.global, games, out),
+        Command::Decompile { bundle } => return show_bundle(&cli.global, bundle, false),
+        Command::Inspect { bundle } => return show_bundle(&cli.global, bundle, true),
     };
     match outcome {
         Ok((diags, sources, summary)) => session.finish(diags, &sources, &summary),
@@ -88,7 +111,7 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-type Outcome = Result<(Diagnostics, SourceMap, String), LoadError>;
+type Outcome = Result<(Diagnostics, SourceMap, String), Box<dyn std::error::Error>>;
 
 fn check(global: &Global, games: &[String]) -> Outcome {
     let mut ws = Workspace::open(&global.dir)?;
@@ -102,6 +125,56 @@ fn check(global: &Global, games: &[String]) -> Outcome {
         plural(cards)
     );
     Ok((diags, ws.sources, summary))
+}
+
+fn build(global: &Global, games: &[String], out: &Path) -> Outcome {
+    let mut ws = Workspace::open(&global.dir)?;
+    let mut diags = Diagnostics::new();
+    let checked = crate::check::check(&mut ws, games, &mut diags)?;
+    let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
+    let counts = format!(
+        "{} game{}, {cards} card{}",
+        checked.len(),
+        plural(checked.len()),
+        plural(cards)
+    );
+    if diags.has_errors() {
+        return Ok((
+            diags,
+            ws.sources,
+            format!("checked {counts}; nothing written"),
+        ));
+    }
+    let dir = global.dir.join(out);
+    let summary = match crate::emit::write_bundles(&checked, &ws.sources, &dir, &mut diags)? {
+        Some(_) => format!("built {counts} into `{}`", out.display()),
+        None => format!("checked {counts}; nothing written"),
+    };
+    Ok((diags, ws.sources, summary))
+}
+
+/// `carta decompile` (JSON on stdout) and `carta inspect` (a summary).
+fn show_bundle(global: &Global, given: &Path, inspect: bool) -> ExitCode {
+    let path = global.dir.join(given);
+    let shown = Bundle::open(&path).and_then(|b| {
+        if inspect {
+            crate::bundle::summary(&b, given)
+        } else {
+            b.to_json()
+                .map(|v| serde_json::to_string_pretty(&v).expect("JSON values serialize") + "\n")
+        }
+    });
+    match shown {
+        Ok(text) => {
+            // A closed pipe (`| head`) is not an error worth reporting.
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: `{}`: {e}", given.display());
+            ExitCode::from(if e.is_io() { 2 } else { 1 })
+        }
+    }
 }
 
 /// How diagnostics are shown in this run.

@@ -9,12 +9,16 @@
 //! 3. [`validate`] checks every card against its kind's schema.
 //! 4. [`link`] indexes the cards by id and resolves card references.
 //!
-//! [`check`] runs the stages for the `carta check` command; [`diag`] is what
-//! every stage reports through; [`cli`] is the command line.
+//! [`check`] runs the stages for the `carta check` command; [`emit`] writes
+//! what `carta build` makes, such as the binary [`bundle`] that game clients
+//! read; [`diag`] is what every stage reports through; [`cli`] is the
+//! command line.
 
+pub mod bundle;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod emit;
 pub mod link;
 pub mod load;
 pub mod manifest;

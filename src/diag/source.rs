@@ -71,6 +71,14 @@ impl SourceMap {
         &self.files[id.0 as usize]
     }
 
+    /// Every file with its id, in the order added.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
+    }
+
     /// Replaces the text of a file (the loader registers names first, then
     /// fills in texts read in parallel).
     pub fn set_text(&mut self, id: FileId, text: Arc<str>) {

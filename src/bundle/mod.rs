@@ -1,0 +1,54 @@
+//! Binary bundles: one file per game that a game client loads instead of the
+//! TOML sources.
+//!
+//! A bundle is a fixed 128-byte [`Header`] followed by four sections: the
+//! game manifest, the example decks, an index sorted by card id, and the card
+//! records. Records are MessagePack, so any language with a MessagePack
+//! library can read them; `docs/bundle-format.md` specifies every byte.
+//!
+//! - [`encode`] turns a manifest, cards and decks into bundle bytes
+//!   (deterministically: the same input gives the same bytes).
+//! - [`Bundle`] opens a bundle from a file or bytes, verifies it, and reads
+//!   one card by id without decoding the others.
+//!
+//! ```
+//! use carta::bundle::{self, Bundle, CardRecord, SourceHash};
+//! use carta::manifest::Manifest;
+//!
+//! let manifest: Manifest = toml::from_str(r#"
+//!     id = "demo"
+//!     name = "Demo"
+//!     language = "en"
+//!     [kinds.unit]
+//!     name = "Unit"
+//! "#).unwrap();
+//! let mut fields = serde_json::Map::new();
+//! fields.insert("attack".into(), 3.into());
+//! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields }];
+//! let bytes = bundle::encode(&manifest, &cards, &[], SourceHash::of([("cards/demo/game.toml", "…")])).unwrap();
+//!
+//! let bundle = Bundle::from_bytes(bytes).unwrap();
+//! assert_eq!(bundle.manifest().name, "Demo");
+//! let knight = bundle.card("knight").unwrap().unwrap();
+//! assert_eq!(knight.kind, "unit");
+//! assert_eq!(knight.fields["attack"], 3);
+//! assert!(bundle.card("dragon").unwrap().is_none());
+//! ```
+
+mod error;
+mod format;
+mod hash;
+mod read;
+mod record;
+mod summary;
+mod write;
+
+pub use error::BundleError;
+pub use format::{
+    EXTENSION, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_DEPTH, Section, Sections,
+};
+pub use hash::SourceHash;
+pub use read::Bundle;
+pub use record::{Card, CardRecord, DeckRecord};
+pub use summary::summary;
+pub use write::{EncodeError, encode};

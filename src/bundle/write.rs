@@ -1,0 +1,182 @@
+//! The writer: manifest, cards and decks → bundle bytes.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::format::{FORMAT_VERSION, HEADER_LEN, Header, MAX_DEPTH, Section, Sections};
+use super::hash::SourceHash;
+use super::record::{CardRecord, DeckRecord};
+use crate::manifest::Manifest;
+
+/// The size of one index entry: four little-endian u32.
+pub(crate) const INDEX_ENTRY_LEN: usize = 16;
+
+/// Why a bundle could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    /// Two cards have the same id.
+    #[error("two cards have the id `{0}`")]
+    DuplicateId(String),
+    /// A field nests arrays or tables deeper than [`MAX_DEPTH`].
+    #[error(
+        "field `{field}` of card `{id}` nests arrays and tables more than {MAX_DEPTH} levels deep"
+    )]
+    TooDeep {
+        /// The card.
+        id: String,
+        /// The field.
+        field: String,
+    },
+    /// The bundle would exceed 4 GiB.
+    #[error("the bundle would exceed 4 GiB")]
+    TooLarge,
+    /// MessagePack encoding failed.
+    #[error("cannot encode {what}: {source}")]
+    Encode {
+        /// What was being encoded.
+        what: String,
+        /// The encoder's error.
+        source: rmp_serde::encode::Error,
+    },
+}
+
+/// Encodes a bundle. Cards may come in any order (the bundle stores them by
+/// id); decks keep their order. The output depends only on the arguments and
+/// the carta version, so the same sources always give the same bytes.
+///
+/// # Errors
+/// When two cards share an id, a field nests deeper than [`MAX_DEPTH`], or
+/// the bundle would exceed 4 GiB.
+pub fn encode(
+    manifest: &Manifest,
+    cards: &[CardRecord<'_>],
+    decks: &[DeckRecord],
+    source_hash: SourceHash,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut sorted: Vec<&CardRecord<'_>> = cards.iter().collect();
+    sorted.sort_unstable_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
+    for pair in sorted.windows(2) {
+        if pair[0].id == pair[1].id {
+            return Err(EncodeError::DuplicateId(pair[0].id.to_owned()));
+        }
+    }
+    let game = msgpack(manifest, "the manifest")?;
+    let deck_bytes = msgpack(decks, "the decks")?;
+    let (index, records) = cards_and_index(&sorted)?;
+
+    let mut payload =
+        Vec::with_capacity(game.len() + deck_bytes.len() + index.len() + records.len());
+    let mut place = |bytes: &[u8]| -> Result<Section, EncodeError> {
+        let offset = u32_len(payload.len())?;
+        payload.extend_from_slice(bytes);
+        Ok(Section {
+            offset,
+            len: u32_len(bytes.len())?,
+        })
+    };
+    let sections = Sections {
+        game: place(&game)?,
+        decks: place(&deck_bytes)?,
+        index: place(&index)?,
+        cards: place(&records)?,
+    };
+    let header = Header {
+        format_version: FORMAT_VERSION,
+        card_count: u32_len(sorted.len())?,
+        deck_count: u32_len(decks.len())?,
+        source_hash,
+        carta_version: carta_version(),
+        payload_len: u32_len(payload.len())?,
+        payload_crc32: crc32fast::hash(&payload),
+        sections,
+    };
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(&header.to_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// The records (back to back, in id order) and the index pointing into them.
+fn cards_and_index(sorted: &[&CardRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
+    let ids_len: usize = sorted.iter().map(|c| c.id.len()).sum();
+    let mut index = Vec::with_capacity(4 + INDEX_ENTRY_LEN * sorted.len() + ids_len);
+    index.extend_from_slice(&u32_len(sorted.len())?.to_le_bytes());
+    let mut records = Vec::new();
+    let mut id_offset = 0usize;
+    for card in sorted {
+        check_depth(card)?;
+        let start = records.len();
+        rmp_serde::encode::write_named(&mut records, card).map_err(|source| {
+            EncodeError::Encode {
+                what: format!("card `{}`", card.id),
+                source,
+            }
+        })?;
+        for n in [id_offset, card.id.len(), start, records.len() - start] {
+            index.extend_from_slice(&u32_len(n)?.to_le_bytes());
+        }
+        id_offset += card.id.len();
+    }
+    for card in sorted {
+        index.extend_from_slice(card.id.as_bytes());
+    }
+    Ok((index, records))
+}
+
+fn check_depth(card: &CardRecord<'_>) -> Result<(), EncodeError> {
+    for (field, value) in card.fields {
+        if depth_exceeds(value, MAX_DEPTH) {
+            return Err(EncodeError::TooDeep {
+                id: card.id.to_owned(),
+                field: field.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Whether `value` nests arrays and objects more than `limit` levels deep
+/// (a scalar has depth 0). Recursion stops at the limit.
+pub(crate) fn depth_exceeds(value: &Value, limit: usize) -> bool {
+    match value {
+        Value::Array(items) => limit == 0 || items.iter().any(|v| depth_exceeds(v, limit - 1)),
+        Value::Object(map) => limit == 0 || map.values().any(|v| depth_exceeds(v, limit - 1)),
+        _ => false,
+    }
+}
+
+fn msgpack<T: Serialize + ?Sized>(value: &T, what: &str) -> Result<Vec<u8>, EncodeError> {
+    rmp_serde::to_vec_named(value).map_err(|source| EncodeError::Encode {
+        what: what.to_owned(),
+        source,
+    })
+}
+
+fn u32_len(n: usize) -> Result<u32, EncodeError> {
+    u32::try_from(n).map_err(|_| EncodeError::TooLarge)
+}
+
+/// This carta's version, as the header records it (cut to 32 bytes).
+fn carta_version() -> String {
+    let v = env!("CARGO_PKG_VERSION");
+    let mut end = v.len().min(super::format::version_capacity());
+    while !v.is_char_boundary(end) {
+        end -= 1;
+    }
+    v[..end].to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn depth_counts_containers_not_scalars() {
+        assert!(!depth_exceeds(&json!(1), 0));
+        assert!(depth_exceeds(&json!([]), 0));
+        assert!(!depth_exceeds(&json!([[1]]), 2));
+        assert!(depth_exceeds(&json!([[[1]]]), 2));
+        assert!(depth_exceeds(&json!({"a": {"b": {}}}), 2));
+    }
+}
