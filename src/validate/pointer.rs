@@ -92,7 +92,7 @@ mod tests {
     fn card_of(text: &str) -> (toml::de::DeTable<'_>, Span) {
         let (doc, ok) = crate::load::parse_toml(FileId(0), text, &mut Vec::new());
         assert!(ok);
-        let cards = doc.into_inner().swap_remove("card").unwrap();
+        let cards = doc.into_inner().remove("card").unwrap();
         let first = cards.into_inner().as_array().unwrap()[0].clone();
         let span = first.span();
         (first.into_inner().as_table().unwrap().clone(), span)
