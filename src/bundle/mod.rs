@@ -41,6 +41,8 @@ mod hash;
 mod read;
 mod record;
 mod summary;
+#[cfg(test)]
+mod tests;
 mod write;
 
 pub use error::BundleError;

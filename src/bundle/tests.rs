@@ -1,0 +1,588 @@
+//! Round trips, the hostile-input cases, and a proptest of random mutations.
+
+use std::cell::Cell;
+
+use indexmap::IndexMap;
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+use super::format::{HEADER_LEN, Header, Section, Sections};
+use super::*;
+use crate::manifest::Manifest;
+
+/// Records the largest single allocation made by the current thread, so the
+/// hostile-input tests can check that no length read from a file is trusted.
+struct Tracking;
+
+thread_local! {
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call to the system allocator unchanged.
+unsafe impl std::alloc::GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let _ = LARGEST.try_with(|m| m.set(m.get().max(layout.size())));
+        // SAFETY: the caller upholds `alloc`'s contract.
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        // SAFETY: `ptr` was allocated by `System` with `layout`.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new: usize) -> *mut u8 {
+        let _ = LARGEST.try_with(|m| m.set(m.get().max(new)));
+        // SAFETY: as for `realloc`.
+        unsafe { std::alloc::System.realloc(ptr, layout, new) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Tracking = Tracking;
+
+/// Runs `f` and returns its result with the largest allocation it made.
+fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    LARGEST.with(|m| m.set(0));
+    let out = f();
+    (out, LARGEST.with(Cell::get))
+}
+
+fn manifest() -> Manifest {
+    toml::from_str(
+        r#"
+        id = "demo"
+        name = "Démo"
+        language = "pt-BR"
+        [kinds.unit]
+        name = "Unidade"
+        [kinds.spell]
+        name = "Feitiço"
+        "#,
+    )
+    .unwrap()
+}
+
+fn fields(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    }
+}
+
+struct Sample {
+    cards: Vec<(String, String, String, Option<u32>, Map<String, Value>)>,
+    decks: Vec<DeckRecord>,
+}
+
+impl Sample {
+    fn new() -> Self {
+        let card = |id: &str, kind: &str, name: &str, copies, f: Value| {
+            (
+                id.to_owned(),
+                kind.to_owned(),
+                name.to_owned(),
+                copies,
+                fields(f),
+            )
+        };
+        Sample {
+            cards: vec![
+                card(
+                    "zebra",
+                    "unit",
+                    "Zebra",
+                    Some(3),
+                    json!({"attack": 1, "speed": 1.0, "tags": ["a", "b"]}),
+                ),
+                card(
+                    "anta",
+                    "unit",
+                    "Anta Ágil",
+                    None,
+                    json!({"levels": [{"level": 1, "dice": [{"color": "green", "count": 2}]}], "ratio": 2.5, "big": -9_007_199_254_740_993_i64}),
+                ),
+                card(
+                    "bola-de-fogo",
+                    "spell",
+                    "Bola de Fogo",
+                    None,
+                    json!({"text": "Causa 3 de dano. 🔥", "ok": true, "when": "1979-05-27T07:32:00Z"}),
+                ),
+                card("x", "spell", "X", Some(1), json!({})),
+            ],
+            decks: vec![DeckRecord {
+                name: "Fúria".into(),
+                file: "cards/demo/decks/furia.toml".into(),
+                zones: IndexMap::from([
+                    (
+                        "main".to_owned(),
+                        IndexMap::from([("zebra".to_owned(), 3), ("anta".to_owned(), 2)]),
+                    ),
+                    ("team".to_owned(), IndexMap::from([("x".to_owned(), 1)])),
+                ]),
+            }],
+        }
+    }
+
+    fn records(&self) -> Vec<CardRecord<'_>> {
+        self.cards
+            .iter()
+            .map(|(id, kind, name, copies, fields)| CardRecord {
+                id,
+                kind,
+                name,
+                copies: *copies,
+                fields,
+            })
+            .collect()
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        encode(
+            &manifest(),
+            &self.records(),
+            &self.decks,
+            SourceHash::of([("cards/demo/game.toml", "x")]),
+        )
+        .unwrap()
+    }
+}
+
+/// Rewrites both checksums of a (possibly mutated) bundle, so that the
+/// mutation reaches the parsers behind them.
+fn fix_checksums(bytes: &mut [u8]) {
+    if bytes.len() < HEADER_LEN {
+        return;
+    }
+    let payload_crc = crc32fast::hash(&bytes[HEADER_LEN..]);
+    bytes[84..88].copy_from_slice(&payload_crc.to_le_bytes());
+    let header_crc = crc32fast::hash(&bytes[..124]);
+    bytes[124..128].copy_from_slice(&header_crc.to_le_bytes());
+}
+
+/// A bundle assembled from raw sections, with valid checksums.
+fn assemble(
+    game: &[u8],
+    decks: &[u8],
+    index: &[u8],
+    cards: &[u8],
+    card_count: u32,
+    deck_count: u32,
+) -> Vec<u8> {
+    let mut payload = Vec::new();
+    let mut place = |b: &[u8]| {
+        let s = Section {
+            offset: payload.len() as u32,
+            len: b.len() as u32,
+        };
+        payload.extend_from_slice(b);
+        s
+    };
+    let sections = Sections {
+        game: place(game),
+        decks: place(decks),
+        index: place(index),
+        cards: place(cards),
+    };
+    let header = Header {
+        format_version: FORMAT_VERSION,
+        card_count,
+        deck_count,
+        source_hash: SourceHash::default(),
+        carta_version: "test".into(),
+        payload_len: payload.len() as u32,
+        payload_crc32: crc32fast::hash(&payload),
+        sections,
+    };
+    let mut out = header.to_bytes().to_vec();
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// A one-card index for card `id` whose record is `record_len` bytes.
+fn index_of_one(id: &str, record_len: u32) -> Vec<u8> {
+    let mut index = Vec::new();
+    for n in [1, 0, id.len() as u32, 0, record_len] {
+        index.extend_from_slice(&n.to_le_bytes());
+    }
+    index.extend_from_slice(id.as_bytes());
+    index
+}
+
+/// A bundle of one card `x` whose record is `record`, checksums valid.
+fn with_record(record: &[u8]) -> Vec<u8> {
+    let game = rmp_serde::to_vec_named(&manifest()).unwrap();
+    assemble(
+        &game,
+        &[0x90],
+        &index_of_one("x", record.len() as u32),
+        record,
+        1,
+        0,
+    )
+}
+
+/// The MessagePack of a card record `x` whose field `f` is `value` (raw).
+fn record_with_field(value: &[u8]) -> Vec<u8> {
+    let mut r = vec![0x84];
+    for s in ["id", "x", "kind", "unit", "name", "X", "fields"] {
+        r.push(0xa0 | s.len() as u8);
+        r.extend_from_slice(s.as_bytes());
+    }
+    r.extend_from_slice(&[0x81, 0xa1, b'f']);
+    r.extend_from_slice(value);
+    r
+}
+
+/// Opens `bytes` and, if that works, decodes everything; never panics.
+fn read_everything(bytes: Vec<u8>) -> Result<(), BundleError> {
+    let bundle = Bundle::from_bytes(bytes)?;
+    for card in bundle.cards() {
+        card?;
+    }
+    let ids: Vec<String> = bundle.ids().map(str::to_owned).collect();
+    for id in ids {
+        bundle.card(&id)?;
+    }
+    bundle.to_json()?;
+    summary(&bundle, std::path::Path::new("b.carta"))?;
+    Ok(())
+}
+
+#[test]
+fn every_card_round_trips_with_its_types() {
+    let sample = Sample::new();
+    let bundle = Bundle::from_bytes(sample.encode()).unwrap();
+    assert_eq!(bundle.len(), 4);
+    assert_eq!(bundle.manifest(), &manifest());
+    assert_eq!(bundle.decks(), &sample.decks[..]);
+    for (id, kind, name, copies, fields) in &sample.cards {
+        let card = bundle.card(id).unwrap().unwrap();
+        assert_eq!(
+            (&card.id, &card.kind, &card.name, &card.copies),
+            (id, kind, name, copies)
+        );
+        assert_eq!(&card.fields, fields);
+        // key order survives too
+        assert!(card.fields.keys().eq(fields.keys()));
+    }
+    let zebra = bundle.card("zebra").unwrap().unwrap();
+    assert!(zebra.fields["attack"].is_i64() && zebra.fields["speed"].is_f64());
+    assert_eq!(
+        serde_json::to_string(&zebra.fields["speed"]).unwrap(),
+        "1.0"
+    );
+    assert!(bundle.card("nope").unwrap().is_none());
+    assert!(bundle.card("").unwrap().is_none());
+    let ids: Vec<&str> = bundle.ids().collect();
+    assert_eq!(ids, ["anta", "bola-de-fogo", "x", "zebra"]);
+}
+
+#[test]
+fn decompile_json_flattens_cards_as_written() {
+    let json = Bundle::from_bytes(Sample::new().encode())
+        .unwrap()
+        .to_json()
+        .unwrap();
+    assert_eq!(json["game"]["kinds"]["spell"]["name"], "Feitiço");
+    let zebra = &json["cards"][3];
+    assert_eq!(
+        zebra,
+        &json!({"id": "zebra", "kind": "unit", "name": "Zebra", "copies": 3, "attack": 1, "speed": 1.0, "tags": ["a", "b"]})
+    );
+    assert_eq!(json["decks"][0]["zones"]["main"]["zebra"], 3);
+}
+
+#[test]
+fn encoding_is_deterministic_and_independent_of_card_order() {
+    let sample = Sample::new();
+    let a = sample.encode();
+    let mut records = sample.records();
+    records.reverse();
+    let b = encode(
+        &manifest(),
+        &records,
+        &sample.decks,
+        SourceHash::of([("cards/demo/game.toml", "x")]),
+    )
+    .unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
+    let sample = Sample::new();
+    let mut records = sample.records();
+    records.push(records[0]);
+    assert!(
+        matches!(encode(&manifest(), &records, &[], SourceHash::default()), Err(EncodeError::DuplicateId(id)) if id == "zebra")
+    );
+
+    let mut deep = json!(1);
+    for _ in 0..MAX_DEPTH {
+        deep = json!([deep]);
+    }
+    let ok = fields(json!({ "f": deep }));
+    let card = CardRecord {
+        id: "x",
+        kind: "unit",
+        name: "X",
+        copies: None,
+        fields: &ok,
+    };
+    let bytes = encode(&manifest(), &[card], &[], SourceHash::default()).unwrap();
+    let read = Bundle::from_bytes(bytes)
+        .unwrap()
+        .card("x")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        read.fields["f"], ok["f"],
+        "MAX_DEPTH levels are written and read back"
+    );
+
+    let too_deep = fields(json!({ "f": [ok["f"].clone()] }));
+    let card = CardRecord {
+        id: "x",
+        kind: "unit",
+        name: "X",
+        copies: None,
+        fields: &too_deep,
+    };
+    assert!(matches!(
+        encode(&manifest(), &[card], &[], SourceHash::default()),
+        Err(EncodeError::TooDeep { .. })
+    ));
+}
+
+#[test]
+fn an_empty_game_round_trips() {
+    let bytes = encode(&manifest(), &[], &[], SourceHash::default()).unwrap();
+    let bundle = Bundle::from_bytes(bytes).unwrap();
+    assert!(bundle.is_empty());
+    assert!(bundle.card("x").unwrap().is_none());
+    assert_eq!(bundle.to_json().unwrap()["cards"], json!([]));
+}
+
+#[test]
+fn every_truncation_is_refused() {
+    let bytes = Sample::new().encode();
+    for len in 0..bytes.len() {
+        let err = Bundle::from_bytes(&bytes[..len]).unwrap_err();
+        assert!(
+            matches!(err, BundleError::NotABundle | BundleError::Truncated { .. }),
+            "length {len}: {err}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Bundle::from_bytes(longer),
+        Err(BundleError::TrailingBytes { .. })
+    ));
+}
+
+#[test]
+fn every_single_bit_flip_is_refused() {
+    let bytes = Sample::new().encode();
+    for bit in 0..bytes.len() * 8 {
+        let mut b = bytes.clone();
+        b[bit / 8] ^= 1 << (bit % 8);
+        assert!(
+            Bundle::from_bytes(b).is_err(),
+            "flipping bit {bit} went unnoticed"
+        );
+    }
+}
+
+#[test]
+fn wrong_magic_and_wrong_version_are_named() {
+    let bytes = Sample::new().encode();
+    let mut b = bytes.clone();
+    b[1] = b'X';
+    assert!(matches!(
+        Bundle::from_bytes(b),
+        Err(BundleError::NotABundle)
+    ));
+    assert!(matches!(
+        Bundle::from_bytes(b"{\"game\": 1}".to_vec()),
+        Err(BundleError::NotABundle)
+    ));
+    let mut b = bytes;
+    b[8..10].copy_from_slice(&2u16.to_le_bytes());
+    fix_checksums(&mut b);
+    let err = Bundle::from_bytes(b).unwrap_err();
+    assert!(matches!(err, BundleError::Version { found: 2 }));
+    assert!(
+        err.to_string().contains("version 2 is not supported"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_hundred_thousand_deep_nesting_is_refused_without_recursing() {
+    let mut value = vec![0x91; 100_000];
+    value.push(0xc0);
+    let bytes = with_record(&record_with_field(&value));
+    let bundle = Bundle::from_bytes(bytes).unwrap(); // records decode lazily
+    let err = bundle.card("x").unwrap_err();
+    assert!(err.to_string().contains("nest deeper than"), "{err}");
+    // the same for maps
+    let mut value = Vec::new();
+    for _ in 0..100_000 {
+        value.extend_from_slice(&[0x81, 0xa1, b'k']);
+    }
+    value.push(0xc0);
+    assert!(read_everything(with_record(&record_with_field(&value))).is_err());
+}
+
+#[test]
+fn lengths_claiming_gigabytes_are_refused_without_allocating_them() {
+    let game = rmp_serde::to_vec_named(&manifest()).unwrap();
+    let huge = 0xffff_fff0_u32.to_be_bytes();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("str32", record_with_field(&[&[0xdb][..], &huge].concat())),
+        ("bin32", record_with_field(&[&[0xc6][..], &huge].concat())),
+        (
+            "array32",
+            record_with_field(&[&[0xdd][..], &huge, &[0xc0]].concat()),
+        ),
+        (
+            "map32",
+            record_with_field(&[&[0xdf][..], &huge, &[0xa1, b'k', 0xc0]].concat()),
+        ),
+        (
+            "ext32",
+            record_with_field(&[&[0xc9][..], &huge, &[1]].concat()),
+        ),
+    ];
+    for (name, record) in cases {
+        let (result, largest) = largest_allocation(|| read_everything(with_record(&record)));
+        assert!(result.is_err(), "{name} accepted");
+        assert!(largest < 1 << 20, "{name}: allocated {largest} bytes");
+    }
+    // a deck list and a kinds map that claim four billion entries
+    let decks = [&[0xdd][..], &huge].concat();
+    let (result, largest) = largest_allocation(|| {
+        Bundle::from_bytes(assemble(
+            &game,
+            &decks,
+            &index_of_one("x", 1),
+            &[0xc0],
+            1,
+            0,
+        ))
+    });
+    assert!(result.is_err() && largest < 1 << 20, "decks: {largest}");
+    let mut kinds = rmp_serde::to_vec_named(&manifest()).unwrap();
+    let at = kinds.windows(5).position(|w| w == b"kinds").unwrap() + 5;
+    kinds.truncate(at);
+    kinds.extend_from_slice(&[&[0xdf][..], &huge].concat());
+    let (result, largest) = largest_allocation(|| {
+        Bundle::from_bytes(assemble(
+            &kinds,
+            &[0x90],
+            &index_of_one("x", 1),
+            &[0xc0],
+            1,
+            0,
+        ))
+    });
+    assert!(result.is_err() && largest < 1 << 20, "kinds: {largest}");
+    // an index that claims four billion entries, and a header that claims 4 GiB
+    let mut index = index_of_one("x", 1);
+    index[0..4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let err =
+        Bundle::from_bytes(assemble(&game, &[0x90], &index, &[0xc0], u32::MAX, 0)).unwrap_err();
+    assert!(err.to_string().contains("do not fit"), "{err}");
+    let mut b = Sample::new().encode();
+    b[80..84].copy_from_slice(&u32::MAX.to_le_bytes());
+    fix_checksums(&mut b);
+    assert!(matches!(
+        Bundle::from_bytes(b),
+        Err(BundleError::Truncated { .. })
+    ));
+}
+
+#[test]
+fn a_crafted_index_is_refused() {
+    let game = rmp_serde::to_vec_named(&manifest()).unwrap();
+    let record = record_with_field(&[1]);
+    let len = record.len() as u32;
+    let open = |index: &[u8], count| {
+        Bundle::from_bytes(assemble(&game, &[0x90], index, &record, count, 0))
+    };
+    // a record length past the records
+    assert!(open(&index_of_one("x", len + 1), 1).is_err());
+    // an id that is not the record's
+    let bundle = open(&index_of_one("y", len), 1).unwrap();
+    assert!(
+        bundle
+            .card("y")
+            .unwrap_err()
+            .to_string()
+            .contains("points at card `x`")
+    );
+    // an id that is not UTF-8
+    let mut index = index_of_one("x", len);
+    *index.last_mut().unwrap() = 0xff;
+    assert!(open(&index, 1).is_err());
+    // a count that differs from the header's
+    assert!(open(&index_of_one("x", len), 2).is_err());
+    // sections outside the payload
+    let mut b = with_record(&record);
+    b[112..116].copy_from_slice(&u32::MAX.to_le_bytes());
+    fix_checksums(&mut b);
+    assert!(
+        Bundle::from_bytes(b)
+            .unwrap_err()
+            .to_string()
+            .contains("outside")
+    );
+}
+
+fn mutation() -> impl Strategy<Value = (usize, u8, u8)> {
+    // (position, kind of change, byte)
+    (any::<usize>(), 0u8..5, any::<u8>())
+}
+
+fn mutate(bytes: &mut Vec<u8>, (pos, kind, byte): (usize, u8, u8)) {
+    if bytes.is_empty() {
+        return;
+    }
+    let at = pos % bytes.len();
+    match kind {
+        0 => bytes[at] = byte,
+        1 => bytes[at] ^= 1 << (byte % 8),
+        2 => bytes.truncate(at),
+        3 => bytes.insert(at, byte),
+        _ => {
+            bytes.remove(at);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_mutations_are_refused(mutations in prop::collection::vec(mutation(), 1..8)) {
+        let original = Sample::new().encode();
+        let mut bytes = original.clone();
+        for m in mutations {
+            mutate(&mut bytes, m);
+        }
+        prop_assume!(bytes != original);
+        prop_assert!(Bundle::from_bytes(bytes).is_err());
+    }
+
+    #[test]
+    fn mutations_behind_valid_checksums_never_panic(mutations in prop::collection::vec(mutation(), 1..8)) {
+        let mut bytes = Sample::new().encode();
+        for m in mutations {
+            mutate(&mut bytes, m);
+        }
+        fix_checksums(&mut bytes);
+        let (_, largest) = largest_allocation(|| read_everything(bytes));
+        prop_assert!(largest < 1 << 20, "allocated {} bytes", largest);
+    }
+}
