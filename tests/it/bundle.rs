@@ -1,0 +1,416 @@
+//! `carta build`, `carta decompile` and `carta inspect`: round trips of the
+//! shipped games, determinism, atomicity, damaged bundles, and a reader in
+//! another language.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Map, Value};
+
+use crate::harness::{Workspace, copy_tree, repo, run_in};
+
+const GAMES: [&str; 5] = ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"];
+
+fn bundle_of(root: &Path, game: &str) -> PathBuf {
+    root.join(format!("build/{game}/{game}.carta"))
+}
+
+/// A TOML value as JSON, keeping integers and floats apart.
+fn toml_to_json(v: &toml::Value) -> Value {
+    match v {
+        toml::Value::String(s) => Value::String(s.clone()),
+        toml::Value::Integer(i) => Value::from(*i),
+        toml::Value::Float(f) => Value::from(*f),
+        toml::Value::Boolean(b) => Value::Bool(*b),
+        toml::Value::Datetime(d) => Value::String(d.to_string()),
+        toml::Value::Array(a) => Value::Array(a.iter().map(toml_to_json).collect()),
+        toml::Value::Table(t) => Value::Object(
+            t.iter()
+                .map(|(k, v)| (k.clone(), toml_to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// Every card of the game's card files, parsed straight from the TOML, by id.
+fn source_cards(root: &Path, game: &str) -> Map<String, Value> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.join("cards").join(game)];
+    while let Some(dir) = stack.pop() {
+        for e in fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() && p.file_name().unwrap() != "decks" {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "toml")
+                && p.file_name().unwrap() != "game.toml"
+            {
+                files.push(p);
+            }
+        }
+    }
+    let mut cards = Map::new();
+    for file in files {
+        let doc: toml::Table = toml::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+        for card in doc
+            .get("card")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+        {
+            let json = toml_to_json(card);
+            let id = json["id"].as_str().unwrap().to_owned();
+            assert!(cards.insert(id, json).is_none());
+        }
+    }
+    cards
+}
+
+fn decompile(root: &Path, game: &str) -> Value {
+    let run = run_in(root, ["decompile", &format!("build/{game}/{game}.carta")]).succeeds();
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+#[test]
+fn decompiling_the_bundle_of_every_shipped_game_gives_back_its_sources() {
+    let ws = Workspace::shipped(&[]);
+    ws.run(["build"]).succeeds().stderr_has("built 5 games");
+    for game in GAMES {
+        let json = decompile(ws.path(), game);
+        let mut cards = Map::new();
+        for card in json["cards"].as_array().unwrap() {
+            cards.insert(card["id"].as_str().unwrap().to_owned(), card.clone());
+        }
+        let sources = source_cards(ws.path(), game);
+        assert!(sources.len() > 5, "{game} has cards");
+        // serde_json tells 1 from 1.0, so this compares types too
+        assert_eq!(cards, sources, "{game}: the cards differ from the sources");
+        let manifest: toml::Value =
+            toml::from_str(&ws.read(&format!("cards/{game}/game.toml"))).unwrap();
+        for (key, value) in toml_to_json(&manifest).as_object().unwrap() {
+            assert_eq!(&json["game"][key], value, "{game}: manifest key {key}");
+        }
+        assert_eq!(json["decks"], Value::Array(vec![]));
+    }
+}
+
+/// A one-game workspace whose kind `k` accepts any field.
+fn free_form_game() -> Workspace {
+    let ws = Workspace::empty();
+    ws.write(
+        "cards/g/game.toml",
+        "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.k]\nname = \"K\"\n",
+    );
+    ws.write("schemas/g/k.schema.json", r#"{"type": "object"}"#);
+    ws
+}
+
+#[test]
+fn integers_and_floats_keep_their_types_through_a_bundle() {
+    let ws = free_form_game();
+    let source = "[[card]]\nid = \"t\"\nkind = \"k\"\nname = \"Tipos\"\ncopies = 2\n\
+        one = 1\none_f = 1.0\nhalf = 0.5\nneg = -7\nbig = 9007199254740993\nyes = true\n\
+        mixed = [1, 2.0, \"três\", [false]]\nnested = { a = { b = [{ c = 1e3 }] } }\n";
+    ws.write("cards/g/c.toml", source);
+    ws.run(["build"]).succeeds();
+    let run = ws.run(["decompile", "build/g/g.carta"]).succeeds();
+    let json: Value = serde_json::from_str(&run.stdout).unwrap();
+    let card = &json["cards"][0];
+    assert_eq!(card, &source_cards(ws.path(), "g")["t"]);
+    assert!(card["one"].is_i64() && card["one_f"].is_f64() && card["big"].is_i64());
+    assert_eq!(card["big"].as_i64(), Some(9_007_199_254_740_993));
+    for text in [
+        "\"one\": 1,",
+        "\"one_f\": 1.0,",
+        "\"c\": 1000.0",
+        "\"copies\": 2,",
+    ] {
+        assert!(run.stdout.contains(text), "{text} in {}", run.stdout);
+    }
+}
+
+#[test]
+fn the_same_sources_give_byte_identical_bundles_wherever_they_lie() {
+    let a = Workspace::shipped(&[]);
+    a.run(["build"]).succeeds();
+    let first: Vec<Vec<u8>> = GAMES
+        .iter()
+        .map(|g| fs::read(bundle_of(a.path(), g)).unwrap())
+        .collect();
+    a.run(["build"]).succeeds();
+    let b = Workspace::empty();
+    copy_tree(&a.path().join("cards"), &b.path().join("cards"));
+    copy_tree(&a.path().join("schemas"), &b.path().join("schemas"));
+    b.run(["build", "--out", "elsewhere"]).succeeds();
+    for (game, bytes) in GAMES.iter().zip(first) {
+        assert_eq!(
+            fs::read(bundle_of(a.path(), game)).unwrap(),
+            bytes,
+            "{game} rebuilt"
+        );
+        let moved = b.path().join(format!("elsewhere/{game}/{game}.carta"));
+        assert_eq!(fs::read(moved).unwrap(), bytes, "{game} built elsewhere");
+    }
+}
+
+#[test]
+fn the_source_hash_follows_the_sources() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let hash = |ws: &Workspace| {
+        ws.run(["build"]).succeeds();
+        let run = ws
+            .run(["inspect", "build/zodiacos/zodiacos.carta"])
+            .succeeds();
+        let line = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("sources"))
+            .unwrap();
+        line.to_owned()
+    };
+    let before = hash(&ws);
+    let readme = ws.read("cards/zodiacos/game.toml");
+    ws.write(
+        "cards/zodiacos/game.toml",
+        format!("{readme}\n# a comment\n"),
+    );
+    assert_ne!(hash(&ws), before, "a changed game.toml changes the hash");
+}
+
+#[test]
+fn a_failed_build_writes_nothing_and_keeps_the_previous_bundle() {
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    ws.run(["build"]).succeeds();
+    let path = bundle_of(ws.path(), "intrepidos");
+    let before = fs::read(&path).unwrap();
+    let zodiacos_before = fs::read(bundle_of(ws.path(), "zodiacos")).unwrap();
+    ws.write(
+        "cards/intrepidos/itens/pocoes.toml",
+        "[[card]]\nid = \"x\"\nkind = \"potion\"\nname = \"X\"\nclass = 3\n",
+    );
+    ws.write("cards/zodiacos/extra.toml", "# a change that builds\n");
+    ws.run(["build"]).fails().stderr_has("nothing written");
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(
+        fs::read(bundle_of(ws.path(), "zodiacos")).unwrap(),
+        zodiacos_before,
+        "an error in one game writes no game"
+    );
+    for game in ["intrepidos", "zodiacos"] {
+        let names: Vec<_> = fs::read_dir(ws.path().join("build").join(game))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [format!("{game}.carta")],
+            "no temporary file is left"
+        );
+    }
+    let fresh = Workspace::shipped(&["intrepidos"]);
+    fresh.write(
+        "cards/intrepidos/itens/pocoes.toml",
+        "[[card]]\nid = \"x\"\nkind = \"potion\"\nname = \"X\"\nclass = 3\n",
+    );
+    fresh.run(["build"]).fails();
+    assert!(!fresh.path().join("build").exists());
+}
+
+#[test]
+fn build_takes_games_and_an_output_folder() {
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    ws.run(["build", "zodiacos", "--out", "out/x"]).succeeds();
+    assert!(ws.path().join("out/x/zodiacos/zodiacos.carta").is_file());
+    assert!(!ws.path().join("out/x/intrepidos").exists());
+    ws.run(["build", "zodiac"])
+        .code(2)
+        .stderr_has("did you mean `zodiacos`?");
+    // -C: the output folder is relative to the workspace
+    let root = ws.path().to_owned();
+    run_in(
+        &root.join("cards"),
+        ["-C", root.to_str().unwrap(), "build", "intrepidos"],
+    )
+    .succeeds();
+    assert!(bundle_of(&root, "intrepidos").is_file());
+}
+
+#[test]
+fn inspect_summarizes_a_bundle() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["build"]).succeeds();
+    ws.run(["inspect", "build/intrepidos/intrepidos.carta"])
+        .succeeds()
+        .stdout_has("game      intrepidos: Zodiacus Intrépidos (pt-BR)")
+        .stdout_has(&format!("written by carta {}", env!("CARGO_PKG_VERSION")))
+        .stdout_has("  intrepido      12  Intrépido")
+        .stdout_has("sources   sha256 ")
+        .stdout_has("sections  header 128, game ");
+}
+
+/// Rewrites both checksums, following docs/bundle-format.md.
+fn fix_checksums(b: &mut [u8]) {
+    let payload = crc32fast::hash(&b[128..]);
+    b[84..88].copy_from_slice(&payload.to_le_bytes());
+    let header = crc32fast::hash(&b[..124]);
+    b[124..128].copy_from_slice(&header.to_le_bytes());
+}
+
+fn u32_at(b: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize
+}
+
+/// A bundle of the one-card game whose only record is replaced by `record`.
+fn with_record(valid: &[u8], record: &[u8]) -> Vec<u8> {
+    let payload = &valid[128..];
+    let section = |i: usize| {
+        let (off, len) = (u32_at(valid, 88 + 8 * i), u32_at(valid, 92 + 8 * i));
+        &payload[off..off + len]
+    };
+    let mut index = section(2).to_vec();
+    index[16..20].copy_from_slice(&(record.len() as u32).to_le_bytes());
+    let mut out = valid[..128].to_vec();
+    let mut new_payload = Vec::new();
+    for (i, bytes) in [section(0), section(1), &index, record].iter().enumerate() {
+        out[88 + 8 * i..92 + 8 * i].copy_from_slice(&(new_payload.len() as u32).to_le_bytes());
+        out[92 + 8 * i..96 + 8 * i].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
+        new_payload.extend_from_slice(bytes);
+    }
+    out[80..84].copy_from_slice(&(new_payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&new_payload);
+    fix_checksums(&mut out);
+    out
+}
+
+/// A record `{id: "x", kind: "k", name: "X", fields: {f: <value>}}`.
+fn record(value: &[u8]) -> Vec<u8> {
+    let mut r = vec![0x84];
+    for s in ["id", "x", "kind", "k", "name", "X", "fields"] {
+        r.push(0xa0 | s.len() as u8);
+        r.extend_from_slice(s.as_bytes());
+    }
+    r.extend_from_slice(&[0x81, 0xa1, b'f']);
+    r.extend_from_slice(value);
+    r
+}
+
+#[test]
+fn damaged_and_hostile_bundles_are_refused_with_exit_1() {
+    let ws = free_form_game();
+    ws.write(
+        "cards/g/c.toml",
+        "[[card]]\nid = \"x\"\nkind = \"k\"\nname = \"X\"\nf = 1\n",
+    );
+    ws.run(["build"]).succeeds();
+    let valid = fs::read(bundle_of(ws.path(), "g")).unwrap();
+    assert_eq!(
+        with_record(&valid, &record(&[1])),
+        valid,
+        "the crafting follows the format"
+    );
+
+    let mut flipped = valid.clone();
+    flipped[valid.len() - 3] ^= 0x10;
+    let mut version = valid.clone();
+    version[8] = 9;
+    fix_checksums(&mut version);
+    let mut magic = valid.clone();
+    magic[0] = b'{';
+    let mut deep = vec![0x91; 100_000];
+    deep.push(1);
+    let huge_str = [&[0xdb][..], &0xffff_fff0_u32.to_be_bytes()].concat();
+    let huge_array = [&[0xdd][..], &0xffff_fff0_u32.to_be_bytes(), &[1]].concat();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("truncated", valid[..valid.len() - 10].to_vec(), "truncated"),
+        ("truncated header", valid[..40].to_vec(), "truncated"),
+        ("bit-flipped", flipped, "payload checksum"),
+        (
+            "wrong version",
+            version,
+            "format version 9 is not supported",
+        ),
+        ("wrong magic", magic, "not a carta bundle"),
+        ("empty", Vec::new(), "not a carta bundle"),
+        (
+            "100,000-deep nesting",
+            with_record(&valid, &record(&deep)),
+            "nest deeper than 64",
+        ),
+        (
+            "a 4 GiB string",
+            with_record(&valid, &record(&huge_str)),
+            "damaged",
+        ),
+        (
+            "a 4-billion-item array",
+            with_record(&valid, &record(&huge_array)),
+            "damaged",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        ws.write("hostile.carta", &bytes);
+        for command in ["decompile", "inspect"] {
+            let run = ws.run([command, "hostile.carta"]);
+            assert_eq!(run.code, Some(1), "{command} of {name}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(message),
+                "{command} of {name}: {}",
+                run.stderr
+            );
+            assert!(
+                run.stdout.is_empty(),
+                "{command} of {name} printed {}",
+                run.stdout
+            );
+        }
+    }
+    ws.run(["decompile", "no-such.carta"])
+        .code(2)
+        .stderr_has("cannot read");
+}
+
+/// Python must have the stock `msgpack` package; the project's install
+/// script provides it.
+fn python_with_msgpack() -> &'static str {
+    let ok = || {
+        Command::new("python3")
+            .args(["-c", "import msgpack"])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !ok() {
+        let status = Command::new("bash")
+            .arg(repo().join("scripts/install-test-deps.sh"))
+            .status()
+            .unwrap();
+        assert!(
+            status.success() && ok(),
+            "scripts/install-test-deps.sh did not install msgpack"
+        );
+    }
+    "python3"
+}
+
+#[test]
+fn a_python_reader_written_from_the_spec_finds_every_card() {
+    let python = python_with_msgpack();
+    let ws = Workspace::shipped(&[]);
+    ws.run(["build"]).succeeds();
+    for game in GAMES {
+        let out = Command::new(python)
+            .arg(repo().join("tests/python/read_bundle.py"))
+            .arg(bundle_of(ws.path(), game))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let expected = decompile(ws.path(), game);
+        assert_eq!(read, expected, "{game}: Python reads what carta decompiles");
+        let n = read["cards"].as_array().unwrap().len();
+        assert_eq!(n, source_cards(ws.path(), game).len(), "{game}");
+    }
+}
