@@ -3,7 +3,8 @@
 use std::ops::Range;
 use std::path::Path;
 
-use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
 use super::error::BundleError;
@@ -283,20 +284,22 @@ fn check_index(
 }
 
 /// Decodes one MessagePack value that must fill `bytes` exactly.
-fn decode_all<T: DeserializeOwned>(bytes: &[u8], section: &'static str) -> Result<T, BundleError> {
-    let mut rest = bytes;
-    let mut de = rmp_serde::Deserializer::new(&mut rest);
+fn decode_all<'de, T: Deserialize<'de>>(
+    bytes: &'de [u8],
+    section: &'static str,
+) -> Result<T, BundleError> {
+    let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
     // The record map and its `fields` map sit above a field's own nesting;
     // rmp-serde fails when its counter reaches zero, hence one more.
     de.set_max_depth(MAX_DEPTH + 3);
     let value = T::deserialize(&mut de).map_err(|e| BundleError::decode(section, &e))?;
-    drop(de);
-    let left = rest.len();
-    if left != 0 {
-        return Err(BundleError::corrupt(
-            section,
-            format!("{left} bytes after the value"),
-        ));
+    // The value must fill the bytes: reading another one must find the end.
+    match IgnoredAny::deserialize(&mut de) {
+        Err(rmp_serde::decode::Error::InvalidMarkerRead(e))
+            if e.kind() == std::io::ErrorKind::UnexpectedEof =>
+        {
+            Ok(value)
+        }
+        _ => Err(BundleError::corrupt(section, "bytes after the value")),
     }
-    Ok(value)
 }
