@@ -23,15 +23,68 @@ const KINDS: [(&str, usize); 4] = [("hero", 20), ("item", 30), ("action", 40), (
 const PER_FILE: usize = 20;
 
 const WORDS: [&str; 48] = [
-    "intrépido", "castelo", "runa", "guardião", "torre", "dano", "ataque", "aliado", "inimigo",
-    "round", "território", "poção", "ação", "signo", "zodíaco", "escudo", "espada", "magia",
-    "resistência", "física", "mágica", "vida", "movimento", "alvo", "level", "habilidade",
-    "adjacente", "sofre", "recebe", "causa", "até", "fim", "do", "da", "de", "um", "uma", "seu",
-    "sua", "o", "a", "e", "no", "na", "com", "por", "três", "lâmina",
+    "intrépido",
+    "castelo",
+    "runa",
+    "guardião",
+    "torre",
+    "dano",
+    "ataque",
+    "aliado",
+    "inimigo",
+    "round",
+    "território",
+    "poção",
+    "ação",
+    "signo",
+    "zodíaco",
+    "escudo",
+    "espada",
+    "magia",
+    "resistência",
+    "física",
+    "mágica",
+    "vida",
+    "movimento",
+    "alvo",
+    "level",
+    "habilidade",
+    "adjacente",
+    "sofre",
+    "recebe",
+    "causa",
+    "até",
+    "fim",
+    "do",
+    "da",
+    "de",
+    "um",
+    "uma",
+    "seu",
+    "sua",
+    "o",
+    "a",
+    "e",
+    "no",
+    "na",
+    "com",
+    "por",
+    "três",
+    "lâmina",
 ];
 const SIGNS: [&str; 12] = [
-    "aries", "touro", "gemeos", "cancer", "leao", "virgem", "libra", "escorpiao", "sagitario",
-    "capricornio", "aquario", "peixes",
+    "aries",
+    "touro",
+    "gemeos",
+    "cancer",
+    "leao",
+    "virgem",
+    "libra",
+    "escorpiao",
+    "sagitario",
+    "capricornio",
+    "aquario",
+    "peixes",
 ];
 const COLORS: [&str; 4] = ["green", "blue", "yellow", "red"];
 const ATTACKS: [&str; 3] = ["ac", "ad", "am"];
@@ -113,7 +166,11 @@ pub fn generate(out: &Path, cards: usize, seed: u64) -> io::Result<()> {
             let mut doc = Table::new();
             doc.insert("card".into(), Value::Array(cards));
             let text = toml::to_string(&doc).expect("TOML");
-            write(out, &format!("cards/synth/{kind}/{kind}-{f:04}.toml"), &text)?;
+            write(
+                out,
+                &format!("cards/synth/{kind}/{kind}-{f:04}.toml"),
+                &text,
+            )?;
         }
     }
     Ok(())
@@ -154,15 +211,24 @@ fn card(rng: &mut Rng, kind: &str, id: &str, heroes: &[String], actions: &[Strin
             t.insert("levels".into(), Value::Array(levels));
         }
         "item" => {
-            t.insert("class".into(), rng.pick(&["espada", "escudo", "arco", "cajado"]).into());
+            t.insert(
+                "class".into(),
+                rng.pick(&["espada", "escudo", "arco", "cajado"]).into(),
+            );
             t.insert("min_level".into(), rng.range(1, 3).into());
             let mut bonus = Table::new();
-            bonus.insert("attribute".into(), rng.pick(&["health", "movement", "magic_resistance"]).into());
+            bonus.insert(
+                "attribute".into(),
+                rng.pick(&["health", "movement", "magic_resistance"]).into(),
+            );
             bonus.insert("value".into(), (rng.range(1, 4) * 5).into());
             t.insert("bonus".into(), bonus.into());
             t.insert("damage".into(), dice(rng));
             if rng.below(2) == 0 {
-                t.insert("for_hero".into(), heroes[rng.below(heroes.len())].clone().into());
+                t.insert(
+                    "for_hero".into(),
+                    heroes[rng.below(heroes.len())].clone().into(),
+                );
             }
             t.insert("effect".into(), rng.text(15, 40).into());
         }
@@ -176,8 +242,14 @@ fn card(rng: &mut Rng, kind: &str, id: &str, heroes: &[String], actions: &[Strin
             }
         }
         _ => {
-            t.insert("weight".into(), (rng.range(5, 500) as f64 / 10.0 + 0.25).into());
-            t.insert("rarity".into(), rng.pick(&["comum", "rara", "lendária"]).into());
+            t.insert(
+                "weight".into(),
+                (rng.range(5, 500) as f64 / 10.0 + 0.25).into(),
+            );
+            t.insert(
+                "rarity".into(),
+                rng.pick(&["comum", "rara", "lendária"]).into(),
+            );
             t.insert("charges".into(), rng.range(0, 9).into());
             t.insert("text".into(), rng.text(15, 45).into());
         }
@@ -304,40 +376,68 @@ fn schemas() -> Vec<(&'static str, serde_json::Value)> {
     };
     vec![
         ("common", common),
-        ("hero", object("Herói", json!(["sign", "allies", "rivals", "lore", "levels"]), json!({
-            "sign": { "enum": SIGNS },
-            "allies": { "type": "array", "items": hero_ref, "uniqueItems": true },
-            "rivals": { "type": "array", "items": hero_ref, "uniqueItems": true },
-            "lore": { "$ref": "common.schema.json#/$defs/text" },
-            "levels": { "type": "array", "minItems": 3, "maxItems": 3,
-                        "items": { "$ref": "common.schema.json#/$defs/level" } }
-        }))),
-        ("item", object("Item", json!(["class", "min_level", "bonus", "damage", "effect"]), json!({
-            "class": { "type": "string" },
-            "min_level": { "type": "integer", "minimum": 1, "maximum": 3 },
-            "bonus": {
-                "type": "object", "additionalProperties": false,
-                "required": ["attribute", "value"],
-                "properties": {
-                    "attribute": { "type": "string" },
-                    "value": { "type": "integer" }
-                }
-            },
-            "damage": { "$ref": "common.schema.json#/$defs/damage" },
-            "for_hero": hero_ref,
-            "effect": { "$ref": "common.schema.json#/$defs/text" }
-        }))),
-        ("action", object("Ação", json!(["effect", "flavour", "combo"]), json!({
-            "effect": { "$ref": "common.schema.json#/$defs/text" },
-            "flavour": { "$ref": "common.schema.json#/$defs/text" },
-            "combo": { "type": "array", "items": { "type": "string", "x-carta-ref": "action" } }
-        }))),
-        ("relic", object("Relíquia", json!(["weight", "rarity", "charges", "text"]), json!({
-            "weight": { "type": "number", "exclusiveMinimum": 0 },
-            "rarity": { "enum": ["comum", "rara", "lendária"] },
-            "charges": { "type": "integer", "minimum": 0 },
-            "text": { "$ref": "common.schema.json#/$defs/text" }
-        }))),
+        (
+            "hero",
+            object(
+                "Herói",
+                json!(["sign", "allies", "rivals", "lore", "levels"]),
+                json!({
+                    "sign": { "enum": SIGNS },
+                    "allies": { "type": "array", "items": hero_ref, "uniqueItems": true },
+                    "rivals": { "type": "array", "items": hero_ref, "uniqueItems": true },
+                    "lore": { "$ref": "common.schema.json#/$defs/text" },
+                    "levels": { "type": "array", "minItems": 3, "maxItems": 3,
+                                "items": { "$ref": "common.schema.json#/$defs/level" } }
+                }),
+            ),
+        ),
+        (
+            "item",
+            object(
+                "Item",
+                json!(["class", "min_level", "bonus", "damage", "effect"]),
+                json!({
+                    "class": { "type": "string" },
+                    "min_level": { "type": "integer", "minimum": 1, "maximum": 3 },
+                    "bonus": {
+                        "type": "object", "additionalProperties": false,
+                        "required": ["attribute", "value"],
+                        "properties": {
+                            "attribute": { "type": "string" },
+                            "value": { "type": "integer" }
+                        }
+                    },
+                    "damage": { "$ref": "common.schema.json#/$defs/damage" },
+                    "for_hero": hero_ref,
+                    "effect": { "$ref": "common.schema.json#/$defs/text" }
+                }),
+            ),
+        ),
+        (
+            "action",
+            object(
+                "Ação",
+                json!(["effect", "flavour", "combo"]),
+                json!({
+                    "effect": { "$ref": "common.schema.json#/$defs/text" },
+                    "flavour": { "$ref": "common.schema.json#/$defs/text" },
+                    "combo": { "type": "array", "items": { "type": "string", "x-carta-ref": "action" } }
+                }),
+            ),
+        ),
+        (
+            "relic",
+            object(
+                "Relíquia",
+                json!(["weight", "rarity", "charges", "text"]),
+                json!({
+                    "weight": { "type": "number", "exclusiveMinimum": 0 },
+                    "rarity": { "enum": ["comum", "rara", "lendária"] },
+                    "charges": { "type": "integer", "minimum": 0 },
+                    "text": { "$ref": "common.schema.json#/$defs/text" }
+                }),
+            ),
+        ),
     ]
 }
 
@@ -348,10 +448,21 @@ fn main() {
     let mut seed = 1;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = || args.next().unwrap_or_else(|| usage(&format!("{arg} needs a value")));
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{arg} needs a value")))
+        };
         match arg.as_str() {
-            "--cards" => cards = value().parse().unwrap_or_else(|_| usage("--cards takes a number")),
-            "--seed" => seed = value().parse().unwrap_or_else(|_| usage("--seed takes a number")),
+            "--cards" => {
+                cards = value()
+                    .parse()
+                    .unwrap_or_else(|_| usage("--cards takes a number"))
+            }
+            "--seed" => {
+                seed = value()
+                    .parse()
+                    .unwrap_or_else(|_| usage("--seed takes a number"))
+            }
             "--out" => out = Some(value()),
             _ => usage(&format!("unknown argument {arg}")),
         }

@@ -22,6 +22,23 @@ pub const EXTENSION: &str = "carta";
 /// crafted bundle cannot exhaust the stack.
 pub const MAX_DEPTH: usize = 64;
 
+/// The size of one index entry: five little-endian u32.
+pub const INDEX_ENTRY_LEN: usize = 20;
+
+/// The size of one entry of the cards section's block table: three u32.
+pub const BLOCK_ENTRY_LEN: usize = 12;
+
+/// The writer closes a block of records once it holds this many bytes.
+pub const BLOCK_TARGET: usize = 32 * 1024;
+
+/// The most bytes a block may inflate to; a reader refuses larger claims.
+pub const MAX_BLOCK: usize = 16 * 1024 * 1024;
+
+/// DEFLATE cannot expand data by more than this factor, so a block that
+/// claims to inflate to more than this times its stored size is refused
+/// before any memory is set aside for it.
+pub const MAX_INFLATE_RATIO: usize = 1032;
+
 /// The longest carta version string the header holds.
 const VERSION_LEN: usize = 32;
 
@@ -68,7 +85,7 @@ pub struct Sections {
     pub decks: Section,
     /// The index: card ids in byte order, with the place of each record.
     pub index: Section,
-    /// The card records (MessagePack maps), in id order, back to back.
+    /// The card records (MessagePack maps) in id order, in zlib blocks.
     pub cards: Section,
 }
 

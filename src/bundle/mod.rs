@@ -3,8 +3,9 @@
 //!
 //! A bundle is a fixed 128-byte [`Header`] followed by four sections: the
 //! game manifest, the example decks, an index sorted by card id, and the card
-//! records. Records are MessagePack, so any language with a MessagePack
-//! library can read them; `docs/bundle-format.md` specifies every byte.
+//! records in zlib-compressed blocks. Records are MessagePack, so any
+//! language with a MessagePack library and zlib can read them;
+//! `docs/bundle-format.md` specifies every byte.
 //!
 //! - [`encode`] turns a manifest, cards and decks into bundle bytes
 //!   (deterministically: the same input gives the same bytes).
@@ -47,7 +48,8 @@ mod write;
 
 pub use error::BundleError;
 pub use format::{
-    EXTENSION, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, MAX_DEPTH, Section, Sections,
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, EXTENSION, FORMAT_VERSION, HEADER_LEN, Header, INDEX_ENTRY_LEN,
+    MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO, Section, Sections,
 };
 pub use hash::SourceHash;
 pub use read::Bundle;

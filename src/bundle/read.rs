@@ -3,25 +3,30 @@
 use std::ops::Range;
 use std::path::Path;
 
+use flate2::{Decompress, FlushDecompress, Status};
+use rayon::prelude::*;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
 use super::error::BundleError;
-use super::format::{HEADER_LEN, Header, MAX_DEPTH, u32_at};
+use super::format::{
+    BLOCK_ENTRY_LEN, HEADER_LEN, Header, INDEX_ENTRY_LEN, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO,
+    u32_at,
+};
 use super::record::{Card, DeckRecord};
-use super::write::INDEX_ENTRY_LEN;
 use crate::manifest::Manifest;
 
 /// A bundle, opened and verified.
 ///
-/// Opening checks the header, both checksums, the bounds of every section
-/// and the whole index, and decodes the manifest and the decks; card records
-/// are decoded only when asked for, so opening a large bundle and reading one
-/// card is fast. Nothing read from the file is trusted: every length is
-/// checked against the bytes that are there, and nesting is capped at
-/// [`MAX_DEPTH`](super::MAX_DEPTH), so a damaged or crafted file gives a
-/// [`BundleError`], never a panic or a huge allocation.
+/// Opening checks the header, both checksums, the bounds of every section,
+/// the whole index and the block table, and decodes the manifest and the
+/// decks; card records are inflated and decoded only when asked for, so
+/// opening a large bundle and reading one card is fast. Nothing read from
+/// the file is trusted: every length is checked against the bytes that are
+/// there, a block may not claim to inflate to more than DEFLATE allows, and
+/// nesting is capped at [`MAX_DEPTH`](super::MAX_DEPTH), so a damaged or
+/// crafted file gives a [`BundleError`], never a panic or a huge allocation.
 ///
 /// ```no_run
 /// use carta::bundle::Bundle;
@@ -47,8 +52,19 @@ pub struct Bundle {
     entries: Range<usize>,
     /// The concatenated ids, as a range of `bytes`.
     ids: Range<usize>,
-    /// The card records, as a range of `bytes`.
-    records: Range<usize>,
+    /// The blocks of records.
+    blocks: Vec<Block>,
+}
+
+/// One zlib block of records.
+#[derive(Debug, Clone)]
+struct Block {
+    /// Where the stored (compressed) bytes lie in the bundle.
+    stored: Range<usize>,
+    /// How many bytes they inflate to.
+    raw_len: usize,
+    /// The index entries whose records the block holds.
+    entries: Range<usize>,
 }
 
 impl Bundle {
@@ -95,14 +111,14 @@ impl Bundle {
             ));
         }
         let index = s.index.slice(payload, "index")?;
-        let records = s.cards.slice(payload, "cards")?;
-        let (entries, ids) = check_index(index, records.len(), header.card_count)?;
+        let cards_start = HEADER_LEN + s.cards.offset as usize;
+        let mut blocks = check_blocks(s.cards.slice(payload, "cards")?, cards_start)?;
+        let (entries, ids) = check_index(index, header.card_count, &mut blocks)?;
         let base = HEADER_LEN + s.index.offset as usize;
-        let records_start = HEADER_LEN + s.cards.offset as usize;
         Ok(Bundle {
             entries: base + entries.start..base + entries.end,
             ids: base + ids.start..base + ids.end,
-            records: records_start..records_start + records.len(),
+            blocks,
             bytes,
             header,
             manifest,
@@ -140,15 +156,21 @@ impl Bundle {
         self.bytes.len()
     }
 
+    /// How many blocks of records the bundle holds.
+    pub fn block_count(&self) -> usize {
+        self.blocks.len()
+    }
+
     /// The card ids, in byte order.
     pub fn ids(&self) -> impl ExactSizeIterator<Item = &str> {
         (0..self.len()).map(|i| self.id_at(i))
     }
 
-    /// The card with id `id`, decoding only that card's record.
+    /// The card with id `id`, inflating only its block and decoding only its
+    /// record.
     ///
     /// # Errors
-    /// When the record is damaged.
+    /// When the block or the record is damaged.
     pub fn card(&self, id: &str) -> Result<Option<Card>, BundleError> {
         let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
@@ -156,15 +178,44 @@ impl Bundle {
             match self.id_at(mid).as_bytes().cmp(id.as_bytes()) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return self.card_at(mid).map(Some),
+                std::cmp::Ordering::Equal => {
+                    let raw = self.inflate(self.entry(mid, 2))?;
+                    return self.card_in(mid, &raw).map(Some);
+                }
             }
         }
         Ok(None)
     }
 
-    /// Every card, in id order, each decoded as the iterator reaches it.
-    pub fn cards(&self) -> impl ExactSizeIterator<Item = Result<Card, BundleError>> + '_ {
-        (0..self.len()).map(|i| self.card_at(i))
+    /// Every card, in id order, decoded as the iterator reaches it (each
+    /// block is inflated once). After an error the iterator ends.
+    pub fn cards(&self) -> impl Iterator<Item = Result<Card, BundleError>> + '_ {
+        Cards {
+            bundle: self,
+            next: 0,
+            block: 0,
+            raw: None,
+            done: false,
+        }
+    }
+
+    /// Every card, in id order, decoded on all cores (blocks are independent).
+    ///
+    /// # Errors
+    /// When a block or a record is damaged.
+    pub fn decode_all(&self) -> Result<Vec<Card>, BundleError> {
+        let per_block: Vec<Vec<Card>> = (0..self.blocks.len())
+            .into_par_iter()
+            .map(|b| {
+                let raw = self.inflate(b)?;
+                self.blocks[b]
+                    .entries
+                    .clone()
+                    .map(|i| self.card_in(i, &raw))
+                    .collect()
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(per_block.into_iter().flatten().collect())
     }
 
     /// The bundle as the JSON that `carta decompile` prints:
@@ -172,7 +223,7 @@ impl Bundle {
     /// source file.
     ///
     /// # Errors
-    /// When a record is damaged.
+    /// When a block or a record is damaged.
     pub fn to_json(&self) -> Result<Value, BundleError> {
         let cards = self
             .cards()
@@ -189,7 +240,7 @@ impl Bundle {
         Ok(Value::Object(map))
     }
 
-    /// Field `k` (0..4) of index entry `i`.
+    /// Field `k` (0..5) of index entry `i`.
     fn entry(&self, i: usize, k: usize) -> usize {
         u32_at(
             &self.bytes,
@@ -203,9 +254,39 @@ impl Bundle {
         std::str::from_utf8(&self.bytes[start..start + self.entry(i, 1)]).unwrap_or_default()
     }
 
-    fn card_at(&self, i: usize) -> Result<Card, BundleError> {
-        let start = self.records.start + self.entry(i, 2);
-        let card: Card = decode_all(&self.bytes[start..start + self.entry(i, 3)], "cards")?;
+    /// The inflated bytes of block `b`, which must be exactly as long as the
+    /// block table says (the buffer is never grown past that).
+    fn inflate(&self, b: usize) -> Result<Vec<u8>, BundleError> {
+        let block = &self.blocks[b];
+        let stored = &self.bytes[block.stored.clone()];
+        let mut raw = Vec::with_capacity(block.raw_len);
+        let mut z = Decompress::new(true);
+        let status = z.decompress_vec(stored, &mut raw, FlushDecompress::Finish);
+        let bad = |what: String| BundleError::corrupt("cards", format!("block {b}: {what}"));
+        match status {
+            Ok(Status::StreamEnd) => {}
+            Ok(_) => return Err(bad("inflates to more than the block table says".into())),
+            Err(e) => return Err(bad(format!("not a valid zlib stream ({e})"))),
+        }
+        if raw.len() != block.raw_len || z.total_in() != stored.len() as u64 {
+            return Err(bad(format!(
+                "inflates to {} bytes from {} of {}, the block table says {} from all",
+                raw.len(),
+                z.total_in(),
+                stored.len(),
+                block.raw_len
+            )));
+        }
+        Ok(raw)
+    }
+
+    /// Decodes the record of entry `i` from its inflated block.
+    fn card_in(&self, i: usize, raw: &[u8]) -> Result<Card, BundleError> {
+        let start = self.entry(i, 3);
+        let record = raw
+            .get(start..start + self.entry(i, 4))
+            .ok_or_else(|| BundleError::corrupt("cards", "a record lies outside its block"))?;
+        let card: Card = decode_all(record, "cards")?;
         if card.id != self.id_at(i) {
             return Err(BundleError::corrupt(
                 "cards",
@@ -220,12 +301,104 @@ impl Bundle {
     }
 }
 
-/// Checks the index against the records section; returns where the entries
-/// and the ids lie within `index`.
+/// The iterator of [`Bundle::cards`].
+struct Cards<'a> {
+    bundle: &'a Bundle,
+    /// The next entry.
+    next: usize,
+    /// The block that holds it.
+    block: usize,
+    /// That block, inflated (once).
+    raw: Option<Vec<u8>>,
+    /// Whether an error ended the iteration.
+    done: bool,
+}
+
+impl Iterator for Cards<'_> {
+    type Item = Result<Card, BundleError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done || self.next >= self.bundle.len() {
+            return None;
+        }
+        let blocks = &self.bundle.blocks;
+        while blocks[self.block].entries.end <= self.next {
+            self.block += 1;
+            self.raw = None;
+        }
+        if self.raw.is_none() {
+            match self.bundle.inflate(self.block) {
+                Ok(raw) => self.raw = Some(raw),
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        let card = self
+            .bundle
+            .card_in(self.next, self.raw.as_deref().unwrap_or_default());
+        self.next += 1;
+        self.done = card.is_err();
+        Some(card)
+    }
+}
+
+/// Checks the block table of the cards section (which starts at `start` in
+/// the bundle): blocks back to back right after the table up to the end of
+/// the section, each inflating to at most [`MAX_BLOCK`] bytes and to no
+/// more than DEFLATE can expand its stored bytes to.
+fn check_blocks(cards: &[u8], start: usize) -> Result<Vec<Block>, BundleError> {
+    let bad = |detail: String| BundleError::corrupt("cards", detail);
+    if cards.len() < 4 {
+        return Err(bad("shorter than its block count".into()));
+    }
+    let count = u32_at(cards, 0) as usize;
+    let table_end = count
+        .checked_mul(BLOCK_ENTRY_LEN)
+        .and_then(|n| n.checked_add(4))
+        .filter(|&end| end <= cards.len())
+        .ok_or_else(|| {
+            bad(format!(
+                "{count} blocks do not fit in {} bytes",
+                cards.len()
+            ))
+        })?;
+    let mut blocks = Vec::with_capacity(count);
+    let mut expected = table_end;
+    for b in 0..count {
+        let at = 4 + b * BLOCK_ENTRY_LEN;
+        let [offset, stored, raw] = [0, 4, 8].map(|k| u32_at(cards, at + k) as usize);
+        if offset != expected || stored == 0 || raw == 0 {
+            return Err(bad(format!("block {b} is not where the one before ends")));
+        }
+        if raw > MAX_BLOCK || raw > stored.saturating_mul(MAX_INFLATE_RATIO) {
+            return Err(bad(format!(
+                "block {b} claims to inflate {stored} bytes to {raw}"
+            )));
+        }
+        expected += stored;
+        if expected > cards.len() {
+            return Err(bad(format!("block {b} runs past the section")));
+        }
+        blocks.push(Block {
+            stored: start + offset..start + expected,
+            raw_len: raw,
+            entries: 0..0,
+        });
+    }
+    if expected != cards.len() {
+        return Err(bad("the blocks do not fill the section".into()));
+    }
+    Ok(blocks)
+}
+
+/// Checks the index against the blocks, and records which entries each
+/// block holds; returns where the entries and the ids lie within `index`.
 fn check_index(
     index: &[u8],
-    records_len: usize,
     card_count: u32,
+    blocks: &mut [Block],
 ) -> Result<(Range<usize>, Range<usize>), BundleError> {
     let bad = |detail: String| BundleError::corrupt("index", detail);
     if index.len() < 4 {
@@ -248,25 +421,30 @@ fn check_index(
             ))
         })?;
     let ids = &index[entries_end..];
-    let (mut id_end, mut rec_end) = (0usize, 0usize);
+    let (mut id_end, mut block, mut rec_end) = (0usize, 0usize, 0usize);
     let mut previous: Option<&[u8]> = None;
     for i in 0..count as usize {
         let at = 4 + i * INDEX_ENTRY_LEN;
-        let [id_off, id_len, rec_off, rec_len] =
-            [0, 4, 8, 12].map(|k| u32_at(index, at + k) as usize);
-        if id_off != id_end || rec_off != rec_end || id_len == 0 || rec_len == 0 {
+        let [id_off, id_len, b, rec_off, rec_len] =
+            [0, 4, 8, 12, 16].map(|k| u32_at(index, at + k) as usize);
+        if i > 0 && b == block + 1 && rec_end == blocks[block].raw_len {
+            blocks[block].entries.end = i;
+            (block, rec_end) = (b, 0);
+            blocks[block].entries.start = i;
+        }
+        if id_off != id_end || b != block || rec_off != rec_end || id_len == 0 || rec_len == 0 {
             return Err(bad(format!(
-                "entry {i} is not contiguous with the one before"
+                "entry {i} does not start where the one before ends"
             )));
         }
         id_end += id_len;
         rec_end += rec_len;
+        if blocks.get(block).is_none_or(|bl| rec_end > bl.raw_len) {
+            return Err(bad(format!("entry {i} points past its block")));
+        }
         let id = ids
             .get(id_off..id_end)
             .ok_or_else(|| bad(format!("the id of entry {i} lies outside the index")))?;
-        if rec_end > records_len {
-            return Err(bad(format!("entry {i} points past the card records")));
-        }
         if std::str::from_utf8(id).is_err() {
             return Err(bad(format!("the id of entry {i} is not UTF-8")));
         }
@@ -275,10 +453,17 @@ fn check_index(
         }
         previous = Some(id);
     }
-    if id_end != ids.len() || rec_end != records_len {
+    let blocks_covered = match blocks.last() {
+        None => count == 0,
+        Some(last) => block + 1 == blocks.len() && rec_end == last.raw_len,
+    };
+    if id_end != ids.len() || !blocks_covered {
         return Err(bad(
-            "the entries do not cover the ids and records exactly".into()
+            "the entries do not cover the ids and the blocks exactly".into(),
         ));
+    }
+    if let Some(last) = blocks.last_mut() {
+        last.entries.end = count as usize;
     }
     Ok((4..entries_end, entries_end..index.len()))
 }

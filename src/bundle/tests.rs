@@ -68,8 +68,11 @@ fn fields(v: Value) -> Map<String, Value> {
     }
 }
 
+/// A card as the sample holds it: id, kind, name, copies, fields.
+type SampleCard = (String, String, String, Option<u32>, Map<String, Value>);
+
 struct Sample {
-    cards: Vec<(String, String, String, Option<u32>, Map<String, Value>)>,
+    cards: Vec<SampleCard>,
     decks: Vec<DeckRecord>,
 }
 
@@ -201,11 +204,28 @@ fn assemble(
 /// A one-card index for card `id` whose record is `record_len` bytes.
 fn index_of_one(id: &str, record_len: u32) -> Vec<u8> {
     let mut index = Vec::new();
-    for n in [1, 0, id.len() as u32, 0, record_len] {
+    for n in [1, 0, id.len() as u32, 0, 0, record_len] {
         index.extend_from_slice(&n.to_le_bytes());
     }
     index.extend_from_slice(id.as_bytes());
     index
+}
+
+/// A cards section of one block holding `records`, compressed.
+fn one_block(records: &[u8]) -> Vec<u8> {
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut z, records).unwrap();
+    raw_block(&z.finish().unwrap(), records.len() as u32)
+}
+
+/// A cards section of one block of `stored` bytes said to inflate to `raw_len`.
+fn raw_block(stored: &[u8], raw_len: u32) -> Vec<u8> {
+    let mut section = Vec::new();
+    for n in [1, 16, stored.len() as u32, raw_len] {
+        section.extend_from_slice(&n.to_le_bytes());
+    }
+    section.extend_from_slice(stored);
+    section
 }
 
 /// A bundle of one card `x` whose record is `record`, checksums valid.
@@ -215,7 +235,7 @@ fn with_record(record: &[u8]) -> Vec<u8> {
         &game,
         &[0x90],
         &index_of_one("x", record.len() as u32),
-        record,
+        &one_block(record),
         1,
         0,
     )
@@ -467,7 +487,7 @@ fn lengths_claiming_gigabytes_are_refused_without_allocating_them() {
             &game,
             &decks,
             &index_of_one("x", 1),
-            &[0xc0],
+            &one_block(&[0xc0]),
             1,
             0,
         ))
@@ -482,7 +502,7 @@ fn lengths_claiming_gigabytes_are_refused_without_allocating_them() {
             &kinds,
             &[0x90],
             &index_of_one("x", 1),
-            &[0xc0],
+            &one_block(&[0xc0]),
             1,
             0,
         ))
@@ -491,8 +511,15 @@ fn lengths_claiming_gigabytes_are_refused_without_allocating_them() {
     // an index that claims four billion entries, and a header that claims 4 GiB
     let mut index = index_of_one("x", 1);
     index[0..4].copy_from_slice(&u32::MAX.to_le_bytes());
-    let err =
-        Bundle::from_bytes(assemble(&game, &[0x90], &index, &[0xc0], u32::MAX, 0)).unwrap_err();
+    let err = Bundle::from_bytes(assemble(
+        &game,
+        &[0x90],
+        &index,
+        &one_block(&[0xc0]),
+        u32::MAX,
+        0,
+    ))
+    .unwrap_err();
     assert!(err.to_string().contains("do not fit"), "{err}");
     let mut b = Sample::new().encode();
     b[80..84].copy_from_slice(&u32::MAX.to_le_bytes());
@@ -509,7 +536,14 @@ fn a_crafted_index_is_refused() {
     let record = record_with_field(&[1]);
     let len = record.len() as u32;
     let open = |index: &[u8], count| {
-        Bundle::from_bytes(assemble(&game, &[0x90], index, &record, count, 0))
+        Bundle::from_bytes(assemble(
+            &game,
+            &[0x90],
+            index,
+            &one_block(&record),
+            count,
+            0,
+        ))
     };
     // a record length past the records
     assert!(open(&index_of_one("x", len + 1), 1).is_err());
@@ -538,6 +572,66 @@ fn a_crafted_index_is_refused() {
             .to_string()
             .contains("outside")
     );
+}
+
+#[test]
+fn crafted_blocks_are_refused_without_inflating_past_their_claim() {
+    let game = rmp_serde::to_vec_named(&manifest()).unwrap();
+    let record = record_with_field(&[1]);
+    let len = record.len() as u32;
+    let open = |cards: &[u8]| {
+        largest_allocation(|| {
+            read_everything(assemble(
+                &game,
+                &[0x90],
+                &index_of_one("x", len),
+                cards,
+                1,
+                0,
+            ))
+        })
+    };
+    // a block that claims to inflate 20 bytes to 16 MiB: refused at once
+    let (result, largest) = open(&raw_block(&[0x78; 20], 16 << 20));
+    assert!(
+        result
+            .unwrap_err()
+            .to_string()
+            .contains("claims to inflate")
+    );
+    assert!(largest < 1 << 20, "{largest}");
+    // a zip bomb: 8 MiB of zeros, but the table says the record's length
+    let mut bomb = vec![0u8; 8 << 20];
+    bomb[..record.len()].copy_from_slice(&record);
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut z, &bomb).unwrap();
+    let (result, largest) = open(&raw_block(&z.finish().unwrap(), len));
+    assert!(result.unwrap_err().to_string().contains("inflates to more"));
+    assert!(largest < 1 << 20, "{largest}");
+    // not zlib at all, a truncated stream, and a stream with bytes after it
+    assert!(open(&raw_block(&record, len)).0.is_err());
+    let good = one_block(&record);
+    assert!(open(&good[..good.len() - 2]).0.is_err());
+    let mut trailing = good.clone();
+    trailing.push(0);
+    assert!(open(&trailing).0.is_err());
+    assert!(open(&good).0.is_ok());
+    // a block the index does not cover, and an index past the last block
+    let mut two = Vec::new();
+    for n in [
+        2,
+        28,
+        (good.len() - 16) as u32,
+        len,
+        (good.len() + 12) as u32,
+        (good.len() - 16) as u32,
+        len,
+    ] {
+        two.extend_from_slice(&n.to_le_bytes());
+    }
+    two.extend_from_slice(&good[16..]);
+    two.extend_from_slice(&good[16..]);
+    assert!(open(&two).0.is_err());
 }
 
 fn mutation() -> impl Strategy<Value = (usize, u8, u8)> {

@@ -1,15 +1,20 @@
 //! The writer: manifest, cards and decks → bundle bytes.
 
+use std::io::Write;
+
+use flate2::Compression;
+use flate2::write::ZlibEncoder;
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::format::{FORMAT_VERSION, HEADER_LEN, Header, MAX_DEPTH, Section, Sections};
+use super::format::{
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_VERSION, HEADER_LEN, Header, INDEX_ENTRY_LEN, MAX_BLOCK,
+    MAX_DEPTH, Section, Sections,
+};
 use super::hash::SourceHash;
 use super::record::{CardRecord, DeckRecord};
 use crate::manifest::Manifest;
-
-/// The size of one index entry: four little-endian u32.
-pub(crate) const INDEX_ENTRY_LEN: usize = 16;
 
 /// Why a bundle could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -96,31 +101,71 @@ pub fn encode(
     Ok(out)
 }
 
-/// The records (back to back, in id order) and the index pointing into them.
+/// The index and the cards section: the records in id order, grouped into
+/// blocks of about [`BLOCK_TARGET`] bytes, each block compressed with zlib.
 fn cards_and_index(sorted: &[&CardRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
     let ids_len: usize = sorted.iter().map(|c| c.id.len()).sum();
     let mut index = Vec::with_capacity(4 + INDEX_ENTRY_LEN * sorted.len() + ids_len);
     index.extend_from_slice(&u32_len(sorted.len())?.to_le_bytes());
-    let mut records = Vec::new();
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    let mut current = Vec::new();
     let mut id_offset = 0usize;
     for card in sorted {
         check_depth(card)?;
-        let start = records.len();
-        rmp_serde::encode::write_named(&mut records, card).map_err(|source| {
+        if current.len() >= BLOCK_TARGET {
+            blocks.push(std::mem::take(&mut current));
+        }
+        let start = current.len();
+        rmp_serde::encode::write_named(&mut current, card).map_err(|source| {
             EncodeError::Encode {
                 what: format!("card `{}`", card.id),
                 source,
             }
         })?;
-        for n in [id_offset, card.id.len(), start, records.len() - start] {
+        if current.len() > MAX_BLOCK {
+            return Err(EncodeError::TooLarge);
+        }
+        let entry = [
+            id_offset,
+            card.id.len(),
+            blocks.len(),
+            start,
+            current.len() - start,
+        ];
+        for n in entry {
             index.extend_from_slice(&u32_len(n)?.to_le_bytes());
         }
         id_offset += card.id.len();
     }
+    if !current.is_empty() {
+        blocks.push(current);
+    }
     for card in sorted {
         index.extend_from_slice(card.id.as_bytes());
     }
-    Ok((index, records))
+    let stored: Vec<Vec<u8>> = blocks.par_iter().map(|b| deflate(b)).collect();
+    let mut cards = Vec::with_capacity(
+        4 + BLOCK_ENTRY_LEN * blocks.len() + stored.iter().map(Vec::len).sum::<usize>(),
+    );
+    cards.extend_from_slice(&u32_len(blocks.len())?.to_le_bytes());
+    let mut offset = 4 + BLOCK_ENTRY_LEN * blocks.len();
+    for (raw, packed) in blocks.iter().zip(&stored) {
+        for n in [offset, packed.len(), raw.len()] {
+            cards.extend_from_slice(&u32_len(n)?.to_le_bytes());
+        }
+        offset += packed.len();
+    }
+    for packed in stored {
+        cards.extend_from_slice(&packed);
+    }
+    Ok((index, cards))
+}
+
+/// A zlib stream (RFC 1950) of `raw`, at the default level.
+fn deflate(raw: &[u8]) -> Vec<u8> {
+    let mut enc = ZlibEncoder::new(Vec::with_capacity(raw.len() / 3), Compression::default());
+    enc.write_all(raw).expect("writing to a Vec cannot fail");
+    enc.finish().expect("writing to a Vec cannot fail")
 }
 
 fn check_depth(card: &CardRecord<'_>) -> Result<(), EncodeError> {

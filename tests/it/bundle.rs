@@ -267,11 +267,21 @@ fn with_record(valid: &[u8], record: &[u8]) -> Vec<u8> {
         let (off, len) = (u32_at(valid, 88 + 8 * i), u32_at(valid, 92 + 8 * i));
         &payload[off..off + len]
     };
+    // the one index entry: id offset, id length, block, record offset, record length
     let mut index = section(2).to_vec();
-    index[16..20].copy_from_slice(&(record.len() as u32).to_le_bytes());
+    index[20..24].copy_from_slice(&(record.len() as u32).to_le_bytes());
+    // one block: count, then offset, stored length, inflated length, then zlib
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut z, record).unwrap();
+    let stored = z.finish().unwrap();
+    let mut cards = Vec::new();
+    for n in [1, 16, stored.len(), record.len()] {
+        cards.extend_from_slice(&(n as u32).to_le_bytes());
+    }
+    cards.extend_from_slice(&stored);
     let mut out = valid[..128].to_vec();
     let mut new_payload = Vec::new();
-    for (i, bytes) in [section(0), section(1), &index, record].iter().enumerate() {
+    for (i, bytes) in [section(0), section(1), &index, &cards].iter().enumerate() {
         out[88 + 8 * i..92 + 8 * i].copy_from_slice(&(new_payload.len() as u32).to_le_bytes());
         out[92 + 8 * i..96 + 8 * i].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
         new_payload.extend_from_slice(bytes);

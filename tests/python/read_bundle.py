@@ -17,6 +17,8 @@ import msgpack
 MAGIC = b"\x89CARTA\r\n"
 HEADER_LEN = 128
 SECTIONS = ["game", "decks", "index", "cards"]
+MAX_BLOCK = 16 * 1024 * 1024
+MAX_INFLATE_RATIO = 1032
 
 
 class BundleError(Exception):
@@ -61,32 +63,62 @@ class Bundle:
         self.game = unpack_one(sections["game"])
         self.decks = unpack_one(sections["decks"])
         check(len(self.decks) == self.deck_count, "deck count")
-        self.cards = sections["cards"]
+        self.blocks = self._read_blocks(sections["cards"])
         index = sections["index"]
         (self.n,) = struct.unpack_from("<I", index, 0)
         check(self.n == self.card_count, "index count")
-        check(4 + 16 * self.n <= len(index), "index entries")
+        check(4 + 20 * self.n <= len(index), "index entries")
         self.index = index
-        self.ids = index[4 + 16 * self.n:]
+        self.ids = index[4 + 20 * self.n:]
         self._check_index()
 
+    @staticmethod
+    def _read_blocks(cards):
+        """The block table: (stored bytes, inflated length) of each block."""
+        (count,) = struct.unpack_from("<I", cards, 0)
+        expected = 4 + 12 * count
+        check(expected <= len(cards), "block table")
+        blocks = []
+        for b in range(count):
+            off, stored, raw = struct.unpack_from("<III", cards, 4 + 12 * b)
+            check(off == expected and stored > 0 and raw > 0, f"block {b} misplaced")
+            check(raw <= MAX_BLOCK and raw <= stored * MAX_INFLATE_RATIO, f"block {b} too large")
+            expected += stored
+            check(expected <= len(cards), f"block {b} past the section")
+            blocks.append((cards[off:off + stored], raw))
+        check(expected == len(cards), "blocks do not fill the section")
+        return blocks
+
+    def inflate(self, b):
+        stored, raw_len = self.blocks[b]
+        z = zlib.decompressobj()
+        raw = z.decompress(stored, raw_len)
+        check(z.eof and not z.unconsumed_tail and not z.unused_data, f"block {b} is damaged")
+        check(len(raw) == raw_len, f"block {b} inflates to {len(raw)} bytes, not {raw_len}")
+        return raw
+
     def entry(self, i):
-        id_off, id_len, rec_off, rec_len = struct.unpack_from("<IIII", self.index, 4 + 16 * i)
-        return self.ids[id_off:id_off + id_len], rec_off, rec_len
+        id_off, id_len, block, rec_off, rec_len = struct.unpack_from("<IIIII", self.index, 4 + 20 * i)
+        return self.ids[id_off:id_off + id_len], block, rec_off, rec_len
 
     def _check_index(self):
-        id_end = rec_end = 0
+        id_end = rec_end = block = 0
         previous = None
         for i in range(self.n):
-            id_off, id_len, rec_off, rec_len = struct.unpack_from("<IIII", self.index, 4 + 16 * i)
-            check(id_off == id_end and rec_off == rec_end, f"entry {i} not contiguous")
+            id_off, id_len, b, rec_off, rec_len = struct.unpack_from("<IIIII", self.index, 4 + 20 * i)
+            if i > 0 and b == block + 1 and rec_end == self.blocks[block][1]:
+                block, rec_end = b, 0
+            check(id_off == id_end and b == block and rec_off == rec_end, f"entry {i} not contiguous")
             check(id_len > 0 and rec_len > 0, f"entry {i} empty")
             id_end += id_len
             rec_end += rec_len
+            check(block < len(self.blocks) and rec_end <= self.blocks[block][1], f"entry {i} past its block")
             key = self.ids[id_off:id_end]
             check(previous is None or previous < key, f"entry {i} out of order")
             previous = key
-        check(id_end == len(self.ids) and rec_end == len(self.cards), "index does not cover the section")
+        covered = (self.n == 0 and not self.blocks) or (
+            block + 1 == len(self.blocks) and rec_end == self.blocks[-1][1])
+        check(id_end == len(self.ids) and covered, "index does not cover the ids and blocks")
 
     def ids_in_order(self):
         return [self.entry(i)[0].decode("utf-8") for i in range(self.n)]
@@ -95,13 +127,14 @@ class Bundle:
         key, lo, hi = card_id.encode("utf-8"), 0, self.n
         while lo < hi:
             mid = (lo + hi) // 2
-            mid_id, rec_off, rec_len = self.entry(mid)
+            mid_id, block, rec_off, rec_len = self.entry(mid)
             if mid_id < key:
                 lo = mid + 1
             elif mid_id > key:
                 hi = mid
             else:
-                record = unpack_one(self.cards[rec_off:rec_off + rec_len])
+                raw = self.inflate(block)
+                record = unpack_one(raw[rec_off:rec_off + rec_len])
                 check(record["id"] == card_id, "index points at another card")
                 return record
         return None
