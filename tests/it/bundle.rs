@@ -424,3 +424,31 @@ fn a_python_reader_written_from_the_spec_finds_every_card() {
         assert_eq!(n, source_cards(ws.path(), game).len(), "{game}");
     }
 }
+
+#[test]
+fn the_python_example_in_the_format_spec_runs() {
+    let python = python_with_msgpack();
+    let spec = std::fs::read_to_string(repo().join("docs/bundle-format.md")).unwrap();
+    let code = spec
+        .split("```python\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/bundle-format.md has a Python example");
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["build"]).succeeds();
+    let out = Command::new(python)
+        .args(["-c", code])
+        .current_dir(ws.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.starts_with("Zodiacus Intrépidos {'class': 'escudo'"),
+        "{stdout}"
+    );
+}
