@@ -51,7 +51,8 @@ pub fn check_game(
     };
     let schemas = compile_schemas(ws, &manifest, diags)?;
     let kinds = manifest.manifest.kind_ids();
-    let files = ws.read_many(&ws.card_files(game)?, diags)?;
+    let mut files = ws.read_many(&ws.card_files(game)?, diags)?;
+    files.retain(|&f| ws.is_text(f));
     let sources = &ws.sources;
     let per_file: Vec<FileCards> = files
         .par_iter()
@@ -81,7 +82,8 @@ fn compile_schemas(
             files.push(path.clone());
         }
     }
-    let ids = ws.read_many(&files, diags)?;
+    let mut ids = ws.read_many(&files, diags)?;
+    ids.retain(|&f| ws.is_text(f));
     let kinds = m.kind_ids();
     let docs = GameSchemas::parse_files(&ids, &ws.sources, &kinds, diags);
     let parsed: Vec<String> = docs.iter().map(|d| d.uri.clone()).collect();

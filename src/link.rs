@@ -94,7 +94,7 @@ pub fn link(cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
                         Diagnostic::error(
                             "link::ref-kind",
                             format!(
-                                "`{}` of card `{}` must name a card of kind {}, but `{}` is a `{}`",
+                                "`{}` of card `{}` must name a card of kind {}, but `{}` is of kind `{}`",
                                 r.field,
                                 card.id,
                                 kinds_list(&r.kinds),
@@ -102,7 +102,7 @@ pub fn link(cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
                                 target.kind
                             ),
                         )
-                        .at(card.file, r.span.clone(), format!("a `{}`", target.kind))
+                        .at(card.file, r.span.clone(), format!("of kind `{}`", target.kind))
                         .with_label(Label::new(
                             target.file,
                             target.id_span.clone(),

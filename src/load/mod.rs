@@ -23,6 +23,8 @@ pub struct Workspace {
     root: PathBuf,
     /// Every file read so far.
     pub sources: SourceMap,
+    /// Files that were not UTF-8 (registered lossily, already reported).
+    not_utf8: Vec<FileId>,
 }
 
 /// Why a workspace could not be opened or a file not read (exit 2).
@@ -61,6 +63,7 @@ impl Workspace {
         Ok(Workspace {
             root: root.to_path_buf(),
             sources: SourceMap::new(),
+            not_utf8: Vec::new(),
         })
     }
 
@@ -149,6 +152,7 @@ impl Workspace {
             let (text, bad_at) = text?;
             let id = self.sources.add(rel.clone(), text);
             if let Some(at) = bad_at {
+                self.not_utf8.push(id);
                 diags.push(
                     Diagnostic::error("load::not-utf8", format!("`{rel}` is not valid UTF-8"))
                         .at(id, at..at, "invalid byte sequence here")
@@ -160,6 +164,11 @@ impl Workspace {
             ids.push(id);
         }
         Ok(ids)
+    }
+
+    /// Whether a file read was valid UTF-8 (only such files are parsed).
+    pub fn is_text(&self, id: FileId) -> bool {
+        !self.not_utf8.contains(&id)
     }
 
     /// The card files of game `game` (relative paths, sorted): every `.toml`

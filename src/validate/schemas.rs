@@ -351,7 +351,6 @@ fn parse_schema(file: FileId, text: &str) -> Result<Value, Diagnostic> {
     })?;
     if let Err(e) = jsonschema::meta::validate(&doc) {
         let pointer = e.instance_path().to_string();
-        let last = pointer.rsplit('/').next().unwrap_or("");
         return Err(Diagnostic::error(
             "schema::invalid-schema",
             format!(
@@ -360,7 +359,7 @@ fn parse_schema(file: FileId, text: &str) -> Result<Value, Diagnostic> {
                 e
             ),
         )
-        .at(file, approx_span(text, last), "here")
+        .at(file, pointer_span(text, &pointer), "here")
         .with_help("schemas follow JSON Schema draft 2020-12 (https://json-schema.org)"));
     }
     Ok(doc)
@@ -374,6 +373,26 @@ fn approx_span(text: &str, key: &str) -> std::ops::Range<usize> {
     }
     let quoted = format!("\"{key}\"");
     text.find(&quoted).map_or(0..0, |i| i..i + quoted.len())
+}
+
+/// The approximate span of a JSON pointer's last key: each key of the
+/// pointer is searched for after the previous one (array indexes skipped).
+fn pointer_span(text: &str, pointer: &str) -> std::ops::Range<usize> {
+    let mut from = 0;
+    let mut span = 0..0;
+    for seg in pointer
+        .split('/')
+        .skip(1)
+        .filter(|s| s.parse::<usize>().is_err())
+    {
+        let found = approx_span(&text[from..], &seg.replace("~1", "/").replace("~0", "~"));
+        if found == (0..0) {
+            break;
+        }
+        span = from + found.start..from + found.end;
+        from = span.end;
+    }
+    span
 }
 
 /// The byte offset of a 1-based line and column (as serde_json reports them).
