@@ -140,9 +140,7 @@ pub fn parse(
             schemas: &schemas,
         };
         let mut found = Vec::new();
-        for error in validator.iter_errors(&instance) {
-            diagnose(&error, &subject, &mut found);
-        }
+        diagnose(validator.iter_errors(&instance), &subject, &mut found);
         diags.extend(found);
         return None;
     }

@@ -228,9 +228,7 @@ fn read_card(
                     extra_root_keys: &RESERVED,
                     schemas,
                 };
-                for error in schema.validator.iter_errors(&instance) {
-                    diagnose(&error, &subject, diags);
-                }
+                diagnose(schema.validator.iter_errors(&instance), &subject, diags);
             }
             let Value::Object(back) = instance else {
                 unreachable!()
