@@ -7,8 +7,14 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::check::{Decks, Game};
+use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap};
 use crate::load::{LoadError, Workspace};
+use crate::rules::RuleSet;
 
 /// carta: a compiler for tabletop card games.
 #[derive(Debug, Parser)]
@@ -70,6 +76,26 @@ pub enum Command {
         /// Games to check (folder names under `cards/`).
         games: Vec<String>,
     },
+    /// Deck legality and deck codes.
+    Deck {
+        /// What to do with decks.
+        #[command(subcommand)]
+        command: DeckCommand,
+    },
+}
+
+/// The `carta deck` commands.
+#[derive(Debug, Subcommand)]
+pub enum DeckCommand {
+    /// Check the legality of each deck file against its game's rules.
+    Check {
+        /// Deck files (TOML), relative to the current directory.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also show how each deck fares against every rule, legal or not.
+        #[arg(long)]
+        explain: bool,
+    },
 }
 
 /// Runs a parsed command line and returns the process exit code:
@@ -78,6 +104,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let session = Session::new(&cli.global);
     let outcome = match &cli.command {
         Command::Check { games } => check(&cli.global, games),
+        Command::Deck { command: DeckCommand::Check { files, explain } } => deck_check(&cli.global, files, *explain),
     };
     match outcome {
         Ok((diags, sources, summary)) => session.finish(diags, &sources, &summary),
@@ -102,6 +129,85 @@ fn check(global: &Global, games: &[String]) -> Outcome {
         plural(cards)
     );
     Ok((diags, ws.sources, summary))
+}
+
+fn deck_check(global: &Global, files: &[PathBuf], explain: bool) -> Outcome {
+    let mut ws = Workspace::open(&global.dir)?;
+    let mut diags = Diagnostics::new();
+    let mut games: BTreeMap<String, Option<Game>> = BTreeMap::new();
+    let known = ws.game_ids()?;
+    let (mut legal, mut illegal) = (0, 0);
+    for path in files {
+        let file = ws.read_path(path, &mut diags)?;
+        if !ws.is_text(file) {
+            illegal += 1;
+            continue;
+        }
+        let text = Arc::clone(&ws.sources.get(file).text);
+        let mut found = Vec::new();
+        let parsed = deck::parse(file, &text, &mut found);
+        if let Some(parsed) = parsed.filter(|p| known_game(p, &known, &mut found)) {
+            if !games.contains_key(&parsed.game) {
+                let game = crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?;
+                games.insert(parsed.game.clone(), game);
+            }
+            if let Some(game) = &games[&parsed.game] {
+                let rules = &game.rules.deck;
+                if let Some(resolved) = deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found) {
+                    deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
+                    if explain {
+                        explain_deck(global, &parsed, rules, &resolved, &ws.sources, &mut found);
+                    }
+                }
+            }
+        }
+        if found.iter().any(|d| d.severity == Severity::Error) {
+            illegal += 1;
+        } else {
+            legal += 1;
+        }
+        diags.extend(found);
+    }
+    let summary = format!("checked {} deck{}: {legal} legal, {illegal} illegal", files.len(), plural(files.len()));
+    Ok((diags, ws.sources, summary))
+}
+
+/// Reports a deck whose `game` is not in the workspace.
+fn known_game(deck: &DeckFile, known: &[String], out: &mut Vec<Diagnostic>) -> bool {
+    if known.contains(&deck.game) {
+        return true;
+    }
+    let hint = crate::suggest::closest(&deck.game, known.iter().map(String::as_str));
+    out.push(
+        Diagnostic::error("deck::game", format!("there is no game `{}` in this workspace", deck.game))
+            .at(deck.file, deck.game_span.clone(), "unknown game")
+            .with_help(hint.map_or_else(|| format!("games: {}", known.join(", ")), |h| format!("did you mean `{h}`?"))),
+    );
+    false
+}
+
+/// `--explain`: the tally of every rule, as a table on stdout (human) or as
+/// advice diagnostics (JSON).
+fn explain_deck(global: &Global, deck: &DeckFile, rules: &RuleSet, resolved: &deck::ResolvedDeck, sources: &SourceMap, out: &mut Vec<Diagnostic>) {
+    let tallies = rules.explain(&resolved.view);
+    match global.message_format {
+        MessageFormat::Human => {
+            println!("{} ({}):", sources.get(deck.file).name, deck.name);
+            for line in deck::tally_lines(rules, &tallies) {
+                println!("{line}");
+            }
+        }
+        MessageFormat::Json => {
+            for t in tallies {
+                let r = &rules.rules[t.rule];
+                let state = if t.ok { "kept" } else { "broken" };
+                out.push(
+                    Diagnostic::new(Severity::Advice, "deck::tally", format!("rule `{}` ({}): {} (requires {}): {state}", r.id, r.name, t.actual, t.expected))
+                        .at(deck.file, deck.game_span.clone(), ""),
+                );
+            }
+        }
+    }
 }
 
 /// How diagnostics are shown in this run.
@@ -150,7 +256,7 @@ impl Session {
             .filter(|d| match d.severity {
                 Severity::Error => true,
                 Severity::Warning => !self.quiet,
-                Severity::Advice => self.verbose,
+                Severity::Advice => self.verbose || d.code == "deck::tally",
             })
             .collect();
         if self.renderer.emit(&shown, sources).is_err() {

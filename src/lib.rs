@@ -14,9 +14,11 @@
 
 pub mod check;
 pub mod cli;
+pub mod deck;
 pub mod diag;
 pub mod link;
 pub mod load;
 pub mod manifest;
+pub mod rules;
 pub mod suggest;
 pub mod validate;

@@ -26,6 +26,19 @@ impl CardPool {
         self.cards.iter()
     }
 
+    /// The position of the card with id `id` in [`CardPool::iter`] order.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    /// The card at position `i` in [`CardPool::iter`] order.
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    pub fn card(&self, i: usize) -> &RawCard {
+        &self.cards[i]
+    }
+
     /// How many cards there are.
     pub fn len(&self) -> usize {
         self.cards.len()

@@ -176,6 +176,28 @@ impl GameSchemas {
         (schemas, missing)
     }
 
+    /// The top-level property names a card of `kind` may have (following
+    /// `$ref` and `allOf`/`anyOf`/`oneOf`), if its schema compiled.
+    pub fn property_names(&self, kind: &str) -> Option<std::collections::BTreeSet<String>> {
+        let k = self.kinds.get(kind)?;
+        let mut out = std::collections::BTreeSet::new();
+        self.collect_properties(&self.docs[&k.uri], &k.uri, &mut out, 0);
+        Some(out)
+    }
+
+    fn collect_properties(&self, schema: &Value, base: &str, out: &mut std::collections::BTreeSet<String>, depth: usize) {
+        let Some(obj) = schema.as_object().filter(|_| depth < 16) else { return };
+        out.extend(obj.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k.clone()));
+        if let Some((target, target_base)) = obj.get("$ref").and_then(Value::as_str).and_then(|r| self.resolve(base, r)) {
+            self.collect_properties(target, &target_base, out, depth + 1);
+        }
+        for key in ["allOf", "anyOf", "oneOf"] {
+            for sub in obj.get(key).and_then(Value::as_array).into_iter().flatten() {
+                self.collect_properties(sub, base, out, depth + 1);
+            }
+        }
+    }
+
     /// The compiled schema of `kind`, if it compiled.
     pub fn kind(&self, kind: &str) -> Option<&KindSchema> {
         self.kinds.get(kind)
