@@ -5,9 +5,9 @@ use rayon::prelude::*;
 use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::link::{CardPool, link};
-use crate::rules::{self, Rules};
 use crate::load::{LoadError, Workspace};
 use crate::manifest::{self, LoadedManifest};
+use crate::rules::{self, Rules};
 use crate::validate::{FileCards, GameSchemas, read_cards};
 
 /// A game that passed loading: its manifest and its linked cards.
@@ -56,7 +56,12 @@ pub fn check(
 ///
 /// # Errors
 /// When a file cannot be read.
-pub fn check_game(ws: &mut Workspace, game: &str, decks: Decks, diags: &mut Diagnostics) -> Result<Option<Game>, LoadError> {
+pub fn check_game(
+    ws: &mut Workspace,
+    game: &str,
+    decks: Decks,
+    diags: &mut Diagnostics,
+) -> Result<Option<Game>, LoadError> {
     let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
     let Some(manifest) = manifest::parse(game, manifest_file, &ws.sources, diags) else {
         return Ok(None);
@@ -79,7 +84,12 @@ pub fn check_game(ws: &mut Workspace, game: &str, decks: Decks, diags: &mut Diag
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
     let mut found = Vec::new();
     deck::check_box(&manifest, &pool, &rules.boxed, &mut found);
-    let mut game = Game { manifest, pool, rules, decks: Vec::new() };
+    let mut game = Game {
+        manifest,
+        pool,
+        rules,
+        decks: Vec::new(),
+    };
     if decks == Decks::Check {
         let files = ws.read_many(&ws.deck_files(game_id(&game))?, diags)?;
         for file in files.into_iter().filter(|&f| ws.is_text(f)) {
@@ -98,17 +108,34 @@ fn game_id(game: &Game) -> &str {
 
 /// Parses one deck file of `game`, resolves it and checks it against the
 /// deck rules; returns the parsed deck when it is for this game.
-pub fn check_deck(game: &Game, file: crate::diag::FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<DeckFile> {
+pub fn check_deck(
+    game: &Game,
+    file: crate::diag::FileId,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<DeckFile> {
     let parsed = deck::parse(file, text, out)?;
     if parsed.game != game_id(game) {
         out.push(
-            Diagnostic::error("deck::game", format!("this deck is for `{}`, but it is in the decks of `{}`", parsed.game, game_id(game)))
-                .at(file, parsed.game_span.clone(), "another game")
-                .with_help(format!("write `game = \"{}\"`, or move the file to that game's `decks/`", game_id(game))),
+            Diagnostic::error(
+                "deck::game",
+                format!(
+                    "this deck is for `{}`, but it is in the decks of `{}`",
+                    parsed.game,
+                    game_id(game)
+                ),
+            )
+            .at(file, parsed.game_span.clone(), "another game")
+            .with_help(format!(
+                "write `game = \"{}\"`, or move the file to that game's `decks/`",
+                game_id(game)
+            )),
         );
         return None;
     }
-    if let Some(resolved) = deck::resolve(&parsed, &game.manifest, &game.pool, &game.rules.deck, out) {
+    if let Some(resolved) =
+        deck::resolve(&parsed, &game.manifest, &game.pool, &game.rules.deck, out)
+    {
         deck::check(&parsed, &resolved, &game.manifest, &game.rules.deck, out);
     }
     Some(parsed)

@@ -2,7 +2,7 @@
 //! the pipeline, its diagnostics and the CONTRACT's exit codes.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use crate::check::{Decks, Game};
 use crate::deck::{self, DeckFile};
+use crate::deckcode::{self, CodeDeck};
 use crate::diag::{Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap};
 use crate::load::{LoadError, Workspace};
 use crate::rules::RuleSet;
@@ -96,6 +97,16 @@ pub enum DeckCommand {
         #[arg(long)]
         explain: bool,
     },
+    /// Print a short, shareable code for a deck file.
+    Code {
+        /// The deck file.
+        file: PathBuf,
+    },
+    /// Print the deck file a code stands for.
+    Decode {
+        /// The code, as `carta deck code` printed it.
+        code: String,
+    },
 }
 
 /// Runs a parsed command line and returns the process exit code:
@@ -104,7 +115,15 @@ pub fn run(cli: Cli) -> ExitCode {
     let session = Session::new(&cli.global);
     let outcome = match &cli.command {
         Command::Check { games } => check(&cli.global, games),
-        Command::Deck { command: DeckCommand::Check { files, explain } } => deck_check(&cli.global, files, *explain),
+        Command::Deck {
+            command: DeckCommand::Check { files, explain },
+        } => deck_check(&cli.global, files, *explain),
+        Command::Deck {
+            command: DeckCommand::Code { file },
+        } => deck_code(&cli.global, file),
+        Command::Deck {
+            command: DeckCommand::Decode { code },
+        } => deck_decode(&cli.global, code),
     };
     match outcome {
         Ok((diags, sources, summary)) => session.finish(diags, &sources, &summary),
@@ -148,12 +167,15 @@ fn deck_check(global: &Global, files: &[PathBuf], explain: bool) -> Outcome {
         let parsed = deck::parse(file, &text, &mut found);
         if let Some(parsed) = parsed.filter(|p| known_game(p, &known, &mut found)) {
             if !games.contains_key(&parsed.game) {
-                let game = crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?;
+                let game =
+                    crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?;
                 games.insert(parsed.game.clone(), game);
             }
             if let Some(game) = &games[&parsed.game] {
                 let rules = &game.rules.deck;
-                if let Some(resolved) = deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found) {
+                if let Some(resolved) =
+                    deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+                {
                     deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
                     if explain {
                         explain_deck(global, &parsed, rules, &resolved, &ws.sources, &mut found);
@@ -168,8 +190,76 @@ fn deck_check(global: &Global, files: &[PathBuf], explain: bool) -> Outcome {
         }
         diags.extend(found);
     }
-    let summary = format!("checked {} deck{}: {legal} legal, {illegal} illegal", files.len(), plural(files.len()));
+    let summary = format!(
+        "checked {} deck{}: {legal} legal, {illegal} illegal",
+        files.len(),
+        plural(files.len())
+    );
     Ok((diags, ws.sources, summary))
+}
+
+fn deck_code(global: &Global, path: &Path) -> Outcome {
+    let mut ws = Workspace::open(&global.dir)?;
+    let mut diags = Diagnostics::new();
+    let file = ws.read_path(path, &mut diags)?;
+    let text = Arc::clone(&ws.sources.get(file).text);
+    let mut found = Vec::new();
+    let known = ws.game_ids()?;
+    let parsed = deck::parse(file, &text, &mut found)
+        .filter(|p| ws.is_text(file) && known_game(p, &known, &mut found));
+    if let Some(parsed) = parsed {
+        if let Some(game) =
+            crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?
+        {
+            let rules = &game.rules.deck;
+            if deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found).is_some()
+                && !diags.has_errors()
+            {
+                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+                let code_deck = CodeDeck {
+                    game: parsed.game.clone(),
+                    name: parsed.name.clone(),
+                    zones: deck::zones_of(&parsed),
+                };
+                match deckcode::encode(&code_deck, &zones, &game.pool) {
+                    Ok(code) => println!("{code}"),
+                    Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
+                }
+            }
+        }
+    }
+    diags.extend(found);
+    Ok((diags, ws.sources, "deck code".into()))
+}
+
+fn deck_decode(global: &Global, code: &str) -> Outcome {
+    let mut ws = Workspace::open(&global.dir)?;
+    let mut diags = Diagnostics::new();
+    let known = ws.game_ids()?;
+    let decoded = deckcode::game_of(code).and_then(|game| {
+        if known.contains(&game) {
+            Ok(game)
+        } else {
+            Err(deckcode::CodeError::Unknown(format!(
+                "the game `{game}`, which is not in this workspace"
+            )))
+        }
+    });
+    match decoded {
+        Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
+        Ok(game_id) => {
+            if let Some(game) =
+                crate::check::check_game(&mut ws, &game_id, Decks::Skip, &mut diags)?
+            {
+                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+                match deckcode::decode(code, &zones, &game.pool) {
+                    Ok(d) => print!("{}", deckcode::to_toml(&d)),
+                    Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
+                }
+            }
+        }
+    }
+    Ok((diags, ws.sources, "deck decode".into()))
 }
 
 /// Reports a deck whose `game` is not in the workspace.
@@ -179,16 +269,29 @@ fn known_game(deck: &DeckFile, known: &[String], out: &mut Vec<Diagnostic>) -> b
     }
     let hint = crate::suggest::closest(&deck.game, known.iter().map(String::as_str));
     out.push(
-        Diagnostic::error("deck::game", format!("there is no game `{}` in this workspace", deck.game))
-            .at(deck.file, deck.game_span.clone(), "unknown game")
-            .with_help(hint.map_or_else(|| format!("games: {}", known.join(", ")), |h| format!("did you mean `{h}`?"))),
+        Diagnostic::error(
+            "deck::game",
+            format!("there is no game `{}` in this workspace", deck.game),
+        )
+        .at(deck.file, deck.game_span.clone(), "unknown game")
+        .with_help(hint.map_or_else(
+            || format!("games: {}", known.join(", ")),
+            |h| format!("did you mean `{h}`?"),
+        )),
     );
     false
 }
 
 /// `--explain`: the tally of every rule, as a table on stdout (human) or as
 /// advice diagnostics (JSON).
-fn explain_deck(global: &Global, deck: &DeckFile, rules: &RuleSet, resolved: &deck::ResolvedDeck, sources: &SourceMap, out: &mut Vec<Diagnostic>) {
+fn explain_deck(
+    global: &Global,
+    deck: &DeckFile,
+    rules: &RuleSet,
+    resolved: &deck::ResolvedDeck,
+    sources: &SourceMap,
+    out: &mut Vec<Diagnostic>,
+) {
     let tallies = rules.explain(&resolved.view);
     match global.message_format {
         MessageFormat::Human => {
@@ -202,8 +305,15 @@ fn explain_deck(global: &Global, deck: &DeckFile, rules: &RuleSet, resolved: &de
                 let r = &rules.rules[t.rule];
                 let state = if t.ok { "kept" } else { "broken" };
                 out.push(
-                    Diagnostic::new(Severity::Advice, "deck::tally", format!("rule `{}` ({}): {} (requires {}): {state}", r.id, r.name, t.actual, t.expected))
-                        .at(deck.file, deck.game_span.clone(), ""),
+                    Diagnostic::new(
+                        Severity::Advice,
+                        "deck::tally",
+                        format!(
+                            "rule `{}` ({}): {} (requires {}): {state}",
+                            r.id, r.name, t.actual, t.expected
+                        ),
+                    )
+                    .at(deck.file, deck.game_span.clone(), ""),
                 );
             }
         }

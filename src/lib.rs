@@ -15,6 +15,7 @@
 pub mod check;
 pub mod cli;
 pub mod deck;
+pub mod deckcode;
 pub mod diag;
 pub mod link;
 pub mod load;

@@ -203,13 +203,26 @@ impl Workspace {
     /// # Errors
     /// When the file cannot be read.
     pub fn read_path(&mut self, path: &Path, diags: &mut Diagnostics) -> Result<FileId, LoadError> {
-        let absolute = std::path::absolute(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
-        let root = std::path::absolute(&self.root).map_err(|source| LoadError::Io { path: self.root.clone(), source })?;
+        let absolute = std::path::absolute(path).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let root = std::path::absolute(&self.root).map_err(|source| LoadError::Io {
+            path: self.root.clone(),
+            source,
+        })?;
         let name = match absolute.strip_prefix(&root) {
-            Ok(rel) => rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
+            Ok(rel) => rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
             Err(_) => path.to_string_lossy().replace('\\', "/"),
         };
-        let bytes = fs::read(&absolute).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
+        let bytes = fs::read(&absolute).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Ok(self.register(name, bytes, diags))
     }
 
@@ -218,12 +231,17 @@ impl Workspace {
             Ok(s) => self.sources.add(name, s),
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
-                let id = self.sources.add(name.clone(), String::from_utf8_lossy(e.as_bytes()).into_owned());
+                let id = self.sources.add(
+                    name.clone(),
+                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                );
                 self.not_utf8.push(id);
                 diags.push(
                     Diagnostic::error("load::not-utf8", format!("`{name}` is not valid UTF-8"))
                         .at(id, at..at, "invalid byte sequence here")
-                        .with_help("save the file as UTF-8 (card text may use any Unicode character)"),
+                        .with_help(
+                            "save the file as UTF-8 (card text may use any Unicode character)",
+                        ),
                 );
                 id
             }

@@ -33,12 +33,20 @@ impl Bind {
     }
 
     pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)> + Clone) -> bool {
-        let Some((_, b)) = self.the_bound(entries.clone()) else { return true };
+        let Some((_, b)) = self.the_bound(entries.clone()) else {
+            return true;
+        };
         let want = self.value[b.card as usize];
-        entries.filter(|(_, e)| self.applies[e.card as usize] && e.card != b.card).all(|(_, e)| self.value[e.card as usize] == want)
+        entries
+            .filter(|(_, e)| self.applies[e.card as usize] && e.card != b.card)
+            .all(|(_, e)| self.value[e.card as usize] == want)
     }
 
-    pub(super) fn eval(&self, entries: impl Iterator<Item = (At, Entry)> + Clone, report: &mut dyn FnMut(Finding)) {
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)> + Clone,
+        report: &mut dyn FnMut(Finding),
+    ) {
         let Some((bound_at, b)) = self.the_bound(entries.clone()) else {
             report(Finding {
                 actual: "no single bound card".into(),
@@ -51,15 +59,26 @@ impl Bind {
             return;
         };
         let want = self.value[b.card as usize];
-        let name = |v: u32| self.names.get(v as usize).map_or("nothing", String::as_str).to_owned();
+        let name = |v: u32| {
+            self.names
+                .get(v as usize)
+                .map_or("nothing", String::as_str)
+                .to_owned()
+        };
         let mut all_ok = true;
-        for (place, e) in entries.filter(|(_, e)| self.applies[e.card as usize] && e.card != b.card) {
+        for (place, e) in entries.filter(|(_, e)| self.applies[e.card as usize] && e.card != b.card)
+        {
             let have = self.value[e.card as usize];
             if have != want {
                 all_ok = false;
                 report(Finding {
                     actual: format!("{} `{}`", self.field, name(have)),
-                    expected: format!("{} `{}` like `{}`", self.field, name(want), self.ids[b.card as usize]),
+                    expected: format!(
+                        "{} `{}` like `{}`",
+                        self.field,
+                        name(want),
+                        self.ids[b.card as usize]
+                    ),
                     ok: false,
                     subject: Some(format!("`{}`", self.ids[e.card as usize])),
                     primary: Some(place),

@@ -32,14 +32,40 @@ pub struct Rules {
 
 /// Checks and compiles the zones, deck rules and box rules of a game.
 /// Broken rules are reported and left out.
-pub fn compile(manifest: &LoadedManifest, pool: &CardPool, schemas: &GameSchemas, diags: &mut Diagnostics) -> Rules {
-    let cx = Cx { manifest, pool, schemas };
+pub fn compile(
+    manifest: &LoadedManifest,
+    pool: &CardPool,
+    schemas: &GameSchemas,
+    diags: &mut Diagnostics,
+) -> Rules {
+    let cx = Cx {
+        manifest,
+        pool,
+        schemas,
+    };
     let zones = cx.zones(diags);
-    let deck_zones: Vec<(String, Vec<String>)> = manifest.manifest.zones.iter().map(|(id, z)| (id.clone(), z.kinds.clone())).collect();
-    let deck = RuleSet { rules: cx.rules("deck-rules", &manifest.manifest.deck_rules, &deck_zones, diags), zones };
+    let deck_zones: Vec<(String, Vec<String>)> = manifest
+        .manifest
+        .zones
+        .iter()
+        .map(|(id, z)| (id.clone(), z.kinds.clone()))
+        .collect();
+    let deck = RuleSet {
+        rules: cx.rules(
+            "deck-rules",
+            &manifest.manifest.deck_rules,
+            &deck_zones,
+            diags,
+        ),
+        zones,
+    };
     let all: Vec<bool> = vec![true; pool.len()];
     let boxed = RuleSet {
-        zones: vec![ZoneInfo { id: "box".into(), name: "the box".into(), accepts: all }],
+        zones: vec![ZoneInfo {
+            id: "box".into(),
+            name: "the box".into(),
+            accepts: all,
+        }],
         rules: cx.rules("box-rules", &manifest.manifest.box_rules, &[], diags),
     };
     Rules { deck, boxed }
@@ -58,7 +84,12 @@ impl Cx<'_> {
     }
 
     fn kind_ids(&self) -> Vec<&str> {
-        self.manifest.manifest.kinds.keys().map(String::as_str).collect()
+        self.manifest
+            .manifest
+            .kinds
+            .keys()
+            .map(String::as_str)
+            .collect()
     }
 
     fn check_kind(&self, kind: &str, pointer: &str, diags: &mut Diagnostics) -> bool {
@@ -67,9 +98,16 @@ impl Cx<'_> {
         }
         let hint = suggest::closest(kind, self.kind_ids());
         diags.push(
-            self.error("rules::unknown-kind", pointer, format!("`{kind}` is not a kind of this game"), "unknown kind").with_help(
-                hint.map_or_else(|| format!("the game declares: {}", self.kind_ids().join(", ")), |h| format!("did you mean `{h}`?")),
-            ),
+            self.error(
+                "rules::unknown-kind",
+                pointer,
+                format!("`{kind}` is not a kind of this game"),
+                "unknown kind",
+            )
+            .with_help(hint.map_or_else(
+                || format!("the game declares: {}", self.kind_ids().join(", ")),
+                |h| format!("did you mean `{h}`?"),
+            )),
         );
         false
     }
@@ -80,22 +118,49 @@ impl Cx<'_> {
             for (i, kind) in zone.kinds.iter().enumerate() {
                 self.check_kind(kind, &format!("/zones/{id}/kinds/{i}"), diags);
             }
-            let accepts = self.pool.iter().map(|c| zone.kinds.contains(&c.kind)).collect();
-            out.push(ZoneInfo { id: id.clone(), name: zone.name.clone(), accepts });
+            let accepts = self
+                .pool
+                .iter()
+                .map(|c| zone.kinds.contains(&c.kind))
+                .collect();
+            out.push(ZoneInfo {
+                id: id.clone(),
+                name: zone.name.clone(),
+                accepts,
+            });
         }
         out
     }
 
-    fn rules(&self, list: &str, rules: &[Rule], zones: &[(String, Vec<String>)], diags: &mut Diagnostics) -> Vec<CompiledRule> {
+    fn rules(
+        &self,
+        list: &str,
+        rules: &[Rule],
+        zones: &[(String, Vec<String>)],
+        diags: &mut Diagnostics,
+    ) -> Vec<CompiledRule> {
         let mut out = Vec::new();
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for (i, rule) in rules.iter().enumerate() {
             let at = format!("/{list}/{i}");
             if let Some(first) = seen.insert(&rule.id, i) {
-                let first_span = self.manifest.spans.value_span(&format!("/{list}/{first}/id")).unwrap_or(0..0);
+                let first_span = self
+                    .manifest
+                    .spans
+                    .value_span(&format!("/{list}/{first}/id"))
+                    .unwrap_or(0..0);
                 diags.push(
-                    self.error("rules::duplicate-id", &format!("{at}/id"), format!("two rules have the id `{}`", rule.id), "defined again here")
-                        .with_label(Label::new(self.manifest.file, first_span, "first defined here")),
+                    self.error(
+                        "rules::duplicate-id",
+                        &format!("{at}/id"),
+                        format!("two rules have the id `{}`", rule.id),
+                        "defined again here",
+                    )
+                    .with_label(Label::new(
+                        self.manifest.file,
+                        first_span,
+                        "first defined here",
+                    )),
                 );
                 continue;
             }
@@ -106,13 +171,25 @@ impl Cx<'_> {
         out
     }
 
-    fn rule(&self, at: &str, index: usize, rule: &Rule, zones: &[(String, Vec<String>)], diags: &mut Diagnostics) -> Option<CompiledRule> {
+    fn rule(
+        &self,
+        at: &str,
+        index: usize,
+        rule: &Rule,
+        zones: &[(String, Vec<String>)],
+        diags: &mut Diagnostics,
+    ) -> Option<CompiledRule> {
         let checks = rule.checks();
         if checks.len() != 1 {
             let message = if checks.is_empty() {
                 format!("the rule `{}` has no check", rule.id)
             } else {
-                format!("the rule `{}` has {} checks ({}); a rule has exactly one", rule.id, checks.len(), checks.join(", "))
+                format!(
+                    "the rule `{}` has {} checks ({}); a rule has exactly one",
+                    rule.id,
+                    checks.len(),
+                    checks.join(", ")
+                )
             };
             diags.push(
                 self.error("rules::check", at, message, "this rule")
@@ -124,8 +201,13 @@ impl Cx<'_> {
             (None, _) => None,
             (Some(z), true) => {
                 diags.push(
-                    self.error("rules::zone", &format!("{at}/zone"), "box rules look at the whole card pool and take no `zone`".into(), "not allowed here")
-                        .with_help("remove `zone`, or move the rule to `[[deck-rules]]`"),
+                    self.error(
+                        "rules::zone",
+                        &format!("{at}/zone"),
+                        "box rules look at the whole card pool and take no `zone`".into(),
+                        "not allowed here",
+                    )
+                    .with_help("remove `zone`, or move the rule to `[[deck-rules]]`"),
                 );
                 let _ = z;
                 return None;
@@ -135,12 +217,25 @@ impl Cx<'_> {
                 None => {
                     let hint = suggest::closest(z, zones.iter().map(|(id, _)| id.as_str()));
                     diags.push(
-                        self.error("rules::zone", &format!("{at}/zone"), format!("`{z}` is not a zone of this game"), "unknown zone").with_help(
-                            hint.map_or_else(
-                                || format!("zones: {}", zones.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>().join(", ")),
-                                |h| format!("did you mean `{h}`?"),
-                            ),
-                        ),
+                        self.error(
+                            "rules::zone",
+                            &format!("{at}/zone"),
+                            format!("`{z}` is not a zone of this game"),
+                            "unknown zone",
+                        )
+                        .with_help(hint.map_or_else(
+                            || {
+                                format!(
+                                    "zones: {}",
+                                    zones
+                                        .iter()
+                                        .map(|(id, _)| id.as_str())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                )
+                            },
+                            |h| format!("did you mean `{h}`?"),
+                        )),
                     );
                     return None;
                 }
@@ -151,7 +246,11 @@ impl Cx<'_> {
             None if !zones.is_empty() => zones.iter().flat_map(|(_, k)| k.clone()).collect(),
             None => self.manifest.manifest.kinds.keys().cloned().collect(),
         };
-        let scoped = Scoped { cx: self, at, scope: &scope };
+        let scoped = Scoped {
+            cx: self,
+            at,
+            scope: &scope,
+        };
         let check = scoped.check(rule, diags)?;
         Some(CompiledRule {
             id: rule.id.clone(),
@@ -180,14 +279,27 @@ impl Scoped<'_, '_> {
             return Some(Check::Size(Size { bounds: *b }));
         }
         if let Some(c) = &rule.count {
-            let bounds = Bounds { exact: c.exact, min: c.min, max: c.max };
+            let bounds = Bounds {
+                exact: c.exact,
+                min: c.min,
+                max: c.max,
+            };
             self.bounds(&bounds, &format!("{at}/count"), diags)?;
             let filter = self.filter(&c.filter, &format!("{at}/count/filter"), diags)?;
             let kinds = filter.kinds();
-            let fields_ok = self.fields(c.per.names(), kinds.as_deref(), &format!("{at}/count/per"), diags);
+            let fields_ok = self.fields(
+                c.per.names(),
+                kinds.as_deref(),
+                &format!("{at}/count/per"),
+                diags,
+            );
             let matches = self.each(|card| filter.matches(card));
             let noun = match kinds {
-                Some(k) if c.filter.len() == 1 => k.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" or "),
+                Some(k) if c.filter.len() == 1 => k
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or "),
                 _ => "matching".into(),
             };
             let (groups, required) = if c.per.is_empty() {
@@ -197,7 +309,12 @@ impl Scoped<'_, '_> {
                 let mut interner = Interner::default();
                 let label = |v: &[Option<Value>]| describe_group(c.per.names(), v);
                 let group_of = self.each(|card| {
-                    let values: Vec<Option<Value>> = c.per.names().iter().map(|f| field_value(card, &path(f))).collect();
+                    let values: Vec<Option<Value>> = c
+                        .per
+                        .names()
+                        .iter()
+                        .map(|f| field_value(card, &path(f)))
+                        .collect();
                     interner.intern(&key_of(&values), || label(&values))
                 });
                 let required = c
@@ -205,7 +322,9 @@ impl Scoped<'_, '_> {
                     .iter()
                     .map(|v| {
                         let values: Vec<Option<Value>> = match v {
-                            Value::Array(items) if c.per.names().len() > 1 => items.iter().cloned().map(Some).collect(),
+                            Value::Array(items) if c.per.names().len() > 1 => {
+                                items.iter().cloned().map(Some).collect()
+                            }
                             other => vec![Some(other.clone())],
                         };
                         interner.intern(&key_of(&values), || label(&values))
@@ -213,31 +332,74 @@ impl Scoped<'_, '_> {
                     .collect();
                 (Some((group_of, interner.names)), required)
             };
-            return Some(Check::Count(Count { bounds, matches, noun, groups, required }));
+            return Some(Check::Count(Count {
+                bounds,
+                matches,
+                noun,
+                groups,
+                required,
+            }));
         }
         if let Some(c) = &rule.copies {
             let filter = self.filter(&c.filter, &format!("{at}/copies/filter"), diags)?;
             let kinds = filter.kinds();
-            self.fields(c.key.names(), kinds.as_deref(), &format!("{at}/copies/key"), diags)?;
+            self.fields(
+                c.key.names(),
+                kinds.as_deref(),
+                &format!("{at}/copies/key"),
+                diags,
+            )?;
             if let Some(f) = &c.field {
-                self.fields(std::slice::from_ref(f), kinds.as_deref(), &format!("{at}/copies/field"), diags)?;
+                self.fields(
+                    std::slice::from_ref(f),
+                    kinds.as_deref(),
+                    &format!("{at}/copies/field"),
+                    diags,
+                )?;
             }
             let mut overrides = Vec::new();
             for (i, o) in c.overrides.iter().enumerate() {
-                overrides.push((self.filter(&o.filter, &format!("{at}/copies/overrides/{i}/filter"), diags)?, o.max));
+                overrides.push((
+                    self.filter(
+                        &o.filter,
+                        &format!("{at}/copies/overrides/{i}/filter"),
+                        diags,
+                    )?,
+                    o.max,
+                ));
             }
             let limit = self.each(|card| {
                 if !filter.matches(card) {
                     return None;
                 }
-                let own = c.field.as_ref().and_then(|f| field_value(card, &path(f))).and_then(|v| v.as_u64()).and_then(|n| u32::try_from(n).ok());
-                own.or_else(|| overrides.iter().find(|(f, _)| f.matches(card)).map(|(_, m)| *m)).or(Some(c.max))
+                let own = c
+                    .field
+                    .as_ref()
+                    .and_then(|f| field_value(card, &path(f)))
+                    .and_then(|v| v.as_u64())
+                    .and_then(|n| u32::try_from(n).ok());
+                own.or_else(|| {
+                    overrides
+                        .iter()
+                        .find(|(f, _)| f.matches(card))
+                        .map(|(_, m)| *m)
+                })
+                .or(Some(c.max))
             });
             let (key, key_name) = self.keys(c.key.names());
-            return Some(Check::Copies(Copies { limit, key, key_name }));
+            return Some(Check::Copies(Copies {
+                limit,
+                key,
+                key_name,
+            }));
         }
         if let Some(s) = &rule.share {
-            self.fields(std::slice::from_ref(&s.by), None, &format!("{at}/share/by"), diags)?;
+            self.fields(
+                std::slice::from_ref(&s.by),
+                None,
+                &format!("{at}/share/by"),
+                diags,
+            )?;
             let mut interner = Interner::default();
             let group = self.each(|card| match field_value(card, &path(&s.by)) {
                 None => u32::MAX,
@@ -247,12 +409,21 @@ impl Scoped<'_, '_> {
                     interner.intern(&name, || name.clone())
                 }
             });
-            return Some(Check::Share(Share { group, names: interner.names, max_percent: s.max_percent }));
+            return Some(Check::Share(Share {
+                group,
+                names: interner.names,
+                max_percent: s.max_percent,
+            }));
         }
         if let Some(b) = &rule.bind {
             let bound = self.filter(&b.bound, &format!("{at}/bind/bound"), diags)?;
             let filter = self.filter(&b.filter, &format!("{at}/bind/filter"), diags)?;
-            self.fields(std::slice::from_ref(&b.field), filter.kinds().as_deref(), &format!("{at}/bind/field"), diags)?;
+            self.fields(
+                std::slice::from_ref(&b.field),
+                filter.kinds().as_deref(),
+                &format!("{at}/bind/field"),
+                diags,
+            )?;
             let mut interner = Interner::default();
             let value = self.each(|card| match field_value(card, &path(&b.field)) {
                 None => u32::MAX,
@@ -272,9 +443,18 @@ impl Scoped<'_, '_> {
         }
         let d = rule.distinct.as_ref().expect("one check is present");
         let filter = self.filter(&d.filter, &format!("{at}/distinct/filter"), diags)?;
-        self.fields(d.key.names(), filter.kinds().as_deref(), &format!("{at}/distinct/key"), diags)?;
+        self.fields(
+            d.key.names(),
+            filter.kinds().as_deref(),
+            &format!("{at}/distinct/key"),
+            diags,
+        )?;
         let (key, key_name) = self.keys(d.key.names());
-        Some(Check::Distinct(Distinct { applies: self.each(|c| filter.matches(c)), key, key_name }))
+        Some(Check::Distinct(Distinct {
+            applies: self.each(|c| filter.matches(c)),
+            key,
+            key_name,
+        }))
     }
 
     /// A value computed for every card of the pool, in pool order.
@@ -287,8 +467,13 @@ impl Scoped<'_, '_> {
         let mut interner = Interner::default();
         let mut names = Vec::new();
         let keys = self.each(|card| {
-            let values: Vec<Option<Value>> = fields.iter().map(|f| field_value(card, &path(f))).collect();
-            let display = values.iter().map(|v| v.as_ref().map_or("-".into(), scalar_text)).collect::<Vec<_>>().join(" / ");
+            let values: Vec<Option<Value>> =
+                fields.iter().map(|f| field_value(card, &path(f))).collect();
+            let display = values
+                .iter()
+                .map(|v| v.as_ref().map_or("-".into(), scalar_text))
+                .collect::<Vec<_>>()
+                .join(" / ");
             names.push(display.clone());
             interner.intern(&key_of(&values), || display)
         });
@@ -308,34 +493,64 @@ impl Scoped<'_, '_> {
         } else {
             return Some(());
         };
-        diags.push(self.cx.error("rules::bounds", pointer, format!("these bounds can never be met: {problem}"), "bad bounds"));
+        diags.push(self.cx.error(
+            "rules::bounds",
+            pointer,
+            format!("these bounds can never be met: {problem}"),
+            "bad bounds",
+        ));
         None
     }
 
-    fn filter(&self, filter: &Filter, pointer: &str, diags: &mut Diagnostics) -> Option<CardFilter> {
+    fn filter(
+        &self,
+        filter: &Filter,
+        pointer: &str,
+        diags: &mut Diagnostics,
+    ) -> Option<CardFilter> {
         let compiled = match CardFilter::compile(filter) {
             Ok(f) => f,
             Err(e) => {
-                diags.push(self.cx.error("rules::filter", &format!("{pointer}/{}", e.field), e.message, "bad condition"));
+                diags.push(self.cx.error(
+                    "rules::filter",
+                    &format!("{pointer}/{}", e.field),
+                    e.message,
+                    "bad condition",
+                ));
                 return None;
             }
         };
         let mut ok = true;
         if let Some(kinds) = compiled.kinds() {
             for (i, k) in kinds.iter().enumerate() {
-                let p = if filter.get("kind").is_some_and(Value::is_array) { format!("{pointer}/kind/{i}") } else { format!("{pointer}/kind") };
+                let p = if filter.get("kind").is_some_and(Value::is_array) {
+                    format!("{pointer}/kind/{i}")
+                } else {
+                    format!("{pointer}/kind")
+                };
                 ok &= self.cx.check_kind(k, &p, diags);
             }
         }
         let fields: Vec<String> = compiled.fields().map(str::to_owned).collect();
         let paths: Vec<String> = filter.keys().cloned().collect();
         for (field, key) in fields.iter().zip(&paths) {
-            ok &= self.field_exists(field, compiled.kinds().as_deref(), &format!("{pointer}/{key}"), diags);
+            ok &= self.field_exists(
+                field,
+                compiled.kinds().as_deref(),
+                &format!("{pointer}/{key}"),
+                diags,
+            );
         }
         ok.then_some(compiled)
     }
 
-    fn fields(&self, fields: &[String], kinds: Option<&[String]>, pointer: &str, diags: &mut Diagnostics) -> Option<()> {
+    fn fields(
+        &self,
+        fields: &[String],
+        kinds: Option<&[String]>,
+        pointer: &str,
+        diags: &mut Diagnostics,
+    ) -> Option<()> {
         let mut ok = true;
         for f in fields {
             let first = f.split('.').next().unwrap_or(f);
@@ -346,12 +561,21 @@ impl Scoped<'_, '_> {
 
     /// Whether `field` can exist on the kinds the rule looks at: a reserved
     /// field, or a property of at least one of their schemas.
-    fn field_exists(&self, field: &str, kinds: Option<&[String]>, pointer: &str, diags: &mut Diagnostics) -> bool {
+    fn field_exists(
+        &self,
+        field: &str,
+        kinds: Option<&[String]>,
+        pointer: &str,
+        diags: &mut Diagnostics,
+    ) -> bool {
         let field = field.split('.').next().unwrap_or(field);
         if RESERVED.contains(&field) {
             return true;
         }
-        let kinds: Vec<&str> = kinds.map_or_else(|| self.scope.iter().map(String::as_str).collect(), |k| k.iter().map(String::as_str).collect());
+        let kinds: Vec<&str> = kinds.map_or_else(
+            || self.scope.iter().map(String::as_str).collect(),
+            |k| k.iter().map(String::as_str).collect(),
+        );
         let mut known = BTreeSet::new();
         for k in &kinds {
             match self.cx.schemas.property_names(k) {

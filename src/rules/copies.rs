@@ -62,7 +62,11 @@ impl Copies {
         true
     }
 
-    pub(super) fn eval(&self, entries: impl Iterator<Item = (At, Entry)>, report: &mut dyn FnMut(Finding)) {
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
         let groups = self.groups(entries);
         let mut worst = 0u64;
         for (key, total, limit, places) in groups {

@@ -39,7 +39,10 @@ impl Count {
 
     pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
         if self.groups.is_none() {
-            let total: u64 = entries.filter(|(_, e)| self.matches[e.card as usize]).map(|(_, e)| u64::from(e.count)).sum();
+            let total: u64 = entries
+                .filter(|(_, e)| self.matches[e.card as usize])
+                .map(|(_, e)| u64::from(e.count))
+                .sum();
             return within(&self.bounds, total);
         }
         let (_, per, _) = self.totals(entries);
@@ -47,14 +50,20 @@ impl Count {
     }
 
     fn groups_hold(&self, per: &[u64]) -> bool {
-        per.iter().enumerate().all(|(g, &n)| (n == 0 && !self.required.contains(&(g as u32))) || within(&self.bounds, n))
+        per.iter().enumerate().all(|(g, &n)| {
+            (n == 0 && !self.required.contains(&(g as u32))) || within(&self.bounds, n)
+        })
     }
 
     fn describe(&self, n: u64) -> String {
         format!("{n} {} card{}", self.noun, if n == 1 { "" } else { "s" })
     }
 
-    pub(super) fn eval(&self, entries: impl Iterator<Item = (At, Entry)>, report: &mut dyn FnMut(Finding)) {
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
         let (total, per, mut at) = self.totals(entries);
         let expected = describe_bounds(&self.bounds);
         let Some((_, names)) = &self.groups else {
@@ -85,7 +94,14 @@ impl Count {
             });
         }
         if !any {
-            report(Finding { actual: cards(0), expected, ok: true, subject: None, primary: None, entries: Vec::new() });
+            report(Finding {
+                actual: cards(0),
+                expected,
+                ok: true,
+                subject: None,
+                primary: None,
+                entries: Vec::new(),
+            });
         }
     }
 }

@@ -25,7 +25,11 @@ impl Distinct {
         true
     }
 
-    pub(super) fn eval(&self, entries: impl Iterator<Item = (At, Entry)>, report: &mut dyn FnMut(Finding)) {
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
         let mut groups: Vec<(u32, u64, Vec<At>)> = Vec::new();
         for (place, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {
             let k = self.key[e.card as usize];

@@ -38,14 +38,22 @@ impl CardFilter {
         let mut conditions = Vec::with_capacity(filter.len());
         for (field, spec) in filter {
             let path = field.split('.').map(str::to_owned).collect();
-            conditions.push((path, cond(spec).map_err(|message| FilterError { field: field.clone(), message })?));
+            conditions.push((
+                path,
+                cond(spec).map_err(|message| FilterError {
+                    field: field.clone(),
+                    message,
+                })?,
+            ));
         }
         Ok(CardFilter { conditions })
     }
 
     /// Whether `card` matches.
     pub fn matches(&self, card: &RawCard) -> bool {
-        self.conditions.iter().all(|(path, c)| c.holds(field_value(card, path).as_ref()))
+        self.conditions
+            .iter()
+            .all(|(path, c)| c.holds(field_value(card, path).as_ref()))
     }
 
     /// The field names the filter uses (first segment of each path).
@@ -55,10 +63,18 @@ impl CardFilter {
 
     /// The kinds the filter restricts cards to, if it names any with `kind`.
     pub fn kinds(&self) -> Option<Vec<String>> {
-        self.conditions.iter().find(|(p, _)| p.len() == 1 && p[0] == "kind").and_then(|(_, c)| match c {
-            Cond::Any(values) => Some(values.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect()),
-            _ => None,
-        })
+        self.conditions
+            .iter()
+            .find(|(p, _)| p.len() == 1 && p[0] == "kind")
+            .and_then(|(_, c)| match c {
+                Cond::Any(values) => Some(
+                    values
+                        .iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect(),
+                ),
+                _ => None,
+            })
     }
 }
 
@@ -72,10 +88,18 @@ fn cond(spec: &Value) -> Result<Cond, String> {
             for (key, value) in table {
                 match key.as_str() {
                     "not" => result = Some(Cond::Not(one_or_many(value))),
-                    "exists" => result = Some(Cond::Exists(value.as_bool().ok_or("`exists` takes true or false")?)),
+                    "exists" => {
+                        result = Some(Cond::Exists(
+                            value.as_bool().ok_or("`exists` takes true or false")?,
+                        ))
+                    }
                     "min" => min = Some(value.as_f64().ok_or("`min` takes a number")?),
                     "max" => max = Some(value.as_f64().ok_or("`max` takes a number")?),
-                    other => return Err(format!("`{other}` is not a filter condition (use `not`, `min`, `max` or `exists`)")),
+                    other => {
+                        return Err(format!(
+                            "`{other}` is not a filter condition (use `not`, `min`, `max` or `exists`)"
+                        ));
+                    }
                 }
             }
             match result {
@@ -102,7 +126,9 @@ impl Cond {
             (Cond::Any(_), None) => false,
             (Cond::Not(values), Some(v)) => !values.iter().any(|x| same(x, v)),
             (Cond::Not(_), None) => true,
-            (Cond::Range { min, max }, Some(v)) => v.as_f64().is_some_and(|n| min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)),
+            (Cond::Range { min, max }, Some(v)) => v
+                .as_f64()
+                .is_some_and(|n| min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)),
             (Cond::Range { .. }, None) => false,
             (Cond::Exists(want), v) => v.is_some() == *want,
         }
@@ -127,7 +153,8 @@ pub fn field_value(card: &RawCard, path: &[String]) -> Option<Value> {
         "copies" => Value::from(card.copies.unwrap_or(1)),
         other => card.fields.get(other)?.clone(),
     };
-    rest.iter().try_fold(top, |v, seg| v.get(seg.as_str()).cloned())
+    rest.iter()
+        .try_fold(top, |v, seg| v.get(seg.as_str()).cloned())
 }
 
 #[cfg(test)]
@@ -155,7 +182,10 @@ mod tests {
 
     #[test]
     fn filters_match_as_documented() {
-        let merc = card("character", json!({"kingdom": "ferro", "mercenary": true, "level": 2, "bonus": {"attribute": "defense"}}));
+        let merc = card(
+            "character",
+            json!({"kingdom": "ferro", "mercenary": true, "level": 2, "bonus": {"attribute": "defense"}}),
+        );
         let plain = card("character", json!({"kingdom": "livre", "level": 1}));
         let table = [
             (json!({"kind": "character"}), true, true),
@@ -168,7 +198,11 @@ mod tests {
             (json!({"level": 2.0}), true, false),
             (json!({"mercenary": {"exists": false}}), false, true),
             (json!({"bonus.attribute": "defense"}), true, false),
-            (json!({"kind": "character", "kingdom": {"not": ["ferro", "renegado"]}}), false, true),
+            (
+                json!({"kind": "character", "kingdom": {"not": ["ferro", "renegado"]}}),
+                false,
+                true,
+            ),
             (json!({"copies": 1}), true, true),
         ];
         for (f, m, p) in table {
@@ -188,7 +222,10 @@ mod tests {
 
     #[test]
     fn a_filter_knows_its_kinds() {
-        assert_eq!(filter(json!({"kind": ["a", "b"]})).kinds(), Some(vec!["a".into(), "b".into()]));
+        assert_eq!(
+            filter(json!({"kind": ["a", "b"]})).kinds(),
+            Some(vec!["a".into(), "b".into()])
+        );
         assert_eq!(filter(json!({"level": 1})).kinds(), None);
     }
 }

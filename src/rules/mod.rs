@@ -147,7 +147,10 @@ impl RuleSet {
 
     /// Whether the deck keeps every rule of severity error (no messages are built).
     pub fn is_legal(&self, deck: &DeckView) -> bool {
-        self.rules.iter().filter(|r| r.severity == RuleSeverity::Error).all(|r| r.holds(deck))
+        self.rules
+            .iter()
+            .filter(|r| r.severity == RuleSeverity::Error)
+            .all(|r| r.holds(deck))
     }
 
     /// How the deck fares against every rule.
@@ -161,7 +164,12 @@ impl RuleSet {
                 }
             });
             if let Some(f) = worst {
-                out.push(Tally { rule: i, actual: f.actual, expected: f.expected, ok: f.ok });
+                out.push(Tally {
+                    rule: i,
+                    actual: f.actual,
+                    expected: f.expected,
+                    ok: f.ok,
+                });
             }
         }
         out
@@ -215,7 +223,10 @@ impl CompiledRule {
     }
 
     fn violation(&self, index: usize, f: Finding, set: &RuleSet) -> Violation {
-        let zone = self.zone.map(|z| set.zones[z].name.as_str()).unwrap_or("the deck");
+        let zone = self
+            .zone
+            .map(|z| set.zones[z].name.as_str())
+            .unwrap_or("the deck");
         let message = match &self.template {
             Some(t) => t
                 .replace("{rule}", &self.name)
@@ -225,10 +236,19 @@ impl CompiledRule {
                 .replace("{card}", f.subject.as_deref().unwrap_or_default()),
             None => {
                 let what = f.subject.map(|s| format!("{s}: ")).unwrap_or_default();
-                format!("{what}{}; the rule *{}* requires {}", f.actual, self.name, f.expected)
+                format!(
+                    "{what}{}; the rule *{}* requires {}",
+                    f.actual, self.name, f.expected
+                )
             }
         };
-        Violation { rule: index, message, primary: f.primary, entries: f.entries, zone: self.zone }
+        Violation {
+            rule: index,
+            message,
+            primary: f.primary,
+            entries: f.entries,
+            zone: self.zone,
+        }
     }
 }
 
@@ -245,12 +265,18 @@ pub fn describe_bounds(b: &Bounds) -> String {
 
 /// Whether `n` is within bounds.
 pub fn within(b: &Bounds, n: u64) -> bool {
-    b.exact.is_none_or(|e| n == u64::from(e)) && b.min.is_none_or(|m| n >= u64::from(m)) && b.max.is_none_or(|m| n <= u64::from(m))
+    b.exact.is_none_or(|e| n == u64::from(e))
+        && b.min.is_none_or(|m| n >= u64::from(m))
+        && b.max.is_none_or(|m| n <= u64::from(m))
 }
 
 /// "1 card" / "31 cards".
 pub fn cards(n: u64) -> String {
-    if n == 1 { "1 card".into() } else { format!("{n} cards") }
+    if n == 1 {
+        "1 card".into()
+    } else {
+        format!("{n} cards")
+    }
 }
 
 #[cfg(test)]

@@ -37,10 +37,20 @@ impl Share {
         !per.iter().any(|&n| self.over(n, total))
     }
 
-    pub(super) fn eval(&self, entries: impl Iterator<Item = (At, Entry)>, report: &mut dyn FnMut(Finding)) {
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
         let (total, per, mut at) = self.totals(entries);
         let expected = format!("at most {}%", self.max_percent);
-        let percent = |n: u64| if total == 0 { 0.0 } else { n as f64 * 100.0 / total as f64 };
+        let percent = |n: u64| {
+            if total == 0 {
+                0.0
+            } else {
+                n as f64 * 100.0 / total as f64
+            }
+        };
         let mut largest = None;
         for (g, &n) in per.iter().enumerate() {
             if self.over(n, total) {
@@ -57,7 +67,17 @@ impl Share {
                 largest = Some((g, n));
             }
         }
-        let actual = largest.map_or_else(|| "no cards".into(), |(g, n)| format!("largest `{}` {:.0}%", self.names[g], percent(n)));
-        report(Finding { actual, expected, ok: true, subject: None, primary: None, entries: Vec::new() });
+        let actual = largest.map_or_else(
+            || "no cards".into(),
+            |(g, n)| format!("largest `{}` {:.0}%", self.names[g], percent(n)),
+        );
+        report(Finding {
+            actual,
+            expected,
+            ok: true,
+            subject: None,
+            primary: None,
+            entries: Vec::new(),
+        });
     }
 }

@@ -12,7 +12,11 @@ impl Size {
         within(&self.bounds, entries.map(|(_, e)| u64::from(e.count)).sum())
     }
 
-    pub(super) fn eval(&self, entries: impl Iterator<Item = (At, Entry)>, report: &mut dyn FnMut(Finding)) {
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
         let total: u64 = entries.map(|(_, e)| u64::from(e.count)).sum();
         report(Finding {
             actual: cards(total),

@@ -185,10 +185,28 @@ impl GameSchemas {
         Some(out)
     }
 
-    fn collect_properties(&self, schema: &Value, base: &str, out: &mut std::collections::BTreeSet<String>, depth: usize) {
-        let Some(obj) = schema.as_object().filter(|_| depth < 16) else { return };
-        out.extend(obj.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k.clone()));
-        if let Some((target, target_base)) = obj.get("$ref").and_then(Value::as_str).and_then(|r| self.resolve(base, r)) {
+    fn collect_properties(
+        &self,
+        schema: &Value,
+        base: &str,
+        out: &mut std::collections::BTreeSet<String>,
+        depth: usize,
+    ) {
+        let Some(obj) = schema.as_object().filter(|_| depth < 16) else {
+            return;
+        };
+        out.extend(
+            obj.get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| k.clone()),
+        );
+        if let Some((target, target_base)) = obj
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| self.resolve(base, r))
+        {
             self.collect_properties(target, &target_base, out, depth + 1);
         }
         for key in ["allOf", "anyOf", "oneOf"] {

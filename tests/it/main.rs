@@ -2,5 +2,6 @@
 
 mod check;
 mod corpus;
+mod decks;
 mod harness;
 mod schemas;
