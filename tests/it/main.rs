@@ -5,3 +5,4 @@ mod corpus;
 mod decks;
 mod harness;
 mod schemas;
+mod sixth;
