@@ -50,24 +50,21 @@ pub fn compile(
         .iter()
         .map(|(id, z)| (id.clone(), z.kinds.clone()))
         .collect();
-    let deck = RuleSet {
-        rules: cx.rules(
-            "deck-rules",
-            &manifest.manifest.deck_rules,
-            &deck_zones,
-            diags,
-        ),
-        zones,
-    };
+    let deck_rules = cx.rules(
+        "deck-rules",
+        &manifest.manifest.deck_rules,
+        &deck_zones,
+        diags,
+    );
+    let deck = RuleSet::new(zones, deck_rules, pool.len());
     let all: Vec<bool> = vec![true; pool.len()];
-    let boxed = RuleSet {
-        zones: vec![ZoneInfo {
-            id: "box".into(),
-            name: "the box".into(),
-            accepts: all,
-        }],
-        rules: cx.rules("box-rules", &manifest.manifest.box_rules, &[], diags),
+    let box_zone = ZoneInfo {
+        id: "box".into(),
+        name: "the box".into(),
+        accepts: all,
     };
+    let box_rules = cx.rules("box-rules", &manifest.manifest.box_rules, &[], diags);
+    let boxed = RuleSet::new(vec![box_zone], box_rules, pool.len());
     Rules { deck, boxed }
 }
 
@@ -387,10 +384,12 @@ impl Scoped<'_, '_> {
                 .or(Some(c.max))
             });
             let (key, key_name) = self.keys(c.key.names());
+            let by_id = c.key.names() == ["id"];
             return Some(Check::Copies(Copies {
                 limit,
                 key,
                 key_name,
+                by_id,
             }));
         }
         if let Some(s) = &rule.share {
@@ -450,10 +449,12 @@ impl Scoped<'_, '_> {
             diags,
         )?;
         let (key, key_name) = self.keys(d.key.names());
+        let by_id = d.key.names() == ["id"];
         Some(Check::Distinct(Distinct {
             applies: self.each(|c| filter.matches(c)),
             key,
             key_name,
+            by_id,
         }))
     }
 

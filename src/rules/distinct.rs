@@ -10,6 +10,8 @@ pub(super) struct Distinct {
     pub(super) key: Vec<u32>,
     /// Per pool card: its key as words.
     pub(super) key_name: Vec<String>,
+    /// Whether the key is the card id (each line of a zone is then its own group).
+    pub(super) by_id: bool,
 }
 
 impl Distinct {

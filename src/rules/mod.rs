@@ -11,6 +11,7 @@ mod compile;
 mod copies;
 mod count;
 mod distinct;
+mod fast;
 pub mod filter;
 mod share;
 mod size;
@@ -113,6 +114,7 @@ pub struct RuleSet {
     pub zones: Vec<ZoneInfo>,
     /// The rules, in manifest order.
     pub rules: Vec<CompiledRule>,
+    fast: fast::Fast,
 }
 
 /// What one check says about a deck: the numbers and, when broken, the
@@ -128,10 +130,24 @@ struct Finding {
 }
 
 impl RuleSet {
+    /// A rule set over `zones`, for a pool of `pool_len` cards.
+    pub(crate) fn new(zones: Vec<ZoneInfo>, rules: Vec<CompiledRule>, pool_len: usize) -> Self {
+        let mut set = RuleSet {
+            zones,
+            rules,
+            fast: fast::Fast::default(),
+        };
+        set.fast = fast::Fast::build(&set, pool_len);
+        set
+    }
+
     /// Every rule the deck breaks. Rules are first tested on the fast path;
     /// only a broken rule is evaluated again to explain how it breaks.
     pub fn check(&self, deck: &DeckView) -> Vec<Violation> {
         let mut out = Vec::new();
+        if self.fast.all_hold(self, deck) {
+            return out;
+        }
         for (i, rule) in self.rules.iter().enumerate() {
             if rule.holds(deck) {
                 continue;
@@ -147,10 +163,18 @@ impl RuleSet {
 
     /// Whether the deck keeps every rule of severity error (no messages are built).
     pub fn is_legal(&self, deck: &DeckView) -> bool {
+        if self.fast.all_hold(self, deck) {
+            return true;
+        }
+        // Something failed: when warnings exist, it may have been only a warning.
         self.rules
             .iter()
-            .filter(|r| r.severity == RuleSeverity::Error)
-            .all(|r| r.holds(deck))
+            .any(|r| r.severity == RuleSeverity::Warning)
+            && self
+                .rules
+                .iter()
+                .filter(|r| r.severity == RuleSeverity::Error)
+                .all(|r| r.holds(deck))
     }
 
     /// How the deck fares against every rule.

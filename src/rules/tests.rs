@@ -327,9 +327,9 @@ fn box_rules_see_every_card_copies_times() {
     assert!(!diags.has_errors());
     let view = crate::deck::box_view(&pool);
     assert!(rules.boxed.check(&view).is_empty());
-    let (pool, rules, _) =
-        rules("[[box-rules]]\nid = \"eleven\"\nname = \"Eleven\"\nsize = { exact = 11 }\n");
-    let broken = rules.boxed.check(&crate::deck::box_view(&pool));
+    let (pool, eleven, _) =
+        self::rules("[[box-rules]]\nid = \"eleven\"\nname = \"Eleven\"\nsize = { exact = 11 }\n");
+    let broken = eleven.boxed.check(&crate::deck::box_view(&pool));
     assert_eq!(broken.len(), 1);
     assert_eq!(
         broken[0].message,
