@@ -3,4 +3,5 @@
 mod check;
 mod corpus;
 mod harness;
+mod packs;
 mod schemas;
