@@ -4,5 +4,6 @@ mod check;
 mod corpus;
 mod decks;
 mod harness;
+mod packs;
 mod schemas;
 mod sixth;
