@@ -1,7 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs beyond cargo's crates. Idempotent: each
-# step checks first and installs only what is missing. .ci/run calls it
-# before `cargo test`; a test that needs a tool may call it too.
+# Installs what the test suite needs beyond Rust; does nothing when it is there.
 set -euo pipefail
 
 # The cross-language bundle test reads a bundle with Python's stock

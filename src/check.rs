@@ -2,10 +2,12 @@
 
 use rayon::prelude::*;
 
+use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::link::{CardPool, link};
 use crate::load::{LoadError, Workspace};
 use crate::manifest::{self, LoadedManifest};
+use crate::rules::{self, Rules};
 use crate::validate::{FileCards, GameSchemas, read_cards};
 
 /// A game that passed loading: its manifest and its linked cards.
@@ -15,6 +17,19 @@ pub struct Game {
     pub manifest: LoadedManifest,
     /// Every card, linked.
     pub pool: CardPool,
+    /// The compiled deck and box rules.
+    pub rules: Rules,
+    /// The example decks under `cards/<game>/decks/` that parsed.
+    pub decks: Vec<DeckFile>,
+}
+
+/// Whether to check the decks under `cards/<game>/decks/` too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decks {
+    /// Check them (`carta check`, `carta build`).
+    Check,
+    /// Leave them (`carta deck check` checks the files it is given).
+    Skip,
 }
 
 /// Checks the named games (all when `games` is empty), reporting every
@@ -29,20 +44,22 @@ pub fn check(
 ) -> Result<Vec<Game>, LoadError> {
     let mut out = Vec::new();
     for game in ws.select_games(games)? {
-        if let Some(g) = check_game(ws, &game, diags)? {
+        if let Some(g) = check_game(ws, &game, Decks::Check, diags)? {
             out.push(g);
         }
     }
     Ok(out)
 }
 
-/// Loads, validates and links one game.
+/// Loads, validates and links one game, compiles its rules, checks its box
+/// rules and (with [`Decks::Check`]) its example decks.
 ///
 /// # Errors
 /// When a file cannot be read.
 pub fn check_game(
     ws: &mut Workspace,
     game: &str,
+    decks: Decks,
     diags: &mut Diagnostics,
 ) -> Result<Option<Game>, LoadError> {
     let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
@@ -51,7 +68,8 @@ pub fn check_game(
     };
     let schemas = compile_schemas(ws, &manifest, diags)?;
     let kinds = manifest.manifest.kind_ids();
-    let files = ws.read_many(&ws.card_files(game)?, diags)?;
+    let mut files = ws.read_many(&ws.card_files(game)?, diags)?;
+    files.retain(|&f| ws.is_text(f));
     let sources = &ws.sources;
     let per_file: Vec<FileCards> = files
         .par_iter()
@@ -63,7 +81,64 @@ pub fn check_game(
         cards.extend(f.cards);
     }
     let pool = link(cards, diags);
-    Ok(Some(Game { manifest, pool }))
+    let rules = rules::compile(&manifest, &pool, &schemas, diags);
+    let mut found = Vec::new();
+    deck::check_box(&manifest, &pool, &rules.boxed, &mut found);
+    let mut game = Game {
+        manifest,
+        pool,
+        rules,
+        decks: Vec::new(),
+    };
+    if decks == Decks::Check {
+        let files = ws.read_many(&ws.deck_files(game_id(&game))?, diags)?;
+        for file in files.into_iter().filter(|&f| ws.is_text(f)) {
+            if let Some(d) = check_deck(&game, file, &ws.sources.get(file).text, &mut found) {
+                game.decks.push(d);
+            }
+        }
+    }
+    diags.extend(found);
+    Ok(Some(game))
+}
+
+fn game_id(game: &Game) -> &str {
+    &game.manifest.manifest.id
+}
+
+/// Parses one deck file of `game`, resolves it and checks it against the
+/// deck rules; returns the parsed deck when it is for this game.
+pub fn check_deck(
+    game: &Game,
+    file: crate::diag::FileId,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<DeckFile> {
+    let parsed = deck::parse(file, text, out)?;
+    if parsed.game != game_id(game) {
+        out.push(
+            Diagnostic::error(
+                "deck::game",
+                format!(
+                    "this deck is for `{}`, but it is in the decks of `{}`",
+                    parsed.game,
+                    game_id(game)
+                ),
+            )
+            .at(file, parsed.game_span.clone(), "another game")
+            .with_help(format!(
+                "write `game = \"{}\"`, or move the file to that game's `decks/`",
+                game_id(game)
+            )),
+        );
+        return None;
+    }
+    if let Some(resolved) =
+        deck::resolve(&parsed, &game.manifest, &game.pool, &game.rules.deck, out)
+    {
+        deck::check(&parsed, &resolved, &game.manifest, &game.rules.deck, out);
+    }
+    Some(parsed)
 }
 
 /// Reads the game's schema files (its `schemas/<game>/` folder and any other
@@ -81,7 +156,8 @@ fn compile_schemas(
             files.push(path.clone());
         }
     }
-    let ids = ws.read_many(&files, diags)?;
+    let mut ids = ws.read_many(&files, diags)?;
+    ids.retain(|&f| ws.is_text(f));
     let kinds = m.kind_ids();
     let docs = GameSchemas::parse_files(&ids, &ws.sources, &kinds, diags);
     let parsed: Vec<String> = docs.iter().map(|d| d.uri.clone()).collect();

@@ -7,9 +7,16 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 use crate::bundle::Bundle;
+use crate::check::{Decks, Game};
+use crate::deck::{self, DeckFile};
+use crate::deckcode::{self, CodeDeck};
 use crate::diag::{Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap};
 use crate::load::Workspace;
+use crate::rules::RuleSet;
 
 /// carta: a compiler for tabletop card games.
 #[derive(Debug, Parser)]
@@ -90,6 +97,36 @@ pub enum Command {
         /// The bundle file.
         bundle: PathBuf,
     },
+    /// Deck legality and deck codes.
+    Deck {
+        /// What to do with decks.
+        #[command(subcommand)]
+        command: DeckCommand,
+    },
+}
+
+/// The `carta deck` commands.
+#[derive(Debug, Subcommand)]
+pub enum DeckCommand {
+    /// Check the legality of each deck file against its game's rules.
+    Check {
+        /// Deck files (TOML), relative to the current directory.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also show how each deck fares against every rule, legal or not.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Print a short, shareable code for a deck file.
+    Code {
+        /// The deck file.
+        file: PathBuf,
+    },
+    /// Print the deck file a code stands for.
+    Decode {
+        /// The code, as `carta deck code` printed it.
+        code: String,
+    },
 }
 
 /// Runs a parsed command line and returns the process exit code:
@@ -101,6 +138,15 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Build { games, out } => build(&cli.global, games, out),
         Command::Decompile { bundle } => return show_bundle(&cli.global, bundle, false),
         Command::Inspect { bundle } => return show_bundle(&cli.global, bundle, true),
+        Command::Deck {
+            command: DeckCommand::Check { files, explain },
+        } => deck_check(&cli.global, files, *explain),
+        Command::Deck {
+            command: DeckCommand::Code { file },
+        } => deck_code(&cli.global, file),
+        Command::Deck {
+            command: DeckCommand::Decode { code },
+        } => deck_decode(&cli.global, code),
     };
     match outcome {
         Ok((diags, sources, summary)) => session.finish(diags, &sources, &summary),
@@ -139,11 +185,8 @@ fn build(global: &Global, games: &[String], out: &Path) -> Outcome {
         plural(cards)
     );
     if diags.has_errors() {
-        return Ok((
-            diags,
-            ws.sources,
-            format!("checked {counts}; nothing written"),
-        ));
+        let summary = format!("checked {counts}; nothing written");
+        return Ok((diags, ws.sources, summary));
     }
     let dir = global.dir.join(out);
     let summary = match crate::emit::write_bundles(&checked, &ws.sources, &dir, &mut diags)? {
@@ -173,6 +216,176 @@ fn show_bundle(global: &Global, given: &Path, inspect: bool) -> ExitCode {
         Err(e) => {
             eprintln!("error: `{}`: {e}", given.display());
             ExitCode::from(if e.is_io() { 2 } else { 1 })
+        }
+    }
+}
+
+fn deck_check(global: &Global, files: &[PathBuf], explain: bool) -> Outcome {
+    let mut ws = Workspace::open(&global.dir)?;
+    let mut diags = Diagnostics::new();
+    let mut games: BTreeMap<String, Option<Game>> = BTreeMap::new();
+    let known = ws.game_ids()?;
+    let (mut legal, mut illegal) = (0, 0);
+    for path in files {
+        let file = ws.read_path(path, &mut diags)?;
+        if !ws.is_text(file) {
+            illegal += 1;
+            continue;
+        }
+        let text = Arc::clone(&ws.sources.get(file).text);
+        let mut found = Vec::new();
+        let parsed = deck::parse(file, &text, &mut found);
+        if let Some(parsed) = parsed.filter(|p| known_game(p, &known, &mut found)) {
+            if !games.contains_key(&parsed.game) {
+                let game =
+                    crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?;
+                games.insert(parsed.game.clone(), game);
+            }
+            if let Some(game) = &games[&parsed.game] {
+                let rules = &game.rules.deck;
+                if let Some(resolved) =
+                    deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+                {
+                    deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
+                    if explain {
+                        explain_deck(global, &parsed, rules, &resolved, &ws.sources, &mut found);
+                    }
+                }
+            }
+        }
+        if found.iter().any(|d| d.severity == Severity::Error) {
+            illegal += 1;
+        } else {
+            legal += 1;
+        }
+        diags.extend(found);
+    }
+    let summary = format!(
+        "checked {} deck{}: {legal} legal, {illegal} illegal",
+        files.len(),
+        plural(files.len())
+    );
+    Ok((diags, ws.sources, summary))
+}
+
+fn deck_code(global: &Global, path: &Path) -> Outcome {
+    let mut ws = Workspace::open(&global.dir)?;
+    let mut diags = Diagnostics::new();
+    let file = ws.read_path(path, &mut diags)?;
+    let text = Arc::clone(&ws.sources.get(file).text);
+    let mut found = Vec::new();
+    let known = ws.game_ids()?;
+    let parsed = deck::parse(file, &text, &mut found)
+        .filter(|p| ws.is_text(file) && known_game(p, &known, &mut found));
+    if let Some(parsed) = parsed {
+        if let Some(game) =
+            crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?
+        {
+            let rules = &game.rules.deck;
+            if deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found).is_some()
+                && !diags.has_errors()
+            {
+                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+                let code_deck = CodeDeck {
+                    game: parsed.game.clone(),
+                    name: parsed.name.clone(),
+                    zones: deck::zones_of(&parsed),
+                };
+                match deckcode::encode(&code_deck, &zones, &game.pool) {
+                    Ok(code) => println!("{code}"),
+                    Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
+                }
+            }
+        }
+    }
+    diags.extend(found);
+    Ok((diags, ws.sources, "deck code".into()))
+}
+
+fn deck_decode(global: &Global, code: &str) -> Outcome {
+    let mut ws = Workspace::open(&global.dir)?;
+    let mut diags = Diagnostics::new();
+    let known = ws.game_ids()?;
+    let decoded = deckcode::game_of(code).and_then(|game| {
+        if known.contains(&game) {
+            Ok(game)
+        } else {
+            Err(deckcode::CodeError::Unknown(format!(
+                "the game `{game}`, which is not in this workspace"
+            )))
+        }
+    });
+    match decoded {
+        Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
+        Ok(game_id) => {
+            if let Some(game) =
+                crate::check::check_game(&mut ws, &game_id, Decks::Skip, &mut diags)?
+            {
+                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+                match deckcode::decode(code, &zones, &game.pool) {
+                    Ok(d) => print!("{}", deckcode::to_toml(&d)),
+                    Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
+                }
+            }
+        }
+    }
+    Ok((diags, ws.sources, "deck decode".into()))
+}
+
+/// Reports a deck whose `game` is not in the workspace.
+fn known_game(deck: &DeckFile, known: &[String], out: &mut Vec<Diagnostic>) -> bool {
+    if known.contains(&deck.game) {
+        return true;
+    }
+    let hint = crate::suggest::closest(&deck.game, known.iter().map(String::as_str));
+    out.push(
+        Diagnostic::error(
+            "deck::game",
+            format!("there is no game `{}` in this workspace", deck.game),
+        )
+        .at(deck.file, deck.game_span.clone(), "unknown game")
+        .with_help(hint.map_or_else(
+            || format!("games: {}", known.join(", ")),
+            |h| format!("did you mean `{h}`?"),
+        )),
+    );
+    false
+}
+
+/// `--explain`: the tally of every rule, as a table on stdout (human) or as
+/// advice diagnostics (JSON).
+fn explain_deck(
+    global: &Global,
+    deck: &DeckFile,
+    rules: &RuleSet,
+    resolved: &deck::ResolvedDeck,
+    sources: &SourceMap,
+    out: &mut Vec<Diagnostic>,
+) {
+    let tallies = rules.explain(&resolved.view);
+    match global.message_format {
+        MessageFormat::Human => {
+            println!("{} ({}):", sources.get(deck.file).name, deck.name);
+            for line in deck::tally_lines(rules, &tallies) {
+                println!("{line}");
+            }
+        }
+        MessageFormat::Json => {
+            for t in tallies {
+                let r = &rules.rules[t.rule];
+                let state = if t.ok { "kept" } else { "broken" };
+                out.push(
+                    Diagnostic::new(
+                        Severity::Advice,
+                        "deck::tally",
+                        format!(
+                            "rule `{}` ({}): {} (requires {}): {state}",
+                            r.id, r.name, t.actual, t.expected
+                        ),
+                    )
+                    .at(deck.file, deck.game_span.clone(), ""),
+                );
+            }
         }
     }
 }
@@ -223,7 +436,7 @@ impl Session {
             .filter(|d| match d.severity {
                 Severity::Error => true,
                 Severity::Warning => !self.quiet,
-                Severity::Advice => self.verbose,
+                Severity::Advice => self.verbose || d.code == "deck::tally",
             })
             .collect();
         if self.renderer.emit(&shown, sources).is_err() {

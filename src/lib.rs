@@ -17,10 +17,13 @@
 pub mod bundle;
 pub mod check;
 pub mod cli;
+pub mod deck;
+pub mod deckcode;
 pub mod diag;
 pub mod emit;
 pub mod link;
 pub mod load;
 pub mod manifest;
+pub mod rules;
 pub mod suggest;
 pub mod validate;

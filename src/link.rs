@@ -26,6 +26,19 @@ impl CardPool {
         self.cards.iter()
     }
 
+    /// The position of the card with id `id` in [`CardPool::iter`] order.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    /// The card at position `i` in [`CardPool::iter`] order.
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    pub fn card(&self, i: usize) -> &RawCard {
+        &self.cards[i]
+    }
+
     /// How many cards there are.
     pub fn len(&self) -> usize {
         self.cards.len()
@@ -94,7 +107,7 @@ pub fn link(cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
                         Diagnostic::error(
                             "link::ref-kind",
                             format!(
-                                "`{}` of card `{}` must name a card of kind {}, but `{}` is a `{}`",
+                                "`{}` of card `{}` must name a card of kind {}, but `{}` is of kind `{}`",
                                 r.field,
                                 card.id,
                                 kinds_list(&r.kinds),
@@ -102,7 +115,7 @@ pub fn link(cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
                                 target.kind
                             ),
                         )
-                        .at(card.file, r.span.clone(), format!("a `{}`", target.kind))
+                        .at(card.file, r.span.clone(), format!("of kind `{}`", target.kind))
                         .with_label(Label::new(
                             target.file,
                             target.id_span.clone(),

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::load::{SpanIndex, parse_toml, table_to_json};
+use crate::rules::spec::{Rule, Zone};
 use crate::validate::{GameSchemas, SchemaDoc, Subject, diagnose};
 
 /// Where the generated schema of the manifest is committed.
@@ -41,6 +42,17 @@ pub struct Manifest {
     #[schemars(length(min = 1))]
     #[schemars(extend("propertyNames" = { "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }))]
     pub kinds: IndexMap<String, Kind>,
+    /// The zones of a deck (`[zones.main]`), by zone id, in display order.
+    /// A game without zones has no deck building.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub zones: IndexMap<String, Zone>,
+    /// The rules every deck must keep (`[[deck-rules]]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deck_rules: Vec<Rule>,
+    /// The rules the whole card pool must keep (`[[box-rules]]`), each
+    /// card counted `copies` times.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub box_rules: Vec<Rule>,
 }
 
 /// One kind of card.
@@ -140,9 +152,7 @@ pub fn parse(
             schemas: &schemas,
         };
         let mut found = Vec::new();
-        for error in validator.iter_errors(&instance) {
-            diagnose(&error, &subject, &mut found);
-        }
+        diagnose(validator.iter_errors(&instance), &subject, &mut found);
         diags.extend(found);
         return None;
     }

@@ -116,15 +116,14 @@ impl Diagnostic {
 
     /// Adds a help line.
     #[must_use]
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
-        self
+    pub fn with_help(self, help: impl Into<String>) -> Self {
+        self.with_help_opt(Some(help.into()))
     }
 
-    /// Adds a help line if there is one.
+    /// Adds a help line if there is one (an empty one counts as none).
     #[must_use]
     pub fn with_help_opt(mut self, help: Option<String>) -> Self {
-        self.help = help;
+        self.help = help.filter(|h| !h.is_empty());
         self
     }
 }

@@ -148,7 +148,7 @@ impl<'a> JsonLabel<'a> {
 #[derive(Debug)]
 struct MietteReport {
     message: String,
-    code: &'static str,
+    code: Option<&'static str>,
     severity: miette::Severity,
     help: Option<String>,
     source: Option<NamedSource<Arc<str>>>,
@@ -160,7 +160,7 @@ impl MietteReport {
     fn new(d: &Diagnostic, sources: &SourceMap) -> Self {
         let mut report = MietteReport {
             message: d.message.clone(),
-            code: d.code,
+            code: Some(d.code),
             severity: match d.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
@@ -191,7 +191,7 @@ impl MietteReport {
                 let other = sources.get(label.file);
                 report.related.push(MietteReport {
                     message: label.message.clone(),
-                    code: d.code,
+                    code: None,
                     severity: miette::Severity::Advice,
                     help: None,
                     source: Some(NamedSource::new(&other.name, Arc::clone(&other.text))),
@@ -221,7 +221,7 @@ impl std::error::Error for MietteReport {}
 
 impl miette::Diagnostic for MietteReport {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(self.code))
+        self.code.map(|c| Box::new(c) as Box<dyn fmt::Display>)
     }
 
     fn severity(&self) -> Option<miette::Severity> {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::{self, CardRecord, DeckRecord, SourceHash};
 use crate::check::Game;
+use crate::deck::DeckFile;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 
 /// Writes `bytes` to `path` atomically: into a temporary file in the same
@@ -83,6 +84,22 @@ pub fn source_hash(game: &Game, sources: &SourceMap) -> SourceHash {
     )
 }
 
+/// A checked deck file as the bundle stores it.
+pub fn deck_record(deck: &DeckFile, sources: &SourceMap) -> DeckRecord {
+    DeckRecord {
+        name: deck.name.clone(),
+        file: sources.get(deck.file).name.clone(),
+        zones: deck
+            .zones
+            .iter()
+            .map(|z| {
+                let cards = z.entries.iter().map(|e| (e.id.clone(), e.count)).collect();
+                (z.id.clone(), cards)
+            })
+            .collect(),
+    }
+}
+
 /// Encodes the bundle of one checked game. A failure (a field nested too
 /// deep) is reported as a diagnostic at the card.
 pub fn encode_game(
@@ -126,8 +143,8 @@ pub fn write_bundles(
 ) -> io::Result<Option<Vec<PathBuf>>> {
     let mut encoded = Vec::with_capacity(games.len());
     for game in games {
-        // Decks join the bundle when deck files are checked (issue 3).
-        if let Some(bytes) = encode_game(game, &[], sources, diags) {
+        let decks: Vec<DeckRecord> = game.decks.iter().map(|d| deck_record(d, sources)).collect();
+        if let Some(bytes) = encode_game(game, &decks, sources, diags) {
             encoded.push((bundle_path(out, &game.manifest.manifest.id), bytes));
         }
     }

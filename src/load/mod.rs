@@ -11,7 +11,6 @@ pub use self::toml::{Document, SpanIndex, parse_toml, table_to_json, to_json};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -23,6 +22,8 @@ pub struct Workspace {
     root: PathBuf,
     /// Every file read so far.
     pub sources: SourceMap,
+    /// Files that were not UTF-8 (registered lossily, already reported).
+    not_utf8: Vec<FileId>,
 }
 
 /// Why a workspace could not be opened or a file not read (exit 2).
@@ -61,6 +62,7 @@ impl Workspace {
         Ok(Workspace {
             root: root.to_path_buf(),
             sources: SourceMap::new(),
+            not_utf8: Vec::new(),
         })
     }
 
@@ -130,36 +132,23 @@ impl Workspace {
         rels: &[String],
         diags: &mut Diagnostics,
     ) -> Result<Vec<FileId>, LoadError> {
-        let texts: Vec<Result<(Arc<str>, Option<usize>), LoadError>> = rels
+        let bytes: Vec<Result<Vec<u8>, LoadError>> = rels
             .par_iter()
             .map(|rel| {
                 let path = self.root.join(rel);
-                let bytes = fs::read(&path).map_err(|source| LoadError::Io { path, source })?;
-                Ok(match String::from_utf8(bytes) {
-                    Ok(s) => (Arc::from(s), None),
-                    Err(e) => {
-                        let at = e.utf8_error().valid_up_to();
-                        (Arc::from(String::from_utf8_lossy(e.as_bytes())), Some(at))
-                    }
-                })
+                fs::read(&path).map_err(|source| LoadError::Io { path, source })
             })
             .collect();
         let mut ids = Vec::with_capacity(rels.len());
-        for (rel, text) in rels.iter().zip(texts) {
-            let (text, bad_at) = text?;
-            let id = self.sources.add(rel.clone(), text);
-            if let Some(at) = bad_at {
-                diags.push(
-                    Diagnostic::error("load::not-utf8", format!("`{rel}` is not valid UTF-8"))
-                        .at(id, at..at, "invalid byte sequence here")
-                        .with_help(
-                            "save the file as UTF-8 (card text may use any Unicode character)",
-                        ),
-                );
-            }
-            ids.push(id);
+        for (rel, bytes) in rels.iter().zip(bytes) {
+            ids.push(self.register(rel.clone(), bytes?, diags));
         }
         Ok(ids)
+    }
+
+    /// Whether a file read was valid UTF-8 (only such files are parsed).
+    pub fn is_text(&self, id: FileId) -> bool {
+        !self.not_utf8.contains(&id)
     }
 
     /// The card files of game `game` (relative paths, sorted): every `.toml`
@@ -205,6 +194,58 @@ impl Workspace {
             self.walk(&base, &mut |rel| rel.ends_with(".schema.json"), &mut out)?;
         }
         Ok(out)
+    }
+
+    /// Reads a file named by a path as the user gave it (relative to the
+    /// current directory). Its name in diagnostics is relative to the
+    /// workspace root when it lies inside it.
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    pub fn read_path(&mut self, path: &Path, diags: &mut Diagnostics) -> Result<FileId, LoadError> {
+        let absolute = std::path::absolute(path).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let root = std::path::absolute(&self.root).map_err(|source| LoadError::Io {
+            path: self.root.clone(),
+            source,
+        })?;
+        let name = match absolute.strip_prefix(&root) {
+            Ok(rel) => rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+            Err(_) => path.to_string_lossy().replace('\\', "/"),
+        };
+        let bytes = fs::read(&absolute).map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(self.register(name, bytes, diags))
+    }
+
+    fn register(&mut self, name: String, bytes: Vec<u8>, diags: &mut Diagnostics) -> FileId {
+        match String::from_utf8(bytes) {
+            Ok(s) => self.sources.add(name, s),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let id = self.sources.add(
+                    name.clone(),
+                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                );
+                self.not_utf8.push(id);
+                diags.push(
+                    Diagnostic::error("load::not-utf8", format!("`{name}` is not valid UTF-8"))
+                        .at(id, at..at, "invalid byte sequence here")
+                        .with_help(
+                            "save the file as UTF-8 (card text may use any Unicode character)",
+                        ),
+                );
+                id
+            }
+        }
     }
 
     /// Whether a workspace-relative file exists.

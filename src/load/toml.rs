@@ -21,13 +21,14 @@ pub fn parse_toml<'a>(
     let ok = errors.is_empty();
     for e in errors {
         let span = e.span().unwrap_or(0..0);
+        let bare = text.get(span.clone()).unwrap_or_default();
         out.push(
             Diagnostic::error(
                 "toml::syntax",
                 format!("TOML syntax error: {}", first_line(e.message())),
             )
             .at(file, span, "here")
-            .with_help_opt(syntax_help(e.message())),
+            .with_help_opt(syntax_help(e.message(), bare)),
         );
     }
     (doc, ok)
@@ -37,9 +38,14 @@ fn first_line(message: &str) -> &str {
     message.lines().next().unwrap_or(message).trim_end()
 }
 
-fn syntax_help(message: &str) -> Option<String> {
+fn syntax_help(message: &str, offending: &str) -> Option<String> {
     let m = message.to_lowercase();
-    if m.contains("duplicate key") {
+    let word = offending.chars().next().is_some_and(char::is_alphabetic);
+    if word && !matches!(offending, "true" | "false" | "inf" | "nan") {
+        Some(format!(
+            "text values are written in double quotes: \"{offending}\""
+        ))
+    } else if m.contains("duplicate key") {
         Some("each key may appear once per table".into())
     } else if m.contains("string") && (m.contains("unterminated") || m.contains("invalid")) {
         Some("strings are written in double quotes: name = \"Escudo Orc\"".into())

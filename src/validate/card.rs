@@ -116,15 +116,16 @@ pub fn read_cards(file: FileId, text: &str, kinds: &[String], schemas: &GameSche
         for card in array.iter() {
             let table = card.get_ref().as_table().expect("checked above");
             let header = header_of(text, card.span());
-            if let Some(raw) = read_card(
-                file,
-                table,
-                header,
-                kinds,
-                schemas,
-                syntax_ok,
-                &mut out.diagnostics,
-            ) {
+            // After a syntax error the recovered tree is partial: keep its
+            // cards for linking (so references to them do not cascade into
+            // errors) but report nothing more about them.
+            let mut scratch = Vec::new();
+            let sink = if syntax_ok {
+                &mut out.diagnostics
+            } else {
+                &mut scratch
+            };
+            if let Some(raw) = read_card(file, table, header, kinds, schemas, syntax_ok, sink) {
                 out.cards.push(raw);
             }
         }
@@ -227,9 +228,7 @@ fn read_card(
                     extra_root_keys: &RESERVED,
                     schemas,
                 };
-                for error in schema.validator.iter_errors(&instance) {
-                    diagnose(&error, &subject, diags);
-                }
+                diagnose(schema.validator.iter_errors(&instance), &subject, diags);
             }
             let Value::Object(back) = instance else {
                 unreachable!()

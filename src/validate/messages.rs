@@ -28,9 +28,46 @@ pub struct Subject<'a, 'src> {
     pub schemas: &'a GameSchemas,
 }
 
-/// Turns one validation error into diagnostics (an error about several
-/// unknown keys becomes one diagnostic per key).
-pub fn diagnose(error: &ValidationError<'_>, subject: &Subject<'_, '_>, out: &mut Vec<Diagnostic>) {
+/// Turns the validation errors of one table into diagnostics (an error
+/// about several unknown keys becomes one diagnostic per key). A misspelt
+/// required field is one mistake, not two: the unknown key is reported with
+/// its correction, and the "missing" error for the correction is dropped.
+pub fn diagnose<'e>(
+    errors: impl Iterator<Item = ValidationError<'e>>,
+    subject: &Subject<'_, '_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let errors: Vec<ValidationError<'e>> = errors.collect();
+    let mut typos = Vec::new();
+    for error in &errors {
+        if let ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } = error.kind()
+        {
+            let pointer = error.instance_path().to_string();
+            let parent = parent_schema(error, subject);
+            for name in unexpected {
+                if let Some(fix) = correction(subject, &pointer, name, parent) {
+                    typos.push((pointer.clone(), fix.to_owned()));
+                }
+            }
+        }
+    }
+    for error in &errors {
+        diagnose_one(error, subject, &typos, out);
+    }
+}
+
+fn parent_schema<'s>(error: &ValidationError<'_>, subject: &Subject<'s, '_>) -> Option<&'s Value> {
+    let location = error.absolute_keyword_location()?.to_string();
+    subject.schemas.parent_of_keyword(&location)
+}
+
+fn diagnose_one(
+    error: &ValidationError<'_>,
+    subject: &Subject<'_, '_>,
+    typos: &[(String, String)],
+    out: &mut Vec<Diagnostic>,
+) {
     let pointer = error.instance_path().to_string();
     let at = locate(subject.table, subject.span.clone(), &pointer);
     let field = if at.display.is_empty() {
@@ -38,10 +75,7 @@ pub fn diagnose(error: &ValidationError<'_>, subject: &Subject<'_, '_>, out: &mu
     } else {
         format!("`{}`", at.display)
     };
-    let keyword_location = error.absolute_keyword_location().map(ToString::to_string);
-    let parent = keyword_location
-        .as_deref()
-        .and_then(|l| subject.schemas.parent_of_keyword(l));
+    let parent = parent_schema(error, subject);
     let found = describe_value(error.instance());
     let d = match error.kind() {
         ValidationErrorKind::Type { kind } => {
@@ -142,19 +176,22 @@ pub fn diagnose(error: &ValidationError<'_>, subject: &Subject<'_, '_>, out: &mu
         ),
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
+            if typos.iter().any(|(p, fix)| *p == pointer && fix == name) {
+                return;
+            }
             missing(subject, &at, &field, name, parent)
         }
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
             for name in unexpected {
-                out.push(unknown_field(subject, &pointer, name, parent));
+                out.push(unknown_field(subject, &pointer, name, parent, typos));
             }
             return;
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
             if let Some(branch) = best_branch(context, &pointer) {
                 for e in branch {
-                    diagnose(e, subject, out);
+                    diagnose_one(e, subject, typos, out);
                 }
                 return;
             }
@@ -391,6 +428,7 @@ fn unknown_field(
     pointer: &str,
     name: &str,
     parent: Option<&Value>,
+    typos: &[(String, String)],
 ) -> Diagnostic {
     let escaped = name.replace('~', "~0").replace('/', "~1");
     let at = locate(
@@ -398,14 +436,7 @@ fn unknown_field(
         subject.span.clone(),
         &format!("{pointer}/{escaped}"),
     );
-    let mut allowed: Vec<&str> = parent
-        .and_then(|p| p.get("properties"))
-        .and_then(Value::as_object)
-        .map(|p| p.keys().map(String::as_str).collect())
-        .unwrap_or_default();
-    if pointer.is_empty() {
-        allowed.extend(subject.extra_root_keys);
-    }
+    let allowed = allowed_keys(subject, pointer, parent);
     let owner = if pointer.is_empty() {
         subject.noun.clone()
     } else {
@@ -415,6 +446,9 @@ fn unknown_field(
         )
     };
     let help = match suggest::closest(name, allowed.iter().copied()) {
+        Some(c) if typos.iter().any(|(p, fix)| p == pointer && fix == c) => {
+            format!("did you mean `{c}`? (`{c}` is required and missing)")
+        }
         Some(c) => format!("did you mean `{c}`?"),
         None if allowed.is_empty() => "this table takes no fields".into(),
         None => format!("allowed fields: {}", allowed.join(", ")),
@@ -425,6 +459,34 @@ fn unknown_field(
     )
     .at(subject.file, at.key.unwrap_or(at.value), "unknown field")
     .with_help(help)
+}
+
+/// The keys a table may hold: its schema's properties, plus the reserved
+/// keys at a card's root.
+fn allowed_keys<'a>(
+    subject: &Subject<'a, '_>,
+    pointer: &str,
+    parent: Option<&'a Value>,
+) -> Vec<&'a str> {
+    let mut allowed: Vec<&str> = parent
+        .and_then(|p| p.get("properties"))
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    if pointer.is_empty() {
+        allowed.extend(subject.extra_root_keys);
+    }
+    allowed
+}
+
+/// The allowed key an unknown key `name` is most likely a typo of.
+fn correction<'a>(
+    subject: &Subject<'a, '_>,
+    pointer: &str,
+    name: &str,
+    parent: Option<&'a Value>,
+) -> Option<&'a str> {
+    suggest::closest(name, allowed_keys(subject, pointer, parent))
 }
 
 fn describe_property(schema: &Value) -> Option<String> {

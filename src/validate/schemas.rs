@@ -176,6 +176,46 @@ impl GameSchemas {
         (schemas, missing)
     }
 
+    /// The top-level property names a card of `kind` may have (following
+    /// `$ref` and `allOf`/`anyOf`/`oneOf`), if its schema compiled.
+    pub fn property_names(&self, kind: &str) -> Option<std::collections::BTreeSet<String>> {
+        let k = self.kinds.get(kind)?;
+        let mut out = std::collections::BTreeSet::new();
+        self.collect_properties(&self.docs[&k.uri], &k.uri, &mut out, 0);
+        Some(out)
+    }
+
+    fn collect_properties(
+        &self,
+        schema: &Value,
+        base: &str,
+        out: &mut std::collections::BTreeSet<String>,
+        depth: usize,
+    ) {
+        let Some(obj) = schema.as_object().filter(|_| depth < 16) else {
+            return;
+        };
+        out.extend(
+            obj.get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| k.clone()),
+        );
+        if let Some((target, target_base)) = obj
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| self.resolve(base, r))
+        {
+            self.collect_properties(target, &target_base, out, depth + 1);
+        }
+        for key in ["allOf", "anyOf", "oneOf"] {
+            for sub in obj.get(key).and_then(Value::as_array).into_iter().flatten() {
+                self.collect_properties(sub, base, out, depth + 1);
+            }
+        }
+    }
+
     /// The compiled schema of `kind`, if it compiled.
     pub fn kind(&self, kind: &str) -> Option<&KindSchema> {
         self.kinds.get(kind)
@@ -351,7 +391,6 @@ fn parse_schema(file: FileId, text: &str) -> Result<Value, Diagnostic> {
     })?;
     if let Err(e) = jsonschema::meta::validate(&doc) {
         let pointer = e.instance_path().to_string();
-        let last = pointer.rsplit('/').next().unwrap_or("");
         return Err(Diagnostic::error(
             "schema::invalid-schema",
             format!(
@@ -360,7 +399,7 @@ fn parse_schema(file: FileId, text: &str) -> Result<Value, Diagnostic> {
                 e
             ),
         )
-        .at(file, approx_span(text, last), "here")
+        .at(file, pointer_span(text, &pointer), "here")
         .with_help("schemas follow JSON Schema draft 2020-12 (https://json-schema.org)"));
     }
     Ok(doc)
@@ -374,6 +413,26 @@ fn approx_span(text: &str, key: &str) -> std::ops::Range<usize> {
     }
     let quoted = format!("\"{key}\"");
     text.find(&quoted).map_or(0..0, |i| i..i + quoted.len())
+}
+
+/// The approximate span of a JSON pointer's last key: each key of the
+/// pointer is searched for after the previous one (array indexes skipped).
+fn pointer_span(text: &str, pointer: &str) -> std::ops::Range<usize> {
+    let mut from = 0;
+    let mut span = 0..0;
+    for seg in pointer
+        .split('/')
+        .skip(1)
+        .filter(|s| s.parse::<usize>().is_err())
+    {
+        let found = approx_span(&text[from..], &seg.replace("~1", "/").replace("~0", "~"));
+        if found == (0..0) {
+            break;
+        }
+        span = from + found.start..from + found.end;
+        from = span.end;
+    }
+    span
 }
 
 /// The byte offset of a 1-based line and column (as serde_json reports them).

@@ -66,6 +66,24 @@ fn source_cards(root: &Path, game: &str) -> Map<String, Value> {
     cards
 }
 
+/// The deck files of the game, as the bundle holds them.
+fn source_decks(root: &Path, game: &str) -> Value {
+    let dir = root.join("cards").join(game).join("decks");
+    let mut files: Vec<PathBuf> = match fs::read_dir(&dir) {
+        Ok(entries) => entries.map(|e| e.unwrap().path()).collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    let decks = files.iter().map(|file| {
+        let mut doc: toml::Table = toml::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        let name = doc.remove("name").unwrap();
+        doc.remove("game").unwrap();
+        let rel = file.strip_prefix(root).unwrap().to_str().unwrap().replace('\\', "/");
+        serde_json::json!({ "name": toml_to_json(&name), "file": rel, "zones": toml_to_json(&toml::Value::Table(doc)) })
+    });
+    Value::Array(decks.collect())
+}
+
 fn decompile(root: &Path, game: &str) -> Value {
     let run = run_in(root, ["decompile", &format!("build/{game}/{game}.carta")]).succeeds();
     serde_json::from_str(&run.stdout).unwrap()
@@ -90,7 +108,11 @@ fn decompiling_the_bundle_of_every_shipped_game_gives_back_its_sources() {
         for (key, value) in toml_to_json(&manifest).as_object().unwrap() {
             assert_eq!(&json["game"][key], value, "{game}: manifest key {key}");
         }
-        assert_eq!(json["decks"], Value::Array(vec![]));
+        assert_eq!(
+            json["decks"],
+            source_decks(ws.path(), game),
+            "{game}: decks"
+        );
     }
 }
 

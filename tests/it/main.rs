@@ -3,5 +3,8 @@
 mod bundle;
 mod check;
 mod corpus;
+mod decks;
 mod harness;
+mod packs;
 mod schemas;
+mod sixth;

@@ -1,0 +1,443 @@
+//! Deck files: `game`, `name`, and one table per zone mapping card ids to
+//! copies. A deck is parsed with spans, resolved against its game's pool and
+//! zones, and checked against the game's deck rules.
+
+use indexmap::IndexMap;
+use toml::de::DeValue;
+
+use crate::diag::{Diagnostic, FileId, Label, Severity, Span};
+use crate::link::CardPool;
+use crate::load::parse_toml;
+use crate::manifest::LoadedManifest;
+use crate::rules::spec::RuleSeverity;
+use crate::rules::{DeckView, Entry, RuleSet, Tally};
+use crate::suggest;
+
+/// The most copies one deck line may hold (a sanity bound, not a game rule).
+pub const MAX_COUNT: i64 = 10_000;
+
+/// A deck file as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeckFile {
+    /// The file.
+    pub file: FileId,
+    /// The game it is for, and where that is written.
+    pub game: String,
+    /// The span of the `game` value.
+    pub game_span: Span,
+    /// The deck's name.
+    pub name: String,
+    /// The zones, in file order.
+    pub zones: Vec<DeckZone>,
+    /// Whether every line was read (a line with a bad count is left out and
+    /// makes the deck incomplete: its rules are not evaluated).
+    pub complete: bool,
+}
+
+/// One zone table of a deck file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeckZone {
+    /// The zone id.
+    pub id: String,
+    /// The span of the zone's header key.
+    pub span: Span,
+    /// Its lines, in file order.
+    pub entries: Vec<DeckEntry>,
+}
+
+/// One line of a deck: `card-id = copies`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeckEntry {
+    /// The card id.
+    pub id: String,
+    /// The number of copies.
+    pub count: u32,
+    /// The span of the id (the key).
+    pub span: Span,
+}
+
+/// Parses a deck file, reporting every malformed part. Returns `None` when
+/// there is no usable deck (a syntax error, no `game`).
+pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<DeckFile> {
+    let (doc, ok) = parse_toml(file, text, out);
+    if !ok {
+        return None;
+    }
+    let mut game = None;
+    let mut name = None;
+    let mut zones = Vec::new();
+    let mut complete = true;
+    for (key, value) in doc.get_ref() {
+        match (key.get_ref().as_ref(), value.get_ref()) {
+            ("game", DeValue::String(s)) => game = Some((s.to_string(), value.span())),
+            ("name", DeValue::String(s)) => name = Some(s.to_string()),
+            ("game" | "name", _) => out.push(
+                Diagnostic::error(
+                    "deck::field",
+                    format!("`{}` must be a string", key.get_ref()),
+                )
+                .at(file, value.span(), "expected a string"),
+            ),
+            (zone, DeValue::Table(table)) => {
+                let mut entries = Vec::new();
+                for (id, count) in table {
+                    match count_of(count.get_ref()) {
+                        Ok(n) => entries.push(DeckEntry {
+                            id: id.get_ref().to_string(),
+                            count: n,
+                            span: id.span(),
+                        }),
+                        Err(found) => {
+                            complete = false;
+                            out.push(
+                            Diagnostic::error("deck::bad-count", format!("the count of `{}` must be a whole number from 1 to {MAX_COUNT}, but it is {found}", id.get_ref()))
+                                .at(file, count.span(), "not a number of copies")
+                                .with_help("write how many copies the deck holds, such as `escudo-orc = 3`; remove the line for none"),
+                            );
+                        }
+                    }
+                }
+                zones.push(DeckZone {
+                    id: zone.to_owned(),
+                    span: key.span(),
+                    entries,
+                });
+            }
+            (other, _) => {
+                let hint = suggest::closest(other, ["game", "name"]);
+                out.push(
+                    Diagnostic::error("deck::field", format!("`{other}` is not a deck field"))
+                        .at(file, key.span(), "unknown field")
+                        .with_help(hint.map_or_else(
+                            || "a deck file holds `game`, `name`, and a table per zone such as `[main]`".into(),
+                            |h| format!("did you mean `{h}`?"),
+                        )),
+                );
+            }
+        }
+    }
+    let head = 0..text.find('\n').unwrap_or(text.len());
+    if name.is_none() {
+        out.push(
+            Diagnostic::error("deck::field", "the deck has no `name`")
+                .at(file, head.clone(), "`name` is missing")
+                .with_help("add `name = \"…\"`"),
+        );
+    }
+    let Some((game, game_span)) = game else {
+        out.push(
+            Diagnostic::error("deck::field", "the deck does not say which game it is for")
+                .at(file, head, "`game` is missing")
+                .with_help(
+                    "add `game = \"<game id>\"`, the name of the game's folder under `cards/`",
+                ),
+        );
+        return None;
+    };
+    Some(DeckFile {
+        file,
+        game,
+        game_span,
+        name: name.unwrap_or_default(),
+        zones,
+        complete,
+    })
+}
+
+fn count_of(value: &DeValue<'_>) -> Result<u32, String> {
+    match value {
+        DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+            Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(u32::try_from(n).expect("bounded")),
+            Ok(n) => Err(n.to_string()),
+            Err(_) => Err(i.to_string()),
+        },
+        DeValue::Float(f) => Err(format!("the float {f}")),
+        DeValue::String(s) => Err(format!("the string {s:?}")),
+        other => Err(format!("a {}", other.type_str())),
+    }
+}
+
+/// A deck resolved against its game: the engine's view, and for each view
+/// entry the deck line it came from.
+#[derive(Debug, Clone)]
+pub struct ResolvedDeck {
+    /// The engine's view.
+    pub view: DeckView,
+    /// For each view zone and entry, the (deck zone, deck entry) it came from.
+    pub origin: Vec<Vec<(usize, usize)>>,
+}
+
+/// Resolves a deck: zones and card ids must exist, and each card's kind must
+/// be accepted by its zone. Returns `None` (after reporting) when anything
+/// could not be resolved or a line was left out, since rule counts would
+/// then mislead.
+pub fn resolve(
+    deck: &DeckFile,
+    manifest: &LoadedManifest,
+    pool: &CardPool,
+    rules: &RuleSet,
+    out: &mut Vec<Diagnostic>,
+) -> Option<ResolvedDeck> {
+    let zones = &manifest.manifest.zones;
+    let mut view = DeckView {
+        zones: vec![Vec::new(); rules.zones.len()],
+    };
+    let mut origin = vec![Vec::new(); rules.zones.len()];
+    let before = out.len();
+    if zones.is_empty() {
+        out.push(
+            Diagnostic::error(
+                "deck::no-zones",
+                format!(
+                    "the game `{}` declares no deck zones, so it has no decks",
+                    deck.game
+                ),
+            )
+            .at(deck.file, deck.game_span.clone(), "this game"),
+        );
+        return None;
+    }
+    for (dz, zone) in deck.zones.iter().enumerate() {
+        let Some(z) = rules.zones.iter().position(|r| r.id == zone.id) else {
+            let hint = suggest::closest(&zone.id, zones.keys().map(String::as_str));
+            out.push(
+                Diagnostic::error(
+                    "deck::unknown-zone",
+                    format!("`{}` is not a zone of `{}`", zone.id, deck.game),
+                )
+                .at(deck.file, zone.span.clone(), "unknown zone")
+                .with_help(hint.map_or_else(
+                    || {
+                        format!(
+                            "zones: {}",
+                            zones.keys().cloned().collect::<Vec<_>>().join(", ")
+                        )
+                    },
+                    |h| format!("did you mean `{h}`?"),
+                )),
+            );
+            continue;
+        };
+        for (de, entry) in zone.entries.iter().enumerate() {
+            let Some(card) = pool.position(&entry.id) else {
+                let hint = suggest::closest(&entry.id, pool.ids());
+                out.push(
+                    Diagnostic::error(
+                        "deck::unknown-card",
+                        format!("`{}` is not a card of `{}`", entry.id, deck.game),
+                    )
+                    .at(deck.file, entry.span.clone(), "no such card")
+                    .with_help_opt(hint.map(|h| format!("did you mean `{h}`?"))),
+                );
+                continue;
+            };
+            if !rules.zones[z].accepts[card] {
+                let kind = &pool.card(card).kind;
+                let zone_decl = &zones[&zone.id];
+                out.push(
+                    Diagnostic::error(
+                        "deck::zone-kind",
+                        format!(
+                            "`{}` is a `{kind}`, which the zone `{}` does not take",
+                            entry.id, zone.id
+                        ),
+                    )
+                    .at(deck.file, entry.span.clone(), format!("a `{kind}`"))
+                    .with_help(format!(
+                        "the zone `{}` ({}) takes: {}",
+                        zone.id,
+                        zone_decl.name,
+                        zone_decl.kinds.join(", ")
+                    )),
+                );
+                continue;
+            }
+            view.zones[z].push(Entry {
+                card: u32::try_from(card).expect("pool fits u32"),
+                count: entry.count,
+            });
+            origin[z].push((dz, de));
+        }
+    }
+    (out.len() == before && deck.complete).then_some(ResolvedDeck { view, origin })
+}
+
+/// At most this many cards are labelled in one diagnostic.
+const MAX_LABELS: usize = 8;
+
+/// Checks a resolved deck against the deck rules, reporting each broken rule
+/// at the deck line most to blame, with the rule labelled in `game.toml`.
+pub fn check(
+    deck: &DeckFile,
+    resolved: &ResolvedDeck,
+    manifest: &LoadedManifest,
+    rules: &RuleSet,
+    out: &mut Vec<Diagnostic>,
+) {
+    for v in rules.check(&resolved.view) {
+        let rule = &rules.rules[v.rule];
+        let line = |(z, i): (usize, usize)| {
+            let (dz, de) = resolved.origin[z][i];
+            &deck.zones[dz].entries[de]
+        };
+        let zone_span = v
+            .zone
+            .and_then(|z| deck.zones.iter().find(|dz| dz.id == rules.zones[z].id))
+            .map(|dz| dz.span.clone());
+        let primary = v
+            .primary
+            .map(|p| line(p).span.clone())
+            .or(zone_span)
+            .unwrap_or_else(|| deck.game_span.clone());
+        let severity = if rule.severity == RuleSeverity::Warning {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        let mut d = Diagnostic::new(severity, code("deck", rule.check_name()), v.message).at(
+            deck.file,
+            primary,
+            format!("breaks `{}`", rule.id),
+        );
+        for &at in v.entries.iter().take(MAX_LABELS) {
+            let l = line(at);
+            d = d.with_label(Label::new(
+                deck.file,
+                l.span.clone(),
+                format!("{} × `{}`", l.count, l.id),
+            ));
+        }
+        out.push(
+            d.with_label(rule_label(manifest, "deck-rules", rule.index, &rule.id))
+                .with_help(more(v.entries.len())),
+        );
+    }
+}
+
+/// Checks the whole card pool against the box rules, each card counted
+/// `copies` times; a broken rule is reported at the rule, with the cards.
+pub fn check_box(
+    manifest: &LoadedManifest,
+    pool: &CardPool,
+    rules: &RuleSet,
+    out: &mut Vec<Diagnostic>,
+) {
+    if rules.rules.is_empty() {
+        return;
+    }
+    let view = box_view(pool);
+    for v in rules.check(&view) {
+        let rule = &rules.rules[v.rule];
+        let span = manifest
+            .spans
+            .key_span(&format!("/box-rules/{}", rule.index))
+            .unwrap_or(0..0);
+        let severity = if rule.severity == RuleSeverity::Warning {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        let mut d = Diagnostic::new(severity, code("box", rule.check_name()), v.message).at(
+            manifest.file,
+            span,
+            format!("the rule `{}`", rule.id),
+        );
+        for &(_, i) in v.primary.iter().chain(&v.entries).take(MAX_LABELS) {
+            let card = pool.card(view.zones[0][i].card as usize);
+            d = d.with_label(Label::new(
+                card.file,
+                card.id_span.clone(),
+                format!("`{}` counts here", card.id),
+            ));
+        }
+        out.push(d.with_help(more(v.entries.len() + usize::from(v.primary.is_some()))));
+    }
+}
+
+/// The pool as one zone, each card `copies` times.
+pub fn box_view(pool: &CardPool) -> DeckView {
+    let entries = pool
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Entry {
+            card: u32::try_from(i).expect("pool fits u32"),
+            count: c.copies.unwrap_or(1),
+        })
+        .collect();
+    DeckView {
+        zones: vec![entries],
+    }
+}
+
+fn more(n: usize) -> String {
+    if n > MAX_LABELS {
+        format!("{} more cards are involved but not shown", n - MAX_LABELS)
+    } else {
+        String::new()
+    }
+}
+
+fn rule_label(manifest: &LoadedManifest, list: &str, index: usize, id: &str) -> Label {
+    let span = manifest
+        .spans
+        .key_span(&format!("/{list}/{index}"))
+        .unwrap_or(0..0);
+    Label::new(
+        manifest.file,
+        span,
+        format!("the rule `{id}` is declared here"),
+    )
+}
+
+/// The stable code of a broken rule: `deck::copy-limit`, `box::count`, …
+fn code(scope: &str, check: &str) -> &'static str {
+    match (scope, check) {
+        ("deck", "size") => "deck::size",
+        ("deck", "count") => "deck::count",
+        ("deck", "copy-limit") => "deck::copy-limit",
+        ("deck", "share") => "deck::share",
+        ("deck", "bind") => "deck::bind",
+        ("deck", "distinct") => "deck::distinct",
+        ("box", "size") => "box::size",
+        ("box", "count") => "box::count",
+        ("box", "copy-limit") => "box::copy-limit",
+        ("box", "share") => "box::share",
+        ("box", "bind") => "box::bind",
+        _ => "box::distinct",
+    }
+}
+
+/// The tally of every rule for a deck, as lines of a table (`--explain`).
+pub fn tally_lines(rules: &RuleSet, tallies: &[Tally]) -> Vec<String> {
+    let width = rules.rules.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    tallies
+        .iter()
+        .map(|t| {
+            let r = &rules.rules[t.rule];
+            let mark = if t.ok {
+                "ok  "
+            } else if r.severity == RuleSeverity::Warning {
+                "warn"
+            } else {
+                "FAIL"
+            };
+            format!(
+                "  {mark} {:width$}  {}: {} (requires {})",
+                r.id, r.name, t.actual, t.expected
+            )
+        })
+        .collect()
+}
+
+/// A deck's lines by zone, for printing it back (deck codes).
+pub fn zones_of(deck: &DeckFile) -> IndexMap<String, Vec<(String, u32)>> {
+    deck.zones
+        .iter()
+        .map(|z| {
+            (
+                z.id.clone(),
+                z.entries.iter().map(|e| (e.id.clone(), e.count)).collect(),
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,100 @@
+//! `bind`: the cards matching a filter must agree on a field with the one
+//! bound card (a deck's city fixes its kingdom).
+
+use super::{At, Entry, Finding};
+
+#[derive(Debug, Clone)]
+pub(super) struct Bind {
+    /// Per pool card: is it a bound card.
+    pub(super) bound: Vec<bool>,
+    /// Per pool card: must it agree with the bound card.
+    pub(super) applies: Vec<bool>,
+    /// Per pool card: its value of the field (`u32::MAX` when absent).
+    pub(super) value: Vec<u32>,
+    /// The values' names.
+    pub(super) names: Vec<String>,
+    /// The field, for messages.
+    pub(super) field: String,
+    /// Per pool card: its id, for messages.
+    pub(super) ids: Vec<String>,
+}
+
+impl Bind {
+    /// The single bound card, if there is exactly one (copies counted).
+    fn the_bound(&self, entries: impl Iterator<Item = (At, Entry)>) -> Option<(At, Entry)> {
+        let mut found = None;
+        for (place, e) in entries.filter(|(_, e)| self.bound[e.card as usize]) {
+            if found.is_some() || e.count != 1 {
+                return None;
+            }
+            found = Some((place, e));
+        }
+        found
+    }
+
+    pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)> + Clone) -> bool {
+        let Some((_, b)) = self.the_bound(entries.clone()) else {
+            return true;
+        };
+        let want = self.value[b.card as usize];
+        entries
+            .filter(|(_, e)| self.applies[e.card as usize] && e.card != b.card)
+            .all(|(_, e)| self.value[e.card as usize] == want)
+    }
+
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)> + Clone,
+        report: &mut dyn FnMut(Finding),
+    ) {
+        let Some((bound_at, b)) = self.the_bound(entries.clone()) else {
+            report(Finding {
+                actual: "no single bound card".into(),
+                expected: "nothing (the rule applies when there is exactly one)".into(),
+                ok: true,
+                subject: None,
+                primary: None,
+                entries: Vec::new(),
+            });
+            return;
+        };
+        let want = self.value[b.card as usize];
+        let name = |v: u32| {
+            self.names
+                .get(v as usize)
+                .map_or("nothing", String::as_str)
+                .to_owned()
+        };
+        let mut all_ok = true;
+        for (place, e) in entries.filter(|(_, e)| self.applies[e.card as usize] && e.card != b.card)
+        {
+            let have = self.value[e.card as usize];
+            if have != want {
+                all_ok = false;
+                report(Finding {
+                    actual: format!("{} `{}`", self.field, name(have)),
+                    expected: format!(
+                        "{} `{}` like `{}`",
+                        self.field,
+                        name(want),
+                        self.ids[b.card as usize]
+                    ),
+                    ok: false,
+                    subject: Some(format!("`{}`", self.ids[e.card as usize])),
+                    primary: Some(place),
+                    entries: vec![bound_at],
+                });
+            }
+        }
+        if all_ok {
+            report(Finding {
+                actual: format!("all {} `{}`", self.field, name(want)),
+                expected: format!("the {} of `{}`", self.field, self.ids[b.card as usize]),
+                ok: true,
+                subject: None,
+                primary: None,
+                entries: Vec::new(),
+            });
+        }
+    }
+}

@@ -1,0 +1,656 @@
+//! From declared rules to compiled ones: every rule is checked against the
+//! game (zones, kinds, fields its filters use) with diagnostics in
+//! `game.toml`, then precomputed over the card pool.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use super::bind::Bind;
+use super::copies::Copies;
+use super::count::Count;
+use super::distinct::Distinct;
+use super::filter::{CardFilter, field_value};
+use super::share::Share;
+use super::size::Size;
+use super::spec::{Bounds, Filter, Rule};
+use super::{Check, CompiledRule, RuleSet, ZoneInfo};
+use crate::diag::{Diagnostic, Diagnostics, Label};
+use crate::link::CardPool;
+use crate::manifest::LoadedManifest;
+use crate::suggest;
+use crate::validate::{GameSchemas, RESERVED};
+
+/// A game's compiled rules.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    /// Deck rules, with the manifest's zones.
+    pub deck: RuleSet,
+    /// Box rules, with one zone: the whole pool.
+    pub boxed: RuleSet,
+}
+
+/// Checks and compiles the zones, deck rules and box rules of a game.
+/// Broken rules are reported and left out.
+pub fn compile(
+    manifest: &LoadedManifest,
+    pool: &CardPool,
+    schemas: &GameSchemas,
+    diags: &mut Diagnostics,
+) -> Rules {
+    let cx = Cx {
+        manifest,
+        pool,
+        schemas,
+    };
+    let zones = cx.zones(diags);
+    let deck_zones: Vec<(String, Vec<String>)> = manifest
+        .manifest
+        .zones
+        .iter()
+        .map(|(id, z)| (id.clone(), z.kinds.clone()))
+        .collect();
+    let deck_rules = cx.rules(
+        "deck-rules",
+        &manifest.manifest.deck_rules,
+        &deck_zones,
+        diags,
+    );
+    let deck = RuleSet::new(zones, deck_rules, pool.len());
+    let all: Vec<bool> = vec![true; pool.len()];
+    let box_zone = ZoneInfo {
+        id: "box".into(),
+        name: "the box".into(),
+        accepts: all,
+    };
+    let box_rules = cx.rules("box-rules", &manifest.manifest.box_rules, &[], diags);
+    let boxed = RuleSet::new(vec![box_zone], box_rules, pool.len());
+    Rules { deck, boxed }
+}
+
+struct Cx<'a> {
+    manifest: &'a LoadedManifest,
+    pool: &'a CardPool,
+    schemas: &'a GameSchemas,
+}
+
+impl Cx<'_> {
+    fn error(&self, code: &'static str, pointer: &str, message: String, label: &str) -> Diagnostic {
+        let span = self.manifest.spans.key_span(pointer).unwrap_or(0..0);
+        Diagnostic::error(code, message).at(self.manifest.file, span, label)
+    }
+
+    fn kind_ids(&self) -> Vec<&str> {
+        self.manifest
+            .manifest
+            .kinds
+            .keys()
+            .map(String::as_str)
+            .collect()
+    }
+
+    fn check_kind(&self, kind: &str, pointer: &str, diags: &mut Diagnostics) -> bool {
+        if self.manifest.manifest.kinds.contains_key(kind) {
+            return true;
+        }
+        let hint = suggest::closest(kind, self.kind_ids());
+        diags.push(
+            self.error(
+                "rules::unknown-kind",
+                pointer,
+                format!("`{kind}` is not a kind of this game"),
+                "unknown kind",
+            )
+            .with_help(hint.map_or_else(
+                || format!("the game declares: {}", self.kind_ids().join(", ")),
+                |h| format!("did you mean `{h}`?"),
+            )),
+        );
+        false
+    }
+
+    fn zones(&self, diags: &mut Diagnostics) -> Vec<ZoneInfo> {
+        let mut out = Vec::new();
+        for (id, zone) in &self.manifest.manifest.zones {
+            for (i, kind) in zone.kinds.iter().enumerate() {
+                self.check_kind(kind, &format!("/zones/{id}/kinds/{i}"), diags);
+            }
+            let accepts = self
+                .pool
+                .iter()
+                .map(|c| zone.kinds.contains(&c.kind))
+                .collect();
+            out.push(ZoneInfo {
+                id: id.clone(),
+                name: zone.name.clone(),
+                accepts,
+            });
+        }
+        out
+    }
+
+    fn rules(
+        &self,
+        list: &str,
+        rules: &[Rule],
+        zones: &[(String, Vec<String>)],
+        diags: &mut Diagnostics,
+    ) -> Vec<CompiledRule> {
+        let mut out = Vec::new();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (i, rule) in rules.iter().enumerate() {
+            let at = format!("/{list}/{i}");
+            if let Some(first) = seen.insert(&rule.id, i) {
+                let first_span = self
+                    .manifest
+                    .spans
+                    .value_span(&format!("/{list}/{first}/id"))
+                    .unwrap_or(0..0);
+                diags.push(
+                    self.error(
+                        "rules::duplicate-id",
+                        &format!("{at}/id"),
+                        format!("two rules have the id `{}`", rule.id),
+                        "defined again here",
+                    )
+                    .with_label(Label::new(
+                        self.manifest.file,
+                        first_span,
+                        "first defined here",
+                    )),
+                );
+                continue;
+            }
+            if let Some(compiled) = self.rule(&at, i, rule, zones, diags) {
+                out.push(compiled);
+            }
+        }
+        out
+    }
+
+    fn rule(
+        &self,
+        at: &str,
+        index: usize,
+        rule: &Rule,
+        zones: &[(String, Vec<String>)],
+        diags: &mut Diagnostics,
+    ) -> Option<CompiledRule> {
+        let checks = rule.checks();
+        if checks.len() != 1 {
+            let message = if checks.is_empty() {
+                format!("the rule `{}` has no check", rule.id)
+            } else {
+                format!(
+                    "the rule `{}` has {} checks ({}); a rule has exactly one",
+                    rule.id,
+                    checks.len(),
+                    checks.join(", ")
+                )
+            };
+            diags.push(
+                self.error("rules::check", at, message, "this rule")
+                    .with_help("give the rule one of: size, count, copies, share, bind, distinct; split it into several rules if need be"),
+            );
+            return None;
+        }
+        let zone = match (&rule.zone, zones.is_empty()) {
+            (None, _) => None,
+            (Some(z), true) => {
+                diags.push(
+                    self.error(
+                        "rules::zone",
+                        &format!("{at}/zone"),
+                        "box rules look at the whole card pool and take no `zone`".into(),
+                        "not allowed here",
+                    )
+                    .with_help("remove `zone`, or move the rule to `[[deck-rules]]`"),
+                );
+                let _ = z;
+                return None;
+            }
+            (Some(z), false) => match zones.iter().position(|(id, _)| id == z) {
+                Some(p) => Some(p),
+                None => {
+                    let hint = suggest::closest(z, zones.iter().map(|(id, _)| id.as_str()));
+                    diags.push(
+                        self.error(
+                            "rules::zone",
+                            &format!("{at}/zone"),
+                            format!("`{z}` is not a zone of this game"),
+                            "unknown zone",
+                        )
+                        .with_help(hint.map_or_else(
+                            || {
+                                format!(
+                                    "zones: {}",
+                                    zones
+                                        .iter()
+                                        .map(|(id, _)| id.as_str())
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                )
+                            },
+                            |h| format!("did you mean `{h}`?"),
+                        )),
+                    );
+                    return None;
+                }
+            },
+        };
+        let scope: Vec<String> = match zone {
+            Some(z) => zones[z].1.clone(),
+            None if !zones.is_empty() => zones.iter().flat_map(|(_, k)| k.clone()).collect(),
+            None => self.manifest.manifest.kinds.keys().cloned().collect(),
+        };
+        let scoped = Scoped {
+            cx: self,
+            at,
+            scope: &scope,
+        };
+        let check = scoped.check(rule, diags)?;
+        Some(CompiledRule {
+            id: rule.id.clone(),
+            name: rule.name.clone(),
+            severity: rule.severity,
+            index,
+            template: rule.message.clone(),
+            zone,
+            check,
+        })
+    }
+}
+
+/// A rule being compiled, with the kinds it looks at.
+struct Scoped<'a, 'c> {
+    cx: &'a Cx<'c>,
+    at: &'a str,
+    scope: &'a [String],
+}
+
+impl Scoped<'_, '_> {
+    fn check(&self, rule: &Rule, diags: &mut Diagnostics) -> Option<Check> {
+        let at = self.at;
+        if let Some(b) = &rule.size {
+            self.bounds(b, &format!("{at}/size"), diags)?;
+            return Some(Check::Size(Size { bounds: *b }));
+        }
+        if let Some(c) = &rule.count {
+            let bounds = Bounds {
+                exact: c.exact,
+                min: c.min,
+                max: c.max,
+            };
+            self.bounds(&bounds, &format!("{at}/count"), diags)?;
+            let filter = self.filter(&c.filter, &format!("{at}/count/filter"), diags)?;
+            let kinds = filter.kinds();
+            let fields_ok = self.fields(
+                c.per.names(),
+                kinds.as_deref(),
+                &format!("{at}/count/per"),
+                diags,
+            );
+            let matches = self.each(|card| filter.matches(card));
+            let noun = match kinds {
+                Some(k) if c.filter.len() == 1 => k
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+                _ => "matching".into(),
+            };
+            let (groups, required) = if c.per.is_empty() {
+                (None, Vec::new())
+            } else {
+                fields_ok?;
+                let mut interner = Interner::default();
+                let label = |v: &[Option<Value>]| describe_group(c.per.names(), v);
+                let group_of = self.each(|card| {
+                    let values: Vec<Option<Value>> = c
+                        .per
+                        .names()
+                        .iter()
+                        .map(|f| field_value(card, &path(f)))
+                        .collect();
+                    interner.intern(&key_of(&values), || label(&values))
+                });
+                let required = c
+                    .values
+                    .iter()
+                    .map(|v| {
+                        let values: Vec<Option<Value>> = match v {
+                            Value::Array(items) if c.per.names().len() > 1 => {
+                                items.iter().cloned().map(Some).collect()
+                            }
+                            other => vec![Some(other.clone())],
+                        };
+                        interner.intern(&key_of(&values), || label(&values))
+                    })
+                    .collect();
+                (Some((group_of, interner.names)), required)
+            };
+            return Some(Check::Count(Count {
+                bounds,
+                matches,
+                noun,
+                groups,
+                required,
+            }));
+        }
+        if let Some(c) = &rule.copies {
+            let filter = self.filter(&c.filter, &format!("{at}/copies/filter"), diags)?;
+            let kinds = filter.kinds();
+            self.fields(
+                c.key.names(),
+                kinds.as_deref(),
+                &format!("{at}/copies/key"),
+                diags,
+            )?;
+            if let Some(f) = &c.field {
+                self.fields(
+                    std::slice::from_ref(f),
+                    kinds.as_deref(),
+                    &format!("{at}/copies/field"),
+                    diags,
+                )?;
+            }
+            let mut overrides = Vec::new();
+            for (i, o) in c.overrides.iter().enumerate() {
+                overrides.push((
+                    self.filter(
+                        &o.filter,
+                        &format!("{at}/copies/overrides/{i}/filter"),
+                        diags,
+                    )?,
+                    o.max,
+                ));
+            }
+            let limit = self.each(|card| {
+                if !filter.matches(card) {
+                    return None;
+                }
+                let own = c
+                    .field
+                    .as_ref()
+                    .and_then(|f| field_value(card, &path(f)))
+                    .and_then(|v| v.as_u64())
+                    .and_then(|n| u32::try_from(n).ok());
+                own.or_else(|| {
+                    overrides
+                        .iter()
+                        .find(|(f, _)| f.matches(card))
+                        .map(|(_, m)| *m)
+                })
+                .or(Some(c.max))
+            });
+            let (key, key_name) = self.keys(c.key.names());
+            let by_id = c.key.names() == ["id"];
+            return Some(Check::Copies(Copies {
+                limit,
+                key,
+                key_name,
+                by_id,
+            }));
+        }
+        if let Some(s) = &rule.share {
+            self.fields(
+                std::slice::from_ref(&s.by),
+                None,
+                &format!("{at}/share/by"),
+                diags,
+            )?;
+            let mut interner = Interner::default();
+            let group = self.each(|card| match field_value(card, &path(&s.by)) {
+                None => u32::MAX,
+                Some(v) => {
+                    let raw = scalar_text(&v);
+                    let name = s.groups.get(&raw).cloned().unwrap_or(raw);
+                    interner.intern(&name, || name.clone())
+                }
+            });
+            return Some(Check::Share(Share {
+                group,
+                names: interner.names,
+                max_percent: s.max_percent,
+            }));
+        }
+        if let Some(b) = &rule.bind {
+            let bound = self.filter(&b.bound, &format!("{at}/bind/bound"), diags)?;
+            let filter = self.filter(&b.filter, &format!("{at}/bind/filter"), diags)?;
+            self.fields(
+                std::slice::from_ref(&b.field),
+                filter.kinds().as_deref(),
+                &format!("{at}/bind/field"),
+                diags,
+            )?;
+            let mut interner = Interner::default();
+            let value = self.each(|card| match field_value(card, &path(&b.field)) {
+                None => u32::MAX,
+                Some(v) => {
+                    let text = scalar_text(&v);
+                    interner.intern(&text, || text.clone())
+                }
+            });
+            return Some(Check::Bind(Bind {
+                bound: self.each(|c| bound.matches(c)),
+                applies: self.each(|c| filter.matches(c)),
+                value,
+                names: interner.names,
+                field: b.field.clone(),
+                ids: self.each(|c| c.id.clone()),
+            }));
+        }
+        let d = rule.distinct.as_ref().expect("one check is present");
+        let filter = self.filter(&d.filter, &format!("{at}/distinct/filter"), diags)?;
+        self.fields(
+            d.key.names(),
+            filter.kinds().as_deref(),
+            &format!("{at}/distinct/key"),
+            diags,
+        )?;
+        let (key, key_name) = self.keys(d.key.names());
+        let by_id = d.key.names() == ["id"];
+        Some(Check::Distinct(Distinct {
+            applies: self.each(|c| filter.matches(c)),
+            key,
+            key_name,
+            by_id,
+        }))
+    }
+
+    /// A value computed for every card of the pool, in pool order.
+    fn each<T>(&self, mut f: impl FnMut(&crate::validate::RawCard) -> T) -> Vec<T> {
+        self.cx.pool.iter().map(&mut f).collect()
+    }
+
+    /// Interned copy keys of every card, and their display names.
+    fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
+        let mut interner = Interner::default();
+        let mut names = Vec::new();
+        let keys = self.each(|card| {
+            let values: Vec<Option<Value>> =
+                fields.iter().map(|f| field_value(card, &path(f))).collect();
+            let display = values
+                .iter()
+                .map(|v| v.as_ref().map_or("-".into(), scalar_text))
+                .collect::<Vec<_>>()
+                .join(" / ");
+            names.push(display.clone());
+            interner.intern(&key_of(&values), || display)
+        });
+        (keys, names)
+    }
+
+    fn bounds(&self, b: &Bounds, pointer: &str, diags: &mut Diagnostics) -> Option<()> {
+        let conflicting = b.exact.is_some() && (b.min.is_some() || b.max.is_some());
+        let empty = b.exact.is_none() && b.min.is_none() && b.max.is_none();
+        let inverted = matches!((b.min, b.max), (Some(lo), Some(hi)) if lo > hi);
+        let problem = if conflicting {
+            "`exact` cannot be combined with `min` or `max`"
+        } else if empty {
+            "give at least one of `exact`, `min` or `max`"
+        } else if inverted {
+            "`min` is greater than `max`"
+        } else {
+            return Some(());
+        };
+        diags.push(self.cx.error(
+            "rules::bounds",
+            pointer,
+            format!("these bounds can never be met: {problem}"),
+            "bad bounds",
+        ));
+        None
+    }
+
+    fn filter(
+        &self,
+        filter: &Filter,
+        pointer: &str,
+        diags: &mut Diagnostics,
+    ) -> Option<CardFilter> {
+        let compiled = match CardFilter::compile(filter) {
+            Ok(f) => f,
+            Err(e) => {
+                diags.push(self.cx.error(
+                    "rules::filter",
+                    &format!("{pointer}/{}", e.field),
+                    e.message,
+                    "bad condition",
+                ));
+                return None;
+            }
+        };
+        let mut ok = true;
+        if let Some(kinds) = compiled.kinds() {
+            for (i, k) in kinds.iter().enumerate() {
+                let p = if filter.get("kind").is_some_and(Value::is_array) {
+                    format!("{pointer}/kind/{i}")
+                } else {
+                    format!("{pointer}/kind")
+                };
+                ok &= self.cx.check_kind(k, &p, diags);
+            }
+        }
+        let fields: Vec<String> = compiled.fields().map(str::to_owned).collect();
+        let paths: Vec<String> = filter.keys().cloned().collect();
+        for (field, key) in fields.iter().zip(&paths) {
+            ok &= self.field_exists(
+                field,
+                compiled.kinds().as_deref(),
+                &format!("{pointer}/{key}"),
+                diags,
+            );
+        }
+        ok.then_some(compiled)
+    }
+
+    fn fields(
+        &self,
+        fields: &[String],
+        kinds: Option<&[String]>,
+        pointer: &str,
+        diags: &mut Diagnostics,
+    ) -> Option<()> {
+        let mut ok = true;
+        for f in fields {
+            let first = f.split('.').next().unwrap_or(f);
+            ok &= self.field_exists(first, kinds, pointer, diags);
+        }
+        ok.then_some(())
+    }
+
+    /// Whether `field` can exist on the kinds the rule looks at: a reserved
+    /// field, or a property of at least one of their schemas.
+    fn field_exists(
+        &self,
+        field: &str,
+        kinds: Option<&[String]>,
+        pointer: &str,
+        diags: &mut Diagnostics,
+    ) -> bool {
+        let field = field.split('.').next().unwrap_or(field);
+        if RESERVED.contains(&field) {
+            return true;
+        }
+        let kinds: Vec<&str> = kinds.map_or_else(
+            || self.scope.iter().map(String::as_str).collect(),
+            |k| k.iter().map(String::as_str).collect(),
+        );
+        let mut known = BTreeSet::new();
+        for k in &kinds {
+            match self.cx.schemas.property_names(k) {
+                Some(props) => known.extend(props),
+                // A kind whose schema is broken is reported elsewhere; do not pile on.
+                None => return true,
+            }
+        }
+        if known.contains(field) {
+            return true;
+        }
+        let hint = suggest::closest(field, known.iter().map(String::as_str).chain(RESERVED));
+        diags.push(
+            self.cx
+                .error(
+                    "rules::unknown-field",
+                    pointer,
+                    format!("the rule uses the field `{field}`, which no card of kind {} has", kinds.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")),
+                    "unknown field",
+                )
+                .with_help(hint.map_or_else(|| "a rule may use the fields the kinds' schemas define, and id, kind, name, copies".into(), |h| format!("did you mean `{h}`?"))),
+        );
+        false
+    }
+}
+
+#[derive(Default)]
+struct Interner {
+    ids: HashMap<String, u32>,
+    names: Vec<String>,
+}
+
+impl Interner {
+    fn intern(&mut self, key: &str, name: impl FnOnce() -> String) -> u32 {
+        if let Some(&id) = self.ids.get(key) {
+            return id;
+        }
+        let id = u32::try_from(self.names.len()).expect("fewer than 2^32 groups");
+        self.ids.insert(key.to_owned(), id);
+        self.names.push(name());
+        id
+    }
+}
+
+fn path(field: &str) -> Vec<String> {
+    field.split('.').map(str::to_owned).collect()
+}
+
+/// A value as words: strings bare, the rest as JSON.
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A hashable key for a tuple of field values (numbers compared by value).
+fn key_of(values: &[Option<Value>]) -> String {
+    values
+        .iter()
+        .map(|v| match v {
+            None => "\u{0}".to_owned(),
+            Some(Value::Number(n)) => n.as_f64().map_or_else(|| n.to_string(), |f| f.to_string()),
+            Some(other) => other.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\u{1}")
+}
+
+fn describe_group(fields: &[String], values: &[Option<Value>]) -> String {
+    fields
+        .iter()
+        .zip(values)
+        .map(|(f, v)| format!("{f} `{}`", v.as_ref().map_or("-".into(), scalar_text)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

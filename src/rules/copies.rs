@@ -1,0 +1,102 @@
+//! `copies`: a limit on the copies of each card, by id or by a key such as
+//! the name, with per-filter overrides and a per-card limit field.
+
+use super::{At, Entry, Finding};
+
+#[derive(Debug, Clone)]
+pub(super) struct Copies {
+    /// Per pool card: its limit, or `None` when the rule does not apply.
+    pub(super) limit: Vec<Option<u32>>,
+    /// Per pool card: its copy key (cards with the same key are copies).
+    pub(super) key: Vec<u32>,
+    /// Per pool card: the copy key as words (`Escudo Orc`, `escudo-orc`).
+    pub(super) key_name: Vec<String>,
+    /// Whether the key is the card id (each line of a zone is then its own group).
+    pub(super) by_id: bool,
+}
+
+impl Copies {
+    /// Sums the copies of each key among the entries the rule applies to:
+    /// (key, total, limit, places), in first-seen order.
+    fn groups(&self, entries: impl Iterator<Item = (At, Entry)>) -> Vec<(u32, u64, u32, Vec<At>)> {
+        let mut groups: Vec<(u32, u64, u32, Vec<At>)> = Vec::new();
+        for (place, e) in entries {
+            let c = e.card as usize;
+            let Some(limit) = self.limit[c] else { continue };
+            match groups.iter_mut().find(|g| g.0 == self.key[c]) {
+                Some(g) => {
+                    g.1 += u64::from(e.count);
+                    g.2 = g.2.min(limit);
+                    g.3.push(place);
+                }
+                None => groups.push((self.key[c], u64::from(e.count), limit, vec![place])),
+            }
+        }
+        groups
+    }
+
+    pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)> + Clone) -> bool {
+        let all = entries.clone();
+        let mut seen: [(u32, u64, u32); 64] = [(0, 0, 0); 64];
+        let mut n = 0;
+        for (_, e) in entries {
+            let c = e.card as usize;
+            let Some(limit) = self.limit[c] else { continue };
+            let key = self.key[c];
+            if let Some(s) = seen[..n].iter_mut().find(|s| s.0 == key) {
+                s.1 += u64::from(e.count);
+                s.2 = s.2.min(limit);
+                if s.1 > u64::from(s.2) {
+                    return false;
+                }
+            } else {
+                if u64::from(e.count) > u64::from(limit) {
+                    return false;
+                }
+                if n == seen.len() {
+                    // More distinct cards than the fast path tracks: group them all.
+                    return self.groups(all).iter().all(|g| g.1 <= u64::from(g.2));
+                }
+                seen[n] = (key, u64::from(e.count), limit);
+                n += 1;
+            }
+        }
+        true
+    }
+
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
+        let groups = self.groups(entries);
+        let mut worst = 0u64;
+        for (key, total, limit, places) in groups {
+            let ok = total <= u64::from(limit);
+            worst = worst.max(total);
+            if !ok {
+                let first = places.first().copied();
+                report(Finding {
+                    actual: format!("{total} copies"),
+                    expected: format!("at most {limit}"),
+                    ok,
+                    subject: Some(format!("`{}`", self.key_name[self.key_position(key)])),
+                    primary: first,
+                    entries: places.into_iter().skip(1).collect(),
+                });
+            }
+        }
+        report(Finding {
+            actual: format!("at most {worst} of a card"),
+            expected: "each card within its limit".into(),
+            ok: true,
+            subject: None,
+            primary: None,
+            entries: Vec::new(),
+        });
+    }
+
+    fn key_position(&self, key: u32) -> usize {
+        self.key.iter().position(|&k| k == key).unwrap_or(0)
+    }
+}

@@ -1,0 +1,66 @@
+//! `distinct`: no two cards (copies counted) share a key.
+
+use super::{At, Entry, Finding};
+
+#[derive(Debug, Clone)]
+pub(super) struct Distinct {
+    /// Per pool card: does the rule apply to it.
+    pub(super) applies: Vec<bool>,
+    /// Per pool card: its key.
+    pub(super) key: Vec<u32>,
+    /// Per pool card: its key as words.
+    pub(super) key_name: Vec<String>,
+    /// Whether the key is the card id (each line of a zone is then its own group).
+    pub(super) by_id: bool,
+}
+
+impl Distinct {
+    pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
+        let mut seen: Vec<u32> = Vec::new();
+        for (_, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {
+            let k = self.key[e.card as usize];
+            if e.count > 1 || seen.contains(&k) {
+                return false;
+            }
+            seen.push(k);
+        }
+        true
+    }
+
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
+        let mut groups: Vec<(u32, u64, Vec<At>)> = Vec::new();
+        for (place, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {
+            let k = self.key[e.card as usize];
+            match groups.iter_mut().find(|g| g.0 == k) {
+                Some(g) => {
+                    g.1 += u64::from(e.count);
+                    g.2.push(place);
+                }
+                None => groups.push((k, u64::from(e.count), vec![place])),
+            }
+        }
+        for (k, n, places) in groups.iter().filter(|g| g.1 > 1) {
+            let name = &self.key_name[self.key.iter().position(|x| x == k).unwrap_or(0)];
+            report(Finding {
+                actual: format!("{n} times"),
+                expected: "every card different".into(),
+                ok: false,
+                subject: Some(format!("`{name}`")),
+                primary: places.get(1).or(places.first()).copied(),
+                entries: places.iter().take(1).copied().collect(),
+            });
+        }
+        report(Finding {
+            actual: format!("{} different", groups.len()),
+            expected: "every card different".into(),
+            ok: true,
+            subject: None,
+            primary: None,
+            entries: Vec::new(),
+        });
+    }
+}

@@ -1,0 +1,307 @@
+//! Rules: deck-building and box rules, declared as data in the manifest
+//! ([`spec`]), compiled against a game's card pool, and evaluated natively.
+//!
+//! Compiling precomputes, for every rule, what it needs to know about each
+//! card of the pool (does it match the filter, which group is it in, what is
+//! its limit), so checking a deck is a few passes over its entries with no
+//! field lookups and no allocation when the deck is legal.
+
+mod bind;
+mod compile;
+mod copies;
+mod count;
+mod distinct;
+mod fast;
+pub mod filter;
+mod share;
+mod size;
+pub mod spec;
+
+pub use compile::{Rules, compile};
+pub use filter::CardFilter;
+
+use self::spec::{Bounds, RuleSeverity};
+
+/// A deck (or the box) as the engine sees it: entries per zone, in the
+/// order of [`RuleSet::zones`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DeckView {
+    /// For each zone, its entries.
+    pub zones: Vec<Vec<Entry>>,
+}
+
+/// One line of a deck: a card of the pool and how many copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    /// The card's index in the pool.
+    pub card: u32,
+    /// The number of copies.
+    pub count: u32,
+}
+
+/// Where an entry is: zone index and position in the zone.
+pub type At = (usize, usize);
+
+/// A rule broken by a deck.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The rule's index in [`RuleSet::rules`].
+    pub rule: usize,
+    /// The finished message.
+    pub message: String,
+    /// The entry most to blame, if one is.
+    pub primary: Option<At>,
+    /// Other entries involved.
+    pub entries: Vec<At>,
+    /// The zone the rule looked at, if one.
+    pub zone: Option<usize>,
+}
+
+/// How a deck fares against one rule (`--explain`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tally {
+    /// The rule's index in [`RuleSet::rules`].
+    pub rule: usize,
+    /// What the deck has.
+    pub actual: String,
+    /// What the rule requires.
+    pub expected: String,
+    /// Whether the rule holds.
+    pub ok: bool,
+}
+
+/// A compiled zone.
+#[derive(Debug, Clone)]
+pub struct ZoneInfo {
+    /// The zone id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// For each card of the pool, whether its kind may stand in the zone.
+    pub accepts: Vec<bool>,
+}
+
+/// A compiled rule.
+#[derive(Debug, Clone)]
+pub struct CompiledRule {
+    /// The rule's id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Error or warning.
+    pub severity: RuleSeverity,
+    /// Its position in the manifest array (for pointing at it).
+    pub index: usize,
+    template: Option<String>,
+    zone: Option<usize>,
+    check: Check,
+}
+
+#[derive(Debug, Clone)]
+enum Check {
+    Size(size::Size),
+    Count(count::Count),
+    Copies(copies::Copies),
+    Share(share::Share),
+    Bind(bind::Bind),
+    Distinct(distinct::Distinct),
+}
+
+/// The compiled rules of one scope (deck rules, or box rules).
+#[derive(Debug, Clone, Default)]
+pub struct RuleSet {
+    /// The zones (for box rules, one zone: the pool).
+    pub zones: Vec<ZoneInfo>,
+    /// The rules, in manifest order.
+    pub rules: Vec<CompiledRule>,
+    fast: fast::Fast,
+}
+
+/// What one check says about a deck: the numbers and, when broken, the
+/// entries to blame.
+struct Finding {
+    actual: String,
+    expected: String,
+    ok: bool,
+    /// Extra words for the default message (a group, a card).
+    subject: Option<String>,
+    primary: Option<At>,
+    entries: Vec<At>,
+}
+
+impl RuleSet {
+    /// A rule set over `zones`, for a pool of `pool_len` cards.
+    pub(crate) fn new(zones: Vec<ZoneInfo>, rules: Vec<CompiledRule>, pool_len: usize) -> Self {
+        let mut set = RuleSet {
+            zones,
+            rules,
+            fast: fast::Fast::default(),
+        };
+        set.fast = fast::Fast::build(&set, pool_len);
+        set
+    }
+
+    /// Every rule the deck breaks. Rules are first tested on the fast path;
+    /// only a broken rule is evaluated again to explain how it breaks.
+    pub fn check(&self, deck: &DeckView) -> Vec<Violation> {
+        let mut out = Vec::new();
+        if self.fast.all_hold(self, deck) {
+            return out;
+        }
+        for (i, rule) in self.rules.iter().enumerate() {
+            if rule.holds(deck) {
+                continue;
+            }
+            rule.eval(deck, &mut |f| {
+                if !f.ok {
+                    out.push(rule.violation(i, f, self));
+                }
+            });
+        }
+        out
+    }
+
+    /// Whether the deck keeps every rule of severity error (no messages are built).
+    pub fn is_legal(&self, deck: &DeckView) -> bool {
+        if self.fast.all_hold(self, deck) {
+            return true;
+        }
+        // Something failed: when warnings exist, it may have been only a warning.
+        self.rules
+            .iter()
+            .any(|r| r.severity == RuleSeverity::Warning)
+            && self
+                .rules
+                .iter()
+                .filter(|r| r.severity == RuleSeverity::Error)
+                .all(|r| r.holds(deck))
+    }
+
+    /// How the deck fares against every rule.
+    pub fn explain(&self, deck: &DeckView) -> Vec<Tally> {
+        let mut out = Vec::new();
+        for (i, rule) in self.rules.iter().enumerate() {
+            let mut worst: Option<Finding> = None;
+            rule.eval(deck, &mut |f| {
+                if worst.as_ref().is_none_or(|w| w.ok && !f.ok) {
+                    worst = Some(f);
+                }
+            });
+            if let Some(f) = worst {
+                out.push(Tally {
+                    rule: i,
+                    actual: f.actual,
+                    expected: f.expected,
+                    ok: f.ok,
+                });
+            }
+        }
+        out
+    }
+}
+
+impl CompiledRule {
+    fn entries<'d>(&self, deck: &'d DeckView) -> impl Iterator<Item = (At, Entry)> + Clone + 'd {
+        let only = self.zone;
+        deck.zones
+            .iter()
+            .enumerate()
+            .filter(move |(z, _)| only.is_none_or(|o| o == *z))
+            .flat_map(|(z, entries)| entries.iter().enumerate().map(move |(i, e)| ((z, i), *e)))
+    }
+
+    fn eval(&self, deck: &DeckView, report: &mut dyn FnMut(Finding)) {
+        let entries = self.entries(deck);
+        match &self.check {
+            Check::Size(c) => c.eval(entries, report),
+            Check::Count(c) => c.eval(entries, report),
+            Check::Copies(c) => c.eval(entries, report),
+            Check::Share(c) => c.eval(entries, report),
+            Check::Bind(c) => c.eval(entries, report),
+            Check::Distinct(c) => c.eval(entries, report),
+        }
+    }
+
+    fn holds(&self, deck: &DeckView) -> bool {
+        let entries = self.entries(deck);
+        match &self.check {
+            Check::Size(c) => c.holds(entries),
+            Check::Count(c) => c.holds(entries),
+            Check::Copies(c) => c.holds(entries),
+            Check::Share(c) => c.holds(entries),
+            Check::Bind(c) => c.holds(entries),
+            Check::Distinct(c) => c.holds(entries),
+        }
+    }
+
+    /// The kind of check, for diagnostic codes.
+    pub fn check_name(&self) -> &'static str {
+        match self.check {
+            Check::Size(_) => "size",
+            Check::Count(_) => "count",
+            Check::Copies(_) => "copy-limit",
+            Check::Share(_) => "share",
+            Check::Bind(_) => "bind",
+            Check::Distinct(_) => "distinct",
+        }
+    }
+
+    fn violation(&self, index: usize, f: Finding, set: &RuleSet) -> Violation {
+        let zone = self
+            .zone
+            .map(|z| set.zones[z].name.as_str())
+            .unwrap_or("the deck");
+        let message = match &self.template {
+            Some(t) => t
+                .replace("{rule}", &self.name)
+                .replace("{actual}", &f.actual)
+                .replace("{expected}", &f.expected)
+                .replace("{zone}", zone)
+                .replace("{card}", f.subject.as_deref().unwrap_or_default()),
+            None => {
+                let what = f.subject.map(|s| format!("{s}: ")).unwrap_or_default();
+                format!(
+                    "{what}{}; the rule *{}* requires {}",
+                    f.actual, self.name, f.expected
+                )
+            }
+        };
+        Violation {
+            rule: index,
+            message,
+            primary: f.primary,
+            entries: f.entries,
+            zone: self.zone,
+        }
+    }
+}
+
+/// Bounds as words: "exactly 30", "at least 50", "between 2 and 4".
+pub fn describe_bounds(b: &Bounds) -> String {
+    match (b.exact, b.min, b.max) {
+        (Some(e), _, _) => format!("exactly {e}"),
+        (None, Some(lo), Some(hi)) => format!("between {lo} and {hi}"),
+        (None, Some(lo), None) => format!("at least {lo}"),
+        (None, None, Some(hi)) => format!("at most {hi}"),
+        (None, None, None) => "any number".into(),
+    }
+}
+
+/// Whether `n` is within bounds.
+pub fn within(b: &Bounds, n: u64) -> bool {
+    b.exact.is_none_or(|e| n == u64::from(e))
+        && b.min.is_none_or(|m| n >= u64::from(m))
+        && b.max.is_none_or(|m| n <= u64::from(m))
+}
+
+/// "1 card" / "31 cards".
+pub fn cards(n: u64) -> String {
+    if n == 1 {
+        "1 card".into()
+    } else {
+        format!("{n} cards")
+    }
+}
+
+#[cfg(test)]
+mod tests;

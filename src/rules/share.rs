@@ -1,0 +1,83 @@
+//! `share`: no group of cards (by a field, values optionally renamed into
+//! groups) may be more than a percentage of the cards.
+
+use super::{At, Entry, Finding};
+
+#[derive(Debug, Clone)]
+pub(super) struct Share {
+    /// Per pool card: its group (`u32::MAX` when it has no value).
+    pub(super) group: Vec<u32>,
+    /// The groups' names.
+    pub(super) names: Vec<String>,
+    pub(super) max_percent: u32,
+}
+
+impl Share {
+    fn totals(&self, entries: impl Iterator<Item = (At, Entry)>) -> (u64, Vec<u64>, Vec<Vec<At>>) {
+        let mut per = vec![0u64; self.names.len()];
+        let mut at = vec![Vec::new(); self.names.len()];
+        let mut total = 0;
+        for (place, e) in entries {
+            total += u64::from(e.count);
+            let g = self.group[e.card as usize];
+            if g != u32::MAX {
+                per[g as usize] += u64::from(e.count);
+                at[g as usize].push(place);
+            }
+        }
+        (total, per, at)
+    }
+
+    fn over(&self, n: u64, total: u64) -> bool {
+        n * 100 > total * u64::from(self.max_percent)
+    }
+
+    pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
+        let (total, per, _) = self.totals(entries);
+        !per.iter().any(|&n| self.over(n, total))
+    }
+
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
+        let (total, per, mut at) = self.totals(entries);
+        let expected = format!("at most {}%", self.max_percent);
+        let percent = |n: u64| {
+            if total == 0 {
+                0.0
+            } else {
+                n as f64 * 100.0 / total as f64
+            }
+        };
+        let mut largest = None;
+        for (g, &n) in per.iter().enumerate() {
+            if self.over(n, total) {
+                report(Finding {
+                    actual: format!("{:.0}% ({n} of {total} cards)", percent(n)),
+                    expected: expected.clone(),
+                    ok: false,
+                    subject: Some(format!("`{}`", self.names[g])),
+                    primary: None,
+                    entries: std::mem::take(&mut at[g]),
+                });
+            }
+            if largest.is_none_or(|(_, m)| n > m) {
+                largest = Some((g, n));
+            }
+        }
+        let actual = largest.map_or_else(
+            || "no cards".into(),
+            |(g, n)| format!("largest `{}` {:.0}%", self.names[g], percent(n)),
+        );
+        report(Finding {
+            actual,
+            expected,
+            ok: true,
+            subject: None,
+            primary: None,
+            entries: Vec::new(),
+        });
+    }
+}

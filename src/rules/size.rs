@@ -1,0 +1,30 @@
+//! `size`: the number of cards in a zone (copies counted) within bounds.
+
+use super::{At, Entry, Finding, cards, describe_bounds, spec::Bounds, within};
+
+#[derive(Debug, Clone)]
+pub(super) struct Size {
+    pub(super) bounds: Bounds,
+}
+
+impl Size {
+    pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
+        within(&self.bounds, entries.map(|(_, e)| u64::from(e.count)).sum())
+    }
+
+    pub(super) fn eval(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)>,
+        report: &mut dyn FnMut(Finding),
+    ) {
+        let total: u64 = entries.map(|(_, e)| u64::from(e.count)).sum();
+        report(Finding {
+            actual: cards(total),
+            expected: describe_bounds(&self.bounds),
+            ok: within(&self.bounds, total),
+            subject: None,
+            primary: None,
+            entries: Vec::new(),
+        });
+    }
+}

@@ -1,0 +1,258 @@
+//! Rules as a game declares them in `game.toml`: zones, deck rules and box
+//! rules. These are the serde/schemars types; [`super::compile`] turns them
+//! into the evaluated form.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A zone of a deck, such as the deck proper (`main`) or a team.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Zone {
+    /// The zone's display name.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// The kinds of card that may stand in this zone.
+    #[schemars(length(min = 1))]
+    pub kinds: Vec<String>,
+}
+
+/// Whether breaking a rule is an error or only a warning.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleSeverity {
+    /// The deck (or box) is illegal.
+    #[default]
+    Error,
+    /// The deck is suspect but legal.
+    Warning,
+}
+
+/// One rule. It has exactly one check: `size`, `count`, `copies`, `share`,
+/// `bind` or `distinct`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Rule {
+    /// A stable id, unique among the game's rules (kebab-case).
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// The rule's display name, as players know it.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// Error (the default) or warning.
+    #[serde(default, skip_serializing_if = "is_error")]
+    pub severity: RuleSeverity,
+    /// A message template replacing the default one. Placeholders:
+    /// `{rule}`, `{actual}`, `{expected}`, `{zone}`, `{card}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The deck zone the rule looks at; every zone when absent. Box rules
+    /// have no zone: they look at the whole card pool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
+    /// The number of cards (copies counted) must be within bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<Bounds>,
+    /// The number of cards matching a filter must be within bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<Count>,
+    /// A limit on copies of each card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copies: Option<Copies>,
+    /// No group of cards may exceed a share of the cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<Share>,
+    /// Cards must agree with one bound card on a field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bind: Option<Bind>,
+    /// Cards must all be different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct: Option<Distinct>,
+}
+
+fn is_error(s: &RuleSeverity) -> bool {
+    *s == RuleSeverity::Error
+}
+
+/// Inclusive bounds on a number of cards.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Bounds {
+    /// Exactly this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<u32>,
+    /// At least this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u32>,
+    /// At most this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+}
+
+/// A card filter: every field listed must match (AND). A value matches
+/// itself; an array matches any of its values (OR); a table may say
+/// `not = value-or-array`, `min = n`, `max = n` or `exists = bool`. Field
+/// names may be dotted (`bonus.attribute`); `id`, `kind`, `name` and
+/// `copies` are fields too. A field a card lacks matches only `not` and
+/// `exists = false`.
+pub type Filter = BTreeMap<String, Value>;
+
+/// A `count` check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Count {
+    /// The cards counted.
+    pub filter: Filter,
+    /// Exactly this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<u32>,
+    /// At least this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u32>,
+    /// At most this many.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+    /// Count per value of these fields: the bounds hold for each group
+    /// separately ("3 zodiacs per element": `per = "element"`; "one of each
+    /// rank per suit": `per = ["suit", "rank"]`).
+    #[serde(default, skip_serializing_if = "Fields::is_empty")]
+    pub per: Fields,
+    /// With `per`: groups that must be present (a missing one counts 0).
+    /// For several `per` fields, each value is an array.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Value>,
+}
+
+/// A `copies` check: how many copies of one card a deck may hold.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Copies {
+    /// The cards limited (all when absent).
+    #[serde(default, skip_serializing_if = "Filter::is_empty")]
+    pub filter: Filter,
+    /// The limit.
+    pub max: u32,
+    /// What makes two cards copies of each other: `id` (the default) or
+    /// fields such as `name` (the same name across printings).
+    #[serde(default = "default_key", skip_serializing_if = "Fields::is_id")]
+    pub key: Fields,
+    /// Other limits for cards matching a filter; the first that matches wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<Override>,
+    /// A card field that, when present, sets that card's own limit (beats
+    /// `overrides` and `max`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+fn default_key() -> Fields {
+    Fields::One("id".into())
+}
+
+/// One field name, or several (a composite key).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Fields {
+    /// One field.
+    One(String),
+    /// Several fields, compared together.
+    Many(Vec<String>),
+}
+
+impl Default for Fields {
+    fn default() -> Self {
+        Fields::Many(Vec::new())
+    }
+}
+
+impl Fields {
+    /// The field names.
+    pub fn names(&self) -> &[String] {
+        match self {
+            Fields::One(f) => std::slice::from_ref(f),
+            Fields::Many(fs) => fs,
+        }
+    }
+
+    /// Whether no field is named.
+    pub fn is_empty(&self) -> bool {
+        self.names().is_empty()
+    }
+
+    fn is_id(&self) -> bool {
+        self.names() == ["id"]
+    }
+}
+
+/// A limit for the cards matching a filter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Override {
+    /// The cards this limit applies to.
+    pub filter: Filter,
+    /// Their limit.
+    pub max: u32,
+}
+
+/// A `share` check: no group may be more than a percentage of the cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Share {
+    /// The field whose value names a card's group (such as `kind`).
+    pub by: String,
+    /// Renames values into groups: `{ city = "Item", hero = "Character" }`.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub groups: IndexMap<String, String>,
+    /// The largest share a group may have, in percent.
+    #[schemars(range(min = 0, max = 100))]
+    pub max_percent: u32,
+}
+
+/// A `bind` check: each card matching `filter` must have the same value of
+/// `field` as the one card matching `bound` (the deck's city, say).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Bind {
+    /// The card the others are bound to; the rule applies when exactly one matches.
+    pub bound: Filter,
+    /// The cards that must agree with it.
+    pub filter: Filter,
+    /// The field they must agree on.
+    pub field: String,
+}
+
+/// A `distinct` check: no two cards (copies counted) share a key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Distinct {
+    /// The cards that must differ (all when absent).
+    #[serde(default, skip_serializing_if = "Filter::is_empty")]
+    pub filter: Filter,
+    /// What must differ: `id` (the default) or fields.
+    #[serde(default = "default_key", skip_serializing_if = "Fields::is_id")]
+    pub key: Fields,
+}
+
+impl Rule {
+    /// The names of the checks this rule declares (valid rules have one).
+    pub fn checks(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (present, name) in [
+            (self.size.is_some(), "size"),
+            (self.count.is_some(), "count"),
+            (self.copies.is_some(), "copies"),
+            (self.share.is_some(), "share"),
+            (self.bind.is_some(), "bind"),
+            (self.distinct.is_some(), "distinct"),
+        ] {
+            if present {
+                out.push(name);
+            }
+        }
+        out
+    }
+}

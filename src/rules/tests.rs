@@ -1,0 +1,338 @@
+//! Table-driven tests of every rule kind, on a small in-memory game.
+
+use serde_json::json;
+
+use super::{DeckView, Entry, Rules, compile};
+use crate::diag::{Diagnostics, FileId, SourceMap};
+use crate::link::{CardPool, link};
+use crate::validate::{GameSchemas, RawCard};
+
+/// A game of a few cards: two kingdoms' characters, a city per kingdom, a hero, actions.
+fn pool() -> CardPool {
+    let cards = [
+        ("city-a", "city", json!({"kingdom": "a"})),
+        ("city-b", "city", json!({"kingdom": "b"})),
+        ("hero-a", "hero", json!({"kingdom": "a"})),
+        ("knight", "character", json!({"kingdom": "a", "level": 1})),
+        (
+            "knight-2",
+            "character",
+            json!({"kingdom": "a", "level": 2, "deck_limit": 5}),
+        ),
+        ("rogue", "character", json!({"kingdom": "b", "level": 1})),
+        (
+            "sellsword",
+            "character",
+            json!({"kingdom": "b", "mercenary": true, "level": 2}),
+        ),
+        (
+            "king",
+            "character",
+            json!({"kingdom": "a", "unique": true, "level": 3}),
+        ),
+        ("bolt", "action", json!({})),
+        ("heal", "action", json!({})),
+    ];
+    let raw = cards
+        .iter()
+        .enumerate()
+        .map(|(i, (id, kind, fields))| RawCard {
+            id: (*id).into(),
+            kind: (*kind).into(),
+            // Two printings share a name: knight and knight-2.
+            name: if id.starts_with("knight") {
+                "Knight".into()
+            } else {
+                (*id).into()
+            },
+            copies: None,
+            fields: fields.as_object().unwrap().clone(),
+            file: FileId(0),
+            header: i..i,
+            id_span: i..i,
+            refs: Vec::new(),
+        })
+        .collect();
+    link(raw, &mut Diagnostics::new())
+}
+
+fn rules(extra: &str) -> (CardPool, Rules, Diagnostics) {
+    let text = format!(
+        "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.city]\nname = \"City\"\n[kinds.hero]\nname = \"Hero\"\n\
+         [kinds.character]\nname = \"Character\"\n[kinds.action]\nname = \"Action\"\n\
+         [zones.main]\nname = \"Main\"\nkinds = [\"city\", \"hero\", \"character\", \"action\"]\n\
+         [zones.side]\nname = \"Side\"\nkinds = [\"action\"]\n{extra}"
+    );
+    let mut sources = SourceMap::new();
+    let file = sources.add("game.toml", text);
+    let mut diags = Diagnostics::new();
+    let manifest =
+        crate::manifest::parse("g", file, &sources, &mut diags).expect("the test manifest parses");
+    let pool = pool();
+    let rules = compile(&manifest, &pool, &GameSchemas::default(), &mut diags);
+    (pool, rules, diags)
+}
+
+fn deck(pool: &CardPool, main: &[(&str, u32)], side: &[(&str, u32)]) -> DeckView {
+    let zone = |lines: &[(&str, u32)]| {
+        lines
+            .iter()
+            .map(|(id, n)| Entry {
+                card: u32::try_from(pool.position(id).unwrap()).unwrap(),
+                count: *n,
+            })
+            .collect()
+    };
+    DeckView {
+        zones: vec![zone(main), zone(side)],
+    }
+}
+
+/// Runs a table of (main zone, side zone, rule ids expected broken) against one rule set.
+fn table(rule: &str, cases: &[(&[(&str, u32)], &[(&str, u32)], &[&str])]) {
+    let (pool, rules, diags) = rules(rule);
+    assert!(
+        !diags.has_errors(),
+        "{:?}",
+        diags.iter().collect::<Vec<_>>()
+    );
+    for (main, side, expected) in cases {
+        let view = deck(&pool, main, side);
+        let broken: Vec<&str> = rules
+            .deck
+            .check(&view)
+            .iter()
+            .map(|v| rules.deck.rules[v.rule].id.as_str())
+            .collect();
+        assert_eq!(&broken, expected, "deck {main:?} / {side:?}");
+        let legal = !rules
+            .deck
+            .check(&view)
+            .iter()
+            .any(|v| rules.deck.rules[v.rule].severity == super::spec::RuleSeverity::Error);
+        assert_eq!(
+            rules.deck.is_legal(&view),
+            legal,
+            "is_legal agrees with check on {main:?}"
+        );
+    }
+}
+
+#[test]
+fn size_bounds_a_zone_or_the_whole_deck() {
+    table(
+        "[[deck-rules]]\nid = \"main-4\"\nname = \"Four\"\nzone = \"main\"\nsize = { exact = 4 }\n\
+         [[deck-rules]]\nid = \"all-2-5\"\nname = \"Two to five\"\nsize = { min = 2, max = 5 }\n",
+        &[
+            (&[("bolt", 2), ("heal", 2)], &[], &[]),
+            (&[("bolt", 2), ("heal", 2)], &[("bolt", 1)], &[]),
+            (&[("bolt", 2), ("heal", 2)], &[("bolt", 2)], &["all-2-5"]),
+            (&[("bolt", 1)], &[], &["main-4", "all-2-5"]),
+            (&[("bolt", 3), ("heal", 2)], &[], &["main-4"]),
+        ],
+    );
+}
+
+#[test]
+fn count_bounds_matching_cards_overall_and_per_group() {
+    table(
+        "[[deck-rules]]\nid = \"actions\"\nname = \"Two actions\"\nzone = \"main\"\ncount = { filter = { kind = \"action\" }, exact = 2 }\n\
+         [[deck-rules]]\nid = \"per-kingdom\"\nname = \"At most two per kingdom\"\ncount = { filter = { kind = \"character\" }, per = \"kingdom\", max = 2 }\n\
+         [[deck-rules]]\nid = \"low-level\"\nname = \"A level-1 character\"\ncount = { filter = { level = { max = 1 } }, min = 1 }\n",
+        &[
+            (&[("bolt", 1), ("heal", 1), ("knight", 1)], &[], &[]),
+            (
+                &[("bolt", 2), ("heal", 1), ("knight", 1)],
+                &[],
+                &["actions"],
+            ),
+            (&[("bolt", 2), ("knight", 2), ("rogue", 2)], &[], &[]),
+            (
+                &[("bolt", 2), ("knight", 2), ("king", 1)],
+                &[],
+                &["per-kingdom"],
+            ),
+            (&[("bolt", 2), ("king", 1)], &[], &["low-level"]),
+        ],
+    );
+}
+
+#[test]
+fn count_per_group_requires_listed_groups() {
+    table(
+        "[[deck-rules]]\nid = \"each-kingdom\"\nname = \"One city per kingdom\"\ncount = { filter = { kind = \"city\" }, per = \"kingdom\", exact = 1, values = [\"a\", \"b\"] }\n",
+        &[
+            (&[("city-a", 1), ("city-b", 1)], &[], &[]),
+            (&[("city-a", 1)], &[], &["each-kingdom"]),
+            (&[("city-a", 2), ("city-b", 1)], &[], &["each-kingdom"]),
+        ],
+    );
+}
+
+#[test]
+fn copies_limit_by_id_or_name_with_overrides_and_a_card_field() {
+    table(
+        "[[deck-rules]]\nid = \"copies\"\nname = \"Three of a name\"\ncopies = { max = 3, key = \"name\", field = \"deck_limit\", \
+         overrides = [{ filter = { unique = true }, max = 1 }, { filter = { kind = [\"city\", \"hero\"] }, max = 1 }] }\n",
+        &[
+            (&[("knight", 2), ("rogue", 3)], &[], &[]),
+            (&[("rogue", 4)], &[], &["copies"]),
+            (&[("bolt", 2)], &[("bolt", 2)], &["copies"]),
+            (&[("king", 2)], &[], &["copies"]),
+            (&[("city-a", 2)], &[], &["copies"]),
+            // knight-2 may have 5 of its own, but shares the name "Knight" with knight:
+            // the stricter limit of the two holds for the name.
+            (&[("knight-2", 5)], &[], &[]),
+            (&[("knight", 2), ("knight-2", 2)], &[], &["copies"]),
+        ],
+    );
+}
+
+#[test]
+fn share_caps_a_group_with_renamed_kinds() {
+    table(
+        "[[deck-rules]]\nid = \"half\"\nname = \"No type above half\"\nzone = \"main\"\n\
+         share = { by = \"kind\", groups = { city = \"Item\", hero = \"Character\", character = \"Character\" }, max-percent = 50 }\n",
+        &[
+            (&[("bolt", 2), ("knight", 1), ("hero-a", 1)], &[], &[]),
+            (&[("bolt", 3), ("knight", 1)], &[], &["half"]),
+            (&[("bolt", 1), ("knight", 2), ("hero-a", 1)], &[], &["half"]),
+            (&[("city-a", 1), ("bolt", 1)], &[], &[]),
+        ],
+    );
+}
+
+#[test]
+fn bind_ties_cards_to_the_bound_card() {
+    table(
+        "[[deck-rules]]\nid = \"kingdom\"\nname = \"The city's kingdom\"\nseverity = \"warning\"\n\
+         bind = { bound = { kind = \"city\" }, filter = { kind = \"character\", mercenary = { not = true } }, field = \"kingdom\" }\n",
+        &[
+            (&[("city-a", 1), ("knight", 3), ("sellsword", 1)], &[], &[]),
+            (&[("city-a", 1), ("rogue", 1)], &[], &["kingdom"]),
+            (&[("city-b", 1), ("rogue", 1), ("sellsword", 2)], &[], &[]),
+            // Two cities: no single bound card, so the rule does not apply.
+            (&[("city-a", 1), ("city-b", 1), ("rogue", 1)], &[], &[]),
+        ],
+    );
+}
+
+#[test]
+fn distinct_forbids_repeats_by_id_or_key() {
+    table(
+        "[[deck-rules]]\nid = \"different\"\nname = \"All different\"\nzone = \"main\"\ndistinct = { filter = { kind = \"character\" } }\n\
+         [[deck-rules]]\nid = \"names\"\nname = \"Different names\"\nzone = \"side\"\ndistinct = { key = \"name\" }\n",
+        &[
+            (
+                &[("knight", 1), ("rogue", 1), ("bolt", 4)],
+                &[("bolt", 1), ("heal", 1)],
+                &[],
+            ),
+            (&[("knight", 2)], &[], &["different"]),
+            (&[("knight", 1), ("knight-2", 1)], &[], &[]),
+            (&[], &[("bolt", 2)], &["names"]),
+        ],
+    );
+}
+
+#[test]
+fn messages_follow_the_template_or_say_expected_and_actual() {
+    let (pool, rules, _) = rules(
+        "[[deck-rules]]\nid = \"actions\"\nname = \"Split: actions\"\nzone = \"main\"\ncount = { filter = { kind = \"action\" }, exact = 2 }\n\
+         [[deck-rules]]\nid = \"size\"\nname = \"Size\"\nzone = \"main\"\nsize = { exact = 2 }\nmessage = \"{zone} has {actual}, {rule} wants {expected}\"\n",
+    );
+    let v = rules
+        .deck
+        .check(&deck(&pool, &[("bolt", 2), ("heal", 1)], &[]));
+    assert_eq!(
+        v[0].message,
+        "3 `action` cards; the rule *Split: actions* requires exactly 2"
+    );
+    assert_eq!(v[1].message, "Main has 3 cards, Size wants exactly 2");
+    assert_eq!(v[0].entries.len(), 2, "both action lines are labelled");
+}
+
+#[test]
+fn explain_tallies_every_rule() {
+    let (pool, rules, _) = rules(
+        "[[deck-rules]]\nid = \"size\"\nname = \"Size\"\nzone = \"main\"\nsize = { exact = 2 }\n",
+    );
+    let tallies = rules.deck.explain(&deck(&pool, &[("bolt", 2)], &[]));
+    assert_eq!(tallies.len(), 1);
+    assert!(tallies[0].ok);
+    assert_eq!(
+        (tallies[0].actual.as_str(), tallies[0].expected.as_str()),
+        ("2 cards", "exactly 2")
+    );
+}
+
+#[test]
+fn broken_rule_declarations_are_reported_in_the_manifest() {
+    let cases: [(&str, &str); 7] = [
+        ("[[deck-rules]]\nid = \"r\"\nname = \"R\"\n", "rules::check"),
+        (
+            "[[deck-rules]]\nid = \"r\"\nname = \"R\"\nsize = { exact = 1 }\ncount = { filter = {}, exact = 1 }\n",
+            "rules::check",
+        ),
+        (
+            "[[deck-rules]]\nid = \"r\"\nname = \"R\"\nzone = \"mian\"\nsize = { exact = 1 }\n",
+            "rules::zone",
+        ),
+        (
+            "[[deck-rules]]\nid = \"r\"\nname = \"R\"\nsize = { exact = 1, min = 1 }\n",
+            "rules::bounds",
+        ),
+        (
+            "[[deck-rules]]\nid = \"r\"\nname = \"R\"\ncount = { filter = { kind = \"hreo\" }, min = 1 }\n",
+            "rules::unknown-kind",
+        ),
+        (
+            "[[deck-rules]]\nid = \"r\"\nname = \"R\"\ncount = { filter = { level = { above = 1 } }, min = 1 }\n",
+            "rules::filter",
+        ),
+        (
+            "[[box-rules]]\nid = \"r\"\nname = \"R\"\nzone = \"main\"\nsize = { exact = 1 }\n",
+            "rules::zone",
+        ),
+    ];
+    for (rule, code) in cases {
+        let (_, _, diags) = rules(rule);
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [code], "{rule}");
+        assert!(
+            diags.iter().all(|d| d.primary.is_some()),
+            "placed in game.toml: {rule}"
+        );
+    }
+}
+
+#[test]
+fn duplicate_rule_ids_point_at_both() {
+    let (_, rules, diags) = rules(
+        "[[deck-rules]]\nid = \"r\"\nname = \"R\"\nsize = { min = 1 }\n[[deck-rules]]\nid = \"r\"\nname = \"R2\"\nsize = { min = 2 }\n",
+    );
+    let d: Vec<_> = diags.iter().collect();
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, "rules::duplicate-id");
+    assert_eq!(d[0].labels.len(), 1);
+    assert_eq!(rules.deck.rules.len(), 1);
+}
+
+#[test]
+fn box_rules_see_every_card_copies_times() {
+    let (pool, rules, diags) = rules(
+        "[[box-rules]]\nid = \"ten\"\nname = \"Ten cards\"\nsize = { exact = 10 }\n\
+         [[box-rules]]\nid = \"one-city\"\nname = \"One city per kingdom\"\ncount = { filter = { kind = \"city\" }, per = \"kingdom\", exact = 1 }\n",
+    );
+    assert!(!diags.has_errors());
+    let view = crate::deck::box_view(&pool);
+    assert!(rules.boxed.check(&view).is_empty());
+    let (pool, eleven, _) =
+        self::rules("[[box-rules]]\nid = \"eleven\"\nname = \"Eleven\"\nsize = { exact = 11 }\n");
+    let broken = eleven.boxed.check(&crate::deck::box_view(&pool));
+    assert_eq!(broken.len(), 1);
+    assert_eq!(
+        broken[0].message,
+        "10 cards; the rule *Eleven* requires exactly 11"
+    );
+}

@@ -1,0 +1,410 @@
+//! Deck legality: an independent implementation of the intrépidos rules
+//! agrees with the engine on random decks; deck codes round-trip; the CLI.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use carta::check::{Decks, Game, check_game};
+use carta::deck;
+use carta::deckcode::{self, CodeDeck};
+use carta::diag::{Diagnostics, Severity, SourceMap};
+use carta::load::Workspace;
+use proptest::prelude::*;
+
+use crate::harness::{repo, run_in};
+
+fn intrepidos() -> Game {
+    let mut ws = Workspace::open(&repo()).unwrap();
+    let mut diags = Diagnostics::new();
+    let game = check_game(&mut ws, "intrepidos", Decks::Skip, &mut diags)
+        .unwrap()
+        .unwrap();
+    assert!(!diags.has_errors());
+    game
+}
+
+/// A small deterministic random number generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    fn sample<'a>(&mut self, items: &[&'a str], n: usize) -> Vec<&'a str> {
+        let mut pool = items.to_vec();
+        (0..n)
+            .map(|_| pool.swap_remove(self.below(pool.len())))
+            .collect()
+    }
+}
+
+type Zones = BTreeMap<&'static str, Vec<(String, i64)>>;
+
+/// A legal deck by construction, then maybe mutated.
+fn random_deck(rng: &mut Rng, by_kind: &HashMap<&str, Vec<&str>>) -> Zones {
+    let kind = |k: &str| by_kind[k].clone();
+    let items: Vec<&str> = ["equipment", "armament", "potion"]
+        .iter()
+        .flat_map(|k| kind(k))
+        .collect();
+    let mut main: Vec<(String, i64)> = rng
+        .sample(&kind("action"), 15)
+        .into_iter()
+        .map(|id| (id.to_owned(), 2))
+        .collect();
+    main.extend(
+        rng.sample(&items, 10)
+            .into_iter()
+            .map(|id| (id.to_owned(), 3)),
+    );
+    let team = rng
+        .sample(&kind("intrepido"), 3)
+        .into_iter()
+        .map(|id| (id.to_owned(), 1))
+        .collect();
+    let mut setup = vec![
+        (rng.pick(&kind("castle")).to_owned(), 1),
+        (rng.pick(&kind("territory")).to_owned(), 1),
+    ];
+    for k in ["tower", "guardian"] {
+        let (a, b) = (rng.pick(&kind(k)), rng.pick(&kind(k)));
+        if a == b {
+            setup.push((a.to_owned(), 2))
+        } else {
+            setup.extend([(a.to_owned(), 1), (b.to_owned(), 1)])
+        }
+    }
+    let mut zones: Zones = BTreeMap::from([("main", main), ("team", team), ("setup", setup)]);
+    for _ in 0..rng.below(3) {
+        let zone = *["main", "main", "team", "setup"].get(rng.below(4)).unwrap();
+        let lines = zones.get_mut(zone).unwrap();
+        let i = rng.below(lines.len());
+        match rng.below(7) {
+            0 => lines[i].1 += 1,
+            1 => lines[i].1 -= 1,
+            2 => lines[i].0 = format!("{}x", lines[i].0),
+            3 => {
+                let any: Vec<&str> = by_kind.values().flatten().copied().collect();
+                let id = rng.pick(&any).to_owned();
+                if !lines.iter().any(|(x, _)| *x == id) {
+                    lines.push((id, 1));
+                }
+            }
+            4 => {
+                let swapped = if rng.below(2) == 0 {
+                    "action"
+                } else {
+                    "potion"
+                };
+                let other = rng.pick(&kind(swapped));
+                if !lines.iter().any(|(x, _)| x == other) {
+                    lines[i].0 = other.to_owned();
+                }
+            }
+            5 => lines[i].1 = 0,
+            _ => {}
+        }
+    }
+    zones
+}
+
+fn to_toml(zones: &Zones) -> String {
+    let mut s = "game = \"intrepidos\"\nname = \"Aleatório\"\n".to_owned();
+    for (zone, lines) in zones {
+        s.push_str(&format!("\n[{zone}]\n"));
+        for (id, n) in lines {
+            s.push_str(&format!("{id} = {n}\n"));
+        }
+    }
+    s
+}
+
+/// The intrépidos rules (RULES.md §2), written out by hand: `None` when the
+/// deck cannot be resolved (unknown card, bad count, wrong zone), else the
+/// ids of the rules it breaks.
+fn by_hand(zones: &Zones, kind_of: &HashMap<&str, &str>) -> Option<BTreeSet<&'static str>> {
+    let accepts = |zone: &str, kind: &str| match zone {
+        "main" => ["action", "equipment", "armament", "potion"].contains(&kind),
+        "team" => kind == "intrepido",
+        _ => ["castle", "tower", "guardian", "territory"].contains(&kind),
+    };
+    for (zone, lines) in zones {
+        for (id, n) in lines {
+            let kind = kind_of.get(id.as_str())?;
+            if *n < 1 || !accepts(zone, kind) {
+                return None;
+            }
+        }
+    }
+    let kind = |id: &str| kind_of[id];
+    let total = |zone: &str, f: &dyn Fn(&str) -> bool| {
+        zones[zone]
+            .iter()
+            .filter(|(id, _)| f(kind(id)))
+            .map(|(_, n)| n)
+            .sum::<i64>()
+    };
+    let item = |k: &str| ["equipment", "armament", "potion"].contains(&k);
+    let mut broken = BTreeSet::new();
+    let mut rule = |ok: bool, id: &'static str| {
+        if !ok {
+            broken.insert(id);
+        }
+    };
+    rule(total("main", &|_| true) == 60, "deck-size");
+    rule(total("main", &|k| k == "action") == 30, "split-actions");
+    rule(total("main", &|k| item(k)) == 30, "split-items");
+    rule(
+        zones["main"]
+            .iter()
+            .all(|(id, n)| !item(kind(id)) || *n <= 3),
+        "item-copies",
+    );
+    rule(
+        zones["main"]
+            .iter()
+            .all(|(id, n)| kind(id) != "action" || *n <= 2),
+        "action-copies",
+    );
+    rule(total("team", &|_| true) == 3, "team-size");
+    rule(zones["team"].iter().all(|(_, n)| *n == 1), "team-distinct");
+    for (id, k, n) in [
+        ("setup-castle", "castle", 1),
+        ("setup-towers", "tower", 2),
+        ("setup-guardians", "guardian", 2),
+        ("setup-territory", "territory", 1),
+    ] {
+        rule(total("setup", &|x| x == k) == n, id);
+    }
+    Some(broken)
+}
+
+#[test]
+fn an_independent_implementation_agrees_with_the_engine_on_10000_random_decks() {
+    let game = intrepidos();
+    let kind_of: HashMap<&str, &str> = game
+        .pool
+        .iter()
+        .map(|c| (c.id.as_str(), c.kind.as_str()))
+        .collect();
+    let mut by_kind: HashMap<&str, Vec<&str>> = HashMap::new();
+    for c in game.pool.iter() {
+        by_kind
+            .entry(c.kind.as_str())
+            .or_default()
+            .push(c.id.as_str());
+    }
+    for v in by_kind.values_mut() {
+        v.sort_unstable();
+    }
+    let mut rng = Rng(0x00c0_ffee);
+    let (mut legal, mut illegal, mut unresolved) = (0, 0, 0);
+    for n in 0..10_000 {
+        let zones = random_deck(&mut rng, &by_kind);
+        let text = to_toml(&zones);
+        let mut sources = SourceMap::new();
+        let file = sources.add("d.toml", text.clone());
+        let mut out = Vec::new();
+        let parsed = deck::parse(file, &text, &mut out).expect("a deck with a game");
+        let resolved = deck::resolve(
+            &parsed,
+            &game.manifest,
+            &game.pool,
+            &game.rules.deck,
+            &mut out,
+        );
+        let engine: Option<BTreeSet<&str>> = resolved.map(|r| {
+            game.rules
+                .deck
+                .check(&r.view)
+                .iter()
+                .map(|v| game.rules.deck.rules[v.rule].id.as_str())
+                .collect()
+        });
+        let expected = by_hand(&zones, &kind_of);
+        assert_eq!(
+            engine
+                .as_ref()
+                .map(|s| s.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
+            expected
+                .as_ref()
+                .map(|s| s.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
+            "deck {n}:\n{text}\n{out:?}"
+        );
+        match expected {
+            None => {
+                unresolved += 1;
+                assert!(
+                    out.iter().any(|d| d.severity == Severity::Error),
+                    "an unresolved deck is reported"
+                );
+            }
+            Some(b) if b.is_empty() => legal += 1,
+            Some(_) => illegal += 1,
+        }
+    }
+    assert!(
+        legal > 1000 && illegal > 1000 && unresolved > 1000,
+        "the mutations cover every case: {legal} legal, {illegal} illegal, {unresolved} unresolved"
+    );
+}
+
+fn code_deck(game: &Game, lines: &[(usize, usize, u32)], name: &str) -> CodeDeck {
+    let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+    let mut deck = CodeDeck {
+        game: "intrepidos".into(),
+        name: name.into(),
+        zones: Default::default(),
+    };
+    for &(z, card, count) in lines {
+        let id = game.pool.card(card % game.pool.len()).id.clone();
+        deck.zones
+            .entry(zones[z % zones.len()].clone())
+            .or_insert_with(Vec::new)
+            .push((id, count));
+    }
+    deck
+}
+
+/// The canonical form of a deck: zones in manifest order, cards sorted and merged.
+fn canonical(game: &Game, deck: &CodeDeck) -> BTreeMap<usize, BTreeMap<String, u32>> {
+    let zones: Vec<&String> = game.manifest.manifest.zones.keys().collect();
+    let mut out: BTreeMap<usize, BTreeMap<String, u32>> = BTreeMap::new();
+    for (zone, lines) in &deck.zones {
+        let z = zones.iter().position(|x| *x == zone).unwrap();
+        for (id, n) in lines {
+            *out.entry(z).or_default().entry(id.clone()).or_default() += n;
+        }
+    }
+    out.retain(|_, v| !v.is_empty());
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn deck_codes_round_trip_and_are_canonical(
+        lines in prop::collection::vec((0usize..3, 0usize..1000, 1u32..6), 0..40),
+        name in "\\PC{0,30}",
+        seed in any::<u64>(),
+    ) {
+        let game = game();
+        let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+        let deck = code_deck(game, &lines, &name);
+        let code = deckcode::encode(&deck, &zones, &game.pool).unwrap();
+        let back = deckcode::decode(&code, &zones, &game.pool).unwrap();
+        prop_assert_eq!(&back.name, &name);
+        prop_assert_eq!(canonical(game, &back), canonical(game, &deck));
+        // The same deck, lines shuffled: the same code.
+        let mut shuffled = lines.clone();
+        let mut rng = Rng(seed | 1);
+        for i in (1..shuffled.len()).rev() {
+            shuffled.swap(i, rng.below(i + 1));
+        }
+        prop_assert_eq!(deckcode::encode(&code_deck(game, &shuffled, &name), &zones, &game.pool).unwrap(), code);
+    }
+}
+
+fn game() -> &'static Game {
+    static GAME: std::sync::OnceLock<Game> = std::sync::OnceLock::new();
+    GAME.get_or_init(intrepidos)
+}
+
+#[test]
+fn a_code_for_another_pool_is_detected_not_misread() {
+    let game = game();
+    let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+    let code = deckcode::encode(&code_deck(game, &[(0, 1, 2)], "x"), &zones, &game.pool).unwrap();
+    let mut other = Workspace::open(&repo()).unwrap();
+    let mut diags = Diagnostics::new();
+    let kingdoms = check_game(&mut other, "zodiacos", Decks::Skip, &mut diags)
+        .unwrap()
+        .unwrap();
+    assert!(matches!(
+        deckcode::decode(&code, &zones, &kingdoms.pool),
+        Err(deckcode::CodeError::Pool(_))
+    ));
+}
+
+#[test]
+fn the_example_decks_are_legal_and_explained() {
+    let run = run_in(
+        &repo(),
+        [
+            "deck",
+            "check",
+            "--explain",
+            "cards/intrepidos/decks/furia-de-aries.toml",
+        ],
+    )
+    .succeeds();
+    assert!(run.stdout.contains("ok   split-actions"), "{}", run.stdout);
+    assert!(run.stderr.contains("1 legal, 0 illegal"));
+}
+
+#[test]
+fn deck_code_and_decode_round_trip_on_the_command_line() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let code = ws
+        .run([
+            "-q",
+            "deck",
+            "code",
+            "cards/intrepidos/decks/mares-de-peixes.toml",
+        ])
+        .succeeds()
+        .stdout;
+    let decoded = ws
+        .run(["-q", "deck", "decode", code.trim()])
+        .succeeds()
+        .stdout;
+    assert!(
+        decoded.starts_with("game = \"intrepidos\"\nname = \"Marés de Peixes\"\n"),
+        "{decoded}"
+    );
+    ws.write("decoded.toml", &decoded);
+    ws.run(["deck", "check", "decoded.toml"]).succeeds();
+    let again = ws
+        .run(["-q", "deck", "code", "decoded.toml"])
+        .succeeds()
+        .stdout;
+    assert_eq!(again, code);
+    ws.run(["deck", "decode", "not-a-code"])
+        .fails()
+        .stderr_has("not a deck code");
+}
+
+#[test]
+fn json_tallies_for_explain() {
+    let run = run_in(
+        &repo(),
+        [
+            "--message-format",
+            "json",
+            "deck",
+            "check",
+            "--explain",
+            "cards/intrepidos/decks/furia-de-aries.toml",
+        ],
+    )
+    .succeeds();
+    let tallies: Vec<_> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "deck::tally")
+        .collect();
+    assert_eq!(tallies.len(), 11);
+    assert!(tallies.iter().all(|t| t["severity"] == "advice"));
+}
