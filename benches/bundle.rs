@@ -79,14 +79,18 @@ fn main() {
         let v: Decompiled = serde_json::from_slice(black_box(&json)).expect("parses");
         black_box(v);
     };
+    let inflate_only = || {
+        black_box(inflate_all(&bytes));
+    };
     // Interleaved, so that load from other processes falls on all alike.
-    let [one_thread, all_threads, json_value, json_typed] = medians(
+    let [one_thread, all_threads, json_value, json_typed, inflating] = medians(
         15,
         [
             &decode(false),
             &decode(true),
             &parse_json,
             &parse_json_typed,
+            &inflate_only,
         ],
     );
     let gz_json = gzip(&json);
@@ -124,6 +128,10 @@ fn main() {
         ms(all_threads)
     );
     println!(
+        "  inflating the blocks alone, 1 thread    {:>9.1} ms",
+        ms(inflating)
+    );
+    println!(
         "  parse the JSON, serde_json Value        {:>9.1} ms",
         ms(json_value)
     );
@@ -159,6 +167,24 @@ fn main() {
         "  blocks of records                       {:>9}",
         bundle.block_count()
     );
+}
+
+/// Inflates every block of records (read as docs/bundle-format.md says);
+/// returns the inflated size.
+fn inflate_all(bundle: &[u8]) -> usize {
+    let u32_at = |at: usize| u32::from_le_bytes(bundle[at..at + 4].try_into().unwrap()) as usize;
+    let cards = 128 + u32_at(112);
+    let mut total = 0;
+    for b in 0..u32_at(cards) {
+        let entry = cards + 4 + 12 * b;
+        let stored = &bundle[cards + u32_at(entry)..][..u32_at(entry + 4)];
+        let mut raw = Vec::with_capacity(u32_at(entry + 8));
+        flate2::Decompress::new(true)
+            .decompress_vec(stored, &mut raw, flate2::FlushDecompress::Finish)
+            .expect("inflates");
+        total += raw.len();
+    }
+    total
 }
 
 /// The decompiled JSON, parsed into the same types the bundle decodes to.
