@@ -26,13 +26,16 @@ use carta::diag::Diagnostics;
 use carta::load::Workspace;
 
 fn main() {
-    let mut cards = 20_000;
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` does not,
+    // and then one quick round on a small game checks that the bench runs.
+    let full = std::env::args().any(|a| a == "--bench");
+    let mut cards = if full { 20_000 } else { 200 };
+    let runs = |n: usize| if full { n } else { 1 };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--cards" {
             cards = args.next().and_then(|n| n.parse().ok()).expect("--cards N");
         }
-        // cargo bench passes `--bench`; ignore what is not ours
     }
     let dir = tempfile::tempdir().expect("a temporary folder");
     synth::generate(dir.path(), cards, 1).expect("the synthetic workspace");
@@ -46,17 +49,17 @@ fn main() {
     let ids: Vec<String> = bundle.ids().map(str::to_owned).collect();
 
     let mut n = 0;
-    let open_file = median(201, || {
+    let open_file = median(runs(201), || {
         n = (n + 7919) % ids.len();
         let b = Bundle::open(&path).expect("opens");
         black_box(b.card(&ids[n]).expect("decodes").expect("found"));
     });
-    let open_bytes = median(201, || {
+    let open_bytes = median(runs(201), || {
         n = (n + 7919) % ids.len();
         let b = Bundle::from_bytes(black_box(bytes.clone())).expect("opens");
         black_box(b.card(&ids[n]).expect("decodes").expect("found"));
     });
-    let lookup = median(2001, || {
+    let lookup = median(runs(2001), || {
         n = (n + 7919) % ids.len();
         black_box(bundle.card(&ids[n]).expect("decodes").expect("found"));
     });
@@ -84,7 +87,7 @@ fn main() {
     };
     // Interleaved, so that load from other processes falls on all alike.
     let [one_thread, all_threads, json_value, json_typed, inflating] = medians(
-        15,
+        runs(15),
         [
             &decode(false),
             &decode(true),
