@@ -62,6 +62,7 @@ pub fn check_game(
     decks: Decks,
     diags: &mut Diagnostics,
 ) -> Result<Option<Game>, LoadError> {
+    let errors_before = diags.error_count();
     let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
     let Some(manifest) = manifest::parse(game, manifest_file, &ws.sources, diags) else {
         return Ok(None);
@@ -81,16 +82,20 @@ pub fn check_game(
         cards.extend(f.cards);
     }
     let pool = link(cards, diags);
+    // Rules counted over cards with errors would only repeat those errors.
+    let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
     let mut found = Vec::new();
-    deck::check_box(&manifest, &pool, &rules.boxed, &mut found);
+    if cards_ok {
+        deck::check_box(&manifest, &pool, &rules.boxed, &mut found);
+    }
     let mut game = Game {
         manifest,
         pool,
         rules,
         decks: Vec::new(),
     };
-    if decks == Decks::Check {
+    if decks == Decks::Check && cards_ok {
         let files = ws.read_many(&ws.deck_files(game_id(&game))?, diags)?;
         for file in files.into_iter().filter(|&f| ws.is_text(f)) {
             if let Some(d) = check_deck(&game, file, &ws.sources.get(file).text, &mut found) {

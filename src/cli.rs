@@ -207,24 +207,23 @@ fn deck_code(global: &Global, path: &Path) -> Outcome {
     let known = ws.game_ids()?;
     let parsed = deck::parse(file, &text, &mut found)
         .filter(|p| ws.is_text(file) && known_game(p, &known, &mut found));
-    if let Some(parsed) = parsed {
-        if let Some(game) =
-            crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?
-        {
-            let rules = &game.rules.deck;
-            if deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found).is_some()
-                && !diags.has_errors()
-            {
-                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
-                let code_deck = CodeDeck {
-                    game: parsed.game.clone(),
-                    name: parsed.name.clone(),
-                    zones: deck::zones_of(&parsed),
-                };
-                match deckcode::encode(&code_deck, &zones, &game.pool) {
-                    Ok(code) => println!("{code}"),
-                    Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
-                }
+    let game = match &parsed {
+        Some(p) => crate::check::check_game(&mut ws, &p.game, Decks::Skip, &mut diags)?,
+        None => None,
+    };
+    if let (Some(parsed), Some(game)) = (&parsed, &game) {
+        let rules = &game.rules.deck;
+        let resolved = deck::resolve(parsed, &game.manifest, &game.pool, rules, &mut found);
+        if resolved.is_some() && !diags.has_errors() {
+            let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+            let code_deck = CodeDeck {
+                game: parsed.game.clone(),
+                name: parsed.name.clone(),
+                zones: deck::zones_of(parsed),
+            };
+            match deckcode::encode(&code_deck, &zones, &game.pool) {
+                Ok(code) => println!("{code}"),
+                Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
             }
         }
     }

@@ -71,7 +71,7 @@ pub struct FileCards {
 pub fn read_cards(file: FileId, text: &str, kinds: &[String], schemas: &GameSchemas) -> FileCards {
     let mut out = FileCards::default();
     let (doc, syntax_ok) = parse_toml(file, text, &mut out.diagnostics);
-    if syntax_ok && text.trim().is_empty() || syntax_ok && doc.get_ref().is_empty() {
+    if syntax_ok && (text.trim().is_empty() || doc.get_ref().is_empty()) {
         out.diagnostics.push(
             Diagnostic::warning("card::empty-file", "this card file holds no cards")
                 .at(file, 0..0, "empty file")
