@@ -93,7 +93,7 @@ mod tests {
             file.line_col(x),
             LineCol {
                 line: 2,
-                column: 18
+                column: 19
             }
         );
         assert_eq!(file.line_col(0), LineCol { line: 1, column: 1 });
