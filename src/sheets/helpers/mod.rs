@@ -5,6 +5,7 @@ mod fields;
 mod icon;
 mod join;
 mod text;
+mod upper;
 
 use std::sync::Arc;
 
@@ -19,6 +20,7 @@ pub(super) fn register(hb: &mut Handlebars<'_>, icons: &Arc<IconSet>) {
     hb.register_helper("icon", Box::new(icon::IconHelper(icons.clone())));
     hb.register_helper("join", Box::new(join::Join));
     hb.register_helper("fields", Box::new(fields::Fields(icons.clone())));
+    hb.register_helper("upper", Box::new(upper::Upper));
 }
 
 /// The value of a parameter, or a strict-mode error when it is missing.
