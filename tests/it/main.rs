@@ -4,3 +4,4 @@ mod check;
 mod corpus;
 mod harness;
 mod schemas;
+mod sheets;

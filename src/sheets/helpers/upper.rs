@@ -2,7 +2,8 @@
 //! helpers: `{{icon (upper fields.attack)}}` prints icon `AC` for `"ac"`.
 
 use handlebars::{
-    Context, Handlebars, Helper, HelperDef, RenderContext, RenderError, RenderErrorReason, ScopedJson,
+    Context, Handlebars, Helper, HelperDef, RenderContext, RenderError, RenderErrorReason,
+    ScopedJson,
 };
 use serde_json::Value;
 
