@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use handlebars::{Handlebars, RenderError, TemplateError};
+use handlebars::{Handlebars, RenderError, RenderErrorReason, TemplateError};
 
 use super::helpers;
 use super::icons::IconSet;
@@ -180,7 +180,11 @@ impl Templates {
 
 /// The message of a render error, without handlebars' own place prefix.
 pub(super) fn render_message(e: &RenderError) -> String {
-    e.reason().to_string()
+    match e.reason() {
+        RenderErrorReason::MissingVariable(Some(path)) => format!("`{path}` is missing"),
+        RenderErrorReason::MissingVariable(None) => "a value is missing".into(),
+        other => other.to_string(),
+    }
 }
 
 fn syntax_diagnostic(e: &TemplateError, file: FileId, text: &str) -> Diagnostic {

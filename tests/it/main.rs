@@ -1,5 +1,6 @@
 //! The integration tests: one binary, one module per area.
 
+mod browser;
 mod check;
 mod corpus;
 mod harness;
