@@ -414,7 +414,7 @@ fn print_and_measure(
                 "-l",
                 &n,
                 "-r",
-                "40",
+                "60",
                 "-png",
                 "-singlefile",
                 pdf_s,
