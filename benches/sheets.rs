@@ -53,7 +53,7 @@ name = "Feitiço"
         let mut text = String::new();
         for i in 0..CARDS / FILES {
             let n = f * (CARDS / FILES) + i;
-            let kind = if n % 3 == 0 { "spell" } else { "unit" };
+            let kind = if n.is_multiple_of(3) { "spell" } else { "unit" };
             let _ = write!(
                 text,
                 "[[card]]\nid = \"c{n}\"\nkind = \"{kind}\"\nname = \"Carta nº {n} — Ação\"\npower = {}\ntext = \"Causa {} de dano {{AC}} a um inimigo adjacente; <se> possível, repita.\"\ntags = [\"a\", \"b{}\"]\n\n",

@@ -28,7 +28,7 @@ impl IconSet {
     }
 
     /// What a token (without braces) prints: an icon and how many times.
-    pub fn resolve<'a>(&self, token: &'a str) -> Option<(&str, u32)> {
+    pub fn resolve(&self, token: &str) -> Option<(&str, u32)> {
         if let Some((name, _)) = self.svgs.get_key_value(token) {
             return Some((name, 1));
         }

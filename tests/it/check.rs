@@ -60,6 +60,7 @@ fn quiet_hides_warnings_and_the_summary() {
     let loud = ws.run(["check"]).succeeds();
     assert!(loud.stderr.contains("card::empty-file"));
     let quiet = ws.run(["-q", "check"]).succeeds();
+    assert!(quiet.stdout.is_empty());
     assert_eq!(quiet.stderr, "");
 }
 

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The repository root (the shipped workspace).
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Copies a folder tree.
-pub fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
@@ -25,20 +25,20 @@ pub fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A workspace in a temporary folder.
-pub struct Workspace {
+pub(crate) struct Workspace {
     dir: tempfile::TempDir,
 }
 
 impl Workspace {
     /// An empty folder with an empty `cards/`.
-    pub fn empty() -> Self {
+    pub(crate) fn empty() -> Self {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir_all(dir.path().join("cards")).unwrap();
         Workspace { dir }
     }
 
     /// A copy of the shipped workspace, with only the named games (all if none).
-    pub fn shipped(games: &[&str]) -> Self {
+    pub(crate) fn shipped(games: &[&str]) -> Self {
         let ws = Self::empty();
         for top in ["cards", "schemas", "templates"] {
             let from = repo().join(top);
@@ -60,12 +60,12 @@ impl Workspace {
     }
 
     /// The workspace root.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
     /// Writes a file (creating folders), relative to the root.
-    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> &Self {
+    pub(crate) fn write(&self, rel: &str, contents: impl AsRef<[u8]>) -> &Self {
         let path = self.path().join(rel);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, contents).unwrap();
@@ -73,18 +73,18 @@ impl Workspace {
     }
 
     /// Reads a file relative to the root.
-    pub fn read(&self, rel: &str) -> String {
+    pub(crate) fn read(&self, rel: &str) -> String {
         fs::read_to_string(self.path().join(rel)).unwrap()
     }
 
     /// Runs `carta` in the workspace with `args`.
-    pub fn run<I: IntoIterator<Item = S>, S: AsRef<str>>(&self, args: I) -> Run {
+    pub(crate) fn run<I: IntoIterator<Item = S>, S: AsRef<str>>(&self, args: I) -> Run {
         run_in(self.path(), args)
     }
 }
 
 /// Runs `carta` in `dir` with fixed output settings (no color, 80 columns).
-pub fn run_in<I: IntoIterator<Item = S>, S: AsRef<str>>(dir: &Path, args: I) -> Run {
+pub(crate) fn run_in<I: IntoIterator<Item = S>, S: AsRef<str>>(dir: &Path, args: I) -> Run {
     let args: Vec<String> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
     let out = Command::new(env!("CARGO_BIN_EXE_carta"))
         .args(&args)
@@ -106,21 +106,21 @@ pub fn run_in<I: IntoIterator<Item = S>, S: AsRef<str>>(dir: &Path, args: I) -> 
 
 /// What a run printed and how it exited.
 #[derive(Debug)]
-pub struct Run {
+pub(crate) struct Run {
     /// The arguments, for failure messages.
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
     /// The exit code (`None` if killed by a signal).
-    pub code: Option<i32>,
+    pub(crate) code: Option<i32>,
     /// Standard output, with the workspace path replaced by `[ROOT]`.
-    pub stdout: String,
+    pub(crate) stdout: String,
     /// Standard error, likewise.
-    pub stderr: String,
+    pub(crate) stderr: String,
 }
 
 impl Run {
     /// Asserts the exit code.
     #[track_caller]
-    pub fn code(self, expected: i32) -> Self {
+    pub(crate) fn code(self, expected: i32) -> Self {
         assert_eq!(
             self.code,
             Some(expected),
@@ -134,19 +134,19 @@ impl Run {
 
     /// Asserts exit 0.
     #[track_caller]
-    pub fn succeeds(self) -> Self {
+    pub(crate) fn succeeds(self) -> Self {
         self.code(0)
     }
 
     /// Asserts exit 1 (problems found).
     #[track_caller]
-    pub fn fails(self) -> Self {
+    pub(crate) fn fails(self) -> Self {
         self.code(1)
     }
 
     /// Asserts that stderr contains `text`.
     #[track_caller]
-    pub fn stderr_has(self, text: &str) -> Self {
+    pub(crate) fn stderr_has(self, text: &str) -> Self {
         assert!(
             self.stderr.contains(text),
             "stderr lacks {text:?}:\n{}",
@@ -157,7 +157,7 @@ impl Run {
 
     /// Asserts that stdout contains `text`.
     #[track_caller]
-    pub fn stdout_has(self, text: &str) -> Self {
+    pub(crate) fn stdout_has(self, text: &str) -> Self {
         assert!(
             self.stdout.contains(text),
             "stdout lacks {text:?}:\n{}",
@@ -167,7 +167,7 @@ impl Run {
     }
 
     /// The JSON diagnostics printed on stdout.
-    pub fn json(&self) -> Vec<serde_json::Value> {
+    pub(crate) fn json(&self) -> Vec<serde_json::Value> {
         self.stdout
             .lines()
             .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
@@ -178,7 +178,7 @@ impl Run {
 /// Compares `actual` with the golden file at `path`; with `CARTA_BLESS=1`
 /// writes it instead. A missing golden file fails.
 #[track_caller]
-pub fn assert_golden(path: &Path, actual: &str) {
+pub(crate) fn assert_golden(path: &Path, actual: &str) {
     if std::env::var_os("CARTA_BLESS").is_some() {
         fs::write(path, actual).unwrap();
         return;

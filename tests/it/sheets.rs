@@ -175,7 +175,10 @@ fn card_text_is_html_escaped() {
 fn an_unknown_icon_token_is_an_error_at_the_field() {
     let ws = mini(&card("a", "text = \"golpe {AD}\""));
     ws.run(["build"]).fails();
-    let run = ws.run(["--message-format", "json", "build"]).fails();
+    let run = ws
+        .run(["--message-format", "json", "build"])
+        .fails()
+        .stdout_has("\"code\":\"sheets::unknown-icon\"");
     let d = diag(&run, "sheets::unknown-icon");
     assert_eq!(d["file"], "cards/mini/cards.toml");
     assert_eq!(
