@@ -1,18 +1,18 @@
-#!/bin/sh
-# Installs what the test suite needs beyond cargo, when it is missing:
-# Debian's `chromium` (the print-and-play sheets are printed to PDF in a real
-# browser) and `poppler-utils` (pdfinfo, pdftoppm). Idempotent: it does
-# nothing when everything is there, and runs `apt-get update` at most once.
-set -eu
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond Rust; does nothing when it is there.
+set -euo pipefail
 
-missing=""
-command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
-command -v pdfinfo >/dev/null 2>&1 || missing="$missing poppler-utils"
-
-if [ -n "$missing" ]; then
-    sudo=""
-    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-    $sudo apt-get update
-    # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $missing fonts-dejavu-core
+# The print-and-play sheets are printed to PDF by a real browser in the tests
+# (tests/it/browser.rs): Debian's `chromium`, and poppler-utils for pdfinfo,
+# pdftotext and pdftoppm. `apt-get update` runs at most once, and only when
+# something is missing. The tests fail (never skip) without them.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=()
+    if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+    "${sudo[@]}" apt-get update
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends \
+        "${missing[@]}" fonts-dejavu-core
 fi

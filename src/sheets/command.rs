@@ -60,7 +60,14 @@ pub fn build(
             )?;
         }
     }
-    finish(ws, diags, outputs, "built sheets of", checked.len())
+    finish(
+        ws,
+        diags,
+        outputs,
+        "built sheets of",
+        checked.len(),
+        ("game", "games"),
+    )
 }
 
 /// `carta print`: games (as `build` does, sheets only) and deck files
@@ -142,7 +149,14 @@ pub fn print(
         )?;
         printed += 1;
     }
-    finish(ws, diags, outputs, "printed", printed)
+    finish(
+        ws,
+        diags,
+        outputs,
+        "printed",
+        printed,
+        ("set of sheets", "sets of sheets"),
+    )
 }
 
 fn render_one(
@@ -179,6 +193,7 @@ fn finish(
     outputs: Outputs,
     verb: &str,
     n: usize,
+    noun: (&str, &str),
 ) -> Result<Report, Box<dyn Error>> {
     if diags.has_errors() {
         return Ok((diags, ws.sources, "nothing written".into()));
@@ -189,6 +204,6 @@ fn finish(
             source,
         })?;
     }
-    let summary = format!("{verb} {n} {}", if n == 1 { "game" } else { "games" });
+    let summary = format!("{verb} {n} {}", if n == 1 { noun.0 } else { noun.1 });
     Ok((diags, ws.sources, summary))
 }
