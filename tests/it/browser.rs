@@ -81,7 +81,10 @@ const MEASURE: &str = r#"<script>
   var mm = 25.4 / 96, out = [];
   document.querySelectorAll('.sheet').forEach(function (s) {
     var r = s.getBoundingClientRect();
-    var p = { page: +s.dataset.page, side: s.dataset.side, w: r.width * mm, h: r.height * mm, cards: [] };
+    var bottom = 0;
+    s.querySelectorAll('.row').forEach(function (row) { bottom = Math.max(bottom, row.getBoundingClientRect().bottom); });
+    var p = { page: +s.dataset.page, side: s.dataset.side, w: r.width * mm, h: r.height * mm, cards: [],
+      rows_bottom: (bottom - r.top) * mm };
     s.querySelectorAll('.card').forEach(function (c) {
       var q = c.getBoundingClientRect();
       p.cards.push({ id: c.dataset.card, copy: +c.dataset.copy, slot: +c.dataset.slot,
@@ -258,6 +261,7 @@ fn print_and_measure(
 
     // The DOM: every box where the geometry says, backs behind faces.
     let pages = measure(&html);
+    check_pages(game, &pages, ex.page);
     let mut boxes = 0;
     for (i, p) in pages.iter().enumerate() {
         assert!(
@@ -423,6 +427,70 @@ fn print_and_measure(
         );
     }
     tool("pdftotext", &[pdf_s, "-"])
+}
+
+/// Pages are numbered 1, 2, … in order, and no cover row is cut off by the
+/// bottom padding (15 mm) of its page.
+fn check_pages(game: &str, pages: &[Value], size: (f64, f64)) {
+    for (i, p) in pages.iter().enumerate() {
+        assert_eq!(
+            p["page"].as_u64(),
+            Some(i as u64 + 1),
+            "{game}: page numbers"
+        );
+        if p["side"] == "cover" {
+            let bottom = p["rows_bottom"].as_f64().unwrap();
+            assert!(
+                bottom <= size.1 - 15.0 + TOL,
+                "{game}: cover page {} overflows: {bottom} mm",
+                i + 1
+            );
+        }
+    }
+}
+
+/// Prints `html` to PDF and returns the page count pdfinfo reports.
+fn pdf_pages(html: &Path) -> usize {
+    let pdf = html.with_file_name("sheets.pdf");
+    run_chromium(
+        html,
+        &[
+            "--no-pdf-header-footer".into(),
+            format!("--print-to-pdf={}", pdf.display()),
+        ],
+    );
+    let info = tool("pdfinfo", &[pdf.to_str().unwrap()]);
+    info.lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_long_cover_continues_on_more_pages_without_losing_a_row() {
+    let cards: String = (0..90)
+        .map(|i| crate::sheets::card(&format!("c{i}"), "copies = 6"))
+        .collect();
+    let ws = crate::sheets::mini(&cards);
+    ws.run(["build"]).succeeds();
+    let html = ws.path().join("build/mini/sheets/index.html");
+    let pages = measure(&html);
+    let covers = pages.iter().filter(|p| p["side"] == "cover").count();
+    assert!(
+        covers >= 2,
+        "540 cards, 90 sheets: the cover takes {covers} page(s)"
+    );
+    check_pages("mini", &pages, (210.0, 297.0));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(
+        page.matches("<div class=\"row\"><span class=\"n\">")
+            .count(),
+        90,
+        "one row per sheet"
+    );
+    assert_eq!(pdf_pages(&html), pages.len(), "one PDF page per sheet");
 }
 
 #[test]

@@ -33,7 +33,7 @@ const MINI_SCHEMA: &str = r#"{
 }"#;
 
 /// A one-kind game whose cards are written by each test.
-fn mini(cards: &str) -> Workspace {
+pub(crate) fn mini(cards: &str) -> Workspace {
     let ws = Workspace::empty();
     ws.write("cards/mini/game.toml", MINI_GAME)
         .write("schemas/mini/card.schema.json", MINI_SCHEMA)
@@ -41,7 +41,7 @@ fn mini(cards: &str) -> Workspace {
     ws
 }
 
-fn card(id: &str, extra: &str) -> String {
+pub(crate) fn card(id: &str, extra: &str) -> String {
     format!("[[card]]\nid = \"{id}\"\nkind = \"card\"\nname = \"Carta {id}\"\n{extra}\n")
 }
 
