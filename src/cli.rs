@@ -14,7 +14,7 @@ use crate::check::{Decks, Game};
 use crate::deck::{self, DeckFile};
 use crate::deckcode::{self, CodeDeck};
 use crate::diag::{Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap};
-use crate::load::{LoadError, Workspace};
+use crate::load::Workspace;
 use crate::rules::RuleSet;
 
 /// carta: a compiler for tabletop card games.
@@ -83,6 +83,65 @@ pub enum Command {
         #[command(subcommand)]
         command: DeckCommand,
     },
+    /// Check, then write `DIR/<game>/sheets/index.html` (print-and-play sheets).
+    Build {
+        /// Games to build (all if none).
+        games: Vec<String>,
+        /// The output folder, relative to the workspace.
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+        /// Print settings.
+        #[command(flatten)]
+        print: PrintArgs,
+    },
+    /// Write print-and-play sheets of games, or of deck files
+    /// (`DIR/<game>/decks/<deck>/index.html`).
+    Print {
+        /// Game ids, or deck files (`*.toml`, relative to the workspace).
+        targets: Vec<String>,
+        /// The output folder, relative to the workspace.
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+        /// Print settings.
+        #[command(flatten)]
+        print: PrintArgs,
+    },
+}
+
+/// Per-build print settings; each overrides the game's `[print]`.
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// The paper.
+    #[arg(long, value_enum)]
+    pub paper: Option<crate::sheets::Paper>,
+    /// Lay the pages out landscape.
+    #[arg(long, conflicts_with = "portrait")]
+    pub landscape: bool,
+    /// Lay the pages out portrait.
+    #[arg(long)]
+    pub portrait: bool,
+    /// Double-sided layout of the backs: flip on the long or short edge, or no backs.
+    #[arg(long, value_enum)]
+    pub duplex: Option<crate::sheets::Duplex>,
+    /// Print without card backgrounds and art.
+    #[arg(long)]
+    pub ink_saver: bool,
+}
+
+impl PrintArgs {
+    fn options(&self) -> crate::sheets::SheetOptions {
+        use crate::sheets::Orientation;
+        crate::sheets::SheetOptions {
+            paper: self.paper,
+            orientation: match (self.landscape, self.portrait) {
+                (true, _) => Some(Orientation::Landscape),
+                (_, true) => Some(Orientation::Portrait),
+                _ => None,
+            },
+            duplex: self.duplex,
+            ink_saver: self.ink_saver.then_some(true),
+        }
+    }
 }
 
 /// The `carta deck` commands.
@@ -124,6 +183,22 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Deck {
             command: DeckCommand::Decode { code },
         } => deck_decode(&cli.global, code),
+        Command::Build { games, out, print } => crate::sheets::command::build(
+            &cli.global.dir,
+            games,
+            &cli.global.dir.join(out),
+            &print.options(),
+        ),
+        Command::Print {
+            targets,
+            out,
+            print,
+        } => crate::sheets::command::print(
+            &cli.global.dir,
+            targets,
+            &cli.global.dir.join(out),
+            &print.options(),
+        ),
     };
     match outcome {
         Ok((diags, sources, summary)) => session.finish(diags, &sources, &summary),
@@ -134,7 +209,7 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-type Outcome = Result<(Diagnostics, SourceMap, String), LoadError>;
+type Outcome = Result<(Diagnostics, SourceMap, String), Box<dyn std::error::Error>>;
 
 fn check(global: &Global, games: &[String]) -> Outcome {
     let mut ws = Workspace::open(&global.dir)?;

@@ -1,9 +1,11 @@
 //! The integration tests: one binary, one module per area.
 
+mod browser;
 mod check;
 mod corpus;
 mod decks;
 mod harness;
 mod packs;
 mod schemas;
+mod sheets;
 mod sixth;
