@@ -81,7 +81,9 @@ fn main() {
     generate(dir.path(), cards);
     let mut ws = Workspace::open(dir.path()).unwrap();
     let mut diags = Diagnostics::new();
-    let game = check_game(&mut ws, "bench", carta::check::Decks::Skip, &mut diags).unwrap().unwrap();
+    let game = check_game(&mut ws, "bench", carta::check::Decks::Skip, &mut diags)
+        .unwrap()
+        .unwrap();
     assert!(!diags.has_errors(), "the generated game checks clean");
     let inputs = Inputs::read(&mut ws, "bench", &mut diags).unwrap();
     let options = SheetOptions::default();

@@ -31,14 +31,21 @@ fn main() {
     let mut files = Vec::new();
     walk(&dir.join("cards").join(game), &mut files);
     files.sort();
-    let validator = jsonschema::options().with_draft(jsonschema::Draft::Draft202012).build(&schema).expect("the schema compiles");
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&schema)
+        .expect("the schema compiles");
     let (mut bytes, mut cards, mut invalid) = (0usize, 0usize, 0usize);
     for f in &files {
         let text = fs::read_to_string(f).unwrap();
         bytes += text.len();
         match mode.as_str() {
             "read" => {}
-            "parse" => cards += toml::from_str::<toml::Table>(&text).unwrap()["card"].as_array().map_or(0, Vec::len),
+            "parse" => {
+                cards += toml::from_str::<toml::Table>(&text).unwrap()["card"]
+                    .as_array()
+                    .map_or(0, Vec::len)
+            }
             "validate" => {
                 let doc: Value = toml::from_str(&text).unwrap();
                 cards += doc["card"].as_array().map_or(0, Vec::len);
@@ -47,7 +54,11 @@ fn main() {
             other => panic!("unknown mode {other}"),
         }
     }
-    println!("{mode}: {} files, {bytes} bytes, {cards} cards, {invalid} invalid, {:.3} s", files.len(), start.elapsed().as_secs_f64());
+    println!(
+        "{mode}: {} files, {bytes} bytes, {cards} cards, {invalid} invalid, {:.3} s",
+        files.len(),
+        start.elapsed().as_secs_f64()
+    );
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -57,7 +68,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
             if p.file_name().is_some_and(|n| n != "decks") {
                 walk(&p, out);
             }
-        } else if p.extension().is_some_and(|x| x == "toml") && p.file_name().is_some_and(|n| n != "game.toml") {
+        } else if p.extension().is_some_and(|x| x == "toml")
+            && p.file_name().is_some_and(|n| n != "game.toml")
+        {
             out.push(p);
         }
     }
@@ -69,7 +82,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 fn single_file_schema(dir: &Path, game: &str) -> Value {
     let mut defs = serde_json::Map::new();
     let mut branches = Vec::new();
-    let mut names: Vec<PathBuf> = fs::read_dir(dir.join("schemas").join(game)).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut names: Vec<PathBuf> = fs::read_dir(dir.join("schemas").join(game))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     names.sort();
     for path in names {
         let file = path.file_name().unwrap().to_str().unwrap().to_owned();
@@ -83,7 +99,10 @@ fn single_file_schema(dir: &Path, game: &str) -> Value {
         schema.as_object_mut().unwrap().remove("$schema");
         if name != "common" {
             let props = schema["properties"].as_object_mut().unwrap();
-            props.insert("id".into(), json!({ "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }));
+            props.insert(
+                "id".into(),
+                json!({ "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }),
+            );
             props.insert("kind".into(), json!({ "const": name }));
             props.insert("name".into(), json!({ "type": "string", "minLength": 1 }));
             props.insert("copies".into(), json!({ "type": "integer", "minimum": 1 }));

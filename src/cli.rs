@@ -214,7 +214,9 @@ type Outcome = Result<(Diagnostics, SourceMap, String), Box<dyn std::error::Erro
 fn check(global: &Global, games: &[String]) -> Outcome {
     let mut ws = Workspace::open(&global.dir)?;
     let mut diags = Diagnostics::new();
-    let checked = crate::check::check(&mut ws, games, &mut diags)?;
+    let checked =
+        crate::check::check_keeping(&mut ws, games, crate::check::Fields::Rules, &mut diags)?;
+    ws.restore(&diags)?;
     let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
     let summary = format!(
         "checked {} game{}, {cards} card{}",
