@@ -165,7 +165,9 @@ impl Workspace {
             .map(|rel| self.sources.add_unread(rel.clone()))
             .collect();
         let root = &self.root;
-        let results: Vec<Result<(Option<T>, Option<Vec<u8>>), LoadError>> = ids
+        // Per file: what `process` made of it, and its bytes when they are kept.
+        type Read<T> = Result<(Option<T>, Option<Vec<u8>>), LoadError>;
+        let results: Vec<Read<T>> = ids
             .par_iter()
             .zip(rels)
             .map(|(&id, rel)| {
