@@ -2,6 +2,21 @@
 # Installs what the test suite needs beyond Rust; does nothing when it is there.
 set -euo pipefail
 
+# The print-and-play sheets are printed to PDF by a real browser in the tests
+# (tests/it/browser.rs): Debian's `chromium`, and poppler-utils for pdfinfo,
+# pdftotext and pdftoppm. `apt-get update` runs at most once, and only when
+# something is missing. The tests fail (never skip) without them.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=()
+    if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+    "${sudo[@]}" apt-get update
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends \
+        "${missing[@]}" fonts-dejavu-core
+fi
+
 # The cross-language bundle test reads a bundle with Python's stock
 # MessagePack library, following only docs/bundle-format.md.
 if ! python3 -c 'import msgpack' 2>/dev/null; then

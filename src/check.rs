@@ -1,14 +1,12 @@
 //! `carta check`: the pipeline load → validate → link, game by game.
 
-use rayon::prelude::*;
-
 use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::link::{CardPool, link};
 use crate::load::{LoadError, Workspace};
 use crate::manifest::{self, LoadedManifest};
 use crate::rules::{self, Rules};
-use crate::validate::{FileCards, GameSchemas, read_cards};
+use crate::validate::{GameSchemas, read_cards};
 
 /// A game that passed loading: its manifest and its linked cards.
 #[derive(Debug)]
@@ -21,6 +19,16 @@ pub struct Game {
     pub rules: Rules,
     /// The example decks under `cards/<game>/decks/` that parsed.
     pub decks: Vec<DeckFile>,
+}
+
+/// What a check keeps of the cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fields {
+    /// Every field (`carta build` and whatever emits the cards).
+    All,
+    /// Only the fields the game's rules read (`carta check`: a 20,000-card
+    /// game then fits in a fraction of the memory).
+    Rules,
 }
 
 /// Whether to check the decks under `cards/<game>/decks/` too.
@@ -42,9 +50,22 @@ pub fn check(
     games: &[String],
     diags: &mut Diagnostics,
 ) -> Result<Vec<Game>, LoadError> {
+    check_keeping(ws, games, Fields::All, diags)
+}
+
+/// [`check`], keeping only some of the cards' fields.
+///
+/// # Errors
+/// As [`check`].
+pub fn check_keeping(
+    ws: &mut Workspace,
+    games: &[String],
+    fields: Fields,
+    diags: &mut Diagnostics,
+) -> Result<Vec<Game>, LoadError> {
     let mut out = Vec::new();
     for game in ws.select_games(games)? {
-        if let Some(g) = check_game(ws, &game, Decks::Check, diags)? {
+        if let Some(g) = check_game_keeping(ws, &game, Decks::Check, fields, diags)? {
             out.push(g);
         }
     }
@@ -62,35 +83,65 @@ pub fn check_game(
     decks: Decks,
     diags: &mut Diagnostics,
 ) -> Result<Option<Game>, LoadError> {
+    check_game_keeping(ws, game, decks, Fields::All, diags)
+}
+
+/// [`check_game`], keeping only some of the cards' fields.
+///
+/// # Errors
+/// As [`check_game`].
+pub fn check_game_keeping(
+    ws: &mut Workspace,
+    game: &str,
+    decks: Decks,
+    fields: Fields,
+    diags: &mut Diagnostics,
+) -> Result<Option<Game>, LoadError> {
+    let errors_before = diags.error_count();
     let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
     let Some(manifest) = manifest::parse(game, manifest_file, &ws.sources, diags) else {
         return Ok(None);
     };
     let schemas = compile_schemas(ws, &manifest, diags)?;
     let kinds = manifest.manifest.kind_ids();
-    let mut files = ws.read_many(&ws.card_files(game)?, diags)?;
-    files.retain(|&f| ws.is_text(f));
-    let sources = &ws.sources;
-    let per_file: Vec<FileCards> = files
-        .par_iter()
-        .map(|&file| read_cards(file, &sources.get(file).text, &kinds, &schemas))
-        .collect();
+    let keep = (fields == Fields::Rules).then(|| {
+        let mut keep = std::collections::BTreeSet::new();
+        let m = &manifest.manifest;
+        m.deck_rules
+            .iter()
+            .chain(&m.box_rules)
+            .for_each(|r| r.fields(&mut keep));
+        keep
+    });
+    // Each file is parsed and validated as soon as it is read, in parallel;
+    // its text stays in memory only when it has something to report, or
+    // when every field is kept anyway (build).
+    let card_files = ws.card_files(game)?;
+    let per_file = ws.read_each(&card_files, fields == Fields::All, diags, |file, text| {
+        let found = read_cards(file, text, &kinds, &schemas, keep.as_ref());
+        let report = !found.diagnostics.is_empty();
+        (found, report)
+    })?;
     let mut cards = Vec::new();
-    for f in per_file {
+    for f in per_file.into_iter().flatten() {
         diags.extend(f.diagnostics);
         cards.extend(f.cards);
     }
     let pool = link(cards, diags);
+    // Rules counted over cards with errors would only repeat those errors.
+    let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
     let mut found = Vec::new();
-    deck::check_box(&manifest, &pool, &rules.boxed, &mut found);
+    if cards_ok {
+        deck::check_box(&manifest, &pool, &rules.boxed, &mut found);
+    }
     let mut game = Game {
         manifest,
         pool,
         rules,
         decks: Vec::new(),
     };
-    if decks == Decks::Check {
+    if decks == Decks::Check && cards_ok {
         let files = ws.read_many(&ws.deck_files(game_id(&game))?, diags)?;
         for file in files.into_iter().filter(|&f| ws.is_text(f)) {
             if let Some(d) = check_deck(&game, file, &ws.sources.get(file).text, &mut found) {

@@ -78,15 +78,6 @@ pub enum Command {
         /// Games to check (folder names under `cards/`).
         games: Vec<String>,
     },
-    /// Check the named games (all if none) and, if there are no errors, write
-    /// `DIR/<game>/<game>.carta` for each.
-    Build {
-        /// Games to build (folder names under `cards/`).
-        games: Vec<String>,
-        /// The output folder, relative to the workspace.
-        #[arg(long, value_name = "DIR", default_value = "build")]
-        out: PathBuf,
-    },
     /// Print a bundle as JSON: `{"game": …, "cards": […], "decks": […]}`.
     Decompile {
         /// The bundle file (`build/<game>/<game>.carta`).
@@ -103,6 +94,66 @@ pub enum Command {
         #[command(subcommand)]
         command: DeckCommand,
     },
+    /// Check, then write `DIR/<game>/<game>.carta` (the binary bundle) and
+    /// `DIR/<game>/sheets/index.html` (print-and-play sheets).
+    Build {
+        /// Games to build (all if none).
+        games: Vec<String>,
+        /// The output folder, relative to the workspace.
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+        /// Print settings.
+        #[command(flatten)]
+        print: PrintArgs,
+    },
+    /// Write print-and-play sheets of games, or of deck files
+    /// (`DIR/<game>/decks/<deck>/index.html`).
+    Print {
+        /// Game ids, or deck files (`*.toml`, relative to the workspace).
+        targets: Vec<String>,
+        /// The output folder, relative to the workspace.
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+        /// Print settings.
+        #[command(flatten)]
+        print: PrintArgs,
+    },
+}
+
+/// Per-build print settings; each overrides the game's `[print]`.
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// The paper.
+    #[arg(long, value_enum)]
+    pub paper: Option<crate::sheets::Paper>,
+    /// Lay the pages out landscape.
+    #[arg(long, conflicts_with = "portrait")]
+    pub landscape: bool,
+    /// Lay the pages out portrait.
+    #[arg(long)]
+    pub portrait: bool,
+    /// Double-sided layout of the backs: flip on the long or short edge, or no backs.
+    #[arg(long, value_enum)]
+    pub duplex: Option<crate::sheets::Duplex>,
+    /// Print without card backgrounds and art.
+    #[arg(long)]
+    pub ink_saver: bool,
+}
+
+impl PrintArgs {
+    fn options(&self) -> crate::sheets::SheetOptions {
+        use crate::sheets::Orientation;
+        crate::sheets::SheetOptions {
+            paper: self.paper,
+            orientation: match (self.landscape, self.portrait) {
+                (true, _) => Some(Orientation::Landscape),
+                (_, true) => Some(Orientation::Portrait),
+                _ => None,
+            },
+            duplex: self.duplex,
+            ink_saver: self.ink_saver.then_some(true),
+        }
+    }
 }
 
 /// The `carta deck` commands.
@@ -135,7 +186,6 @@ pub fn run(cli: Cli) -> ExitCode {
     let session = Session::new(&cli.global);
     let outcome = match &cli.command {
         Command::Check { games } => check(&cli.global, games),
-        Command::Build { games, out } => build(&cli.global, games, out),
         Command::Decompile { bundle } => return show_bundle(&cli.global, bundle, false),
         Command::Inspect { bundle } => return show_bundle(&cli.global, bundle, true),
         Command::Deck {
@@ -147,6 +197,22 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Deck {
             command: DeckCommand::Decode { code },
         } => deck_decode(&cli.global, code),
+        Command::Build { games, out, print } => crate::sheets::command::build(
+            &cli.global.dir,
+            games,
+            &cli.global.dir.join(out),
+            &print.options(),
+        ),
+        Command::Print {
+            targets,
+            out,
+            print,
+        } => crate::sheets::command::print(
+            &cli.global.dir,
+            targets,
+            &cli.global.dir.join(out),
+            &print.options(),
+        ),
     };
     match outcome {
         Ok((diags, sources, summary)) => session.finish(diags, &sources, &summary),
@@ -162,7 +228,9 @@ type Outcome = Result<(Diagnostics, SourceMap, String), Box<dyn std::error::Erro
 fn check(global: &Global, games: &[String]) -> Outcome {
     let mut ws = Workspace::open(&global.dir)?;
     let mut diags = Diagnostics::new();
-    let checked = crate::check::check(&mut ws, games, &mut diags)?;
+    let checked =
+        crate::check::check_keeping(&mut ws, games, crate::check::Fields::Rules, &mut diags)?;
+    ws.restore(&diags)?;
     let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
     let summary = format!(
         "checked {} game{}, {cards} card{}",
@@ -170,29 +238,6 @@ fn check(global: &Global, games: &[String]) -> Outcome {
         plural(checked.len()),
         plural(cards)
     );
-    Ok((diags, ws.sources, summary))
-}
-
-fn build(global: &Global, games: &[String], out: &Path) -> Outcome {
-    let mut ws = Workspace::open(&global.dir)?;
-    let mut diags = Diagnostics::new();
-    let checked = crate::check::check(&mut ws, games, &mut diags)?;
-    let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
-    let counts = format!(
-        "{} game{}, {cards} card{}",
-        checked.len(),
-        plural(checked.len()),
-        plural(cards)
-    );
-    if diags.has_errors() {
-        let summary = format!("checked {counts}; nothing written");
-        return Ok((diags, ws.sources, summary));
-    }
-    let dir = global.dir.join(out);
-    let summary = match crate::emit::write_bundles(&checked, &ws.sources, &dir, &mut diags)? {
-        Some(_) => format!("built {counts} into `{}`", out.display()),
-        None => format!("checked {counts}; nothing written"),
-    };
     Ok((diags, ws.sources, summary))
 }
 
@@ -277,24 +322,23 @@ fn deck_code(global: &Global, path: &Path) -> Outcome {
     let known = ws.game_ids()?;
     let parsed = deck::parse(file, &text, &mut found)
         .filter(|p| ws.is_text(file) && known_game(p, &known, &mut found));
-    if let Some(parsed) = parsed {
-        if let Some(game) =
-            crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?
-        {
-            let rules = &game.rules.deck;
-            if deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found).is_some()
-                && !diags.has_errors()
-            {
-                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
-                let code_deck = CodeDeck {
-                    game: parsed.game.clone(),
-                    name: parsed.name.clone(),
-                    zones: deck::zones_of(&parsed),
-                };
-                match deckcode::encode(&code_deck, &zones, &game.pool) {
-                    Ok(code) => println!("{code}"),
-                    Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
-                }
+    let game = match &parsed {
+        Some(p) => crate::check::check_game(&mut ws, &p.game, Decks::Skip, &mut diags)?,
+        None => None,
+    };
+    if let (Some(parsed), Some(game)) = (&parsed, &game) {
+        let rules = &game.rules.deck;
+        let resolved = deck::resolve(parsed, &game.manifest, &game.pool, rules, &mut found);
+        if resolved.is_some() && !diags.has_errors() {
+            let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+            let code_deck = CodeDeck {
+                game: parsed.game.clone(),
+                name: parsed.name.clone(),
+                zones: deck::zones_of(parsed),
+            };
+            match deckcode::encode(&code_deck, &zones, &game.pool) {
+                Ok(code) => println!("{code}"),
+                Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
             }
         }
     }

@@ -238,11 +238,11 @@ pub fn resolve(
                     Diagnostic::error(
                         "deck::zone-kind",
                         format!(
-                            "`{}` is a `{kind}`, which the zone `{}` does not take",
+                            "`{}` is of kind `{kind}`, which the zone `{}` does not take",
                             entry.id, zone.id
                         ),
                     )
-                    .at(deck.file, entry.span.clone(), format!("a `{kind}`"))
+                    .at(deck.file, entry.span.clone(), format!("of kind `{kind}`"))
                     .with_help(format!(
                         "the zone `{}` ({}) takes: {}",
                         zone.id,

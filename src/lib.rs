@@ -8,6 +8,7 @@
 //! 2. [`manifest`] reads each game's `game.toml`.
 //! 3. [`validate`] checks every card against its kind's schema.
 //! 4. [`link`] indexes the cards by id and resolves card references.
+//! 5. [`sheets`] renders print-and-play sheets from handlebars templates.
 //!
 //! [`check`] runs the stages for the `carta check` command; [`emit`] writes
 //! what `carta build` makes, such as the binary [`bundle`] that game clients
@@ -25,5 +26,6 @@ pub mod link;
 pub mod load;
 pub mod manifest;
 pub mod rules;
+pub mod sheets;
 pub mod suggest;
 pub mod validate;

@@ -56,14 +56,14 @@ impl CardPool {
 }
 
 /// Links the cards of one game (given in source order).
-pub fn link(cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
-    let mut pool = CardPool {
-        cards: Vec::with_capacity(cards.len()),
-        index: HashMap::with_capacity(cards.len()),
-    };
-    for card in cards {
-        if let Some(&first) = pool.index.get(&card.id) {
-            let first = &pool.cards[first];
+pub fn link(mut cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
+    // Duplicates are found first and removed in place: a large game's cards
+    // are not copied into a second vector.
+    let mut first_of: HashMap<&str, usize> = HashMap::with_capacity(cards.len());
+    let mut duplicate = vec![false; cards.len()];
+    for (i, card) in cards.iter().enumerate() {
+        if let Some(&first) = first_of.get(card.id.as_str()) {
+            let first = &cards[first];
             diags.push(
                 Diagnostic::error(
                     "link::duplicate-id",
@@ -77,11 +77,23 @@ pub fn link(cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
                 ))
                 .with_help("ids are unique within a game; rename one of the cards"),
             );
-            continue;
+            duplicate[i] = true;
+        } else {
+            first_of.insert(&card.id, i);
         }
-        pool.index.insert(card.id.clone(), pool.cards.len());
-        pool.cards.push(card);
     }
+    drop(first_of);
+    let mut position = 0;
+    cards.retain(|_| {
+        position += 1;
+        !duplicate[position - 1]
+    });
+    let index = cards
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.clone(), i))
+        .collect();
+    let pool = CardPool { cards, index };
     for card in &pool.cards {
         for r in &card.refs {
             match pool.get(&r.target) {

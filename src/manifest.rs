@@ -38,6 +38,13 @@ pub struct Manifest {
     /// One sentence about the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// How the print-and-play sheets are laid out (defaults of every build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub print: Option<crate::sheets::PrintSettings>,
+    /// Inline icons for card text, by token: `{AC}` in a text prints icon `AC`.
+    #[serde(default, skip_serializing_if = "indexmap::IndexMap::is_empty")]
+    #[schemars(extend("propertyNames" = { "pattern": crate::sheets::ICON_NAME_PATTERN }))]
+    pub icons: crate::sheets::Icons,
     /// The card kinds, by kind id (lowercase, kebab-case), in display order.
     #[schemars(length(min = 1))]
     #[schemars(extend("propertyNames" = { "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }))]
@@ -69,6 +76,9 @@ pub struct Kind {
     /// Defaults to `schemas/<game>/<kind>.schema.json`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
+    /// How cards of this kind print: their size, bleed, safe zone and art fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub print: Option<crate::sheets::KindPrint>,
 }
 
 impl Manifest {

@@ -20,8 +20,11 @@ pub struct LineCol {
 pub struct SourceFile {
     /// Path relative to the workspace root, `/`-separated.
     pub name: String,
-    /// The text (lossily decoded when the file is not UTF-8).
+    /// The text (lossily decoded when the file is not UTF-8); empty while
+    /// the file is not resident (see [`SourceMap::add_unread`]).
     pub text: Arc<str>,
+    /// Whether `text` holds the file's text.
+    pub resident: bool,
 }
 
 impl SourceFile {
@@ -59,8 +62,27 @@ impl SourceMap {
         self.files.push(SourceFile {
             name: name.into(),
             text: text.into(),
+            resident: true,
         });
         id
+    }
+
+    /// Adds a file whose text is not kept (yet): a file that produced no
+    /// diagnostic need not stay in memory; [`SourceMap::set_text`] brings
+    /// its text back when a diagnostic of another file labels it.
+    pub fn add_unread(&mut self, name: impl Into<String>) -> FileId {
+        let id = self.add(name, "");
+        self.files[id.0 as usize].resident = false;
+        id
+    }
+
+    /// The files whose text is not resident.
+    pub fn unread(&self) -> impl Iterator<Item = FileId> + '_ {
+        self.files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.resident)
+            .map(|(i, _)| FileId(i as u32))
     }
 
     /// The file with id `id`.
@@ -82,7 +104,9 @@ impl SourceMap {
     /// Replaces the text of a file (the loader registers names first, then
     /// fills in texts read in parallel).
     pub fn set_text(&mut self, id: FileId, text: Arc<str>) {
-        self.files[id.0 as usize].text = text;
+        let file = &mut self.files[id.0 as usize];
+        file.text = text;
+        file.resident = true;
     }
 }
 
@@ -95,6 +119,7 @@ mod tests {
         let file = SourceFile {
             name: "a.toml".into(),
             text: "a = 1\nnome = \"Guardião\" x\n".into(),
+            resident: true,
         };
         let x = file.text.find(" x").unwrap() + 1;
         assert_eq!(

@@ -129,18 +129,15 @@ pub fn encode_game(
     }
 }
 
-/// Builds the bundles of `games` into `out`: encodes every one first, and
-/// writes them (atomically) only if all encoded, so a failed build writes
-/// nothing. Returns the paths written, or `None` when something was reported.
-///
-/// # Errors
-/// When a bundle cannot be written.
-pub fn write_bundles(
+/// Encodes the bundles of `games`, each with the path it goes to under
+/// `out`; `None` when any game could not be encoded (reported in `diags`),
+/// so that a failed build writes nothing.
+pub fn encode_bundles(
     games: &[Game],
     sources: &SourceMap,
     out: &Path,
     diags: &mut Diagnostics,
-) -> io::Result<Option<Vec<PathBuf>>> {
+) -> Option<Vec<(PathBuf, Vec<u8>)>> {
     let mut encoded = Vec::with_capacity(games.len());
     for game in games {
         let decks: Vec<DeckRecord> = game.decks.iter().map(|d| deck_record(d, sources)).collect();
@@ -148,17 +145,20 @@ pub fn write_bundles(
             encoded.push((bundle_path(out, &game.manifest.manifest.id), bytes));
         }
     }
-    if encoded.len() != games.len() {
-        return Ok(None);
-    }
-    let mut written = Vec::with_capacity(encoded.len());
-    for (path, bytes) in encoded {
-        write_atomic(&path, &bytes).map_err(|e| {
+    (encoded.len() == games.len()).then_some(encoded)
+}
+
+/// Writes encoded bundles, each with [`write_atomic`].
+///
+/// # Errors
+/// When a bundle cannot be written (the error names its path).
+pub fn write_encoded(bundles: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
+    for (path, bytes) in bundles {
+        write_atomic(path, bytes).map_err(|e| {
             io::Error::new(e.kind(), format!("cannot write `{}`: {e}", path.display()))
         })?;
-        written.push(path);
     }
-    Ok(Some(written))
+    Ok(())
 }
 
 #[cfg(test)]

@@ -146,6 +146,76 @@ impl Workspace {
         Ok(ids)
     }
 
+    /// Reads files (relative to the root) in parallel and hands each text to
+    /// `process` right away; a text stays in the source map only when
+    /// `keep_all` or when `process` says so (it found something to report).
+    /// A file that is not UTF-8 is kept lossily, reported, and not processed.
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    pub fn read_each<T: Send>(
+        &mut self,
+        rels: &[String],
+        keep_all: bool,
+        diags: &mut Diagnostics,
+        process: impl Fn(FileId, &str) -> (T, bool) + Sync,
+    ) -> Result<Vec<Option<T>>, LoadError> {
+        let ids: Vec<FileId> = rels
+            .iter()
+            .map(|rel| self.sources.add_unread(rel.clone()))
+            .collect();
+        let root = &self.root;
+        // Per file: what `process` made of it, and its bytes when they are kept.
+        type Read<T> = Result<(Option<T>, Option<Vec<u8>>), LoadError>;
+        let results: Vec<Read<T>> = ids
+            .par_iter()
+            .zip(rels)
+            .map(|(&id, rel)| {
+                let path = root.join(rel);
+                let bytes = fs::read(&path).map_err(|source| LoadError::Io { path, source })?;
+                let Ok(text) = std::str::from_utf8(&bytes) else {
+                    return Ok((None, Some(bytes)));
+                };
+                let (value, keep) = process(id, text);
+                Ok((Some(value), (keep || keep_all).then_some(bytes)))
+            })
+            .collect();
+        let mut out = Vec::with_capacity(ids.len());
+        for (id, result) in ids.into_iter().zip(results) {
+            let (value, kept) = result?;
+            if let Some(bytes) = kept {
+                self.fill(id, bytes, diags);
+            }
+            out.push(value);
+        }
+        Ok(out)
+    }
+
+    /// Reads back the text of every file a diagnostic points into that is
+    /// not resident (see [`Workspace::read_each`]).
+    ///
+    /// # Errors
+    /// When a file cannot be read again.
+    pub fn restore(&mut self, diagnostics: &Diagnostics) -> Result<(), LoadError> {
+        let wanted: std::collections::BTreeSet<FileId> = diagnostics
+            .iter()
+            .flat_map(|d| d.primary.iter().chain(&d.labels))
+            .map(|l| l.file)
+            .collect();
+        let missing: Vec<FileId> = self
+            .sources
+            .unread()
+            .filter(|f| wanted.contains(f))
+            .collect();
+        for id in missing {
+            let path = self.root.join(&self.sources.get(id).name);
+            let bytes = fs::read(&path).map_err(|source| LoadError::Io { path, source })?;
+            self.sources
+                .set_text(id, String::from_utf8_lossy(&bytes).into_owned().into());
+        }
+        Ok(())
+    }
+
     /// Whether a file read was valid UTF-8 (only such files are parsed).
     pub fn is_text(&self, id: FileId) -> bool {
         !self.not_utf8.contains(&id)
@@ -227,15 +297,24 @@ impl Workspace {
     }
 
     fn register(&mut self, name: String, bytes: Vec<u8>, diags: &mut Diagnostics) -> FileId {
+        let id = self.sources.add_unread(name);
+        self.fill(id, bytes, diags);
+        id
+    }
+
+    /// Gives file `id` its text; a text that is not UTF-8 is kept lossily
+    /// and reported at its first bad byte.
+    fn fill(&mut self, id: FileId, bytes: Vec<u8>, diags: &mut Diagnostics) {
         match String::from_utf8(bytes) {
-            Ok(s) => self.sources.add(name, s),
+            Ok(s) => self.sources.set_text(id, s.into()),
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
-                let id = self.sources.add(
-                    name.clone(),
-                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                self.sources.set_text(
+                    id,
+                    String::from_utf8_lossy(e.as_bytes()).into_owned().into(),
                 );
                 self.not_utf8.push(id);
+                let name = &self.sources.get(id).name;
                 diags.push(
                     Diagnostic::error("load::not-utf8", format!("`{name}` is not valid UTF-8"))
                         .at(id, at..at, "invalid byte sequence here")
@@ -243,7 +322,6 @@ impl Workspace {
                             "save the file as UTF-8 (card text may use any Unicode character)",
                         ),
                 );
-                id
             }
         }
     }

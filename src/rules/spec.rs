@@ -238,6 +238,36 @@ pub struct Distinct {
 }
 
 impl Rule {
+    /// Adds the card fields this rule reads (first segment of each path).
+    pub fn fields(&self, out: &mut std::collections::BTreeSet<String>) {
+        let mut add = |field: &str| {
+            out.insert(field.split('.').next().unwrap_or(field).to_owned());
+        };
+        let filter = |f: &Filter, add: &mut dyn FnMut(&str)| f.keys().for_each(|k| add(k));
+        if let Some(c) = &self.count {
+            filter(&c.filter, &mut add);
+            c.per.names().iter().for_each(|f| add(f));
+        }
+        if let Some(c) = &self.copies {
+            filter(&c.filter, &mut add);
+            c.key.names().iter().for_each(|f| add(f));
+            c.overrides.iter().for_each(|o| filter(&o.filter, &mut add));
+            c.field.iter().for_each(|f| add(f));
+        }
+        if let Some(s) = &self.share {
+            add(&s.by);
+        }
+        if let Some(b) = &self.bind {
+            filter(&b.bound, &mut add);
+            filter(&b.filter, &mut add);
+            add(&b.field);
+        }
+        if let Some(d) = &self.distinct {
+            filter(&d.filter, &mut add);
+            d.key.names().iter().for_each(|f| add(f));
+        }
+    }
+
     /// The names of the checks this rule declares (valid rules have one).
     pub fn checks(&self) -> Vec<&'static str> {
         let mut out = Vec::new();

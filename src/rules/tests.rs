@@ -89,7 +89,10 @@ fn deck(pool: &CardPool, main: &[(&str, u32)], side: &[(&str, u32)]) -> DeckView
 }
 
 /// Runs a table of (main zone, side zone, rule ids expected broken) against one rule set.
-fn table(rule: &str, cases: &[(&[(&str, u32)], &[(&str, u32)], &[&str])]) {
+/// Deck lines: (card id, copies).
+type Lines<'a> = &'a [(&'a str, u32)];
+
+fn table(rule: &str, cases: &[(Lines<'_>, Lines<'_>, &[&str])]) {
     let (pool, rules, diags) = rules(rule);
     assert!(
         !diags.has_errors(),

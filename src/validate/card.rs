@@ -2,6 +2,7 @@
 //! reserved fields `id`, `kind`, `name` and `copies`; the rest is validated
 //! against the kind's schema and scanned for card references.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -68,10 +69,18 @@ pub struct FileCards {
 
 /// Reads and validates the cards of one file. Files are independent, so
 /// callers run this in parallel.
-pub fn read_cards(file: FileId, text: &str, kinds: &[String], schemas: &GameSchemas) -> FileCards {
+/// With `keep`, only those fields are kept on the cards (the rest are
+/// validated, then dropped): `carta check` keeps what rules read.
+pub fn read_cards(
+    file: FileId,
+    text: &str,
+    kinds: &[String],
+    schemas: &GameSchemas,
+    keep: Option<&BTreeSet<String>>,
+) -> FileCards {
     let mut out = FileCards::default();
     let (doc, syntax_ok) = parse_toml(file, text, &mut out.diagnostics);
-    if syntax_ok && text.trim().is_empty() || syntax_ok && doc.get_ref().is_empty() {
+    if syntax_ok && (text.trim().is_empty() || doc.get_ref().is_empty()) {
         out.diagnostics.push(
             Diagnostic::warning("card::empty-file", "this card file holds no cards")
                 .at(file, 0..0, "empty file")
@@ -125,7 +134,14 @@ pub fn read_cards(file: FileId, text: &str, kinds: &[String], schemas: &GameSche
             } else {
                 &mut scratch
             };
-            if let Some(raw) = read_card(file, table, header, kinds, schemas, syntax_ok, sink) {
+            if let Some(mut raw) = read_card(file, table, header, kinds, schemas, syntax_ok, sink) {
+                if let Some(keep) = keep {
+                    // A new map, not `retain`: the old one's capacity would stay allocated.
+                    raw.fields = std::mem::take(&mut raw.fields)
+                        .into_iter()
+                        .filter(|(k, _)| keep.contains(k))
+                        .collect();
+                }
                 out.cards.push(raw);
             }
         }

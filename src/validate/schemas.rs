@@ -91,7 +91,7 @@ impl GameSchemas {
                         doc,
                     });
                 }
-                Err(d) => diags.push(d),
+                Err(d) => diags.push(*d),
             }
         }
         docs
@@ -379,28 +379,34 @@ fn check_ref_keywords(
 }
 
 /// Parses a schema file and checks it against its meta-schema.
-fn parse_schema(file: FileId, text: &str) -> Result<Value, Diagnostic> {
+fn parse_schema(file: FileId, text: &str) -> Result<Value, Box<Diagnostic>> {
     let doc: Value = serde_json::from_str(text).map_err(|e| {
         let at = offset_of(text, e.line(), e.column());
-        Diagnostic::error(
-            "schema::invalid-json",
-            format!("this schema is not valid JSON: {e}"),
+        Box::new(
+            Diagnostic::error(
+                "schema::invalid-json",
+                format!("this schema is not valid JSON: {e}"),
+            )
+            .at(file, at..at, "here")
+            .with_help(
+                "a schema file is a JSON document; check for a missing comma, quote or brace",
+            ),
         )
-        .at(file, at..at, "here")
-        .with_help("a schema file is a JSON document; check for a missing comma, quote or brace")
     })?;
     if let Err(e) = jsonschema::meta::validate(&doc) {
         let pointer = e.instance_path().to_string();
-        return Err(Diagnostic::error(
-            "schema::invalid-schema",
-            format!(
-                "this is not a valid JSON Schema: at `{}`: {}",
-                if pointer.is_empty() { "/" } else { &pointer },
-                e
-            ),
-        )
-        .at(file, pointer_span(text, &pointer), "here")
-        .with_help("schemas follow JSON Schema draft 2020-12 (https://json-schema.org)"));
+        return Err(Box::new(
+            Diagnostic::error(
+                "schema::invalid-schema",
+                format!(
+                    "this is not a valid JSON Schema: at `{}`: {}",
+                    if pointer.is_empty() { "/" } else { &pointer },
+                    e
+                ),
+            )
+            .at(file, pointer_span(text, &pointer), "here")
+            .with_help("schemas follow JSON Schema draft 2020-12 (https://json-schema.org)"),
+        ));
     }
     Ok(doc)
 }
@@ -450,12 +456,17 @@ fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
+        // Bytes, not `&s[..]`: a `%` before a multi-byte character must not split it.
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        if let Some(b) = hex
+            .filter(|_| bytes[i] == b'%')
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(b);
+            i += 3;
+            continue;
         }
         out.push(bytes[i]);
         i += 1;

@@ -271,7 +271,7 @@ fn code_deck(game: &Game, lines: &[(usize, usize, u32)], name: &str) -> CodeDeck
         let id = game.pool.card(card % game.pool.len()).id.clone();
         deck.zones
             .entry(zones[z % zones.len()].clone())
-            .or_insert_with(Vec::new)
+            .or_default()
             .push((id, count));
     }
     deck

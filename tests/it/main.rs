@@ -1,5 +1,6 @@
 //! The integration tests: one binary, one module per area.
 
+mod browser;
 mod bundle;
 mod check;
 mod corpus;
@@ -7,4 +8,5 @@ mod decks;
 mod harness;
 mod packs;
 mod schemas;
+mod sheets;
 mod sixth;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Scale benchmark (docs/performance.md): for each size, generate a synthetic
+# game, then time side by side, in one run: the single-threaded floor (read,
+# parse, parse+validate), `carta check`, `carta build` and `taplo check`
+# against the equivalent single-file schema. Prints a Markdown table of the
+# best of RUNS wall times (seconds), peak memory (MiB), and ratios.
+#
+#   scripts/bench-check.sh [SIZES…]        default: 1000 5000 20000 100000
+#   TAPLO=/path/to/taplo RUNS=3 scripts/bench-check.sh 20000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("${@:-1000 5000 20000 100000}")
+read -r -a sizes <<< "${sizes[*]}"
+runs=${RUNS:-3}
+taplo=${TAPLO:-$(command -v taplo || echo /tmp/taplo/bin/taplo)}
+cargo build --release --quiet --example synth --example floor
+cargo build --release --quiet
+carta=target/release/carta
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# best wall time (s) and peak RSS (MiB) of a command over $runs runs
+measure() {
+    local best="" mem=0 t m
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null 2>&1 || true
+        read -r t m < "$work/time"
+        if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+        [ "$m" -gt "$mem" ] && mem=$m
+    done
+    echo "$best $((mem / 1024))"
+}
+
+echo "| cards | read | parse | parse+validate (floor) | carta check | carta build | taplo check | check ÷ floor | taplo ÷ check | build ÷ check |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for n in "${sizes[@]}"; do
+    ws="$work/ws$n"
+    target/release/examples/synth --cards "$n" --out "$ws" > /dev/null 2>&1
+    target/release/examples/floor "$ws" synth schema "$work/schema.json"
+    read -r rd _ < <(measure target/release/examples/floor "$ws" synth read)
+    read -r pa _ < <(measure target/release/examples/floor "$ws" synth parse)
+    read -r va vm < <(measure target/release/examples/floor "$ws" synth validate)
+    read -r ch cm < <(measure "$carta" -C "$ws" -q check)
+    read -r bu bm < <(measure "$carta" -C "$ws" -q build --out "$work/out$n")
+    if [ -x "$taplo" ]; then
+        read -r ta tm < <(measure "$taplo" check --schema "file://$work/schema.json" "$ws/cards/synth/**/*.toml")
+    else
+        ta=nan tm=0
+    fi
+    ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
+    echo "| $n | ${rd} s | ${pa} s | ${va} s, ${vm} MiB | ${ch} s, ${cm} MiB | ${bu} s, ${bm} MiB | ${ta} s, ${tm} MiB | $(ratio "$ch" "$va") | $(ratio "$ta" "$ch") | $(ratio "$bu" "$ch") |"
+done

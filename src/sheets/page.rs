@@ -1,0 +1,267 @@
+//! The HTML of the sheets: one document, a cover page, then faces pages
+//! each followed by its backs page. Pages are `@page`-sized in mm; every
+//! card box is absolutely placed in mm, so the browser prints it 1:1.
+
+use std::fmt::Write as _;
+
+use super::geometry::{Grid, Line, Rect, mm};
+use super::icons::escape_into;
+
+/// One card box placed on a page.
+#[derive(Debug)]
+pub(super) struct Placed<'a> {
+    /// Where.
+    pub rect: Rect,
+    /// The card id.
+    pub id: &'a str,
+    /// The kind id.
+    pub kind: &'a str,
+    /// Which copy of the card (1-based).
+    pub copy: u32,
+    /// The slot on the page (row-major index on the faces page).
+    pub slot: usize,
+    /// The rendered template.
+    pub html: &'a str,
+}
+
+/// Which side a page shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Side {
+    /// Card faces.
+    Faces,
+    /// Card backs, mirrored for duplex.
+    Backs,
+}
+
+/// Writes the document around the pages.
+pub(super) fn document(
+    title: &str,
+    lang: &str,
+    page: (f64, f64),
+    body_class: &str,
+    css: &[&str],
+    pages: &str,
+) -> String {
+    let mut out = String::with_capacity(pages.len() + 8192);
+    out.push_str("<!DOCTYPE html>\n<html lang=\"");
+    escape_into(lang, &mut out);
+    out.push_str("\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    escape_into(title, &mut out);
+    let (w, h) = (mm(page.0), mm(page.1));
+    let _ = write!(
+        out,
+        "</title>\n<style>\n@page {{ size: {w}mm {h}mm; margin: 0; }}\n.sheet {{ width: {w}mm; height: {h}mm; }}\n"
+    );
+    for c in css {
+        out.push_str(c);
+        out.push('\n');
+    }
+    out.push_str("</style>\n</head>\n<body class=\"");
+    escape_into(body_class, &mut out);
+    out.push_str("\">\n");
+    out.push_str(pages);
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// Writes one page of card boxes with its crop marks.
+pub(super) fn sheet(
+    out: &mut String,
+    number: usize,
+    side: Side,
+    grid: &Grid,
+    cards: &[Placed<'_>],
+    marks: &[Line],
+) {
+    let side_name = match side {
+        Side::Faces => "faces",
+        Side::Backs => "backs",
+    };
+    let _ = writeln!(
+        out,
+        "<section class=\"sheet {side_name}\" data-page=\"{number}\" data-side=\"{side_name}\" data-cols=\"{}\" data-rows=\"{}\">",
+        grid.cols, grid.rows
+    );
+    let (b, s) = (mm(grid.card.bleed), mm(grid.card.safe));
+    let face_or_back = if side == Side::Faces { "face" } else { "back" };
+    for c in cards {
+        out.push_str("<div class=\"card ");
+        out.push_str(face_or_back);
+        out.push_str(" kind-");
+        escape_into(c.kind, out);
+        out.push_str("\" data-card=\"");
+        escape_into(c.id, out);
+        let _ = write!(
+            out,
+            "\" data-copy=\"{}\" data-slot=\"{}\" style=\"left:{}mm;top:{}mm;width:{}mm;height:{}mm;--bleed:{b}mm;--safe:{s}mm\">",
+            c.copy,
+            c.slot,
+            mm(c.rect.x),
+            mm(c.rect.y),
+            mm(c.rect.w),
+            mm(c.rect.h)
+        );
+        out.push_str(c.html.trim());
+        out.push_str("</div>\n");
+    }
+    if !marks.is_empty() {
+        let (pw, ph) = grid.page.size();
+        let _ = write!(
+            out,
+            "<svg class=\"marks\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
+            w = mm(pw),
+            h = mm(ph)
+        );
+        for l in marks {
+            let _ = write!(
+                out,
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                mm(l.x1),
+                mm(l.y1),
+                mm(l.x2),
+                mm(l.y2)
+            );
+        }
+        out.push_str("</svg>\n");
+    }
+    out.push_str("</section>\n");
+}
+
+/// One row of the cover's table of sheets.
+#[derive(Debug)]
+pub(super) struct SheetEntry {
+    /// Page number of the faces page.
+    pub faces_page: usize,
+    /// Page number of the backs page, if printed.
+    pub backs_page: Option<usize>,
+    /// Kinds on the sheet (display names).
+    pub kinds: Vec<String>,
+    /// Card boxes on the sheet.
+    pub boxes: usize,
+    /// Card names and how many of each.
+    pub names: Vec<(String, u32)>,
+}
+
+/// What the cover says.
+#[derive(Debug)]
+pub(super) struct Cover<'a> {
+    /// The game's display name.
+    pub game: &'a str,
+    /// What is printed (the whole game, or a deck's name).
+    pub subject: &'a str,
+    /// Paper, orientation, duplex: how to print.
+    pub instructions: Vec<String>,
+    /// (kind name, distinct cards, copies) per kind.
+    pub counts: Vec<(String, usize, u32)>,
+    /// The sheets.
+    pub sheets: Vec<SheetEntry>,
+}
+
+/// The height of one row of the cover's tables, in mm.
+const ROW: f64 = 4.5;
+/// The cover's padding, in mm.
+const PAD: f64 = 15.0;
+
+impl Cover<'_> {
+    /// How many sheet rows fit on the first cover page and on each next one.
+    fn rows_per_page(&self, page_h: f64) -> (usize, usize) {
+        let usable = page_h - 2.0 * PAD;
+        // title, subject, instructions, the counts table, the sheets header
+        let head = 12.0
+            + ROW * (2 + self.instructions.len()) as f64
+            + ROW * (self.counts.len() + 3) as f64
+            + ROW;
+        let first = ((usable - head) / ROW).floor().max(0.0) as usize;
+        let next = ((usable - ROW) / ROW).floor().max(1.0) as usize;
+        (first, next)
+    }
+
+    /// How many pages the cover takes on pages `page_h` mm tall.
+    pub(super) fn pages(&self, page_h: f64) -> usize {
+        let (first, next) = self.rows_per_page(page_h);
+        let rest = self.sheets.len().saturating_sub(first);
+        1 + rest.div_ceil(next)
+    }
+
+    /// Writes the cover pages.
+    pub(super) fn write(&self, out: &mut String, page_h: f64) {
+        let (first, next) = self.rows_per_page(page_h);
+        out.push_str("<section class=\"sheet cover\" data-page=\"1\" data-side=\"cover\">\n<h1>");
+        escape_into(self.game, out);
+        out.push_str("</h1>\n<div class=\"row\"><strong>");
+        escape_into(self.subject, out);
+        out.push_str("</strong></div>\n");
+        for line in &self.instructions {
+            out.push_str("<div class=\"row\">");
+            escape_into(line, out);
+            out.push_str("</div>\n");
+        }
+        out.push_str("<div class=\"table counts\">\n<div class=\"row head\"><span>Kind</span><span class=\"n\">Cards</span><span class=\"n\">Copies</span></div>\n");
+        let (mut distinct, mut copies) = (0, 0);
+        for (kind, n, k) in &self.counts {
+            out.push_str("<div class=\"row\"><span>");
+            escape_into(kind, out);
+            let _ = writeln!(
+                out,
+                "</span><span class=\"n\">{n}</span><span class=\"n\">{k}</span></div>"
+            );
+            distinct += n;
+            copies += k;
+        }
+        let _ = writeln!(
+            out,
+            "<div class=\"row head\"><span>Total</span><span class=\"n\">{distinct}</span><span class=\"n\">{copies}</span></div>\n</div>"
+        );
+        let mut page = 1;
+        let mut rows = self.sheets.iter().enumerate().peekable();
+        let mut room = first;
+        loop {
+            out.push_str("<div class=\"table sheets\">\n<div class=\"row head\"><span class=\"n\">Sheet</span><span>Pages</span><span>Kinds</span><span class=\"n\">Cards</span><span class=\"names\">Contents</span></div>\n");
+            for _ in 0..room {
+                let Some((i, s)) = rows.next() else { break };
+                sheet_row(out, i, s);
+            }
+            out.push_str("</div>\n</section>\n");
+            if rows.peek().is_none() {
+                break;
+            }
+            page += 1;
+            room = next;
+            let _ = writeln!(
+                out,
+                "<section class=\"sheet cover\" data-page=\"{page}\" data-side=\"cover\">"
+            );
+        }
+    }
+}
+
+fn sheet_row(out: &mut String, i: usize, s: &SheetEntry) {
+    let pages = match s.backs_page {
+        Some(b) => format!("{}, {b}", s.faces_page),
+        None => s.faces_page.to_string(),
+    };
+    let _ = write!(
+        out,
+        "<div class=\"row\"><span class=\"n\">{}</span><span>{pages}</span><span>",
+        i + 1
+    );
+    escape_into(&s.kinds.join(", "), out);
+    let _ = write!(
+        out,
+        "</span><span class=\"n\">{}</span><span class=\"names\">",
+        s.boxes
+    );
+    let names: Vec<String> = s
+        .names
+        .iter()
+        .map(|(n, k)| {
+            if *k > 1 {
+                format!("{n} ×{k}")
+            } else {
+                n.clone()
+            }
+        })
+        .collect();
+    escape_into(&names.join(" · "), out);
+    out.push_str("</span></div>\n");
+}

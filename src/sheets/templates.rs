@@ -1,0 +1,217 @@
+//! The card templates of a game: handlebars, strict mode, one file per
+//! face or back in `templates/<game>/`, over defaults embedded in carta.
+//!
+//! | file | is |
+//! |---|---|
+//! | `<kind>.hbs` | the face of cards of `kind` |
+//! | `face.hbs` | the face of every kind without its own |
+//! | `<kind>.back.hbs` | the back of cards of `kind` |
+//! | `back.hbs` | the back of every kind without its own |
+//! | `_<name>.hbs` | a partial, `{{> _name}}` |
+//! | `style.css` | CSS added after carta's own |
+//!
+//! A template that does not parse, or fails on a card, is a diagnostic at
+//! the template's line and column.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use handlebars::{Handlebars, RenderError, RenderErrorReason, TemplateError};
+
+use super::helpers;
+use super::icons::IconSet;
+use crate::diag::{Diagnostic, FileId, SourceMap, Span};
+
+/// The embedded default face.
+pub const DEFAULT_FACE: &str = include_str!("default/face.hbs");
+/// The embedded default back.
+pub const DEFAULT_BACK: &str = include_str!("default/back.hbs");
+/// carta's own sheet CSS.
+pub const BASE_CSS: &str = include_str!("default/sheet.css");
+
+/// A template file of a game, as read from `templates/<game>/`.
+#[derive(Debug, Clone)]
+pub struct TemplateFile {
+    /// The file name within `templates/<game>/` (`intrepido.hbs`).
+    pub name: String,
+    /// The file in the source map.
+    pub file: FileId,
+}
+
+/// A game's compiled templates.
+pub(super) struct Templates {
+    hb: Handlebars<'static>,
+    faces: BTreeMap<String, String>,
+    backs: BTreeMap<String, String>,
+    files: BTreeMap<String, FileId>,
+    /// The game's extra CSS (`style.css`), if any.
+    pub css: String,
+}
+
+impl std::fmt::Debug for Templates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Templates")
+            .field("faces", &self.faces)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Templates {
+    /// Compiles the game's templates over the defaults. `kinds` are the
+    /// game's kind ids; a file that names no kind (and is not a partial) is
+    /// a warning, since it would never print.
+    pub(super) fn compile(
+        files: &[TemplateFile],
+        sources: &SourceMap,
+        kinds: &[String],
+        icons: &Arc<IconSet>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Templates {
+        let mut hb = Handlebars::new();
+        hb.set_strict_mode(true);
+        hb.set_prevent_indent(true);
+        helpers::register(&mut hb, icons);
+        for (name, text) in [("carta/face", DEFAULT_FACE), ("carta/back", DEFAULT_BACK)] {
+            hb.register_template_string(name, text)
+                .expect("the embedded templates parse");
+        }
+        let mut t = Templates {
+            hb,
+            faces: BTreeMap::new(),
+            backs: BTreeMap::new(),
+            files: BTreeMap::new(),
+            css: String::new(),
+        };
+        for f in files {
+            t.add(f, sources, kinds, diags);
+        }
+        for kind in kinds {
+            let face = [kind.as_str(), "face"]
+                .into_iter()
+                .find(|n| t.files.contains_key(*n))
+                .unwrap_or("carta/face");
+            let back = [format!("{kind}.back"), "back".into()]
+                .into_iter()
+                .find(|n| t.files.contains_key(n))
+                .unwrap_or_else(|| "carta/back".into());
+            t.faces.insert(kind.clone(), face.to_owned());
+            t.backs.insert(kind.clone(), back);
+        }
+        t
+    }
+
+    fn add(
+        &mut self,
+        f: &TemplateFile,
+        sources: &SourceMap,
+        kinds: &[String],
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let text = &sources.get(f.file).text;
+        if f.name == "style.css" {
+            self.css = text.to_string();
+            return;
+        }
+        let Some(name) = f.name.strip_suffix(".hbs") else {
+            return;
+        };
+        let kind = name.strip_suffix(".back").unwrap_or(name);
+        let known = name.starts_with('_')
+            || ["face", "back"].contains(&name)
+            || kinds.iter().any(|k| k == kind);
+        if !known {
+            let hint = crate::suggest::closest(kind, kinds.iter().map(String::as_str));
+            diags.push(
+                Diagnostic::warning(
+                    "sheets::template-unused",
+                    format!("template `{}` is the face or back of no kind of this game", f.name),
+                )
+                .at(f.file, 0..0, "never printed")
+                .with_help(match hint {
+                    Some(h) => format!("did you mean `{h}.hbs`? Partials start with `_`"),
+                    None => "name it `<kind>.hbs`, `<kind>.back.hbs`, `face.hbs`, `back.hbs`, or `_partial.hbs`".into(),
+                }),
+            );
+        }
+        match self.hb.register_template_string(name, text.as_ref()) {
+            Ok(()) => {
+                self.files.insert(name.to_owned(), f.file);
+            }
+            Err(e) => diags.push(syntax_diagnostic(&e, f.file, text)),
+        }
+    }
+
+    /// The template name of `kind`'s face.
+    pub(super) fn face_of(&self, kind: &str) -> &str {
+        self.faces.get(kind).map_or("carta/face", String::as_str)
+    }
+
+    /// The template name of `kind`'s back.
+    pub(super) fn back_of(&self, kind: &str) -> &str {
+        self.backs.get(kind).map_or("carta/back", String::as_str)
+    }
+
+    /// Renders template `name` with `data`.
+    ///
+    /// # Errors
+    /// When the template fails on this data (strict mode: a missing field).
+    pub(super) fn render<T: serde::Serialize>(
+        &self,
+        name: &str,
+        data: &T,
+    ) -> Result<String, RenderError> {
+        self.hb.render(name, data)
+    }
+
+    /// A render error as a diagnostic at the template's line, or `None`
+    /// when it happened in an embedded template (then the caller reports
+    /// it at the card).
+    pub(super) fn render_place(
+        &self,
+        e: &RenderError,
+        sources: &SourceMap,
+    ) -> Option<(FileId, Span)> {
+        let file = *self.files.get(e.template_name.as_deref()?)?;
+        let text = &sources.get(file).text;
+        let at = offset(text, e.line_no.unwrap_or(1), e.column_no.unwrap_or(1));
+        Some((file, at..at))
+    }
+}
+
+/// The message of a render error, without handlebars' own place prefix.
+pub(super) fn render_message(e: &RenderError) -> String {
+    match e.reason() {
+        RenderErrorReason::MissingVariable(Some(path)) => format!("`{path}` is missing"),
+        RenderErrorReason::MissingVariable(None) => "a value is missing".into(),
+        other => other.to_string(),
+    }
+}
+
+fn syntax_diagnostic(e: &TemplateError, file: FileId, text: &str) -> Diagnostic {
+    let span = e.pos().map_or(0..0, |(line, col)| {
+        let at = offset(text, line, col);
+        at..at
+    });
+    Diagnostic::error(
+        "sheets::template-syntax",
+        format!("the template does not parse: {}", e.reason()),
+    )
+    .at(file, span, "here")
+    .with_help("see https://handlebarsjs.com/guide/ for the syntax")
+}
+
+/// The byte offset of 1-based `line`, 0-based `col` (characters) in `text`.
+fn offset(text: &str, line: usize, col: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let rest = &text[start.min(text.len())..];
+    let line_text = rest.split('\n').next().unwrap_or("");
+    start
+        + line_text
+            .char_indices()
+            .nth(col)
+            .map_or(line_text.len(), |(i, _)| i)
+}

@@ -1,0 +1,408 @@
+//! `carta build` / `carta print`: the sheets' HTML, their diagnostics and
+//! how they are written. The browser checks are in `browser.rs`.
+
+use std::fs;
+
+use crate::harness::Workspace;
+
+const MINI_GAME: &str = r#"id = "mini"
+name = "Mini"
+language = "pt-BR"
+
+[print]
+margin = 5
+
+[icons]
+AC = { label = "corpo a corpo", svg = '<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>' }
+
+[kinds.card]
+name = "Carta"
+
+[kinds.card.print]
+images = ["art"]
+
+[zones.main]
+name = "Main"
+kinds = ["card"]
+
+[zones.side]
+name = "Side"
+kinds = ["card"]
+"#;
+
+const MINI_SCHEMA: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "text": { "type": "string" },
+    "art": { "type": "string" }
+  }
+}"#;
+
+/// A one-kind game whose cards are written by each test.
+pub(crate) fn mini(cards: &str) -> Workspace {
+    let ws = Workspace::empty();
+    ws.write("cards/mini/game.toml", MINI_GAME)
+        .write("schemas/mini/card.schema.json", MINI_SCHEMA)
+        .write("cards/mini/cards.toml", cards);
+    ws
+}
+
+pub(crate) fn card(id: &str, extra: &str) -> String {
+    format!("[[card]]\nid = \"{id}\"\nkind = \"card\"\nname = \"Carta {id}\"\n{extra}\n")
+}
+
+fn html(ws: &Workspace) -> String {
+    ws.read("build/mini/sheets/index.html")
+}
+
+/// The first JSON diagnostic with `code`.
+fn diag(run: &crate::harness::Run, code: &str) -> serde_json::Value {
+    run.json()
+        .into_iter()
+        .find(|d| d["code"] == code)
+        .unwrap_or_else(|| panic!("no {code} in\n{}", run.stdout))
+}
+
+#[test]
+fn build_writes_sheets_for_every_shipped_game() {
+    let ws = Workspace::shipped(&[]);
+    ws.run(["build"])
+        .succeeds()
+        .stderr_has("built bundles and sheets of 5 games");
+    for g in ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"] {
+        let page = ws.read(&format!("build/{g}/sheets/index.html"));
+        assert!(page.starts_with("<!DOCTYPE html>"), "{g}");
+        assert!(page.contains("class=\"card face"), "{g} has faces");
+        assert!(page.contains("class=\"card back"), "{g} has backs");
+        assert!(page.contains("<svg class=\"marks\""), "{g} has crop marks");
+    }
+    let mut names: Vec<_> = fs::read_dir(ws.path().join("build/intrepidos"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["intrepidos.carta", "sheets"],
+        "no temporary folder is left behind"
+    );
+}
+
+#[test]
+fn the_same_sources_build_byte_identical_sheets() {
+    let ws = Workspace::shipped(&["intrepidos", "kingdoms"]);
+    ws.run(["build", "--out", "a"]).succeeds();
+    ws.run(["build", "--out", "b"]).succeeds();
+    for g in ["intrepidos", "kingdoms"] {
+        let rel = format!("{g}/sheets/index.html");
+        assert!(
+            ws.read(&format!("a/{rel}")) == ws.read(&format!("b/{rel}")),
+            "{g} differs between two builds"
+        );
+    }
+}
+
+#[test]
+fn every_card_prints_copies_times_and_each_face_has_its_back() {
+    let ws = mini(&(card("a", "copies = 3") + &card("b", "")));
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert_eq!(
+        page.matches("class=\"card face kind-card\" data-card=\"a\"")
+            .count(),
+        3
+    );
+    assert_eq!(
+        page.matches("class=\"card back kind-card\" data-card=\"a\"")
+            .count(),
+        3
+    );
+    assert_eq!(
+        page.matches("class=\"card face kind-card\" data-card=\"b\"")
+            .count(),
+        1
+    );
+    assert!(page.contains("@page { size: 210mm 297mm; margin: 0; }"));
+}
+
+#[test]
+fn paper_orientation_duplex_and_ink_saver_come_from_flags() {
+    let ws = mini(&card("a", ""));
+    ws.run([
+        "build",
+        "--paper",
+        "letter",
+        "--landscape",
+        "--duplex",
+        "none",
+        "--ink-saver",
+    ])
+    .succeeds();
+    let page = html(&ws);
+    assert!(
+        page.contains("@page { size: 279.4mm 215.9mm; margin: 0; }"),
+        "{page}"
+    );
+    assert!(page.contains("<body class=\"paper-letter landscape ink-saver\">"));
+    assert!(
+        !page.contains("class=\"card back"),
+        "no backs without duplex"
+    );
+}
+
+#[test]
+fn short_edge_duplex_mirrors_rows_and_long_edge_columns() {
+    let ws = mini(&card("a", ""));
+    ws.run(["build", "--duplex", "long"]).succeeds();
+    // A4 portrait, poker + 3 mm bleed: 2 × 3 boxes of 69.5 × 94.9, centred:
+    // x0 = (210 − 139) / 2, y0 = (297 − 284.7) / 2.
+    let page = html(&ws);
+    assert!(
+        page.contains("data-slot=\"0\" style=\"left:35.5mm;top:6.15mm;"),
+        "face"
+    );
+    assert!(page.contains("class=\"card back kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:105mm;top:6.15mm;"), "back, columns mirrored");
+    ws.run(["build", "--duplex", "short"]).succeeds();
+    let page = html(&ws);
+    assert!(page.contains("class=\"card back kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:35.5mm;top:195.95mm;"), "back, rows mirrored");
+}
+
+#[test]
+fn card_text_is_html_escaped() {
+    let ws = mini(
+        &card("a", "text = \"<script>alert(1)</script> & {AC}\"")
+            .replace("name = \"Carta a\"", "name = \"<script>alert(2)</script>\""),
+    );
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(!page.contains("<script>"), "no script reaches the page");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class=\"icon icon-AC\"")
+    );
+    assert!(page.contains("&lt;script&gt;alert(2)&lt;/script&gt;"));
+}
+
+#[test]
+fn an_unknown_icon_token_is_an_error_at_the_field() {
+    let ws = mini(&card("a", "text = \"golpe {AD}\""));
+    ws.run(["build"]).fails();
+    let run = ws
+        .run(["--message-format", "json", "build"])
+        .fails()
+        .stdout_has("\"code\":\"sheets::unknown-icon\"");
+    let d = diag(&run, "sheets::unknown-icon");
+    assert_eq!(d["file"], "cards/mini/cards.toml");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(5), Some(8))
+    );
+    assert_eq!(d["help"], "did you mean `{AC}`?");
+    assert!(!ws.path().join("build").exists(), "nothing is written");
+}
+
+#[test]
+fn art_is_copied_under_a_content_hashed_name() {
+    let ws = mini(&(card("a", "art = \"art/a.png\"") + &card("b", "art = \"./art/a.png\"")));
+    ws.write("cards/mini/art/a.png", b"\x89PNG fake");
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    let img = fs::read_dir(ws.path().join("build/mini/sheets/img"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(img.len(), 1, "one file for equal content: {img:?}");
+    assert!(img[0].ends_with(".png") && img[0].len() == 16 + 4);
+    assert!(page.contains(&format!("src=\"img/{}\"", img[0])));
+}
+
+#[test]
+fn a_missing_image_is_an_error_at_the_field() {
+    let ws = mini(&card("a", "art = \"art/nope.png\""));
+    let run = ws.run(["--message-format", "json", "build"]).fails();
+    let d = diag(&run, "sheets::missing-file");
+    assert_eq!(
+        (d["file"].as_str(), d["line"].as_u64()),
+        (Some("cards/mini/cards.toml"), Some(5))
+    );
+}
+
+#[test]
+fn image_paths_that_leave_the_workspace_are_refused() {
+    for path in ["../../etc/passwd.png", "/etc/passwd.png", "art/../../x.png"] {
+        let ws = mini(&card("a", &format!("art = \"{path}\"")));
+        let run = ws.run(["--message-format", "json", "build"]).fails();
+        let d = diag(&run, "sheets::path-escapes");
+        assert_eq!(d["line"].as_u64(), Some(5), "{path}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_out_of_the_workspace_is_refused() {
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("secret.png"), b"x").unwrap();
+    let ws = mini(&card("a", "art = \"s.png\""));
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.png"),
+        ws.path().join("cards/mini/s.png"),
+    )
+    .unwrap();
+    let run = ws.run(["--message-format", "json", "build"]).fails();
+    assert!(
+        diag(&run, "sheets::path-escapes")["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the workspace")
+    );
+}
+
+#[test]
+fn a_layout_that_does_not_fit_is_an_error_in_the_manifest() {
+    let ws = mini(&card("a", ""));
+    ws.write(
+        "cards/mini/game.toml",
+        MINI_GAME.replace(
+            "images = [\"art\"]",
+            "images = [\"art\"]\nsize = { width = 250, height = 100 }",
+        ),
+    );
+    let run = ws.run(["--message-format", "json", "build"]).fails();
+    let d = diag(&run, "sheets::layout");
+    assert_eq!(d["file"], "cards/mini/game.toml");
+    assert_eq!(d["line"].as_u64(), Some(14), "at [kinds.card.print]");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("do not fit on A4 portrait")
+    );
+    // Landscape fits.
+    ws.run(["build", "--landscape"]).succeeds();
+}
+
+#[test]
+fn a_user_template_overrides_one_file_and_keeps_the_other_defaults() {
+    let ws = mini(&card("a", "text = \"olá {AC}\""));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<p class=\"mine\">{{name}}: {{text fields.text}}</p>\n",
+    );
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(page.contains("<p class=\"mine\">Carta a: olá <span class=\"icon icon-AC\""));
+    assert!(
+        page.contains("<div class=\"back-default\">"),
+        "the back is the default one"
+    );
+}
+
+#[test]
+fn a_template_syntax_error_points_at_the_template_line() {
+    let ws = mini(&card("a", ""));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<h1>{{name}}</h1>\n<p>\n{{#if fields.text}}\n</p>\n",
+    );
+    let run = ws.run(["--message-format", "json", "build"]).fails();
+    let d = diag(&run, "sheets::template-syntax");
+    assert_eq!(d["file"], "templates/mini/card.hbs");
+    assert!(d["line"].as_u64().unwrap() >= 3, "{d}");
+}
+
+#[test]
+fn a_missing_field_in_strict_mode_points_at_the_template_line_and_the_card() {
+    let ws = mini(&card("a", ""));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<h1>{{name}}</h1>\n<p>{{fields.text}}</p>\n",
+    );
+    let run = ws.run(["--message-format", "json", "build"]).fails();
+    let d = diag(&run, "sheets::template-render");
+    assert_eq!(
+        (d["file"].as_str(), d["line"].as_u64()),
+        (Some("templates/mini/card.hbs"), Some(2)),
+        "{d}"
+    );
+    assert_eq!(d["labels"][0]["file"], "cards/mini/cards.toml");
+}
+
+#[test]
+fn a_misnamed_template_is_a_warning_with_a_suggestion() {
+    let ws = mini(&card("a", ""));
+    ws.write("templates/mini/cards.hbs", "x");
+    ws.run(["build"])
+        .succeeds()
+        .stderr_has("did you mean `card.hbs`?");
+}
+
+#[test]
+fn a_failed_build_leaves_the_previous_sheets_untouched() {
+    let ws = mini(&card("a", ""));
+    ws.run(["build"]).succeeds();
+    let before = html(&ws);
+    ws.write("cards/mini/cards.toml", card("a", "text = \"{ZZ}\""));
+    ws.run(["build"]).fails();
+    assert_eq!(html(&ws), before);
+}
+
+#[test]
+fn print_a_deck_prints_its_cards_with_their_counts() {
+    let ws = mini(&(card("a", "") + &card("b", "copies = 5") + &card("c", "")));
+    ws.write(
+        "cards/mini/decks/duo.toml",
+        "game = \"mini\"\nname = \"Duo\"\n\n[main]\na = 2\nb = 1\n\n[side]\na = 1\n",
+    );
+    ws.run(["print", "cards/mini/decks/duo.toml"]).succeeds();
+    let page = ws.read("build/mini/decks/duo/index.html");
+    assert_eq!(
+        page.matches("class=\"card face kind-card\" data-card=\"a\"")
+            .count(),
+        3
+    );
+    assert_eq!(
+        page.matches("class=\"card face kind-card\" data-card=\"b\"")
+            .count(),
+        1
+    );
+    assert!(!page.contains("data-card=\"c\""));
+    assert!(page.contains("Deck: Duo"));
+}
+
+#[test]
+fn a_deck_naming_an_unknown_card_is_an_error_in_the_deck() {
+    let ws = mini(&card("alpha", ""));
+    ws.write(
+        "cards/mini/decks/d.toml",
+        "game = \"mini\"\nname = \"D\"\n\n[main]\nalpah = 2\n",
+    );
+    let run = ws
+        .run([
+            "--message-format",
+            "json",
+            "print",
+            "cards/mini/decks/d.toml",
+        ])
+        .fails();
+    let d = diag(&run, "deck::unknown-card");
+    assert_eq!(
+        (d["file"].as_str(), d["line"].as_u64()),
+        (Some("cards/mini/decks/d.toml"), Some(5))
+    );
+    assert_eq!(d["help"], "did you mean `alpha`?");
+}
+
+#[test]
+fn the_cover_lists_every_sheet_and_the_counts() {
+    let ws = mini(&(card("a", "copies = 7") + &card("b", "")));
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    // 8 cards, 6 to a page: two sheets, faces and backs on pages 2–5.
+    assert!(page.contains("<span class=\"n\">1</span><span>2, 3</span>"));
+    assert!(page.contains("<span class=\"n\">2</span><span>4, 5</span>"));
+    assert!(
+        page.contains("<span>Total</span><span class=\"n\">2</span><span class=\"n\">8</span>")
+    );
+    assert!(page.contains("Carta a ×6"));
+}
