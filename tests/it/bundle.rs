@@ -179,26 +179,35 @@ fn the_same_sources_give_byte_identical_bundles_wherever_they_lie() {
 
 #[test]
 fn the_source_hash_follows_the_sources() {
-    let ws = Workspace::shipped(&["zodiacos"]);
+    let ws = Workspace::shipped(&["intrepidos"]);
     let hash = |ws: &Workspace| {
         ws.run(["build"]).succeeds();
         let run = ws
-            .run(["inspect", "build/zodiacos/zodiacos.carta"])
+            .run(["inspect", "build/intrepidos/intrepidos.carta"])
             .succeeds();
-        let line = run
-            .stdout
-            .lines()
-            .find(|l| l.starts_with("sources"))
-            .unwrap();
-        line.to_owned()
+        let line = run.stdout.lines().find(|l| l.starts_with("sources"));
+        line.unwrap().to_owned()
     };
-    let before = hash(&ws);
-    let readme = ws.read("cards/zodiacos/game.toml");
-    ws.write(
-        "cards/zodiacos/game.toml",
-        format!("{readme}\n# a comment\n"),
+    let mut seen = vec![hash(&ws)];
+    // a comment in each kind of source file changes the hash
+    for file in [
+        "cards/intrepidos/game.toml",
+        "cards/intrepidos/itens/pocoes.toml",
+        "cards/intrepidos/decks/furia-de-aries.toml",
+    ] {
+        let text = ws.read(file);
+        ws.write(file, format!("{text}\n# a comment\n"));
+        let now = hash(&ws);
+        assert!(!seen.contains(&now), "changing {file} changes the hash");
+        seen.push(now);
+    }
+    let schema = "schemas/intrepidos/potion.schema.json";
+    let text = ws.read(schema);
+    ws.write(schema, format!("{text}\n"));
+    assert!(
+        !seen.contains(&hash(&ws)),
+        "changing {schema} changes the hash"
     );
-    assert_ne!(hash(&ws), before, "a changed game.toml changes the hash");
 }
 
 #[test]
