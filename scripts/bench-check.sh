@@ -23,8 +23,9 @@ trap 'rm -rf "$work"' EXIT
 measure() {
     local best="" mem=0 t m
     for _ in $(seq "$runs"); do
-        /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null 2>&1 || true
-        read -r t m < "$work/time"
+        /usr/bin/time -f "%e %M" -o "$work/time" "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
+        # GNU time prints "Command exited with non-zero status" first on failure.
+        read -r t m < <(tail -n 1 "$work/time")
         if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
         [ "$m" -gt "$mem" ] && mem=$m
     done
@@ -43,7 +44,7 @@ for n in "${sizes[@]}"; do
     read -r ch cm < <(measure "$carta" -C "$ws" -q check)
     read -r bu bm < <(measure "$carta" -C "$ws" -q build --out "$work/out$n")
     if [ -x "$taplo" ]; then
-        read -r ta tm < <(measure "$taplo" check --schema "file://$work/schema.json" "$ws/cards/synth/**/*.toml")
+        read -r ta tm < <(measure "$taplo" check --schema "file://$work/schema.json" "$ws/cards/synth/*/*.toml")
     else
         ta=nan tm=0
     fi
