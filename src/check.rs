@@ -6,7 +6,11 @@ use crate::link::{CardPool, link};
 use crate::load::{LoadError, Workspace};
 use crate::manifest::{self, LoadedManifest};
 use crate::rules::{self, Rules};
-use crate::validate::{GameSchemas, read_cards};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::diag::FileId;
+use crate::load::{CheckCache, hash_text};
+use crate::validate::{FileCards, GameSchemas, read_cards};
 
 /// A game that passed loading: its manifest and its linked cards.
 #[derive(Debug)]
@@ -19,6 +23,9 @@ pub struct Game {
     pub rules: Rules,
     /// The example decks under `cards/<game>/decks/` that parsed.
     pub decks: Vec<DeckFile>,
+    /// How many card files were unchanged since the last `carta check` and
+    /// taken from its cache instead of being parsed and validated again.
+    pub reused_files: usize,
 }
 
 /// What a check keeps of the cards.
@@ -29,6 +36,9 @@ pub enum Fields {
     /// Only the fields the game's rules read (`carta check`: a 20,000-card
     /// game then fits in a fraction of the memory).
     Rules,
+    /// As `Rules`, and reusing (and refreshing) the check cache under
+    /// `build/.cache/` for card files unchanged since the last check.
+    RulesCached,
 }
 
 /// Whether to check the decks under `cards/<game>/decks/` too.
@@ -102,9 +112,9 @@ pub fn check_game_keeping(
     let Some(manifest) = manifest::parse(game, manifest_file, &ws.sources, diags) else {
         return Ok(None);
     };
-    let schemas = compile_schemas(ws, &manifest, diags)?;
+    let (schemas, schema_files) = compile_schemas(ws, &manifest, diags)?;
     let kinds = manifest.manifest.kind_ids();
-    let keep = (fields == Fields::Rules).then(|| {
+    let keep = (fields != Fields::All).then(|| {
         let mut keep = std::collections::BTreeSet::new();
         let m = &manifest.manifest;
         m.deck_rules
@@ -117,11 +127,48 @@ pub fn check_game_keeping(
     // its text stays in memory only when it has something to report, or
     // when every field is kept anyway (build).
     let card_files = ws.card_files(game)?;
-    let per_file = ws.read_each(&card_files, fields == Fields::All, diags, |file, text| {
-        let found = read_cards(file, text, &kinds, &schemas, keep.as_ref());
-        let report = !found.diagnostics.is_empty();
-        (found, report)
-    })?;
+    // `carta check` reuses what an earlier check found in unchanged files.
+    let cache = (fields == Fields::RulesCached).then(|| {
+        let mut key = format!("{:?}", keep);
+        for &f in std::iter::once(&manifest.file).chain(&schema_files) {
+            let file = ws.sources.get(f);
+            key.push_str(&format!("\u{0}{}\u{0}{}", file.name, file.text));
+        }
+        CheckCache::new(ws.root(), game, hash_text(&key))
+    });
+    let reused = AtomicUsize::new(0);
+    let per_file = ws.read_each(
+        &card_files,
+        fields == Fields::All,
+        diags,
+        |file, rel, text| {
+            let content = cache.as_ref().map(|_| hash_text(text));
+            let hit = cache
+                .as_ref()
+                .zip(content)
+                .and_then(|(cache, content)| cache.get(rel, content));
+            if let Some(mut cards) = hit {
+                cards.iter_mut().for_each(|c| c.file = file);
+                reused.fetch_add(1, Ordering::Relaxed);
+                return (
+                    FileCards {
+                        cards,
+                        diagnostics: Vec::new(),
+                    },
+                    false,
+                );
+            }
+            let found = read_cards(file, text, &kinds, &schemas, keep.as_ref());
+            let report = !found.diagnostics.is_empty();
+            if let (Some(cache), Some(content), false) = (&cache, content, report) {
+                cache.put(rel, content, &found.cards);
+            }
+            (found, report)
+        },
+    )?;
+    if let Some(cache) = &cache {
+        cache.prune(&card_files);
+    }
     let mut cards = Vec::new();
     for f in per_file.into_iter().flatten() {
         diags.extend(f.diagnostics);
@@ -140,6 +187,7 @@ pub fn check_game_keeping(
         pool,
         rules,
         decks: Vec::new(),
+        reused_files: reused.into_inner(),
     };
     if decks == Decks::Check && cards_ok {
         let files = ws.read_many(&ws.deck_files(game_id(&game))?, diags)?;
@@ -198,7 +246,7 @@ fn compile_schemas(
     ws: &mut Workspace,
     manifest: &LoadedManifest,
     diags: &mut Diagnostics,
-) -> Result<GameSchemas, LoadError> {
+) -> Result<(GameSchemas, Vec<FileId>), LoadError> {
     let m = &manifest.manifest;
     let paths = m.schema_paths();
     let mut files = ws.schema_files(&m.id)?;
@@ -235,5 +283,5 @@ fn compile_schemas(
             )),
         );
     }
-    Ok(schemas)
+    Ok((schemas, ids))
 }

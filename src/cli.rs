@@ -77,6 +77,10 @@ pub enum Command {
     Check {
         /// Games to check (folder names under `cards/`).
         games: Vec<String>,
+        /// Parse and validate every file, ignoring (and not writing) the
+        /// cache of the last check in `build/.cache/`.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Print a bundle as JSON: `{"game": …, "cards": […], "decks": […]}`.
     Decompile {
@@ -185,7 +189,7 @@ pub enum DeckCommand {
 pub fn run(cli: Cli) -> ExitCode {
     let session = Session::new(&cli.global);
     let outcome = match &cli.command {
-        Command::Check { games } => check(&cli.global, games),
+        Command::Check { games, no_cache } => check(&cli.global, games, *no_cache),
         Command::Decompile { bundle } => return show_bundle(&cli.global, bundle, false),
         Command::Inspect { bundle } => return show_bundle(&cli.global, bundle, true),
         Command::Deck {
@@ -225,15 +229,25 @@ pub fn run(cli: Cli) -> ExitCode {
 
 type Outcome = Result<(Diagnostics, SourceMap, String), Box<dyn std::error::Error>>;
 
-fn check(global: &Global, games: &[String]) -> Outcome {
+fn check(global: &Global, games: &[String], no_cache: bool) -> Outcome {
     let mut ws = Workspace::open(&global.dir)?;
     let mut diags = Diagnostics::new();
-    let checked =
-        crate::check::check_keeping(&mut ws, games, crate::check::Fields::Rules, &mut diags)?;
+    let fields = if no_cache {
+        crate::check::Fields::Rules
+    } else {
+        crate::check::Fields::RulesCached
+    };
+    let checked = crate::check::check_keeping(&mut ws, games, fields, &mut diags)?;
     ws.restore(&diags)?;
     let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
+    let reused: usize = checked.iter().map(|g| g.reused_files).sum();
+    let reused = if reused > 0 {
+        format!(" ({reused} unchanged card files taken from the last check)")
+    } else {
+        String::new()
+    };
     let summary = format!(
-        "checked {} game{}, {cards} card{}",
+        "checked {} game{}, {cards} card{}{reused}",
         checked.len(),
         plural(checked.len()),
         plural(cards)

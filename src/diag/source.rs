@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 /// Index of a file in the [`SourceMap`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FileId(pub u32);
 
 /// A 1-based line and column (columns count characters, not bytes).

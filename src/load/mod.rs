@@ -4,7 +4,10 @@
 //! (sorted) order, reads them (in parallel), registers every text in the
 //! [`SourceMap`] and parses TOML keeping a span on every key and value.
 
+mod cache;
 mod toml;
+
+pub use self::cache::{CheckCache, hash_text};
 
 pub use self::toml::{Document, SpanIndex, parse_toml, table_to_json, to_json};
 
@@ -146,8 +149,8 @@ impl Workspace {
         Ok(ids)
     }
 
-    /// Reads files (relative to the root) in parallel and hands each text to
-    /// `process` right away; a text stays in the source map only when
+    /// Reads files (relative to the root) in parallel and hands each file's
+    /// id, relative path and text to `process` right away; a text stays in the source map only when
     /// `keep_all` or when `process` says so (it found something to report).
     /// A file that is not UTF-8 is kept lossily, reported, and not processed.
     ///
@@ -158,7 +161,7 @@ impl Workspace {
         rels: &[String],
         keep_all: bool,
         diags: &mut Diagnostics,
-        process: impl Fn(FileId, &str) -> (T, bool) + Sync,
+        process: impl Fn(FileId, &str, &str) -> (T, bool) + Sync,
     ) -> Result<Vec<Option<T>>, LoadError> {
         let ids: Vec<FileId> = rels
             .iter()
@@ -176,7 +179,7 @@ impl Workspace {
                 let Ok(text) = std::str::from_utf8(&bytes) else {
                     return Ok((None, Some(bytes)));
                 };
-                let (value, keep) = process(id, text);
+                let (value, keep) = process(id, rel, text);
                 Ok((Some(value), (keep || keep_all).then_some(bytes)))
             })
             .collect();

@@ -22,7 +22,8 @@ pub const RESERVED: [&str; 4] = ["id", "kind", "name", "copies"];
 pub const MAX_COPIES: i64 = 10_000;
 
 /// A card read from its file and checked against its schema, not yet linked.
-#[derive(Debug, Clone, PartialEq)]
+/// It serializes (without its file, which the reader sets) for the check cache.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RawCard {
     /// The card's id.
     pub id: String,
@@ -35,6 +36,7 @@ pub struct RawCard {
     /// Every field but the reserved ones, as authored.
     pub fields: Map<String, Value>,
     /// The file the card is in.
+    #[serde(skip)]
     pub file: FileId,
     /// The span of the card's `[[card]]` header line.
     pub header: Span,
@@ -45,7 +47,7 @@ pub struct RawCard {
 }
 
 /// A field value that names another card.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CardRef {
     /// The id named.
     pub target: String,

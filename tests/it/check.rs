@@ -89,3 +89,75 @@ fn every_error_of_every_file_is_reported_in_one_run() {
     sorted.sort();
     assert_eq!(files, sorted, "diagnostics are sorted by file");
 }
+
+#[test]
+fn a_second_check_reuses_unchanged_files_and_never_trusts_a_changed_one() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let first = ws.run(["check"]).succeeds();
+    assert!(!first.stderr.contains("unchanged"), "{}", first.stderr);
+    ws.run(["check"])
+        .succeeds()
+        .stderr_has("(13 unchanged card files taken from the last check)");
+    // An edit that breaks a card is seen, whatever the cache holds.
+    let path = "cards/intrepidos/itens/pocoes.toml";
+    ws.write(
+        path,
+        ws.read(path).replace("min_level = 1", "min_level = 9"),
+    );
+    let run = ws.run(["--message-format", "json", "check"]).fails();
+    assert!(
+        run.json()
+            .iter()
+            .any(|d| d["code"] == "schema::range" && d["file"] == path)
+    );
+    ws.run(["check"])
+        .fails()
+        .stderr_has("(12 unchanged card files taken from the last check)");
+}
+
+#[test]
+fn a_damaged_or_stale_cache_is_ignored() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["check"]).succeeds();
+    let dir = ws.path().join("build/.cache/intrepidos");
+    let entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 13);
+    for (i, e) in entries.iter().enumerate() {
+        let mut bytes = std::fs::read(e).unwrap();
+        match i % 3 {
+            0 => bytes.truncate(10),
+            1 => *bytes.last_mut().unwrap() ^= 0xff,
+            _ => bytes[9] ^= 1,
+        }
+        std::fs::write(e, bytes).unwrap();
+    }
+    let run = ws.run(["check"]).succeeds();
+    assert!(
+        !run.stderr.contains("unchanged"),
+        "nothing damaged is reused: {}",
+        run.stderr
+    );
+    // A schema change makes every entry stale.
+    ws.run(["check"]).succeeds().stderr_has("(13 unchanged");
+    let schema = "schemas/intrepidos/potion.schema.json";
+    ws.write(
+        schema,
+        ws.read(schema)
+            .replacen("\"title\"", "\"$comment\": \"edited\", \"title\"", 1),
+    );
+    let run = ws.run(["check"]).succeeds();
+    assert!(!run.stderr.contains("unchanged"), "{}", run.stderr);
+}
+
+#[test]
+fn no_cache_neither_reads_nor_writes_the_cache() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["check", "--no-cache"]).succeeds();
+    assert!(!ws.path().join("build/.cache").exists());
+    ws.run(["check"]).succeeds();
+    let run = ws.run(["check", "--no-cache"]).succeeds();
+    assert!(!run.stderr.contains("unchanged"), "{}", run.stderr);
+}

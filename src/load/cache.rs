@@ -1,0 +1,166 @@
+//! The check cache: what validating a card file produced, kept under the
+//! build folder so that `carta check` after a small edit re-parses and
+//! re-validates only the files that changed.
+//!
+//! One entry per card file, `build/.cache/<game>/<hash of its path>`:
+//!
+//! ```text
+//! magic     8 bytes  "carta-c1"
+//! key       u64 LE   hash of the carta version, manifest, schemas and kept fields
+//! content   u64 LE   hash of the card file's text
+//! checksum  u64 LE   hash of the payload
+//! payload            MessagePack: the file's cards (only files without diagnostics are cached)
+//! ```
+//!
+//! An entry whose magic, key, content hash or checksum does not match, or
+//! whose payload does not decode, is ignored (and overwritten): a stale or
+//! damaged cache is never trusted. Hashes are Rust's `DefaultHasher`, which
+//! is stable for one build of carta, and the key includes carta's version.
+
+use std::fs;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use crate::validate::RawCard;
+
+const MAGIC: &[u8; 8] = b"carta-c1";
+const HEADER: usize = 32;
+
+/// The check cache of one game.
+#[derive(Debug)]
+pub struct CheckCache {
+    dir: PathBuf,
+    key: u64,
+}
+
+/// A 64-bit hash of some text.
+pub fn hash_text(text: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+impl CheckCache {
+    /// The cache of `game` in the workspace at `root`; `key` stands for
+    /// everything besides a file's own text that its validation depends on.
+    pub fn new(root: &Path, game: &str, key: u64) -> Self {
+        let mut h = DefaultHasher::new();
+        (env!("CARGO_PKG_VERSION"), key).hash(&mut h);
+        CheckCache {
+            dir: root.join("build").join(".cache").join(game),
+            key: h.finish(),
+        }
+    }
+
+    fn entry(&self, rel: &str) -> PathBuf {
+        self.dir.join(format!("{:016x}", hash_text(rel)))
+    }
+
+    /// The cards of card file `rel`, if the cache holds them for this text.
+    pub fn get(&self, rel: &str, content: u64) -> Option<Vec<RawCard>> {
+        let bytes = fs::read(self.entry(rel)).ok()?;
+        let (header, payload) = bytes.split_at_checked(HEADER)?;
+        let word = |i: usize| u64::from_le_bytes(header[i..i + 8].try_into().expect("8 bytes"));
+        let fresh = &header[..8] == MAGIC
+            && word(8) == self.key
+            && word(16) == content
+            && word(24) == hash_bytes(payload);
+        if !fresh {
+            return None;
+        }
+        rmp_serde::from_slice(payload).ok()
+    }
+
+    /// Remembers the cards of card file `rel` (written atomically; a cache
+    /// that cannot be written is only a slower next check).
+    pub fn put(&self, rel: &str, content: u64, cards: &[RawCard]) {
+        let Ok(payload) = rmp_serde::to_vec(cards) else {
+            return;
+        };
+        let mut bytes = Vec::with_capacity(HEADER + payload.len());
+        bytes.extend(MAGIC);
+        for word in [self.key, content, hash_bytes(&payload)] {
+            bytes.extend(word.to_le_bytes());
+        }
+        bytes.extend(payload);
+        // A temp file renamed into place, so a reader never sees half an
+        // entry; no fsync: a lost entry only costs a re-validation.
+        let entry = self.entry(rel);
+        let tmp = entry.with_extension(format!("tmp{}", std::process::id()));
+        if fs::create_dir_all(&self.dir).is_ok()
+            && fs::write(&tmp, &bytes).is_ok()
+            && fs::rename(&tmp, &entry).is_err()
+        {
+            let _ = fs::remove_file(&tmp);
+        }
+    }
+
+    /// Removes the entries of files that are no longer card files.
+    pub fn prune(&self, card_files: &[String]) {
+        let keep: std::collections::HashSet<PathBuf> =
+            card_files.iter().map(|r| self.entry(r)).collect();
+        for entry in fs::read_dir(&self.dir).into_iter().flatten().flatten() {
+            if !keep.contains(&entry.path()) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card(id: &str) -> RawCard {
+        RawCard {
+            id: id.into(),
+            kind: "k".into(),
+            name: "N".into(),
+            copies: Some(2),
+            fields: serde_json::json!({"a": 1, "b": 1.0, "c": ["x"]})
+                .as_object()
+                .unwrap()
+                .clone(),
+            file: crate::diag::FileId(0),
+            header: 0..8,
+            id_span: 14..17,
+            refs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_entry_round_trips_and_anything_stale_or_damaged_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = CheckCache::new(dir.path(), "g", 1);
+        let cards = vec![card("a"), card("b")];
+        cache.put("cards/g/x.toml", 7, &cards);
+        assert_eq!(cache.get("cards/g/x.toml", 7), Some(cards.clone()));
+        assert_eq!(
+            cache.get("cards/g/x.toml", 8),
+            None,
+            "the file's text changed"
+        );
+        assert_eq!(
+            CheckCache::new(dir.path(), "g", 2).get("cards/g/x.toml", 7),
+            None,
+            "the schemas changed"
+        );
+        let entry = cache.entry("cards/g/x.toml");
+        let mut bytes = fs::read(&entry).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        fs::write(&entry, &bytes).unwrap();
+        assert_eq!(cache.get("cards/g/x.toml", 7), None, "a damaged payload");
+        fs::write(&entry, b"carta").unwrap();
+        assert_eq!(cache.get("cards/g/x.toml", 7), None, "a truncated entry");
+        cache.put("cards/g/x.toml", 7, &cards);
+        cache.prune(&[]);
+        assert_eq!(cache.get("cards/g/x.toml", 7), None, "pruned");
+    }
+}
