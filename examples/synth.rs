@@ -5,7 +5,7 @@
 //! the same files. The benchmark of bundles (`benches/bundle.rs`) uses it.
 //!
 //! ```text
-//! cargo run --release --example synth -- --cards 20000 --out /tmp/synth [--seed 7]
+//! cargo run --release --example synth -- --cards 20000 --decks 1000 --out /tmp/synth [--seed 7]
 //! carta -C /tmp/synth build
 //! ```
 
@@ -128,6 +128,59 @@ impl Rng {
     }
 }
 
+/// How many cards of each kind (in `KINDS` order) a game of `cards` cards has.
+fn counts(cards: usize) -> Vec<usize> {
+    KINDS
+        .iter()
+        .enumerate()
+        .map(|(i, (_, share))| {
+            if i + 1 == KINDS.len() {
+                let given: usize = KINDS[..i].iter().map(|(_, s)| cards * s / 100).sum();
+                cards - given
+            } else {
+                cards * share / 100
+            }
+        })
+        .collect()
+}
+
+/// Writes `decks` legal decks of the game of `cards` cards into
+/// `out/cards/synth/decks/`: 15 different items and actions, 3 copies each,
+/// and 3 different heroes.
+///
+/// # Errors
+/// When a file cannot be written.
+#[allow(dead_code)] // the benchmark includes this file for `generate` only
+pub fn generate_decks(out: &Path, cards: usize, decks: usize, seed: u64) -> io::Result<()> {
+    let counts = counts(cards);
+    let playable: Vec<String> = (0..counts[1])
+        .map(|i| format!("item-{i:05}"))
+        .chain((0..counts[2]).map(|i| format!("action-{i:05}")))
+        .collect();
+    if decks > 0 && (playable.len() < 15 || counts[0] < 3) {
+        return Err(io::Error::other(
+            "decks need at least 15 items and actions and 3 heroes",
+        ));
+    }
+    let mut rng = Rng::new(seed ^ 0xdec4);
+    for d in 0..decks {
+        let mut pool: Vec<&String> = playable.iter().collect();
+        let mut text = format!("game = \"synth\"\nname = \"Deck {d}\"\n\n[main]\n");
+        for _ in 0..15 {
+            let card = pool.swap_remove(rng.below(pool.len()));
+            text.push_str(&format!("{card} = 3\n"));
+        }
+        text.push_str("\n[team]\n");
+        let mut heroes: Vec<usize> = (0..counts[0]).collect();
+        for _ in 0..3 {
+            let h = heroes.swap_remove(rng.below(heroes.len()));
+            text.push_str(&format!("hero-{h:05} = 1\n"));
+        }
+        write(out, &format!("cards/synth/decks/deck-{d:05}.toml"), &text)?;
+    }
+    Ok(())
+}
+
 /// Writes the workspace for `cards` cards into `out` (which should be empty).
 ///
 /// # Errors
@@ -139,18 +192,7 @@ pub fn generate(out: &Path, cards: usize, seed: u64) -> io::Result<()> {
         let text = serde_json::to_string_pretty(&schema).expect("JSON") + "\n";
         write(out, &format!("schemas/synth/{name}.schema.json"), &text)?;
     }
-    let counts: Vec<usize> = KINDS
-        .iter()
-        .enumerate()
-        .map(|(i, (_, share))| {
-            if i + 1 == KINDS.len() {
-                let given: usize = KINDS[..i].iter().map(|(_, s)| cards * s / 100).sum();
-                cards - given
-            } else {
-                cards * share / 100
-            }
-        })
-        .collect();
+    let counts = counts(cards);
     let ids = |kind: &str, n: usize| -> Vec<String> {
         (0..n).map(|i| format!("{kind}-{i:05}")).collect()
     };
@@ -315,6 +357,38 @@ description = "Carta de ação com efeito e texto ilustrativo."
 [kinds.relic]
 name = "Relíquia"
 description = "Objeto raro com peso e cargas."
+
+[zones.main]
+name = "Deck"
+kinds = ["item", "action"]
+
+[zones.team]
+name = "Equipe"
+kinds = ["hero"]
+
+[[deck-rules]]
+id = "deck-size"
+name = "De 40 a 60 cartas"
+zone = "main"
+size = { min = 40, max = 60 }
+
+[[deck-rules]]
+id = "copies"
+name = "Até 3 cópias"
+zone = "main"
+copies = { max = 3 }
+
+[[deck-rules]]
+id = "team"
+name = "Três heróis diferentes"
+zone = "team"
+size = { exact = 3 }
+
+[[deck-rules]]
+id = "team-distinct"
+name = "Heróis diferentes"
+zone = "team"
+distinct = {}
 "#;
 
 fn schemas() -> Vec<(&'static str, serde_json::Value)> {
@@ -446,6 +520,7 @@ fn main() {
     let mut cards = 20_000;
     let mut out = None;
     let mut seed = 1;
+    let mut decks = 0;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || {
@@ -463,19 +538,26 @@ fn main() {
                     .parse()
                     .unwrap_or_else(|_| usage("--seed takes a number"))
             }
+            "--decks" => {
+                decks = value()
+                    .parse()
+                    .unwrap_or_else(|_| usage("--decks takes a number"))
+            }
             "--out" => out = Some(value()),
             _ => usage(&format!("unknown argument {arg}")),
         }
     }
     let out = out.unwrap_or_else(|| usage("--out DIR is required"));
-    if let Err(e) = generate(Path::new(&out), cards, seed) {
+    let written = generate(Path::new(&out), cards, seed)
+        .and_then(|()| generate_decks(Path::new(&out), cards, decks, seed));
+    if let Err(e) = written {
         eprintln!("error: cannot write {out}: {e}");
         std::process::exit(2);
     }
-    eprintln!("wrote a workspace with {cards} cards of game `synth` to {out}");
+    eprintln!("wrote a workspace with {cards} cards and {decks} decks of game `synth` to {out}");
 }
 
 fn usage(problem: &str) -> ! {
-    eprintln!("error: {problem}\nusage: synth --cards N --out DIR [--seed N]");
+    eprintln!("error: {problem}\nusage: synth --cards N [--decks M] --out DIR [--seed N]");
     std::process::exit(2);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scale benchmark (docs/performance.md): for each size, generate a synthetic
-# game, then time side by side, in one run: the single-threaded floor (read,
+# game (one legal deck per 20 cards), then time side by side, in one run: the single-threaded floor (read,
 # parse, parse+validate), `carta check`, `carta build` and `taplo check`
 # against the equivalent single-file schema. Prints a Markdown table of the
 # best of RUNS wall times (seconds), peak memory (MiB), and ratios.
@@ -36,15 +36,15 @@ echo "| cards | read | parse | parse+validate (floor) | carta check | carta buil
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for n in "${sizes[@]}"; do
     ws="$work/ws$n"
-    target/release/examples/synth --cards "$n" --out "$ws" > /dev/null 2>&1
+    target/release/examples/synth --cards "$n" --decks $((n / 20)) --out "$ws" > /dev/null 2>&1
     target/release/examples/floor "$ws" synth schema "$work/schema.json"
     read -r rd _ < <(measure target/release/examples/floor "$ws" synth read)
     read -r pa _ < <(measure target/release/examples/floor "$ws" synth parse)
     read -r va vm < <(measure target/release/examples/floor "$ws" synth validate)
-    read -r ch cm < <(measure "$carta" -C "$ws" -q check)
+    read -r ch cm < <(measure "$carta" -C "$ws" -q check --no-cache)
     read -r bu bm < <(measure "$carta" -C "$ws" -q build --out "$work/out$n")
     if [ -x "$taplo" ]; then
-        read -r ta tm < <(measure "$taplo" check --schema "file://$work/schema.json" "$ws/cards/synth/*/*.toml")
+        read -r ta tm < <(measure "$taplo" check --schema "file://$work/schema.json" "$ws"/cards/synth/{hero,item,action,relic}/"*.toml")
     else
         ta=nan tm=0
     fi

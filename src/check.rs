@@ -190,10 +190,24 @@ pub fn check_game_keeping(
         reused_files: reused.into_inner(),
     };
     if decks == Decks::Check && cards_ok {
-        let files = ws.read_many(&ws.deck_files(game_id(&game))?, diags)?;
-        for file in files.into_iter().filter(|&f| ws.is_text(f)) {
-            if let Some(d) = check_deck(&game, file, &ws.sources.get(file).text, &mut found) {
-                game.decks.push(d);
+        // Decks are independent too: each is read and checked as it is read.
+        let deck_files = ws.deck_files(game_id(&game))?;
+        let checked = ws.read_each(
+            &deck_files,
+            fields == Fields::All,
+            diags,
+            |file, _, text| {
+                let mut out = Vec::new();
+                let deck = check_deck(&game, file, text, &mut out);
+                let report = !out.is_empty();
+                ((deck, out), report)
+            },
+        )?;
+        for (deck, out) in checked.into_iter().flatten() {
+            found.extend(out);
+            // Only emitters need the decks once they are checked.
+            if fields == Fields::All {
+                game.decks.extend(deck);
             }
         }
     }
