@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what the tests need (idempotent), then runs them.
+# The whole test suite: installs what the tests need (idempotent), then runs
+# every target's tests and ends with the total over all of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-test-deps.sh
-cargo test --all-targets
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+cargo test --all-targets 2>&1 | tee "$log" || status=$?
+cargo test --doc 2>&1 | tee -a "$log" || status=$?
+# cargo prints one "test result" line per target, the last often a bench
+# with no tests; the total says what ran.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+     END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
+exit "$status"
