@@ -233,66 +233,39 @@ fn read_card(
             return None;
         }
     };
-    let mut refs = Vec::new();
-    if let Some(schema) = schemas.kind(&kind) {
-        if validate {
-            let instance = Value::Object(fields);
-            if !schema.validator.is_valid(&instance) {
-                let subject = Subject {
-                    file,
-                    table,
-                    span: header.clone(),
-                    noun: format!("card `{id}`"),
-                    extra_root_keys: &RESERVED,
-                    schemas,
-                };
-                diagnose(schema.validator.iter_errors(&instance), &subject, diags);
-            }
-            let Value::Object(back) = instance else {
-                unreachable!()
-            };
-            return Some(finish(
-                id,
-                kind,
-                name,
-                copies,
-                back,
-                file,
-                header,
-                id_span,
-                collect_refs(table, &schema.refs),
-            ));
-        }
-        refs = collect_refs(table, &schema.refs);
+    let schema = schemas.kind(&kind);
+    // jsonschema validates a `Value`: the map moves in and back out.
+    let instance = Value::Object(fields);
+    if let Some(schema) = schema.filter(|s| validate && !s.validator.is_valid(&instance)) {
+        let noun = format!("card `{id}`");
+        let subject = Subject {
+            file,
+            table,
+            span: header.clone(),
+            noun,
+            extra_root_keys: &RESERVED,
+            schemas,
+        };
+        diagnose(schema.validator.iter_errors(&instance), &subject, diags);
     }
-    Some(finish(
-        id, kind, name, copies, fields, file, header, id_span, refs,
-    ))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn finish(
-    id: String,
-    kind: String,
-    name: Option<(String, Span)>,
-    copies: Option<u32>,
-    fields: Map<String, Value>,
-    file: FileId,
-    header: Span,
-    id_span: Span,
-    refs: Vec<CardRef>,
-) -> RawCard {
-    RawCard {
+    let refs = schema
+        .map(|s| collect_refs(table, &s.refs))
+        .unwrap_or_default();
+    let Value::Object(fields) = instance else {
+        unreachable!("built as an object above")
+    };
+    let name = name.map(|n| n.0).unwrap_or_default();
+    Some(RawCard {
         id,
         kind,
-        name: name.map(|n| n.0).unwrap_or_default(),
+        name,
         copies,
         fields,
         file,
         header,
         id_span,
         refs,
-    }
+    })
 }
 
 /// Reads a reserved string field, reporting it missing (at the header) or mistyped.
