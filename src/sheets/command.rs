@@ -1,6 +1,7 @@
 //! The sheets' side of `carta build` and `carta print`: check, render every
 //! game (or deck), and write only when nothing failed.
 
+use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
@@ -101,6 +102,8 @@ pub fn print(
     let mut outputs: Outputs = Vec::new();
     let games: Vec<String> = games.into_iter().cloned().collect();
     let mut printed = 0;
+    // Each game is checked once, however many of its decks are printed.
+    let mut checked: BTreeMap<String, Option<check::Game>> = BTreeMap::new();
     if !games.is_empty() {
         for game in check::check(&mut ws, &games, &mut diags)? {
             let selection = Selection {
@@ -118,6 +121,7 @@ pub fn print(
                 &mut outputs,
             )?;
             printed += 1;
+            checked.insert(game.manifest.manifest.id.clone(), Some(game));
         }
     }
     for path in decks {
@@ -127,12 +131,15 @@ pub fn print(
         let parsed = crate::deck::parse(file, &text, &mut found);
         diags.extend(found);
         let Some(d) = parsed else { continue };
-        let Some(game) = check::check(&mut ws, std::slice::from_ref(&d.game), &mut diags)?.pop()
-        else {
+        if !checked.contains_key(&d.game) {
+            let game = check::check(&mut ws, std::slice::from_ref(&d.game), &mut diags)?.pop();
+            checked.insert(d.game.clone(), game);
+        }
+        let Some(game) = &checked[&d.game] else {
             continue;
         };
         let mut found = Vec::new();
-        let prints = deck::prints(&d, &game, &mut found);
+        let prints = deck::prints(&d, game, &mut found);
         diags.extend(found);
         let Some(prints) = prints else { continue };
         let stem = Path::new(path)
