@@ -395,16 +395,16 @@ fn known_game(deck: &DeckFile, known: &[String], out: &mut Vec<Diagnostic>) -> b
     if known.contains(&deck.game) {
         return true;
     }
-    let hint = crate::suggest::closest(&deck.game, known.iter().map(String::as_str));
     out.push(
         Diagnostic::error(
             "deck::game",
             format!("there is no game `{}` in this workspace", deck.game),
         )
         .at(deck.file, deck.game_span.clone(), "unknown game")
-        .with_help(hint.map_or_else(
-            || format!("games: {}", known.join(", ")),
-            |h| format!("did you mean `{h}`?"),
+        .with_help(crate::suggest::help(
+            &deck.game,
+            known.iter().map(String::as_str),
+            "games",
         )),
     );
     false

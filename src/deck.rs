@@ -199,21 +199,16 @@ pub fn resolve(
     }
     for (dz, zone) in deck.zones.iter().enumerate() {
         let Some(z) = rules.zones.iter().position(|r| r.id == zone.id) else {
-            let hint = suggest::closest(&zone.id, zones.keys().map(String::as_str));
             out.push(
                 Diagnostic::error(
                     "deck::unknown-zone",
                     format!("`{}` is not a zone of `{}`", zone.id, deck.game),
                 )
                 .at(deck.file, zone.span.clone(), "unknown zone")
-                .with_help(hint.map_or_else(
-                    || {
-                        format!(
-                            "zones: {}",
-                            zones.keys().cloned().collect::<Vec<_>>().join(", ")
-                        )
-                    },
-                    |h| format!("did you mean `{h}`?"),
+                .with_help(suggest::help(
+                    &zone.id,
+                    zones.keys().map(String::as_str),
+                    "zones",
                 )),
             );
             continue;

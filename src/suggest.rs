@@ -18,9 +18,33 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// The help line for an unknown `name`: "did you mean `x`?" for the
+/// closest candidate, or else `intro` and every candidate, so the reader
+/// always learns what is allowed.
+pub fn help<'a, I>(name: &str, candidates: I, intro: &str) -> String
+where
+    I: IntoIterator<Item = &'a str>,
+    I::IntoIter: Clone,
+{
+    let all = candidates.into_iter();
+    match closest(name, all.clone()) {
+        Some(c) => format!("did you mean `{c}`?"),
+        None => format!("{intro}: {}", all.collect::<Vec<_>>().join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::closest;
+    use super::{closest, help};
+
+    #[test]
+    fn help_suggests_or_lists() {
+        assert_eq!(
+            help("mian", ["main", "team"], "zones"),
+            "did you mean `main`?"
+        );
+        assert_eq!(help("zzz", ["main", "team"], "zones"), "zones: main, team");
+    }
 
     #[test]
     fn finds_typos_and_ignores_strangers() {

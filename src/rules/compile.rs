@@ -93,7 +93,6 @@ impl Cx<'_> {
         if self.manifest.manifest.kinds.contains_key(kind) {
             return true;
         }
-        let hint = suggest::closest(kind, self.kind_ids());
         diags.push(
             self.error(
                 "rules::unknown-kind",
@@ -101,10 +100,7 @@ impl Cx<'_> {
                 format!("`{kind}` is not a kind of this game"),
                 "unknown kind",
             )
-            .with_help(hint.map_or_else(
-                || format!("the game declares: {}", self.kind_ids().join(", ")),
-                |h| format!("did you mean `{h}`?"),
-            )),
+            .with_help(suggest::help(kind, self.kind_ids(), "the game declares")),
         );
         false
     }
@@ -212,7 +208,6 @@ impl Cx<'_> {
             (Some(z), false) => match zones.iter().position(|(id, _)| id == z) {
                 Some(p) => Some(p),
                 None => {
-                    let hint = suggest::closest(z, zones.iter().map(|(id, _)| id.as_str()));
                     diags.push(
                         self.error(
                             "rules::zone",
@@ -220,18 +215,10 @@ impl Cx<'_> {
                             format!("`{z}` is not a zone of this game"),
                             "unknown zone",
                         )
-                        .with_help(hint.map_or_else(
-                            || {
-                                format!(
-                                    "zones: {}",
-                                    zones
-                                        .iter()
-                                        .map(|(id, _)| id.as_str())
-                                        .collect::<Vec<_>>()
-                                        .join(", ")
-                                )
-                            },
-                            |h| format!("did you mean `{h}`?"),
+                        .with_help(suggest::help(
+                            z,
+                            zones.iter().map(|(id, _)| id.as_str()),
+                            "zones",
                         )),
                     );
                     return None;

@@ -154,7 +154,7 @@ pub fn print(
         };
         render_one(
             &mut ws,
-            &game,
+            game,
             &selection,
             options,
             dest,

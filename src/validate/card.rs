@@ -203,17 +203,17 @@ fn read_card(
     let kind = reserved_string(file, &header, get("kind"), "kind", diags).filter(|(kind, span)| {
         let known = kinds.iter().any(|k| k == kind);
         if !known {
-            let hint = suggest::closest(kind, kinds.iter().map(String::as_str));
             diags.push(
                 Diagnostic::error(
                     "card::unknown-kind",
                     format!("`{kind}` is not a kind of this game"),
                 )
                 .at(file, span.clone(), "unknown kind")
-                .with_help(match hint {
-                    Some(h) => format!("did you mean `{h}`?"),
-                    None => format!("the game declares: {}", kinds.join(", ")),
-                }),
+                .with_help(suggest::help(
+                    kind,
+                    kinds.iter().map(String::as_str),
+                    "the game declares",
+                )),
             );
         }
         known

@@ -352,14 +352,10 @@ fn check_ref_keywords(
                         ),
                         Some(named) => {
                             for k in named.iter().filter(|k| !kinds.contains(*k)) {
-                                let hint = suggest::closest(k, kinds.iter().map(String::as_str));
                                 diags.push(
                                     Diagnostic::error("schema::bad-ref", format!("`{REF_KEYWORD}` at `{here}` names `{k}`, which is not a kind of this game"))
                                         .at(file, span.clone(), "unknown kind")
-                                        .with_help(match hint {
-                                            Some(h) => format!("did you mean `{h}`?"),
-                                            None => format!("declared kinds: {}", kinds.join(", ")),
-                                        }),
+                                        .with_help(suggest::help(k, kinds.iter().map(String::as_str), "declared kinds")),
                                 );
                             }
                         }
