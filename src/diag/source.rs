@@ -85,6 +85,16 @@ impl SourceMap {
             .map(|(i, _)| FileId(i as u32))
     }
 
+    /// How many files have been added.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether no file has been added.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     /// The file with id `id`.
     ///
     /// # Panics

@@ -135,23 +135,18 @@ impl Workspace {
         rels: &[String],
         diags: &mut Diagnostics,
     ) -> Result<Vec<FileId>, LoadError> {
-        let bytes: Vec<Result<Vec<u8>, LoadError>> = rels
-            .par_iter()
-            .map(|rel| {
-                let path = self.root.join(rel);
-                fs::read(&path).map_err(|source| LoadError::Io { path, source })
-            })
-            .collect();
-        let mut ids = Vec::with_capacity(rels.len());
-        for (rel, bytes) in rels.iter().zip(bytes) {
-            ids.push(self.register(rel.clone(), bytes?, diags));
-        }
-        Ok(ids)
+        let first = self.sources.len();
+        self.read_each(rels, true, diags, |_, _, _| ((), false))?;
+        // `read_each` registers the files in order, after those already read.
+        Ok((first..first + rels.len())
+            .map(|i| FileId(u32::try_from(i).expect("fewer than 2^32 files")))
+            .collect())
     }
 
     /// Reads files (relative to the root) in parallel and hands each file's
-    /// id, relative path and text to `process` right away; a text stays in the source map only when
-    /// `keep_all` or when `process` says so (it found something to report).
+    /// id, relative path and text to `process` right away; a text stays in
+    /// the source map only when `keep_all` or when `process` says so (it
+    /// found something to report). Ids follow the order of `rels`.
     /// A file that is not UTF-8 is kept lossily, reported, and not processed.
     ///
     /// # Errors
