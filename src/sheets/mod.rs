@@ -37,7 +37,6 @@ use serde_json::Value;
 use self::assets::ImageCache;
 use self::geometry::{CardBox, Flip, Grid, PageBox};
 use self::page::{Cover, Placed, SheetEntry, Side};
-use self::spans::FieldSpans;
 use self::templates::Templates;
 use crate::check::Game;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
@@ -241,24 +240,14 @@ pub fn render(
             .unwrap_or(usize::MAX)
     });
 
-    let mut spans = FieldSpans::default();
     let mut images = ImageCache::default();
     let mut rendered: BTreeMap<&str, (String, String)> = BTreeMap::new();
     let mut template_errors = BTreeMap::new();
     for p in &prints {
         let card = p.card;
         let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
-        check_tokens(sources, card, &icons, &mut spans, diags);
-        let card_images = card_images(
-            root,
-            sources,
-            &m.id,
-            card,
-            kprint,
-            &mut images,
-            &mut spans,
-            diags,
-        );
+        check_tokens(sources, card, &icons, diags);
+        let card_images = card_images(root, sources, &m.id, card, kprint, &mut images, diags);
         let view = CardView {
             id: &card.id,
             kind: &card.kind,
@@ -519,7 +508,6 @@ fn check_tokens(
     sources: &SourceMap,
     card: &RawCard,
     icons: &icons::IconSet,
-    spans: &mut FieldSpans,
     diags: &mut Vec<Diagnostic>,
 ) {
     let mut found = Vec::new();
@@ -545,13 +533,13 @@ fn check_tokens(
                     "sheets::unknown-icon",
                     format!(
                         "`{{{token}}}` in `{}` of card `{}` is not an icon of this game",
-                        spans::readable(&pointer),
+                        spans::field(sources, card, &pointer).display,
                         card.id
                     ),
                 )
                 .at(
                     card.file,
-                    spans.of(sources, card, &pointer),
+                    spans::field(sources, card, &pointer).value,
                     "unknown icon token",
                 )
                 .with_help(match hint {
@@ -585,7 +573,6 @@ fn walk_strings<'a>(v: &'a Value, pointer: &str, out: &mut Vec<(String, &'a str)
 }
 
 /// Reads the art of a card, reporting problems at the field.
-#[allow(clippy::too_many_arguments)]
 fn card_images(
     root: &Path,
     sources: &SourceMap,
@@ -593,7 +580,6 @@ fn card_images(
     card: &RawCard,
     kprint: Option<&KindPrint>,
     cache: &mut ImageCache,
-    spans: &mut FieldSpans,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
@@ -608,7 +594,11 @@ fn card_images(
                     "sheets::image-type",
                     format!("`{field}` of card `{}` must be an image path", card.id),
                 )
-                .at(card.file, spans.of(sources, card, &pointer), "not a path"),
+                .at(
+                    card.file,
+                    spans::field(sources, card, &pointer).value,
+                    "not a path",
+                ),
             );
             continue;
         };
@@ -618,7 +608,11 @@ fn card_images(
             }
             Err((code, message)) => diags.push(
                 Diagnostic::error(code, message)
-                    .at(card.file, spans.of(sources, card, &pointer), "this image")
+                    .at(
+                        card.file,
+                        spans::field(sources, card, &pointer).value,
+                        "this image",
+                    )
                     .with_help(format!(
                         "art paths are relative to `cards/{game}/` and stay inside the workspace"
                     )),
