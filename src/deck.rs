@@ -289,7 +289,7 @@ pub fn check(
         } else {
             Severity::Error
         };
-        let mut d = Diagnostic::new(severity, code("deck", rule.check_name()), v.message).at(
+        let mut d = Diagnostic::new(severity, rule.code(false), v.message).at(
             deck.file,
             primary,
             format!("breaks `{}`", rule.id),
@@ -332,7 +332,7 @@ pub fn check_box(
         } else {
             Severity::Error
         };
-        let mut d = Diagnostic::new(severity, code("box", rule.check_name()), v.message).at(
+        let mut d = Diagnostic::new(severity, rule.code(true), v.message).at(
             manifest.file,
             span,
             format!("the rule `{}`", rule.id),
@@ -382,24 +382,6 @@ fn rule_label(manifest: &LoadedManifest, list: &str, index: usize, id: &str) -> 
         span,
         format!("the rule `{id}` is declared here"),
     )
-}
-
-/// The stable code of a broken rule: `deck::copy-limit`, `box::count`, …
-fn code(scope: &str, check: &str) -> &'static str {
-    match (scope, check) {
-        ("deck", "size") => "deck::size",
-        ("deck", "count") => "deck::count",
-        ("deck", "copy-limit") => "deck::copy-limit",
-        ("deck", "share") => "deck::share",
-        ("deck", "bind") => "deck::bind",
-        ("deck", "distinct") => "deck::distinct",
-        ("box", "size") => "box::size",
-        ("box", "count") => "box::count",
-        ("box", "copy-limit") => "box::copy-limit",
-        ("box", "share") => "box::share",
-        ("box", "bind") => "box::bind",
-        _ => "box::distinct",
-    }
 }
 
 /// The tally of every rule for a deck, as lines of a table (`--explain`).

@@ -234,15 +234,22 @@ impl CompiledRule {
         }
     }
 
-    /// The kind of check, for diagnostic codes.
-    pub fn check_name(&self) -> &'static str {
-        match self.check {
-            Check::Size(_) => "size",
-            Check::Count(_) => "count",
-            Check::Copies(_) => "copy-limit",
-            Check::Share(_) => "share",
-            Check::Bind(_) => "bind",
-            Check::Distinct(_) => "distinct",
+    /// The stable code of a broken rule of this check: `deck::copy-limit`,
+    /// or `box::…` for a box rule.
+    pub fn code(&self, boxed: bool) -> &'static str {
+        match (&self.check, boxed) {
+            (Check::Size(_), false) => "deck::size",
+            (Check::Count(_), false) => "deck::count",
+            (Check::Copies(_), false) => "deck::copy-limit",
+            (Check::Share(_), false) => "deck::share",
+            (Check::Bind(_), false) => "deck::bind",
+            (Check::Distinct(_), false) => "deck::distinct",
+            (Check::Size(_), true) => "box::size",
+            (Check::Count(_), true) => "box::count",
+            (Check::Copies(_), true) => "box::copy-limit",
+            (Check::Share(_), true) => "box::share",
+            (Check::Bind(_), true) => "box::bind",
+            (Check::Distinct(_), true) => "box::distinct",
         }
     }
 
