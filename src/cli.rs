@@ -15,7 +15,7 @@ use crate::check::{Decks, Game};
 use crate::deck::{self, DeckFile};
 use crate::deckcode::{self, CodeDeck};
 use crate::diag::{Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap};
-use crate::load::Workspace;
+use crate::load::{LoadError, Workspace};
 use crate::rules::RuleSet;
 
 /// carta: a compiler for tabletop card games.
@@ -279,43 +279,62 @@ fn show_bundle(global: &Global, given: &Path, inspect: bool) -> ExitCode {
     }
 }
 
+/// The games decks are checked against, each checked once per run.
+type Games = BTreeMap<String, Option<Game>>;
+
+/// Reads the deck file at `path` and checks its game (once per game in
+/// `games`); the deck and its game, or `None` once the problem is reported.
+fn open_deck<'g>(
+    ws: &mut Workspace,
+    path: &Path,
+    games: &'g mut Games,
+    diags: &mut Diagnostics,
+    found: &mut Vec<Diagnostic>,
+) -> Result<Option<(DeckFile, &'g Game)>, LoadError> {
+    let file = ws.read_path(path, diags)?;
+    if !ws.is_text(file) {
+        return Ok(None);
+    }
+    let text = Arc::clone(&ws.sources.get(file).text);
+    let Some(parsed) = deck::parse(file, &text, found) else {
+        return Ok(None);
+    };
+    if !known_game(&parsed, &ws.game_ids()?, found) {
+        return Ok(None);
+    }
+    if !games.contains_key(&parsed.game) {
+        let game = crate::check::check_game(ws, &parsed.game, Decks::Skip, diags)?;
+        games.insert(parsed.game.clone(), game);
+    }
+    Ok(games[&parsed.game].as_ref().map(|game| (parsed, game)))
+}
+
 fn deck_check(global: &Global, files: &[PathBuf], explain: bool) -> Outcome {
     let mut ws = Workspace::open(&global.dir)?;
     let mut diags = Diagnostics::new();
-    let mut games: BTreeMap<String, Option<Game>> = BTreeMap::new();
-    let known = ws.game_ids()?;
+    let mut games = Games::new();
     let (mut legal, mut illegal) = (0, 0);
     for path in files {
-        let file = ws.read_path(path, &mut diags)?;
-        if !ws.is_text(file) {
-            illegal += 1;
-            continue;
-        }
-        let text = Arc::clone(&ws.sources.get(file).text);
         let mut found = Vec::new();
-        let parsed = deck::parse(file, &text, &mut found);
-        if let Some(parsed) = parsed.filter(|p| known_game(p, &known, &mut found)) {
-            if !games.contains_key(&parsed.game) {
-                let game =
-                    crate::check::check_game(&mut ws, &parsed.game, Decks::Skip, &mut diags)?;
-                games.insert(parsed.game.clone(), game);
-            }
-            if let Some(game) = &games[&parsed.game] {
-                let rules = &game.rules.deck;
-                if let Some(resolved) =
-                    deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
-                {
-                    deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
-                    if explain {
-                        explain_deck(global, &parsed, rules, &resolved, &ws.sources, &mut found);
-                    }
+        let mut checked = false;
+        if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)?
+        {
+            let rules = &game.rules.deck;
+            if let Some(resolved) =
+                deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+            {
+                deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
+                checked = true;
+                if explain {
+                    explain_deck(global, &parsed, rules, &resolved, &ws.sources, &mut found);
                 }
             }
         }
-        if found.iter().any(|d| d.severity == Severity::Error) {
-            illegal += 1;
-        } else {
+        // A deck is legal only when it was checked and broke no rule.
+        if checked && !found.iter().any(|d| d.severity == Severity::Error) {
             legal += 1;
+        } else {
+            illegal += 1;
         }
         diags.extend(found);
     }
@@ -330,25 +349,17 @@ fn deck_check(global: &Global, files: &[PathBuf], explain: bool) -> Outcome {
 fn deck_code(global: &Global, path: &Path) -> Outcome {
     let mut ws = Workspace::open(&global.dir)?;
     let mut diags = Diagnostics::new();
-    let file = ws.read_path(path, &mut diags)?;
-    let text = Arc::clone(&ws.sources.get(file).text);
+    let mut games = Games::new();
     let mut found = Vec::new();
-    let known = ws.game_ids()?;
-    let parsed = deck::parse(file, &text, &mut found)
-        .filter(|p| ws.is_text(file) && known_game(p, &known, &mut found));
-    let game = match &parsed {
-        Some(p) => crate::check::check_game(&mut ws, &p.game, Decks::Skip, &mut diags)?,
-        None => None,
-    };
-    if let (Some(parsed), Some(game)) = (&parsed, &game) {
+    if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)? {
         let rules = &game.rules.deck;
-        let resolved = deck::resolve(parsed, &game.manifest, &game.pool, rules, &mut found);
+        let resolved = deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found);
         if resolved.is_some() && !diags.has_errors() {
             let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
             let code_deck = CodeDeck {
                 game: parsed.game.clone(),
                 name: parsed.name.clone(),
-                zones: deck::zones_of(parsed),
+                zones: deck::zones_of(&parsed),
             };
             match deckcode::encode(&code_deck, &zones, &game.pool) {
                 Ok(code) => println!("{code}"),

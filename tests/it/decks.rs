@@ -408,3 +408,21 @@ fn json_tallies_for_explain() {
     assert_eq!(tallies.len(), 11);
     assert!(tallies.iter().all(|t| t["severity"] == "advice"));
 }
+
+#[test]
+fn a_deck_of_a_game_that_does_not_load_is_not_counted_legal() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let path = "cards/intrepidos/game.toml";
+    ws.write(
+        path,
+        ws.read(path)
+            .replace("language = \"pt-BR\"", "language = 7"),
+    );
+    ws.run([
+        "deck",
+        "check",
+        "cards/intrepidos/decks/furia-de-aries.toml",
+    ])
+    .fails()
+    .stderr_has("0 legal, 1 illegal");
+}
