@@ -116,10 +116,9 @@ pub fn check_game_keeping(
     let kinds = manifest.manifest.kind_ids();
     let keep = (fields != Fields::All).then(|| {
         let mut keep = std::collections::BTreeSet::new();
-        let m = &manifest.manifest;
-        m.deck_rules
-            .iter()
-            .chain(&m.box_rules)
+        manifest
+            .manifest
+            .all_rules()
             .for_each(|r| r.fields(&mut keep));
         keep
     });
@@ -189,6 +188,10 @@ pub fn check_game_keeping(
         decks: Vec::new(),
         reused_files: reused.into_inner(),
     };
+    if decks == Decks::Check {
+        // Shown with `-v`: where each rule comes from.
+        found.extend(rules::sources(&game.manifest, &game.rules));
+    }
     if decks == Decks::Check && cards_ok {
         // Decks are independent too: each is read and checked as it is read.
         let deck_files = ws.deck_files(game_id(&game))?;
@@ -246,11 +249,7 @@ pub fn check_deck(
         );
         return None;
     }
-    if let Some(resolved) =
-        deck::resolve(&parsed, &game.manifest, &game.pool, &game.rules.deck, out)
-    {
-        deck::check(&parsed, &resolved, &game.manifest, &game.rules.deck, out);
-    }
+    deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, out);
     Some(parsed)
 }
 

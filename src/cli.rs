@@ -319,11 +319,9 @@ fn deck_check(global: &Global, files: &[PathBuf], explain: bool) -> Outcome {
         let mut checked = false;
         if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)?
         {
-            let rules = &game.rules.deck;
-            if let Some(resolved) =
-                deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+            if let Some((resolved, rules)) =
+                deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, &mut found)
             {
-                deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
                 checked = true;
                 if explain {
                     explain_deck(global, &parsed, rules, &resolved, &ws.sources, &mut found);
@@ -352,8 +350,10 @@ fn deck_code(global: &Global, path: &Path) -> Outcome {
     let mut games = Games::new();
     let mut found = Vec::new();
     if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)? {
-        let rules = &game.rules.deck;
-        let resolved = deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found);
+        // An unknown format is an error here too: the code would carry it.
+        let resolved = deck::rules_for(&parsed, &game.rules, &mut found).and_then(|rules| {
+            deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+        });
         if resolved.is_some() && !diags.has_errors() {
             let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
             let code_deck = CodeDeck {
@@ -434,7 +434,12 @@ fn explain_deck(
     let tallies = rules.explain(&resolved.view);
     match global.message_format {
         MessageFormat::Human => {
-            println!("{} ({}):", sources.get(deck.file).name, deck.name);
+            let format = rules
+                .format
+                .as_ref()
+                .map(|f| format!(", format `{f}`"))
+                .unwrap_or_default();
+            println!("{} ({}{format}):", sources.get(deck.file).name, deck.name);
             for line in deck::tally_lines(rules, &tallies) {
                 println!("{line}");
             }
@@ -452,7 +457,8 @@ fn explain_deck(
                             r.id, r.name, t.actual, t.expected
                         ),
                     )
-                    .at(deck.file, deck.game_span.clone(), ""),
+                    .at(deck.file, deck.game_span.clone(), "")
+                    .with_help_opt(r.source.as_ref().map(|s| format!("source: {s}"))),
                 );
             }
         }

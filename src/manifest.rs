@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::load::{SpanIndex, parse_toml, table_to_json};
-use crate::rules::spec::{Rule, Zone};
+use crate::rules::spec::{Format, Rule, Zone};
 use crate::validate::{GameSchemas, SchemaDoc, Subject, diagnose};
 
 /// Where the generated schema of the manifest is committed.
@@ -60,6 +60,11 @@ pub struct Manifest {
     /// card counted `copies` times.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub box_rules: Vec<Rule>,
+    /// Named formats (`[formats.<id>]`), by format id: deck rules a deck
+    /// opts into with `format = "<id>"`.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[schemars(extend("propertyNames" = { "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }))]
+    pub formats: IndexMap<String, Format>,
 }
 
 /// One kind of card.
@@ -95,6 +100,15 @@ impl Manifest {
                 )
             })
             .collect()
+    }
+
+    /// Every rule the manifest declares: deck rules, box rules and the
+    /// rules of each format.
+    pub fn all_rules(&self) -> impl Iterator<Item = &Rule> {
+        self.deck_rules
+            .iter()
+            .chain(&self.box_rules)
+            .chain(self.formats.values().flat_map(|f| &f.deck_rules))
     }
 
     /// The kind ids, in declaration order.

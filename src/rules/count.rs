@@ -1,7 +1,7 @@
 //! `count`: the number of cards matching a filter within bounds, overall or
 //! per group (per value of some fields).
 
-use super::{At, Entry, Finding, cards, describe_bounds, spec::Bounds, within};
+use super::{At, Entry, Finding, cards, describe_bounds, missing, spec::Bounds, within};
 
 #[derive(Debug, Clone)]
 pub(super) struct Count {
@@ -74,6 +74,7 @@ impl Count {
                 subject: None,
                 primary: None,
                 entries: std::mem::take(&mut at[0]),
+                missing: missing(&self.bounds, total),
             });
             return;
         };
@@ -91,6 +92,7 @@ impl Count {
                 subject: Some(names[g].clone()),
                 primary: None,
                 entries: std::mem::take(&mut at[g]),
+                missing: missing(&self.bounds, n),
             });
         }
         if !any {
@@ -101,6 +103,7 @@ impl Count {
                 subject: None,
                 primary: None,
                 entries: Vec::new(),
+                missing: 0,
             });
         }
     }

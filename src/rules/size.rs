@@ -1,6 +1,6 @@
 //! `size`: the number of cards in a zone (copies counted) within bounds.
 
-use super::{At, Entry, Finding, cards, describe_bounds, spec::Bounds, within};
+use super::{At, Entry, Finding, cards, describe_bounds, missing, spec::Bounds, within};
 
 #[derive(Debug, Clone)]
 pub(super) struct Size {
@@ -25,6 +25,7 @@ impl Size {
             subject: None,
             primary: None,
             entries: Vec::new(),
+            missing: missing(&self.bounds, total),
         });
     }
 }
