@@ -10,3 +10,4 @@ mod packs;
 mod schemas;
 mod sheets;
 mod sixth;
+mod standalone;
