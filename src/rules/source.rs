@@ -3,7 +3,7 @@
 
 use super::{CompiledRule, Rules};
 use crate::diag::{Diagnostic, Severity};
-use crate::manifest::LoadedManifest;
+use crate::validate::LoadedManifest;
 
 /// One advice per declared rule (deck rules, box rules, each format's own
 /// rules) naming its source, at the `source` value, or at the rule when it
