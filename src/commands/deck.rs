@@ -30,15 +30,13 @@ pub fn check(
         let mut found = Vec::new();
         let mut checked = false;
         if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)?
-        {
-            if let Some((resolved, rules)) =
+            && let Some((resolved, rules)) =
                 deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, &mut found)
-            {
-                checked = true;
-                if explain {
-                    let tallies = (rules, &resolved);
-                    explain_deck(&parsed, tallies, &ws.sources, json, &mut found);
-                }
+        {
+            checked = true;
+            if explain {
+                let tallies = (rules, &resolved);
+                explain_deck(&parsed, tallies, &ws.sources, json, &mut found);
             }
         }
         // A deck is legal only when it was checked and broke no rule.

@@ -154,7 +154,10 @@ impl Cx<'_> {
             };
             for rule in own {
                 if let Some(first) = rules.iter().find(|r| r.id == rule.id) {
-                    let first_span = self.manifest.spans.value_span(&format!("{}/id", first.pointer));
+                    let first_span = self
+                        .manifest
+                        .spans
+                        .value_span(&format!("{}/id", first.pointer));
                     diags.push(
                         self.error(
                             "rules::duplicate-id",

@@ -86,7 +86,7 @@ fn percent_text(n: u64, total: u64, limit: u32) -> String {
     if total == 0 {
         return "0%".into();
     }
-    if (n * 100) % total == 0 {
+    if (n * 100).is_multiple_of(total) {
         return format!("{}%", n * 100 / total);
     }
     let exact = n as f64 * 100.0 / total as f64;

@@ -130,7 +130,12 @@ fn a_format_that_extends_the_games_rules_adds_its_own() {
         .json()
         .iter()
         .filter(|d| d["severity"] == "error")
-        .map(|d| (d["code"].as_str().unwrap().to_owned(), d["line"].as_u64().unwrap()))
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
         .collect();
     // `azul-flor = 3`, `verde-flor = 3`, `ocre-onda = 3` break the league's limit of 2.
     assert_eq!(
@@ -187,7 +192,10 @@ fn an_unknown_format_is_reported_at_the_deck_with_a_did_you_mean() {
         .fails();
     let d = &run.json()[0];
     assert_eq!(d["code"], "deck::unknown-format");
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(3), Some(10)));
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(3), Some(10))
+    );
     assert_eq!(d["help"], "did you mean `liga`?");
 }
 
@@ -195,7 +203,11 @@ fn an_unknown_format_is_reported_at_the_deck_with_a_did_you_mean() {
 fn a_format_rule_that_reuses_an_id_of_the_rules_it_extends_is_reported() {
     let ws = mosaico();
     let path = "cards/mosaico/game.toml";
-    ws.write(path, ws.read(path).replace("id = \"league-copies\"", "id = \"copies\""));
+    ws.write(
+        path,
+        ws.read(path)
+            .replace("id = \"league-copies\"", "id = \"copies\""),
+    );
     let run = ws.run(["--message-format", "json", "check"]).fails();
     let d = &run.json()[0];
     assert_eq!(d["code"], "rules::duplicate-id");

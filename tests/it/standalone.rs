@@ -13,8 +13,14 @@ use crate::harness::repo;
 const BESIDE: [(&str, &str); 4] = [
     ("../shared", "a folder beside the repository"),
     ("shared/seeds", "rulebook copies beside the repository"),
-    ("RULES.md", "a digest of the rules that is not in the repository"),
-    ("CONTRACT.md", "an interface note that is not in the repository"),
+    (
+        "RULES.md",
+        "a digest of the rules that is not in the repository",
+    ),
+    (
+        "CONTRACT.md",
+        "an interface note that is not in the repository",
+    ),
 ];
 
 /// Absolute paths of a machine: a home, a build folder.
