@@ -2,7 +2,7 @@
 //! game (zones, kinds, fields its filters use) with diagnostics in
 //! `game.toml`, then precomputed over the card pool.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -439,7 +439,15 @@ impl Scoped<'_, '_> {
                 .or(Some(c.max))
             });
             let (key, key_name) = self.keys(c.key.names());
-            let by_id = c.key.names() == ["id"];
+            // When no two limited cards share a key (every name printed
+            // once), copies by key are copies by id: the fast path fuses them.
+            let mut seen = HashSet::new();
+            let unique = key
+                .iter()
+                .zip(&limit)
+                .filter(|(_, l)| l.is_some())
+                .all(|(k, _)| seen.insert(*k));
+            let by_id = c.key.names() == ["id"] || unique;
             return Some(Check::Copies(Copies {
                 limit,
                 key,

@@ -11,7 +11,8 @@ pub(super) struct Copies {
     pub(super) key: Vec<u32>,
     /// Per pool card: the copy key as words (`Escudo Orc`, `escudo-orc`).
     pub(super) key_name: Vec<String>,
-    /// Whether the key is the card id (each line of a zone is then its own group).
+    /// Whether each card is its own copy group (the key is the id, or no two
+    /// limited cards share a key): each line of a zone is then its own group.
     pub(super) by_id: bool,
 }
 
