@@ -52,10 +52,8 @@ fn replicate(from: &Path, game: &str, wanted: usize, out: &Path) -> usize {
         let table: Table = toml::from_str(&text).expect("a pack file that parses");
         if f.parent().is_some_and(|p| p.ends_with("decks")) {
             decks.push((f.file_stem().unwrap().to_string_lossy().into_owned(), table));
-        } else if f.file_name().is_some_and(|n| n != "game.toml") {
-            if let Some(Value::Array(list)) = table.get("card") {
-                cards.extend(list.iter().cloned());
-            }
+        } else if let Some(Value::Array(list)) = table.get("card") {
+            cards.extend(list.iter().cloned());
         }
     }
     let ids: BTreeSet<String> = cards
