@@ -9,6 +9,9 @@ use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::{self as spec, Bounds};
 use crate::diag::Diagnostics;
 
+/// Each card's group, and the groups' names.
+pub(super) type Groups = (Vec<u32>, Vec<String>);
+
 #[derive(Debug, Clone)]
 pub(super) struct Count {
     pub(super) bounds: Bounds,
@@ -18,7 +21,7 @@ pub(super) struct Count {
     /// "30 `action` cards").
     pub(super) noun: String,
     /// With `per`: each pool card's group, and the groups' names.
-    pub(super) groups: Option<(Vec<u32>, Vec<String>)>,
+    pub(super) groups: Option<Groups>,
     /// With `per`: groups that must be present even when empty.
     pub(super) required: Vec<u32>,
 }
@@ -176,7 +179,7 @@ fn noun(kinds: Option<&[String]>, conditions: usize) -> String {
 
 /// Each card's group (its values of the `per` fields, interned) with the
 /// groups' names, and the groups the rule requires to be present.
-fn groups(c: &spec::Count, sc: &Scoped<'_, '_>) -> (Option<(Vec<u32>, Vec<String>)>, Vec<u32>) {
+fn groups(c: &spec::Count, sc: &Scoped<'_, '_>) -> (Option<Groups>, Vec<u32>) {
     let mut interner = Interner::default();
     let names = c.per.names();
     let paths: Vec<Vec<String>> = names.iter().map(|f| path(f)).collect();
