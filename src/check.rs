@@ -3,7 +3,7 @@
 use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::link::{CardPool, link};
-use crate::load::{LoadError, Workspace};
+use crate::load::{LoadError, ReadProblem, Workspace};
 use crate::manifest::{self, LoadedManifest};
 use crate::rules::{self, Rules};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -109,6 +109,9 @@ pub fn check_game_keeping(
 ) -> Result<Option<Game>, LoadError> {
     let errors_before = diags.error_count();
     let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
+    if !ws.is_text(manifest_file) {
+        return Ok(None);
+    }
     let Some(manifest) = manifest::parse(game, manifest_file, &ws.sources, diags) else {
         return Ok(None);
     };
@@ -126,7 +129,7 @@ pub fn check_game_keeping(
     // Each file is parsed and validated as soon as it is read, in parallel;
     // its text stays in memory only when it has something to report, or
     // when every field is kept anyway (build).
-    let card_files = ws.card_files(game)?;
+    let card_files = ws.card_files(game, diags)?;
     // `carta check` reuses what an earlier check found in unchanged files.
     let cache = (fields == Fields::RulesCached).then(|| {
         let mut key = format!("{:?}", keep);
@@ -191,7 +194,7 @@ pub fn check_game_keeping(
     };
     if decks == Decks::Check && cards_ok {
         // Decks are independent too: each is read and checked as it is read.
-        let deck_files = ws.deck_files(game_id(&game))?;
+        let deck_files = ws.deck_files(game_id(&game), diags)?;
         let checked = ws.read_each(
             &deck_files,
             fields == Fields::All,
@@ -263,10 +266,28 @@ fn compile_schemas(
 ) -> Result<(GameSchemas, Vec<FileId>), LoadError> {
     let m = &manifest.manifest;
     let paths = m.schema_paths();
-    let mut files = ws.schema_files(&m.id)?;
-    for path in paths.values() {
-        if !files.contains(path) && ws.exists(path) {
-            files.push(path.clone());
+    let mut files = ws.schema_files(&m.id, diags)?;
+    let mut refused = Vec::new();
+    for (kind, path) in &paths {
+        if files.contains(path) {
+            continue;
+        }
+        // A kind may name any schema file, but only inside the workspace.
+        match ws.locate(path) {
+            Ok(()) => files.push(path.clone()),
+            Err(ReadProblem::Missing) => {}
+            Err(problem) => {
+                refused.push(path.clone());
+                let pointer = format!("/kinds/{kind}/schema");
+                let span = manifest.spans.value_span(&pointer).unwrap_or(0..0);
+                diags.push(
+                    Diagnostic::error(problem.code(), problem.message(path))
+                        .at(manifest.file, span, "this schema path")
+                        .with_help(
+                            "schema paths are relative to the workspace root and stay inside it",
+                        ),
+                );
+            }
         }
     }
     let mut ids = ws.read_many(&files, diags)?;
@@ -281,8 +302,11 @@ fn compile_schemas(
     let (schemas, missing) = GameSchemas::compile(docs, &by_uri, diags);
     for kind in missing {
         let path = &paths[&kind];
-        if parsed.contains(&crate::validate::uri_of(path)) || files.contains(path) {
-            continue; // present but broken: already reported at the schema file
+        if parsed.contains(&crate::validate::uri_of(path))
+            || files.contains(path)
+            || refused.contains(path)
+        {
+            continue; // present but broken or refused: already reported
         }
         let pointer = format!("/kinds/{kind}");
         let span = manifest.spans.key_span(&pointer).unwrap_or(0..0);

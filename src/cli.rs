@@ -221,7 +221,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match outcome {
         Ok((diags, sources, summary)) => session.finish(diags, &sources, &summary),
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", crate::diag::escape_controls(&e.to_string()));
             ExitCode::from(2)
         }
     }
@@ -273,7 +273,8 @@ fn show_bundle(global: &Global, given: &Path, inspect: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: `{}`: {e}", given.display());
+            let message = format!("`{}`: {e}", given.display());
+            eprintln!("error: {}", crate::diag::escape_controls(&message));
             ExitCode::from(if e.is_io() { 2 } else { 1 })
         }
     }
@@ -434,9 +435,10 @@ fn explain_deck(
     let tallies = rules.explain(&resolved.view);
     match global.message_format {
         MessageFormat::Human => {
-            println!("{} ({}):", sources.get(deck.file).name, deck.name);
+            let title = format!("{} ({}):", sources.get(deck.file).name, deck.name);
+            println!("{}", crate::diag::escape_controls(&title));
             for line in deck::tally_lines(rules, &tallies) {
-                println!("{line}");
+                println!("{}", crate::diag::escape_controls(&line));
             }
         }
         MessageFormat::Json => {
@@ -465,6 +467,7 @@ struct Session {
     format: Format,
     quiet: bool,
     verbose: bool,
+    max_per_file: usize,
 }
 
 impl Session {
@@ -489,13 +492,16 @@ impl Session {
             format,
             quiet: global.quiet,
             verbose: global.verbose,
+            max_per_file: crate::limits::Limits::from_env()
+                .unwrap_or_default()
+                .max_diagnostics_per_file,
         }
     }
 
     /// Prints the diagnostics and a summary; the exit code follows the errors.
     fn finish(&self, diags: Diagnostics, sources: &SourceMap, summary: &str) -> ExitCode {
         let errors = diags.error_count();
-        let all = diags.into_sorted();
+        let all = diags.into_capped(self.max_per_file);
         let warnings = all
             .iter()
             .filter(|d| d.severity == Severity::Warning)
@@ -505,7 +511,9 @@ impl Session {
             .filter(|d| match d.severity {
                 Severity::Error => true,
                 Severity::Warning => !self.quiet,
-                Severity::Advice => self.verbose || d.code == "deck::tally",
+                Severity::Advice => {
+                    self.verbose || d.code == "deck::tally" || d.code == "diag::truncated"
+                }
             })
             .collect();
         if self.renderer.emit(&shown, sources).is_err() {
@@ -514,7 +522,8 @@ impl Session {
         }
         if self.format == Format::Human && !self.quiet {
             eprintln!(
-                "{summary}: {errors} error{}, {warnings} warning{}",
+                "{}: {errors} error{}, {warnings} warning{}",
+                crate::diag::escape_controls(summary),
                 plural(errors),
                 plural(warnings)
             );

@@ -22,6 +22,7 @@ pub mod deck;
 pub mod deckcode;
 pub mod diag;
 pub mod emit;
+pub mod limits;
 pub mod link;
 pub mod load;
 pub mod manifest;

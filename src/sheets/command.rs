@@ -185,7 +185,7 @@ fn render_one(
     let inputs = Inputs::read(ws, &game.manifest.manifest.id, diags)?;
     let mut found = Vec::new();
     let files = render(
-        ws.root(),
+        ws.jail(),
         &ws.sources,
         game,
         &inputs,

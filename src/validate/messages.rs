@@ -240,7 +240,7 @@ fn diagnose_one(
             subject,
             &at,
             "schema::other",
-            format!("{field}: {error}"),
+            format!("{field}: {}", crate::diag::clip(&error.to_string())),
             "here".into(),
         ),
     };
