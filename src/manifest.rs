@@ -144,6 +144,7 @@ pub fn parse(
     let docs = vec![SchemaDoc {
         uri: uri.clone(),
         file: None,
+        text: None,
         doc: json_schema(),
     }];
     let (schemas, _) =

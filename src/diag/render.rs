@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::text::{MAX_MESSAGE, clip_to, escape_controls};
 use super::window::Window;
-use super::{Diagnostic, Label, Severity, SourceMap};
+use super::{Diagnostic, Label, Severity, SourceMap, Span};
 
 /// The output format of diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,22 +175,24 @@ impl MietteReport {
         let Some(primary) = &d.primary else {
             return report;
         };
+        let file = sources.get(primary.file);
+        let (near, far): (Vec<&Label>, Vec<&Label>) = d.labels.iter().partition(|l| {
+            l.file == primary.file && Window::near(file, &l.span, &primary.span)
+        });
+        let spans: Vec<&Span> = std::iter::once(primary)
+            .chain(near.iter().copied())
+            .map(|l| &l.span)
+            .collect();
+        report.source = Some(Window::new(file, &spans));
         report.place(primary, true, sources);
-        for label in &d.labels {
-            let file = sources.get(label.file);
-            let near = label.file == primary.file
-                && report
-                    .source
-                    .as_ref()
-                    .is_some_and(|w| w.holds(file, &label.span));
-            if near {
-                report.place(label, false, sources);
-            } else {
-                let mut related =
-                    MietteReport::plain(&label.message, None, miette::Severity::Advice);
-                related.place(label, true, sources);
-                report.related.push(related);
-            }
+        for label in near {
+            report.place(label, false, sources);
+        }
+        for label in far {
+            let mut related = MietteReport::plain(&label.message, None, miette::Severity::Advice);
+            related.source = Some(Window::new(sources.get(label.file), &[&label.span]));
+            related.place(label, true, sources);
+            report.related.push(related);
         }
         report
     }
@@ -207,12 +209,12 @@ impl MietteReport {
         }
     }
 
-    /// Draws `label`; the primary one makes the excerpt it is drawn in.
+    /// Draws `label` in the excerpt made for it.
     fn place(&mut self, label: &Label, primary: bool, sources: &SourceMap) {
         let file = sources.get(label.file);
-        let window = self
-            .source
-            .get_or_insert_with(|| Window::new(file, &label.span));
+        let Some(window) = self.source.as_mut() else {
+            return;
+        };
         let span = window.map_span(file, &label.span);
         let text = (!label.message.is_empty()).then(|| shown(&label.message));
         self.labels.push(if primary {

@@ -5,19 +5,24 @@
 //! instead, which is small whatever the file, and told the true line and
 //! column for the report's header.
 
+use std::collections::BTreeMap;
+
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 use super::source::{LineCol, SourceFile};
 use super::Span;
 
 /// The most characters of one line shown; a longer line is clipped.
-const MAX_COLUMNS: usize = 120;
+const MAX_COLUMNS: usize = 400;
 /// How many characters of a clipped line are shown before the span.
-const LEAD: usize = 30;
+const LEAD: usize = 100;
 /// Lines of context around the span.
 const CONTEXT: usize = 1;
 /// The most lines of a multi-line span shown.
 const MAX_SPAN_LINES: usize = 8;
+/// How far (in lines) from the first span another may be and still be
+/// drawn in the same excerpt; farther ones get their own report.
+pub(super) const NEAR_LINES: usize = 200;
 
 /// An excerpt of a source file that stands in for it in a miette report.
 #[derive(Debug)]
@@ -34,14 +39,25 @@ pub(super) struct Window {
 }
 
 impl Window {
-    /// The excerpt of `file` around `anchor` (the span it is made for).
-    pub(super) fn new(file: &SourceFile, anchor: &Span) -> Self {
+    /// The excerpt of `file` around `spans`: every line from the first
+    /// one's to the last one's, with context (so the spans should be
+    /// [`Window::near`] each other).
+    pub(super) fn new(file: &SourceFile, spans: &[&Span]) -> Self {
         let text = &*file.text;
-        let start = file.line_col(anchor.start);
-        let end = file.line_col(anchor.end.max(anchor.start));
-        let first = (start.line - 1).saturating_sub(CONTEXT);
-        let span_end_line = (end.line - 1).min(start.line - 1 + MAX_SPAN_LINES);
-        let last = (span_end_line + CONTEXT).min(file.line_count() - 1);
+        let last_line = file.line_count() - 1;
+        // The lines each span needs, and the column each line is clipped around.
+        let mut needed: Vec<(usize, usize)> = Vec::new();
+        let mut anchors: BTreeMap<usize, usize> = BTreeMap::new();
+        for span in spans {
+            let start = file.line_col(span.start);
+            let end = file.line_col(span.end.max(span.start));
+            let first = (start.line - 1).saturating_sub(CONTEXT);
+            let span_end = (end.line - 1).min(start.line - 1 + MAX_SPAN_LINES);
+            needed.push((first, (span_end + CONTEXT).min(last_line)));
+            anchors.entry(start.line - 1).or_insert(start.column - 1);
+        }
+        let first = needed.iter().map(|r| r.0).min().unwrap_or(0);
+        let last = needed.iter().map(|r| r.1).max().unwrap_or(0);
         let mut window = Window {
             name: file.name.clone(),
             text: String::new(),
@@ -51,49 +67,54 @@ impl Window {
         };
         for line in first..=last {
             let range = file.line_range(line);
-            let line_text = &text[range.clone()];
-            // Clip around the span's start on its own line, else from the start.
-            let anchor_col = if line == start.line - 1 {
-                start.column - 1
-            } else {
-                0
-            };
-            let chars = line_text.chars().count();
-            let (from, to) = if chars > MAX_COLUMNS {
-                let from = anchor_col.saturating_sub(LEAD).min(chars - MAX_COLUMNS);
-                (from, from + MAX_COLUMNS)
-            } else {
-                (0, chars)
-            };
-            if from > 0 {
-                window.text.push('…');
-            }
-            for (i, (offset, c)) in line_text.char_indices().enumerate() {
-                if i < from {
-                    continue;
-                }
-                if i >= to {
-                    break;
-                }
-                window.map.push((range.start + offset, window.text.len()));
-                window.text.push(visible(c));
-            }
-            let cut = to < chars;
-            // The line's end maps to the end of what is shown of it.
-            let shown_end = if cut {
-                range.start + nth_offset(line_text, to)
-            } else {
-                range.end
-            };
-            window.map.push((shown_end, window.text.len()));
-            if cut {
-                window.text.push('…');
-            }
-            if line < last {
+            let anchor = anchors.get(&line).copied().unwrap_or(0);
+            window.push_line(&text[range.clone()], range.start, anchor);
+            if range.end < text.len() {
                 window.text.push('\n');
             }
         }
         window
+    }
+
+    /// Whether a span of the file is close enough to `to` to share its excerpt.
+    pub(super) fn near(file: &SourceFile, span: &Span, to: &Span) -> bool {
+        file.line_col(span.start).line.abs_diff(file.line_col(to.start).line) <= NEAR_LINES
+    }
+
+    /// Appends one line (starting at file offset `offset`), clipped around
+    /// character column `anchor` when it is long.
+    fn push_line(&mut self, line_text: &str, offset: usize, anchor: usize) {
+        let chars = line_text.chars().count();
+        let (from, to) = if chars > MAX_COLUMNS {
+            let from = anchor.saturating_sub(LEAD).min(chars - MAX_COLUMNS);
+            (from, from + MAX_COLUMNS)
+        } else {
+            (0, chars)
+        };
+        if from > 0 {
+            self.text.push('…');
+        }
+        for (i, (at, c)) in line_text.char_indices().enumerate() {
+            if i < from {
+                continue;
+            }
+            if i >= to {
+                break;
+            }
+            self.map.push((offset + at, self.text.len()));
+            self.text.push(visible(c));
+        }
+        let cut = to < chars;
+        // The line's end maps to the end of what is shown of it.
+        let shown_end = if cut {
+            offset + nth_offset(line_text, to)
+        } else {
+            offset + line_text.len()
+        };
+        self.map.push((shown_end, self.text.len()));
+        if cut {
+            self.text.push('…');
+        }
     }
 
     /// Maps a span of the file to the excerpt, remembering where it truly
@@ -103,13 +124,6 @@ impl Window {
         let end = self.point(span.end.max(span.start)).max(start);
         self.starts.push((start, file.line_col(span.start)));
         SourceSpan::from(start..end)
-    }
-
-    /// Whether `span` of the file starts within the excerpt's lines.
-    pub(super) fn holds(&self, file: &SourceFile, span: &Span) -> bool {
-        let line = file.line_col(span.start).line - 1;
-        let lines = self.text.matches('\n').count();
-        (self.first_line..=self.first_line + lines).contains(&line)
     }
 
     /// The excerpt offset of file offset `at`: that of the last kept
@@ -160,7 +174,8 @@ impl SourceCode for Window {
             *inner.span(),
             line,
             column,
-            inner.line_count(),
+            // miette counts the lines from the start of the source here.
+            inner.line_count() + self.first_line,
         )))
     }
 }
@@ -179,7 +194,7 @@ mod tests {
         let long = format!("a = \"{}\" x\nb = 1\n", "y".repeat(70_000));
         let f = file(&long);
         let at = long.find(" x").unwrap() + 1;
-        let mut w = Window::new(&f, &(at..at + 1));
+        let mut w = Window::new(&f, &[&(at..at + 1)]);
         let s = w.map_span(&f, &(at..at + 1));
         assert!(w.text.len() < 1_000, "{}", w.text.len());
         assert_eq!(&w.text[s.offset()..s.offset() + s.len()], "x");
@@ -191,7 +206,7 @@ mod tests {
     #[test]
     fn control_characters_are_made_visible() {
         let f = file("id = \"\u{1b}]0;owned\u{7}\"\n");
-        let mut w = Window::new(&f, &(5..6));
+        let mut w = Window::new(&f, &[&(5..6)]);
         w.map_span(&f, &(5..6));
         assert!(!w.text.contains('\u{1b}'));
         assert!(w.text.contains('␛') && w.text.contains('␇'));
@@ -202,9 +217,11 @@ mod tests {
         let text: String = (0..1000).map(|i| format!("k{i} = {i}\n")).collect();
         let f = file(&text);
         let at = text.find("k500 ").unwrap();
-        let mut w = Window::new(&f, &(at..at + 4));
+        let mut w = Window::new(&f, &[&(at..at + 4)]);
         let s = w.map_span(&f, &(at..at + 4));
         assert_eq!(w.text.lines().count(), 3);
+        let far = text.find("k900 ").unwrap();
+        assert!(!Window::near(&f, &(far..far + 4), &(at..at + 4)));
         let header = w.read_span(&s, 0, 0).unwrap();
         assert_eq!(header.line(), 500);
         let context = w.read_span(&s, 1, 1).unwrap();

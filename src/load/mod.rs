@@ -339,8 +339,12 @@ impl Workspace {
         keep: impl Fn(&str) -> bool,
     ) -> Result<Vec<String>, LoadError> {
         let found = walk::files(&self.root, &self.jail, rel_dir)?;
-        for (rel, problem) in found.refused {
-            self.report_path(rel, &problem, diags);
+        // A folder the walk refused might hold anything; a file matters
+        // only if it is one this walk is after.
+        for (rel, problem, folder) in found.refused {
+            if folder || keep(&rel[rel_dir.len() + 1..]) {
+                self.report_path(rel, &problem, diags);
+            }
         }
         Ok(found
             .files

@@ -14,8 +14,9 @@ use super::LoadError;
 pub(super) struct Found {
     /// Workspace-relative paths of the files (anything not a folder), sorted.
     pub files: Vec<String>,
-    /// Workspace-relative paths the walk did not enter or list, and why.
-    pub refused: Vec<(String, ReadProblem)>,
+    /// Workspace-relative paths the walk did not enter or list, why, and
+    /// whether they lead to a folder.
+    pub refused: Vec<(String, ReadProblem, bool)>,
 }
 
 /// The files under `root/rel_dir` (`/`-separated, relative to `root`); an
@@ -51,7 +52,7 @@ pub(super) fn files(root: &Path, jail: &Jail, rel_dir: &str) -> Result<Found, Lo
             // `ln -s / cards/g/root` must not walk the disk.
             if e.path_is_symlink() {
                 if let Err(problem) = jail.confine(e.path()) {
-                    refused.push((relative(e.path()), problem));
+                    refused.push((relative(e.path()), problem, e.path().is_dir()));
                     return false;
                 }
             }
@@ -64,7 +65,7 @@ pub(super) fn files(root: &Path, jail: &Jail, rel_dir: &str) -> Result<Found, Lo
             Ok(_) => {}
             Err(e) if e.loop_ancestor().is_some() => {
                 let at = e.path().map(&relative).unwrap_or_else(|| rel_dir.to_owned());
-                loops.push((at, ReadProblem::Loop));
+                loops.push((at, ReadProblem::Loop, true));
             }
             Err(e) => {
                 let path = e.path().unwrap_or(&top).to_path_buf();

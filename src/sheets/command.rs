@@ -6,7 +6,8 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 use super::{
-    Inputs, OutputFile, Selection, SheetOptions, deck, pool_prints, render, write_atomically,
+    CopyBudget, Inputs, OutputFile, Selection, SheetOptions, deck, pool_prints, render,
+    write_atomically,
 };
 use crate::check::{self, Game};
 use crate::diag::{Diagnostics, SourceMap};
@@ -26,8 +27,20 @@ pub struct WriteError {
     pub source: std::io::Error,
 }
 
-/// Folders to write, each replaced whole.
-type Outputs = Vec<(PathBuf, Vec<OutputFile>)>;
+/// Folders to write, each replaced whole, and the copies left to print.
+struct Outputs {
+    folders: Vec<(PathBuf, Vec<OutputFile>)>,
+    budget: CopyBudget,
+}
+
+impl Outputs {
+    fn new(ws: &Workspace) -> Self {
+        Outputs {
+            folders: Vec::new(),
+            budget: CopyBudget::new(ws.limits().max_print_copies),
+        }
+    }
+}
 
 /// `carta build`: `out/<game>/<game>.carta` (the bundle) and
 /// `out/<game>/sheets/` for each game, all or nothing.
@@ -43,7 +56,7 @@ pub fn build(
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let checked = check::check(&mut ws, games, &mut diags)?;
-    let mut outputs: Outputs = Vec::new();
+    let mut outputs = Outputs::new(&ws);
     // Every bundle is encoded before anything is written; an error in one
     // game writes no bundle and no sheet.
     let bundles = match diags.has_errors() {
@@ -99,7 +112,7 @@ pub fn print(
     }
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
-    let mut outputs: Outputs = Vec::new();
+    let mut outputs = Outputs::new(&ws);
     let games: Vec<String> = games.into_iter().cloned().collect();
     let mut printed = 0;
     // Each game is checked once, however many of its decks are printed.
@@ -182,8 +195,12 @@ fn render_one(
     diags: &mut Diagnostics,
     outputs: &mut Outputs,
 ) -> Result<(), LoadError> {
-    let inputs = Inputs::read(ws, &game.manifest.manifest.id, diags)?;
     let mut found = Vec::new();
+    if !outputs.budget.spend(&selection.prints, &ws.sources, &mut found) {
+        diags.extend(found);
+        return Ok(());
+    }
+    let inputs = Inputs::read(ws, &game.manifest.manifest.id, diags)?;
     let files = render(
         ws.jail(),
         &ws.sources,
@@ -195,7 +212,7 @@ fn render_one(
     );
     diags.extend(found);
     if let Some(files) = files {
-        outputs.push((dest, files));
+        outputs.folders.push((dest, files));
     }
     Ok(())
 }
@@ -212,7 +229,7 @@ fn finish(
     if diags.has_errors() {
         return Ok((diags, ws.sources, "nothing written".into()));
     }
-    for (dest, files) in &outputs {
+    for (dest, files) in &outputs.folders {
         write_atomically(dest, files).map_err(|source| WriteError {
             path: dest.clone(),
             source,

@@ -7,6 +7,7 @@
 //! `DIR/<game>/sheets/`, and [`write_atomically`] puts them on disk.
 
 mod assets;
+mod budget;
 pub mod command;
 pub mod deck;
 pub mod geometry;
@@ -20,6 +21,7 @@ mod view;
 mod write;
 
 pub use assets::{PathProblem, read as read_asset};
+pub use budget::CopyBudget;
 pub use settings::{
     CardSize, Duplex, ICON_NAME_PATTERN, Icon, Icons, KindPrint, Orientation, Paper, PrintSettings,
     SizePreset,

@@ -20,6 +20,7 @@ pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> io::Result<()> {
         .file_name()
         .and_then(|n| n.to_str())
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "output folder has no name"))?;
+    remove_stale(parent, name);
     let tmp = sibling(parent, name, "tmp");
     let old = sibling(parent, name, "old");
     let result = fill(&tmp, files).and_then(|()| swap(dest, &tmp, &old));
@@ -27,6 +28,53 @@ pub fn write_atomically(dest: &Path, files: &[OutputFile]) -> io::Result<()> {
         let _ = fs::remove_dir_all(&tmp);
     }
     result
+}
+
+/// Removes the staging folders of `name` that earlier runs left behind when
+/// they were killed (their process is gone); a running build's are kept.
+fn remove_stale(parent: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&format!(".{name}.")))
+        else {
+            continue;
+        };
+        let pid = ["tmp-", "old-"]
+            .iter()
+            .find_map(|p| rest.strip_prefix(p))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        // Only real folders: a symlink named like one is not followed.
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if let (Some(pid), true) = (pid, is_dir) {
+            if pid != std::process::id() && !is_running(pid) {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+}
+
+/// Whether a process with id `pid` exists.
+fn is_running(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        // Signal 0 checks that the process exists without touching it.
+        // SAFETY: kill with signal 0 sends nothing and has no memory effects.
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        alive || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
 }
 
 fn sibling(parent: &Path, name: &str, what: &str) -> PathBuf {
@@ -86,5 +134,21 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["sheets"]);
+    }
+
+    #[test]
+    fn stale_staging_folders_of_dead_runs_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("sheets");
+        // No process has an id this large (the kernel's maximum is 2^22).
+        let dead = dir.path().join(".sheets.tmp-4000000000");
+        // Process 1 always runs: its staging folder is left alone.
+        let alive = dir.path().join(".sheets.tmp-1");
+        fs::create_dir_all(dead.join("img")).unwrap();
+        fs::create_dir_all(&alive).unwrap();
+        write_atomically(&dest, &[file("index.html", "1")]).unwrap();
+        assert!(!dead.exists(), "a dead run's staging folder is removed");
+        assert!(alive.exists(), "a running process's is kept");
+        assert!(dest.join("index.html").exists());
     }
 }
