@@ -9,7 +9,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::icons::IconSet;
-use super::settings::Icons;
+use crate::config::Icons;
 use crate::diag::{Diagnostic, FileId};
 use crate::load::{Jail, ReadProblem, SpanIndex};
 
