@@ -272,6 +272,11 @@ fn compile_schemas(
         if files.contains(path) {
             continue;
         }
+        // Refused by the walk of the schemas folder: reported there.
+        if ws.was_refused(path) {
+            refused.push(path.clone());
+            continue;
+        }
         // A kind may name any schema file, but only inside the workspace.
         match ws.locate(path) {
             Ok(()) => files.push(path.clone()),

@@ -59,7 +59,7 @@ impl Window {
         let first = needed.iter().map(|r| r.0).min().unwrap_or(0);
         let last = needed.iter().map(|r| r.1).max().unwrap_or(0);
         let mut window = Window {
-            name: file.name.clone(),
+            name: super::text::escape_controls(&file.name).into_owned(),
             text: String::new(),
             first_line: first,
             map: Vec::new(),

@@ -178,7 +178,7 @@ impl Jail {
 /// blocking (a FIFO would otherwise wait for a writer forever) and its type
 /// is checked on the open handle, so a swap between a check and the open
 /// cannot slip a FIFO or device in.
-fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem> {
+pub(super) fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]

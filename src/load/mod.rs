@@ -353,6 +353,13 @@ impl Workspace {
             .collect())
     }
 
+    /// Whether `rel` was found unreadable (and reported) already.
+    pub fn was_refused(&self, rel: &str) -> bool {
+        self.sources
+            .iter()
+            .any(|(id, f)| f.name == rel && self.not_utf8.contains(&id))
+    }
+
     /// Checks a workspace-relative path a source names (such as a kind's
     /// `schema`): written relative without `..`, and leading to a file inside
     /// the workspace.
