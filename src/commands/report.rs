@@ -10,7 +10,7 @@ use crate::bundle::BundleError;
 use crate::diag::{
     Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap, escape_controls,
 };
-use crate::limits::Limits;
+use crate::limits::{Limits, MAX_DIAGNOSTICS_VAR};
 use crate::emit::EmitError;
 use crate::load::LoadError;
 
@@ -142,7 +142,8 @@ impl Output {
     fn show(&self, report: Report) -> ExitCode {
         let errors = report.diags.error_count();
         let code = ExitCode::from(u8::from(errors > 0));
-        let all = report.diags.into_capped(self.max_per_file);
+        let raise = format!("{MAX_DIAGNOSTICS_VAR}=<n>");
+        let all = report.diags.into_capped(self.max_per_file, &raise);
         let warnings = all
             .iter()
             .filter(|d| d.severity == Severity::Warning)

@@ -176,7 +176,8 @@ impl Diagnostics {
     /// of a file's are dropped and counted in one advice at the first
     /// dropped one, so that a file with 40,000 problems costs no more to
     /// show than one with `max`.
-    pub fn into_capped(self, max: usize) -> Vec<Diagnostic> {
+    /// `raise` says how to raise the limit.
+    pub fn into_capped(self, max: usize, raise: &str) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         let mut current: Option<(FileId, usize, usize)> = None; // file, shown, dropped
         let mut first_dropped: Option<Label> = None;
@@ -190,8 +191,7 @@ impl Diagnostics {
                     )
                     .at(at.file, at.span, "the first one not shown")
                     .with_help(format!(
-                        "fix these first, or raise the limit of {max} per file with {}=<n>",
-                        crate::limits::MAX_DIAGNOSTICS_VAR
+                        "fix these first, or raise the limit of {max} per file: {raise}"
                     )),
                 );
             }

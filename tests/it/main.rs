@@ -8,6 +8,7 @@ mod corpus;
 mod decks;
 mod harness;
 mod hostile;
+mod mutants;
 mod packs;
 mod schemas;
 mod sheets;
