@@ -30,7 +30,9 @@ pub fn intrepidos() -> &'static Shipped {
         let game = game::compile(&mut ws, "intrepidos", Decks::Skip, Keep::All, &mut diags)
             .expect("the shipped game reads")
             .expect("the shipped game compiles");
-        let mut files = ws.schema_files("intrepidos", &mut diags).expect("schemas list");
+        let mut files = ws
+            .schema_files("intrepidos", &mut diags)
+            .expect("schemas list");
         files.sort();
         let ids = ws.read_many(&files, &mut diags).expect("schemas read");
         let kinds = game.manifest.manifest.kind_ids();

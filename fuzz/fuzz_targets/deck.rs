@@ -25,7 +25,8 @@ fuzz_target!(|data: &[u8]| {
     let mut found = Vec::new();
     if let Some(parsed) = deck::parse(file, text, &mut found) {
         let rules = &game.rules.deck;
-        if let Some(resolved) = deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+        if let Some(resolved) =
+            deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
         {
             deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
         }

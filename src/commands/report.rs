@@ -10,8 +10,8 @@ use crate::bundle::BundleError;
 use crate::diag::{
     Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap, escape_controls,
 };
-use crate::limits::{Limits, MAX_DIAGNOSTICS_VAR};
 use crate::emit::EmitError;
+use crate::limits::{Limits, MAX_DIAGNOSTICS_VAR};
 use crate::load::LoadError;
 
 /// A command that ran: its diagnostics, the sources they point into, and a
@@ -110,7 +110,9 @@ impl Output {
             quiet,
             verbose,
             // A bad value is reported when the workspace opens.
-            max_per_file: Limits::from_env().unwrap_or_default().max_diagnostics_per_file,
+            max_per_file: Limits::from_env()
+                .unwrap_or_default()
+                .max_diagnostics_per_file,
         }
     }
 

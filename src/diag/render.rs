@@ -176,9 +176,10 @@ impl MietteReport {
             return report;
         };
         let file = sources.get(primary.file);
-        let (near, far): (Vec<&Label>, Vec<&Label>) = d.labels.iter().partition(|l| {
-            l.file == primary.file && Window::near(file, &l.span, &primary.span)
-        });
+        let (near, far): (Vec<&Label>, Vec<&Label>) = d
+            .labels
+            .iter()
+            .partition(|l| l.file == primary.file && Window::near(file, &l.span, &primary.span));
         let spans: Vec<&Span> = std::iter::once(primary)
             .chain(near.iter().copied())
             .map(|l| &l.span)

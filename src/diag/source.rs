@@ -59,7 +59,9 @@ impl SourceFile {
     pub fn line_range(&self, line: usize) -> Range<usize> {
         let starts = self.line_starts();
         let start = starts[line];
-        let mut end = starts.get(line + 1).map_or(self.text.len(), |&next| next - 1);
+        let mut end = starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&next| next - 1);
         if end > start && self.text.as_bytes()[end - 1] == b'\r' {
             end -= 1;
         }

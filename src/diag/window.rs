@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
-use super::source::{LineCol, SourceFile};
 use super::Span;
+use super::source::{LineCol, SourceFile};
 
 /// The most characters of one line shown; a longer line is clipped.
 const MAX_COLUMNS: usize = 400;
@@ -78,7 +78,10 @@ impl Window {
 
     /// Whether a span of the file is close enough to `to` to share its excerpt.
     pub(super) fn near(file: &SourceFile, span: &Span, to: &Span) -> bool {
-        file.line_col(span.start).line.abs_diff(file.line_col(to.start).line) <= NEAR_LINES
+        file.line_col(span.start)
+            .line
+            .abs_diff(file.line_col(to.start).line)
+            <= NEAR_LINES
     }
 
     /// Appends one line (starting at file offset `offset`), clipped around

@@ -115,15 +115,19 @@ impl Jail {
     /// workspace: relative, no `..`, no backslash. Symlinks are checked when
     /// the path is resolved ([`Jail::confine`]).
     pub fn is_plain_relative(rel: &str) -> bool {
-        let p = Path::new(rel);
-        let drive = rel.len() > 1 && rel.as_bytes()[1] == b':';
         !(rel.is_empty()
-            || rel.starts_with('/')
+            || Self::is_absolute(rel)
             || rel.contains('\\')
-            || drive
-            || p.is_absolute()
-            || p.components()
+            || Path::new(rel)
+                .components()
                 .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)))
+    }
+
+    /// Whether `rel` is an absolute path on any system: `/…`, `\\…`, or a
+    /// Windows drive (`C:…`).
+    pub fn is_absolute(rel: &str) -> bool {
+        let drive = rel.len() > 1 && rel.as_bytes()[1] == b':';
+        rel.starts_with('/') || rel.starts_with('\\') || drive || Path::new(rel).is_absolute()
     }
 
     /// Resolves `path` (following symlinks) and checks that it lies inside

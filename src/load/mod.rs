@@ -448,7 +448,6 @@ impl Workspace {
             }
         }
     }
-
 }
 
 fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {

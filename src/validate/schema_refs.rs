@@ -13,7 +13,10 @@ use crate::diag::{Diagnostic, Diagnostics};
 /// `docs` without those holding a `$ref` that resolves to nothing (each
 /// reported), repeated until every remaining `$ref` resolves, so that a
 /// document referring to a dropped one is dropped (and reported) too.
-pub(super) fn drop_unresolvable(mut docs: Vec<SchemaDoc>, diags: &mut Diagnostics) -> Vec<SchemaDoc> {
+pub(super) fn drop_unresolvable(
+    mut docs: Vec<SchemaDoc>,
+    diags: &mut Diagnostics,
+) -> Vec<SchemaDoc> {
     loop {
         let by_uri: BTreeMap<&str, &Value> =
             docs.iter().map(|d| (d.uri.as_str(), &d.doc)).collect();
@@ -101,7 +104,9 @@ fn why_unresolved(base: &str, reference: &str, docs: &BTreeMap<&str, &Value>) ->
     };
     let shown = uri.strip_prefix(uri_prefix()).unwrap_or(&uri);
     let Some(doc) = docs.get(uri.as_str()) else {
-        return Some(format!("there is no schema file `{shown}` among this game's schemas"));
+        return Some(format!(
+            "there is no schema file `{shown}` among this game's schemas"
+        ));
     };
     let fragment = percent_decode(fragment);
     if fragment.is_empty() || fragment.starts_with('/') {
@@ -161,8 +166,16 @@ mod tests {
         let base = "carta://workspace/schemas/g/b.json";
         assert_eq!(why_unresolved(base, "a.json#/$defs/x", &docs), None);
         assert_eq!(why_unresolved(base, "./a.json#ex", &docs), None);
-        assert!(why_unresolved(base, "a.json#/$defs/y", &docs).unwrap().contains("nothing at"));
-        assert!(why_unresolved(base, "c.json", &docs).unwrap().contains("no schema file"));
+        assert!(
+            why_unresolved(base, "a.json#/$defs/y", &docs)
+                .unwrap()
+                .contains("nothing at")
+        );
+        assert!(
+            why_unresolved(base, "c.json", &docs)
+                .unwrap()
+                .contains("no schema file")
+        );
         assert!(
             why_unresolved(base, "https://example.com/s.json", &docs)
                 .unwrap()

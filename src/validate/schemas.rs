@@ -335,7 +335,11 @@ fn compile_error(kind: &str, doc: &SchemaDoc, e: &jsonschema::ValidationError<'_
     let pointer = e.schema_path().to_string();
     let regex = matches!(e.kind(), jsonschema::error::ValidationErrorKind::Format { format } if format == "regex");
     let mut d = if regex {
-        let pattern = e.instance().as_str().map(crate::diag::clip).unwrap_or_default();
+        let pattern = e
+            .instance()
+            .as_str()
+            .map(crate::diag::clip)
+            .unwrap_or_default();
         Diagnostic::error(
             "schema::pattern",
             format!("the pattern `{pattern}` at `{pointer}` cannot be used"),

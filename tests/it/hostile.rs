@@ -28,8 +28,17 @@ fn json_env(ws: &Workspace, args: &[&str], env: &[(&str, &str)]) -> Run {
 
 /// The diagnostics with `code`, asserting there is one.
 fn with_code(run: &Run, code: &str) -> Vec<serde_json::Value> {
-    let found: Vec<_> = run.json().into_iter().filter(|d| d["code"] == code).collect();
-    assert!(!found.is_empty(), "no {code} in\n{}{}", run.stdout, run.stderr);
+    let found: Vec<_> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == code)
+        .collect();
+    assert!(
+        !found.is_empty(),
+        "no {code} in\n{}{}",
+        run.stdout,
+        run.stderr
+    );
     found
 }
 
@@ -37,7 +46,10 @@ fn with_code(run: &Run, code: &str) -> Vec<serde_json::Value> {
 fn all_located(run: &Run) {
     for d in run.json() {
         if d["severity"] == "error" {
-            assert!(d["file"].is_string() && d["line"].is_u64(), "not located: {d}");
+            assert!(
+                d["file"].is_string() && d["line"].is_u64(),
+                "not located: {d}"
+            );
         }
     }
 }
@@ -108,7 +120,11 @@ fn a_minified_schema_with_a_trailing_comma_does_not_panic() {
     let ws = mini(&card("a", ""));
     ws.write("schemas/mini/card.schema.json", &schema);
     let run = ws.run(["check"]).fails();
-    assert!(run.stderr.contains("schema::invalid-json"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("schema::invalid-json"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.len() < 4_000);
     all_located(&json(&ws, &["check"]));
 }
@@ -126,7 +142,12 @@ fn a_large_inline_icon_then_an_unknown_key_does_not_panic() {
     let run = ws.run(["check"]).fails();
     assert!(run.stderr.contains("bogus"), "{}", run.stderr);
     let j = json(&ws, &["check"]);
-    assert!(with_code(&j, "schema::unknown-field")[0]["column"].as_u64().unwrap() > 65_535);
+    assert!(
+        with_code(&j, "schema::unknown-field")[0]["column"]
+            .as_u64()
+            .unwrap()
+            > 65_535
+    );
 }
 
 // ---- Hangs: FIFOs, devices, sizes ----
@@ -171,7 +192,10 @@ fn game_toml_as_a_folder_is_a_diagnostic_not_silence() {
     let run = json(&ws, &["check"]);
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     let d = &with_code(&run, "load::not-a-file")[0];
-    assert!(d["message"].as_str().unwrap().contains("is a folder"), "{d}");
+    assert!(
+        d["message"].as_str().unwrap().contains("is a folder"),
+        "{d}"
+    );
 }
 
 #[test]
@@ -205,8 +229,7 @@ fn files_over_the_size_limit_are_refused_and_the_limit_can_be_raised() {
     let run = json_env(&ws, &["check"], &[("CARTA_MAX_FILE_BYTES", "60")]);
     assert_eq!(run.code, Some(1));
     with_code(&run, "load::too-large");
-    json_env(&ws, &["check"], &[("CARTA_MAX_FILE_BYTES", "100000")])
-        .code(0);
+    json_env(&ws, &["check"], &[("CARTA_MAX_FILE_BYTES", "100000")]).code(0);
     let bad = json_env(&ws, &["check"], &[("CARTA_MAX_FILE_BYTES", "lots")]);
     assert_eq!(bad.code, Some(2));
     with_code(&bad, "load::limit");
@@ -236,7 +259,11 @@ fn symlink_walks_stop_at_the_workspace_and_at_loops() {
 fn a_link_to_a_folder_inside_the_workspace_is_followed() {
     let ws = mini(&card("a", ""));
     ws.write("shared/more.toml", card("b", ""));
-    symlink(ws.path().join("shared"), ws.path().join("cards/mini/shared")).unwrap();
+    symlink(
+        ws.path().join("shared"),
+        ws.path().join("cards/mini/shared"),
+    )
+    .unwrap();
     ws.run(["check"]).succeeds().stderr_has("2 cards");
 }
 
@@ -330,7 +357,10 @@ fn printed_copies_are_bounded_per_run_and_the_bound_can_be_raised() {
 
 #[test]
 fn a_huge_wrong_typed_value_is_not_printed_in_full() {
-    let ws = mini(&card("a", &format!("art = [\"{}\"]", "x".repeat(2_000_000))));
+    let ws = mini(&card(
+        "a",
+        &format!("art = [\"{}\"]", "x".repeat(2_000_000)),
+    ));
     let human = ws.run(["check"]).fails();
     assert!(human.stderr.len() < 4_000, "{} bytes", human.stderr.len());
     let j = json(&ws, &["check"]);
@@ -345,7 +375,9 @@ fn diagnostics_per_file_are_capped_and_the_rest_counted() {
     let ws = mini(&cards);
     let human = ws.run(["check"]).fails();
     assert!(
-        human.stderr.contains("and 800 more diagnostics in this file"),
+        human
+            .stderr
+            .contains("and 800 more diagnostics in this file"),
         "{}",
         &human.stderr[human.stderr.len().saturating_sub(2_000)..]
     );
@@ -354,7 +386,11 @@ fn diagnostics_per_file_are_capped_and_the_rest_counted() {
     let all = j.json();
     assert_eq!(all.iter().filter(|d| d["severity"] == "error").count(), 200);
     assert_eq!(with_code(&j, "diag::truncated").len(), 1);
-    let raised = json_env(&ws, &["check"], &[("CARTA_MAX_DIAGNOSTICS_PER_FILE", "5000")]);
+    let raised = json_env(
+        &ws,
+        &["check"],
+        &[("CARTA_MAX_DIAGNOSTICS_PER_FILE", "5000")],
+    );
     assert_eq!(raised.json().len(), 1_000);
 }
 
@@ -385,7 +421,13 @@ fn terminal_escapes_in_sources_are_shown_escaped() {
 #[test]
 fn a_decoded_deck_code_cannot_send_terminal_escapes() {
     let ws = Workspace::shipped(&["intrepidos"]);
-    let run = ws.run(["--color", "never", "deck", "decode", "AQAAAAAOG10wO1BXTkVEBxtbMkoAAA"]);
+    let run = ws.run([
+        "--color",
+        "never",
+        "deck",
+        "decode",
+        "AQAAAAAOG10wO1BXTkVEBxtbMkoAAA",
+    ]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(!run.stderr.contains('\u{1b}') && !run.stdout.contains('\u{1b}'));
     assert!(!run.stderr.contains('\u{7}'));
@@ -398,8 +440,16 @@ const TOKEN_SCHEMA: &str = r#"{"type": "object", "additionalProperties": false, 
 
 #[test]
 fn an_unresolvable_ref_is_reported_at_the_ref_and_other_kinds_still_validate() {
-    let ws = mini(&[card("a", ""), "[[card]]\nid = \"t\"\nkind = \"token\"\nname = \"T\"\npower = \"high\"\n".into()].concat());
-    let game = ws.read("cards/mini/game.toml").replace("[kinds.card]", &format!("{OTHER_KIND}[kinds.card]"));
+    let ws = mini(
+        &[
+            card("a", ""),
+            "[[card]]\nid = \"t\"\nkind = \"token\"\nname = \"T\"\npower = \"high\"\n".into(),
+        ]
+        .concat(),
+    );
+    let game = ws
+        .read("cards/mini/game.toml")
+        .replace("[kinds.card]", &format!("{OTHER_KIND}[kinds.card]"));
     ws.write("cards/mini/game.toml", game);
     ws.write("schemas/mini/token.schema.json", TOKEN_SCHEMA);
     ws.write(
@@ -410,7 +460,10 @@ fn an_unresolvable_ref_is_reported_at_the_ref_and_other_kinds_still_validate() {
     assert_eq!(run.code, Some(1));
     let d = &with_code(&run, "schema::unresolved-ref")[0];
     assert_eq!(d["file"], "schemas/mini/card.schema.json");
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(4), Some(23)));
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(4), Some(23))
+    );
     with_code(&run, "schema::type");
     let human = ws.run(["check"]);
     assert!(!human.stderr.contains("carta://") && !run.stdout.contains("carta://"));
@@ -428,7 +481,11 @@ fn a_backreference_pattern_is_refused_when_the_schema_compiles() {
     let d = &with_code(&run, "schema::pattern")[0];
     assert_eq!(d["file"], "schemas/mini/card.schema.json");
     assert_eq!(d["line"], 4);
-    assert!(run.json().iter().all(|d| d["file"] != "cards/mini/cards.toml"));
+    assert!(
+        run.json()
+            .iter()
+            .all(|d| d["file"] != "cards/mini/cards.toml")
+    );
 }
 
 // ---- Commands ----
@@ -451,17 +508,45 @@ fn exit_2_errors_and_damaged_bundles_are_json_objects_too() {
 #[test]
 fn print_reads_deck_paths_in_the_workspace_given_with_dash_c() {
     let ws = mini(&card("a", ""));
-    ws.write("cards/mini/decks/d.toml", "game = \"mini\"\nname = \"D\"\n\n[main]\na = 1\n");
+    ws.write(
+        "cards/mini/decks/d.toml",
+        "game = \"mini\"\nname = \"D\"\n\n[main]\na = 1\n",
+    );
     let elsewhere = tempfile::tempdir().unwrap();
     let root = ws.path().to_str().unwrap();
-    run_in(elsewhere.path(), ["-C", root, "print", "cards/mini/decks/d.toml"]).succeeds();
+    run_in(
+        elsewhere.path(),
+        ["-C", root, "print", "cards/mini/decks/d.toml"],
+    )
+    .succeeds();
     assert!(ws.path().join("build/mini/decks/d/index.html").is_file());
-    ws.write("cards/mini/decks/bad.toml", "game = \"nope\"\nname = \"D\"\n\n[main]\na = 1\n");
+    ws.write(
+        "cards/mini/decks/bad.toml",
+        "game = \"nope\"\nname = \"D\"\n\n[main]\na = 1\n",
+    );
     let run = run_in(
         elsewhere.path(),
-        ["--message-format", "json", "-C", root, "print", "cards/mini/decks/bad.toml"],
+        [
+            "--message-format",
+            "json",
+            "-C",
+            root,
+            "print",
+            "cards/mini/decks/bad.toml",
+        ],
     );
     assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
     let d = &with_code(&run, "deck::game")[0];
     assert_eq!(d["file"], "cards/mini/decks/bad.toml");
+}
+
+#[test]
+fn a_deck_file_named_on_the_command_line_must_be_a_regular_file() {
+    let ws = mini(&card("a", ""));
+    mkfifo(&ws.path().join("fifo.toml"));
+    for path in ["fifo.toml", "/dev/zero"] {
+        let run = json(&ws, &["deck", "check", path]);
+        assert_eq!(run.code, Some(1), "{path}: {}{}", run.stdout, run.stderr);
+        with_code(&run, "load::not-a-file");
+    }
 }

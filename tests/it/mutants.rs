@@ -27,18 +27,50 @@ const TARGETS: [&str; 4] = [
 /// Characters a mutation inserts: TOML and JSON syntax, control
 /// characters, multi-byte text.
 const ALPHABET: [&str; 16] = [
-    "\"", "'", "[", "]", "{", "}", "=", ",", "\n", "#", "\\", "\u{1b}[2J", "\u{0}", "é", "1e999", "[[card]]\n",
+    "\"",
+    "'",
+    "[",
+    "]",
+    "{",
+    "}",
+    "=",
+    ",",
+    "\n",
+    "#",
+    "\\",
+    "\u{1b}[2J",
+    "\u{0}",
+    "é",
+    "1e999",
+    "[[card]]\n",
 ];
 
 #[derive(Debug, Clone)]
 enum Mutation {
-    Flip { at: usize, byte: u8 },
-    Insert { at: usize, what: usize },
-    Delete { at: usize, len: usize },
-    DuplicateLine { line: usize },
-    LongLine { at: usize, len: usize },
+    Flip {
+        at: usize,
+        byte: u8,
+    },
+    Insert {
+        at: usize,
+        what: usize,
+    },
+    Delete {
+        at: usize,
+        len: usize,
+    },
+    DuplicateLine {
+        line: usize,
+    },
+    LongLine {
+        at: usize,
+        len: usize,
+    },
     /// A path to the outside file written where a path is read.
-    PointOutside { at: usize, how: usize },
+    PointOutside {
+        at: usize,
+        how: usize,
+    },
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -155,8 +187,12 @@ fn base() -> Workspace {
 }
 
 proptest! {
-    // Each case runs carta five times; 40 cases keep this under a minute.
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+    // Each case runs carta five times; 64 cases take seconds. A longer
+    // hunt: PROPTEST_CASES=5000 cargo test --test it mutants.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn mutated_sources_never_panic_hang_or_leak(

@@ -65,8 +65,7 @@ impl PathProblem {
 /// # Errors
 /// When the path is absolute, climbs with `..`, or the jail refuses it.
 pub fn read(jail: &Jail, game: &str, rel: &str) -> Result<Vec<u8>, PathProblem> {
-    let drive = rel.len() > 1 && rel.as_bytes()[1] == b':';
-    if rel.starts_with('/') || rel.starts_with('\\') || drive || Path::new(rel).is_absolute() {
+    if Jail::is_absolute(rel) {
         return Err(PathProblem::Absolute);
     }
     if !Jail::is_plain_relative(rel) {
