@@ -166,10 +166,14 @@ impl SourceCode for Window {
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         let inner = self.text.as_str().read_span(span, before, after)?;
         let (mut line, mut column) = (inner.line() + self.first_line, inner.column());
-        if before == 0 && after == 0 {
-            if let Some((_, true_place)) = self.starts.iter().find(|(o, _)| *o == span.offset()) {
-                (line, column) = (true_place.line - 1, true_place.column - 1);
-            }
+        // The report's header reads its place with no context lines.
+        let header = before == 0 && after == 0;
+        if let Some((_, true_place)) = self
+            .starts
+            .iter()
+            .find(|(o, _)| header && *o == span.offset())
+        {
+            (line, column) = (true_place.line - 1, true_place.column - 1);
         }
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),

@@ -50,13 +50,13 @@ pub(super) fn files(root: &Path, jail: &Jail, rel_dir: &str) -> Result<Found, Lo
             }
             // A link is entered or listed only if it stays in the workspace;
             // `ln -s / cards/g/root` must not walk the disk.
-            if e.path_is_symlink() {
-                if let Err(problem) = jail.confine(e.path()) {
+            match e.path_is_symlink().then(|| jail.confine(e.path())) {
+                Some(Err(problem)) => {
                     refused.push((relative(e.path()), problem, e.path().is_dir()));
-                    return false;
+                    false
                 }
+                _ => true,
             }
-            true
         });
     let mut loops = Vec::new();
     for entry in walker {

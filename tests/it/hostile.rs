@@ -408,9 +408,9 @@ fn a_file_of_20000_syntax_errors_finishes() {
 
 #[test]
 fn terminal_escapes_in_sources_are_shown_escaped() {
-    let ws = mini(&format!(
-        "[[card]]\nid = \"a\\u001b]0;PWNED\\u0007\"\nkind = \"card\\u001b[2J\"\nname = \"x\"\n"
-    ));
+    let ws = mini(
+        "[[card]]\nid = \"a\\u001b]0;PWNED\\u0007\"\nkind = \"card\\u001b[2J\"\nname = \"x\"\n",
+    );
     ws.write("cards/mini/\u{1b}[2J.toml", "= broken\n");
     let run = ws.run(["--color", "never", "check"]).fails();
     assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
