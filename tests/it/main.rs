@@ -7,6 +7,8 @@ mod check;
 mod corpus;
 mod decks;
 mod harness;
+mod hostile;
+mod mutants;
 mod packs;
 mod schemas;
 mod sheets;
