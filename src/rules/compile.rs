@@ -384,12 +384,25 @@ impl Scoped<'_, '_> {
                     .collect();
                 (Some((group_of, interner.names)), required)
             };
+            let mut caps = Vec::new();
+            for (i, o) in c.cap.iter().enumerate() {
+                let pointer = format!("{at}/count/cap/{i}/filter");
+                caps.push((self.filter(&o.filter, &pointer, diags)?, o.max));
+            }
+            let cap = (!caps.is_empty()).then(|| {
+                self.each(|card| {
+                    caps.iter()
+                        .find(|(f, _)| f.matches(card))
+                        .map_or(u32::MAX, |(_, max)| *max)
+                })
+            });
             return Some(Check::Count(Count {
                 bounds,
                 matches,
                 noun,
                 groups,
                 required,
+                cap,
             }));
         }
         if let Some(c) = &rule.copies {

@@ -16,6 +16,8 @@ pub(super) struct Count {
     pub(super) groups: Option<(Vec<u32>, Vec<String>)>,
     /// With `per`: groups that must be present even when empty.
     pub(super) required: Vec<u32>,
+    /// With `cap`: per pool card, the most copies it adds to the count.
+    pub(super) cap: Option<Vec<u32>>,
 }
 
 impl Count {
@@ -25,11 +27,12 @@ impl Count {
         let mut at = vec![Vec::new(); n.max(1)];
         let mut total = 0;
         for (place, e) in entries.filter(|(_, e)| self.matches[e.card as usize]) {
-            total += u64::from(e.count);
+            let adds = self.adds(e);
+            total += adds;
             match &self.groups {
                 Some((group_of, _)) => {
                     let g = group_of[e.card as usize] as usize;
-                    per[g] += u64::from(e.count);
+                    per[g] += adds;
                     at[g].push(place);
                 }
                 None => at[0].push(place),
@@ -42,12 +45,18 @@ impl Count {
         if self.groups.is_none() {
             let total: u64 = entries
                 .filter(|(_, e)| self.matches[e.card as usize])
-                .map(|(_, e)| u64::from(e.count))
+                .map(|(_, e)| self.adds(e))
                 .sum();
             return within(&self.bounds, total);
         }
         let (_, per, _) = self.totals(entries);
         self.groups_hold(&per)
+    }
+
+    /// What one deck line adds to the count: its copies, within the card's cap.
+    fn adds(&self, e: Entry) -> u64 {
+        let cap = self.cap.as_ref().map_or(u32::MAX, |c| c[e.card as usize]);
+        u64::from(e.count.min(cap))
     }
 
     fn groups_hold(&self, per: &[u64]) -> bool {
