@@ -21,6 +21,8 @@ pub struct Game {
     pub pool: CardPool,
     /// The compiled deck and box rules.
     pub rules: Rules,
+    /// The kinds' compiled schemas and their documents.
+    pub schemas: GameSchemas,
     /// The example decks under `cards/<game>/decks/` that parsed.
     pub decks: Vec<DeckFile>,
     /// How many card files were unchanged since the last `carta check` and
@@ -186,6 +188,7 @@ pub fn check_game_keeping(
         manifest,
         pool,
         rules,
+        schemas,
         decks: Vec::new(),
         reused_files: reused.into_inner(),
     };

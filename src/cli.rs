@@ -73,6 +73,20 @@ pub enum Color {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Start a workspace in DIR (default: the current one), or add a game to
+    /// one: a manifest with two example kinds, their schemas, cards, a deck,
+    /// templates and the editor files, all checking clean.
+    Init {
+        /// The workspace folder (created when missing), relative to `-C`.
+        #[arg(value_name = "DIR", default_value = ".")]
+        dir: PathBuf,
+        /// The new game's id (default: the folder's name when it is a valid id, else `my-game`).
+        #[arg(long = "game", value_name = "ID")]
+        game: Option<String>,
+        /// The new game's display name (default: from the id, `my-game` → `My Game`).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+    },
     /// Load, validate and link every card of the named games (all if none).
     Check {
         /// Games to check (folder names under `cards/`).
@@ -189,6 +203,9 @@ pub enum DeckCommand {
 pub fn run(cli: Cli) -> ExitCode {
     let session = Session::new(&cli.global);
     let outcome = match &cli.command {
+        Command::Init { dir, game, name } => {
+            init(&cli.global.dir.join(dir), game.as_deref(), name.as_deref())
+        }
         Command::Check { games, no_cache } => check(&cli.global, games, *no_cache),
         Command::Decompile { bundle } => return show_bundle(&cli.global, bundle, false),
         Command::Inspect { bundle } => return show_bundle(&cli.global, bundle, true),
@@ -239,6 +256,7 @@ fn check(global: &Global, games: &[String], no_cache: bool) -> Outcome {
     };
     let checked = crate::check::check_keeping(&mut ws, games, fields, &mut diags)?;
     ws.restore(&diags)?;
+    editor_files(&ws, &checked, &mut diags)?;
     let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
     let reused: usize = checked.iter().map(|g| g.reused_files).sum();
     let reused = if reused > 0 {
@@ -253,6 +271,42 @@ fn check(global: &Global, games: &[String], no_cache: bool) -> Outcome {
         plural(cards)
     );
     Ok((diags, ws.sources, summary))
+}
+
+fn init(dir: &Path, game: Option<&str>, name: Option<&str>) -> Outcome {
+    let id = game.map_or_else(|| crate::init::default_id(dir), str::to_owned);
+    let name = name.map_or_else(|| crate::init::default_name(&id), str::to_owned);
+    let created = crate::init::init(dir, &id, &name)?;
+    for f in &created.files {
+        eprintln!("  created {}", dir.join(f).display());
+    }
+    let summary = format!(
+        "created game `{}` in {} (next: `carta build`, or `carta watch --serve --open`)",
+        created.game,
+        dir.display()
+    );
+    Ok((created.diagnostics, created.workspace.sources, summary))
+}
+
+/// Rewrites the editor schemas and `.taplo.toml` that no longer match the games.
+fn editor_files(
+    ws: &Workspace,
+    checked: &[Game],
+    diags: &mut Diagnostics,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let written = crate::editor::refresh(ws.root(), checked, &ws.game_ids()?)?;
+    for kept in written.kept {
+        diags.push(
+            Diagnostic::warning(
+                "editor::config",
+                format!("`{kept}` was not written by carta, so it does not associate the cards with their editor schemas"),
+            )
+            .with_help(format!(
+                "delete `{kept}` and run `carta check` to have it written, or copy its rules from a new `carta init` workspace"
+            )),
+        );
+    }
+    Ok(())
 }
 
 /// `carta decompile` (JSON on stdout) and `carta inspect` (a summary).
