@@ -79,7 +79,7 @@ pub enum Command {
     Init {
         /// The workspace folder (created when missing), relative to `-C`.
         #[arg(value_name = "DIR", default_value = ".")]
-        dir: PathBuf,
+        path: PathBuf,
         /// The new game's id (default: the folder's name when it is a valid id, else `my-game`).
         #[arg(long = "game", value_name = "ID")]
         game: Option<String>,
@@ -203,8 +203,8 @@ pub enum DeckCommand {
 pub fn run(cli: Cli) -> ExitCode {
     let session = Session::new(&cli.global);
     let outcome = match &cli.command {
-        Command::Init { dir, game, name } => {
-            init(&cli.global.dir.join(dir), game.as_deref(), name.as_deref())
+        Command::Init { path, game, name } => {
+            init(&cli.global.dir.join(path), game.as_deref(), name.as_deref())
         }
         Command::Check { games, no_cache } => check(&cli.global, games, *no_cache),
         Command::Decompile { bundle } => return show_bundle(&cli.global, bundle, false),
@@ -257,6 +257,18 @@ fn check(global: &Global, games: &[String], no_cache: bool) -> Outcome {
     let checked = crate::check::check_keeping(&mut ws, games, fields, &mut diags)?;
     ws.restore(&diags)?;
     editor_files(&ws, &checked, &mut diags)?;
+    for folder in crate::init::folders_without_manifest(ws.root()) {
+        let game = folder.trim_start_matches("cards/");
+        diags.push(
+            Diagnostic::warning(
+                "load::no-manifest",
+                format!("`{folder}/` has no `game.toml`, so it is not a game and its files are not checked"),
+            )
+            .with_help(format!(
+                "run `carta init --game {game}` to add a manifest, schemas and templates for it, or move the folder out of `cards/`"
+            )),
+        );
+    }
     let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
     let reused: usize = checked.iter().map(|g| g.reused_files).sum();
     let reused = if reused > 0 {

@@ -5,8 +5,8 @@
 //! A kind's schema describes one card's fields, but a card file holds
 //! `[[card]]` tables of many kinds, so carta derives per game one schema of
 //! a whole card file (the reserved fields, then one `if kind = … then <the
-//! kind's schema>` per kind), one of a deck file (its zones, the known card
-//! ids), and the manifest's; `.taplo.toml` at the workspace root associates
+//! kind's schema>` per kind), one of a deck file (its zones, each listing the
+//! ids of the cards it accepts), and the manifest's; `.taplo.toml` at the workspace root associates
 //! them with the files. Every schema is self-contained (other schema files
 //! are inlined under `definitions`) and written in draft 7, the newest draft
 //! taplo's validator implements: a newer keyword is translated to its
@@ -368,13 +368,11 @@ fn deck_schema(m: &Manifest, cards: &[(&str, &str, &str)]) -> Value {
         json!({ "title": "Name", "description": "The deck's name.", "type": "string" }),
     );
     for (zone_id, zone) in &m.zones {
-        let mut ids = Vec::new();
         let mut lines = Map::new();
         for &(id, kind, name) in cards {
             if !zone.kinds.iter().any(|k| k == kind) {
                 continue;
             }
-            ids.push(Value::from(id));
             let kind_name = m.kinds.get(kind).map_or(kind, |k| k.name.as_str());
             lines.insert(
                 id.to_owned(),
@@ -398,8 +396,9 @@ fn deck_schema(m: &Manifest, cards: &[(&str, &str, &str)]) -> Value {
                 "description": format!("Zone `{zone_id}`: card id = copies, for cards of kind {kinds}."),
                 "type": "object",
                 "properties": lines,
-                "propertyNames": { "enum": ids },
-                "additionalProperties": { "type": "integer", "minimum": 1, "maximum": max },
+                // Not `propertyNames`: taplo reports that at the table's
+                // header, and `additionalProperties` at the unknown id.
+                "additionalProperties": false,
             }),
         );
     }

@@ -159,6 +159,24 @@ pub fn init(root: &Path, id: &str, name: &str) -> Result<Created, InitError> {
     })
 }
 
+/// The folders of `cards/` with no `game.toml` (carta skips them), as
+/// workspace-relative paths, sorted.
+pub fn folders_without_manifest(root: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(root.join("cards")) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && !p.join("game.toml").exists())
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .filter(|n| !n.starts_with('.'))
+        .map(|n| format!("cards/{n}"))
+        .collect();
+    out.sort();
+    out
+}
+
 fn write_new(path: &Path, text: &str) -> Result<(), InitError> {
     let io = |source| InitError::Io {
         path: path.to_path_buf(),
