@@ -124,6 +124,35 @@ pub enum Command {
         #[command(flatten)]
         print: PrintArgs,
     },
+    /// Check on every save and rebuild what changed; `--serve` adds a live
+    /// preview in the browser.
+    Watch {
+        /// Games to watch (all if none).
+        games: Vec<String>,
+        /// The output folder, relative to the workspace.
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+        /// Serve a live preview (sheets, decks, diagnostics) that reloads on every save.
+        #[arg(long)]
+        serve: bool,
+        /// The preview's port (0: any free port).
+        #[arg(long, value_name = "N", default_value_t = 7878, requires = "serve")]
+        port: u16,
+        /// The address to listen on; the default serves this machine only.
+        #[arg(
+            long,
+            value_name = "IP",
+            default_value = "127.0.0.1",
+            requires = "serve"
+        )]
+        bind: std::net::IpAddr,
+        /// Open the preview in the default browser.
+        #[arg(long, requires = "serve")]
+        open: bool,
+        /// Print settings.
+        #[command(flatten)]
+        print: PrintArgs,
+    },
     /// Write print-and-play sheets of games, or of deck files
     /// (`DIR/<game>/decks/<deck>/index.html`).
     Print {
@@ -218,6 +247,33 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Deck {
             command: DeckCommand::Decode { code },
         } => deck_decode(&cli.global, code),
+        Command::Watch {
+            games,
+            out,
+            serve,
+            port,
+            bind,
+            open,
+            print,
+        } => {
+            let options = crate::watch::WatchOptions {
+                games: games.clone(),
+                out: cli.global.dir.join(out),
+                sheets: print.options(),
+                serve: serve.then(|| std::net::SocketAddr::new(*bind, *port)),
+                open: *open,
+            };
+            let mut report = |diags, sources: &SourceMap, summary: &str| {
+                session.finish(diags, sources, summary);
+            };
+            return match crate::watch::watch(&cli.global.dir, &options, &mut report) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Command::Build { games, out, print } => crate::sheets::command::build(
             &cli.global.dir,
             games,
@@ -256,19 +312,8 @@ fn check(global: &Global, games: &[String], no_cache: bool) -> Outcome {
     };
     let checked = crate::check::check_keeping(&mut ws, games, fields, &mut diags)?;
     ws.restore(&diags)?;
-    editor_files(&ws, &checked, &mut diags)?;
-    for folder in crate::init::folders_without_manifest(ws.root()) {
-        let game = folder.trim_start_matches("cards/");
-        diags.push(
-            Diagnostic::warning(
-                "load::no-manifest",
-                format!("`{folder}/` has no `game.toml`, so it is not a game and its files are not checked"),
-            )
-            .with_help(format!(
-                "run `carta init --game {game}` to add a manifest, schemas and templates for it, or move the folder out of `cards/`"
-            )),
-        );
-    }
+    crate::editor::refresh_reporting(&ws, &checked, &mut diags)?;
+    crate::init::warn_folders_without_manifest(ws.root(), &mut diags);
     let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
     let reused: usize = checked.iter().map(|g| g.reused_files).sum();
     let reused = if reused > 0 {
@@ -298,27 +343,6 @@ fn init(dir: &Path, game: Option<&str>, name: Option<&str>) -> Outcome {
         dir.display()
     );
     Ok((created.diagnostics, created.workspace.sources, summary))
-}
-
-/// Rewrites the editor schemas and `.taplo.toml` that no longer match the games.
-fn editor_files(
-    ws: &Workspace,
-    checked: &[Game],
-    diags: &mut Diagnostics,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let written = crate::editor::refresh(ws.root(), checked, &ws.game_ids()?)?;
-    for kept in written.kept {
-        diags.push(
-            Diagnostic::warning(
-                "editor::config",
-                format!("`{kept}` was not written by carta, so it does not associate the cards with their editor schemas"),
-            )
-            .with_help(format!(
-                "delete `{kept}` and run `carta check` to have it written, or copy its rules from a new `carta init` workspace"
-            )),
-        );
-    }
-    Ok(())
 }
 
 /// `carta decompile` (JSON on stdout) and `carta inspect` (a summary).

@@ -114,6 +114,31 @@ pub fn refresh(root: &Path, games: &[Game], all_games: &[String]) -> io::Result<
     write_changed(root, &files)
 }
 
+/// [`refresh`] for a checked workspace, with a warning for a `.taplo.toml`
+/// that carta did not write (and so does not rewrite).
+///
+/// # Errors
+/// When the games cannot be listed or a file cannot be read or written.
+pub fn refresh_reporting(
+    ws: &crate::load::Workspace,
+    checked: &[Game],
+    diags: &mut crate::diag::Diagnostics,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let written = refresh(ws.root(), checked, &ws.game_ids()?)?;
+    for kept in written.kept {
+        diags.push(
+            crate::diag::Diagnostic::warning(
+                "editor::config",
+                format!("`{kept}` was not written by carta, so it does not associate the cards with their editor schemas"),
+            )
+            .with_help(format!(
+                "delete `{kept}` and run `carta check` to have it written, or copy its rules from a new `carta init` workspace"
+            )),
+        );
+    }
+    Ok(())
+}
+
 /// Writes each file whose content differs from what is on disk (atomically),
 /// and returns the paths written. A `.taplo.toml` that carta did not write
 /// is left alone and returned in `kept`.

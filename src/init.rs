@@ -177,6 +177,22 @@ pub fn folders_without_manifest(root: &Path) -> Vec<String> {
     out
 }
 
+/// Warns about each folder of `cards/` without a `game.toml`, naming the fix.
+pub fn warn_folders_without_manifest(root: &Path, diags: &mut Diagnostics) {
+    for folder in folders_without_manifest(root) {
+        let game = folder.trim_start_matches("cards/");
+        diags.push(
+            crate::diag::Diagnostic::warning(
+                "load::no-manifest",
+                format!("`{folder}/` has no `game.toml`, so it is not a game and its files are not checked"),
+            )
+            .with_help(format!(
+                "run `carta init --game {game}` to add a manifest, schemas and templates for it, or move the folder out of `cards/`"
+            )),
+        );
+    }
+}
+
 fn write_new(path: &Path, text: &str) -> Result<(), InitError> {
     let io = |source| InitError::Io {
         path: path.to_path_buf(),

@@ -28,6 +28,8 @@ pub mod link;
 pub mod load;
 pub mod manifest;
 pub mod rules;
+pub mod server;
 pub mod sheets;
 pub mod suggest;
 pub mod validate;
+pub mod watch;
