@@ -11,3 +11,4 @@ mod packs;
 mod schemas;
 mod sheets;
 mod sixth;
+mod watch;
