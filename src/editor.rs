@@ -19,8 +19,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use crate::check::Game;
-use crate::manifest::Manifest;
+use crate::config::Manifest;
+use crate::emit::EmitError;
+use crate::game::Game;
 use crate::validate::{MAX_COPIES, uri_of};
 
 /// Where the editor schemas are written, relative to the workspace root.
@@ -89,7 +90,7 @@ pub fn game_files(game: &Game) -> Vec<EditorFile> {
 /// The editor files every workspace has: the manifest schema and the
 /// `.taplo.toml` associating each of `games` with its schemas.
 pub fn workspace_files(games: &[String]) -> Vec<EditorFile> {
-    let manifest = to_draft7(&crate::manifest::json_schema(), &|_| None);
+    let manifest = to_draft7(&crate::config::json_schema(), &|_| None);
     vec![
         EditorFile {
             path: manifest_schema_path(),
@@ -108,7 +109,7 @@ pub fn workspace_files(games: &[String]) -> Vec<EditorFile> {
 ///
 /// # Errors
 /// When a file cannot be read or written.
-pub fn refresh(root: &Path, games: &[Game], all_games: &[String]) -> io::Result<Written> {
+pub fn refresh(root: &Path, games: &[Game], all_games: &[String]) -> Result<Written, EmitError> {
     let mut files = workspace_files(all_games);
     files.extend(games.iter().flat_map(game_files));
     write_changed(root, &files)
@@ -123,7 +124,7 @@ pub fn refresh_reporting(
     ws: &crate::load::Workspace,
     checked: &[Game],
     diags: &mut crate::diag::Diagnostics,
-) -> Result<(), Box<dyn std::error::Error>> {
+) -> Result<(), EmitError> {
     let written = refresh(ws.root(), checked, &ws.game_ids()?)?;
     for kept in written.kept {
         diags.push(
@@ -145,14 +146,18 @@ pub fn refresh_reporting(
 ///
 /// # Errors
 /// When a file cannot be read or written.
-pub fn write_changed(root: &Path, files: &[EditorFile]) -> io::Result<Written> {
+pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitError> {
     let mut out = Written::default();
     for f in files {
         let path = root.join(&f.path);
+        let failed = |source| EmitError::Write {
+            path: path.clone(),
+            source,
+        };
         let old = match std::fs::read_to_string(&path) {
             Ok(s) => Some(s),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(e),
+            Err(e) => return Err(failed(e)),
         };
         if old.as_deref() == Some(f.text.as_str()) {
             continue;
@@ -161,7 +166,7 @@ pub fn write_changed(root: &Path, files: &[EditorFile]) -> io::Result<Written> {
             out.kept.push(f.path.clone());
             continue;
         }
-        crate::emit::write_atomic(&path, f.text.as_bytes())?;
+        write_atomic(&path, f.text.as_bytes()).map_err(failed)?;
         out.written.push(f.path.clone());
     }
     Ok(out)
@@ -174,6 +179,20 @@ pub struct Written {
     pub written: Vec<String>,
     /// Files carta would have written but left alone because the user owns them.
     pub kept: Vec<String>,
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over
+/// `path`: an editor reading the schema never sees half of it.
+fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 fn pretty(v: &Value) -> String {

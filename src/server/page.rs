@@ -3,7 +3,7 @@
 //! live-reload script laid over them (all hidden when printing).
 
 use super::{GameEntry, Problem, Status};
-use crate::sheets::icons::escape_into;
+use crate::emit::sheets::icons::escape_into;
 
 fn esc(s: &str) -> String {
     let mut out = String::new();

@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::check::{self, Decks};
+use super::{CommandError, Report};
 use crate::diag::Diagnostics;
+use crate::game::{self, Decks, Keep};
 use crate::load::{LoadError, Workspace};
 
 /// The game id `carta init` uses when none is given and the folder's name
@@ -37,6 +38,33 @@ pub enum InitError {
     /// The new game could not be checked.
     #[error(transparent)]
     Load(#[from] LoadError),
+    /// The editor files could not be written.
+    #[error(transparent)]
+    Emit(#[from] crate::emit::EmitError),
+}
+
+/// `carta init [DIR] [--game ID] [--name NAME]`: writes the game and
+/// lists what it wrote.
+///
+/// # Errors
+/// As [`init`].
+pub fn run(dir: &Path, game: Option<&str>, name: Option<&str>) -> Result<Report, CommandError> {
+    let id = game.map_or_else(|| default_id(dir), str::to_owned);
+    let name = name.map_or_else(|| default_name(&id), str::to_owned);
+    let created = init(dir, &id, &name)?;
+    for f in &created.files {
+        eprintln!("  created {}", dir.join(f).display());
+    }
+    let summary = format!(
+        "created game `{}` in {} (next: `carta build`, or `carta watch --serve --open`)",
+        created.game,
+        dir.display()
+    );
+    Ok(Report {
+        diags: created.diagnostics,
+        sources: created.workspace.sources,
+        summary,
+    })
 }
 
 /// What `carta init` made.
@@ -143,13 +171,9 @@ pub fn init(root: &Path, id: &str, name: &str) -> Result<Created, InitError> {
     }
     let mut ws = Workspace::open(root)?;
     let mut diagnostics = Diagnostics::new();
-    let game = check::check_game(&mut ws, id, Decks::Check, &mut diagnostics)?;
-    let games: Vec<check::Game> = game.into_iter().collect();
-    let editor =
-        crate::editor::refresh(root, &games, &ws.game_ids()?).map_err(|source| InitError::Io {
-            path: root.join(crate::editor::DIR),
-            source,
-        })?;
+    let game = game::compile(&mut ws, id, Decks::Check, Keep::All, &mut diagnostics)?;
+    let games: Vec<game::Game> = game.into_iter().collect();
+    let editor = crate::editor::refresh(root, &games, &ws.game_ids()?)?;
     written.extend(editor.written);
     Ok(Created {
         game: id.to_owned(),

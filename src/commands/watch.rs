@@ -16,11 +16,12 @@ use std::time::{Duration, SystemTime};
 use notify_debouncer_mini::new_debouncer;
 use notify_debouncer_mini::notify::RecursiveMode;
 
-use crate::check::{self, Fields};
+use super::Report;
 use crate::diag::{Diagnostics, Format, Renderer, SourceMap};
+use crate::emit::sheets::SheetOptions;
+use crate::game::{self, Keep};
 use crate::load::Workspace;
 use crate::server::{DeckVerdict, GameEntry, Live, Problem};
-use crate::sheets::SheetOptions;
 
 /// How long a burst of file events must be quiet before a rebuild (an
 /// editor's save is often several writes and a rename).
@@ -42,7 +43,7 @@ pub struct WatchOptions {
 }
 
 /// Prints one round's diagnostics and summary.
-pub type Report<'a> = dyn FnMut(Diagnostics, &SourceMap, &str) + 'a;
+pub type Show<'a> = dyn FnMut(Report) + 'a;
 
 /// Watches the workspace at `root` until the process is stopped.
 ///
@@ -51,7 +52,7 @@ pub type Report<'a> = dyn FnMut(Diagnostics, &SourceMap, &str) + 'a;
 pub fn watch(
     root: &Path,
     options: &WatchOptions,
-    report: &mut Report<'_>,
+    report: &mut Show<'_>,
 ) -> Result<(), Box<dyn Error>> {
     let root = std::path::absolute(root)?;
     Workspace::open(&root)?.select_games(&options.games)?;
@@ -176,18 +177,14 @@ impl Watcher {
 
     /// Checks every watched game (cached), then builds `games` when the
     /// check is clean; prints the outcome and tells the preview.
-    fn rebuild(&mut self, games: &[String], report: &mut Report<'_>) -> Result<(), Box<dyn Error>> {
+    fn rebuild(&mut self, games: &[String], report: &mut Show<'_>) -> Result<(), Box<dyn Error>> {
         let mut ws = Workspace::open(&self.root)?;
         let mut diags = Diagnostics::new();
-        let checked = check::check_keeping(
-            &mut ws,
-            &self.options.games,
-            Fields::RulesCached,
-            &mut diags,
-        )?;
+        let checked =
+            game::compile_all(&mut ws, &self.options.games, Keep::RulesCached, &mut diags)?;
         ws.restore(&diags)?;
         crate::editor::refresh_reporting(&ws, &checked, &mut diags)?;
-        crate::init::warn_folders_without_manifest(ws.root(), &mut diags);
+        super::init::warn_folders_without_manifest(ws.root(), &mut diags);
         let entries: Vec<(String, String)> = checked
             .iter()
             .map(|g| {
@@ -210,12 +207,11 @@ impl Watcher {
             } else {
                 games
             };
-            crate::sheets::command::build(
-                &self.root,
-                games,
-                &self.options.out,
-                &self.options.sheets,
-            )?
+            {
+                let r =
+                    super::build::run(&self.root, games, &self.options.out, self.options.sheets)?;
+                (r.diags, r.sources, r.summary)
+            }
         };
         let problems = problems(&diags, &sources);
         let clean = !diags.has_errors();
@@ -250,7 +246,11 @@ impl Watcher {
             // Clear the screen and scroll-back: only this round's diagnostics show.
             eprint!("\x1b[2J\x1b[3J\x1b[H");
         }
-        report(diags, &sources, &summary);
+        report(Report {
+            diags,
+            sources,
+            summary,
+        });
         Ok(())
     }
 
