@@ -338,9 +338,13 @@ pub fn run(cli: Cli) -> ExitCode {
             DeckCommand::Code { file } => commands::deck::code(root, file),
             DeckCommand::Decode { code } => commands::deck::decode(root, code),
         },
-        Command::Build { games, out, print } => {
-            commands::build::run(root, games, &root.join(out), print.options())
-        }
+        Command::Build { games, out, print } => commands::build::run(
+            root,
+            games,
+            &root.join(out),
+            print.options(),
+            !output.is_json() && !g.quiet,
+        ),
         Command::Print {
             targets,
             out,

@@ -204,7 +204,13 @@ impl Watcher {
             } else {
                 games
             };
-            let r = super::build::run(&self.root, games, &self.options.out, self.options.sheets)?;
+            let r = super::build::run(
+                &self.root,
+                games,
+                &self.options.out,
+                self.options.sheets,
+                false,
+            )?;
             (r.diags, r.sources, r.summary)
         } else {
             (

@@ -66,3 +66,16 @@ fn each_command_s_help_gives_exit_codes_an_example_and_global_options_apart() {
         assert!(run.stdout[..global].contains("Options:"), "{}", run.stdout);
     }
 }
+
+#[test]
+fn no_progress_is_drawn_into_a_pipe_or_json() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    for args in [&["build"][..], &["--message-format", "json", "build"][..]] {
+        let run = ws.run(args).succeeds();
+        assert!(
+            !run.stderr.contains("checking zodiacos") && !run.stderr.contains('\r'),
+            "{}",
+            run.stderr
+        );
+    }
+}
