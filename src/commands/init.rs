@@ -43,17 +43,24 @@ pub enum InitError {
     Emit(#[from] crate::emit::EmitError),
 }
 
-/// `carta init [DIR] [--game ID] [--name NAME]`: writes the game and
-/// lists what it wrote.
+/// `carta init [DIR] [--game ID] [--name NAME]`: writes the game and, with
+/// `list`, lists what it wrote on stderr.
 ///
 /// # Errors
 /// As [`init`].
-pub fn run(dir: &Path, game: Option<&str>, name: Option<&str>) -> Result<Report, CommandError> {
+pub fn run(
+    dir: &Path,
+    game: Option<&str>,
+    name: Option<&str>,
+    list: bool,
+) -> Result<Report, CommandError> {
     let id = game.map_or_else(|| default_id(dir), str::to_owned);
     let name = name.map_or_else(|| default_name(&id), str::to_owned);
     let created = init(dir, &id, &name)?;
-    for f in &created.files {
-        eprintln!("  created {}", dir.join(f).display());
+    if list {
+        for f in &created.files {
+            eprintln!("  created {}", dir.join(f).display());
+        }
     }
     let summary = format!(
         "created game `{}` in {} (next: `carta build`, or `carta watch --serve --open`)",

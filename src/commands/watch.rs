@@ -69,7 +69,9 @@ pub fn watch(
     }
     watcher.rebuild(&options.games, report)?;
     if let (Some(addr), Some(live)) = (options.serve, live) {
-        let bound = crate::server::start(addr, live)?;
+        let bound = crate::server::start(addr, live).map_err(|e| {
+            format!("cannot serve the preview on {addr}: {e} (choose another port with `--port N`, or `--port 0` for any free one)")
+        })?;
         let url = format!("http://{bound}/");
         eprintln!("serving the preview at {url}");
         if options.open {
