@@ -74,6 +74,20 @@ pub fn run(
     })
 }
 
+impl InitError {
+    /// The stable code of the error in JSON output.
+    pub fn code(&self) -> &'static str {
+        match self {
+            InitError::BadId(_) => "init::bad-id",
+            InitError::BadName => "init::bad-name",
+            InitError::Exists(_) => "init::exists",
+            InitError::Io { .. } => "init::io",
+            InitError::Load(_) => "init::load",
+            InitError::Emit(_) => "emit::write",
+        }
+    }
+}
+
 /// What `carta init` made.
 #[derive(Debug)]
 pub struct Created {

@@ -194,7 +194,7 @@ impl Watcher {
         let mut entries = Vec::new();
         for g in &checked {
             let decks = match clean {
-                true => Some(deck_verdicts(&ws, g.id(), &checked_problems)?),
+                true => Some(deck_verdicts(&mut ws, g.id(), &checked_problems)?),
                 false => None,
             };
             entries.push((g.id().to_owned(), g.manifest.manifest.name.clone(), decks));
@@ -256,12 +256,13 @@ impl Watcher {
 
 /// Game `id`'s deck files, each with the problems reported in it.
 fn deck_verdicts(
-    ws: &Workspace,
+    ws: &mut Workspace,
     id: &str,
     problems: &[Problem],
 ) -> Result<Vec<DeckVerdict>, Box<dyn Error>> {
     let verdicts = ws
-        .deck_files(id)?
+        // The walk's own problems were reported by the check.
+        .deck_files(id, &mut Diagnostics::new())?
         .into_iter()
         .map(|file| {
             let at = format!("{file}:");
