@@ -21,6 +21,8 @@ pub struct Game {
     pub pool: CardPool,
     /// The compiled deck and box rules.
     pub rules: Rules,
+    /// The kinds' compiled schemas and their documents.
+    pub schemas: GameSchemas,
     /// The example decks under `cards/<game>/decks/` that parsed.
     pub decks: Vec<DeckFile>,
     /// How many card files were unchanged since the last `carta check` and
@@ -108,6 +110,7 @@ pub fn compile(
         manifest,
         pool,
         rules,
+        schemas,
         decks: Vec::new(),
         reused_files,
     };
