@@ -26,7 +26,7 @@
 //! let mut fields = serde_json::Map::new();
 //! fields.insert("attack".into(), 3.into());
 //! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields }];
-//! let bytes = bundle::encode(&manifest, &cards, &[], SourceHash::of([("cards/demo/game.toml", "…")])).unwrap();
+//! let bytes = bundle::encode(&manifest, None, &cards, &[], SourceHash::of([("cards/demo/game.toml", "…")])).unwrap();
 //!
 //! let bundle = Bundle::from_bytes(bytes).unwrap();
 //! assert_eq!(bundle.manifest().name, "Demo");
@@ -38,12 +38,14 @@
 
 mod error;
 mod format;
+mod game;
 mod hash;
 mod read;
 mod record;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod view;
 mod write;
 
 pub use error::BundleError;
@@ -53,6 +55,7 @@ pub use format::{
 };
 pub use hash::SourceHash;
 pub use read::Bundle;
-pub use record::{Card, CardRecord, DeckRecord};
+pub use record::{Card, CardRecord, CardRef, DeckRecord};
 pub use summary::summary;
+pub use view::{ArrayRef, MapRef, ValueRef};
 pub use write::{EncodeError, encode};

@@ -4,7 +4,9 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::view::{Bad, Cursor, MapRef, ValueRef};
 use crate::validate::RawCard;
+use crate::validate::{MAX_COPIES, RESERVED};
 
 /// A card to write: borrowed from the checked sources.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -72,6 +74,87 @@ impl Card {
             map.insert(k.clone(), v.clone());
         }
         Value::Object(map)
+    }
+}
+
+/// A card borrowed from an inflated block: its strings and fields point
+/// into the block's bytes, so reading it allocates nothing.
+///
+/// The record is checked whole when the view is made (types, UTF-8,
+/// nesting); after that, looking a field up only walks lengths.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CardRef<'a> {
+    /// The card's id.
+    pub id: &'a str,
+    /// Its kind (one of the manifest's kinds).
+    pub kind: &'a str,
+    /// Its display name.
+    pub name: &'a str,
+    /// Physical copies, when the source says.
+    pub copies: Option<u32>,
+    /// Every other field, in the order written.
+    pub fields: MapRef<'a>,
+}
+
+impl<'a> CardRef<'a> {
+    /// Reads the record that fills `record` exactly. Keys the format does
+    /// not define are ignored (a later minor version may add some).
+    pub(crate) fn parse(record: &'a [u8]) -> Result<Self, Bad> {
+        let mut c = Cursor::new(record);
+        // The record map and its `fields` map sit above a field's own nesting.
+        let top = c.value(super::MAX_DEPTH + 2)?;
+        if !c.at_end() {
+            return Err("bytes after the record".into());
+        }
+        let top = top.as_map().ok_or("a record is not a map")?;
+        let (mut id, mut kind, mut name, mut copies, mut fields) = (None, None, None, None, None);
+        for (key, value) in top.iter() {
+            let want_str = |v: ValueRef<'a>| v.as_str().ok_or(format!("`{key}` is not a string"));
+            match key {
+                "id" => id = Some(want_str(value)?),
+                "kind" => kind = Some(want_str(value)?),
+                "name" => name = Some(want_str(value)?),
+                "copies" => {
+                    let n = value
+                        .as_i64()
+                        .filter(|n| (1..=MAX_COPIES).contains(n))
+                        .ok_or(format!("`copies` is not a whole number from 1 to {MAX_COPIES}"))?;
+                    copies = Some(u32::try_from(n).map_err(|_| "`copies` overflows")?);
+                }
+                "fields" => fields = Some(value.as_map().ok_or("`fields` is not a map")?),
+                _ => {}
+            }
+        }
+        let missing = |what: &str| format!("a record has no `{what}`");
+        let fields = fields.ok_or_else(|| missing("fields"))?;
+        if let Some(key) = fields.iter().map(|(k, _)| k).find(|k| RESERVED.contains(k)) {
+            return Err(format!(
+                "a record's `fields` holds `{key}`, which is a key of the record itself"
+            ));
+        }
+        Ok(CardRef {
+            id: id.ok_or_else(|| missing("id"))?,
+            kind: kind.ok_or_else(|| missing("kind"))?,
+            name: name.ok_or_else(|| missing("name"))?,
+            copies,
+            fields,
+        })
+    }
+
+    /// A field other than the common ones.
+    pub fn field(&self, name: &str) -> Option<ValueRef<'a>> {
+        self.fields.get(name)
+    }
+
+    /// An owned copy.
+    pub fn to_card(&self) -> Card {
+        Card {
+            id: self.id.to_owned(),
+            kind: self.kind.to_owned(),
+            name: self.name.to_owned(),
+            copies: self.copies,
+            fields: self.fields.to_json(),
+        }
     }
 }
 

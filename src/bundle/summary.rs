@@ -43,9 +43,6 @@ pub fn summary(bundle: &Bundle, path: &Path) -> Result<String, BundleError> {
         let n = by_kind.remove(id).unwrap_or(0);
         let _ = writeln!(out, "  {id:<width$}  {n:>6}  {}", kind.name);
     }
-    for (id, n) in by_kind {
-        let _ = writeln!(out, "  {id:<width$}  {n:>6}  (not a kind of the manifest)");
-    }
     let _ = writeln!(out, "decks     {}", bundle.decks().len());
     for deck in bundle.decks() {
         let copies: u32 = deck.zones.values().flat_map(|z| z.values()).sum();

@@ -142,6 +142,7 @@ impl Sample {
     fn encode(&self) -> Vec<u8> {
         encode(
             &manifest(),
+            None,
             &self.records(),
             &self.decks,
             SourceHash::of([("cards/demo/game.toml", "x")]),
@@ -320,6 +321,7 @@ fn encoding_is_deterministic_and_independent_of_card_order() {
     records.reverse();
     let b = encode(
         &manifest(),
+        None,
         &records,
         &sample.decks,
         SourceHash::of([("cards/demo/game.toml", "x")]),
@@ -334,7 +336,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
     let mut records = sample.records();
     records.push(records[0]);
     assert!(
-        matches!(encode(&manifest(), &records, &[], SourceHash::default()), Err(EncodeError::DuplicateId(id)) if id == "zebra")
+        matches!(encode(&manifest(), None, &records, &[], SourceHash::default()), Err(EncodeError::DuplicateId(id)) if id == "zebra")
     );
 
     let mut deep = json!(1);
@@ -349,7 +351,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         copies: None,
         fields: &ok,
     };
-    let bytes = encode(&manifest(), &[card], &[], SourceHash::default()).unwrap();
+    let bytes = encode(&manifest(), None, &[card], &[], SourceHash::default()).unwrap();
     let read = Bundle::from_bytes(bytes)
         .unwrap()
         .card("x")
@@ -369,14 +371,14 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         fields: &too_deep,
     };
     assert!(matches!(
-        encode(&manifest(), &[card], &[], SourceHash::default()),
+        encode(&manifest(), None, &[card], &[], SourceHash::default()),
         Err(EncodeError::TooDeep { .. })
     ));
 }
 
 #[test]
 fn an_empty_game_round_trips() {
-    let bytes = encode(&manifest(), &[], &[], SourceHash::default()).unwrap();
+    let bytes = encode(&manifest(), None, &[], &[], SourceHash::default()).unwrap();
     let bundle = Bundle::from_bytes(bytes).unwrap();
     assert!(bundle.is_empty());
     assert!(bundle.card("x").unwrap().is_none());

@@ -1,0 +1,398 @@
+//! Borrowed MessagePack: values that point into the bytes they were read
+//! from, so that a reader can look at every card of a block without
+//! allocating anything.
+//!
+//! Reading a value checks it whole, once: every marker is one the format
+//! allows (no nil, `float 32`, binary or extension), every string is UTF-8,
+//! every map key a string, every float finite, and nesting stays within the
+//! caller's limit. After that the views cannot fail, so looking a field up
+//! only walks lengths.
+
+use serde_json::{Map, Number, Value};
+
+use super::error::BundleError;
+
+/// A MessagePack value borrowed from a record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ValueRef<'a> {
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer that fits in `i64`.
+    Int(i64),
+    /// An integer above `i64::MAX`.
+    UInt(u64),
+    /// A finite `float 64`.
+    Float(f64),
+    /// A string.
+    Str(&'a str),
+    /// An array.
+    Array(ArrayRef<'a>),
+    /// A map with string keys.
+    Map(MapRef<'a>),
+}
+
+/// A borrowed array: its items, not yet decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrayRef<'a> {
+    items: &'a [u8],
+    len: usize,
+}
+
+/// A borrowed map with string keys, in the order written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapRef<'a> {
+    entries: &'a [u8],
+    len: usize,
+}
+
+impl<'a> ValueRef<'a> {
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&'a str> {
+        match self {
+            ValueRef::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The integer, if this is one that fits in `i64`.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            ValueRef::Int(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The number as `f64`, if this is an integer or a float.
+    #[allow(clippy::cast_precision_loss)] // what `as_f64` means for large integers
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            ValueRef::Int(n) => Some(*n as f64),
+            ValueRef::UInt(n) => Some(*n as f64),
+            ValueRef::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// The map, if this is one.
+    pub fn as_map(&self) -> Option<MapRef<'a>> {
+        match self {
+            ValueRef::Map(m) => Some(*m),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is one.
+    pub fn as_array(&self) -> Option<ArrayRef<'a>> {
+        match self {
+            ValueRef::Array(a) => Some(*a),
+            _ => None,
+        }
+    }
+
+    /// An owned copy as JSON (maps keep their order).
+    pub fn to_json(&self) -> Value {
+        match *self {
+            ValueRef::Bool(b) => Value::Bool(b),
+            ValueRef::Int(n) => Value::Number(n.into()),
+            ValueRef::UInt(n) => Value::Number(n.into()),
+            // Checked finite when read.
+            ValueRef::Float(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+            ValueRef::Str(s) => Value::String(s.to_owned()),
+            ValueRef::Array(a) => Value::Array(a.iter().map(|v| v.to_json()).collect()),
+            ValueRef::Map(m) => Value::Object(m.to_json()),
+        }
+    }
+}
+
+impl<'a> ArrayRef<'a> {
+    /// How many items the array has.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the array is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The items, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = ValueRef<'a>> + 'a {
+        let mut c = Cursor::new(self.items);
+        (0..self.len).map(move |_| c.trusted())
+    }
+}
+
+impl<'a> MapRef<'a> {
+    /// How many entries the map has.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the map is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The entries, in the order written.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&'a str, ValueRef<'a>)> + 'a {
+        let mut c = Cursor::new(self.entries);
+        (0..self.len).map(move |_| {
+            let key = c.trusted().as_str().unwrap_or_default();
+            (key, c.trusted())
+        })
+    }
+
+    /// The value of `key`, walking past the entries before it without
+    /// decoding them.
+    pub fn get(&self, key: &str) -> Option<ValueRef<'a>> {
+        let mut c = Cursor::new(self.entries);
+        for _ in 0..self.len {
+            let k = c.trusted_str();
+            if k == key.as_bytes() {
+                return Some(c.trusted());
+            }
+            c.skip_trusted();
+        }
+        None
+    }
+
+    /// An owned copy as a JSON object.
+    pub fn to_json(&self) -> Map<String, Value> {
+        self.iter().map(|(k, v)| (k.to_owned(), v.to_json())).collect()
+    }
+}
+
+/// A position in MessagePack bytes.
+#[derive(Debug, Clone)]
+pub(crate) struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+/// Why a value could not be read (the caller names the section).
+pub(crate) type Bad = String;
+
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Cursor { bytes, at: 0 }
+    }
+
+    /// Whether every byte has been read.
+    pub(crate) fn at_end(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Bad> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or_else(|| format!("a value runs past the end of its {} bytes", self.bytes.len()))?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn byte(&mut self) -> Result<u8, Bad> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn be(&mut self, n: usize) -> Result<u64, Bad> {
+        Ok(self
+            .take(n)?
+            .iter()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)))
+    }
+
+    /// Reads one value, checking all of it; containers may nest `depth`
+    /// levels (a scalar needs none).
+    pub(crate) fn value(&mut self, depth: usize) -> Result<ValueRef<'a>, Bad> {
+        let marker = self.byte()?;
+        let container = |c: &mut Self, len: u64, map: bool| -> Result<ValueRef<'a>, Bad> {
+            if depth == 0 {
+                return Err(format!(
+                    "values nest deeper than {} levels",
+                    super::MAX_DEPTH
+                ));
+            }
+            let len = usize::try_from(len).map_err(|_| "a length overflows".to_owned())?;
+            let start = c.at;
+            for _ in 0..len {
+                if map {
+                    c.key()?;
+                }
+                c.value(depth - 1)?;
+            }
+            let bytes = &c.bytes[start..c.at];
+            Ok(if map {
+                ValueRef::Map(MapRef {
+                    entries: bytes,
+                    len,
+                })
+            } else {
+                ValueRef::Array(ArrayRef { items: bytes, len })
+            })
+        };
+        Ok(match marker {
+            0x00..=0x7f => ValueRef::Int(i64::from(marker)),
+            0xe0..=0xff => ValueRef::Int(i64::from(marker as i8)),
+            0xc2 => ValueRef::Bool(false),
+            0xc3 => ValueRef::Bool(true),
+            0xcc..=0xcf => {
+                let n = self.be(1 << (marker - 0xcc))?;
+                i64::try_from(n).map_or(ValueRef::UInt(n), ValueRef::Int)
+            }
+            0xd0..=0xd3 => {
+                let width = 1usize << (marker - 0xd0);
+                let n = self.be(width)?;
+                // Sign-extend from `width` bytes.
+                let shift = 64 - 8 * width as u32;
+                ValueRef::Int(((n << shift) as i64) >> shift)
+            }
+            0xcb => {
+                let f = f64::from_bits(self.be(8)?);
+                if !f.is_finite() {
+                    return Err(format!("the float {f} is not finite"));
+                }
+                ValueRef::Float(f)
+            }
+            0xa0..=0xbf | 0xd9..=0xdb => {
+                let len = match marker {
+                    0xd9 => self.be(1)?,
+                    0xda => self.be(2)?,
+                    0xdb => self.be(4)?,
+                    _ => u64::from(marker & 0x1f),
+                };
+                let bytes = self.take(usize::try_from(len).map_err(|_| "a length overflows")?)?;
+                ValueRef::Str(std::str::from_utf8(bytes).map_err(|_| "a string is not UTF-8")?)
+            }
+            0x90..=0x9f => container(self, u64::from(marker & 0x0f), false)?,
+            0xdc => {
+                let n = self.be(2)?;
+                container(self, n, false)?
+            }
+            0xdd => {
+                let n = self.be(4)?;
+                container(self, n, false)?
+            }
+            0x80..=0x8f => container(self, u64::from(marker & 0x0f), true)?,
+            0xde => {
+                let n = self.be(2)?;
+                container(self, n, true)?
+            }
+            0xdf => {
+                let n = self.be(4)?;
+                container(self, n, true)?
+            }
+            0xc0 => return Err("a nil value (the format has none)".into()),
+            0xca => return Err("a float 32 (the format stores floats as float 64)".into()),
+            0xc4..=0xc6 => return Err("a binary value (the format has none)".into()),
+            0xc7..=0xc9 | 0xd4..=0xd8 => {
+                return Err("an extension value (the format has none)".into());
+            }
+            0xc1 => return Err("the unused marker 0xc1".into()),
+        })
+    }
+
+    /// Reads a map key: a string.
+    pub(crate) fn key(&mut self) -> Result<&'a str, Bad> {
+        match self.bytes.get(self.at) {
+            Some(0xa0..=0xbf | 0xd9..=0xdb) => {
+                Ok(self.value(0)?.as_str().unwrap_or_default())
+            }
+            _ => Err("a map key is not a string".into()),
+        }
+    }
+
+    /// Reads a value already checked by [`Cursor::value`], stepping over
+    /// the contents of a container instead of checking them again.
+    fn trusted(&mut self) -> ValueRef<'a> {
+        let marker = self.bytes[self.at];
+        let (len, map) = match marker {
+            0x90..=0x9f => (usize::from(marker & 0x0f), false),
+            0x80..=0x8f => (usize::from(marker & 0x0f), true),
+            0xdc | 0xde => (2, marker == 0xde),
+            0xdd | 0xdf => (4, marker == 0xdf),
+            _ => return self.value(0).unwrap_or(ValueRef::Bool(false)),
+        };
+        self.at += 1;
+        let len = if marker >= 0xdc { self.len_trusted(len) } else { len };
+        let start = self.at;
+        for _ in 0..if map { 2 * len } else { len } {
+            self.skip_trusted();
+        }
+        let bytes = &self.bytes[start..self.at];
+        if map {
+            ValueRef::Map(MapRef { entries: bytes, len })
+        } else {
+            ValueRef::Array(ArrayRef { items: bytes, len })
+        }
+    }
+
+    /// The bytes of a string key already checked.
+    fn trusted_str(&mut self) -> &'a [u8] {
+        let marker = self.bytes[self.at];
+        self.at += 1;
+        let len = match marker {
+            0xd9 => self.be(1),
+            0xda => self.be(2),
+            0xdb => self.be(4),
+            _ => Ok(u64::from(marker & 0x1f)),
+        };
+        let len = len.unwrap_or_default() as usize;
+        self.take(len).unwrap_or_default()
+    }
+
+    /// Steps over a value already checked, reading only lengths.
+    fn skip_trusted(&mut self) {
+        let mut pending: usize = 1;
+        while pending > 0 {
+            pending -= 1;
+            let marker = self.bytes[self.at];
+            self.at += 1;
+            let (skip, items) = match marker {
+                0x00..=0x7f | 0xe0..=0xff | 0xc2 | 0xc3 => (0, 0),
+                0xcc..=0xcf => (1 << (marker - 0xcc), 0),
+                0xd0..=0xd3 => (1 << (marker - 0xd0), 0),
+                0xcb => (8, 0),
+                0xa0..=0xbf => (usize::from(marker & 0x1f), 0),
+                0xd9 => (self.len_trusted(1), 0),
+                0xda => (self.len_trusted(2), 0),
+                0xdb => (self.len_trusted(4), 0),
+                0x90..=0x9f => (0, usize::from(marker & 0x0f)),
+                0xdc => (0, self.len_trusted(2)),
+                0xdd => (0, self.len_trusted(4)),
+                0x80..=0x8f => (0, 2 * usize::from(marker & 0x0f)),
+                0xde => (0, 2 * self.len_trusted(2)),
+                0xdf => (0, 2 * self.len_trusted(4)),
+                // Refused by `value`, so never met here.
+                _ => (0, 0),
+            };
+            self.at += skip;
+            pending += items;
+        }
+    }
+
+    fn len_trusted(&mut self, width: usize) -> usize {
+        self.be(width).unwrap_or_default() as usize
+    }
+}
+
+/// Reads the one value that `bytes` must hold, as JSON.
+///
+/// # Errors
+/// When the bytes are not one valid value, or are followed by more.
+pub(crate) fn one_value(
+    bytes: &[u8],
+    depth: usize,
+    section: &'static str,
+) -> Result<Value, BundleError> {
+    let mut c = Cursor::new(bytes);
+    let value = c
+        .value(depth)
+        .map_err(|e| BundleError::corrupt(section, e))?;
+    if !c.at_end() {
+        return Err(BundleError::corrupt(section, "bytes after the value"));
+    }
+    Ok(value.to_json())
+}
