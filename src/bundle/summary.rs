@@ -27,8 +27,8 @@ pub fn summary(bundle: &Bundle, path: &Path) -> Result<String, BundleError> {
     let _ = writeln!(out, "game      {}: {} ({})", m.id, m.name, m.language);
     let _ = writeln!(
         out,
-        "format    version {}, written by carta {}",
-        h.format_version, h.carta_version
+        "format    version {}.{}, written by carta {}",
+        h.format_version, h.format_minor, h.carta_version
     );
     let _ = writeln!(out, "sources   sha256 {}", h.source_hash);
     let _ = writeln!(out, "cards     {}", bundle.len());

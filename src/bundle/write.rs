@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::format::{
-    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_VERSION, HEADER_LEN, Header, INDEX_ENTRY_LEN, MAX_BLOCK,
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header, INDEX_ENTRY_LEN, MAX_BLOCK,
     MAX_DEPTH, Section, Sections,
 };
 use super::game::game_section;
@@ -103,6 +103,7 @@ pub fn encode(
     };
     let header = Header {
         format_version: FORMAT_VERSION,
+        format_minor: FORMAT_MINOR,
         card_count: u32_len(sorted.len())?,
         deck_count: u32_len(decks.len())?,
         source_hash,
