@@ -355,13 +355,14 @@ fn deck_code(global: &Global, path: &Path) -> Outcome {
         let rules = &game.rules.deck;
         let resolved = deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found);
         if resolved.is_some() && !diags.has_errors() {
-            let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
             let code_deck = CodeDeck {
                 game: parsed.game.clone(),
                 name: parsed.name.clone(),
+                // Deck files name no format yet.
+                format: None,
                 zones: deck::zones_of(&parsed),
             };
-            match deckcode::encode(&code_deck, &zones, &game.pool) {
+            match deckcode::encode(&code_deck, &game.manifest.manifest, &game.pool) {
                 Ok(code) => println!("{code}"),
                 Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
             }
@@ -379,9 +380,7 @@ fn deck_decode(global: &Global, code: &str) -> Outcome {
         if known.contains(&game) {
             Ok(game)
         } else {
-            Err(deckcode::CodeError::Unknown(format!(
-                "the game `{game}`, which is not in this workspace"
-            )))
+            Err(deckcode::CodeError::UnknownGame(game))
         }
     });
     match decoded {
@@ -390,8 +389,7 @@ fn deck_decode(global: &Global, code: &str) -> Outcome {
             if let Some(game) =
                 crate::check::check_game(&mut ws, &game_id, Decks::Skip, &mut diags)?
             {
-                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
-                match deckcode::decode(code, &zones, &game.pool) {
+                match deckcode::decode(code, &game.manifest.manifest, &game.pool) {
                     Ok(d) => print!("{}", deckcode::to_toml(&d)),
                     Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
                 }
