@@ -25,7 +25,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use indexmap::IndexMap;
 
 use crate::link::CardPool;
-use crate::manifest::Manifest;
+use crate::config::Manifest;
 
 /// The layout version of a code without a format.
 pub const VERSION: u8 = 1;

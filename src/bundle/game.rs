@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::error::BundleError;
-use crate::manifest::Manifest;
+use crate::config::Manifest;
 
 /// The game section of `manifest`: its keys with defaults filled in, each
 /// number an integer where `written` (the manifest as parsed from
@@ -51,7 +51,7 @@ fn restore_integers(value: &mut Value, written: &Value) {
 /// `language` reads as `und` (BCP 47: undetermined).
 pub(crate) fn manifest_of(game: &Value) -> Result<Manifest, BundleError> {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
-    let schema = SCHEMA.get_or_init(crate::manifest::json_schema);
+    let schema = SCHEMA.get_or_init(crate::config::json_schema);
     let mut known = game.clone();
     prune(&mut known, schema, schema);
     if let Value::Object(map) = &mut known {

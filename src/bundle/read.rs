@@ -15,7 +15,7 @@ use super::format::{
 use super::game::manifest_of;
 use super::record::{Card, CardRef, DeckRecord};
 use super::view::one_value;
-use crate::manifest::Manifest;
+use crate::config::Manifest;
 
 /// A bundle, opened and verified.
 ///

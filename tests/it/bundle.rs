@@ -107,7 +107,7 @@ fn decompiling_the_bundle_of_every_shipped_game_gives_back_its_sources() {
         assert_eq!(cards, sources, "{game}: the cards differ from the sources");
         // the manifest as carta reads it (defaults filled in) ...
         let text = ws.read(&format!("cards/{game}/game.toml"));
-        let manifest: carta::manifest::Manifest = toml::from_str(&text).unwrap();
+        let manifest: carta::config::Manifest = toml::from_str(&text).unwrap();
         let expected = serde_json::to_value(&manifest).unwrap();
         assert!(
             same_up_to_number_type(&json["game"], &expected),
