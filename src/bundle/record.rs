@@ -80,8 +80,9 @@ impl Card {
 /// A card borrowed from an inflated block: its strings and fields point
 /// into the block's bytes, so reading it allocates nothing.
 ///
-/// The record is checked whole when the view is made (types, UTF-8,
-/// nesting); after that, looking a field up only walks lengths.
+/// The record is checked whole, in one pass, when the view is made (types,
+/// UTF-8, nesting, reserved keys); after that, looking a field up only
+/// walks lengths.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CardRef<'a> {
     /// The card's id.
@@ -101,43 +102,50 @@ impl<'a> CardRef<'a> {
     /// not define are ignored (a later minor version may add some).
     pub(crate) fn parse(record: &'a [u8]) -> Result<Self, Bad> {
         let mut c = Cursor::new(record);
-        // The record map and its `fields` map sit above a field's own nesting.
-        let top = c.value(super::MAX_DEPTH + 2)?;
+        let entries = c.map_header().map_err(|_| "a record is not a map")?;
+        let (mut id, mut kind, mut name, mut copies, mut fields) = (None, None, None, None, None);
+        for _ in 0..entries {
+            let key = c.key()?;
+            let mut string = || -> Result<&'a str, Bad> {
+                c.value(0)
+                    .ok()
+                    .and_then(|v| v.as_str())
+                    .ok_or(format!("`{key}` is not a string"))
+            };
+            match key {
+                "id" => id = Some(string()?),
+                "kind" => kind = Some(string()?),
+                "name" => name = Some(string()?),
+                "copies" => {
+                    let n = c
+                        .value(0)
+                        .ok()
+                        .and_then(|v| v.as_i64())
+                        .filter(|n| (1..=MAX_COPIES).contains(n))
+                        .ok_or(format!(
+                            "`copies` is not a whole number from 1 to {MAX_COPIES}"
+                        ))?;
+                    copies = u32::try_from(n).ok();
+                }
+                "fields" => {
+                    fields = Some(c.fields(&RESERVED, super::MAX_DEPTH)?);
+                }
+                // A key of a later minor version: checked, then ignored.
+                _ => {
+                    c.value(super::MAX_DEPTH + 1)?;
+                }
+            }
+        }
         if !c.at_end() {
             return Err("bytes after the record".into());
         }
-        let top = top.as_map().ok_or("a record is not a map")?;
-        let (mut id, mut kind, mut name, mut copies, mut fields) = (None, None, None, None, None);
-        for (key, value) in top.iter() {
-            let want_str = |v: ValueRef<'a>| v.as_str().ok_or(format!("`{key}` is not a string"));
-            match key {
-                "id" => id = Some(want_str(value)?),
-                "kind" => kind = Some(want_str(value)?),
-                "name" => name = Some(want_str(value)?),
-                "copies" => {
-                    let n = value
-                        .as_i64()
-                        .filter(|n| (1..=MAX_COPIES).contains(n))
-                        .ok_or(format!("`copies` is not a whole number from 1 to {MAX_COPIES}"))?;
-                    copies = Some(u32::try_from(n).map_err(|_| "`copies` overflows")?);
-                }
-                "fields" => fields = Some(value.as_map().ok_or("`fields` is not a map")?),
-                _ => {}
-            }
-        }
         let missing = |what: &str| format!("a record has no `{what}`");
-        let fields = fields.ok_or_else(|| missing("fields"))?;
-        if let Some(key) = fields.iter().map(|(k, _)| k).find(|k| RESERVED.contains(k)) {
-            return Err(format!(
-                "a record's `fields` holds `{key}`, which is a key of the record itself"
-            ));
-        }
         Ok(CardRef {
             id: id.ok_or_else(|| missing("id"))?,
             kind: kind.ok_or_else(|| missing("kind"))?,
             name: name.ok_or_else(|| missing("name"))?,
             copies,
-            fields,
+            fields: fields.ok_or_else(|| missing("fields"))?,
         })
     }
 

@@ -172,6 +172,10 @@ pub(crate) struct Cursor<'a> {
 /// Why a value could not be read (the caller names the section).
 pub(crate) type Bad = String;
 
+/// The most containers a value may nest: a record and its `fields` map
+/// around [`MAX_DEPTH`](super::MAX_DEPTH) levels of a field.
+const MAX_OPEN: usize = super::MAX_DEPTH + 2;
+
 impl<'a> Cursor<'a> {
     pub(crate) fn new(bytes: &'a [u8]) -> Self {
         Cursor { bytes, at: 0 }
@@ -207,90 +211,23 @@ impl<'a> Cursor<'a> {
     /// Reads one value, checking all of it; containers may nest `depth`
     /// levels (a scalar needs none).
     pub(crate) fn value(&mut self, depth: usize) -> Result<ValueRef<'a>, Bad> {
-        let marker = self.byte()?;
-        let container = |c: &mut Self, len: u64, map: bool| -> Result<ValueRef<'a>, Bad> {
-            if depth == 0 {
-                return Err(format!(
-                    "values nest deeper than {} levels",
-                    super::MAX_DEPTH
-                ));
-            }
-            let len = usize::try_from(len).map_err(|_| "a length overflows".to_owned())?;
-            let start = c.at;
-            for _ in 0..len {
-                if map {
-                    c.key()?;
-                }
-                c.value(depth - 1)?;
-            }
-            let bytes = &c.bytes[start..c.at];
-            Ok(if map {
-                ValueRef::Map(MapRef {
-                    entries: bytes,
-                    len,
-                })
-            } else {
-                ValueRef::Array(ArrayRef { items: bytes, len })
-            })
+        let start = self.at;
+        self.check(depth)?;
+        let mut head = Cursor {
+            bytes: &self.bytes[..self.at],
+            at: start,
         };
+        Ok(head.head())
+    }
+
+    /// Reads the header of a map: its entry count.
+    pub(crate) fn map_header(&mut self) -> Result<usize, Bad> {
+        let marker = self.byte()?;
         Ok(match marker {
-            0x00..=0x7f => ValueRef::Int(i64::from(marker)),
-            0xe0..=0xff => ValueRef::Int(i64::from(marker as i8)),
-            0xc2 => ValueRef::Bool(false),
-            0xc3 => ValueRef::Bool(true),
-            0xcc..=0xcf => {
-                let n = self.be(1 << (marker - 0xcc))?;
-                i64::try_from(n).map_or(ValueRef::UInt(n), ValueRef::Int)
-            }
-            0xd0..=0xd3 => {
-                let width = 1usize << (marker - 0xd0);
-                let n = self.be(width)?;
-                // Sign-extend from `width` bytes.
-                let shift = 64 - 8 * width as u32;
-                ValueRef::Int(((n << shift) as i64) >> shift)
-            }
-            0xcb => {
-                let f = f64::from_bits(self.be(8)?);
-                if !f.is_finite() {
-                    return Err(format!("the float {f} is not finite"));
-                }
-                ValueRef::Float(f)
-            }
-            0xa0..=0xbf | 0xd9..=0xdb => {
-                let len = match marker {
-                    0xd9 => self.be(1)?,
-                    0xda => self.be(2)?,
-                    0xdb => self.be(4)?,
-                    _ => u64::from(marker & 0x1f),
-                };
-                let bytes = self.take(usize::try_from(len).map_err(|_| "a length overflows")?)?;
-                ValueRef::Str(std::str::from_utf8(bytes).map_err(|_| "a string is not UTF-8")?)
-            }
-            0x90..=0x9f => container(self, u64::from(marker & 0x0f), false)?,
-            0xdc => {
-                let n = self.be(2)?;
-                container(self, n, false)?
-            }
-            0xdd => {
-                let n = self.be(4)?;
-                container(self, n, false)?
-            }
-            0x80..=0x8f => container(self, u64::from(marker & 0x0f), true)?,
-            0xde => {
-                let n = self.be(2)?;
-                container(self, n, true)?
-            }
-            0xdf => {
-                let n = self.be(4)?;
-                container(self, n, true)?
-            }
-            0xc0 => return Err("a nil value (the format has none)".into()),
-            0xca => return Err("a float 32 (the format stores floats as float 64)".into()),
-            0xc4..=0xc6 => return Err("a binary value (the format has none)".into()),
-            0xc7..=0xc9 | 0xd4..=0xd8 => {
-                return Err("an extension value (the format has none)".into());
-            }
-            0xc1 => return Err("the unused marker 0xc1".into()),
+            0x80..=0x8f => usize::from(marker & 0x0f),
+            0xde => self.be(2)? as usize,
+            0xdf => self.be(4)? as usize,
+            _ => return Err("not a map".into()),
         })
     }
 
@@ -298,9 +235,146 @@ impl<'a> Cursor<'a> {
     pub(crate) fn key(&mut self) -> Result<&'a str, Bad> {
         match self.bytes.get(self.at) {
             Some(0xa0..=0xbf | 0xd9..=0xdb) => {
-                Ok(self.value(0)?.as_str().unwrap_or_default())
+                let bytes = self.trusted_str();
+                std::str::from_utf8(bytes).map_err(|_| "a string is not UTF-8".into())
             }
             _ => Err("a map key is not a string".into()),
+        }
+    }
+
+    /// Reads a record's `fields`: a map whose keys may not be any of
+    /// `reserved` (the record's own keys), its values nesting at most
+    /// `depth` levels, checking all of it in one pass.
+    pub(crate) fn fields(
+        &mut self,
+        reserved: &[&str],
+        depth: usize,
+    ) -> Result<MapRef<'a>, Bad> {
+        let len = self.map_header()?;
+        let start = self.at;
+        for _ in 0..len {
+            let key = self.key()?;
+            if reserved.contains(&key) {
+                return Err(format!(
+                    "a record's `fields` holds `{key}`, which is a key of the record itself"
+                ));
+            }
+            self.check(depth)?;
+        }
+        Ok(MapRef {
+            entries: &self.bytes[start..self.at],
+            len,
+        })
+    }
+
+    /// Reads the head of a checked value that ends where the bytes end: a
+    /// container's items are the rest of the bytes.
+    fn head(&mut self) -> ValueRef<'a> {
+        let marker = self.bytes[self.at];
+        let (width, map) = match marker {
+            0x90..=0x9f | 0x80..=0x8f => (0, marker < 0x90),
+            0xdc | 0xde => (2, marker == 0xde),
+            0xdd | 0xdf => (4, marker == 0xdf),
+            _ => return self.scalar(),
+        };
+        self.at += 1;
+        let len = if width == 0 {
+            usize::from(marker & 0x0f)
+        } else {
+            self.len_trusted(width)
+        };
+        let bytes = &self.bytes[self.at..];
+        if map {
+            ValueRef::Map(MapRef { entries: bytes, len })
+        } else {
+            ValueRef::Array(ArrayRef { items: bytes, len })
+        }
+    }
+
+    /// Steps over one value, checking it whole, without recursing: the
+    /// containers still open are counted in a fixed array on the stack.
+    fn check(&mut self, depth: usize) -> Result<(), Bad> {
+        // Per open container: the items left (a map counts keys and values
+        // apart) and whether it is a map.
+        let mut open = [(0u64, false); MAX_OPEN];
+        let mut n_open = 0usize;
+        let depth = depth.min(MAX_OPEN);
+        loop {
+            let key = match n_open.checked_sub(1).map(|i| &mut open[i]) {
+                Some((left, map)) => {
+                    let key = *map && *left % 2 == 0;
+                    *left -= 1;
+                    key
+                }
+                None => false,
+            };
+            let marker = self.byte()?;
+            let is_str = matches!(marker, 0xa0..=0xbf | 0xd9..=0xdb);
+            if key && !is_str {
+                return Err("a map key is not a string".into());
+            }
+            let (items, map) = match marker {
+                0x00..=0x7f | 0xe0..=0xff | 0xc2 | 0xc3 => (None, false),
+                0xcc..=0xcf => {
+                    self.take(1 << (marker - 0xcc))?;
+                    (None, false)
+                }
+                0xd0..=0xd3 => {
+                    self.take(1 << (marker - 0xd0))?;
+                    (None, false)
+                }
+                0xcb => {
+                    let f = f64::from_bits(self.be(8)?);
+                    if !f.is_finite() {
+                        return Err(format!("the float {f} is not finite"));
+                    }
+                    (None, false)
+                }
+                0xa0..=0xbf | 0xd9..=0xdb => {
+                    let len = match marker {
+                        0xd9 => self.be(1)?,
+                        0xda => self.be(2)?,
+                        0xdb => self.be(4)?,
+                        _ => u64::from(marker & 0x1f),
+                    };
+                    let bytes = self.take(len as usize)?;
+                    if !bytes.is_ascii() && std::str::from_utf8(bytes).is_err() {
+                        return Err("a string is not UTF-8".into());
+                    }
+                    (None, false)
+                }
+                0x90..=0x9f => (Some(u64::from(marker & 0x0f)), false),
+                0xdc => (Some(self.be(2)?), false),
+                0xdd => (Some(self.be(4)?), false),
+                0x80..=0x8f => (Some(2 * u64::from(marker & 0x0f)), true),
+                0xde => (Some(2 * self.be(2)?), true),
+                0xdf => (Some(2 * self.be(4)?), true),
+                0xc0 => return Err("a nil value (the format has none)".into()),
+                0xca => return Err("a float 32 (the format stores floats as float 64)".into()),
+                0xc4..=0xc6 => return Err("a binary value (the format has none)".into()),
+                0xc7..=0xc9 | 0xd4..=0xd8 => {
+                    return Err("an extension value (the format has none)".into());
+                }
+                0xc1 => return Err("the unused marker 0xc1".into()),
+            };
+            if let Some(items) = items {
+                if n_open == depth {
+                    return Err(format!(
+                        "values nest deeper than {} levels",
+                        super::MAX_DEPTH
+                    ));
+                }
+                if items > 0 {
+                    open[n_open] = (items, map);
+                    n_open += 1;
+                }
+            }
+            while n_open > 0 && open[n_open - 1].0 == 0 {
+                n_open -= 1;
+            }
+            if n_open == 0 {
+                return Ok(());
+            }
         }
     }
 
@@ -313,7 +387,7 @@ impl<'a> Cursor<'a> {
             0x80..=0x8f => (usize::from(marker & 0x0f), true),
             0xdc | 0xde => (2, marker == 0xde),
             0xdd | 0xdf => (4, marker == 0xdf),
-            _ => return self.value(0).unwrap_or(ValueRef::Bool(false)),
+            _ => return self.scalar(),
         };
         self.at += 1;
         let len = if marker >= 0xdc { self.len_trusted(len) } else { len };
@@ -326,6 +400,35 @@ impl<'a> Cursor<'a> {
             ValueRef::Map(MapRef { entries: bytes, len })
         } else {
             ValueRef::Array(ArrayRef { items: bytes, len })
+        }
+    }
+
+    /// Reads a scalar already checked.
+    fn scalar(&mut self) -> ValueRef<'a> {
+        let marker = self.bytes[self.at];
+        self.at += 1;
+        let mut be = |n: usize| self.be(n).unwrap_or_default();
+        match marker {
+            0x00..=0x7f => ValueRef::Int(i64::from(marker)),
+            0xe0..=0xff => ValueRef::Int(i64::from(marker as i8)),
+            0xc3 => ValueRef::Bool(true),
+            0xcc..=0xcf => {
+                let n = be(1 << (marker - 0xcc));
+                i64::try_from(n).map_or(ValueRef::UInt(n), ValueRef::Int)
+            }
+            0xd0..=0xd3 => {
+                let width = 1usize << (marker - 0xd0);
+                // Sign-extend from `width` bytes.
+                let shift = 64 - 8 * width as u32;
+                ValueRef::Int(((be(width) << shift) as i64) >> shift)
+            }
+            0xcb => ValueRef::Float(f64::from_bits(be(8))),
+            0xa0..=0xbf | 0xd9..=0xdb => {
+                self.at -= 1;
+                ValueRef::Str(std::str::from_utf8(self.trusted_str()).unwrap_or_default())
+            }
+            // `false`; nothing else passes the check.
+            _ => ValueRef::Bool(false),
         }
     }
 
