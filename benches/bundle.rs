@@ -232,7 +232,8 @@ fn scan_view(bundle: &Bundle) -> (usize, usize) {
     bundle
         .visit(|card| {
             names += card.name.len();
-            effects += usize::from(matches!(card.field("effect"), Some(ValueRef::Str(_))));
+            let effect = card.field("effect").expect("UTF-8");
+            effects += usize::from(matches!(effect, Some(ValueRef::Str(_))));
         })
         .expect("decodes");
     (names, effects)

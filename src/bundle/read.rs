@@ -199,7 +199,7 @@ impl Bundle {
                 std::cmp::Ordering::Equal => {
                     let mut raw = Vec::new();
                     self.inflate(self.entry(mid, 2), &mut raw)?;
-                    return self.card_in(mid, &raw).map(|c| Some(c.to_card()));
+                    return self.card_in(mid, &raw)?.to_card().map(Some);
                 }
             }
         }
@@ -231,7 +231,7 @@ impl Bundle {
                 self.blocks[b]
                     .entries
                     .clone()
-                    .map(|i| self.card_in(i, &raw).map(|c| c.to_card()))
+                    .map(|i| self.card_in(i, &raw)?.to_card())
                     .collect()
             })
             .collect::<Result<_, _>>()?;
@@ -385,7 +385,7 @@ impl Iterator for Cards<'_> {
         let card = self
             .bundle
             .card_in(self.next, self.raw.as_deref().unwrap_or_default())
-            .map(|c| c.to_card());
+            .and_then(|c| c.to_card());
         self.next += 1;
         self.done = card.is_err();
         Some(card)

@@ -4,6 +4,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::error::BundleError;
 use super::view::{Bad, Cursor, MapRef, ValueRef};
 use crate::validate::RawCard;
 use crate::validate::{MAX_COPIES, RESERVED};
@@ -81,8 +82,9 @@ impl Card {
 /// into the block's bytes, so reading it allocates nothing.
 ///
 /// The record is checked whole, in one pass, when the view is made (types,
-/// UTF-8, nesting, reserved keys); after that, looking a field up only
-/// walks lengths.
+/// lengths, nesting, reserved keys; `id`, `kind` and `name` for UTF-8);
+/// after that, looking a field up only walks lengths, and checks the
+/// strings it returns for UTF-8.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CardRef<'a> {
     /// The card's id.
@@ -150,19 +152,26 @@ impl<'a> CardRef<'a> {
     }
 
     /// A field other than the common ones.
-    pub fn field(&self, name: &str) -> Option<ValueRef<'a>> {
+    ///
+    /// # Errors
+    /// When the field is a string not in UTF-8 (strings of `fields` are
+    /// checked when they are read).
+    pub fn field(&self, name: &str) -> Result<Option<ValueRef<'a>>, BundleError> {
         self.fields.get(name)
     }
 
     /// An owned copy.
-    pub fn to_card(&self) -> Card {
-        Card {
+    ///
+    /// # Errors
+    /// When a key or string of its fields is not UTF-8.
+    pub fn to_card(&self) -> Result<Card, BundleError> {
+        Ok(Card {
             id: self.id.to_owned(),
             kind: self.kind.to_owned(),
             name: self.name.to_owned(),
             copies: self.copies,
-            fields: self.fields.to_json(),
-        }
+            fields: self.fields.to_json()?,
+        })
     }
 }
 

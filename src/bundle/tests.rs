@@ -744,8 +744,9 @@ fn borrowed_views_read_what_owned_cards_read() {
     let mut seen = Vec::new();
     bundle
         .visit(|card| {
-            assert_eq!(card.field("ratio").and_then(|v| v.as_f64()).is_some(), card.id == "anta");
-            seen.push(card.to_card());
+            let ratio = card.field("ratio").unwrap().and_then(|v| v.as_f64());
+            assert_eq!(ratio.is_some(), card.id == "anta");
+            seen.push(card.to_card().unwrap());
         })
         .unwrap();
     assert_eq!(seen, owned);

@@ -2,11 +2,14 @@
 //! from, so that a reader can look at every card of a block without
 //! allocating anything.
 //!
-//! Reading a value checks it whole, once: every marker is one the format
-//! allows (no nil, `float 32`, binary or extension), every string is UTF-8,
-//! every map key a string, every float finite, and nesting stays within the
-//! caller's limit. After that the views cannot fail, so looking a field up
-//! only walks lengths.
+//! Reading a value checks its structure whole, once: every marker is one
+//! the format allows (no nil, `float 32`, binary or extension), every
+//! length lies inside the bytes, every map key is a string, every float is
+//! finite, and nesting stays within the caller's limit. Strings are
+//! checked for UTF-8 then too, except inside a card's `fields`, where a
+//! string is checked when it is read (most readers read few fields, and
+//! checking every text of every card would cost more than inflating it):
+//! that is why reading a field returns a `Result`.
 
 use serde_json::{Map, Number, Value};
 
@@ -90,17 +93,24 @@ impl<'a> ValueRef<'a> {
     }
 
     /// An owned copy as JSON (maps keep their order).
-    pub fn to_json(&self) -> Value {
-        match *self {
+    ///
+    /// # Errors
+    /// When a string inside is not UTF-8.
+    pub fn to_json(&self) -> Result<Value, BundleError> {
+        Ok(match *self {
             ValueRef::Bool(b) => Value::Bool(b),
             ValueRef::Int(n) => Value::Number(n.into()),
             ValueRef::UInt(n) => Value::Number(n.into()),
             // Checked finite when read.
             ValueRef::Float(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
             ValueRef::Str(s) => Value::String(s.to_owned()),
-            ValueRef::Array(a) => Value::Array(a.iter().map(|v| v.to_json()).collect()),
-            ValueRef::Map(m) => Value::Object(m.to_json()),
-        }
+            ValueRef::Array(a) => Value::Array(
+                a.iter()
+                    .map(|v| v.and_then(|v| v.to_json()))
+                    .collect::<Result<_, _>>()?,
+            ),
+            ValueRef::Map(m) => Value::Object(m.to_json()?),
+        })
     }
 }
 
@@ -115,10 +125,11 @@ impl<'a> ArrayRef<'a> {
         self.len == 0
     }
 
-    /// The items, in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = ValueRef<'a>> + 'a {
+    /// The items, in order; an item that is a string not in UTF-8 is an
+    /// error.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Result<ValueRef<'a>, BundleError>> + 'a {
         let mut c = Cursor::new(self.items);
-        (0..self.len).map(move |_| c.trusted())
+        (0..self.len).map(move |_| c.trusted().map_err(in_cards))
     }
 }
 
@@ -133,33 +144,51 @@ impl<'a> MapRef<'a> {
         self.len == 0
     }
 
-    /// The entries, in the order written.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&'a str, ValueRef<'a>)> + 'a {
+    /// The entries, in the order written; a key or string value not in
+    /// UTF-8 is an error.
+    pub fn iter(
+        &self,
+    ) -> impl ExactSizeIterator<Item = Result<(&'a str, ValueRef<'a>), BundleError>> + 'a {
         let mut c = Cursor::new(self.entries);
         (0..self.len).map(move |_| {
-            let key = c.trusted().as_str().unwrap_or_default();
-            (key, c.trusted())
+            let key = std::str::from_utf8(c.trusted_str())
+                .map_err(|_| in_cards("a map key is not UTF-8".into()))?;
+            Ok((key, c.trusted().map_err(in_cards)?))
         })
     }
 
     /// The value of `key`, walking past the entries before it without
     /// decoding them.
-    pub fn get(&self, key: &str) -> Option<ValueRef<'a>> {
+    ///
+    /// # Errors
+    /// When the value is a string not in UTF-8.
+    pub fn get(&self, key: &str) -> Result<Option<ValueRef<'a>>, BundleError> {
         let mut c = Cursor::new(self.entries);
         for _ in 0..self.len {
             let k = c.trusted_str();
             if k == key.as_bytes() {
-                return Some(c.trusted());
+                return c.trusted().map(Some).map_err(in_cards);
             }
             c.skip_trusted();
         }
-        None
+        Ok(None)
     }
 
     /// An owned copy as a JSON object.
-    pub fn to_json(&self) -> Map<String, Value> {
-        self.iter().map(|(k, v)| (k.to_owned(), v.to_json())).collect()
+    ///
+    /// # Errors
+    /// When a key or string inside is not UTF-8.
+    pub fn to_json(&self) -> Result<Map<String, Value>, BundleError> {
+        self.iter()
+            .map(|e| e.and_then(|(k, v)| Ok((k.to_owned(), v.to_json()?))))
+            .collect()
     }
+}
+
+/// A string found not to be UTF-8 when read: only card fields hold
+/// strings checked that late.
+fn in_cards(detail: Bad) -> BundleError {
+    BundleError::corrupt("cards", detail)
 }
 
 /// A position in MessagePack bytes.
@@ -212,12 +241,12 @@ impl<'a> Cursor<'a> {
     /// levels (a scalar needs none).
     pub(crate) fn value(&mut self, depth: usize) -> Result<ValueRef<'a>, Bad> {
         let start = self.at;
-        self.check(depth)?;
+        self.check(depth, true)?;
         let mut head = Cursor {
             bytes: &self.bytes[..self.at],
             at: start,
         };
-        Ok(head.head())
+        head.head()
     }
 
     /// Reads the header of a map: its entry count.
@@ -259,7 +288,7 @@ impl<'a> Cursor<'a> {
                     "a record's `fields` holds `{key}`, which is a key of the record itself"
                 ));
             }
-            self.check(depth)?;
+            self.check(depth, false)?;
         }
         Ok(MapRef {
             entries: &self.bytes[start..self.at],
@@ -269,7 +298,7 @@ impl<'a> Cursor<'a> {
 
     /// Reads the head of a checked value that ends where the bytes end: a
     /// container's items are the rest of the bytes.
-    fn head(&mut self) -> ValueRef<'a> {
+    fn head(&mut self) -> Result<ValueRef<'a>, Bad> {
         let marker = self.bytes[self.at];
         let (width, map) = match marker {
             0x90..=0x9f | 0x80..=0x8f => (0, marker < 0x90),
@@ -284,16 +313,17 @@ impl<'a> Cursor<'a> {
             self.len_trusted(width)
         };
         let bytes = &self.bytes[self.at..];
-        if map {
+        Ok(if map {
             ValueRef::Map(MapRef { entries: bytes, len })
         } else {
             ValueRef::Array(ArrayRef { items: bytes, len })
-        }
+        })
     }
 
-    /// Steps over one value, checking it whole, without recursing: the
-    /// containers still open are counted in a fixed array on the stack.
-    fn check(&mut self, depth: usize) -> Result<(), Bad> {
+    /// Steps over one value, checking it whole (its strings for UTF-8 only
+    /// when `utf8`), without recursing: the containers still open are
+    /// counted in a fixed array on the stack.
+    fn check(&mut self, depth: usize, utf8: bool) -> Result<(), Bad> {
         // Per open container: the items left (a map counts keys and values
         // apart) and whether it is a map.
         let mut open = [(0u64, false); MAX_OPEN];
@@ -338,7 +368,7 @@ impl<'a> Cursor<'a> {
                         _ => u64::from(marker & 0x1f),
                     };
                     let bytes = self.take(len as usize)?;
-                    if !bytes.is_ascii() && std::str::from_utf8(bytes).is_err() {
+                    if utf8 && std::str::from_utf8(bytes).is_err() {
                         return Err("a string is not UTF-8".into());
                     }
                     (None, false)
@@ -380,7 +410,7 @@ impl<'a> Cursor<'a> {
 
     /// Reads a value already checked by [`Cursor::value`], stepping over
     /// the contents of a container instead of checking them again.
-    fn trusted(&mut self) -> ValueRef<'a> {
+    fn trusted(&mut self) -> Result<ValueRef<'a>, Bad> {
         let marker = self.bytes[self.at];
         let (len, map) = match marker {
             0x90..=0x9f => (usize::from(marker & 0x0f), false),
@@ -396,19 +426,19 @@ impl<'a> Cursor<'a> {
             self.skip_trusted();
         }
         let bytes = &self.bytes[start..self.at];
-        if map {
+        Ok(if map {
             ValueRef::Map(MapRef { entries: bytes, len })
         } else {
             ValueRef::Array(ArrayRef { items: bytes, len })
-        }
+        })
     }
 
-    /// Reads a scalar already checked.
-    fn scalar(&mut self) -> ValueRef<'a> {
+    /// Reads a scalar already checked (a string is checked for UTF-8 now).
+    fn scalar(&mut self) -> Result<ValueRef<'a>, Bad> {
         let marker = self.bytes[self.at];
         self.at += 1;
         let mut be = |n: usize| self.be(n).unwrap_or_default();
-        match marker {
+        Ok(match marker {
             0x00..=0x7f => ValueRef::Int(i64::from(marker)),
             0xe0..=0xff => ValueRef::Int(i64::from(marker as i8)),
             0xc3 => ValueRef::Bool(true),
@@ -425,11 +455,14 @@ impl<'a> Cursor<'a> {
             0xcb => ValueRef::Float(f64::from_bits(be(8))),
             0xa0..=0xbf | 0xd9..=0xdb => {
                 self.at -= 1;
-                ValueRef::Str(std::str::from_utf8(self.trusted_str()).unwrap_or_default())
+                ValueRef::Str(
+                    std::str::from_utf8(self.trusted_str())
+                        .map_err(|_| "a string is not UTF-8")?,
+                )
             }
             // `false`; nothing else passes the check.
             _ => ValueRef::Bool(false),
-        }
+        })
     }
 
     /// The bytes of a string key already checked.
@@ -497,5 +530,5 @@ pub(crate) fn one_value(
     if !c.at_end() {
         return Err(BundleError::corrupt(section, "bytes after the value"));
     }
-    Ok(value.to_json())
+    value.to_json()
 }

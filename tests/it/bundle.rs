@@ -762,6 +762,11 @@ fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
             "extension",
         ),
         (
+            "a string that is not UTF-8",
+            with_record(&valid, &record(&[0xa2, 0xff, 0xfe])),
+            "not UTF-8",
+        ),
+        (
             "an infinite float",
             with_record(&valid, &record(&[0xcb, 0x7f, 0xf0, 0, 0, 0, 0, 0, 0])),
             "not finite",

@@ -94,7 +94,10 @@ def unpack_one(data):
     check_markers(data)
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data) or 1)
     unpacker.feed(data)
-    value = unpacker.unpack()
+    try:
+        value = unpacker.unpack()
+    except UnicodeDecodeError:
+        raise BundleError("a string is not UTF-8")
     check(unpacker.tell() == len(data), "bytes after the value")
     return value
 
