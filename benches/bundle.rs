@@ -118,7 +118,11 @@ fn main() {
             &json_scan,
         ],
     );
-    assert_eq!(scan_view(&bundle), scan_json(&json), "both scans read the same");
+    assert_eq!(
+        scan_view(&bundle),
+        scan_json(&json),
+        "both scans read the same"
+    );
     let gz_json = gzip(&json);
     let gz_bundle = gzip(&bytes);
 

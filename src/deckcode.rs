@@ -24,8 +24,8 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use indexmap::IndexMap;
 
-use crate::link::CardPool;
 use crate::config::Manifest;
+use crate::link::CardPool;
 
 /// The layout version of a code without a format.
 pub const VERSION: u8 = 1;
@@ -81,7 +81,9 @@ pub enum CodeError {
     #[error("the deck names {0}, which the game does not have")]
     Unknown(String),
     /// Puts a card in a zone that does not take its kind.
-    #[error("the deck puts `{card}` (of kind `{kind}`) in the zone `{zone}`, which does not take that kind")]
+    #[error(
+        "the deck puts `{card}` (of kind `{kind}`) in the zone `{zone}`, which does not take that kind"
+    )]
     ZoneKind {
         /// The card.
         card: String,
@@ -103,13 +105,16 @@ pub enum CodeError {
     EmptyFormat,
 }
 
-/// The short hash of a card pool that codes carry: FNV-1a 32 over the
-/// bytes `id`, `0x00`, `kind`, `0x0A` of every card, sorted by id bytewise.
+/// The short hash of a card pool that codes carry.
 pub fn pool_hash(pool: &CardPool) -> u32 {
-    let mut lines: Vec<(&str, &str)> = pool
-        .iter()
-        .map(|c| (c.id.as_str(), c.kind.as_str()))
-        .collect();
+    hash_cards(pool.iter().map(|c| (c.id.as_str(), c.kind.as_str())))
+}
+
+/// The pool hash of cards given as `(id, kind)`, in any order (a game
+/// client takes them from a bundle's records): FNV-1a 32 over the bytes
+/// `id`, `0x00`, `kind`, `0x0A` of every card, sorted by id bytewise.
+pub fn hash_cards<'a>(cards: impl IntoIterator<Item = (&'a str, &'a str)>) -> u32 {
+    let mut lines: Vec<(&str, &str)> = cards.into_iter().collect();
     lines.sort_unstable();
     let mut h: u32 = 0x811c_9dc5;
     for (id, kind) in lines {
@@ -438,7 +443,11 @@ mod tests {
         // 1 written in two bytes, 0 in two bytes: another spelling, refused
         for overlong in [&[0x81, 0x00][..], &[0x80, 0x00]] {
             assert!(matches!(
-                Reader { bytes: overlong, at: 0 }.varint(),
+                Reader {
+                    bytes: overlong,
+                    at: 0
+                }
+                .varint(),
                 Err(CodeError::NotCanonical(_))
             ));
         }
@@ -454,10 +463,20 @@ mod tests {
 
     #[test]
     fn garbage_is_refused_without_panicking() {
-        let manifest: Manifest =
-            toml::from_str("id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.k]\nname = \"K\"\n")
-                .unwrap();
-        for code in ["", "!!!", "AA", "AQ", "AQAAAAA", "Ag", "AQAAAAD_____Dw", "AQ=="] {
+        let manifest: Manifest = toml::from_str(
+            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.k]\nname = \"K\"\n",
+        )
+        .unwrap();
+        for code in [
+            "",
+            "!!!",
+            "AA",
+            "AQ",
+            "AQAAAAA",
+            "Ag",
+            "AQAAAAD_____Dw",
+            "AQ==",
+        ] {
             assert!(
                 decode(code, &manifest, &CardPool::default()).is_err(),
                 "{code}"

@@ -24,10 +24,10 @@ pub(crate) fn game_section(manifest: &Manifest, written: Option<&Value>) -> Valu
 /// as a float (the manifest's types hold millimetres as `f64`).
 fn restore_integers(value: &mut Value, written: &Value) {
     match (value, written) {
-        (Value::Number(n), Value::Number(w)) if n.is_f64() && !w.is_f64() => {
-            if w.as_f64() == n.as_f64() {
-                *n = w.clone();
-            }
+        (Value::Number(n), Value::Number(w))
+            if n.is_f64() && !w.is_f64() && w.as_f64() == n.as_f64() =>
+        {
+            *n = w.clone();
         }
         (Value::Object(map), Value::Object(w)) => {
             for (k, v) in map.iter_mut() {

@@ -50,8 +50,8 @@ mod write;
 
 pub use error::BundleError;
 pub use format::{
-    BLOCK_ENTRY_LEN, BLOCK_TARGET, EXTENSION, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header, INDEX_ENTRY_LEN,
-    MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO, Section, Sections,
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, EXTENSION, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header,
+    INDEX_ENTRY_LEN, MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO, Section, Sections,
 };
 pub use hash::SourceHash;
 pub use read::Bundle;

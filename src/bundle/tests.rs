@@ -695,8 +695,14 @@ fn a_record_over_16_mib_is_named_and_one_under_it_gets_a_block_of_its_own() {
         copies: None,
         fields,
     };
-    let err = encode(&manifest(), None, &[card("x", &huge)], &[], SourceHash::default())
-        .unwrap_err();
+    let err = encode(
+        &manifest(),
+        None,
+        &[card("x", &huge)],
+        &[],
+        SourceHash::default(),
+    )
+    .unwrap_err();
     assert!(matches!(&err, EncodeError::RecordTooLarge { id, .. } if id == "x"));
     assert!(err.to_string().contains("16 MiB"), "{err}");
     assert!(!err.to_string().contains("4 GiB"), "{err}");

@@ -220,7 +220,12 @@ impl<'a> Cursor<'a> {
             .at
             .checked_add(n)
             .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| format!("a value runs past the end of its {} bytes", self.bytes.len()))?;
+            .ok_or_else(|| {
+                format!(
+                    "a value runs past the end of its {} bytes",
+                    self.bytes.len()
+                )
+            })?;
         let s = &self.bytes[self.at..end];
         self.at = end;
         Ok(s)
@@ -230,11 +235,15 @@ impl<'a> Cursor<'a> {
         Ok(self.take(1)?[0])
     }
 
+    /// A big-endian unsigned integer of `n` bytes (1, 2, 4 or 8).
     fn be(&mut self, n: usize) -> Result<u64, Bad> {
-        Ok(self
-            .take(n)?
-            .iter()
-            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)))
+        let b = self.take(n)?;
+        Ok(match *b {
+            [x] => u64::from(x),
+            [x, y] => u64::from(u16::from_be_bytes([x, y])),
+            [x, y, z, w] => u64::from(u32::from_be_bytes([x, y, z, w])),
+            _ => b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)),
+        })
     }
 
     /// Reads one value, checking all of it; containers may nest `depth`
@@ -262,23 +271,21 @@ impl<'a> Cursor<'a> {
 
     /// Reads a map key: a string.
     pub(crate) fn key(&mut self) -> Result<&'a str, Bad> {
-        match self.bytes.get(self.at) {
-            Some(0xa0..=0xbf | 0xd9..=0xdb) => {
-                let bytes = self.trusted_str();
-                std::str::from_utf8(bytes).map_err(|_| "a string is not UTF-8".into())
-            }
-            _ => Err("a map key is not a string".into()),
-        }
+        let len = match self.byte()? {
+            marker @ 0xa0..=0xbf => u64::from(marker & 0x1f),
+            0xd9 => self.be(1)?,
+            0xda => self.be(2)?,
+            0xdb => self.be(4)?,
+            _ => return Err("a map key is not a string".into()),
+        };
+        let bytes = self.take(len as usize)?;
+        std::str::from_utf8(bytes).map_err(|_| "a string is not UTF-8".into())
     }
 
     /// Reads a record's `fields`: a map whose keys may not be any of
     /// `reserved` (the record's own keys), its values nesting at most
     /// `depth` levels, checking all of it in one pass.
-    pub(crate) fn fields(
-        &mut self,
-        reserved: &[&str],
-        depth: usize,
-    ) -> Result<MapRef<'a>, Bad> {
+    pub(crate) fn fields(&mut self, reserved: &[&str], depth: usize) -> Result<MapRef<'a>, Bad> {
         let len = self.map_header()?;
         let start = self.at;
         for _ in 0..len {
@@ -301,7 +308,7 @@ impl<'a> Cursor<'a> {
     fn head(&mut self) -> Result<ValueRef<'a>, Bad> {
         let marker = self.bytes[self.at];
         let (width, map) = match marker {
-            0x90..=0x9f | 0x80..=0x8f => (0, marker < 0x90),
+            0x80..=0x9f => (0, marker < 0x90),
             0xdc | 0xde => (2, marker == 0xde),
             0xdd | 0xdf => (4, marker == 0xdf),
             _ => return self.scalar(),
@@ -314,7 +321,10 @@ impl<'a> Cursor<'a> {
         };
         let bytes = &self.bytes[self.at..];
         Ok(if map {
-            ValueRef::Map(MapRef { entries: bytes, len })
+            ValueRef::Map(MapRef {
+                entries: bytes,
+                len,
+            })
         } else {
             ValueRef::Array(ArrayRef { items: bytes, len })
         })
@@ -420,14 +430,21 @@ impl<'a> Cursor<'a> {
             _ => return self.scalar(),
         };
         self.at += 1;
-        let len = if marker >= 0xdc { self.len_trusted(len) } else { len };
+        let len = if marker >= 0xdc {
+            self.len_trusted(len)
+        } else {
+            len
+        };
         let start = self.at;
         for _ in 0..if map { 2 * len } else { len } {
             self.skip_trusted();
         }
         let bytes = &self.bytes[start..self.at];
         Ok(if map {
-            ValueRef::Map(MapRef { entries: bytes, len })
+            ValueRef::Map(MapRef {
+                entries: bytes,
+                len,
+            })
         } else {
             ValueRef::Array(ArrayRef { items: bytes, len })
         })
@@ -456,8 +473,7 @@ impl<'a> Cursor<'a> {
             0xa0..=0xbf | 0xd9..=0xdb => {
                 self.at -= 1;
                 ValueRef::Str(
-                    std::str::from_utf8(self.trusted_str())
-                        .map_err(|_| "a string is not UTF-8")?,
+                    std::str::from_utf8(self.trusted_str()).map_err(|_| "a string is not UTF-8")?,
                 )
             }
             // `false`; nothing else passes the check.

@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::format::{
-    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header, INDEX_ENTRY_LEN, MAX_BLOCK,
-    MAX_DEPTH, Section, Sections,
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header,
+    INDEX_ENTRY_LEN, MAX_BLOCK, MAX_DEPTH, Section, Sections,
 };
 use super::game::game_section;
 use super::hash::SourceHash;

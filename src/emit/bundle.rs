@@ -90,7 +90,13 @@ pub fn encode_game(
     let cards: Vec<CardRecord<'_>> = game.pool.iter().map(CardRecord::from).collect();
     let hash = source_hash(game, sources);
     let written = written_manifest(game, sources);
-    match bundle::encode(&game.manifest.manifest, written.as_ref(), &cards, decks, hash) {
+    match bundle::encode(
+        &game.manifest.manifest,
+        written.as_ref(),
+        &cards,
+        decks,
+        hash,
+    ) {
         Ok(bytes) => Some(bytes),
         Err(e) => {
             let place = match &e {

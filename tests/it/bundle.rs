@@ -341,7 +341,12 @@ fn with_record(valid: &[u8], record: &[u8]) -> Vec<u8> {
 /// A bundle of a one-card game with its game section, decks section or
 /// only record replaced, the index and block table following, the
 /// checksums fixed.
-fn rebuilt(valid: &[u8], game: Option<&[u8]>, decks: Option<&[u8]>, record: Option<&[u8]>) -> Vec<u8> {
+fn rebuilt(
+    valid: &[u8],
+    game: Option<&[u8]>,
+    decks: Option<&[u8]>,
+    record: Option<&[u8]>,
+) -> Vec<u8> {
     let payload = &valid[128..];
     let section = |i: usize| {
         let (off, len) = (u32_at(valid, 88 + 8 * i), u32_at(valid, 92 + 8 * i));
@@ -374,7 +379,12 @@ fn rebuilt(valid: &[u8], game: Option<&[u8]>, decks: Option<&[u8]>, record: Opti
     cards.extend_from_slice(&stored);
     let mut out = valid[..128].to_vec();
     let mut new_payload = Vec::new();
-    let sections = [game.unwrap_or(section(0)), decks.unwrap_or(section(1)), &index, &cards];
+    let sections = [
+        game.unwrap_or(section(0)),
+        decks.unwrap_or(section(1)),
+        &index,
+        &cards,
+    ];
     for (i, bytes) in sections.iter().enumerate() {
         out[88 + 8 * i..92 + 8 * i].copy_from_slice(&(new_payload.len() as u32).to_le_bytes());
         out[92 + 8 * i..96 + 8 * i].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
@@ -685,7 +695,11 @@ fn every_reader_ignores_or_keeps_unknown_keys_of_a_newer_minor_version_as_the_sp
         .arg(ws.path().join("future.carta"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let read: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(read, decompiled);
 
@@ -714,16 +728,27 @@ fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
     );
     ws.run(["build"]).succeeds();
     let valid = fs::read(bundle_of(ws.path(), "g")).unwrap();
-    let crafted = |record: Value| rebuilt(&valid, None, None, Some(&rmp_serde::to_vec_named(&record).unwrap()));
+    let crafted = |record: Value| {
+        rebuilt(
+            &valid,
+            None,
+            None,
+            Some(&rmp_serde::to_vec_named(&record).unwrap()),
+        )
+    };
     let cases = [
         (
             "a field named `id`",
-            crafted(serde_json::json!({"id": "x", "kind": "k", "name": "X", "fields": {"id": "evil"}})),
+            crafted(
+                serde_json::json!({"id": "x", "kind": "k", "name": "X", "fields": {"id": "evil"}}),
+            ),
             "holds `id`",
         ),
         (
             "a field named `name`",
-            crafted(serde_json::json!({"id": "x", "kind": "k", "name": "X", "fields": {"name": "Evil"}})),
+            crafted(
+                serde_json::json!({"id": "x", "kind": "k", "name": "X", "fields": {"name": "Evil"}}),
+            ),
             "holds `name`",
         ),
         (
@@ -733,7 +758,9 @@ fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
         ),
         (
             "copies out of range",
-            crafted(serde_json::json!({"id": "x", "kind": "k", "name": "X", "copies": 0, "fields": {}})),
+            crafted(
+                serde_json::json!({"id": "x", "kind": "k", "name": "X", "copies": 0, "fields": {}}),
+            ),
             "`copies`",
         ),
         (
@@ -741,11 +768,7 @@ fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
             crafted(serde_json::json!({"id": "x", "kind": "k", "fields": {}})),
             "no `name`",
         ),
-        (
-            "a nil",
-            with_record(&valid, &record(&[0xc0])),
-            "nil",
-        ),
+        ("a nil", with_record(&valid, &record(&[0xc0])), "nil"),
         (
             "a float 32",
             with_record(&valid, &record(&[0xca, 0x3f, 0x80, 0, 0])),
@@ -760,6 +783,11 @@ fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
             "an extension",
             with_record(&valid, &record(&[0xd4, 1, 0])),
             "extension",
+        ),
+        (
+            "a key that runs past the record",
+            with_record(&valid, &[0x81, 0xd9, 0xff, b'i', b'd']),
+            "runs past the end",
         ),
         (
             "a string that is not UTF-8",

@@ -279,7 +279,10 @@ fn code_deck(game: &Game, lines: &[(usize, usize, u32)], name: &str) -> CodeDeck
             .map(|c| c.id.as_str())
             .collect();
         let id = fitting[card % fitting.len()].to_owned();
-        deck.zones.entry(zone.clone()).or_default().push((id, count));
+        deck.zones
+            .entry(zone.clone())
+            .or_default()
+            .push((id, count));
     }
     deck
 }
@@ -342,9 +345,12 @@ fn game() -> &'static Game {
 #[test]
 fn a_code_for_another_pool_is_detected_not_misread() {
     let game = game();
-    let code =
-        deckcode::encode(&code_deck(game, &[(0, 1, 2)], "x"), &game.manifest.manifest, &game.pool)
-            .unwrap();
+    let code = deckcode::encode(
+        &code_deck(game, &[(0, 1, 2)], "x"),
+        &game.manifest.manifest,
+        &game.pool,
+    )
+    .unwrap();
     let mut other = Workspace::open(&repo()).unwrap();
     let mut diags = Diagnostics::new();
     let kingdoms = compile(&mut other, "zodiacos", Decks::Skip, Keep::All, &mut diags)
@@ -435,6 +441,16 @@ fn card_and_zones(game: &Game) -> (u8, u8, u8) {
     panic!("intrépidos has a card some zone refuses among its first 127 ids");
 }
 
+/// `code` with one of the unused bits of its last character set (another
+/// spelling of the same bytes, which base64 decoders may accept).
+fn with_trailing_bits(code: &str) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    assert_ne!(code.len() % 4, 0, "the code has unused bits");
+    let last = code.as_bytes()[code.len() - 1];
+    let v = ALPHABET.iter().position(|&c| c == last).unwrap();
+    format!("{}{}", &code[..code.len() - 1], ALPHABET[v | 1] as char)
+}
+
 #[test]
 fn every_other_spelling_of_a_deck_is_refused_so_one_deck_has_one_code() {
     let game = game();
@@ -451,20 +467,73 @@ fn every_other_spelling_of_a_deck_is_refused_so_one_deck_has_one_code() {
         "the hand-made code is the one carta writes"
     );
     let refused = [
-        ("spaces around it", format!(" {canonical}\n"), "spaces or line breaks"),
+        (
+            "spaces around it",
+            format!(" {canonical}\n"),
+            "spaces or line breaks",
+        ),
         ("padding", format!("{canonical}=="), "not base64url"),
-        ("an overlong count", raw_code(1, &[1, zone, 1, card, 0x82, 0x00]), "more bytes than it needs"),
-        ("an overlong zone count", raw_code(1, &[0x81, 0x00, zone, 1, card, 2]), "more bytes than it needs"),
+        (
+            "trailing bits that are not zero",
+            with_trailing_bits(&canonical),
+            "not base64url",
+        ),
+        (
+            "an overlong count",
+            raw_code(1, &[1, zone, 1, card, 0x82, 0x00]),
+            "more bytes than it needs",
+        ),
+        (
+            "an overlong zone count",
+            raw_code(1, &[0x81, 0x00, zone, 1, card, 2]),
+            "more bytes than it needs",
+        ),
         ("an empty zone", raw_code(1, &[1, zone, 0]), "empty zone"),
-        ("a zone listed twice", raw_code(1, &[2, zone, 1, card, 2, zone, 1, card, 1]), "out of order"),
-        ("a card listed twice", raw_code(1, &[1, zone, 2, card, 1, 0, 1]), "a card twice"),
-        ("a card in a zone that does not take it", raw_code(1, &[1, wrong_zone, 1, card, 2]), "does not take that kind"),
-        ("no copies", raw_code(1, &[1, zone, 1, card, 0]), "copies of"),
-        ("10,001 copies", raw_code(1, &[1, zone, 1, card, 0x91, 0x4e]), "copies of"),
-        ("a number over 32 bits", raw_code(1, &[1, zone, 1, card, 0x80, 0x80, 0x80, 0x80, 0x10]), "too large"),
-        ("trailing bytes", raw_code(1, &[1, zone, 1, card, 2, 0]), "bytes after the deck"),
-        ("an empty format", raw_code(2, &[0, 1, zone, 1, card, 2]), "format is empty"),
-        ("a zone out of range", raw_code(1, &[1, 100, 1, card, 2]), "zone number 100"),
+        (
+            "a zone listed twice",
+            raw_code(1, &[2, zone, 1, card, 2, zone, 1, card, 1]),
+            "out of order",
+        ),
+        (
+            "a card listed twice",
+            raw_code(1, &[1, zone, 2, card, 1, 0, 1]),
+            "a card twice",
+        ),
+        (
+            "a card in a zone that does not take it",
+            raw_code(1, &[1, wrong_zone, 1, card, 2]),
+            "does not take that kind",
+        ),
+        (
+            "no copies",
+            raw_code(1, &[1, zone, 1, card, 0]),
+            "copies of",
+        ),
+        (
+            "10,001 copies",
+            raw_code(1, &[1, zone, 1, card, 0x91, 0x4e]),
+            "copies of",
+        ),
+        (
+            "a number over 32 bits",
+            raw_code(1, &[1, zone, 1, card, 0x80, 0x80, 0x80, 0x80, 0x10]),
+            "too large",
+        ),
+        (
+            "trailing bytes",
+            raw_code(1, &[1, zone, 1, card, 2, 0]),
+            "bytes after the deck",
+        ),
+        (
+            "an empty format",
+            raw_code(2, &[0, 1, zone, 1, card, 2]),
+            "format is empty",
+        ),
+        (
+            "a zone out of range",
+            raw_code(1, &[1, 100, 1, card, 2]),
+            "zone number 100",
+        ),
         ("layout version 3", raw_code(3, &[0]), "layout version 3"),
     ];
     for (what, code, message) in refused {
@@ -473,7 +542,10 @@ fn every_other_spelling_of_a_deck_is_refused_so_one_deck_has_one_code() {
     }
     // With a format: version 2, and the format is kept.
     let with_format = raw_code(2, &[4, b'f', b'r', b'e', b'e', 1, zone, 1, card, 2]);
-    assert_eq!(decode(&with_format).unwrap().format.as_deref(), Some("free"));
+    assert_eq!(
+        decode(&with_format).unwrap().format.as_deref(),
+        Some("free")
+    );
     assert!(deckcode::to_toml(&decode(&with_format).unwrap()).contains("\nformat = \"free\"\n"));
 }
 
@@ -485,26 +557,57 @@ fn encoding_refuses_what_decoding_would() {
     let mut ids: Vec<&str> = game.pool.ids().collect();
     ids.sort_unstable();
     let id = ids[card as usize].to_owned();
-    let zone = manifest.zones.get_index(wrong_zone as usize).unwrap().0.clone();
+    let zone = manifest
+        .zones
+        .get_index(wrong_zone as usize)
+        .unwrap()
+        .0
+        .clone();
     let deck = |zone: &str, lines: Vec<(String, u32)>| CodeDeck {
         game: "intrepidos".into(),
         name: "x".into(),
         format: None,
         zones: [(zone.to_owned(), lines)].into_iter().collect(),
     };
-    let err = deckcode::encode(&deck(&zone, vec![(id.clone(), 1)]), manifest, &game.pool).unwrap_err();
+    let err =
+        deckcode::encode(&deck(&zone, vec![(id.clone(), 1)]), manifest, &game.pool).unwrap_err();
     assert!(matches!(err, deckcode::CodeError::ZoneKind { .. }), "{err}");
     let fitting = code_deck(game, &[(0, 0, 1)], "x");
     let (zone, lines) = fitting.zones.first().unwrap();
     let many = vec![(lines[0].0.clone(), 6_000), (lines[0].0.clone(), 5_000)];
     let err = deckcode::encode(&deck(zone, many), manifest, &game.pool).unwrap_err();
-    assert!(matches!(err, deckcode::CodeError::Count { count: 11_000, .. }), "{err}");
+    assert!(
+        matches!(err, deckcode::CodeError::Count { count: 11_000, .. }),
+        "{err}"
+    );
     let mut empty_format = fitting.clone();
     empty_format.format = Some(String::new());
     assert_eq!(
         deckcode::encode(&empty_format, manifest, &game.pool),
         Err(deckcode::CodeError::EmptyFormat)
     );
+}
+
+#[test]
+fn the_pool_hash_of_a_bundle_is_the_pool_hash_of_the_sources() {
+    let ws = crate::harness::Workspace::shipped(&[]);
+    ws.run(["build"]).succeeds();
+    for game in ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"] {
+        let mut sources = Workspace::open(ws.path()).unwrap();
+        let mut diags = Diagnostics::new();
+        let checked = compile(&mut sources, game, Decks::Skip, Keep::All, &mut diags)
+            .unwrap()
+            .unwrap();
+        let bundle =
+            carta::bundle::Bundle::open(ws.path().join(format!("build/{game}/{game}.carta")))
+                .unwrap();
+        let mut cards = Vec::new();
+        bundle
+            .visit(|c| cards.push((c.id.to_owned(), c.kind.to_owned())))
+            .unwrap();
+        let from_bundle = deckcode::hash_cards(cards.iter().map(|(i, k)| (i.as_str(), k.as_str())));
+        assert_eq!(from_bundle, deckcode::pool_hash(&checked.pool), "{game}");
+    }
 }
 
 #[test]
@@ -517,9 +620,17 @@ fn the_code_in_the_deck_codes_spec_still_decodes() {
         .expect("docs/deck-codes.md shows a code");
     let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
     let decoded = ws.run(["-q", "deck", "decode", code]).succeeds().stdout;
-    assert!(decoded.starts_with("game = \"intrepidos\"\nname = \"Fúria de Áries\"\n"), "{decoded}");
+    assert!(
+        decoded.starts_with("game = \"intrepidos\"\nname = \"Fúria de Áries\"\n"),
+        "{decoded}"
+    );
     let again = ws
-        .run(["-q", "deck", "code", "cards/intrepidos/decks/furia-de-aries.toml"])
+        .run([
+            "-q",
+            "deck",
+            "code",
+            "cards/intrepidos/decks/furia-de-aries.toml",
+        ])
         .succeeds()
         .stdout;
     assert_eq!(again.trim(), code);
@@ -535,7 +646,8 @@ fn a_code_for_a_game_not_in_the_workspace_says_so_once() {
     let code = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
     let run = ws.run(["deck", "decode", &code]).fails();
     assert!(
-        run.stderr.contains("this deck code is for the game `nope`, which is not in this workspace")
+        run.stderr
+            .contains("this deck code is for the game `nope`, which is not in this workspace")
             && !run.stderr.contains("which the game does not have"),
         "{}",
         run.stderr
