@@ -185,6 +185,18 @@ impl<'a> MapRef<'a> {
     }
 }
 
+/// A container over its items' bytes.
+fn container(bytes: &[u8], len: usize, map: bool) -> ValueRef<'_> {
+    if map {
+        ValueRef::Map(MapRef {
+            entries: bytes,
+            len,
+        })
+    } else {
+        ValueRef::Array(ArrayRef { items: bytes, len })
+    }
+}
+
 /// A string found not to be UTF-8 when read: only card fields hold
 /// strings checked that late.
 fn in_cards(detail: Bad) -> BundleError {
@@ -271,6 +283,12 @@ impl<'a> Cursor<'a> {
 
     /// Reads a map key: a string.
     pub(crate) fn key(&mut self) -> Result<&'a str, Bad> {
+        std::str::from_utf8(self.key_bytes()?).map_err(|_| "a string is not UTF-8".into())
+    }
+
+    /// Reads the bytes of a map key, a string, without checking them for
+    /// UTF-8.
+    fn key_bytes(&mut self) -> Result<&'a [u8], Bad> {
         let len = match self.byte()? {
             marker @ 0xa0..=0xbf => u64::from(marker & 0x1f),
             0xd9 => self.be(1)?,
@@ -278,8 +296,7 @@ impl<'a> Cursor<'a> {
             0xdb => self.be(4)?,
             _ => return Err("a map key is not a string".into()),
         };
-        let bytes = self.take(len as usize)?;
-        std::str::from_utf8(bytes).map_err(|_| "a string is not UTF-8".into())
+        self.take(len as usize)
     }
 
     /// Reads a record's `fields`: a map whose keys may not be any of
@@ -289,10 +306,11 @@ impl<'a> Cursor<'a> {
         let len = self.map_header()?;
         let start = self.at;
         for _ in 0..len {
-            let key = self.key()?;
-            if reserved.contains(&key) {
+            // Compared as bytes; a key is checked for UTF-8 when read.
+            let key = self.key_bytes()?;
+            if let Some(own) = reserved.iter().find(|r| r.as_bytes() == key) {
                 return Err(format!(
-                    "a record's `fields` holds `{key}`, which is a key of the record itself"
+                    "a record's `fields` holds `{own}`, which is a key of the record itself"
                 ));
             }
             self.check(depth, false)?;
@@ -306,12 +324,21 @@ impl<'a> Cursor<'a> {
     /// Reads the head of a checked value that ends where the bytes end: a
     /// container's items are the rest of the bytes.
     fn head(&mut self) -> Result<ValueRef<'a>, Bad> {
+        match self.container_head() {
+            Some((len, map)) => Ok(container(&self.bytes[self.at..], len, map)),
+            None => self.scalar(),
+        }
+    }
+
+    /// Reads the marker and length of a checked container, if the next
+    /// value is one: its item count, and whether it is a map.
+    fn container_head(&mut self) -> Option<(usize, bool)> {
         let marker = self.bytes[self.at];
         let (width, map) = match marker {
             0x80..=0x9f => (0, marker < 0x90),
             0xdc | 0xde => (2, marker == 0xde),
             0xdd | 0xdf => (4, marker == 0xdf),
-            _ => return self.scalar(),
+            _ => return None,
         };
         self.at += 1;
         let len = if width == 0 {
@@ -319,15 +346,7 @@ impl<'a> Cursor<'a> {
         } else {
             self.len_trusted(width)
         };
-        let bytes = &self.bytes[self.at..];
-        Ok(if map {
-            ValueRef::Map(MapRef {
-                entries: bytes,
-                len,
-            })
-        } else {
-            ValueRef::Array(ArrayRef { items: bytes, len })
-        })
+        Some((len, map))
     }
 
     /// Steps over one value, checking it whole (its strings for UTF-8 only
@@ -421,33 +440,14 @@ impl<'a> Cursor<'a> {
     /// Reads a value already checked by [`Cursor::value`], stepping over
     /// the contents of a container instead of checking them again.
     fn trusted(&mut self) -> Result<ValueRef<'a>, Bad> {
-        let marker = self.bytes[self.at];
-        let (len, map) = match marker {
-            0x90..=0x9f => (usize::from(marker & 0x0f), false),
-            0x80..=0x8f => (usize::from(marker & 0x0f), true),
-            0xdc | 0xde => (2, marker == 0xde),
-            0xdd | 0xdf => (4, marker == 0xdf),
-            _ => return self.scalar(),
-        };
-        self.at += 1;
-        let len = if marker >= 0xdc {
-            self.len_trusted(len)
-        } else {
-            len
+        let Some((len, map)) = self.container_head() else {
+            return self.scalar();
         };
         let start = self.at;
         for _ in 0..if map { 2 * len } else { len } {
             self.skip_trusted();
         }
-        let bytes = &self.bytes[start..self.at];
-        Ok(if map {
-            ValueRef::Map(MapRef {
-                entries: bytes,
-                len,
-            })
-        } else {
-            ValueRef::Array(ArrayRef { items: bytes, len })
-        })
+        Ok(container(&self.bytes[start..self.at], len, map))
     }
 
     /// Reads a scalar already checked (a string is checked for UTF-8 now).

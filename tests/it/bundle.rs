@@ -505,17 +505,21 @@ fn python_with_msgpack() -> &'static str {
     "python3"
 }
 
+/// Runs the Python reader written from the spec on the bundle at `path`.
+fn read_in_python(path: &Path) -> std::process::Output {
+    Command::new(python_with_msgpack())
+        .arg(repo().join("tests/python/read_bundle.py"))
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_python_reader_written_from_the_spec_finds_every_card() {
-    let python = python_with_msgpack();
     let ws = Workspace::shipped(&[]);
     ws.run(["build"]).succeeds();
     for game in GAMES {
-        let out = Command::new(python)
-            .arg(repo().join("tests/python/read_bundle.py"))
-            .arg(bundle_of(ws.path(), game))
-            .output()
-            .unwrap();
+        let out = read_in_python(&bundle_of(ws.path(), game));
         assert!(
             out.status.success(),
             "{game}: {}",
@@ -690,11 +694,7 @@ fn every_reader_ignores_or_keeps_unknown_keys_of_a_newer_minor_version_as_the_sp
         .stdout_has("game      g: G (und)");
 
     // The Python reader written from the spec prints what `decompile` does.
-    let out = Command::new(python_with_msgpack())
-        .arg(repo().join("tests/python/read_bundle.py"))
-        .arg(ws.path().join("future.carta"))
-        .output()
-        .unwrap();
+    let out = read_in_python(&ws.path().join("future.carta"));
     assert!(
         out.status.success(),
         "{}",
@@ -711,11 +711,7 @@ fn every_reader_ignores_or_keeps_unknown_keys_of_a_newer_minor_version_as_the_sp
     ws.run(["decompile", "major.carta"])
         .code(1)
         .stderr_has("format version 2 is not supported");
-    let out = Command::new(python_with_msgpack())
-        .arg(repo().join("tests/python/read_bundle.py"))
-        .arg(ws.path().join("major.carta"))
-        .output()
-        .unwrap();
+    let out = read_in_python(&ws.path().join("major.carta"));
     assert_eq!(out.status.code(), Some(1));
 }
 
@@ -800,7 +796,6 @@ fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
             "not finite",
         ),
     ];
-    let python = python_with_msgpack();
     for (name, bytes, message) in cases {
         ws.write("crafted.carta", &bytes);
         for command in ["decompile", "inspect"] {
@@ -808,11 +803,7 @@ fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
                 .code(1)
                 .stderr_has(message);
         }
-        let out = Command::new(python)
-            .arg(repo().join("tests/python/read_bundle.py"))
-            .arg(ws.path().join("crafted.carta"))
-            .output()
-            .unwrap();
+        let out = read_in_python(&ws.path().join("crafted.carta"));
         assert_eq!(
             out.status.code(),
             Some(1),
