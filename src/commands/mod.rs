@@ -11,6 +11,7 @@ pub mod deck;
 pub mod init;
 pub mod print;
 mod report;
+pub mod serve;
 pub mod watch;
 
 pub use report::{ColorChoice, CommandError, Output, Report};

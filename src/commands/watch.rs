@@ -317,7 +317,7 @@ fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
 }
 
 /// Opens `url` in the desktop's browser; failing that, says how to open it.
-fn open_browser(url: &str) {
+pub(super) fn open_browser(url: &str) {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {

@@ -12,11 +12,13 @@ mod copies;
 mod count;
 mod distinct;
 mod fast;
+mod figures;
 pub mod filter;
 mod share;
 mod size;
 
 pub use compile::{Rules, compile};
+pub use figures::Figure;
 pub use filter::CardFilter;
 
 use crate::config::rules::{Bounds, RuleSeverity};

@@ -5,7 +5,7 @@
 use super::{GameEntry, Problem, Status};
 use crate::emit::sheets::icons::escape_into;
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     let mut out = String::new();
     escape_into(s, &mut out);
     out
