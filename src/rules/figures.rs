@@ -112,3 +112,12 @@ impl RuleSet {
         out
     }
 }
+
+impl super::CompiledRule {
+    /// Whether the rule bounds a share of the deck, which more cards of
+    /// other groups can always bring back under its cap (so one more copy
+    /// of a card never makes a deck unbuildable by it).
+    pub fn bounds_a_share(&self) -> bool {
+        matches!(self.check, Check::Share(_))
+    }
+}

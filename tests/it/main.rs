@@ -10,6 +10,7 @@ mod editor;
 mod harness;
 mod packs;
 mod schemas;
+mod serve;
 mod sheets;
 mod sixth;
 mod watch;

@@ -418,7 +418,8 @@ impl GameCatalog {
     }
 
     /// For each card and zone it may stand in: the error rules one more
-    /// copy there would newly break.
+    /// copy there would newly break (shares aside: more cards of other
+    /// groups mend them).
     fn unavailable(
         &self,
         rules: &RuleSet,
@@ -439,8 +440,10 @@ impl GameCatalog {
                     .check(&view)
                     .into_iter()
                     .filter(|v| {
+                        let rule = &rules.rules[v.rule];
                         !broken.contains(&v.rule)
-                            && rules.rules[v.rule].severity == RuleSeverity::Error
+                            && rule.severity == RuleSeverity::Error
+                            && !rule.bounds_a_share()
                     })
                     .map(|v| rules.rules[v.rule].name.clone())
                     .collect();
