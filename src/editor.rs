@@ -90,7 +90,12 @@ pub fn game_files(game: &Game) -> Vec<EditorFile> {
 /// The editor files every workspace has: the manifest schema and the
 /// `.taplo.toml` associating each of `games` with its schemas.
 pub fn workspace_files(games: &[String]) -> Vec<EditorFile> {
-    let manifest = to_draft7(&crate::config::json_schema(), &|_| None);
+    // The manifest's schema is one document: its refs are local.
+    let local = |r: &str| {
+        r.starts_with('#')
+            .then(|| r.replace("/$defs/", "/definitions/"))
+    };
+    let manifest = to_draft7(&crate::config::json_schema(), &local);
     vec![
         EditorFile {
             path: manifest_schema_path(),

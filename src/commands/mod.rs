@@ -10,6 +10,7 @@ pub mod check;
 pub mod deck;
 pub mod init;
 pub mod print;
+pub mod progress;
 mod report;
 pub mod serve;
 pub mod watch;

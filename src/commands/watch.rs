@@ -185,59 +185,56 @@ impl Watcher {
         ws.restore(&diags)?;
         crate::editor::refresh_reporting(&ws, &checked, &mut diags)?;
         super::init::warn_folders_without_manifest(ws.root(), &mut diags);
-        let entries: Vec<(String, String)> = checked
-            .iter()
-            .map(|g| {
-                (
-                    g.manifest.manifest.id.clone(),
-                    g.manifest.manifest.name.clone(),
-                )
-            })
-            .collect();
+        // Deck verdicts come from the check, which covers every watched
+        // game (the build may cover only those the save touched).
+        let checked_problems = problems(&diags, &ws.sources);
+        let clean = !diags.has_errors();
+        let mut entries = Vec::new();
+        for g in &checked {
+            let decks = match clean {
+                true => Some(deck_verdicts(&ws, g.id(), &checked_problems)?),
+                false => None,
+            };
+            entries.push((g.id().to_owned(), g.manifest.manifest.name.clone(), decks));
+        }
         drop(checked);
-        let (diags, sources, summary) = if diags.has_errors() {
-            (
-                diags,
-                ws.sources,
-                "check failed, nothing rebuilt".to_owned(),
-            )
-        } else {
+        let (diags, sources, summary) = if clean {
             let games = if games.is_empty() {
                 &self.options.games
             } else {
                 games
             };
-            {
-                let r =
-                    super::build::run(&self.root, games, &self.options.out, self.options.sheets)?;
-                (r.diags, r.sources, r.summary)
-            }
+            let r = super::build::run(
+                &self.root,
+                games,
+                &self.options.out,
+                self.options.sheets,
+                false,
+            )?;
+            (r.diags, r.sources, r.summary)
+        } else {
+            (
+                diags,
+                ws.sources,
+                "check failed, nothing rebuilt".to_owned(),
+            )
         };
-        let problems = problems(&diags, &sources);
-        let clean = !diags.has_errors();
         if let Some(live) = &self.live {
-            let decks = if clean {
-                Some(self.verdicts(&entries, &problems)?)
-            } else {
-                None
-            };
+            let problems = problems(&diags, &sources);
             live.publish(|status| {
-                status.problems = problems.clone();
+                status.problems = problems;
                 let old = std::mem::take(&mut status.games);
                 status.games = entries
-                    .iter()
-                    .map(|(id, name)| {
-                        let kept = old.iter().find(|g| &g.id == id).map(|g| g.decks.clone());
-                        GameEntry {
-                            id: id.clone(),
-                            name: name.clone(),
-                            decks: decks
-                                .as_ref()
-                                .and_then(|d| d.iter().find(|(g, _)| g == id))
-                                .map(|(_, v)| v.clone())
-                                .or(kept)
-                                .unwrap_or_default(),
-                        }
+                    .into_iter()
+                    .map(|(id, name, decks)| {
+                        // A broken round keeps the verdicts of the last good one.
+                        let decks = decks.unwrap_or_else(|| {
+                            old.iter()
+                                .find(|g| g.id == id)
+                                .map(|g| g.decks.clone())
+                                .unwrap_or_default()
+                        });
+                        GameEntry { id, name, decks }
                     })
                     .collect();
             });
@@ -253,33 +250,28 @@ impl Watcher {
         });
         Ok(())
     }
+}
 
-    /// Each game's deck files and the problems reported in them.
-    fn verdicts(
-        &self,
-        games: &[(String, String)],
-        problems: &[Problem],
-    ) -> Result<Vec<(String, Vec<DeckVerdict>)>, Box<dyn Error>> {
-        let ws = Workspace::open(&self.root)?;
-        let mut out = Vec::new();
-        for (id, _) in games {
-            let decks = ws
-                .deck_files(id)?
-                .into_iter()
-                .map(|file| {
-                    let at = format!("{file}:");
-                    let problems = problems
-                        .iter()
-                        .filter(|p| p.place.as_ref().is_some_and(|pl| pl.starts_with(&at)))
-                        .cloned()
-                        .collect();
-                    DeckVerdict { file, problems }
-                })
+/// Game `id`'s deck files, each with the problems reported in it.
+fn deck_verdicts(
+    ws: &Workspace,
+    id: &str,
+    problems: &[Problem],
+) -> Result<Vec<DeckVerdict>, Box<dyn Error>> {
+    let verdicts = ws
+        .deck_files(id)?
+        .into_iter()
+        .map(|file| {
+            let at = format!("{file}:");
+            let problems = problems
+                .iter()
+                .filter(|p| p.place.as_ref().is_some_and(|pl| pl.starts_with(&at)))
+                .cloned()
                 .collect();
-            out.push((id.clone(), decks));
-        }
-        Ok(out)
-    }
+            DeckVerdict { file, problems }
+        })
+        .collect();
+    Ok(verdicts)
 }
 
 fn stamp(path: &Path) -> Option<(u64, SystemTime)> {

@@ -296,3 +296,16 @@ fn taplo_and_carta_reject_an_unknown_card_in_a_deck_at_the_same_line() {
         "deck::unknown-card",
     );
 }
+
+#[test]
+fn taplo_and_carta_reject_a_wrong_type_in_a_deck_rule_of_the_manifest_at_the_same_line() {
+    let manifest = fs::read_to_string(repo().join("cards/intrepidos/game.toml"))
+        .unwrap()
+        .replacen(
+            "size = { exact = 60 }",
+            "size = { exact = \"sessenta\" }",
+            1,
+        );
+    assert!(manifest.contains("sessenta"));
+    both_reject("cards/intrepidos/game.toml", &manifest, "schema::type");
+}

@@ -8,6 +8,7 @@ mod corpus;
 mod decks;
 mod editor;
 mod harness;
+mod help;
 mod packs;
 mod schemas;
 mod serve;

@@ -193,3 +193,73 @@ async fn the_preview_follows_edits_and_shows_broken_sources_over_the_last_good_b
     .await;
     client.close().await.unwrap();
 }
+
+/// Waits up to `limit` for `ok`.
+fn wait_until(limit: Duration, what: &str, ok: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !ok() {
+        assert!(start.elapsed() < limit, "after {limit:?}: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn modified(path: &Path) -> std::time::SystemTime {
+    std::fs::metadata(path).unwrap().modified().unwrap()
+}
+
+#[test]
+fn watch_rebuilds_only_the_game_a_save_touches_and_a_broken_save_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_in(tmp.path(), ["init", "--game", "alpha"]).succeeds();
+    run_in(tmp.path(), ["init", "--game", "beta"]).succeeds();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
+        .arg("watch")
+        .current_dir(tmp.path())
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let _watch = Killed(child);
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = log.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let mut log = sink.lock().unwrap();
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    let seen = |text: &str| log.lock().unwrap().contains(text);
+    wait_until(Duration::from_secs(60), "watching", || {
+        seen("watching cards/")
+    });
+    let alpha = tmp.path().join("build/alpha/alpha.carta");
+    let beta = tmp.path().join("build/beta/beta.carta");
+    let (alpha_before, beta_before) = (modified(&alpha), modified(&beta));
+
+    let spells = tmp.path().join("cards/alpha/spells.toml");
+    let good = std::fs::read_to_string(&spells).unwrap();
+    std::fs::write(&spells, good.replace("Fireball", "Firestorm")).unwrap();
+    wait_until(Duration::from_secs(5), "alpha rebuilt", || {
+        modified(&alpha) != alpha_before
+    });
+    assert_eq!(
+        modified(&beta),
+        beta_before,
+        "beta was not touched, so not rebuilt"
+    );
+    let decompiled = run_in(tmp.path(), ["decompile", "build/alpha/alpha.carta"]).succeeds();
+    assert!(decompiled.stdout.contains("Firestorm"));
+
+    // A broken save: the error is printed, and the last good bundle stays.
+    let alpha_good = modified(&alpha);
+    std::fs::write(&spells, good.replace("cost = 3", "cost = \"three\"")).unwrap();
+    wait_until(Duration::from_secs(5), "the error printed", || {
+        seen("must be an integer") && seen("nothing rebuilt")
+    });
+    assert_eq!(modified(&alpha), alpha_good, "a broken save writes nothing");
+    let decompiled = run_in(tmp.path(), ["decompile", "build/alpha/alpha.carta"]).succeeds();
+    assert!(decompiled.stdout.contains("Firestorm"));
+}
