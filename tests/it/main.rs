@@ -14,4 +14,5 @@ mod schemas;
 mod serve;
 mod sheets;
 mod sixth;
+mod standalone;
 mod watch;
