@@ -257,6 +257,7 @@ async fn a_player_builds_breaks_shares_and_saves_an_intrepidos_deck() {
     let problem = js(&client, "return document.querySelector('#cb-problems li[data-rule=\"item-copies\"]').innerText").await;
     let problem = problem.as_str().unwrap();
     assert!(problem.contains("4 copies") && problem.contains("at most 3"), "{problem}");
+    assert!(problem.contains("rulebook: EDIÇÃO DE DECK"), "the rule's source: {problem}");
     click(&client, "[data-line=\"main/escudo-orc\"] button[data-dec]").await;
     assert_eq!(status(&client).await, "Legal");
     // A full deck: one more card of the deck would break its size.

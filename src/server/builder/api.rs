@@ -265,7 +265,7 @@ async fn save_deck(
         &req.file
     };
     let stem = save::stem(wanted);
-    let text = crate::deckcode::to_toml(&g.code_deck(&valid));
+    let text = g.to_toml(&valid);
     match save::write(catalog.root(), g.id(), &stem, &text, req.overwrite) {
         Ok(file) => Ok((StatusCode::CREATED, axum::Json(json!({ "file": file }))).into_response()),
         Err(save::SaveError::Exists(file)) => Ok((

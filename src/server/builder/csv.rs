@@ -93,6 +93,7 @@ fn from_toml(text: &str) -> Result<(String, DeckInput), Invalid> {
                 deck.game,
                 DeckInput {
                     name: deck.name,
+                    format: deck.format.map(|(f, _)| f),
                     zones,
                 },
             ))

@@ -140,7 +140,8 @@ impl GameCatalog {
             "language": m.language,
             "kinds": m.kinds.iter().map(|(id, k)| serde_json::json!({"id": id, "name": k.name})).collect::<Vec<_>>(),
             "zones": m.zones.iter().map(|(id, z)| serde_json::json!({"id": id, "name": z.name, "kinds": z.kinds})).collect::<Vec<_>>(),
-            "rules": rules.rules.iter().map(|r| serde_json::json!({"id": r.id, "name": r.name, "warning": r.severity == RuleSeverity::Warning})).collect::<Vec<_>>(),
+            "rules": rules.rules.iter().map(|r| serde_json::json!({"id": r.id, "name": r.name, "source": r.source, "warning": r.severity == RuleSeverity::Warning})).collect::<Vec<_>>(),
+            "formats": m.formats.iter().map(|(id, f)| serde_json::json!({"id": id, "name": f.name, "description": f.description})).collect::<Vec<_>>(),
             "facets": facets,
             "cards": cards,
         });
@@ -239,6 +240,9 @@ fn facets(game: &Game) -> Vec<Facet> {
 pub(super) struct DeckInput {
     #[serde(default)]
     pub(super) name: String,
+    /// The format the deck opts into (`None`: the game's own deck rules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) format: Option<String>,
     #[serde(default)]
     pub(super) zones: IndexMap<String, IndexMap<String, i64>>,
 }
@@ -255,6 +259,8 @@ const MAX_NAME: usize = 200;
 #[derive(Debug, Clone)]
 pub(super) struct ValidDeck {
     pub(super) name: String,
+    /// The format, if the deck names one (a declared one).
+    pub(super) format: Option<String>,
     pub(super) view: DeckView,
 }
 
@@ -267,7 +273,7 @@ impl GameCatalog {
                 "the deck's name is longer than {MAX_NAME} characters"
             )));
         }
-        let rules = &self.game.rules.deck;
+        let rules = self.rules_of(deck.format.as_deref())?;
         let mut view = DeckView {
             zones: vec![Vec::new(); rules.zones.len()],
         };
@@ -302,12 +308,43 @@ impl GameCatalog {
         }
         Ok(ValidDeck {
             name: deck.name.clone(),
+            format: deck.format.clone(),
             view,
         })
     }
 
+    /// The rules a deck of `format` is judged by (the game's own without one).
+    fn rules_of(&self, format: Option<&str>) -> Result<&RuleSet, Invalid> {
+        let Some(format) = format else {
+            return Ok(&self.game.rules.deck);
+        };
+        self.game.rules.formats.get(format).ok_or_else(|| {
+            Invalid(format!("`{format}` is not a format of `{}`", self.id()))
+        })
+    }
+
+    /// The deck file (TOML) of a deck, as `carta deck check` reads it.
+    pub(super) fn to_toml(&self, deck: &ValidDeck) -> String {
+        let text = deckcode::to_toml(&self.code_deck(deck));
+        match &deck.format {
+            // The format goes after `game` and `name`, the first two lines.
+            Some(f) => {
+                let quoted = toml::Value::String(f.clone()).to_string();
+                let mut lines = text.splitn(3, '\n');
+                let (game, name, rest) = (
+                    lines.next().unwrap_or_default(),
+                    lines.next().unwrap_or_default(),
+                    lines.next().unwrap_or_default(),
+                );
+                format!("{game}\n{name}\nformat = {quoted}\n{rest}")
+            }
+            None => text,
+        }
+    }
+
     /// The deck as a deck code carries it.
     pub(super) fn code_deck(&self, deck: &ValidDeck) -> CodeDeck {
+        // Every rule set of a game has the manifest's zones, in order.
         let rules = &self.game.rules.deck;
         CodeDeck {
             game: self.id().to_owned(),
@@ -341,6 +378,7 @@ impl GameCatalog {
             .map_err(|e| Invalid(e.to_string()))?;
         Ok(DeckInput {
             name: deck.name,
+            format: None,
             zones: deck
                 .zones
                 .into_iter()
@@ -359,7 +397,9 @@ impl GameCatalog {
 
     /// The judgement of a deck by the game's deck rules.
     pub(super) fn verdict(&self, deck: &ValidDeck) -> Verdict {
-        let rules = &self.game.rules.deck;
+        let rules = self
+            .rules_of(deck.format.as_deref())
+            .expect("a validated deck names a declared format");
         let violations = rules.check(&deck.view);
         let tallies = rules.explain(&deck.view);
         let card_at = |(z, i): (usize, usize)| {
@@ -381,6 +421,7 @@ impl GameCatalog {
                         "error"
                     },
                     message: v.message.clone(),
+                    source: rule.source.clone(),
                     expected: tally.map(|t| t.expected.clone()).unwrap_or_default(),
                     actual: tally.map(|t| t.actual.clone()).unwrap_or_default(),
                     zone: v.zone.map(|z| rules.zones[z].id.clone()),
@@ -491,6 +532,8 @@ pub(super) struct Problem {
     code: &'static str,
     severity: &'static str,
     message: String,
+    /// Where the rule comes from (the rulebook's title and section).
+    source: Option<String>,
     expected: String,
     actual: String,
     zone: Option<String>,

@@ -192,7 +192,7 @@
   function deckPage(game) {
     var byId = {};
     game.cards.forEach(function (c) { byId[c.id] = c; });
-    var deck = { name: 'New deck', zones: {} };
+    var deck = { name: 'New deck', format: null, zones: {} };
     game.zones.forEach(function (z) { deck.zones[z.id] = {}; });
     var verdict = null;
     var asked = 0;
@@ -207,6 +207,11 @@
       id: 'cb-name', value: deck.name, size: 30,
       oninput: function (e) { deck.name = e.target.value; changed(); }
     });
+    var formatSelect = game.formats.length ? el('select', {
+      id: 'cb-format', onchange: function (e) { deck.format = e.target.value || null; changed(); }
+    }, el('option', { value: '', text: game.name + '\u2019s own rules' }), game.formats.map(function (f) {
+      return el('option', { value: f.id, text: f.name, title: f.description || null });
+    })) : null;
     var code = el('textarea', { id: 'cb-code', rows: 3, readonly: true });
     var shareLink = el('a', { id: 'cb-link', href: '#', text: 'share link' });
     var importText = el('input', { id: 'cb-import-text', placeholder: 'paste a deck code', size: 30 });
@@ -225,7 +230,8 @@
     main.appendChild(el('div', { class: 'cb-builder' },
       el('section', {}, ctl.box, poolBox),
       el('section', { class: 'cb-side' },
-        el('div', { class: 'cb-panel' }, el('label', {}, 'Name ', nameInput), zonesBox),
+        el('div', { class: 'cb-panel' }, el('label', {}, 'Name ', nameInput),
+          formatSelect ? el('label', { style: 'margin-left:10px' }, 'Format ', formatSelect) : null, zonesBox),
         verdictBox, chartBox, share)));
     main.appendChild(preview);
 
@@ -354,7 +360,9 @@
       Object.keys(deck.zones).forEach(function (z) {
         if (Object.keys(deck.zones[z]).length) zones[z] = deck.zones[z];
       });
-      return { name: deck.name, zones: zones };
+      var out = { name: deck.name, zones: zones };
+      if (deck.format) out.format = deck.format;
+      return out;
     }
 
     function changed() {
@@ -369,7 +377,8 @@
         }
         verdict = r.data;
         code.value = verdict.code;
-        shareLink.href = '/play/' + gameId + '/deck?code=' + encodeURIComponent(verdict.code);
+        shareLink.href = '/play/' + gameId + '/deck?code=' + encodeURIComponent(verdict.code) +
+          (deck.format ? '&format=' + encodeURIComponent(deck.format) : '');
         body.dataset.checked = String(mine);
         drawZones();
         drawVerdict();
@@ -378,14 +387,18 @@
       });
     }
 
-    function load(d) {
+    function load(d, format) {
       deck.name = d.name || 'New deck';
       nameInput.value = deck.name;
+      if (formatSelect && format !== undefined) {
+        deck.format = format || null;
+        formatSelect.value = format || '';
+      }
       game.zones.forEach(function (z) { deck.zones[z.id] = Object.assign({}, d.zones[z.id] || {}); });
       changed();
     }
 
-    function importCode(text) {
+    function importCode(text, format) {
       var value = typeof text === 'string' ? text : importText.value.trim();
       importMsg.textContent = '';
       return api('POST', '/api/games/' + gameId + '/decode', { code: value }).then(function (r) {
@@ -396,7 +409,7 @@
         }
         importMsg.className = 'cb-ok';
         importMsg.textContent = 'imported';
-        load(r.data);
+        load(r.data, format);
       });
     }
 
@@ -417,8 +430,9 @@
       });
     }
 
-    var fromLink = new URLSearchParams(location.search).get('code');
-    if (fromLink) importCode(fromLink); else changed();
+    var params = new URLSearchParams(location.search);
+    var fromLink = params.get('code');
+    if (fromLink) importCode(fromLink, params.get('format') || ''); else changed();
   }
 
   // ---- the organisers' page
