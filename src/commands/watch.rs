@@ -220,6 +220,13 @@ impl Watcher {
             )
         };
         if let Some(live) = &self.live {
+            // The deck builder follows the last clean round.
+            if clean && !diags.has_errors() {
+                let mut ignored = Diagnostics::new();
+                let (catalog, _) =
+                    super::serve::catalog(&self.root, &self.options.games, &mut ignored)?;
+                live.set_catalog(catalog);
+            }
             let problems = problems(&diags, &sources);
             live.publish(|status| {
                 status.problems = problems;

@@ -74,7 +74,7 @@ fn bar(status: &Status, title: &str) -> String {
         .map(|g| format!(" <a href=\"/g/{0}/\">{1}</a>", esc(&g.id), esc(&g.name)))
         .collect();
     format!(
-        "<div id=\"carta-bar\" class=\"carta-live\"><b>{}</b><span>carta watch · games:{links}</span></div>",
+        "<div id=\"carta-bar\" class=\"carta-live\"><b>{}</b><span>carta watch · games:{links}</span><a href=\"/play/\">deck builder</a></div>",
         esc(title)
     )
 }

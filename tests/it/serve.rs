@@ -377,3 +377,29 @@ async fn a_kingdoms_deck_shows_its_type_shares_and_the_hero_bound_to_the_city() 
     assert_eq!(outside.as_u64(), Some(404));
     client.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_serve_runs_the_builder_on_its_server_and_follows_saves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("live");
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let (_watch, url) = crate::watch::start_watch(&root);
+    let (_driver, client) = browser(&tmp.path().join("profile")).await;
+    client.goto(&format!("{url}play/live/cards")).await.unwrap();
+    wait_for(&client, STEP, "the card", |t| t.contains("Ember Shield")).await;
+
+    // A save on disk reaches the builder's cards with the next rebuild.
+    let spells = root.join("cards/live/spells.toml");
+    let good = std::fs::read_to_string(&spells).unwrap();
+    std::fs::write(&spells, good.replace("Ember Shield", "Ember Wall")).unwrap();
+    let start = Instant::now();
+    loop {
+        client.refresh().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if page_text(&client).await.contains("Ember Wall") {
+            break;
+        }
+        assert!(start.elapsed() < STEP, "the builder never showed the new name");
+    }
+    client.close().await.unwrap();
+}

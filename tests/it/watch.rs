@@ -46,7 +46,7 @@ pub(crate) fn free_port() -> u16 {
 
 /// Starts `carta watch --serve --port 0` in `root`; the process and the
 /// preview's URL.
-fn start_watch(root: &Path) -> (Killed, String) {
+pub(crate) fn start_watch(root: &Path) -> (Killed, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
         .args(["watch", "--serve", "--port", "0"])
         .current_dir(root)
