@@ -77,13 +77,7 @@ impl RuleSet {
                             continue;
                         }
                         let group = names.get(g).cloned().unwrap_or_default();
-                        push(
-                            group,
-                            n as f64,
-                            bounds(&c.bounds),
-                            "",
-                            within(&c.bounds, n),
-                        );
+                        push(group, n as f64, bounds(&c.bounds), "", within(&c.bounds, n));
                     }
                 }
                 Check::Share(s) => {

@@ -122,7 +122,12 @@ pub(crate) async fn page_text(client: &Client) -> String {
 }
 
 /// Waits up to `limit` for the page's text to satisfy `ok`.
-pub(crate) async fn wait_for(client: &Client, limit: Duration, what: &str, ok: impl Fn(&str) -> bool) {
+pub(crate) async fn wait_for(
+    client: &Client,
+    limit: Duration,
+    what: &str,
+    ok: impl Fn(&str) -> bool,
+) {
     let start = Instant::now();
     loop {
         let text = page_text(client).await;

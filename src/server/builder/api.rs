@@ -100,7 +100,9 @@ async fn no_route() -> ApiError {
 }
 
 fn page(kind: &str, game: Option<&GameCatalog>) -> Response {
-    let (id, name) = game.map_or(("", "carta"), |g| (g.id(), g.game.manifest.manifest.name.as_str()));
+    let (id, name) = game.map_or(("", "carta"), |g| {
+        (g.id(), g.game.manifest.manifest.name.as_str())
+    });
     let title = match kind {
         "cards" => format!("{name} — cards"),
         "deck" => format!("{name} — deck builder"),
@@ -145,7 +147,11 @@ async fn deck_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
 }
 
 async fn app_js() -> Response {
-    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS).into_response()
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        APP_JS,
+    )
+        .into_response()
 }
 
 async fn app_css() -> Response {

@@ -85,7 +85,10 @@ fn from_toml(text: &str) -> Result<(String, DeckInput), Invalid> {
                 .map(|(z, lines)| {
                     (
                         z,
-                        lines.into_iter().map(|(id, n)| (id, i64::from(n))).collect(),
+                        lines
+                            .into_iter()
+                            .map(|(id, n)| (id, i64::from(n)))
+                            .collect(),
                     )
                 })
                 .collect();

@@ -282,13 +282,12 @@ impl GameCatalog {
                 .zones
                 .iter()
                 .position(|r| &r.id == zone)
-                .ok_or_else(|| {
-                    Invalid(format!("`{zone}` is not a zone of `{}`", self.id()))
-                })?;
+                .ok_or_else(|| Invalid(format!("`{zone}` is not a zone of `{}`", self.id())))?;
             for (card, &count) in lines {
-                let c = self.game.pool.position(card).ok_or_else(|| {
-                    Invalid(format!("`{card}` is not a card of `{}`", self.id()))
-                })?;
+                let c =
+                    self.game.pool.position(card).ok_or_else(|| {
+                        Invalid(format!("`{card}` is not a card of `{}`", self.id()))
+                    })?;
                 if !rules.zones[z].accepts[c] {
                     return Err(Invalid(format!(
                         "`{card}` (kind `{}`) cannot stand in the zone `{zone}`",
@@ -318,9 +317,11 @@ impl GameCatalog {
         let Some(format) = format else {
             return Ok(&self.game.rules.deck);
         };
-        self.game.rules.formats.get(format).ok_or_else(|| {
-            Invalid(format!("`{format}` is not a format of `{}`", self.id()))
-        })
+        self.game
+            .rules
+            .formats
+            .get(format)
+            .ok_or_else(|| Invalid(format!("`{format}` is not a format of `{}`", self.id())))
     }
 
     /// The deck file (TOML) of a deck, as `carta deck check` reads it.
@@ -450,7 +451,13 @@ impl GameCatalog {
         let broken: BTreeSet<usize> = violations.iter().map(|v| v.rule).collect();
         Verdict {
             legal: rules.is_legal(&deck.view),
-            cards: deck.view.zones.iter().flatten().map(|e| u64::from(e.count)).sum(),
+            cards: deck
+                .view
+                .zones
+                .iter()
+                .flatten()
+                .map(|e| u64::from(e.count))
+                .sum(),
             problems,
             figures,
             unavailable: self.unavailable(rules, deck, &broken),

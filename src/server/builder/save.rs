@@ -65,9 +65,12 @@ pub(super) fn write(
 ) -> Result<String, SaveError> {
     let rel = format!("cards/{game}/decks/{stem}.toml");
     let dir = root.join("cards").join(game).join("decks");
-    std::fs::create_dir_all(&dir).map_err(|e| SaveError::Io(format!("cannot create the decks folder: {e}")))?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| SaveError::Io(format!("cannot create the decks folder: {e}")))?;
     let (Ok(real_dir), Ok(real_root)) = (dir.canonicalize(), root.canonicalize()) else {
-        return Err(SaveError::Refused("the decks folder cannot be resolved".into()));
+        return Err(SaveError::Refused(
+            "the decks folder cannot be resolved".into(),
+        ));
     };
     if !real_dir.starts_with(&real_root) {
         return Err(SaveError::Refused(
@@ -96,11 +99,13 @@ pub(super) fn write(
         });
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(if e.kind() == std::io::ErrorKind::AlreadyExists && !overwrite {
-            SaveError::Exists(rel)
-        } else {
-            SaveError::Io(format!("cannot write `{rel}`: {e}"))
-        });
+        return Err(
+            if e.kind() == std::io::ErrorKind::AlreadyExists && !overwrite {
+                SaveError::Exists(rel)
+            } else {
+                SaveError::Io(format!("cannot write `{rel}`: {e}"))
+            },
+        );
     }
     Ok(rel)
 }
@@ -124,7 +129,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
         std::fs::create_dir_all(root.join("cards/g")).unwrap();
-        assert_eq!(write(root, "g", "a", "one", false), Ok("cards/g/decks/a.toml".into()));
+        assert_eq!(
+            write(root, "g", "a", "one", false),
+            Ok("cards/g/decks/a.toml".into())
+        );
         assert_eq!(
             write(root, "g", "a", "two", false),
             Err(SaveError::Exists("cards/g/decks/a.toml".into()))
@@ -133,7 +141,9 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "one");
         assert!(write(root, "g", "a", "two", true).is_ok());
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "two");
-        let left: Vec<_> = std::fs::read_dir(root.join("cards/g/decks")).unwrap().collect();
+        let left: Vec<_> = std::fs::read_dir(root.join("cards/g/decks"))
+            .unwrap()
+            .collect();
         assert_eq!(left.len(), 1, "no temporary file is left");
     }
 }

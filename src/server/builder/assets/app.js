@@ -230,9 +230,10 @@
     main.appendChild(el('div', { class: 'cb-builder' },
       el('section', {}, ctl.box, poolBox),
       el('section', { class: 'cb-side' },
+        verdictBox, chartBox,
         el('div', { class: 'cb-panel' }, el('label', {}, 'Name ', nameInput),
           formatSelect ? el('label', { style: 'margin-left:10px' }, 'Format ', formatSelect) : null, zonesBox),
-        verdictBox, chartBox, share)));
+        share)));
     main.appendChild(preview);
 
     function zoneName(id) {
