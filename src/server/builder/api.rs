@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::{Catalog, DeckInput, GameCatalog, Invalid, csv, save};
+use super::{Catalog, DeckInput, GameCatalog, Invalid, organize, save};
 use crate::server::Live;
 
 /// The largest request body accepted (a tournament's codes fit many times).
@@ -316,7 +316,7 @@ async fn organize(
             format!("at most {MAX_DECKS} decks at a time"),
         ));
     }
-    let rows: Vec<csv::Row> = req
+    let rows: Vec<organize::Row> = req
         .decks
         .iter()
         .enumerate()
@@ -326,9 +326,9 @@ async fn organize(
             } else {
                 s.label.clone()
             };
-            csv::judge(&catalog, label, &s.text)
+            organize::judge(&catalog, label, &s.text)
         })
         .collect();
-    let table = csv::table(&rows);
+    let table = organize::table(&rows);
     Ok(axum::Json(json!({ "rows": rows, "csv": table })).into_response())
 }

@@ -7,7 +7,7 @@
 //! rules all come from the game's data.
 
 pub(super) mod api;
-mod csv;
+mod organize;
 mod save;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -247,6 +247,33 @@ pub(super) struct DeckInput {
     pub(super) zones: IndexMap<String, IndexMap<String, i64>>,
 }
 
+impl DeckInput {
+    /// A deck read from a file or a code, in the browser's form.
+    pub(super) fn of_lines(
+        name: String,
+        format: Option<String>,
+        zones: IndexMap<String, Vec<(String, u32)>>,
+    ) -> Self {
+        let zones = zones
+            .into_iter()
+            .map(|(z, lines)| {
+                (
+                    z,
+                    lines
+                        .into_iter()
+                        .map(|(id, n)| (id, i64::from(n)))
+                        .collect(),
+                )
+            })
+            .collect();
+        DeckInput {
+            name,
+            format,
+            zones,
+        }
+    }
+}
+
 /// Why a request's deck cannot be judged (a 4xx answer).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Invalid(pub(super) String);
@@ -377,23 +404,7 @@ impl GameCatalog {
     pub(super) fn decode(&self, code: &str) -> Result<DeckInput, Invalid> {
         let deck = deckcode::decode(code, &self.zone_ids, &self.game.pool)
             .map_err(|e| Invalid(e.to_string()))?;
-        Ok(DeckInput {
-            name: deck.name,
-            format: None,
-            zones: deck
-                .zones
-                .into_iter()
-                .map(|(z, lines)| {
-                    (
-                        z,
-                        lines
-                            .into_iter()
-                            .map(|(id, n)| (id, i64::from(n)))
-                            .collect(),
-                    )
-                })
-                .collect(),
-        })
+        Ok(DeckInput::of_lines(deck.name, None, deck.zones))
     }
 
     /// The judgement of a deck by the game's deck rules.

@@ -80,26 +80,9 @@ fn from_toml(text: &str) -> Result<(String, DeckInput), Invalid> {
         (_, Some(why)) => Err(Invalid(why)),
         (None, None) => Err(Invalid("this is not a deck file".into())),
         (Some(deck), None) => {
-            let zones = crate::deck::zones_of(&deck)
-                .into_iter()
-                .map(|(z, lines)| {
-                    (
-                        z,
-                        lines
-                            .into_iter()
-                            .map(|(id, n)| (id, i64::from(n)))
-                            .collect(),
-                    )
-                })
-                .collect();
-            Ok((
-                deck.game,
-                DeckInput {
-                    name: deck.name,
-                    format: deck.format.map(|(f, _)| f),
-                    zones,
-                },
-            ))
+            let zones = crate::deck::zones_of(&deck);
+            let format = deck.format.map(|(f, _)| f);
+            Ok((deck.game, DeckInput::of_lines(deck.name, format, zones)))
         }
     }
 }
