@@ -321,7 +321,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Completions { shell } => return completions(*shell),
         Command::Man => return man_page(),
         Command::Init { path, game, name } => {
-            commands::init::run(&root.join(path), game.as_deref(), name.as_deref())
+            commands::init::run(&root.join(path), game.as_deref(), name.as_deref(), !g.quiet)
         }
         Command::Watch {
             games,

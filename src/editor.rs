@@ -18,6 +18,7 @@ use std::io;
 use std::path::Path;
 
 use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
 
 use crate::config::Manifest;
 use crate::emit::EmitError;
@@ -59,32 +60,141 @@ pub fn manifest_schema_path() -> String {
     format!("{DIR}/manifest.json")
 }
 
+/// Bumped whenever the editor schemas are derived differently, so that
+/// files written by an older carta count as stale (see [`Inputs::key`]).
+const FORMAT: u32 = 1;
+
+/// What a game's editor schemas are derived from.
+struct Inputs<'g> {
+    manifest: &'g Manifest,
+    /// The game's schema documents, by workspace path.
+    docs: BTreeMap<String, &'g Value>,
+    /// Every card: id, kind, name.
+    cards: Vec<(&'g str, &'g str, &'g str)>,
+}
+
+impl<'g> Inputs<'g> {
+    fn of(game: &'g Game) -> Self {
+        Inputs {
+            manifest: &game.manifest.manifest,
+            docs: game
+                .schemas
+                .documents()
+                .filter_map(|(uri, doc)| {
+                    let path = uri.strip_prefix(&uri_of(""))?;
+                    Some((path.to_owned(), doc))
+                })
+                .collect(),
+            cards: game
+                .pool
+                .iter()
+                .map(|c| (c.id.as_str(), c.kind.as_str(), c.name.as_str()))
+                .collect(),
+        }
+    }
+
+    /// A digest of everything the card-file (`deck == false`) or deck-file
+    /// schema is derived from. Written into the file, it lets a check skip
+    /// deriving a large game's schemas when nothing they depend on changed.
+    fn key(&self, deck: bool) -> String {
+        let m = self.manifest;
+        let inputs = if deck {
+            json!([
+                FORMAT,
+                env!("CARGO_PKG_VERSION"),
+                m.id,
+                m.name,
+                m.kinds,
+                m.zones,
+                self.cards
+            ])
+        } else {
+            json!([
+                FORMAT,
+                env!("CARGO_PKG_VERSION"),
+                m.id,
+                m.name,
+                m.kinds,
+                self.docs
+            ])
+        };
+        let digest = Sha256::digest(inputs.to_string().as_bytes());
+        digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
 /// The editor files of a checked game: its card-file and deck-file schemas.
 pub fn game_files(game: &Game) -> Vec<EditorFile> {
-    let m = &game.manifest.manifest;
-    let docs: BTreeMap<String, &Value> = game
-        .schemas
-        .documents()
-        .filter_map(|(uri, doc)| {
-            let path = uri.strip_prefix(&uri_of(""))?;
-            Some((path.to_owned(), doc))
-        })
-        .collect();
-    let cards: Vec<(&str, &str, &str)> = game
-        .pool
-        .iter()
-        .map(|c| (c.id.as_str(), c.kind.as_str(), c.name.as_str()))
-        .collect();
-    vec![
-        EditorFile {
-            path: cards_schema_path(&m.id),
-            text: pretty(&cards_schema(m, &docs)),
-        },
-        EditorFile {
-            path: deck_schema_path(&m.id),
-            text: pretty(&deck_schema(m, &cards)),
-        },
-    ]
+    let inputs = Inputs::of(game);
+    vec![cards_file(&inputs), deck_file(&inputs)]
+}
+
+fn cards_file(inputs: &Inputs<'_>) -> EditorFile {
+    let schema = cards_schema(inputs.manifest, &inputs.docs);
+    EditorFile {
+        path: cards_schema_path(&inputs.manifest.id),
+        text: pretty(&keyed(schema, &inputs.key(false))),
+    }
+}
+
+fn deck_file(inputs: &Inputs<'_>) -> EditorFile {
+    let schema = deck_schema(inputs.manifest, &inputs.cards);
+    EditorFile {
+        path: deck_schema_path(&inputs.manifest.id),
+        text: pretty(&keyed(schema, &inputs.key(true))),
+    }
+}
+
+/// The game's editor files whose key differs from the one written in the
+/// file on disk (derived only then).
+fn stale_game_files(root: &Path, game: &Game) -> Vec<EditorFile> {
+    let inputs = Inputs::of(game);
+    let mut out = Vec::new();
+    if !has_key(
+        &root.join(cards_schema_path(&inputs.manifest.id)),
+        &inputs.key(false),
+    ) {
+        out.push(cards_file(&inputs));
+    }
+    if !has_key(
+        &root.join(deck_schema_path(&inputs.manifest.id)),
+        &inputs.key(true),
+    ) {
+        out.push(deck_file(&inputs));
+    }
+    out
+}
+
+/// The `$comment` that carries a schema's key, right after `$schema`.
+fn keyed(schema: Value, key: &str) -> Value {
+    let mut out = Map::new();
+    let Value::Object(m) = schema else {
+        return schema;
+    };
+    for (k, v) in m {
+        let first = k == "$schema";
+        out.insert(k, v);
+        if first {
+            out.insert(
+                "$comment".into(),
+                format!("Written by carta from the game's manifest, schemas and cards (key {key}); `carta check` rewrites it.").into(),
+            );
+        }
+    }
+    Value::Object(out)
+}
+
+/// Whether the file at `path` begins with the key `key` (it is at most a
+/// few hundred bytes in).
+fn has_key(path: &Path, key: &str) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 512];
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let n = file.read(&mut head).unwrap_or(0);
+    let needle = format!("(key {key})");
+    String::from_utf8_lossy(&head[..n]).contains(&needle)
 }
 
 /// The editor files every workspace has: the manifest schema and the
@@ -116,7 +226,7 @@ pub fn workspace_files(games: &[String]) -> Vec<EditorFile> {
 /// When a file cannot be read or written.
 pub fn refresh(root: &Path, games: &[Game], all_games: &[String]) -> Result<Written, EmitError> {
     let mut files = workspace_files(all_games);
-    files.extend(games.iter().flat_map(game_files));
+    files.extend(games.iter().flat_map(|g| stale_game_files(root, g)));
     write_changed(root, &files)
 }
 

@@ -43,17 +43,24 @@ pub enum InitError {
     Emit(#[from] crate::emit::EmitError),
 }
 
-/// `carta init [DIR] [--game ID] [--name NAME]`: writes the game and
-/// lists what it wrote.
+/// `carta init [DIR] [--game ID] [--name NAME]`: writes the game and, with
+/// `list`, lists what it wrote on stderr.
 ///
 /// # Errors
 /// As [`init`].
-pub fn run(dir: &Path, game: Option<&str>, name: Option<&str>) -> Result<Report, CommandError> {
+pub fn run(
+    dir: &Path,
+    game: Option<&str>,
+    name: Option<&str>,
+    list: bool,
+) -> Result<Report, CommandError> {
     let id = game.map_or_else(|| default_id(dir), str::to_owned);
     let name = name.map_or_else(|| default_name(&id), str::to_owned);
     let created = init(dir, &id, &name)?;
-    for f in &created.files {
-        eprintln!("  created {}", dir.join(f).display());
+    if list {
+        for f in &created.files {
+            eprintln!("  created {}", dir.join(f).display());
+        }
     }
     let summary = format!(
         "created game `{}` in {} (next: `carta build`, or `carta watch --serve --open`)",
@@ -65,6 +72,20 @@ pub fn run(dir: &Path, game: Option<&str>, name: Option<&str>) -> Result<Report,
         sources: created.workspace.sources,
         summary,
     })
+}
+
+impl InitError {
+    /// The stable code of the error in JSON output.
+    pub fn code(&self) -> &'static str {
+        match self {
+            InitError::BadId(_) => "init::bad-id",
+            InitError::BadName => "init::bad-name",
+            InitError::Exists(_) => "init::exists",
+            InitError::Io { .. } => "init::io",
+            InitError::Load(_) => "init::load",
+            InitError::Emit(_) => "emit::write",
+        }
+    }
 }
 
 /// What `carta init` made.

@@ -47,7 +47,7 @@ pub fn catalog(
         };
         let inputs = Inputs::read(&mut ws, &id, diags)?;
         let mut found = Vec::new();
-        let faces = sheets::faces(ws.root(), &ws.sources, &game, &inputs, &mut found);
+        let faces = sheets::faces(ws.jail(), &ws.sources, &game, &inputs, &mut found);
         diags.extend(found);
         if diags.error_count() == before {
             served.push((game, faces));

@@ -69,7 +69,9 @@ pub fn watch(
     }
     watcher.rebuild(&options.games, report)?;
     if let (Some(addr), Some(live)) = (options.serve, live) {
-        let bound = crate::server::start(addr, live)?;
+        let bound = crate::server::start(addr, live).map_err(|e| {
+            format!("cannot serve the preview on {addr}: {e} (choose another port with `--port N`, or `--port 0` for any free one)")
+        })?;
         let url = format!("http://{bound}/");
         eprintln!("serving the preview at {url}");
         if options.open {
@@ -192,7 +194,7 @@ impl Watcher {
         let mut entries = Vec::new();
         for g in &checked {
             let decks = match clean {
-                true => Some(deck_verdicts(&ws, g.id(), &checked_problems)?),
+                true => Some(deck_verdicts(&mut ws, g.id(), &checked_problems)?),
                 false => None,
             };
             entries.push((g.id().to_owned(), g.manifest.manifest.name.clone(), decks));
@@ -261,12 +263,13 @@ impl Watcher {
 
 /// Game `id`'s deck files, each with the problems reported in it.
 fn deck_verdicts(
-    ws: &Workspace,
+    ws: &mut Workspace,
     id: &str,
     problems: &[Problem],
 ) -> Result<Vec<DeckVerdict>, Box<dyn Error>> {
     let verdicts = ws
-        .deck_files(id)?
+        // The walk's own problems were reported by the check.
+        .deck_files(id, &mut Diagnostics::new())?
         .into_iter()
         .map(|file| {
             let at = format!("{file}:");

@@ -9,6 +9,8 @@ mod decks;
 mod editor;
 mod harness;
 mod help;
+mod hostile;
+mod mutants;
 mod packs;
 mod schemas;
 mod serve;

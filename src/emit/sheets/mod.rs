@@ -7,6 +7,7 @@
 //! into the files of `DIR/<game>/sheets/`.
 
 mod assets;
+mod budget;
 pub mod deck;
 mod emitter;
 pub mod geometry;
@@ -17,13 +18,12 @@ mod spans;
 mod templates;
 mod view;
 
-pub use assets::{PathProblem, resolve};
+pub use assets::{PathProblem, read as read_asset};
 pub use emitter::SheetsEmitter;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -35,7 +35,7 @@ use self::templates::Templates;
 use crate::config::{CardSize, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset};
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::game::Game;
-use crate::load::{LoadError, Workspace};
+use crate::load::{Jail, LoadError, Workspace};
 use crate::validate::RawCard;
 
 /// Default bleed, in mm.
@@ -114,7 +114,7 @@ impl Inputs {
                 source,
             })?
             .filter_map(Result::ok)
-            .filter(|e| e.path().is_file())
+            .filter(|e| !e.path().is_dir())
             .filter_map(|e| e.file_name().into_string().ok())
             .filter(|n| (n.ends_with(".hbs") || n == "style.css") && !n.starts_with('.'))
             .collect();
@@ -189,7 +189,7 @@ pub struct Selection<'a> {
 /// Renders the sheets of `game`. Reports every problem into `diags`;
 /// returns the files only when there was no error.
 pub fn render(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
@@ -220,7 +220,7 @@ pub fn render(
             .unwrap_or(usize::MAX)
     });
     let (templates, rendered, images) =
-        render_cards(root, sources, game, inputs, &prints, build.ink_saver, diags);
+        render_cards(jail, sources, game, inputs, &prints, build.ink_saver, diags);
 
     // Geometry: consecutive kinds with the same card box share sheets.
     let mut groups: Vec<(CardBox, Vec<Print<'_>>)> = Vec::new();
@@ -271,7 +271,7 @@ pub fn render(
 /// Renders the face and back of each card of `prints` with the game's
 /// templates; returns the templates, the HTML by card id, and the art read.
 fn render_cards<'c>(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
@@ -283,7 +283,7 @@ fn render_cards<'c>(
     let default_print = PrintSettings::default();
     let print = m.print.as_ref().unwrap_or(&default_print);
     let icons = Arc::new(assets::load_icons(
-        root,
+        jail,
         &m.id,
         &m.icons,
         (game.manifest.file, &game.manifest.spans),
@@ -303,7 +303,7 @@ fn render_cards<'c>(
         let card = p.card;
         let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
         check_tokens(sources, card, &icons, diags);
-        let card_images = card_images(root, sources, &m.id, card, kprint, &mut images, diags);
+        let card_images = card_images(jail, sources, &m.id, card, kprint, &mut images, diags);
         let view = CardView {
             id: &card.id,
             kind: &card.kind,
@@ -367,7 +367,7 @@ pub struct Faces {
 /// build` prints them), reporting problems into `diags`; a card whose
 /// template fails has an empty face.
 pub fn faces(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
@@ -382,7 +382,7 @@ pub fn faces(
         .map(|card| Print { card, count: 1 })
         .collect();
     let (templates, rendered, images) =
-        render_cards(root, sources, game, inputs, &prints, print.ink_saver, diags);
+        render_cards(jail, sources, game, inputs, &prints, print.ink_saver, diags);
     let cards = rendered
         .into_iter()
         .filter_map(|(id, (face, _))| {
@@ -648,7 +648,7 @@ fn walk_strings<'a>(v: &'a Value, pointer: &str, out: &mut Vec<(String, &'a str)
 
 /// Reads the art of a card, reporting problems at the field.
 fn card_images(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &str,
     card: &RawCard,
@@ -676,7 +676,7 @@ fn card_images(
             );
             continue;
         };
-        match cache.get(root, game, rel) {
+        match cache.get(jail, game, rel) {
             Ok(image) => {
                 out.insert(field.clone(), image.url.clone());
             }
