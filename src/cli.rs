@@ -184,7 +184,7 @@ pub enum Command {
     /// or a link, save it into `cards/<game>/decks/`, and judge many decks
     /// for a tournament.
     #[command(
-        after_help = "Exit codes: runs until stopped; 1 no game can be served (problems found), 2 could not run or bind.\n\nExample:\n  carta serve --open"
+        after_help = "Exit codes: runs until stopped; 2 when no game can be served (their problems are printed first) or the address cannot be bound.\n\nExample:\n  carta serve --open"
     )]
     Serve {
         /// Games to serve (all if none).
