@@ -451,7 +451,9 @@ fn figures_are_the_numbers_the_rules_bound_and_agree_with_the_check() {
     assert!(!diags.has_errors());
     let view = deck(&pool, &[("knight", 3), ("bolt", 1)], &[]);
     let figures = rules.deck.figures(&view);
-    let shown: Vec<(&str, &str, f64, Option<f64>, Option<f64>, bool)> = figures
+    /// (rule, group, value, min, max, ok)
+    type Shown<'a> = (&'a str, &'a str, f64, Option<f64>, Option<f64>, bool);
+    let shown: Vec<Shown<'_>> = figures
         .iter()
         .map(|f| {
             let id = rules.deck.rules[f.rule].id.as_str();
