@@ -179,6 +179,28 @@ pub enum Command {
         #[command(flatten)]
         print: PrintArgs,
     },
+    /// The deck builder in the browser: browse each game's cards, build a
+    /// deck judged by the game's rules on every change, share it as a code
+    /// or a link, save it into `cards/<game>/decks/`, and judge many decks
+    /// for a tournament.
+    #[command(
+        after_help = "Exit codes: runs until stopped; 2 when no game can be served (their problems are printed first) or the address cannot be bound.\n\nExample:\n  carta serve --open"
+    )]
+    Serve {
+        /// Games to serve (all if none).
+        games: Vec<String>,
+        /// The port (0: any free port).
+        #[arg(long, value_name = "N", default_value_t = 7878)]
+        port: u16,
+        /// The address to listen on. The default serves this machine only;
+        /// another address (such as `0.0.0.0`) lets anyone on the network
+        /// browse the cards and save deck files into the workspace.
+        #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Open the builder in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Print a completion script for a shell to stdout.
     #[command(
         after_help = "Exit codes: 0 printed.\n\nExample:\n  carta completions bash > ~/.local/share/bash-completion/completions/carta"
@@ -325,6 +347,29 @@ pub fn run(cli: Cli) -> ExitCode {
                     diags: crate::diag::Diagnostics::new(),
                     sources: crate::diag::SourceMap::new(),
                     summary: "stopped watching".into(),
+                })
+                .map_err(|e| commands::CommandError::Watch(e.to_string()))
+        }
+        Command::Serve {
+            games,
+            port,
+            host,
+            open,
+        } => {
+            let options = commands::serve::ServeOptions {
+                games: games.clone(),
+                addr: std::net::SocketAddr::new(*host, *port),
+                open: *open,
+                out: root.join("build"),
+            };
+            let mut show = |report| {
+                output.finish(Ok(report));
+            };
+            commands::serve::serve(root, &options, &mut show)
+                .map(|()| commands::Report {
+                    diags: crate::diag::Diagnostics::new(),
+                    sources: crate::diag::SourceMap::new(),
+                    summary: "stopped serving".into(),
                 })
                 .map_err(|e| commands::CommandError::Watch(e.to_string()))
         }

@@ -12,6 +12,7 @@ pub mod init;
 pub mod print;
 pub mod progress;
 mod report;
+pub mod serve;
 pub mod watch;
 
 pub use report::{ColorChoice, CommandError, Output, Report};

@@ -222,6 +222,13 @@ impl Watcher {
             )
         };
         if let Some(live) = &self.live {
+            // The deck builder follows the last clean round.
+            if clean && !diags.has_errors() {
+                let mut ignored = Diagnostics::new();
+                let (catalog, _) =
+                    super::serve::catalog(&self.root, &self.options.games, &mut ignored)?;
+                live.set_catalog(catalog);
+            }
             let problems = problems(&diags, &sources);
             live.publish(|status| {
                 status.problems = problems;
@@ -312,7 +319,7 @@ fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
 }
 
 /// Opens `url` in the desktop's browser; failing that, says how to open it.
-fn open_browser(url: &str) {
+pub(super) fn open_browser(url: &str) {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {

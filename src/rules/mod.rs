@@ -12,12 +12,14 @@ mod copies;
 mod count;
 mod distinct;
 mod fast;
+mod figures;
 pub mod filter;
 mod share;
 mod size;
 mod source;
 
 pub use compile::{Rules, compile};
+pub use figures::Figure;
 pub use filter::CardFilter;
 pub use source::sources;
 

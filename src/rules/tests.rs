@@ -439,3 +439,46 @@ fn a_cap_limits_what_one_card_adds_to_a_count() {
         ],
     );
 }
+
+#[test]
+fn figures_are_the_numbers_the_rules_bound_and_agree_with_the_check() {
+    let (pool, rules, diags) = rules(
+        "[[deck-rules]]\nid = \"size\"\nname = \"Size\"\nzone = \"main\"\nsize = { min = 2, max = 6 }\n\
+         [[deck-rules]]\nid = \"per-kingdom\"\nname = \"Per kingdom\"\nzone = \"main\"\ncount = { filter = { kind = \"character\" }, per = \"kingdom\", max = 2, values = [\"a\", \"b\"] }\n\
+         [[deck-rules]]\nid = \"half\"\nname = \"Half\"\nzone = \"main\"\nshare = { by = \"kind\", max-percent = 50 }\n\
+         [[deck-rules]]\nid = \"copies\"\nname = \"Copies\"\ncopies = { max = 3 }\n",
+    );
+    assert!(!diags.has_errors());
+    let view = deck(&pool, &[("knight", 3), ("bolt", 1)], &[]);
+    let figures = rules.deck.figures(&view);
+    /// (rule, group, value, min, max, ok)
+    type Shown<'a> = (&'a str, &'a str, f64, Option<f64>, Option<f64>, bool);
+    let shown: Vec<Shown<'_>> = figures
+        .iter()
+        .map(|f| {
+            let id = rules.deck.rules[f.rule].id.as_str();
+            (id, f.group.as_str(), f.value, f.min, f.max, f.ok)
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("size", "", 4.0, Some(2.0), Some(6.0), true),
+            ("per-kingdom", "kingdom `a`", 3.0, None, Some(2.0), false),
+            ("per-kingdom", "kingdom `b`", 0.0, None, Some(2.0), true),
+            ("half", "city", 0.0, None, Some(50.0), true),
+            ("half", "hero", 0.0, None, Some(50.0), true),
+            ("half", "character", 75.0, None, Some(50.0), false),
+            ("half", "action", 25.0, None, Some(50.0), true),
+        ],
+        "copies bound no figure of the deck"
+    );
+    let broken: std::collections::BTreeSet<usize> =
+        rules.deck.check(&view).iter().map(|v| v.rule).collect();
+    for f in figures.iter().filter(|f| !f.ok) {
+        assert!(
+            broken.contains(&f.rule),
+            "a figure out of bounds is a broken rule: {f:?}"
+        );
+    }
+}

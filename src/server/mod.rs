@@ -7,12 +7,13 @@
 //! the build folder, and learns about changes through [`Live`], which the
 //! watcher updates after every rebuild.
 
+pub mod builder;
 mod page;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -23,6 +24,8 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use futures_util::Stream;
 use serde::Serialize;
+
+pub use builder::Catalog;
 
 /// One diagnostic as the overlay shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -77,6 +80,8 @@ pub struct Live {
     status: Mutex<Status>,
     changed: tokio::sync::watch::Sender<u64>,
     out: PathBuf,
+    /// The deck builder's games (swapped whole when they change).
+    catalog: RwLock<Arc<Catalog>>,
 }
 
 impl Live {
@@ -86,6 +91,7 @@ impl Live {
             status: Mutex::new(Status::default()),
             changed: tokio::sync::watch::Sender::new(0),
             out,
+            catalog: RwLock::default(),
         })
     }
 
@@ -99,6 +105,16 @@ impl Live {
             s.generation
         };
         self.changed.send_replace(generation);
+    }
+
+    /// Replaces the deck builder's games.
+    pub fn set_catalog(&self, catalog: Catalog) {
+        *self.catalog.write().expect("catalog lock") = Arc::new(catalog);
+    }
+
+    /// The deck builder's games, as of now.
+    fn catalog(&self) -> Arc<Catalog> {
+        Arc::clone(&self.catalog.read().expect("catalog lock"))
     }
 
     fn snapshot(&self) -> Status {
@@ -124,6 +140,7 @@ pub fn start(addr: SocketAddr, live: Arc<Live>) -> std::io::Result<SocketAddr> {
         .route("/events", get(events))
         .route("/g/{game}/", get(game_page))
         .route("/g/{game}/{*path}", get(game_file))
+        .merge(builder::api::routes())
         .with_state(live);
     std::thread::spawn(move || {
         runtime.block_on(async move {

@@ -5,7 +5,7 @@
 use super::{GameEntry, Problem, Status};
 use crate::emit::sheets::icons::escape_into;
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     let mut out = String::new();
     escape_into(s, &mut out);
     out
@@ -74,7 +74,7 @@ fn bar(status: &Status, title: &str) -> String {
         .map(|g| format!(" <a href=\"/g/{0}/\">{1}</a>", esc(&g.id), esc(&g.name)))
         .collect();
     format!(
-        "<div id=\"carta-bar\" class=\"carta-live\"><b>{}</b><span>carta watch · games:{links}</span></div>",
+        "<div id=\"carta-bar\" class=\"carta-live\"><b>{}</b><span>carta watch · games:{links}</span><a href=\"/play/\">deck builder</a></div>",
         esc(title)
     )
 }

@@ -233,6 +233,45 @@ impl GameSchemas {
         }
     }
 
+    /// The top-level properties of `kind`'s schema, each with its schema
+    /// (a `$ref` followed, and its own keywords laid over the target's),
+    /// in schema order.
+    pub fn property_schemas(&self, kind: &str) -> Vec<(String, Value)> {
+        let Some(k) = self.kinds.get(kind) else {
+            return Vec::new();
+        };
+        let Some(props) = self.docs[&k.uri]
+            .get("properties")
+            .and_then(Value::as_object)
+        else {
+            return Vec::new();
+        };
+        props
+            .iter()
+            .map(|(name, schema)| {
+                let mut merged = serde_json::Map::new();
+                let (mut at, mut base) = (schema.clone(), k.uri.clone());
+                for _ in 0..16 {
+                    let target = at
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(|r| self.resolve(&base, r))
+                        .map(|(v, b)| (v.clone(), b));
+                    if let Some(obj) = at.as_object() {
+                        for (key, v) in obj {
+                            merged.entry(key.clone()).or_insert_with(|| v.clone());
+                        }
+                    }
+                    match target {
+                        Some((v, b)) => (at, base) = (v, b),
+                        None => break,
+                    }
+                }
+                (name.clone(), Value::Object(merged))
+            })
+            .collect()
+    }
+
     /// The compiled schema of `kind`, if it compiled.
     pub fn kind(&self, kind: &str) -> Option<&KindSchema> {
         self.kinds.get(kind)

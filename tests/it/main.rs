@@ -13,6 +13,7 @@ mod hostile;
 mod mutants;
 mod packs;
 mod schemas;
+mod serve;
 mod sheets;
 mod sixth;
 mod standalone;

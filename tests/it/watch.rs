@@ -12,7 +12,7 @@ use fantoccini::{Client, ClientBuilder};
 use crate::harness::{repo, run_in};
 
 /// A program the test needs: `$VAR`, or `name` in /usr/bin or on the PATH.
-fn program(var: &str, names: &[&str]) -> PathBuf {
+pub(crate) fn program(var: &str, names: &[&str]) -> PathBuf {
     if let Some(p) = std::env::var_os(var) {
         return PathBuf::from(p);
     }
@@ -27,7 +27,7 @@ fn program(var: &str, names: &[&str]) -> PathBuf {
 }
 
 /// Kills a child process when dropped (a failing test leaves none behind).
-struct Killed(Child);
+pub(crate) struct Killed(pub(crate) Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -36,7 +36,7 @@ impl Drop for Killed {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -46,7 +46,7 @@ fn free_port() -> u16 {
 
 /// Starts `carta watch --serve --port 0` in `root`; the process and the
 /// preview's URL.
-fn start_watch(root: &Path) -> (Killed, String) {
+pub(crate) fn start_watch(root: &Path) -> (Killed, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
         .args(["watch", "--serve", "--port", "0"])
         .current_dir(root)
@@ -73,7 +73,7 @@ fn start_watch(root: &Path) -> (Killed, String) {
 }
 
 /// Starts chromedriver and a headless Chromium session.
-async fn browser(profile: &Path) -> (Killed, Client) {
+pub(crate) async fn browser(profile: &Path) -> (Killed, Client) {
     let port = free_port();
     let driver = Command::new(program("CARTA_CHROMEDRIVER", &["chromedriver"]))
         .arg(format!("--port={port}"))
@@ -109,7 +109,7 @@ async fn browser(profile: &Path) -> (Killed, Client) {
     }
 }
 
-async fn page_text(client: &Client) -> String {
+pub(crate) async fn page_text(client: &Client) -> String {
     client
         .execute(
             "return document.body ? document.body.innerText : ''",
@@ -122,7 +122,12 @@ async fn page_text(client: &Client) -> String {
 }
 
 /// Waits up to `limit` for the page's text to satisfy `ok`.
-async fn wait_for(client: &Client, limit: Duration, what: &str, ok: impl Fn(&str) -> bool) {
+pub(crate) async fn wait_for(
+    client: &Client,
+    limit: Duration,
+    what: &str,
+    ok: impl Fn(&str) -> bool,
+) {
     let start = Instant::now();
     loop {
         let text = page_text(client).await;

@@ -202,25 +202,10 @@ pub fn render(
         .filter(|d| d.severity == crate::diag::Severity::Error)
         .count();
     let m = &game.manifest.manifest;
-    let mfile = game.manifest.file;
     let default_print = PrintSettings::default();
     let print = m.print.as_ref().unwrap_or(&default_print);
     let build = resolve_build(print, options);
-    let icons = Arc::new(assets::load_icons(
-        jail,
-        &m.id,
-        &m.icons,
-        (mfile, &game.manifest.spans),
-        diags,
-    ));
     let kinds = m.kind_ids();
-    let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, diags);
-    let gview = GameView {
-        id: m.id.clone(),
-        name: m.name.clone(),
-        language: m.language.clone(),
-    };
-
     // Order: kinds in manifest order, then selection order.
     let mut prints: Vec<Print<'_>> = selection
         .prints
@@ -234,50 +219,8 @@ pub fn render(
             .position(|k| *k == p.card.kind)
             .unwrap_or(usize::MAX)
     });
-
-    let mut images = ImageCache::default();
-    let mut rendered: BTreeMap<&str, (String, String)> = BTreeMap::new();
-    let mut template_errors = BTreeMap::new();
-    for p in &prints {
-        let card = p.card;
-        let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
-        check_tokens(sources, card, &icons, diags);
-        let card_images = card_images(jail, sources, &m.id, card, kprint, &mut images, diags);
-        let view = CardView {
-            id: &card.id,
-            kind: &card.kind,
-            kind_name: m
-                .kinds
-                .get(&card.kind)
-                .map_or(card.kind.as_str(), |k| k.name.as_str()),
-            name: &card.name,
-            copies: p.count,
-            fields: &card.fields,
-            images: card_images,
-            game: &gview,
-            size: card_box(print, kprint).into(),
-            ink_saver: build.ink_saver,
-        };
-        let mut one = |name: &str| match templates.render(name, &view) {
-            Ok(html) => html,
-            Err(e) => {
-                let key = (
-                    name.to_owned(),
-                    e.line_no,
-                    e.column_no,
-                    templates::render_message(&e),
-                );
-                template_errors.entry(key).or_insert_with(|| (e, card));
-                String::new()
-            }
-        };
-        let face = one(templates.face_of(&card.kind));
-        let back = one(templates.back_of(&card.kind));
-        rendered.insert(&card.id, (face, back));
-    }
-    for ((name, ..), (e, card)) in template_errors {
-        diags.push(template_error(&templates, sources, &name, &e, card));
-    }
+    let (templates, rendered, images) =
+        render_cards(jail, sources, game, inputs, &prints, build.ink_saver, diags);
 
     // Geometry: consecutive kinds with the same card box share sheets.
     let mut groups: Vec<(CardBox, Vec<Print<'_>>)> = Vec::new();
@@ -323,6 +266,142 @@ pub fn render(
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Some(files)
+}
+
+/// Renders the face and back of each card of `prints` with the game's
+/// templates; returns the templates, the HTML by card id, and the art read.
+fn render_cards<'c>(
+    jail: &Jail,
+    sources: &SourceMap,
+    game: &Game,
+    inputs: &Inputs,
+    prints: &[Print<'c>],
+    ink_saver: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> (Templates, BTreeMap<&'c str, (String, String)>, ImageCache) {
+    let m = &game.manifest.manifest;
+    let default_print = PrintSettings::default();
+    let print = m.print.as_ref().unwrap_or(&default_print);
+    let icons = Arc::new(assets::load_icons(
+        jail,
+        &m.id,
+        &m.icons,
+        (game.manifest.file, &game.manifest.spans),
+        diags,
+    ));
+    let kinds = m.kind_ids();
+    let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, diags);
+    let gview = GameView {
+        id: m.id.clone(),
+        name: m.name.clone(),
+        language: m.language.clone(),
+    };
+    let mut images = ImageCache::default();
+    let mut rendered: BTreeMap<&str, (String, String)> = BTreeMap::new();
+    let mut template_errors = BTreeMap::new();
+    for p in prints {
+        let card = p.card;
+        let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
+        check_tokens(sources, card, &icons, diags);
+        let card_images = card_images(jail, sources, &m.id, card, kprint, &mut images, diags);
+        let view = CardView {
+            id: &card.id,
+            kind: &card.kind,
+            kind_name: m
+                .kinds
+                .get(&card.kind)
+                .map_or(card.kind.as_str(), |k| k.name.as_str()),
+            name: &card.name,
+            copies: p.count,
+            fields: &card.fields,
+            images: card_images,
+            game: &gview,
+            size: card_box(print, kprint).into(),
+            ink_saver,
+        };
+        let mut one = |name: &str| match templates.render(name, &view) {
+            Ok(html) => html,
+            Err(e) => {
+                let key = (
+                    name.to_owned(),
+                    e.line_no,
+                    e.column_no,
+                    templates::render_message(&e),
+                );
+                template_errors.entry(key).or_insert_with(|| (e, card));
+                String::new()
+            }
+        };
+        let face = one(templates.face_of(&card.kind));
+        let back = one(templates.back_of(&card.kind));
+        rendered.insert(card.id.as_str(), (face, back));
+    }
+    for ((name, ..), (e, card)) in template_errors {
+        diags.push(template_error(&templates, sources, &name, &e, card));
+    }
+    (templates, rendered, images)
+}
+
+/// One card's face as printed, on its own.
+#[derive(Debug, Clone)]
+pub struct Face {
+    /// The rendered face template.
+    pub html: String,
+    /// The card's size (trim, bleed, safe), in mm.
+    pub size: SizeView,
+}
+
+/// Every card's face as printed, to show cards one by one (the deck
+/// builder's card browser) instead of laid out on sheets.
+#[derive(Debug, Clone, Default)]
+pub struct Faces {
+    /// carta's sheet CSS followed by the game's `style.css`.
+    pub css: String,
+    /// The faces, by card id.
+    pub cards: BTreeMap<String, Face>,
+    /// The art the faces show, by its URL relative to them (`img/<hash>.png`).
+    pub images: BTreeMap<String, Vec<u8>>,
+}
+
+/// Renders every card's face of `game` with its templates (as `carta
+/// build` prints them), reporting problems into `diags`; a card whose
+/// template fails has an empty face.
+pub fn faces(
+    jail: &Jail,
+    sources: &SourceMap,
+    game: &Game,
+    inputs: &Inputs,
+    diags: &mut Vec<Diagnostic>,
+) -> Faces {
+    let m = &game.manifest.manifest;
+    let default_print = PrintSettings::default();
+    let print = m.print.as_ref().unwrap_or(&default_print);
+    let prints: Vec<Print<'_>> = game
+        .pool
+        .iter()
+        .map(|card| Print { card, count: 1 })
+        .collect();
+    let (templates, rendered, images) =
+        render_cards(jail, sources, game, inputs, &prints, print.ink_saver, diags);
+    let cards = rendered
+        .into_iter()
+        .filter_map(|(id, (face, _))| {
+            let card = game.pool.get(id)?;
+            let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
+            let size = card_box(print, kprint).into();
+            Some((id.to_owned(), Face { html: face, size }))
+        })
+        .collect();
+    Faces {
+        css: format!("{BASE_CSS}\n{}", templates.css),
+        cards,
+        images: images
+            .by_path
+            .into_values()
+            .flatten()
+            .map(|i| (i.url, i.bytes))
+            .collect(),
+    }
 }
 
 /// Lays the rendered cards out on pages and writes the document.

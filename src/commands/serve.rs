@@ -1,0 +1,116 @@
+//! `carta serve`: the deck builder in the browser — a card browser per
+//! game, a deck builder judged by the game's own rules, deck codes, links
+//! and saving, and a page for organisers — on the same server as `carta
+//! watch --serve` ([`crate::server`]).
+
+use std::error::Error;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use super::Report;
+use crate::diag::Diagnostics;
+use crate::emit::sheets::{self, Inputs};
+use crate::game::{self, Decks, Keep};
+use crate::load::{LoadError, Workspace};
+use crate::server::{Catalog, GameEntry, Live};
+
+/// What `carta serve` was asked to do.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The games to serve (all when empty).
+    pub games: Vec<String>,
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// Whether to open the builder in the default browser.
+    pub open: bool,
+    /// The build folder, whose sheets the preview pages show.
+    pub out: PathBuf,
+}
+
+/// Compiles the named games (all when empty) for the deck builder: every
+/// card kept, its face rendered with the game's templates. A game whose
+/// check finds errors is left out (its problems are in `diags`).
+///
+/// # Errors
+/// When the workspace or a file cannot be read, or a named game does not exist.
+pub fn catalog(
+    root: &Path,
+    games: &[String],
+    diags: &mut Diagnostics,
+) -> Result<(Catalog, Workspace), LoadError> {
+    let mut ws = Workspace::open(root)?;
+    let mut served = Vec::new();
+    for id in ws.select_games(games)? {
+        let before = diags.error_count();
+        let Some(game) = game::compile(&mut ws, &id, Decks::Skip, Keep::All, diags)? else {
+            continue;
+        };
+        let inputs = Inputs::read(&mut ws, &id, diags)?;
+        let mut found = Vec::new();
+        let faces = sheets::faces(ws.jail(), &ws.sources, &game, &inputs, &mut found);
+        diags.extend(found);
+        if diags.error_count() == before {
+            served.push((game, faces));
+        }
+    }
+    Ok((Catalog::new(ws.root().to_path_buf(), served), ws))
+}
+
+/// Serves the builder until the process is stopped; `report` shows the
+/// games' problems first.
+///
+/// # Errors
+/// When the workspace cannot be read, no game can be served, or the
+/// address cannot be bound.
+pub fn serve(
+    root: &Path,
+    options: &ServeOptions,
+    report: &mut dyn FnMut(Report),
+) -> Result<(), Box<dyn Error>> {
+    let root = std::path::absolute(root)?;
+    let mut diags = Diagnostics::new();
+    let (catalog, ws) = catalog(&root, &options.games, &mut diags)?;
+    let broken = diags.has_errors();
+    let empty = catalog.is_empty();
+    let summary = if broken {
+        "games with errors are not served: fix what `carta check` reports".to_owned()
+    } else {
+        String::new()
+    };
+    let entries: Vec<GameEntry> = catalog
+        .games_served()
+        .map(|(id, name)| GameEntry {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            decks: Vec::new(),
+        })
+        .collect();
+    if diags.iter().next().is_some() {
+        report(Report {
+            diags,
+            sources: ws.sources,
+            summary,
+        });
+    }
+    if empty {
+        return Err("no game can be served".into());
+    }
+    let live = Live::new(options.out.clone());
+    live.set_catalog(catalog);
+    live.publish(|status| status.games = entries);
+    let bound = crate::server::start(options.addr, live)?;
+    if !bound.ip().is_loopback() {
+        eprintln!(
+            "warning: serving on {} — anyone who can reach this machine can browse the cards and save deck files into cards/<game>/decks/",
+            bound.ip()
+        );
+    }
+    let url = format!("http://{bound}/play/");
+    eprintln!("serving the deck builder at {url} (Ctrl-C to stop)");
+    if options.open {
+        super::watch::open_browser(&url);
+    }
+    loop {
+        std::thread::park();
+    }
+}

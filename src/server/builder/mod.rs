@@ -1,0 +1,568 @@
+//! The deck builder of `carta serve`: what the server knows of each game
+//! (its compiled rules, every card's printed face, the facets its schemas
+//! allow filtering on) and the judgement of a deck by the game's own
+//! [`RuleSet`] — the same one `carta deck check` runs.
+//!
+//! Nothing here names a game, a kind or a field: cards, zones, facets and
+//! rules all come from the game's data.
+
+pub(super) mod api;
+mod organize;
+mod save;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::config::rules::RuleSeverity;
+use crate::deck::MAX_COUNT;
+use crate::deckcode::{self, CodeDeck};
+use crate::emit::sheets::Faces;
+use crate::game::Game;
+use crate::rules::{DeckView, Entry, RuleSet};
+
+/// The games the builder serves.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    /// The workspace, where "save" writes decks.
+    root: PathBuf,
+    games: BTreeMap<String, GameCatalog>,
+}
+
+impl Catalog {
+    /// A catalog of compiled games (a clean check each) and their faces,
+    /// of the workspace at `root`.
+    pub fn new(root: PathBuf, games: impl IntoIterator<Item = (Game, Faces)>) -> Self {
+        Catalog {
+            root,
+            games: games
+                .into_iter()
+                .map(|(game, faces)| (game.id().to_owned(), GameCatalog::new(game, faces)))
+                .collect(),
+        }
+    }
+
+    /// The game `id`, if served.
+    pub(super) fn game(&self, id: &str) -> Option<&GameCatalog> {
+        self.games.get(id)
+    }
+
+    /// The served games, by id.
+    pub(super) fn games(&self) -> impl Iterator<Item = &GameCatalog> {
+        self.games.values()
+    }
+
+    /// The served games' ids and names.
+    pub fn games_served(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.games
+            .values()
+            .map(|g| (g.id(), g.game.manifest.manifest.name.as_str()))
+    }
+
+    /// The workspace.
+    pub(super) fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Whether no game is served.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+}
+
+/// One game as the builder serves it.
+#[derive(Debug)]
+pub(super) struct GameCatalog {
+    pub(super) game: Game,
+    pub(super) faces: Faces,
+    /// What the browser gets: cards, zones, facets, rules.
+    pub(super) summary: Value,
+}
+
+/// A filter the card browser offers, generated from the kinds' schemas: an
+/// enum field (its values) or an integer field (its range over the pool).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct Facet {
+    field: String,
+    title: String,
+    /// `enum` or `integer`.
+    kind: &'static str,
+    /// The values of an enum, in schema order.
+    values: Vec<String>,
+    min: Option<i64>,
+    max: Option<i64>,
+}
+
+impl GameCatalog {
+    fn new(game: Game, faces: Faces) -> Self {
+        let m = &game.manifest.manifest;
+        let facets = facets(&game);
+        let rules = &game.rules.deck;
+        let cards: Vec<Value> = game
+            .pool
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let zones: Vec<&str> = rules
+                    .zones
+                    .iter()
+                    .filter(|z| z.accepts[i])
+                    .map(|z| z.id.as_str())
+                    .collect();
+                let values: Map<String, Value> = facets
+                    .iter()
+                    .filter_map(|f| Some((f.field.clone(), c.fields.get(&f.field)?.clone())))
+                    .collect();
+                let mut text = String::new();
+                collect_text(&Value::Object(c.fields.clone()), &mut text);
+                serde_json::json!({
+                    "id": c.id,
+                    "kind": c.kind,
+                    "name": c.name,
+                    "text": text,
+                    "zones": zones,
+                    "values": values,
+                    "face": faces.cards.get(&c.id).map(|f| &f.html),
+                    "width": faces.cards.get(&c.id).map(|f| f.size.width),
+                    "height": faces.cards.get(&c.id).map(|f| f.size.height),
+                })
+            })
+            .collect();
+        let summary = serde_json::json!({
+            "id": m.id,
+            "name": m.name,
+            "language": m.language,
+            "kinds": m.kinds.iter().map(|(id, k)| serde_json::json!({"id": id, "name": k.name})).collect::<Vec<_>>(),
+            "zones": m.zones.iter().map(|(id, z)| serde_json::json!({"id": id, "name": z.name, "kinds": z.kinds})).collect::<Vec<_>>(),
+            "rules": rules.rules.iter().map(|r| serde_json::json!({"id": r.id, "name": r.name, "source": r.source, "warning": r.severity == RuleSeverity::Warning})).collect::<Vec<_>>(),
+            "formats": m.formats.iter().map(|(id, f)| serde_json::json!({"id": id, "name": f.name, "description": f.description})).collect::<Vec<_>>(),
+            "facets": facets,
+            "cards": cards,
+        });
+        GameCatalog {
+            game,
+            faces,
+            summary,
+        }
+    }
+
+    pub(super) fn id(&self) -> &str {
+        self.game.id()
+    }
+}
+
+/// Every string of a card's fields, for searching its text.
+fn collect_text(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(items) => items.iter().for_each(|i| collect_text(i, out)),
+        Value::Object(map) => map.values().for_each(|i| collect_text(i, out)),
+        _ => {}
+    }
+}
+
+/// The facets of a game: every top-level field of a kind's schema that is
+/// an enum of strings or an integer, merged across kinds by name.
+fn facets(game: &Game) -> Vec<Facet> {
+    let mut out: Vec<Facet> = Vec::new();
+    for kind in game.manifest.manifest.kinds.keys() {
+        for (field, schema) in game.schemas.property_schemas(kind) {
+            let title = schema
+                .get("title")
+                .and_then(Value::as_str)
+                .unwrap_or(&field)
+                .to_owned();
+            let strings: Option<Vec<String>> = schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .and_then(|vs| vs.iter().map(|v| v.as_str().map(str::to_owned)).collect());
+            let facet = if let Some(values) = strings {
+                Facet {
+                    field,
+                    title,
+                    kind: "enum",
+                    values,
+                    min: None,
+                    max: None,
+                }
+            } else if schema.get("type").and_then(Value::as_str) == Some("integer") {
+                Facet {
+                    field,
+                    title,
+                    kind: "integer",
+                    values: Vec::new(),
+                    min: None,
+                    max: None,
+                }
+            } else {
+                continue;
+            };
+            match out.iter_mut().find(|f| f.field == facet.field) {
+                Some(f) if f.kind == facet.kind => {
+                    for v in facet.values {
+                        if !f.values.contains(&v) {
+                            f.values.push(v);
+                        }
+                    }
+                }
+                Some(_) => {}
+                None => out.push(facet),
+            }
+        }
+    }
+    // Integer ranges as the pool has them.
+    for f in out.iter_mut().filter(|f| f.kind == "integer") {
+        let ns: Vec<i64> = game
+            .pool
+            .iter()
+            .filter_map(|c| c.fields.get(&f.field).and_then(Value::as_i64))
+            .collect();
+        f.min = ns.iter().copied().min();
+        f.max = ns.iter().copied().max();
+    }
+    out.retain(|f| f.kind == "enum" || f.min.is_some());
+    out
+}
+
+/// A deck as the browser sends it: a name and, per zone, card → copies.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DeckInput {
+    #[serde(default)]
+    pub(super) name: String,
+    /// The format the deck opts into (`None`: the game's own deck rules).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) format: Option<String>,
+    #[serde(default)]
+    pub(super) zones: IndexMap<String, IndexMap<String, i64>>,
+}
+
+impl DeckInput {
+    /// A deck read from a file or a code, in the browser's form.
+    pub(super) fn of_lines(
+        name: String,
+        format: Option<String>,
+        zones: IndexMap<String, Vec<(String, u32)>>,
+    ) -> Self {
+        let zones = zones
+            .into_iter()
+            .map(|(z, lines)| {
+                (
+                    z,
+                    lines
+                        .into_iter()
+                        .map(|(id, n)| (id, i64::from(n)))
+                        .collect(),
+                )
+            })
+            .collect();
+        DeckInput {
+            name,
+            format,
+            zones,
+        }
+    }
+}
+
+/// Why a request's deck cannot be judged (a 4xx answer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Invalid(pub(super) String);
+
+/// The longest deck name accepted.
+const MAX_NAME: usize = 200;
+
+/// A deck checked against the game's zones and pool: its engine view and,
+/// for each zone, its lines.
+#[derive(Debug, Clone)]
+pub(super) struct ValidDeck {
+    pub(super) name: String,
+    /// The format, if the deck names one (a declared one).
+    pub(super) format: Option<String>,
+    pub(super) view: DeckView,
+}
+
+impl GameCatalog {
+    /// Checks that every zone and card exists, each card may stand in its
+    /// zone, and each count is from 1 to [`MAX_COUNT`].
+    pub(super) fn validate(&self, deck: &DeckInput) -> Result<ValidDeck, Invalid> {
+        if deck.name.chars().count() > MAX_NAME {
+            return Err(Invalid(format!(
+                "the deck's name is longer than {MAX_NAME} characters"
+            )));
+        }
+        let rules = self.rules_of(deck.format.as_deref())?;
+        let mut view = DeckView {
+            zones: vec![Vec::new(); rules.zones.len()],
+        };
+        for (zone, lines) in &deck.zones {
+            let z = rules
+                .zones
+                .iter()
+                .position(|r| &r.id == zone)
+                .ok_or_else(|| Invalid(format!("`{zone}` is not a zone of `{}`", self.id())))?;
+            for (card, &count) in lines {
+                let c =
+                    self.game.pool.position(card).ok_or_else(|| {
+                        Invalid(format!("`{card}` is not a card of `{}`", self.id()))
+                    })?;
+                if !rules.zones[z].accepts[c] {
+                    return Err(Invalid(format!(
+                        "`{card}` (kind `{}`) cannot stand in the zone `{zone}`",
+                        self.game.pool.card(c).kind
+                    )));
+                }
+                if !(1..=MAX_COUNT).contains(&count) {
+                    return Err(Invalid(format!(
+                        "the count of `{card}` must be from 1 to {MAX_COUNT}, not {count}"
+                    )));
+                }
+                view.zones[z].push(Entry {
+                    card: u32::try_from(c).expect("pool fits u32"),
+                    count: u32::try_from(count).expect("bounded"),
+                });
+            }
+        }
+        Ok(ValidDeck {
+            name: deck.name.clone(),
+            format: deck.format.clone(),
+            view,
+        })
+    }
+
+    /// The rules a deck of `format` is judged by (the game's own without one).
+    fn rules_of(&self, format: Option<&str>) -> Result<&RuleSet, Invalid> {
+        let Some(format) = format else {
+            return Ok(&self.game.rules.deck);
+        };
+        self.game
+            .rules
+            .formats
+            .get(format)
+            .ok_or_else(|| Invalid(format!("`{format}` is not a format of `{}`", self.id())))
+    }
+
+    /// The deck file (TOML) of a deck, as `carta deck check` reads it.
+    pub(super) fn to_toml(&self, deck: &ValidDeck) -> String {
+        deckcode::to_toml(&self.code_deck(deck))
+    }
+
+    /// The deck as a deck code carries it.
+    pub(super) fn code_deck(&self, deck: &ValidDeck) -> CodeDeck {
+        // Every rule set of a game has the manifest's zones, in order.
+        let rules = &self.game.rules.deck;
+        CodeDeck {
+            game: self.id().to_owned(),
+            name: deck.name.clone(),
+            format: deck.format.clone(),
+            zones: deck
+                .view
+                .zones
+                .iter()
+                .enumerate()
+                .filter(|(_, es)| !es.is_empty())
+                .map(|(z, es)| {
+                    let lines = es
+                        .iter()
+                        .map(|e| (self.game.pool.card(e.card as usize).id.clone(), e.count))
+                        .collect();
+                    (rules.zones[z].id.clone(), lines)
+                })
+                .collect(),
+        }
+    }
+
+    /// The deck code of a deck.
+    pub(super) fn encode(&self, deck: &ValidDeck) -> String {
+        deckcode::encode(
+            &self.code_deck(deck),
+            &self.game.manifest.manifest,
+            &self.game.pool,
+        )
+        .expect("a validated deck names only the game's zones and cards")
+    }
+
+    /// Reads a deck code of this game into the browser's form.
+    pub(super) fn decode(&self, code: &str) -> Result<DeckInput, Invalid> {
+        let deck = deckcode::decode(code, &self.game.manifest.manifest, &self.game.pool)
+            .map_err(|e| Invalid(e.to_string()))?;
+        Ok(DeckInput::of_lines(deck.name, deck.format, deck.zones))
+    }
+
+    /// The judgement of a deck by the game's deck rules.
+    pub(super) fn verdict(&self, deck: &ValidDeck) -> Verdict {
+        let rules = self
+            .rules_of(deck.format.as_deref())
+            .expect("a validated deck names a declared format");
+        let violations = rules.check(&deck.view);
+        let tallies = rules.explain(&deck.view);
+        let card_at = |(z, i): (usize, usize)| {
+            let e = deck.view.zones[z][i];
+            self.game.pool.card(e.card as usize).id.clone()
+        };
+        let problems: Vec<Problem> = violations
+            .iter()
+            .map(|v| {
+                let rule = &rules.rules[v.rule];
+                let tally = tallies.iter().find(|t| t.rule == v.rule);
+                Problem {
+                    rule: rule.id.clone(),
+                    name: rule.name.clone(),
+                    code: rule.code(false),
+                    severity: if rule.severity == RuleSeverity::Warning {
+                        "warning"
+                    } else {
+                        "error"
+                    },
+                    message: v.message.clone(),
+                    source: rule.source.clone(),
+                    expected: tally.map(|t| t.expected.clone()).unwrap_or_default(),
+                    actual: tally.map(|t| t.actual.clone()).unwrap_or_default(),
+                    zone: v.zone.map(|z| rules.zones[z].id.clone()),
+                    card: v.primary.map(card_at),
+                    cards: v.entries.iter().copied().map(card_at).collect(),
+                }
+            })
+            .collect();
+        let figures = rules
+            .figures(&deck.view)
+            .into_iter()
+            .map(|f| {
+                let rule = &rules.rules[f.rule];
+                FigureOut {
+                    rule: rule.id.clone(),
+                    name: rule.name.clone(),
+                    group: f.group,
+                    value: f.value,
+                    min: f.min,
+                    max: f.max,
+                    unit: f.unit,
+                    ok: f.ok,
+                }
+            })
+            .collect();
+        let broken: BTreeSet<usize> = violations.iter().map(|v| v.rule).collect();
+        Verdict {
+            legal: rules.is_legal(&deck.view),
+            cards: deck
+                .view
+                .zones
+                .iter()
+                .flatten()
+                .map(|e| u64::from(e.count))
+                .sum(),
+            problems,
+            figures,
+            unavailable: self.unavailable(rules, deck, &broken),
+            code: self.encode(deck),
+        }
+    }
+
+    /// For each card and zone it may stand in: the error rules one more
+    /// copy there would newly break (shares aside: more cards of other
+    /// groups mend them).
+    fn unavailable(
+        &self,
+        rules: &RuleSet,
+        deck: &ValidDeck,
+        broken: &BTreeSet<usize>,
+    ) -> Vec<Unavailable> {
+        let mut out = Vec::new();
+        let mut view = deck.view.clone();
+        for (z, zone) in rules.zones.iter().enumerate() {
+            for (c, _) in zone.accepts.iter().enumerate().filter(|(_, a)| **a) {
+                let card = u32::try_from(c).expect("pool fits u32");
+                let line = view.zones[z].iter().position(|e| e.card == card);
+                match line {
+                    Some(i) => view.zones[z][i].count += 1,
+                    None => view.zones[z].push(Entry { card, count: 1 }),
+                }
+                let newly: Vec<String> = rules
+                    .check(&view)
+                    .into_iter()
+                    .filter(|v| {
+                        let rule = &rules.rules[v.rule];
+                        !broken.contains(&v.rule)
+                            && rule.severity == RuleSeverity::Error
+                            && !rule.bounds_a_share()
+                    })
+                    .map(|v| rules.rules[v.rule].name.clone())
+                    .collect();
+                match line {
+                    Some(i) => view.zones[z][i].count -= 1,
+                    None => {
+                        view.zones[z].pop();
+                    }
+                }
+                if !newly.is_empty() {
+                    out.push(Unavailable {
+                        card: self.game.pool.card(c).id.clone(),
+                        zone: zone.id.clone(),
+                        rules: newly,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What the builder shows of a deck after every change.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct Verdict {
+    /// No rule of severity error is broken.
+    pub(super) legal: bool,
+    /// Cards in the deck, copies counted.
+    cards: u64,
+    /// Each broken rule.
+    pub(super) problems: Vec<Problem>,
+    /// The figures the rules bound, for the chart.
+    figures: Vec<FigureOut>,
+    /// Cards one more copy of which would break a rule.
+    unavailable: Vec<Unavailable>,
+    /// The deck's code.
+    code: String,
+}
+
+/// A broken rule, as the builder lists it.
+#[derive(Debug, Clone, Serialize)]
+pub(super) struct Problem {
+    rule: String,
+    pub(super) name: String,
+    code: &'static str,
+    severity: &'static str,
+    message: String,
+    /// Where the rule comes from (the rulebook's title and section).
+    source: Option<String>,
+    expected: String,
+    actual: String,
+    zone: Option<String>,
+    /// The card most to blame.
+    card: Option<String>,
+    /// The other cards involved.
+    cards: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct FigureOut {
+    rule: String,
+    name: String,
+    group: String,
+    value: f64,
+    min: Option<f64>,
+    max: Option<f64>,
+    unit: &'static str,
+    ok: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Unavailable {
+    card: String,
+    zone: String,
+    rules: Vec<String>,
+}
