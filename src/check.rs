@@ -21,6 +21,9 @@ pub struct Game {
     pub pool: CardPool,
     /// The compiled deck and box rules.
     pub rules: Rules,
+    /// What printing needs of each kind's schema (labels, references, the
+    /// default face's fields).
+    pub display: std::collections::BTreeMap<String, crate::validate::display::KindDisplay>,
     /// The example decks under `cards/<game>/decks/` that parsed.
     pub decks: Vec<DeckFile>,
     /// How many card files were unchanged since the last `carta check` and
@@ -186,6 +189,7 @@ pub fn check_game_keeping(
         manifest,
         pool,
         rules,
+        display: schemas.display(),
         decks: Vec::new(),
         reused_files: reused.into_inner(),
     };

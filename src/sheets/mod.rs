@@ -9,6 +9,7 @@
 mod assets;
 pub mod command;
 pub mod deck;
+mod display;
 pub mod geometry;
 mod helpers;
 pub mod icons;
@@ -219,7 +220,8 @@ pub fn render(
         diags,
     ));
     let kinds = m.kind_ids();
-    let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, diags);
+    let cards = display::index(game);
+    let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, &cards, diags);
     let gview = GameView {
         id: m.id.clone(),
         name: m.name.clone(),
@@ -257,7 +259,11 @@ pub fn render(
                 .map_or(card.kind.as_str(), |k| k.name.as_str()),
             name: &card.name,
             copies: p.count,
-            fields: &card.fields,
+            fields: cards
+                .get(&card.id)
+                .and_then(|v| v["fields"].as_object())
+                .unwrap_or(&card.fields),
+            raw: &card.fields,
             images: card_images,
             game: &gview,
             size: card_box(print, kprint).into(),

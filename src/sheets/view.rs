@@ -56,8 +56,11 @@ pub struct CardView<'a> {
     pub name: &'a str,
     /// How many copies this print holds of it.
     pub copies: u32,
-    /// Its fields (everything but id, kind, name and copies), as authored.
+    /// Its fields (everything but id, kind, name and copies) as a player
+    /// reads them: enum values as their labels, references as card names.
     pub fields: &'a Map<String, Value>,
+    /// Its fields as authored.
+    pub raw: &'a Map<String, Value>,
     /// Its art, by field name: the URL of the copied image, relative to the
     /// sheets' `index.html`.
     pub images: BTreeMap<String, String>,

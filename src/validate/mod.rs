@@ -2,6 +2,7 @@
 //! mapped from its instance path back to the exact TOML span.
 
 mod card;
+pub mod display;
 mod messages;
 mod pointer;
 mod schemas;
