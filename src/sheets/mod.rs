@@ -13,6 +13,7 @@ mod display;
 pub mod geometry;
 mod helpers;
 pub mod icons;
+mod layout;
 mod page;
 mod settings;
 mod spans;
@@ -249,7 +250,23 @@ pub fn render(
         let card = p.card;
         let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
         check_tokens(sources, card, &icons, diags);
-        let card_images = card_images(root, sources, &m.id, card, kprint, &mut images, diags);
+        let display = game.display.get(&card.kind);
+        let art_fields: Vec<&str> = kprint
+            .map(|k| k.images.iter().map(String::as_str).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .chain(display.into_iter().flat_map(|d| {
+                d.face
+                    .iter()
+                    .filter(|f| f.role == crate::validate::display::Role::Art)
+                    .map(|f| f.key.as_str())
+            }))
+            .collect();
+        let card_images = card_images(root, sources, &m.id, card, &art_fields, &mut images, diags);
+        let fields = cards
+            .get(&card.id)
+            .and_then(|v| v["fields"].as_object())
+            .unwrap_or(&card.fields);
         let view = CardView {
             id: &card.id,
             kind: &card.kind,
@@ -259,12 +276,15 @@ pub fn render(
                 .map_or(card.kind.as_str(), |k| k.name.as_str()),
             name: &card.name,
             copies: p.count,
-            fields: cards
-                .get(&card.id)
-                .and_then(|v| v["fields"].as_object())
-                .unwrap_or(&card.fields),
+            layout: layout::layout(
+                display.map(|d| d.face.as_slice()).unwrap_or_default(),
+                fields,
+                &card_images,
+            ),
+            fields,
             raw: &card.fields,
             images: card_images,
+            back: kprint.and_then(|k| k.back.as_deref()),
             game: &gview,
             size: card_box(print, kprint).into(),
             ink_saver: build.ink_saver,
@@ -584,12 +604,15 @@ fn card_images(
     sources: &SourceMap,
     game: &str,
     card: &RawCard,
-    kprint: Option<&KindPrint>,
+    art_fields: &[&str],
     cache: &mut ImageCache,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for field in kprint.map(|k| k.images.as_slice()).unwrap_or_default() {
+    for &field in art_fields {
+        if out.contains_key(field) {
+            continue;
+        }
         let Some(value) = card.fields.get(field) else {
             continue;
         };
@@ -610,7 +633,7 @@ fn card_images(
         };
         match cache.get(root, game, rel) {
             Ok(image) => {
-                out.insert(field.clone(), image.url.clone());
+                out.insert(field.to_owned(), image.url.clone());
             }
             Err((code, message)) => diags.push(
                 Diagnostic::error(code, message)

@@ -64,6 +64,11 @@ pub struct CardView<'a> {
     /// Its art, by field name: the URL of the copied image, relative to the
     /// sheets' `index.html`.
     pub images: BTreeMap<String, String>,
+    /// The default face's blocks, laid out from the kind's schema.
+    pub layout: super::layout::Layout,
+    /// The word the kind's back prints under the game's name, if the
+    /// manifest gives it one (`[kinds.<k>.print] back`).
+    pub back: Option<&'a str>,
     /// The game.
     pub game: &'a GameView,
     /// The card's size.

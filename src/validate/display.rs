@@ -54,7 +54,7 @@ pub enum Role {
     Art,
     /// Flavour text (`x-carta-flavor`), in italics.
     Flavor,
-    /// An integer with a title: a stat badge.
+    /// An integer with a title (or an integer-or-symbol): a stat badge.
     Stat,
     /// A choice (an enum) or a card reference: on the type line.
     Tag,
@@ -125,18 +125,17 @@ pub(super) fn labels_of(obj: &Map<String, Value>) -> Option<BTreeMap<String, Str
 pub(super) fn role_of(parts: &[&Map<String, Value>]) -> Role {
     let flag = |key: &str| parts.iter().any(|p| p.get(key) == Some(&Value::Bool(true)));
     let has = |key: &str| parts.iter().any(|p| p.contains_key(key));
-    let ty = parts
-        .iter()
-        .find_map(|p| p.get("type").and_then(Value::as_str));
+    let typed = |t: &str| parts.iter().any(|p| p.get("type").and_then(Value::as_str) == Some(t));
     if flag(ART_KEYWORD) {
         Role::Art
     } else if flag(FLAVOR_KEYWORD) {
         Role::Flavor
+    } else if typed("integer") && has("title") {
+        // Also a number that may be a symbol ("-"): still a stat.
+        Role::Stat
     } else if has("enum") || has("const") || has(super::REF_KEYWORD) {
         Role::Tag
-    } else if ty == Some("integer") && has("title") {
-        Role::Stat
-    } else if ty == Some("string") {
+    } else if typed("string") {
         Role::Text
     } else {
         Role::Other
