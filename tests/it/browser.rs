@@ -20,7 +20,7 @@ const TOL: f64 = 0.2;
 const PT: f64 = 25.4 / 72.0;
 
 /// The browser: `$CARTA_CHROMIUM`, or `chromium` on the PATH.
-fn chromium() -> PathBuf {
+pub(crate) fn chromium() -> PathBuf {
     if let Some(p) = std::env::var_os("CARTA_CHROMIUM") {
         return PathBuf::from(p);
     }
@@ -38,7 +38,7 @@ fn chromium() -> PathBuf {
 }
 
 /// Runs Chromium headless on `html` with a fresh profile and `extra` flags.
-fn run_chromium(html: &Path, extra: &[String]) -> std::process::Output {
+pub(crate) fn run_chromium(html: &Path, extra: &[String]) -> std::process::Output {
     let profile = tempfile::tempdir().unwrap();
     let out = Command::new(chromium())
         .args([
@@ -63,7 +63,7 @@ fn run_chromium(html: &Path, extra: &[String]) -> std::process::Output {
     out
 }
 
-fn tool(name: &str, args: &[&str]) -> String {
+pub(crate) fn tool(name: &str, args: &[&str]) -> String {
     let out = Command::new(name)
         .args(args)
         .output()

@@ -5,6 +5,7 @@ mod bundle;
 mod check;
 mod corpus;
 mod decks;
+mod faces;
 mod harness;
 mod packs;
 mod schemas;
