@@ -52,6 +52,11 @@ pub(super) fn layout(
         let Some(value) = fields.get(&f.key) else {
             continue;
         };
+        // A field listed as art in the kind's `print` table is art too.
+        if f.role != Role::Art && images.contains_key(&f.key) {
+            out.art = out.art.or_else(|| images.get(&f.key).cloned());
+            continue;
+        }
         match f.role {
             Role::Art => {
                 if out.art.is_none() {
@@ -89,7 +94,7 @@ pub(super) fn layout(
     }
     // Fields the schema does not list (it allows more) still print.
     for (key, value) in fields {
-        if !face.iter().any(|f| f.key == *key) {
+        if !face.iter().any(|f| f.key == *key) && !images.contains_key(key) {
             out.other.insert(key.replace('_', " "), value.clone());
         }
     }

@@ -193,26 +193,33 @@ pub struct Selection<'a> {
     pub prints: Vec<Print<'a>>,
 }
 
-/// Renders the sheets of `game`. Reports every problem into `diags`;
-/// returns the files only when there was no error.
-pub fn render(
+/// Every printed card's face and back HTML, and what they need.
+struct Faces<'a> {
+    /// The prints in sheet order: kinds in manifest order, then selection order.
+    prints: Vec<Print<'a>>,
+    /// Card id → (face, back) HTML.
+    rendered: BTreeMap<&'a str, (String, String)>,
+    /// The game's extra CSS.
+    css: String,
+    /// The art the cards use.
+    images: ImageCache,
+}
+
+/// Renders the face and back of every card of `selection`, reporting
+/// template and art problems into `diags`.
+fn render_faces<'a>(
     root: &Path,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
-    selection: &Selection<'_>,
-    options: &SheetOptions,
+    selection: &Selection<'a>,
+    ink_saver: bool,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<OutputFile>> {
-    let errors_before = diags
-        .iter()
-        .filter(|d| d.severity == crate::diag::Severity::Error)
-        .count();
+) -> Faces<'a> {
     let m = &game.manifest.manifest;
     let mfile = game.manifest.file;
     let default_print = PrintSettings::default();
     let print = m.print.as_ref().unwrap_or(&default_print);
-    let build = resolve_build(print, options);
     let icons = Arc::new(assets::load_icons(
         root,
         &m.id,
@@ -230,7 +237,7 @@ pub fn render(
     };
 
     // Order: kinds in manifest order, then selection order.
-    let mut prints: Vec<Print<'_>> = selection
+    let mut prints: Vec<Print<'a>> = selection
         .prints
         .iter()
         .copied()
@@ -244,7 +251,7 @@ pub fn render(
     });
 
     let mut images = ImageCache::default();
-    let mut rendered: BTreeMap<&str, (String, String)> = BTreeMap::new();
+    let mut rendered: BTreeMap<&'a str, (String, String)> = BTreeMap::new();
     let mut template_errors = BTreeMap::new();
     for p in &prints {
         let card = p.card;
@@ -287,7 +294,7 @@ pub fn render(
             back: kprint.and_then(|k| k.back.as_deref()),
             game: &gview,
             size: card_box(print, kprint).into(),
-            ink_saver: build.ink_saver,
+            ink_saver,
         };
         let mut one = |name: &str| match templates.render(name, &view) {
             Ok(html) => html,
@@ -309,6 +316,134 @@ pub fn render(
     for ((name, ..), (e, card)) in template_errors {
         diags.push(template_error(&templates, sources, &name, &e, card));
     }
+    Faces {
+        prints,
+        rendered,
+        css: templates.css,
+        images,
+    }
+}
+
+/// Every printed card of a selection, rendered alone: for exports that
+/// place cards on their own rather than on printed sheets.
+#[derive(Debug, Clone)]
+pub struct CardSet {
+    /// The game's language (BCP 47).
+    pub language: String,
+    /// carta's CSS and the game's.
+    pub css: String,
+    /// The cards in sheet order.
+    pub cards: Vec<RenderedCard>,
+    /// The art they use, by its URL relative to the page.
+    pub images: Vec<OutputFile>,
+}
+
+/// One card's face and back, rendered.
+#[derive(Debug, Clone)]
+pub struct RenderedCard {
+    /// Its id.
+    pub id: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// How many copies the selection holds.
+    pub count: u32,
+    /// Its geometry.
+    pub size: CardBox,
+    /// The face's HTML (the inside of a `.card.face` box).
+    pub face: String,
+    /// The back's HTML.
+    pub back: String,
+}
+
+/// Renders every card of `selection` alone (see [`CardSet`]). Reports every
+/// problem into `diags`; returns the cards only when there was no error.
+pub fn render_cards(
+    root: &Path,
+    sources: &SourceMap,
+    game: &Game,
+    inputs: &Inputs,
+    selection: &Selection<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<CardSet> {
+    let errors_before = error_count(diags);
+    let m = &game.manifest.manifest;
+    let default_print = PrintSettings::default();
+    let print = m.print.as_ref().unwrap_or(&default_print);
+    let mut faces = render_faces(root, sources, game, inputs, selection, false, diags);
+    if error_count(diags) > errors_before {
+        return None;
+    }
+    let cards = faces
+        .prints
+        .iter()
+        .map(|p| {
+            let (face, back) = faces.rendered.remove(p.card.id.as_str()).unwrap_or_default();
+            RenderedCard {
+                id: p.card.id.clone(),
+                kind: p.card.kind.clone(),
+                name: p.card.name.clone(),
+                count: p.count,
+                size: card_box(print, m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref())),
+                face,
+                back,
+            }
+        })
+        .collect();
+    Some(CardSet {
+        language: m.language.clone(),
+        css: format!("{BASE_CSS}\n{}", faces.css),
+        cards,
+        images: image_files(faces.images),
+    })
+}
+
+fn error_count(diags: &[Diagnostic]) -> usize {
+    diags
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .count()
+}
+
+/// The art files, each once, sorted by path.
+fn image_files(images: ImageCache) -> Vec<OutputFile> {
+    let mut files = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for image in images.by_path.into_values().flatten() {
+        if seen.insert(image.url.clone()) {
+            files.push(OutputFile {
+                path: image.url,
+                bytes: image.bytes,
+            });
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files
+}
+
+/// Renders the sheets of `game`. Reports every problem into `diags`;
+/// returns the files only when there was no error.
+pub fn render(
+    root: &Path,
+    sources: &SourceMap,
+    game: &Game,
+    inputs: &Inputs,
+    selection: &Selection<'_>,
+    options: &SheetOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<OutputFile>> {
+    let errors_before = error_count(diags);
+    let m = &game.manifest.manifest;
+    let default_print = PrintSettings::default();
+    let print = m.print.as_ref().unwrap_or(&default_print);
+    let build = resolve_build(print, options);
+    let Faces {
+        prints,
+        rendered,
+        css,
+        images,
+    } = render_faces(root, sources, game, inputs, selection, build.ink_saver, diags);
 
     // Geometry: consecutive kinds with the same card box share sheets.
     let mut groups: Vec<(CardBox, Vec<Print<'_>>)> = Vec::new();
@@ -329,29 +464,15 @@ pub fn render(
             None => diags.push(layout_error(game, &ps[0].card.kind, *b, build.page)),
         }
     }
-    let errors_now = diags
-        .iter()
-        .filter(|d| d.severity == crate::diag::Severity::Error)
-        .count();
-    if errors_now > errors_before {
+    if error_count(diags) > errors_before {
         return None;
     }
-    let html = assemble(
-        game, selection, &build, &templates, &groups, &grids, &rendered,
-    );
+    let html = assemble(game, selection, &build, &css, &groups, &grids, &rendered);
     let mut files = vec![OutputFile {
         path: "index.html".into(),
         bytes: html.into_bytes(),
     }];
-    let mut seen = std::collections::BTreeSet::new();
-    for image in images.by_path.into_values().flatten() {
-        if seen.insert(image.url.clone()) {
-            files.push(OutputFile {
-                path: image.url,
-                bytes: image.bytes,
-            });
-        }
-    }
+    files.extend(image_files(images));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Some(files)
 }
@@ -361,7 +482,7 @@ fn assemble(
     game: &Game,
     selection: &Selection<'_>,
     build: &Build,
-    templates: &Templates,
+    css: &str,
     groups: &[(CardBox, Vec<Print<'_>>)],
     grids: &[Grid],
     rendered: &BTreeMap<&str, (String, String)>,
@@ -500,7 +621,7 @@ fn assemble(
         &m.language,
         (pw, ph),
         &class,
-        &[BASE_CSS, &templates.css],
+        &[BASE_CSS, css],
         &body,
     )
 }
