@@ -235,13 +235,15 @@ fn build(root: &Path) -> (Vec<u8>, Duration) {
     let start = Instant::now();
     let mut ws = Workspace::open(root).expect("a workspace");
     let mut diags = Diagnostics::new();
-    let games = carta::check::check(&mut ws, &[], &mut diags).expect("checks");
+    let games =
+        carta::game::compile_all(&mut ws, &[], carta::game::Keep::All, &mut diags).expect("checks");
     assert!(
         !diags.has_errors(),
         "the synthetic game checks clean: {:?}",
         diags.iter().next()
     );
-    let bytes = carta::emit::encode_game(&games[0], &[], &ws.sources, &mut diags).expect("encodes");
+    let bytes =
+        carta::emit::bundle::encode_game(&games[0], &[], &ws.sources, &mut diags).expect("encodes");
     (bytes, start.elapsed())
 }
 

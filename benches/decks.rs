@@ -6,8 +6,8 @@
 
 use std::hint::black_box;
 
-use carta::check::{Decks, check_game};
 use carta::diag::Diagnostics;
+use carta::game::{Decks, Keep, compile};
 use carta::load::Workspace;
 use carta::rules::{DeckView, Entry};
 use criterion::{Criterion, Throughput, criterion_main};
@@ -154,7 +154,7 @@ fn bench(c: &mut Criterion) {
     let mut ws = Workspace::open(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("the repository is a workspace");
     let mut diags = Diagnostics::new();
-    let game = check_game(&mut ws, "intrepidos", Decks::Skip, &mut diags)
+    let game = compile(&mut ws, "intrepidos", Decks::Skip, Keep::All, &mut diags)
         .expect("readable")
         .expect("loads");
     let rules = &game.rules.deck;

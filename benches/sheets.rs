@@ -8,10 +8,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use carta::check::check_game;
 use carta::diag::Diagnostics;
+use carta::emit::sheets::{Inputs, Selection, SheetOptions, pool_prints, render};
+use carta::game::{Decks, Keep, compile};
 use carta::load::Workspace;
-use carta::sheets::{Inputs, Selection, SheetOptions, pool_prints, render, write_atomically};
 
 const FILES: usize = 20;
 
@@ -81,7 +81,7 @@ fn main() {
     generate(dir.path(), cards);
     let mut ws = Workspace::open(dir.path()).unwrap();
     let mut diags = Diagnostics::new();
-    let game = check_game(&mut ws, "bench", carta::check::Decks::Skip, &mut diags)
+    let game = compile(&mut ws, "bench", Decks::Skip, Keep::All, &mut diags)
         .unwrap()
         .unwrap();
     assert!(!diags.has_errors(), "the generated game checks clean");
@@ -139,7 +139,10 @@ fn main() {
     )
     .unwrap();
     let out = dir.path().join("out/sheets");
-    write_atomically(&out, &files).unwrap();
+    std::fs::create_dir_all(out.join("img")).unwrap();
+    for f in &files {
+        std::fs::write(out.join(&f.path), &f.bytes).unwrap();
+    }
     let html = out.join("index.html");
     let pdf = dir.path().join("out/100.pdf");
     let chromium = std::env::var("CARTA_CHROMIUM").unwrap_or_else(|_| "chromium".into());

@@ -5,13 +5,13 @@
 use indexmap::IndexMap;
 use toml::de::DeValue;
 
+use crate::config::rules::RuleSeverity;
 use crate::diag::{Diagnostic, FileId, Label, Severity, Span};
 use crate::link::CardPool;
 use crate::load::parse_toml;
-use crate::manifest::LoadedManifest;
-use crate::rules::spec::RuleSeverity;
 use crate::rules::{DeckView, Entry, RuleSet, Tally};
 use crate::suggest;
+use crate::validate::LoadedManifest;
 
 /// The most copies one deck line may hold (a sanity bound, not a game rule).
 pub const MAX_COUNT: i64 = 10_000;

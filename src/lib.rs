@@ -1,31 +1,35 @@
 //! carta compiles tabletop card games: cards written as TOML, checked
-//! against the JSON Schema of their kind, linked, and checked against the
-//! game's rules.
+//! against the JSON Schema of their kind, linked, checked against the
+//! game's rules, and emitted as binary bundles and print-and-play sheets.
 //!
 //! The pipeline, one module per stage, data flowing one way:
 //!
 //! 1. [`load`] reads the workspace: the games, their files, TOML with spans.
-//! 2. [`manifest`] reads each game's `game.toml`.
-//! 3. [`validate`] checks every card against its kind's schema.
-//! 4. [`link`] indexes the cards by id and resolves card references.
-//! 5. [`sheets`] renders print-and-play sheets from handlebars templates.
+//! 2. [`validate`] checks each `game.toml` against the manifest schema
+//!    (into [`config`] types) and every card against its kind's schema.
+//! 3. [`link`] indexes the cards by id and resolves card references.
+//! 4. [`rules`] compiles the game's deck and box rules; [`deck`] reads deck
+//!    files and checks them.
+//! 5. [`game`] runs those stages for one game: the compiled [`game::Game`]
+//!    every command and emitter takes.
+//! 6. [`emit`] turns a game into outputs: the binary [`bundle`] game
+//!    clients read, and print-and-play sheets.
 //!
-//! [`check`] runs the stages for the `carta check` command; [`emit`] writes
-//! what `carta build` makes, such as the binary [`bundle`] that game clients
-//! read; [`diag`] is what every stage reports through; [`cli`] is the
-//! command line.
+//! [`commands`] are the command line's verbs, one file each; [`cli`] parses
+//! the arguments and dispatches; [`diag`] is what every stage reports
+//! through; [`config`] (the manifest's types) sits under everything.
 
 pub mod bundle;
-pub mod check;
 pub mod cli;
+pub mod commands;
+pub mod config;
 pub mod deck;
 pub mod deckcode;
 pub mod diag;
 pub mod emit;
+pub mod game;
 pub mod link;
 pub mod load;
-pub mod manifest;
 pub mod rules;
-pub mod sheets;
 pub mod suggest;
 pub mod validate;

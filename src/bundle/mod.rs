@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use carta::bundle::{self, Bundle, CardRecord, SourceHash};
-//! use carta::manifest::Manifest;
+//! use carta::config::Manifest;
 //!
 //! let manifest: Manifest = toml::from_str(r#"
 //!     id = "demo"

@@ -15,7 +15,7 @@ use super::format::{
     u32_at,
 };
 use super::record::{Card, DeckRecord};
-use crate::manifest::Manifest;
+use crate::config::Manifest;
 
 /// A bundle, opened and verified.
 ///

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::format::{HEADER_LEN, Header, Section, Sections};
 use super::*;
-use crate::manifest::Manifest;
+use crate::config::Manifest;
 
 /// Records the largest single allocation made by the current thread, so the
 /// hostile-input tests can check that no length read from a file is trusted.

@@ -14,7 +14,7 @@ use super::format::{
 };
 use super::hash::SourceHash;
 use super::record::{CardRecord, DeckRecord};
-use crate::manifest::Manifest;
+use crate::config::Manifest;
 
 /// Why a bundle could not be written.
 #[derive(Debug, thiserror::Error)]

@@ -9,7 +9,8 @@
 //! key       u64 LE   hash of the carta version, manifest, schemas and kept fields
 //! content   u64 LE   hash of the card file's text
 //! checksum  u64 LE   hash of the payload
-//! payload            MessagePack: the file's cards (only files without diagnostics are cached)
+//! payload            MessagePack: what checking the file produced (its
+//!                    cards; only files without diagnostics are cached)
 //! ```
 //!
 //! An entry whose magic, key, content hash or checksum does not match, or
@@ -21,7 +22,8 @@ use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use crate::validate::RawCard;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 const MAGIC: &[u8; 8] = b"carta-c1";
 const HEADER: usize = 32;
@@ -62,8 +64,10 @@ impl CheckCache {
         self.dir.join(format!("{:016x}", hash_text(rel)))
     }
 
-    /// The cards of card file `rel`, if the cache holds them for this text.
-    pub fn get(&self, rel: &str, content: u64) -> Option<Vec<RawCard>> {
+    /// What was kept for card file `rel`, if the cache holds it for this
+    /// text. The cache does not know what it stores: the caller (the check)
+    /// names the type, so this first stage depends on no later one.
+    pub fn get<T: DeserializeOwned>(&self, rel: &str, content: u64) -> Option<T> {
         let bytes = fs::read(self.entry(rel)).ok()?;
         let (header, payload) = bytes.split_at_checked(HEADER)?;
         let word = |i: usize| u64::from_le_bytes(header[i..i + 8].try_into().expect("8 bytes"));
@@ -77,10 +81,10 @@ impl CheckCache {
         rmp_serde::from_slice(payload).ok()
     }
 
-    /// Remembers the cards of card file `rel` (written atomically; a cache
-    /// that cannot be written is only a slower next check).
-    pub fn put(&self, rel: &str, content: u64, cards: &[RawCard]) {
-        let Ok(payload) = rmp_serde::to_vec(cards) else {
+    /// Remembers what checking card file `rel` kept (written atomically; a
+    /// cache that cannot be written is only a slower next check).
+    pub fn put<T: Serialize + ?Sized>(&self, rel: &str, content: u64, kept: &T) {
+        let Ok(payload) = rmp_serde::to_vec(kept) else {
             return;
         };
         let mut bytes = Vec::with_capacity(HEADER + payload.len());
@@ -117,20 +121,17 @@ impl CheckCache {
 mod tests {
     use super::*;
 
-    fn card(id: &str) -> RawCard {
-        RawCard {
+    /// Stands for a card: any serde type round-trips.
+    #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+    struct Card {
+        id: String,
+        fields: serde_json::Value,
+    }
+
+    fn card(id: &str) -> Card {
+        Card {
             id: id.into(),
-            kind: "k".into(),
-            name: "N".into(),
-            copies: Some(2),
-            fields: serde_json::json!({"a": 1, "b": 1.0, "c": ["x"]})
-                .as_object()
-                .unwrap()
-                .clone(),
-            file: crate::diag::FileId(0),
-            header: 0..8,
-            id_span: 14..17,
-            refs: Vec::new(),
+            fields: serde_json::json!({"a": 1, "b": 1.0, "c": ["x"]}),
         }
     }
 
@@ -142,12 +143,12 @@ mod tests {
         cache.put("cards/g/x.toml", 7, &cards);
         assert_eq!(cache.get("cards/g/x.toml", 7), Some(cards.clone()));
         assert_eq!(
-            cache.get("cards/g/x.toml", 8),
+            cache.get::<Vec<Card>>("cards/g/x.toml", 8),
             None,
             "the file's text changed"
         );
         assert_eq!(
-            CheckCache::new(dir.path(), "g", 2).get("cards/g/x.toml", 7),
+            CheckCache::new(dir.path(), "g", 2).get::<Vec<Card>>("cards/g/x.toml", 7),
             None,
             "the schemas changed"
         );
@@ -156,11 +157,19 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         fs::write(&entry, &bytes).unwrap();
-        assert_eq!(cache.get("cards/g/x.toml", 7), None, "a damaged payload");
+        assert_eq!(
+            cache.get::<Vec<Card>>("cards/g/x.toml", 7),
+            None,
+            "a damaged payload"
+        );
         fs::write(&entry, b"carta").unwrap();
-        assert_eq!(cache.get("cards/g/x.toml", 7), None, "a truncated entry");
+        assert_eq!(
+            cache.get::<Vec<Card>>("cards/g/x.toml", 7),
+            None,
+            "a truncated entry"
+        );
         cache.put("cards/g/x.toml", 7, &cards);
         cache.prune(&[]);
-        assert_eq!(cache.get("cards/g/x.toml", 7), None, "pruned");
+        assert_eq!(cache.get::<Vec<Card>>("cards/g/x.toml", 7), None, "pruned");
     }
 }

@@ -13,12 +13,12 @@ use super::distinct::Distinct;
 use super::filter::{CardFilter, field_value};
 use super::share::Share;
 use super::size::Size;
-use super::spec::{Bounds, Filter, Rule};
 use super::{Check, CompiledRule, RuleSet, ZoneInfo};
+use crate::config::rules::{Bounds, Filter, Rule};
 use crate::diag::{Diagnostic, Diagnostics, Label};
 use crate::link::CardPool;
-use crate::manifest::LoadedManifest;
 use crate::suggest;
+use crate::validate::LoadedManifest;
 use crate::validate::{GameSchemas, RESERVED};
 
 /// A game's compiled rules.

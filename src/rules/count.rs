@@ -1,7 +1,8 @@
 //! `count`: the number of cards matching a filter within bounds, overall or
 //! per group (per value of some fields).
 
-use super::{At, Entry, Finding, cards, describe_bounds, spec::Bounds, within};
+use super::{At, Entry, Finding, cards, describe_bounds, within};
+use crate::config::rules::Bounds;
 
 #[derive(Debug, Clone)]
 pub(super) struct Count {

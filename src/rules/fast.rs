@@ -4,8 +4,8 @@
 //! limit. Rules that cannot be fused are tested one by one. Only a deck that
 //! fails here is evaluated rule by rule to explain why.
 
-use super::spec::Bounds;
 use super::{Check, DeckView, RuleSet, within};
+use crate::config::rules::Bounds;
 
 /// The most rules one zone fuses (bits of the mask).
 const MAX_FUSED: usize = 64;

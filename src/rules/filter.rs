@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::spec::Filter;
+use crate::config::rules::Filter;
 use crate::validate::RawCard;
 
 /// A compiled filter: every condition must hold.

@@ -1,5 +1,5 @@
 //! Rules: deck-building and box rules, declared as data in the manifest
-//! ([`spec`]), compiled against a game's card pool, and evaluated natively.
+//! ([`crate::config::rules`]), compiled against a game's card pool, and evaluated natively.
 //!
 //! Compiling precomputes, for every rule, what it needs to know about each
 //! card of the pool (does it match the filter, which group is it in, what is
@@ -15,12 +15,11 @@ mod fast;
 pub mod filter;
 mod share;
 mod size;
-pub mod spec;
 
 pub use compile::{Rules, compile};
 pub use filter::CardFilter;
 
-use self::spec::{Bounds, RuleSeverity};
+use crate::config::rules::{Bounds, RuleSeverity};
 
 /// A deck (or the box) as the engine sees it: entries per zone, in the
 /// order of [`RuleSet::zones`].

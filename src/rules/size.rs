@@ -1,6 +1,7 @@
 //! `size`: the number of cards in a zone (copies counted) within bounds.
 
-use super::{At, Entry, Finding, cards, describe_bounds, spec::Bounds, within};
+use super::{At, Entry, Finding, cards, describe_bounds, within};
+use crate::config::rules::Bounds;
 
 #[derive(Debug, Clone)]
 pub(super) struct Size {

@@ -66,8 +66,8 @@ fn rules(extra: &str) -> (CardPool, Rules, Diagnostics) {
     let mut sources = SourceMap::new();
     let file = sources.add("game.toml", text);
     let mut diags = Diagnostics::new();
-    let manifest =
-        crate::manifest::parse("g", file, &sources, &mut diags).expect("the test manifest parses");
+    let manifest = crate::validate::manifest::parse("g", file, &sources, &mut diags)
+        .expect("the test manifest parses");
     let pool = pool();
     let rules = compile(&manifest, &pool, &GameSchemas::default(), &mut diags);
     (pool, rules, diags)
@@ -108,11 +108,9 @@ fn table(rule: &str, cases: &[(Lines<'_>, Lines<'_>, &[&str])]) {
             .map(|v| rules.deck.rules[v.rule].id.as_str())
             .collect();
         assert_eq!(&broken, expected, "deck {main:?} / {side:?}");
-        let legal = !rules
-            .deck
-            .check(&view)
-            .iter()
-            .any(|v| rules.deck.rules[v.rule].severity == super::spec::RuleSeverity::Error);
+        let legal = !rules.deck.check(&view).iter().any(|v| {
+            rules.deck.rules[v.rule].severity == crate::config::rules::RuleSeverity::Error
+        });
         assert_eq!(
             rules.deck.is_legal(&view),
             legal,

@@ -1,13 +1,16 @@
 //! Validate: each card against the JSON Schema of its kind, every error
-//! mapped from its instance path back to the exact TOML span.
+//! mapped from its instance path back to the exact TOML span; and each
+//! `game.toml` against the manifest's own schema ([`manifest`]).
 
 mod card;
 pub mod display;
+pub mod manifest;
 mod messages;
 mod pointer;
 mod schemas;
 
 pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id, read_cards};
+pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};
 pub use pointer::{Located, locate};
 pub use schemas::{GameSchemas, KindSchema, PathStep, REF_KEYWORD, RefPattern, SchemaDoc, uri_of};

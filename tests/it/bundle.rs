@@ -106,7 +106,7 @@ fn decompiling_the_bundle_of_every_shipped_game_gives_back_its_sources() {
         // serde_json tells 1 from 1.0, so this compares types too
         assert_eq!(cards, sources, "{game}: the cards differ from the sources");
         // the manifest as carta reads it (defaults filled in)
-        let manifest: carta::manifest::Manifest =
+        let manifest: carta::config::Manifest =
             toml::from_str(&ws.read(&format!("cards/{game}/game.toml"))).unwrap();
         let expected = serde_json::to_value(&manifest).unwrap();
         assert_eq!(json["game"], expected, "{game}: manifest");

@@ -3,10 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use carta::check::{Decks, Game, check_game};
 use carta::deck;
 use carta::deckcode::{self, CodeDeck};
 use carta::diag::{Diagnostics, Severity, SourceMap};
+use carta::game::{Decks, Game, Keep, compile};
 use carta::load::Workspace;
 use proptest::prelude::*;
 
@@ -15,7 +15,7 @@ use crate::harness::{repo, run_in};
 fn intrepidos() -> Game {
     let mut ws = Workspace::open(&repo()).unwrap();
     let mut diags = Diagnostics::new();
-    let game = check_game(&mut ws, "intrepidos", Decks::Skip, &mut diags)
+    let game = compile(&mut ws, "intrepidos", Decks::Skip, Keep::All, &mut diags)
         .unwrap()
         .unwrap();
     assert!(!diags.has_errors());
@@ -329,7 +329,7 @@ fn a_code_for_another_pool_is_detected_not_misread() {
     let code = deckcode::encode(&code_deck(game, &[(0, 1, 2)], "x"), &zones, &game.pool).unwrap();
     let mut other = Workspace::open(&repo()).unwrap();
     let mut diags = Diagnostics::new();
-    let kingdoms = check_game(&mut other, "zodiacos", Decks::Skip, &mut diags)
+    let kingdoms = compile(&mut other, "zodiacos", Decks::Skip, Keep::All, &mut diags)
         .unwrap()
         .unwrap();
     assert!(matches!(

@@ -1,5 +1,6 @@
 //! The integration tests: one binary, one module per area.
 
+mod architecture;
 mod browser;
 mod bundle;
 mod check;

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use carta::check::{Game, check};
 use carta::diag::Diagnostics;
+use carta::game::{Game, Keep, compile_all};
 use carta::load::Workspace;
 
 use crate::harness::{repo, run_in};
@@ -19,7 +19,7 @@ const GAMES: [&str; 5] = ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"
 fn shipped() -> (Workspace, Vec<Game>, Diagnostics) {
     let mut ws = Workspace::open(&repo()).expect("the repository is a workspace");
     let mut diags = Diagnostics::new();
-    let games = check(&mut ws, &[], &mut diags).expect("the shipped games load");
+    let games = compile_all(&mut ws, &[], Keep::All, &mut diags).expect("the shipped games load");
     (ws, games, diags)
 }
 

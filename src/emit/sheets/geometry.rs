@@ -5,7 +5,7 @@
 //! page mirrors the faces page about the axis the printer flips the sheet
 //! on, so each back lands behind its face.
 
-use super::settings::{Duplex, Orientation, Paper};
+use crate::config::{Duplex, Orientation, Paper};
 
 /// A rectangle on a page, in mm from the top-left corner.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,7 +7,7 @@ use handlebars::{
 use serde_json::Value;
 
 use super::{required, scalar_text};
-use crate::sheets::icons::escape_into;
+use crate::emit::sheets::icons::escape_into;
 
 /// The `join` helper.
 pub(super) struct Join;

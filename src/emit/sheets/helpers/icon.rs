@@ -9,7 +9,7 @@ use handlebars::{
 };
 
 use super::scalar_text;
-use crate::sheets::icons::{IconSet, MAX_REPEAT};
+use crate::emit::sheets::icons::{IconSet, MAX_REPEAT};
 
 /// The `icon` helper.
 pub(super) struct IconHelper(pub(super) Arc<IconSet>);

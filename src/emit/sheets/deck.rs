@@ -4,9 +4,9 @@
 //! `carta deck check`'s business.
 
 use super::Print;
-use crate::check::Game;
 use crate::deck::{DeckFile, resolve};
 use crate::diag::Diagnostic;
+use crate::game::Game;
 
 /// The deck's cards in `game`, each with its count summed over the zones;
 /// `None` (after reporting) when the deck does not resolve.

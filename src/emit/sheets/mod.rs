@@ -2,33 +2,27 @@
 //! handlebars templates, laid out on mm-exact HTML pages with crop marks,
 //! bleed and duplex-mirrored backs, behind a cover listing every sheet.
 //!
-//! The stage runs after a clean check: [`Inputs::read`] reads the game's
-//! templates, [`render`] turns a game and what to print into the files of
-//! `DIR/<game>/sheets/`, and [`write_atomically`] puts them on disk.
+//! The emitter ([`SheetsEmitter`]) runs after a clean check: [`Inputs::read`]
+//! reads the game's templates, and [`render`] turns a game and what to print
+//! into the files of `DIR/<game>/sheets/`.
 
 mod assets;
-pub mod command;
 pub mod deck;
 mod display;
+mod emitter;
 pub mod geometry;
 mod helpers;
 pub mod icons;
 mod layout;
 mod page;
-mod settings;
 mod spans;
 mod templates;
 mod view;
-mod write;
 
 pub use assets::{PathProblem, resolve};
-pub use settings::{
-    CardSize, Duplex, ICON_NAME_PATTERN, Icon, Icons, KindPrint, Orientation, Paper, PrintSettings,
-    SizePreset,
-};
+pub use emitter::SheetsEmitter;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
-pub use write::write_atomically;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,8 +34,9 @@ use self::assets::ImageCache;
 use self::geometry::{CardBox, Flip, Grid, PageBox};
 use self::page::{Cover, Placed, SheetEntry, Side};
 use self::templates::Templates;
-use crate::check::Game;
+use crate::config::{CardSize, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset};
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
+use crate::game::Game;
 use crate::load::{LoadError, Workspace};
 use crate::validate::RawCard;
 

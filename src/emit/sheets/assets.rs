@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use super::icons::IconSet;
-use super::settings::Icons;
+use crate::config::Icons;
 use crate::diag::{Diagnostic, FileId};
 use crate::load::SpanIndex;
 

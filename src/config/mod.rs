@@ -1,7 +1,19 @@
-//! The game manifest, `cards/<game>/game.toml`: what a game is and which
-//! card kinds it has. Its JSON Schema is generated from these types into
-//! `schemas/carta/manifest.schema.json`; a `game.toml` is validated against
-//! it with the same span-exact diagnostics as cards, then deserialized.
+//! Configuration: the game manifest, `cards/<game>/game.toml` — what a game
+//! is, its card kinds, its print settings and icons, its zones and rules.
+//!
+//! Plain serde + schemars types at the bottom of the import graph: every
+//! stage reads them, none of them depends on a stage. Their JSON Schema is
+//! generated into `schemas/carta/manifest.schema.json`;
+//! [`crate::validate::manifest`] validates a `game.toml` against it with the
+//! same span-exact diagnostics as cards, then deserializes it.
+
+pub mod print;
+pub mod rules;
+
+pub use print::{
+    CardSize, Duplex, ICON_NAME_PATTERN, Icon, Icons, KindPrint, Orientation, Paper, PrintSettings,
+    SizePreset,
+};
 
 use std::collections::BTreeMap;
 
@@ -10,10 +22,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
-use crate::load::{SpanIndex, parse_toml, table_to_json};
-use crate::rules::spec::{Rule, Zone};
-use crate::validate::{GameSchemas, SchemaDoc, Subject, diagnose};
+use self::rules::{Rule, Zone};
 
 /// Where the generated schema of the manifest is committed.
 pub const SCHEMA_PATH: &str = "schemas/carta/manifest.schema.json";
@@ -40,11 +49,11 @@ pub struct Manifest {
     pub description: Option<String>,
     /// How the print-and-play sheets are laid out (defaults of every build).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub print: Option<crate::sheets::PrintSettings>,
+    pub print: Option<PrintSettings>,
     /// Inline icons for card text, by token: `{AC}` in a text prints icon `AC`.
     #[serde(default, skip_serializing_if = "indexmap::IndexMap::is_empty")]
-    #[schemars(extend("propertyNames" = { "pattern": crate::sheets::ICON_NAME_PATTERN }))]
-    pub icons: crate::sheets::Icons,
+    #[schemars(extend("propertyNames" = { "pattern": ICON_NAME_PATTERN }))]
+    pub icons: Icons,
     /// The card kinds, by kind id (lowercase, kebab-case), in display order.
     #[schemars(length(min = 1))]
     #[schemars(extend("propertyNames" = { "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }))]
@@ -78,7 +87,7 @@ pub struct Kind {
     pub schema: Option<String>,
     /// How cards of this kind print: their size, bleed, safe zone and art fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub print: Option<crate::sheets::KindPrint>,
+    pub print: Option<KindPrint>,
 }
 
 impl Manifest {
@@ -106,101 +115,4 @@ impl Manifest {
 /// The JSON Schema of the manifest, as committed in [`SCHEMA_PATH`].
 pub fn json_schema() -> Value {
     serde_json::to_value(schemars::schema_for!(Manifest)).expect("schemas serialize")
-}
-
-/// A parsed manifest and where its parts are written.
-#[derive(Debug, Clone)]
-pub struct LoadedManifest {
-    /// The manifest.
-    pub manifest: Manifest,
-    /// The `game.toml` file.
-    pub file: FileId,
-    /// Spans of every key and value of `game.toml`, by JSON pointer.
-    pub spans: SpanIndex,
-}
-
-/// Parses and validates the `game.toml` of game `game` (folder name).
-pub fn parse(
-    game: &str,
-    file: FileId,
-    sources: &SourceMap,
-    diags: &mut Diagnostics,
-) -> Option<LoadedManifest> {
-    let text = &sources.get(file).text;
-    let mut found = Vec::new();
-    let (doc, ok) = parse_toml(file, text, &mut found);
-    diags.extend(found);
-    if !ok {
-        return None;
-    }
-    let instance = match table_to_json(doc.get_ref()) {
-        Ok(map) => Value::Object(map),
-        Err((span, message)) => {
-            diags.push(Diagnostic::error("manifest::value", message).at(file, span, "here"));
-            return None;
-        }
-    };
-    let uri = crate::validate::uri_of(SCHEMA_PATH);
-    let docs = vec![SchemaDoc {
-        uri: uri.clone(),
-        file: None,
-        doc: json_schema(),
-    }];
-    let (schemas, _) =
-        GameSchemas::compile(docs, &BTreeMap::from([("manifest".to_owned(), uri)]), diags);
-    let validator = &schemas
-        .kind("manifest")
-        .expect("the manifest schema compiles")
-        .validator;
-    if !validator.is_valid(&instance) {
-        let subject = Subject {
-            file,
-            table: doc.get_ref(),
-            span: 0..0,
-            noun: "game.toml".into(),
-            extra_root_keys: &[],
-            schemas: &schemas,
-        };
-        let mut found = Vec::new();
-        diagnose(validator.iter_errors(&instance), &subject, &mut found);
-        diags.extend(found);
-        return None;
-    }
-    let manifest: Manifest = match serde_json::from_value(instance) {
-        Ok(m) => m,
-        Err(e) => {
-            diags.push(
-                Diagnostic::error("manifest::value", format!("game.toml: {e}")).at(
-                    file,
-                    0..0,
-                    "in this manifest",
-                ),
-            );
-            return None;
-        }
-    };
-    let spans = SpanIndex::new(&doc);
-    if manifest.id != game {
-        let span = spans.value_span("/id").unwrap_or(0..0);
-        diags.push(
-            Diagnostic::error(
-                "manifest::id",
-                format!(
-                    "the game id `{}` differs from its folder name `{game}`",
-                    manifest.id
-                ),
-            )
-            .at(file, span, "not the folder name")
-            .with_help(format!(
-                "write `id = \"{game}\"`, or rename the folder `cards/{}`",
-                manifest.id
-            )),
-        );
-        return None;
-    }
-    Some(LoadedManifest {
-        manifest,
-        file,
-        spans,
-    })
 }

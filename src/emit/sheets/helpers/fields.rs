@@ -10,7 +10,7 @@ use handlebars::{
 use serde_json::{Map, Value};
 
 use super::required;
-use crate::sheets::icons::{IconSet, escape_into};
+use crate::emit::sheets::icons::{IconSet, escape_into};
 
 /// The `fields` helper.
 pub(super) struct Fields(pub(super) Arc<IconSet>);

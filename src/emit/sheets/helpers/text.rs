@@ -8,7 +8,7 @@ use handlebars::{
 };
 
 use super::{required, scalar_text};
-use crate::sheets::icons::IconSet;
+use crate::emit::sheets::icons::IconSet;
 
 /// The `text` helper.
 pub(super) struct Text(pub(super) Arc<IconSet>);

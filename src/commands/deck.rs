@@ -1,0 +1,173 @@
+//! `carta deck check | code | decode`: deck legality and deck codes.
+
+use std::path::{Path, PathBuf};
+
+use super::{CommandError, Report, open_deck, plural};
+use crate::deck::{self, DeckFile};
+use crate::deckcode::{self, CodeDeck};
+use crate::diag::{Diagnostic, Diagnostics, Severity, SourceMap};
+use crate::game::Games;
+use crate::load::Workspace;
+use crate::rules::RuleSet;
+
+/// `carta deck check FILE…`: the legality of each deck file against its
+/// game's rules; with `explain`, the tally of every rule too (a table on
+/// stdout, or advice diagnostics when `json`).
+///
+/// # Errors
+/// When the workspace or a file cannot be read.
+pub fn check(
+    root: &Path,
+    files: &[PathBuf],
+    explain: bool,
+    json: bool,
+) -> Result<Report, CommandError> {
+    let mut ws = Workspace::open(root)?;
+    let mut diags = Diagnostics::new();
+    let mut games = Games::default();
+    let (mut legal, mut illegal) = (0, 0);
+    for path in files {
+        let mut found = Vec::new();
+        let mut checked = false;
+        if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)?
+        {
+            let rules = &game.rules.deck;
+            if let Some(resolved) =
+                deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+            {
+                deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
+                checked = true;
+                if explain {
+                    let tallies = (rules, &resolved);
+                    explain_deck(&parsed, tallies, &ws.sources, json, &mut found);
+                }
+            }
+        }
+        // A deck is legal only when it was checked and broke no rule.
+        if checked && !found.iter().any(|d| d.severity == Severity::Error) {
+            legal += 1;
+        } else {
+            illegal += 1;
+        }
+        diags.extend(found);
+    }
+    let summary = format!(
+        "checked {} deck{}: {legal} legal, {illegal} illegal",
+        files.len(),
+        plural(files.len())
+    );
+    Ok(Report {
+        diags,
+        sources: ws.sources,
+        summary,
+    })
+}
+
+/// `carta deck code FILE`: prints the deck's share code on stdout.
+///
+/// # Errors
+/// When the workspace or a file cannot be read.
+pub fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
+    let mut ws = Workspace::open(root)?;
+    let mut diags = Diagnostics::new();
+    let mut games = Games::default();
+    let mut found = Vec::new();
+    if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)? {
+        let resolved = deck::resolve(
+            &parsed,
+            &game.manifest,
+            &game.pool,
+            &game.rules.deck,
+            &mut found,
+        );
+        if resolved.is_some() && !diags.has_errors() {
+            let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+            let code_deck = CodeDeck {
+                game: parsed.game.clone(),
+                name: parsed.name.clone(),
+                zones: deck::zones_of(&parsed),
+            };
+            match deckcode::encode(&code_deck, &zones, &game.pool) {
+                Ok(code) => println!("{code}"),
+                Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
+            }
+        }
+    }
+    diags.extend(found);
+    Ok(Report {
+        diags,
+        sources: ws.sources,
+        summary: "deck code".into(),
+    })
+}
+
+/// `carta deck decode CODE`: prints the deck file a code stands for.
+///
+/// # Errors
+/// When the workspace or a file cannot be read.
+pub fn decode(root: &Path, code: &str) -> Result<Report, CommandError> {
+    let mut ws = Workspace::open(root)?;
+    let mut diags = Diagnostics::new();
+    let known = ws.game_ids()?;
+    let decoded = deckcode::game_of(code).and_then(|game| {
+        if known.contains(&game) {
+            Ok(game)
+        } else {
+            Err(deckcode::CodeError::Unknown(format!(
+                "the game `{game}`, which is not in this workspace"
+            )))
+        }
+    });
+    let mut games = Games::default();
+    match decoded {
+        Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
+        Ok(game_id) => {
+            if let Some(game) = games.get(&mut ws, &game_id, &mut diags)? {
+                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+                match deckcode::decode(code, &zones, &game.pool) {
+                    Ok(d) => print!("{}", deckcode::to_toml(&d)),
+                    Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
+                }
+            }
+        }
+    }
+    Ok(Report {
+        diags,
+        sources: ws.sources,
+        summary: "deck decode".into(),
+    })
+}
+
+/// `--explain`: the tally of every rule, as a table on stdout (human) or as
+/// advice diagnostics (JSON).
+fn explain_deck(
+    deck: &DeckFile,
+    (rules, resolved): (&RuleSet, &deck::ResolvedDeck),
+    sources: &SourceMap,
+    json: bool,
+    out: &mut Vec<Diagnostic>,
+) {
+    let tallies = rules.explain(&resolved.view);
+    if !json {
+        println!("{} ({}):", sources.get(deck.file).name, deck.name);
+        for line in deck::tally_lines(rules, &tallies) {
+            println!("{line}");
+        }
+        return;
+    }
+    for t in tallies {
+        let r = &rules.rules[t.rule];
+        let state = if t.ok { "kept" } else { "broken" };
+        out.push(
+            Diagnostic::new(
+                Severity::Advice,
+                "deck::tally",
+                format!(
+                    "rule `{}` ({}): {} (requires {}): {state}",
+                    r.id, r.name, t.actual, t.expected
+                ),
+            )
+            .at(deck.file, deck.game_span.clone(), ""),
+        );
+    }
+}

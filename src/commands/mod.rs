@@ -1,0 +1,75 @@
+//! The commands, one file each. A command runs the pipeline through
+//! [`crate::game`] and the emitters of [`crate::emit`], and returns a
+//! [`Report`] (its diagnostics and a summary) or a [`CommandError`] when it
+//! could not run; [`crate::cli`] only parses the command line and
+//! dispatches here.
+
+pub mod build;
+pub mod bundle;
+pub mod check;
+pub mod deck;
+pub mod print;
+mod report;
+
+pub use report::{ColorChoice, CommandError, Output, Report};
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::deck::DeckFile;
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::game::{Game, Games};
+use crate::load::{LoadError, Workspace};
+
+/// Reads the deck file at `path` and compiles its game (once per game in
+/// `games`); the deck and its game, or `None` once the problem is reported
+/// into `found` (the deck's own problems) or `diags` (its game's).
+///
+/// # Errors
+/// When a file cannot be read.
+pub fn open_deck<'g>(
+    ws: &mut Workspace,
+    path: &Path,
+    games: &'g mut Games,
+    diags: &mut Diagnostics,
+    found: &mut Vec<Diagnostic>,
+) -> Result<Option<(DeckFile, &'g Game)>, LoadError> {
+    let file = ws.read_path(path, diags)?;
+    if !ws.is_text(file) {
+        return Ok(None);
+    }
+    let text = Arc::clone(&ws.sources.get(file).text);
+    let Some(parsed) = crate::deck::parse(file, &text, found) else {
+        return Ok(None);
+    };
+    if !known_game(&parsed, &ws.game_ids()?, found) {
+        return Ok(None);
+    }
+    let game = games.get(ws, &parsed.game, diags)?;
+    Ok(game.map(|game| (parsed, game)))
+}
+
+/// Reports a deck whose `game` is not in the workspace.
+fn known_game(deck: &DeckFile, known: &[String], out: &mut Vec<Diagnostic>) -> bool {
+    if known.contains(&deck.game) {
+        return true;
+    }
+    out.push(
+        Diagnostic::error(
+            "deck::game",
+            format!("there is no game `{}` in this workspace", deck.game),
+        )
+        .at(deck.file, deck.game_span.clone(), "unknown game")
+        .with_help(crate::suggest::help(
+            &deck.game,
+            known.iter().map(String::as_str),
+            "games",
+        )),
+    );
+    false
+}
+
+/// `""` or `"s"`, for a count of `n`.
+pub(crate) fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,146 @@
+//! What a command leaves behind, and how it is shown: diagnostics (human
+//! or JSON), a summary line, and the exit code.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::plural;
+use crate::bundle::BundleError;
+use crate::diag::{Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap};
+use crate::emit::EmitError;
+use crate::load::LoadError;
+
+/// A command that ran: its diagnostics, the sources they point into, and a
+/// one-line summary.
+#[derive(Debug)]
+pub struct Report {
+    /// Every problem found.
+    pub diags: Diagnostics,
+    /// The files read.
+    pub sources: SourceMap,
+    /// What was done, such as `checked 5 games, 468 cards`.
+    pub summary: String,
+}
+
+/// Why a command could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The workspace or a file could not be read.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// An output could not be written.
+    #[error(transparent)]
+    Emit(#[from] EmitError),
+    /// A bundle could not be read or is damaged.
+    #[error("`{}`: {source}", path.display())]
+    Bundle {
+        /// The bundle as given on the command line.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: BundleError,
+    },
+}
+
+impl CommandError {
+    /// The exit code: 1 for a damaged bundle (a problem found in the
+    /// input), 2 when the command could not run.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CommandError::Bundle { source, .. } if !source.is_io() => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// How diagnostics are shown in this run.
+#[derive(Debug)]
+pub struct Output {
+    renderer: Renderer,
+    format: Format,
+    quiet: bool,
+    verbose: bool,
+}
+
+/// When to color human output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// When stderr is a terminal and `NO_COLOR` is unset.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Output {
+    /// Human or JSON output; `quiet` shows errors only, `verbose` advice too.
+    pub fn new(format: Format, color: ColorChoice, quiet: bool, verbose: bool) -> Self {
+        let color = match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            }
+        };
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(100);
+        Output {
+            renderer: Renderer::new(format, color, width),
+            format,
+            quiet,
+            verbose,
+        }
+    }
+
+    /// Whether diagnostics go out as JSON lines.
+    pub fn is_json(&self) -> bool {
+        self.format == Format::Json
+    }
+
+    /// Shows what a command returned and gives its exit code: 0 clean,
+    /// 1 problems found, 2 the command could not run.
+    pub fn finish(&self, result: Result<Report, CommandError>) -> ExitCode {
+        match result {
+            Ok(report) => self.show(report),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(e.exit_code())
+            }
+        }
+    }
+
+    /// Prints the diagnostics and a summary; the exit code follows the errors.
+    fn show(&self, report: Report) -> ExitCode {
+        let errors = report.diags.error_count();
+        let code = ExitCode::from(u8::from(errors > 0));
+        let all = report.diags.into_sorted();
+        let warnings = all
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        let shown: Vec<Diagnostic> = all
+            .into_iter()
+            .filter(|d| match d.severity {
+                Severity::Error => true,
+                Severity::Warning => !self.quiet,
+                Severity::Advice => self.verbose || d.code == "deck::tally",
+            })
+            .collect();
+        if self.renderer.emit(&shown, &report.sources).is_err() {
+            // stdout closed (a pipe to `head`): nothing more to say.
+            return code;
+        }
+        if self.format == Format::Human && !self.quiet && !report.summary.is_empty() {
+            eprintln!(
+                "{}: {errors} error{}, {warnings} warning{}",
+                report.summary,
+                plural(errors),
+                plural(warnings)
+            );
+        }
+        code
+    }
+}

@@ -1,0 +1,109 @@
+//! The bundle emitter: `<game>/<game>.carta`, the binary file game clients
+//! load ([`crate::bundle`] is the format and its reader).
+
+use std::path::{Path, PathBuf};
+
+use super::{EmitError, Emitter, Stage};
+use crate::bundle::{self, CardRecord, DeckRecord, SourceHash};
+use crate::deck::DeckFile;
+use crate::diag::{Diagnostic, Diagnostics, SourceMap};
+use crate::game::Game;
+use crate::load::Workspace;
+
+/// Writes each game's bundle.
+#[derive(Debug, Clone, Copy)]
+pub struct BundleEmitter;
+
+impl Emitter for BundleEmitter {
+    fn name(&self) -> &'static str {
+        "bundle"
+    }
+
+    fn emit(
+        &self,
+        game: &Game,
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<(), EmitError> {
+        let decks: Vec<DeckRecord> = game
+            .decks
+            .iter()
+            .map(|d| deck_record(d, &ws.sources))
+            .collect();
+        if let Some(bytes) = encode_game(game, &decks, &ws.sources, diags) {
+            stage.write(&bundle_path(Path::new(""), game.id()), &bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the bundle of game `game` goes under the output folder `out`.
+pub fn bundle_path(out: &Path, game: &str) -> PathBuf {
+    out.join(game).join(format!("{game}.{}", bundle::EXTENSION))
+}
+
+/// The source hash of `game`: every file of the game that the check read
+/// (its `cards/<game>/` folder, its `schemas/<game>/` folder and the schema
+/// of each kind), by workspace-relative path.
+pub fn source_hash(game: &Game, sources: &SourceMap) -> SourceHash {
+    let m = &game.manifest.manifest;
+    let cards = format!("cards/{}/", m.id);
+    let schemas = format!("schemas/{}/", m.id);
+    let kind_schemas = m.schema_paths();
+    SourceHash::of(
+        sources
+            .iter()
+            .filter(|(_, f)| {
+                f.name.starts_with(&cards)
+                    || f.name.starts_with(&schemas)
+                    || kind_schemas.values().any(|p| *p == f.name)
+            })
+            .map(|(_, f)| (f.name.as_str(), &*f.text)),
+    )
+}
+
+/// A checked deck file as the bundle stores it.
+pub fn deck_record(deck: &DeckFile, sources: &SourceMap) -> DeckRecord {
+    DeckRecord {
+        name: deck.name.clone(),
+        file: sources.get(deck.file).name.clone(),
+        zones: deck
+            .zones
+            .iter()
+            .map(|z| {
+                let cards = z.entries.iter().map(|e| (e.id.clone(), e.count)).collect();
+                (z.id.clone(), cards)
+            })
+            .collect(),
+    }
+}
+
+/// Encodes the bundle of one checked game. A failure (a field nested too
+/// deep) is reported as a diagnostic at the card.
+pub fn encode_game(
+    game: &Game,
+    decks: &[DeckRecord],
+    sources: &SourceMap,
+    diags: &mut Diagnostics,
+) -> Option<Vec<u8>> {
+    let cards: Vec<CardRecord<'_>> = game.pool.iter().map(CardRecord::from).collect();
+    let hash = source_hash(game, sources);
+    match bundle::encode(&game.manifest.manifest, &cards, decks, hash) {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            let place = match &e {
+                bundle::EncodeError::TooDeep { id, .. } | bundle::EncodeError::DuplicateId(id) => {
+                    game.pool.get(id).map(|c| (c.file, c.header.clone()))
+                }
+                _ => None,
+            };
+            let d = Diagnostic::error("bundle::encode", e.to_string());
+            diags.push(match place {
+                Some((file, span)) => d.at(file, span, "in this card"),
+                None => d.at(game.manifest.file, 0..0, "in this game"),
+            });
+            None
+        }
+    }
+}

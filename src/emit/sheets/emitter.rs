@@ -1,0 +1,81 @@
+//! The sheets emitter: renders a selection of a game's cards and stages the
+//! files of `<game>/sheets/` (the whole pool) or `<game>/decks/<deck>/` (one
+//! deck), replaced whole.
+
+use std::path::PathBuf;
+
+use super::{Inputs, Print, Selection, SheetOptions, pool_prints, render};
+use crate::diag::Diagnostics;
+use crate::emit::{EmitError, Emitter, Stage};
+use crate::game::Game;
+use crate::load::Workspace;
+
+/// Print-and-play sheets of some of a game's cards.
+#[derive(Debug, Clone)]
+pub struct SheetsEmitter<'g> {
+    options: SheetOptions,
+    selection: Selection<'g>,
+    /// The folder under the game's output folder.
+    dir: PathBuf,
+}
+
+impl<'g> SheetsEmitter<'g> {
+    /// Every card of `game`, `copies` times, into `<game>/sheets/`.
+    pub fn pool(game: &'g Game, options: SheetOptions) -> Self {
+        SheetsEmitter {
+            options,
+            selection: Selection {
+                subject: "Every card of the game".into(),
+                prints: pool_prints(game),
+            },
+            dir: PathBuf::from("sheets"),
+        }
+    }
+
+    /// The cards of deck `name` with their counts, into `<game>/decks/<stem>/`.
+    pub fn deck(prints: Vec<Print<'g>>, name: &str, stem: &str, options: SheetOptions) -> Self {
+        SheetsEmitter {
+            options,
+            selection: Selection {
+                subject: format!("Deck: {name}"),
+                prints,
+            },
+            dir: PathBuf::from("decks").join(stem),
+        }
+    }
+}
+
+impl Emitter for SheetsEmitter<'_> {
+    fn name(&self) -> &'static str {
+        "sheets"
+    }
+
+    fn emit(
+        &self,
+        game: &Game,
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<(), EmitError> {
+        let inputs = Inputs::read(ws, game.id(), diags)?;
+        let mut found = Vec::new();
+        let files = render(
+            ws.root(),
+            &ws.sources,
+            game,
+            &inputs,
+            &self.selection,
+            &self.options,
+            &mut found,
+        );
+        diags.extend(found);
+        if let Some(files) = files {
+            let dir = PathBuf::from(game.id()).join(&self.dir);
+            stage.folder(&dir)?;
+            for file in files {
+                stage.write(&dir.join(&file.path), &file.bytes)?;
+            }
+        }
+        Ok(())
+    }
+}

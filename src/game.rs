@@ -1,0 +1,339 @@
+//! The compiled game: one game's manifest, schemas, linked card pool, rules
+//! and example decks, made by running the stages load → validate → link →
+//! rules over it. Every command and every emitter takes a [`Game`].
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::deck::{self, DeckFile};
+use crate::diag::{Diagnostic, Diagnostics, FileId};
+use crate::link::{CardPool, link};
+use crate::load::{CheckCache, LoadError, Workspace, hash_text};
+use crate::rules::{self, Rules};
+use crate::validate::{self, FileCards, GameSchemas, LoadedManifest, RawCard, read_cards};
+
+/// A game that passed loading: its manifest and its linked cards.
+#[derive(Debug)]
+pub struct Game {
+    /// The manifest and its spans.
+    pub manifest: LoadedManifest,
+    /// Every card, linked.
+    pub pool: CardPool,
+    /// The compiled deck and box rules.
+    pub rules: Rules,
+    /// What printing needs of each kind's schema (labels, references, the
+    /// default face's fields).
+    pub display: BTreeMap<String, crate::validate::display::KindDisplay>,
+    /// The example decks under `cards/<game>/decks/` that parsed.
+    pub decks: Vec<DeckFile>,
+    /// How many card files were unchanged since the last `carta check` and
+    /// taken from its cache instead of being parsed and validated again.
+    pub reused_files: usize,
+}
+
+impl Game {
+    /// The game's id (its folder name).
+    pub fn id(&self) -> &str {
+        &self.manifest.manifest.id
+    }
+}
+
+/// What a compiled game keeps of the cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Every field (`carta build` and whatever emits the cards).
+    All,
+    /// Only the fields the game's rules read (`carta check`: a 20,000-card
+    /// game then fits in a fraction of the memory).
+    Rules,
+    /// As `Rules`, and reusing (and refreshing) the check cache under
+    /// `build/.cache/` for card files unchanged since the last check.
+    RulesCached,
+}
+
+/// Whether to check the decks under `cards/<game>/decks/` too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decks {
+    /// Check them (`carta check`, `carta build`).
+    Check,
+    /// Leave them (`carta deck check` checks the files it is given).
+    Skip,
+}
+
+/// Compiles the named games (all when `games` is empty) with their decks,
+/// reporting every problem into `diags`. Returns the games that could be
+/// loaded.
+///
+/// # Errors
+/// When the workspace or a file cannot be read, or a named game does not exist.
+pub fn compile_all(
+    ws: &mut Workspace,
+    games: &[String],
+    keep: Keep,
+    diags: &mut Diagnostics,
+) -> Result<Vec<Game>, LoadError> {
+    let mut out = Vec::new();
+    for game in ws.select_games(games)? {
+        out.extend(compile(ws, &game, Decks::Check, keep, diags)?);
+    }
+    Ok(out)
+}
+
+/// Loads, validates and links one game, compiles its rules, checks its box
+/// rules and (with [`Decks::Check`]) its example decks. `None` when the
+/// game has no usable manifest (reported).
+///
+/// # Errors
+/// When a file cannot be read.
+pub fn compile(
+    ws: &mut Workspace,
+    game: &str,
+    decks: Decks,
+    keep: Keep,
+    diags: &mut Diagnostics,
+) -> Result<Option<Game>, LoadError> {
+    let errors_before = diags.error_count();
+    let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
+    let Some(manifest) = validate::manifest::parse(game, manifest_file, &ws.sources, diags) else {
+        return Ok(None);
+    };
+    let (schemas, schema_files) = compile_schemas(ws, &manifest, diags)?;
+    let (cards, reused_files) =
+        read_card_files(ws, &manifest, &schemas, &schema_files, keep, diags)?;
+    let pool = link(cards, diags);
+    // Rules counted over cards with errors would only repeat those errors.
+    let cards_ok = diags.error_count() == errors_before;
+    let rules = rules::compile(&manifest, &pool, &schemas, diags);
+    let mut game = Game {
+        manifest,
+        pool,
+        rules,
+        display: schemas.display(),
+        decks: Vec::new(),
+        reused_files,
+    };
+    if cards_ok {
+        let mut found = Vec::new();
+        deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
+        diags.extend(found);
+        if decks == Decks::Check {
+            check_example_decks(ws, &mut game, keep, diags)?;
+        }
+    }
+    Ok(Some(game))
+}
+
+/// The field names rules read: all a check keeps of a card (`None`: keep
+/// every field).
+fn kept_fields(manifest: &LoadedManifest, keep: Keep) -> Option<BTreeSet<String>> {
+    (keep != Keep::All).then(|| {
+        let mut fields = BTreeSet::new();
+        let m = &manifest.manifest;
+        m.deck_rules
+            .iter()
+            .chain(&m.box_rules)
+            .for_each(|r| r.fields(&mut fields));
+        fields
+    })
+}
+
+/// Reads, parses and validates every card file of the game, each as soon
+/// as it is read, in parallel; with [`Keep::RulesCached`], unchanged files
+/// come from the check cache. Returns the cards and how many files were
+/// reused.
+fn read_card_files(
+    ws: &mut Workspace,
+    manifest: &LoadedManifest,
+    schemas: &GameSchemas,
+    schema_files: &[FileId],
+    keep: Keep,
+    diags: &mut Diagnostics,
+) -> Result<(Vec<RawCard>, usize), LoadError> {
+    let game = manifest.manifest.id.clone();
+    let kinds = manifest.manifest.kind_ids();
+    let kept = kept_fields(manifest, keep);
+    let card_files = ws.card_files(&game)?;
+    let cache = (keep == Keep::RulesCached).then(|| {
+        // Everything besides a file's own text that its result depends on.
+        let mut key = format!("{kept:?}");
+        for &f in std::iter::once(&manifest.file).chain(schema_files) {
+            let file = ws.sources.get(f);
+            key.push_str(&format!("\u{0}{}\u{0}{}", file.name, file.text));
+        }
+        CheckCache::new(ws.root(), &game, hash_text(&key))
+    });
+    let reused = AtomicUsize::new(0);
+    // A file's text stays in memory only when it has something to report,
+    // or when every field is kept anyway (build).
+    let per_file = ws.read_each(&card_files, keep == Keep::All, diags, |file, rel, text| {
+        let content = cache.as_ref().map(|_| hash_text(text));
+        let hit = cache
+            .as_ref()
+            .zip(content)
+            .and_then(|(cache, content)| cache.get::<Vec<RawCard>>(rel, content));
+        if let Some(mut cards) = hit {
+            cards.iter_mut().for_each(|c| c.file = file);
+            reused.fetch_add(1, Ordering::Relaxed);
+            let found = FileCards {
+                cards,
+                diagnostics: Vec::new(),
+            };
+            return (found, false);
+        }
+        let found = read_cards(file, text, &kinds, schemas, kept.as_ref());
+        let report = !found.diagnostics.is_empty();
+        if let (Some(cache), Some(content), false) = (&cache, content, report) {
+            cache.put(rel, content, &found.cards);
+        }
+        (found, report)
+    })?;
+    if let Some(cache) = &cache {
+        cache.prune(&card_files);
+    }
+    let mut cards = Vec::new();
+    for f in per_file.into_iter().flatten() {
+        diags.extend(f.diagnostics);
+        cards.extend(f.cards);
+    }
+    Ok((cards, reused.into_inner()))
+}
+
+/// Checks the decks under `cards/<game>/decks/`, each as it is read (decks
+/// are independent); keeps them on the game when every field is kept (only
+/// emitters need them once they are checked).
+fn check_example_decks(
+    ws: &mut Workspace,
+    game: &mut Game,
+    keep: Keep,
+    diags: &mut Diagnostics,
+) -> Result<(), LoadError> {
+    let deck_files = ws.deck_files(game.id())?;
+    let checked = ws.read_each(&deck_files, keep == Keep::All, diags, |file, _, text| {
+        let mut out = Vec::new();
+        let deck = check_deck(game, file, text, &mut out);
+        let report = !out.is_empty();
+        ((deck, out), report)
+    })?;
+    for (deck, out) in checked.into_iter().flatten() {
+        diags.extend(out);
+        if keep == Keep::All {
+            game.decks.extend(deck);
+        }
+    }
+    Ok(())
+}
+
+/// Parses one deck file of `game`, resolves it and checks it against the
+/// deck rules; returns the parsed deck when it is for this game.
+pub fn check_deck(
+    game: &Game,
+    file: FileId,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<DeckFile> {
+    let parsed = deck::parse(file, text, out)?;
+    if parsed.game != game.id() {
+        out.push(
+            Diagnostic::error(
+                "deck::game",
+                format!(
+                    "this deck is for `{}`, but it is in the decks of `{}`",
+                    parsed.game,
+                    game.id()
+                ),
+            )
+            .at(file, parsed.game_span.clone(), "another game")
+            .with_help(format!(
+                "write `game = \"{}\"`, or move the file to that game's `decks/`",
+                game.id()
+            )),
+        );
+        return None;
+    }
+    if let Some(resolved) =
+        deck::resolve(&parsed, &game.manifest, &game.pool, &game.rules.deck, out)
+    {
+        deck::check(&parsed, &resolved, &game.manifest, &game.rules.deck, out);
+    }
+    Some(parsed)
+}
+
+/// Reads the game's schema files (its `schemas/<game>/` folder and any other
+/// path a kind names) and compiles one validator per kind.
+fn compile_schemas(
+    ws: &mut Workspace,
+    manifest: &LoadedManifest,
+    diags: &mut Diagnostics,
+) -> Result<(GameSchemas, Vec<FileId>), LoadError> {
+    let m = &manifest.manifest;
+    let paths = m.schema_paths();
+    let mut files = ws.schema_files(&m.id)?;
+    for path in paths.values() {
+        if !files.contains(path) && ws.exists(path) {
+            files.push(path.clone());
+        }
+    }
+    let mut ids = ws.read_many(&files, diags)?;
+    ids.retain(|&f| ws.is_text(f));
+    let kinds = m.kind_ids();
+    let docs = GameSchemas::parse_files(&ids, &ws.sources, &kinds, diags);
+    let parsed: Vec<String> = docs.iter().map(|d| d.uri.clone()).collect();
+    let by_uri = paths
+        .iter()
+        .map(|(k, p)| (k.clone(), validate::uri_of(p)))
+        .collect();
+    let (schemas, missing) = GameSchemas::compile(docs, &by_uri, diags);
+    for kind in missing {
+        let path = &paths[&kind];
+        if parsed.contains(&validate::uri_of(path)) || files.contains(path) {
+            continue; // present but broken: already reported at the schema file
+        }
+        let span = manifest
+            .spans
+            .key_span(&format!("/kinds/{kind}"))
+            .unwrap_or(0..0);
+        diags.push(
+            Diagnostic::error(
+                "schema::missing",
+                format!("kind `{kind}` has no schema: `{path}` does not exist"),
+            )
+            .at(manifest.file, span, "declared here")
+            .with_help(format!(
+                "create `{path}`, or set `schema = \"…\"` on the kind"
+            )),
+        );
+    }
+    Ok((schemas, ids))
+}
+
+/// Games compiled on demand, each once per run, however many deck files
+/// name it (`deck check`, `deck code`, `print`). A game that failed to load
+/// is remembered as `None`.
+#[derive(Debug, Default)]
+pub struct Games {
+    compiled: BTreeMap<String, Option<Game>>,
+}
+
+impl Games {
+    /// Game `id`, compiled (without its example decks) the first time it is asked for.
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    pub fn get(
+        &mut self,
+        ws: &mut Workspace,
+        id: &str,
+        diags: &mut Diagnostics,
+    ) -> Result<Option<&Game>, LoadError> {
+        if !self.compiled.contains_key(id) {
+            let game = compile(ws, id, Decks::Skip, Keep::All, diags)?;
+            self.compiled.insert(id.to_owned(), game);
+        }
+        Ok(self.compiled[id].as_ref())
+    }
+
+    /// Remembers a game compiled elsewhere (with its decks, for example).
+    pub fn insert(&mut self, game: Game) {
+        self.compiled.insert(game.id().to_owned(), Some(game));
+    }
+}

@@ -1,0 +1,109 @@
+//! `game.toml` read as configuration: validated against the manifest's own
+//! generated JSON Schema (so its errors have the same exact spans as a
+//! card's), then deserialized into [`Manifest`].
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::{GameSchemas, SchemaDoc, Subject, diagnose};
+use crate::config::{self, Manifest};
+use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
+use crate::load::{SpanIndex, parse_toml, table_to_json};
+
+/// A parsed manifest and where its parts are written.
+#[derive(Debug, Clone)]
+pub struct LoadedManifest {
+    /// The manifest.
+    pub manifest: Manifest,
+    /// The `game.toml` file.
+    pub file: FileId,
+    /// Spans of every key and value of `game.toml`, by JSON pointer.
+    pub spans: SpanIndex,
+}
+
+/// Parses and validates the `game.toml` of game `game` (folder name).
+pub fn parse(
+    game: &str,
+    file: FileId,
+    sources: &SourceMap,
+    diags: &mut Diagnostics,
+) -> Option<LoadedManifest> {
+    let text = &sources.get(file).text;
+    let mut found = Vec::new();
+    let (doc, ok) = parse_toml(file, text, &mut found);
+    diags.extend(found);
+    if !ok {
+        return None;
+    }
+    let instance = match table_to_json(doc.get_ref()) {
+        Ok(map) => Value::Object(map),
+        Err((span, message)) => {
+            diags.push(Diagnostic::error("manifest::value", message).at(file, span, "here"));
+            return None;
+        }
+    };
+    let uri = super::uri_of(config::SCHEMA_PATH);
+    let docs = vec![SchemaDoc {
+        uri: uri.clone(),
+        file: None,
+        doc: config::json_schema(),
+    }];
+    let (schemas, _) =
+        GameSchemas::compile(docs, &BTreeMap::from([("manifest".to_owned(), uri)]), diags);
+    let validator = &schemas
+        .kind("manifest")
+        .expect("the manifest schema compiles")
+        .validator;
+    if !validator.is_valid(&instance) {
+        let subject = Subject {
+            file,
+            table: doc.get_ref(),
+            span: 0..0,
+            noun: "game.toml".into(),
+            extra_root_keys: &[],
+            schemas: &schemas,
+        };
+        let mut found = Vec::new();
+        diagnose(validator.iter_errors(&instance), &subject, &mut found);
+        diags.extend(found);
+        return None;
+    }
+    let manifest: Manifest = match serde_json::from_value(instance) {
+        Ok(m) => m,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error("manifest::value", format!("game.toml: {e}")).at(
+                    file,
+                    0..0,
+                    "in this manifest",
+                ),
+            );
+            return None;
+        }
+    };
+    let spans = SpanIndex::new(&doc);
+    if manifest.id != game {
+        let span = spans.value_span("/id").unwrap_or(0..0);
+        diags.push(
+            Diagnostic::error(
+                "manifest::id",
+                format!(
+                    "the game id `{}` differs from its folder name `{game}`",
+                    manifest.id
+                ),
+            )
+            .at(file, span, "not the folder name")
+            .with_help(format!(
+                "write `id = \"{game}\"`, or rename the folder `cards/{}`",
+                manifest.id
+            )),
+        );
+        return None;
+    }
+    Some(LoadedManifest {
+        manifest,
+        file,
+        spans,
+    })
+}
