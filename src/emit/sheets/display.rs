@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use crate::check::Game;
+use crate::game::Game;
 use crate::validate::RawCard;
 use crate::validate::display::{KindDisplay, replace_at, scalar_key};
 

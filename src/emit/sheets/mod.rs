@@ -21,6 +21,7 @@ mod view;
 
 pub use assets::{PathProblem, resolve};
 pub use emitter::SheetsEmitter;
+pub use page::FIT_SCRIPT;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 

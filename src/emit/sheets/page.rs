@@ -34,7 +34,7 @@ pub(super) enum Side {
 }
 
 /// The script that shrinks overflowing card text (`default/fit.js`).
-const FIT_SCRIPT: &str = concat!("<script>\n", include_str!("default/fit.js"), "</script>\n");
+pub const FIT_SCRIPT: &str = concat!("<script>\n", include_str!("default/fit.js"), "</script>\n");
 
 /// Writes the document around the pages.
 pub(super) fn document(

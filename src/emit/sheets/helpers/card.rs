@@ -12,7 +12,7 @@ use handlebars::{
 use serde_json::Value;
 
 use super::required;
-use crate::sheets::display::CardIndex;
+use crate::emit::sheets::display::CardIndex;
 
 /// The `card` helper.
 pub(super) struct CardHelper(pub(super) Arc<CardIndex>);
