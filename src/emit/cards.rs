@@ -147,18 +147,21 @@ pub fn photograph(
         write(&dir.join(&image.path), &image.bytes)?;
     }
     let scale = f64::from(options.dpi) / 96.0;
+    // Chromium does not draw below one device pixel per CSS pixel: under
+    // 96 dpi the page is zoomed out instead.
+    let (device, zoom) = if scale >= 1.0 { (scale, 1.0) } else { (1.0, scale) };
     let mut jobs = Vec::new();
     for (i, grid) in grids.iter().enumerate() {
         let page = dir.join(format!("grid-{i}.html"));
-        write(&page, grid_html(set, grid, options, scale).as_bytes())?;
+        write(&page, grid_html(set, grid, options, scale, zoom).as_bytes())?;
         let (w, h) = grid.size();
         jobs.push(Job::Screenshot {
             page,
             out: dir.join(format!("grid-{i}.png")),
             // One CSS pixel more than needed: the image is cut to size.
-            width: (f64::from(w) / scale).ceil() as u32 + 1,
-            height: (f64::from(h) / scale).ceil() as u32 + 1,
-            scale,
+            width: (f64::from(w) / device).ceil() as u32 + 1,
+            height: (f64::from(h) / device).ceil() as u32 + 1,
+            scale: device,
         });
     }
     chromium.run_all(&jobs, options.parallel, what)?;
@@ -194,14 +197,15 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), EmitError> {
 /// The HTML of one grid page: each cell clips its card to the trim (or
 /// shows the bleed too), at CSS pixel positions that land on whole device
 /// pixels.
-fn grid_html(set: &CardSet, grid: &Grid<'_>, options: &ExportOptions, scale: f64) -> String {
+fn grid_html(set: &CardSet, grid: &Grid<'_>, options: &ExportOptions, scale: f64, zoom: f64) -> String {
     let mut out = String::with_capacity(4096 + grid.cells.len() * 2048);
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
     escape_into(&set.language, &mut out);
     out.push_str("\">\n<head>\n<meta charset=\"utf-8\">\n<style>\n");
     out.push_str(&set.css);
-    out.push_str(
-        "\nhtml, body { margin: 0; padding: 0; background: #fff; }\n.cell { position: absolute; overflow: hidden; }\n</style>\n</head>\n<body>\n",
+    let _ = write!(
+        out,
+        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body>\n",
     );
     let (cw, ch) = (f64::from(grid.cell.0) / scale, f64::from(grid.cell.1) / scale);
     for (k, (card, side)) in grid.cells.iter().enumerate() {

@@ -95,7 +95,7 @@ fn labels(game: &str) -> (BTreeSet<String>, Vec<String>) {
 }
 
 /// The cards of a shipped game as authored: id → table.
-fn cards(game: &str) -> BTreeMap<String, toml::Table> {
+pub(crate) fn cards(game: &str) -> BTreeMap<String, toml::Table> {
     fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();

@@ -6,6 +6,7 @@ mod bundle;
 mod check;
 mod corpus;
 mod decks;
+mod export;
 mod faces;
 mod harness;
 mod packs;
