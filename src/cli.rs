@@ -264,7 +264,14 @@ pub fn run(cli: Cli) -> ExitCode {
                 bleed: *bleed,
                 ..Default::default()
             };
-            commands::export::run(root, format, targets, &root.join(out), print.options(), options)
+            commands::export::run(
+                root,
+                format,
+                targets,
+                &root.join(out),
+                print.options(),
+                options,
+            )
         }
     };
     output.finish(result)

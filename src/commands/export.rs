@@ -63,28 +63,33 @@ pub fn run(
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(&out);
-    let done = each_target(&mut ws, targets, &mut diags, |game, target, _, ws, diags| {
-        let chromium = chromium.clone();
-        let emitter: Box<dyn Emitter + '_> = match format {
-            Format::Pdf => Box::new(PdfEmitter {
-                target,
-                options: sheets,
-                chromium,
-            }),
-            Format::Png => Box::new(PngEmitter {
-                target,
-                options,
-                chromium,
-            }),
-            Format::Tts => Box::new(TtsEmitter {
-                target,
-                options,
-                chromium,
-                out: out.clone(),
-            }),
-        };
-        Ok(emitter.emit(game, ws, &mut stage, diags)?)
-    })?;
+    let done = each_target(
+        &mut ws,
+        targets,
+        &mut diags,
+        |game, target, _, ws, diags| {
+            let chromium = chromium.clone();
+            let emitter: Box<dyn Emitter + '_> = match format {
+                Format::Pdf => Box::new(PdfEmitter {
+                    target,
+                    options: sheets,
+                    chromium,
+                }),
+                Format::Png => Box::new(PngEmitter {
+                    target,
+                    options,
+                    chromium,
+                }),
+                Format::Tts => Box::new(TtsEmitter {
+                    target,
+                    options,
+                    chromium,
+                    out: out.clone(),
+                }),
+            };
+            Ok(emitter.emit(game, ws, &mut stage, diags)?)
+        },
+    )?;
     if diags.has_errors() {
         return Ok(nothing_written(ws, diags));
     }
@@ -94,9 +99,12 @@ pub fn run(
         sources: ws.sources,
         summary: format!(
             "exported {done} {} as {}",
-            if done == 1 { "game or deck" } else { "games and decks" },
+            if done == 1 {
+                "game or deck"
+            } else {
+                "games and decks"
+            },
             format.name()
         ),
     })
 }
-

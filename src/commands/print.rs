@@ -27,13 +27,20 @@ pub fn run(
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(out);
-    let printed = each_target(&mut ws, targets, &mut diags, |game, target, deck, ws, diags| {
-        let emitter = match deck {
-            false => SheetsEmitter::pool(game, sheets),
-            true => SheetsEmitter::deck(target.selection.prints, &target.name, &target.stem, sheets),
-        };
-        Ok(emitter.emit(game, ws, &mut stage, diags)?)
-    })?;
+    let printed = each_target(
+        &mut ws,
+        targets,
+        &mut diags,
+        |game, target, deck, ws, diags| {
+            let emitter = match deck {
+                false => SheetsEmitter::pool(game, sheets),
+                true => {
+                    SheetsEmitter::deck(target.selection.prints, &target.name, &target.stem, sheets)
+                }
+            };
+            Ok(emitter.emit(game, ws, &mut stage, diags)?)
+        },
+    )?;
     if diags.has_errors() {
         return Ok(nothing_written(ws, diags));
     }
@@ -61,7 +68,13 @@ pub(super) fn each_target(
     ws: &mut Workspace,
     targets: &[String],
     diags: &mut Diagnostics,
-    mut emit: impl FnMut(&Game, Target<'_>, bool, &mut Workspace, &mut Diagnostics) -> Result<(), CommandError>,
+    mut emit: impl FnMut(
+        &Game,
+        Target<'_>,
+        bool,
+        &mut Workspace,
+        &mut Diagnostics,
+    ) -> Result<(), CommandError>,
 ) -> Result<usize, CommandError> {
     let (decks, games): (Vec<&String>, Vec<&String>) =
         targets.iter().partition(|t| t.ends_with(".toml"));
@@ -101,7 +114,14 @@ pub(super) fn each_target(
                 prints: cards,
             };
             let name = deck.name.clone();
-            Some((Target { selection, stem, name }, game))
+            Some((
+                Target {
+                    selection,
+                    stem,
+                    name,
+                },
+                game,
+            ))
         });
         diags.extend(found);
         if let Some((target, game)) = target {

@@ -68,7 +68,14 @@ pub fn render(
 ) -> Result<Option<CardSet>, EmitError> {
     let inputs = Inputs::read(ws, game.id(), diags)?;
     let mut found = Vec::new();
-    let set = render_cards(ws.root(), &ws.sources, game, &inputs, &target.selection, &mut found);
+    let set = render_cards(
+        ws.root(),
+        &ws.sources,
+        game,
+        &inputs,
+        &target.selection,
+        &mut found,
+    );
     diags.extend(found);
     Ok(set)
 }
@@ -117,12 +124,7 @@ impl Grid<'_> {
     /// The pixel rectangle of cell `k`.
     pub fn cell_rect(&self, k: usize) -> (u32, u32, u32, u32) {
         let (w, h) = self.cell;
-        (
-            (k % self.cols) as u32 * w,
-            (k / self.cols) as u32 * h,
-            w,
-            h,
-        )
+        ((k % self.cols) as u32 * w, (k / self.cols) as u32 * h, w, h)
     }
 }
 
@@ -149,7 +151,11 @@ pub fn photograph(
     let scale = f64::from(options.dpi) / 96.0;
     // Chromium does not draw below one device pixel per CSS pixel: under
     // 96 dpi the page is zoomed out instead.
-    let (device, zoom) = if scale >= 1.0 { (scale, 1.0) } else { (1.0, scale) };
+    let (device, zoom) = if scale >= 1.0 {
+        (scale, 1.0)
+    } else {
+        (1.0, scale)
+    };
     let mut jobs = Vec::new();
     for (i, grid) in grids.iter().enumerate() {
         let page = dir.join(format!("grid-{i}.html"));
@@ -197,7 +203,13 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), EmitError> {
 /// The HTML of one grid page: each cell clips its card to the trim (or
 /// shows the bleed too), at CSS pixel positions that land on whole device
 /// pixels.
-fn grid_html(set: &CardSet, grid: &Grid<'_>, options: &ExportOptions, scale: f64, zoom: f64) -> String {
+fn grid_html(
+    set: &CardSet,
+    grid: &Grid<'_>,
+    options: &ExportOptions,
+    scale: f64,
+    zoom: f64,
+) -> String {
     let mut out = String::with_capacity(4096 + grid.cells.len() * 2048);
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
     escape_into(&set.language, &mut out);
@@ -207,7 +219,10 @@ fn grid_html(set: &CardSet, grid: &Grid<'_>, options: &ExportOptions, scale: f64
         out,
         "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body>\n",
     );
-    let (cw, ch) = (f64::from(grid.cell.0) / scale, f64::from(grid.cell.1) / scale);
+    let (cw, ch) = (
+        f64::from(grid.cell.0) / scale,
+        f64::from(grid.cell.1) / scale,
+    );
     for (k, (card, side)) in grid.cells.iter().enumerate() {
         let (x, y, ..) = grid.cell_rect(k);
         let b = card.size;
@@ -271,12 +286,20 @@ impl Image {
             .output_buffer_size()
             .ok_or_else(|| bad("the image is too large".into()))?;
         let mut buf = vec![0; size];
-        let info = reader.next_frame(&mut buf).map_err(|e| bad(e.to_string()))?;
+        let info = reader
+            .next_frame(&mut buf)
+            .map_err(|e| bad(e.to_string()))?;
         buf.truncate(info.buffer_size());
         let rgba = match info.color_type {
             png::ColorType::Rgba => buf,
-            png::ColorType::Rgb => buf.chunks(3).flat_map(|p| [p[0], p[1], p[2], 255]).collect(),
-            png::ColorType::GrayscaleAlpha => buf.chunks(2).flat_map(|p| [p[0], p[0], p[0], p[1]]).collect(),
+            png::ColorType::Rgb => buf
+                .chunks(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+            png::ColorType::GrayscaleAlpha => buf
+                .chunks(2)
+                .flat_map(|p| [p[0], p[0], p[0], p[1]])
+                .collect(),
             png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
             png::ColorType::Indexed => return Err(bad("an indexed PNG was not expanded".into())),
         };

@@ -125,12 +125,18 @@ impl Chromium {
                             *n += 1;
                             i
                         };
-                        let stop = failure.lock().expect("no worker panics holding it").is_some();
+                        let stop = failure
+                            .lock()
+                            .expect("no worker panics holding it")
+                            .is_some();
                         let Some(job) = jobs.get(i).filter(|_| !stop) else {
                             break;
                         };
                         if let Err(e) = self.run(job) {
-                            failure.lock().expect("no worker panics holding it").get_or_insert(e);
+                            failure
+                                .lock()
+                                .expect("no worker panics holding it")
+                                .get_or_insert(e);
                         }
                         bar.inc(1);
                     }
@@ -195,7 +201,10 @@ impl Chromium {
                 None if started.elapsed() > JOB_TIMEOUT => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err(failed(format!("no result after {} s", JOB_TIMEOUT.as_secs())));
+                    return Err(failed(format!(
+                        "no result after {} s",
+                        JOB_TIMEOUT.as_secs()
+                    )));
                 }
                 None => std::thread::sleep(Duration::from_millis(20)),
             }
@@ -235,7 +244,9 @@ fn progress(len: usize, what: &str) -> indicatif::ProgressBar {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(len as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta})") {
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta})")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(what.to_owned());

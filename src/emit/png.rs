@@ -6,7 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use super::cards::{ExportOptions, Grid, MAX_COLS, MAX_ROWS, Side, Target, photograph, pixels, render, unit};
+use super::cards::{
+    ExportOptions, Grid, MAX_COLS, MAX_ROWS, Side, Target, photograph, pixels, render, unit,
+};
 use super::chromium::Chromium;
 use super::{EmitError, Emitter, Stage};
 use crate::diag::Diagnostics;
@@ -54,14 +56,19 @@ impl Emitter for PngEmitter<'_> {
         let mut place: Vec<(usize, usize)> = Vec::with_capacity(cells.len());
         for &(card, side, px) in &cells {
             match grids.last_mut() {
-                Some(g) if g.cell == px && g.cells.len() < MAX_COLS * MAX_ROWS => g.cells.push((card, side)),
+                Some(g) if g.cell == px && g.cells.len() < MAX_COLS * MAX_ROWS => {
+                    g.cells.push((card, side))
+                }
                 _ => grids.push(Grid {
                     cells: vec![(card, side)],
                     cols: MAX_COLS,
                     cell: px,
                 }),
             }
-            place.push((grids.len() - 1, grids.last().map_or(0, |g| g.cells.len() - 1)));
+            place.push((
+                grids.len() - 1,
+                grids.last().map_or(0, |g| g.cells.len() - 1),
+            ));
         }
         for g in &mut grids {
             g.cols = g.cells.len().min(MAX_COLS);

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::cards::{ExportOptions, Grid, MAX_COLS, MAX_ROWS, Side, Target, photograph, pixels, render, unit};
+use super::cards::{
+    ExportOptions, Grid, MAX_COLS, MAX_ROWS, Side, Target, photograph, pixels, render, unit,
+};
 use super::chromium::{Chromium, file_url};
 use super::sheets::RenderedCard;
 use super::{EmitError, Emitter, Stage};
@@ -61,7 +63,10 @@ impl Emitter for TtsEmitter<'_> {
         let mut sheets: Vec<Sheet<'_>> = Vec::new();
         for card in &set.cards {
             let px = pixels(card.size, &self.options);
-            let back = match backs.iter().position(|(c, p)| c.back == card.back && *p == px) {
+            let back = match backs
+                .iter()
+                .position(|(c, p)| c.back == card.back && *p == px)
+            {
                 Some(b) => b,
                 None => {
                     backs.push((card, px));
@@ -100,10 +105,20 @@ impl Emitter for TtsEmitter<'_> {
             };
             stage.write(&dir.join(name), &image.encode(self.options.dpi))?;
         }
-        let object = saved_object(&self.target.name, &self.target.stem, &sheets, &grids, &final_dir, game);
+        let object = saved_object(
+            &self.target.name,
+            &self.target.stem,
+            &sheets,
+            &grids,
+            &final_dir,
+            game,
+        );
         let mut json = serde_json::to_string_pretty(&object).expect("JSON values serialize");
         json.push('\n');
-        stage.write(&dir.join(format!("{}.json", self.target.stem)), json.as_bytes())
+        stage.write(
+            &dir.join(format!("{}.json", self.target.stem)),
+            json.as_bytes(),
+        )
     }
 }
 

@@ -105,7 +105,11 @@ pub fn replace_at(value: &mut Value, path: &[PathStep], f: &dyn Fn(&Value) -> Op
             }
         }
         Some((PathStep::AnyKey, rest)) => {
-            for v in value.as_object_mut().into_iter().flat_map(|m| m.values_mut()) {
+            for v in value
+                .as_object_mut()
+                .into_iter()
+                .flat_map(|m| m.values_mut())
+            {
                 replace_at(v, rest, f);
             }
         }
@@ -125,7 +129,11 @@ pub(super) fn labels_of(obj: &Map<String, Value>) -> Option<BTreeMap<String, Str
 pub(super) fn role_of(parts: &[&Map<String, Value>]) -> Role {
     let flag = |key: &str| parts.iter().any(|p| p.get(key) == Some(&Value::Bool(true)));
     let has = |key: &str| parts.iter().any(|p| p.contains_key(key));
-    let typed = |t: &str| parts.iter().any(|p| p.get("type").and_then(Value::as_str) == Some(t));
+    let typed = |t: &str| {
+        parts
+            .iter()
+            .any(|p| p.get("type").and_then(Value::as_str) == Some(t))
+    };
     if flag(ART_KEYWORD) {
         Role::Art
     } else if flag(FLAVOR_KEYWORD) {
@@ -163,7 +171,11 @@ pub(super) fn check_keywords(
                             "schema::bad-display",
                             format!("`{key}` at `{pointer}` must be `true` or `false`"),
                         )
-                        .at(file, json_pointer_span(text, &here), "not a boolean"),
+                        .at(
+                            file,
+                            json_pointer_span(text, &here),
+                            "not a boolean",
+                        ),
                     );
                 }
             }
@@ -196,9 +208,11 @@ fn check_labels(
     let error = |message: String| Diagnostic::error("schema::bad-labels", message);
     let Some(labels) = obj.get(LABELS_KEYWORD).and_then(Value::as_object) else {
         diags.push(
-            error(format!("`{LABELS_KEYWORD}` at `{shown}` must be an object mapping each value to its label"))
-                .at(file, at, "not an object")
-                .with_help(r#"write e.g. "x-carta-labels": { "escorpiao": "Escorpião" }"#),
+            error(format!(
+                "`{LABELS_KEYWORD}` at `{shown}` must be an object mapping each value to its label"
+            ))
+            .at(file, at, "not an object")
+            .with_help(r#"write e.g. "x-carta-labels": { "escorpiao": "Escorpião" }"#),
         );
         return;
     };
@@ -215,7 +229,10 @@ fn check_labels(
         }
     };
     for (key, label) in labels {
-        let key_at = json_pointer_span(text, &format!("{here}/{}", key.replace('~', "~0").replace('/', "~1")));
+        let key_at = json_pointer_span(
+            text,
+            &format!("{here}/{}", key.replace('~', "~0").replace('/', "~1")),
+        );
         if !values.contains(key) {
             diags.push(
                 error(format!("`{LABELS_KEYWORD}` at `{shown}` labels `{key}`, which is not one of the allowed values"))
@@ -225,9 +242,11 @@ fn check_labels(
         }
         if label.as_str().is_none_or(|s| s.trim().is_empty()) {
             diags.push(
-                error(format!("the label of `{key}` in `{LABELS_KEYWORD}` at `{shown}` must be non-empty text"))
-                    .at(file, key_at, "not a label")
-                    .with_help("a label is the text a player reads on the card, e.g. \"Escorpião\""),
+                error(format!(
+                    "the label of `{key}` in `{LABELS_KEYWORD}` at `{shown}` must be non-empty text"
+                ))
+                .at(file, key_at, "not a label")
+                .with_help("a label is the text a player reads on the card, e.g. \"Escorpião\""),
             );
         }
     }
@@ -240,7 +259,11 @@ fn check_labels(
         diags.push(
             error(format!(
                 "`{LABELS_KEYWORD}` at `{shown}` has no label for {}",
-                missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
+                missing
+                    .iter()
+                    .map(|m| format!("`{m}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
             .at(file, at, "labels missing")
             .with_help("give every allowed value a label, so that no raw value is printed"),
@@ -256,9 +279,18 @@ mod tests {
     #[test]
     fn replaces_values_along_a_path() {
         let mut v = json!({"levels": [{"attack": "ac"}, {"attack": "am"}, {"attack": 3}]});
-        let path = [PathStep::Key("levels".into()), PathStep::AnyItem, PathStep::Key("attack".into())];
-        replace_at(&mut v, &path, &|x| (x == "ac").then(|| "Corpo a corpo".to_owned()));
-        assert_eq!(v, json!({"levels": [{"attack": "Corpo a corpo"}, {"attack": "am"}, {"attack": 3}]}));
+        let path = [
+            PathStep::Key("levels".into()),
+            PathStep::AnyItem,
+            PathStep::Key("attack".into()),
+        ];
+        replace_at(&mut v, &path, &|x| {
+            (x == "ac").then(|| "Corpo a corpo".to_owned())
+        });
+        assert_eq!(
+            v,
+            json!({"levels": [{"attack": "Corpo a corpo"}, {"attack": "am"}, {"attack": 3}]})
+        );
     }
 
     #[test]

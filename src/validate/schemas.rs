@@ -17,6 +17,10 @@ use crate::suggest;
 /// Its value is a kind id or an array of kind ids the card may have.
 pub const REF_KEYWORD: &str = "x-carta-ref";
 
+/// What [`GameSchemas::walk`] calls on each schema object, with the path
+/// of the card values it applies to.
+type Visit<'a, 'f> = dyn FnMut(&'a Map<String, Value>, &[PathStep]) + 'f;
+
 /// A step of a [`RefPattern`] path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathStep {
@@ -174,14 +178,26 @@ impl GameSchemas {
             .iter()
             .map(|(kind, k)| {
                 let (mut refs, mut labels) = (Vec::new(), Vec::new());
-                schemas.walk(&schemas.docs[&k.uri], &k.uri, &mut Vec::new(), 0, &mut |obj, path| {
-                    if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
-                        refs.push(RefPattern { path: path.to_vec(), kinds: kinds.into() });
-                    }
-                    if let Some(map) = display::labels_of(obj) {
-                        labels.push(LabelPattern { path: path.to_vec(), labels: Arc::new(map) });
-                    }
-                });
+                schemas.walk(
+                    &schemas.docs[&k.uri],
+                    &k.uri,
+                    &mut Vec::new(),
+                    0,
+                    &mut |obj, path| {
+                        if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
+                            refs.push(RefPattern {
+                                path: path.to_vec(),
+                                kinds: kinds.into(),
+                            });
+                        }
+                        if let Some(map) = display::labels_of(obj) {
+                            labels.push(LabelPattern {
+                                path: path.to_vec(),
+                                labels: Arc::new(map),
+                            });
+                        }
+                    },
+                );
                 (kind.clone(), refs, labels, schemas.face_fields(&k.uri))
             })
             .collect();
@@ -273,7 +289,7 @@ impl GameSchemas {
         base: &str,
         path: &mut Vec<PathStep>,
         depth: usize,
-        visit: &mut dyn FnMut(&'a Map<String, Value>, &[PathStep]),
+        visit: &mut Visit<'a, '_>,
     ) {
         // Schemas may recurse through `$ref`; card data nests only a few levels.
         if depth > 32 {

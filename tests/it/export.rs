@@ -38,7 +38,8 @@ fn export_without_a_browser_is_exit_2_and_names_the_package() {
 
 #[test]
 fn export_png_draws_every_face_and_back_at_the_asked_resolution() {
-    let ws = mini(&(card("a", "text = \"Golpe {AC}\"") + &card("b", "copies = 2") + &card("c", "")));
+    let ws =
+        mini(&(card("a", "text = \"Golpe {AC}\"") + &card("b", "copies = 2") + &card("c", "")));
     ws.run(["export", "png"]).succeeds();
     let dir = ws.path().join("build/mini/png/mini");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
@@ -46,17 +47,40 @@ fn export_png_draws_every_face_and_back_at_the_asked_resolution() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names, ["a.back.png", "a.png", "b.back.png", "b.png", "c.back.png", "c.png"]);
+    assert_eq!(
+        names,
+        [
+            "a.back.png",
+            "a.png",
+            "b.back.png",
+            "b.png",
+            "c.back.png",
+            "c.png"
+        ]
+    );
     for n in &names {
-        assert_eq!(size(&dir.join(n)), (750, 1050), "{n}: a poker card at 300 dpi");
+        assert_eq!(
+            size(&dir.join(n)),
+            (750, 1050),
+            "{n}: a poker card at 300 dpi"
+        );
     }
     // The face is a card: its background and dark text, not a blank image.
     let face = Image::read(&dir.join("a.png")).unwrap();
-    let dark = face.rgba.chunks(4).filter(|p| p[0] < 80 && p[1] < 80 && p[2] < 80).count();
+    let dark = face
+        .rgba
+        .chunks(4)
+        .filter(|p| p[0] < 80 && p[1] < 80 && p[2] < 80)
+        .count();
     assert!(dark > 1000, "text is drawn ({dark} dark pixels)");
-    assert_eq!(&face.rgba[..3], &[0xfb, 0xf7, 0xee], "the card's background at the corner");
+    assert_eq!(
+        &face.rgba[..3],
+        &[0xfb, 0xf7, 0xee],
+        "the card's background at the corner"
+    );
     // With the bleed, at 150 dpi: (63.5 + 2 × 3) × 150 / 25.4 = 410.4 px.
-    ws.run(["export", "png", "--bleed", "--dpi", "150", "--out", "big"]).succeeds();
+    ws.run(["export", "png", "--bleed", "--dpi", "150", "--out", "big"])
+        .succeeds();
     assert_eq!(size(&ws.path().join("big/mini/png/mini/b.png")), (410, 560));
 }
 
@@ -99,11 +123,28 @@ fn export_pdf_prints_the_sheets_pages_and_card_boxes() {
         .filter_map(|w| w.parse().ok())
         .collect();
     let mm = |p: f64| p * 25.4 / 72.0;
-    assert!((mm(pt[0]) - 210.0).abs() < TOL && (mm(pt[1]) - 297.0).abs() < TOL, "A4: {pt:?}");
+    assert!(
+        (mm(pt[0]) - 210.0).abs() < TOL && (mm(pt[1]) - 297.0).abs() < TOL,
+        "A4: {pt:?}"
+    );
     // The first faces page at 254 dpi: one pixel is 0.1 mm. The grid of
     // 2 × 3 boxes of 69.5 × 94.9 mm is centred: (35.5, 6.15) to (174.5, 290.85).
     let base = ws.path().join("page");
-    tool("pdftoppm", &["-r", "254", "-f", "2", "-l", "2", "-png", "-singlefile", pdf.to_str().unwrap(), base.to_str().unwrap()]);
+    tool(
+        "pdftoppm",
+        &[
+            "-r",
+            "254",
+            "-f",
+            "2",
+            "-l",
+            "2",
+            "-png",
+            "-singlefile",
+            pdf.to_str().unwrap(),
+            base.to_str().unwrap(),
+        ],
+    );
     let page = Image::read(&base.with_extension("png")).unwrap();
     let px = |mm: f64| (mm * 10.0).round() as i64;
     let (w, h) = (i64::from(page.width), i64::from(page.height));
@@ -112,7 +153,10 @@ fn export_pdf_prints_the_sheets_pages_and_card_boxes() {
     let right = 210.0 - first_ink(&page, (w - 1, px(290.85 - 47.45)), (-1, 0)) as f64 / 10.0;
     let bottom = 297.0 - first_ink(&page, (px(174.5 - 34.75), h - 1), (0, -1)) as f64 / 10.0;
     for (got, want) in [(left, 35.5), (top, 6.15), (right, 174.5), (bottom, 290.85)] {
-        assert!((got - want).abs() <= TOL, "card edge at {got} mm, expected {want} mm");
+        assert!(
+            (got - want).abs() <= TOL,
+            "card edge at {got} mm, expected {want} mm"
+        );
     }
 }
 
@@ -123,7 +167,12 @@ fn json(path: &Path) -> Value {
 /// Mean absolute difference of two images' channels.
 fn distance(a: &Image, b: &Image) -> f64 {
     assert_eq!((a.width, a.height), (b.width, b.height));
-    let sum: u64 = a.rgba.iter().zip(&b.rgba).map(|(x, y)| u64::from(x.abs_diff(*y))).sum();
+    let sum: u64 = a
+        .rgba
+        .iter()
+        .zip(&b.rgba)
+        .map(|(x, y)| u64::from(x.abs_diff(*y)))
+        .sum();
     sum as f64 / a.rgba.len() as f64
 }
 
@@ -144,7 +193,11 @@ fn export_tts_writes_a_deck_whose_every_cell_is_its_card() {
     }
     let ids = deck["DeckIDs"].as_array().unwrap();
     let objects = deck["ContainedObjects"].as_array().unwrap();
-    assert_eq!(ids.len() as u64, pool.values().map(|(_, n)| n).sum::<u64>(), "one DeckIDs entry per copy");
+    assert_eq!(
+        ids.len() as u64,
+        pool.values().map(|(_, n)| n).sum::<u64>(),
+        "one DeckIDs entry per copy"
+    );
     assert_eq!(objects.len(), ids.len());
     let mut seen: BTreeMap<String, u64> = BTreeMap::new();
     let mut card_of: BTreeMap<u64, String> = BTreeMap::new();
@@ -163,10 +216,24 @@ fn export_tts_writes_a_deck_whose_every_cell_is_its_card() {
     let pngs = ws.path().join("build/covil/png/covil");
     let custom = deck["CustomDeck"].as_object().unwrap();
     for (key, entry) in custom {
-        let (cols, rows) = (entry["NumWidth"].as_u64().unwrap(), entry["NumHeight"].as_u64().unwrap());
-        assert!((1..=10).contains(&cols) && (1..=7).contains(&rows), "TTS grid {cols} × {rows}");
-        let face = entry["FaceURL"].as_str().unwrap().strip_prefix("file://").expect("a file:/// URL");
-        let back = entry["BackURL"].as_str().unwrap().strip_prefix("file://").expect("a file:/// URL");
+        let (cols, rows) = (
+            entry["NumWidth"].as_u64().unwrap(),
+            entry["NumHeight"].as_u64().unwrap(),
+        );
+        assert!(
+            (1..=10).contains(&cols) && (1..=7).contains(&rows),
+            "TTS grid {cols} × {rows}"
+        );
+        let face = entry["FaceURL"]
+            .as_str()
+            .unwrap()
+            .strip_prefix("file://")
+            .expect("a file:/// URL");
+        let back = entry["BackURL"]
+            .as_str()
+            .unwrap()
+            .strip_prefix("file://")
+            .expect("a file:/// URL");
         assert!(Path::new(back).is_file(), "{back}");
         let sheet = Image::read(Path::new(face)).unwrap();
         let in_sheet: Vec<(u64, &String)> = card_of
@@ -175,7 +242,11 @@ fn export_tts_writes_a_deck_whose_every_cell_is_its_card() {
             .map(|(id, c)| (id % 100, c))
             .collect();
         let (cw, ch) = size(&pngs.join(format!("{}.png", in_sheet[0].1)));
-        assert_eq!((sheet.width, sheet.height), (cols as u32 * cw, rows as u32 * ch), "sheet {key}");
+        assert_eq!(
+            (sheet.width, sheet.height),
+            (cols as u32 * cw, rows as u32 * ch),
+            "sheet {key}"
+        );
         let candidates: Vec<(&String, Image)> = in_sheet
             .iter()
             .map(|(_, c)| (*c, Image::read(&pngs.join(format!("{c}.png"))).unwrap()))
@@ -188,8 +259,14 @@ fn export_tts_writes_a_deck_whose_every_cell_is_its_card() {
                 .map(|(c, img)| (*c, distance(&cell, img)))
                 .min_by(|a, b| a.1.total_cmp(&b.1))
                 .unwrap();
-            assert_eq!(best, *card, "sheet {key} cell {k} shows `{best}` (distance {d:.2})");
-            assert!(d < 2.0, "sheet {key} cell {k} differs from `{card}`.png by {d:.2}");
+            assert_eq!(
+                best, *card,
+                "sheet {key} cell {k} shows `{best}` (distance {d:.2})"
+            );
+            assert!(
+                d < 2.0,
+                "sheet {key} cell {k} differs from `{card}`.png by {d:.2}"
+            );
         }
     }
 }

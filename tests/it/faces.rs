@@ -63,7 +63,11 @@ fn probe(html: &Path) -> Vec<Value> {
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&amp;", "&");
-    serde_json::from_str::<Value>(&json).unwrap().as_array().unwrap().clone()
+    serde_json::from_str::<Value>(&json)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 /// Every value a schema of `game` labels differently from how it is
@@ -101,7 +105,9 @@ pub(crate) fn cards(game: &str) -> BTreeMap<String, toml::Table> {
             let p = e.unwrap().path();
             if p.is_dir() && p.file_name().unwrap() != "decks" {
                 files(&p, out);
-            } else if p.extension().is_some_and(|x| x == "toml") && p.file_name().unwrap() != "game.toml" {
+            } else if p.extension().is_some_and(|x| x == "toml")
+                && p.file_name().unwrap() != "game.toml"
+            {
                 out.push(p);
             }
         }
@@ -111,7 +117,12 @@ pub(crate) fn cards(game: &str) -> BTreeMap<String, toml::Table> {
     let mut out = BTreeMap::new();
     for p in paths {
         let t: toml::Table = std::fs::read_to_string(&p).unwrap().parse().unwrap();
-        for c in t.get("card").and_then(|c| c.as_array()).into_iter().flatten() {
+        for c in t
+            .get("card")
+            .and_then(|c| c.as_array())
+            .into_iter()
+            .flatten()
+        {
             let c = c.as_table().unwrap().clone();
             out.insert(c["id"].as_str().unwrap().to_owned(), c);
         }
@@ -144,9 +155,17 @@ fn every_shipped_card_shows_labels_and_names_and_fits() {
         // Raw words a player must not read: labelled values and card ids
         // (those that differ from their names).
         let (mut raw, labels) = labels(game);
-        raw.extend(cards.iter().filter(|(id, c)| c["name"].as_str() != Some(id)).map(|(id, _)| id.clone()));
+        raw.extend(
+            cards
+                .iter()
+                .filter(|(id, c)| c["name"].as_str() != Some(id))
+                .map(|(id, _)| id.clone()),
+        );
         let boxes = probe(&ws.path().join(format!("build/{game}/sheets/index.html")));
-        assert!(boxes.len() >= cards.len() * 2, "{game}: every card has a face and a back");
+        assert!(
+            boxes.len() >= cards.len() * 2,
+            "{game}: every card has a face and a back"
+        );
         for b in &boxes {
             let id = b["id"].as_str().unwrap();
             let side = b["side"].as_str().unwrap();
@@ -155,7 +174,9 @@ fn every_shipped_card_shows_labels_and_names_and_fits() {
             }
             let font = b["font"].as_f64().unwrap();
             if font < MIN_FONT_MM {
-                problems.push(format!("{game} {side} of `{id}`: text shrunk to {font:.2} mm"));
+                problems.push(format!(
+                    "{game} {side} of `{id}`: text shrunk to {font:.2} mm"
+                ));
             }
             if side != "faces" {
                 continue;
@@ -180,5 +201,10 @@ fn every_shipped_card_shows_labels_and_names_and_fits() {
             }
         }
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

@@ -375,13 +375,19 @@ pub fn render_cards(
         .prints
         .iter()
         .map(|p| {
-            let (face, back) = faces.rendered.remove(p.card.id.as_str()).unwrap_or_default();
+            let (face, back) = faces
+                .rendered
+                .remove(p.card.id.as_str())
+                .unwrap_or_default();
             RenderedCard {
                 id: p.card.id.clone(),
                 kind: p.card.kind.clone(),
                 name: p.card.name.clone(),
                 count: p.count,
-                size: card_box(print, m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref())),
+                size: card_box(
+                    print,
+                    m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref()),
+                ),
                 face,
                 back,
             }
@@ -439,7 +445,15 @@ pub fn render(
         rendered,
         css,
         images,
-    } = render_faces(root, sources, game, inputs, selection, build.ink_saver, diags);
+    } = render_faces(
+        root,
+        sources,
+        game,
+        inputs,
+        selection,
+        build.ink_saver,
+        diags,
+    );
 
     // Geometry: consecutive kinds with the same card box share sheets.
     let mut groups: Vec<(CardBox, Vec<Print<'_>>)> = Vec::new();

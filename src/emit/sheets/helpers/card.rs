@@ -38,7 +38,11 @@ impl HelperDef for CardHelper {
         _: &mut RenderContext<'reg, 'rc>,
     ) -> Result<ScopedJson<'rc>, RenderError> {
         let value = match required(h.param(0), "card")? {
-            Value::Array(ids) => Value::Array(ids.iter().map(|id| self.one(id)).collect::<Result<_, _>>()?),
+            Value::Array(ids) => Value::Array(
+                ids.iter()
+                    .map(|id| self.one(id))
+                    .collect::<Result<_, _>>()?,
+            ),
             id => self.one(id)?,
         };
         Ok(ScopedJson::Derived(value))
