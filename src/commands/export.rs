@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use super::build::nothing_written;
-use super::print::each_target;
+use super::print::{each_target, sheets_of};
 use super::{CommandError, Report};
 use crate::diag::Diagnostics;
-use crate::emit::cards::ExportOptions;
+use crate::emit::cards::{ExportOptions, ImageExport};
 use crate::emit::chromium::Chromium;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
@@ -67,23 +67,25 @@ pub fn run(
         &mut ws,
         targets,
         &mut diags,
-        |game, target, _, ws, diags| {
+        |game, target, deck, ws, diags| {
             let chromium = chromium.clone();
             let emitter: Box<dyn Emitter + '_> = match format {
                 Format::Pdf => Box::new(PdfEmitter {
-                    target,
-                    options: sheets,
+                    stem: target.stem.clone(),
+                    sheets: sheets_of(game, target, deck, sheets),
                     chromium,
                 }),
-                Format::Png => Box::new(PngEmitter {
+                Format::Png => Box::new(PngEmitter(ImageExport {
                     target,
                     options,
                     chromium,
-                }),
+                })),
                 Format::Tts => Box::new(TtsEmitter {
-                    target,
-                    options,
-                    chromium,
+                    export: ImageExport {
+                        target,
+                        options,
+                        chromium,
+                    },
                     out: out.clone(),
                 }),
             };

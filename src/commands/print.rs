@@ -57,6 +57,20 @@ pub fn run(
     })
 }
 
+/// The sheets of a target: a game's into `<game>/sheets/`, a deck's into
+/// `<game>/decks/<stem>/`.
+pub(super) fn sheets_of<'g>(
+    game: &'g Game,
+    target: Target<'g>,
+    deck: bool,
+    options: SheetOptions,
+) -> SheetsEmitter<'g> {
+    match deck {
+        false => SheetsEmitter::pool(game, options),
+        true => SheetsEmitter::deck(target.selection.prints, &target.name, &target.stem, options),
+    }
+}
+
 /// Runs `emit` on what `targets` name: each named game's whole pool (every
 /// game's when nothing is named) and each deck file's cards, while nothing
 /// has failed; returns how many it ran on. `emit` is told whether the

@@ -56,28 +56,42 @@ pub struct Target<'g> {
     pub name: String,
 }
 
-/// Renders the cards of `target` alone; `None` when that reported errors.
-///
-/// # Errors
-/// When the templates cannot be read.
-pub fn render(
-    game: &Game,
-    ws: &mut Workspace,
-    target: &Target<'_>,
-    diags: &mut Diagnostics,
-) -> Result<Option<CardSet>, EmitError> {
-    let inputs = Inputs::read(ws, game.id(), diags)?;
-    let mut found = Vec::new();
-    let set = render_cards(
-        ws.root(),
-        &ws.sources,
-        game,
-        &inputs,
-        &target.selection,
-        &mut found,
-    );
-    diags.extend(found);
-    Ok(set)
+/// What an image export (PNG, TTS) renders, how, and with which browser.
+#[derive(Debug, Clone)]
+pub struct ImageExport<'g> {
+    /// What to render.
+    pub target: Target<'g>,
+    /// Resolution, bleed, parallelism.
+    pub options: ExportOptions,
+    /// The browser.
+    pub chromium: Chromium,
+}
+
+impl ImageExport<'_> {
+    /// Renders the cards of the target alone; `None` once the problems
+    /// are reported into `diags`.
+    ///
+    /// # Errors
+    /// When the templates cannot be read.
+    pub fn render(
+        &self,
+        game: &Game,
+        ws: &mut Workspace,
+        diags: &mut Diagnostics,
+    ) -> Result<Option<CardSet>, EmitError> {
+        let inputs = Inputs::read(ws, game.id(), diags)?;
+        let mut found = Vec::new();
+        let set = render_cards(
+            ws.root(),
+            &ws.sources,
+            game,
+            &inputs,
+            &self.target.selection,
+            &mut found,
+        );
+        diags.extend(found);
+        Ok(set)
+    }
 }
 
 /// The pixel size of a card at `options.dpi`, with or without its bleed.

@@ -2,9 +2,9 @@
 //! PDF, `<game>/pdf/<stem>.pdf`, printed by Chromium from the same HTML
 //! `carta print` writes: the same pages, sizes and card positions.
 
-use super::cards::{Target, unit};
+use super::cards::unit;
 use super::chromium::{Chromium, Job};
-use super::sheets::{Inputs, SheetOptions, render};
+use super::sheets::SheetsEmitter;
 use super::{EmitError, Emitter, Stage};
 use crate::diag::Diagnostics;
 use crate::game::Game;
@@ -13,10 +13,10 @@ use crate::load::Workspace;
 /// The PDF of a selection of a game's cards.
 #[derive(Debug, Clone)]
 pub struct PdfEmitter<'g> {
-    /// What to print.
-    pub target: Target<'g>,
-    /// Paper, orientation, duplex, ink saver.
-    pub options: SheetOptions,
+    /// The sheets to print: a game's or a deck's, with their print settings.
+    pub sheets: SheetsEmitter<'g>,
+    /// The PDF's file name: the game id or the deck file's stem.
+    pub stem: String,
     /// The browser.
     pub chromium: Chromium,
 }
@@ -33,19 +33,7 @@ impl Emitter for PdfEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let inputs = Inputs::read(ws, game.id(), diags)?;
-        let mut found = Vec::new();
-        let files = render(
-            ws.root(),
-            &ws.sources,
-            game,
-            &inputs,
-            &self.target.selection,
-            &self.options,
-            &mut found,
-        );
-        diags.extend(found);
-        let Some(files) = files else {
+        let Some(files) = self.sheets.files(game, ws, diags)? else {
             return Ok(());
         };
         let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
@@ -71,7 +59,7 @@ impl Emitter for PdfEmitter<'_> {
             source,
         })?;
         stage.write(
-            &unit(game, "pdf").join(format!("{}.pdf", self.target.stem)),
+            &unit(game, "pdf").join(format!("{}.pdf", self.stem)),
             &bytes,
         )
     }

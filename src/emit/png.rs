@@ -6,10 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::cards::{
-    ExportOptions, Grid, MAX_COLS, MAX_ROWS, Side, Target, photograph, pixels, render, unit,
-};
-use super::chromium::Chromium;
+use super::cards::{Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, photograph, pixels, unit};
 use super::{EmitError, Emitter, Stage};
 use crate::diag::Diagnostics;
 use crate::game::Game;
@@ -17,14 +14,7 @@ use crate::load::Workspace;
 
 /// The card images of a selection of a game's cards.
 #[derive(Debug, Clone)]
-pub struct PngEmitter<'g> {
-    /// What to render.
-    pub target: Target<'g>,
-    /// Resolution, bleed, parallelism.
-    pub options: ExportOptions,
-    /// The browser.
-    pub chromium: Chromium,
-}
+pub struct PngEmitter<'g>(pub ImageExport<'g>);
 
 impl Emitter for PngEmitter<'_> {
     fn name(&self) -> &'static str {
@@ -38,14 +28,14 @@ impl Emitter for PngEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let Some(set) = render(game, ws, &self.target, diags)? else {
+        let Some(set) = self.0.render(game, ws, diags)? else {
             return Ok(());
         };
         // Cells of one page share a size; each distinct back is drawn once.
         let mut cells: Vec<(&_, Side, (u32, u32))> = Vec::new();
         let mut backs: BTreeMap<(&str, (u32, u32)), usize> = BTreeMap::new();
         for card in &set.cards {
-            let px = pixels(card.size, &self.options);
+            let px = pixels(card.size, &self.0.options);
             cells.push((card, Side::Face, px));
             backs.entry((card.back.as_str(), px)).or_insert_with(|| {
                 cells.push((card, Side::Back, px));
@@ -73,8 +63,8 @@ impl Emitter for PngEmitter<'_> {
         for g in &mut grids {
             g.cols = g.cells.len().min(MAX_COLS);
         }
-        let images = photograph(&set, &grids, &self.options, &self.chromium, "png")?;
-        let dir = unit(game, "png").join(&self.target.stem);
+        let images = photograph(&set, &grids, &self.0.options, &self.0.chromium, "png")?;
+        let dir = unit(game, "png").join(&self.0.target.stem);
         stage.folder(&dir)?;
         let cut = |i: usize| {
             let (g, k) = place[i];
@@ -82,7 +72,7 @@ impl Emitter for PngEmitter<'_> {
             images[g]
                 .crop(x, y, w, h)
                 .expect("a cell lies inside its grid")
-                .encode(self.options.dpi)
+                .encode(self.0.options.dpi)
         };
         let mut encoded_backs: BTreeMap<usize, Vec<u8>> = BTreeMap::new();
         for (i, &(card, side, px)) in cells.iter().enumerate() {

@@ -13,10 +13,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::cards::{
-    ExportOptions, Grid, MAX_COLS, MAX_ROWS, Side, Target, photograph, pixels, render, unit,
-};
-use super::chromium::{Chromium, file_url};
+use super::cards::{Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, photograph, pixels, unit};
+use super::chromium::file_url;
 use super::sheets::RenderedCard;
 use super::{EmitError, Emitter, Stage};
 use crate::diag::Diagnostics;
@@ -26,12 +24,8 @@ use crate::load::Workspace;
 /// The Tabletop Simulator deck of a selection of a game's cards.
 #[derive(Debug, Clone)]
 pub struct TtsEmitter<'g> {
-    /// What to render.
-    pub target: Target<'g>,
-    /// Resolution, bleed, parallelism.
-    pub options: ExportOptions,
-    /// The browser.
-    pub chromium: Chromium,
+    /// What to render, and how.
+    pub export: ImageExport<'g>,
     /// The output folder, absolute: the JSON names its images by full path.
     pub out: PathBuf,
 }
@@ -54,7 +48,7 @@ impl Emitter for TtsEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let Some(set) = render(game, ws, &self.target, diags)? else {
+        let Some(set) = self.export.render(game, ws, diags)? else {
             return Ok(());
         };
         // A sheet holds cards of one size and one back: TTS gives every
@@ -62,7 +56,7 @@ impl Emitter for TtsEmitter<'_> {
         let mut backs: Vec<(&RenderedCard, (u32, u32))> = Vec::new();
         let mut sheets: Vec<Sheet<'_>> = Vec::new();
         for card in &set.cards {
-            let px = pixels(card.size, &self.options);
+            let px = pixels(card.size, &self.export.options);
             let back = match backs
                 .iter()
                 .position(|(c, p)| c.back == card.back && *p == px)
@@ -94,8 +88,14 @@ impl Emitter for TtsEmitter<'_> {
             cols: 1,
             cell: px,
         }));
-        let images = photograph(&set, &grids, &self.options, &self.chromium, "tts")?;
-        let dir = unit(game, "tts").join(&self.target.stem);
+        let images = photograph(
+            &set,
+            &grids,
+            &self.export.options,
+            &self.export.chromium,
+            "tts",
+        )?;
+        let dir = unit(game, "tts").join(&self.export.target.stem);
         stage.folder(&dir)?;
         let final_dir = self.out.join(&dir);
         for (n, image) in images.iter().enumerate() {
@@ -103,11 +103,11 @@ impl Emitter for TtsEmitter<'_> {
                 None => format!("sheet-{}.png", n + 1),
                 Some(b) => format!("back-{}.png", b + 1),
             };
-            stage.write(&dir.join(name), &image.encode(self.options.dpi))?;
+            stage.write(&dir.join(name), &image.encode(self.export.options.dpi))?;
         }
         let object = saved_object(
-            &self.target.name,
-            &self.target.stem,
+            &self.export.target.name,
+            &self.export.target.stem,
             &sheets,
             &grids,
             &final_dir,
@@ -116,7 +116,7 @@ impl Emitter for TtsEmitter<'_> {
         let mut json = serde_json::to_string_pretty(&object).expect("JSON values serialize");
         json.push('\n');
         stage.write(
-            &dir.join(format!("{}.json", self.target.stem)),
+            &dir.join(format!("{}.json", self.export.target.stem)),
             json.as_bytes(),
         )
     }
@@ -151,7 +151,7 @@ fn saved_object(
             let card_id = key * 100 + k;
             for copy in 0..card.count {
                 deck_ids.push(json!(card_id));
-                contained.push(json!({
+                contained.push(movable(json!({
                     "GUID": guid(&format!("{stem}/{}/{copy}", card.id)),
                     "Name": "Card",
                     "Transform": transform(),
@@ -160,44 +160,50 @@ fn saved_object(
                     "GMNotes": card.id,
                     "CardID": card_id,
                     "CustomDeck": { key.to_string(): entry.clone() },
-                    "Locked": false,
-                    "Grid": true,
-                    "Snap": true,
-                    "Autoraise": true,
-                    "Sticky": true,
-                    "Tooltip": true,
-                    "SidewaysCard": false,
                     "Hands": true,
-                }));
+                })));
             }
         }
         custom.insert(key.to_string(), entry);
     }
+    let deck = movable(json!({
+        "GUID": guid(stem),
+        "Name": "DeckCustom",
+        "Transform": transform(),
+        "Nickname": name,
+        "Description": game.manifest.manifest.name,
+        "DeckIDs": deck_ids,
+        "CustomDeck": custom,
+        "ContainedObjects": contained,
+        "Hands": false,
+    }));
     json!({
         "SaveName": "",
         "Date": "",
         "VersionNumber": "",
         "GameMode": "",
         "Note": "",
-        "ObjectStates": [{
-            "GUID": guid(stem),
-            "Name": "DeckCustom",
-            "Transform": transform(),
-            "Nickname": name,
-            "Description": game.manifest.manifest.name,
-            "DeckIDs": deck_ids,
-            "CustomDeck": custom,
-            "ContainedObjects": contained,
-            "Locked": false,
-            "Grid": true,
-            "Snap": true,
-            "Autoraise": true,
-            "Sticky": true,
-            "Tooltip": true,
-            "SidewaysCard": false,
-            "Hands": false,
-        }],
+        "ObjectStates": [deck],
     })
+}
+
+/// `object` with the flags TTS gives a card or deck one can pick up and
+/// move: not locked, snapping to the grid, with a tooltip.
+fn movable(mut object: Value) -> Value {
+    let flags = [
+        ("Locked", false),
+        ("Grid", true),
+        ("Snap", true),
+        ("Autoraise", true),
+        ("Sticky", true),
+        ("Tooltip", true),
+        ("SidewaysCard", false),
+    ];
+    let map = object.as_object_mut().expect("an object");
+    for (k, v) in flags {
+        map.insert(k.to_owned(), Value::Bool(v));
+    }
+    object
 }
 
 /// Face down, at the table's centre.

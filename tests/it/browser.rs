@@ -102,22 +102,26 @@ const MEASURE: &str = r#"<script>
 
 /// The DOM's pages and card boxes, in mm relative to each page.
 fn measure(html: &Path) -> Vec<Value> {
-    let probe = html.with_file_name("measure.html");
+    probe_dom(html, MEASURE, "carta-measure")
+}
+
+/// Runs `script` in a copy of the page `html` and returns the JSON array it
+/// leaves in the `<pre id="{id}">` it appends to the body.
+pub(crate) fn probe_dom(html: &Path, script: &str, id: &str) -> Vec<Value> {
+    let probe = html.with_file_name(format!("{id}.html"));
     let page = std::fs::read_to_string(html)
         .unwrap()
-        .replace("</body>", &format!("{MEASURE}</body>"));
+        .replace("</body>", &format!("{script}</body>"));
     std::fs::write(&probe, page).unwrap();
     let out = run_chromium(&probe, &["--dump-dom".into()]);
     let dom = String::from_utf8(out.stdout).unwrap();
-    let start = dom
-        .find("<pre id=\"carta-measure\">")
-        .expect("the probe ran")
-        + 24;
+    let open = format!("<pre id=\"{id}\">");
+    let start = dom.find(&open).expect("the probe ran") + open.len();
     let end = start + dom[start..].find("</pre>").unwrap();
     let json = dom[start..end]
-        .replace("&amp;", "&")
         .replace("&lt;", "<")
-        .replace("&gt;", ">");
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
     serde_json::from_str::<Value>(&json)
         .unwrap()
         .as_array()

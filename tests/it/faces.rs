@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::browser::run_chromium;
+use crate::browser::probe_dom;
 use crate::harness::{Workspace, repo};
 
 const GAMES: [&str; 5] = ["intrepidos", "kingdoms", "zodiacos", "exodo", "covil"];
@@ -50,24 +50,7 @@ window.addEventListener('load', function () {
 
 /// Every printed card box of a page: id, side, text, problems, smallest font.
 fn probe(html: &Path) -> Vec<Value> {
-    let probe = html.with_file_name("probe.html");
-    let page = std::fs::read_to_string(html)
-        .unwrap()
-        .replace("</body>", &format!("{PROBE}</body>"));
-    std::fs::write(&probe, page).unwrap();
-    let out = run_chromium(&probe, &["--dump-dom".into()]);
-    let dom = String::from_utf8(out.stdout).unwrap();
-    let start = dom.find("<pre id=\"carta-probe\">").expect("the probe ran") + 22;
-    let end = start + dom[start..].find("</pre>").unwrap();
-    let json = dom[start..end]
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    serde_json::from_str::<Value>(&json)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
+    probe_dom(html, PROBE, "carta-probe")
 }
 
 /// Every value a schema of `game` labels differently from how it is

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{Inputs, Print, Selection, SheetOptions, pool_prints, render};
+use super::{Inputs, OutputFile, Print, Selection, SheetOptions, pool_prints, render};
 use crate::diag::Diagnostics;
 use crate::emit::{EmitError, Emitter, Stage};
 use crate::game::Game;
@@ -45,18 +45,18 @@ impl<'g> SheetsEmitter<'g> {
     }
 }
 
-impl Emitter for SheetsEmitter<'_> {
-    fn name(&self) -> &'static str {
-        "sheets"
-    }
-
-    fn emit(
+impl SheetsEmitter<'_> {
+    /// Renders the sheets' files (`index.html` and the art); `None` once
+    /// the problems are reported into `diags`.
+    ///
+    /// # Errors
+    /// When the game's templates cannot be read.
+    pub fn files(
         &self,
         game: &Game,
         ws: &mut Workspace,
-        stage: &mut Stage,
         diags: &mut Diagnostics,
-    ) -> Result<(), EmitError> {
+    ) -> Result<Option<Vec<OutputFile>>, EmitError> {
         let inputs = Inputs::read(ws, game.id(), diags)?;
         let mut found = Vec::new();
         let files = render(
@@ -69,7 +69,23 @@ impl Emitter for SheetsEmitter<'_> {
             &mut found,
         );
         diags.extend(found);
-        if let Some(files) = files {
+        Ok(files)
+    }
+}
+
+impl Emitter for SheetsEmitter<'_> {
+    fn name(&self) -> &'static str {
+        "sheets"
+    }
+
+    fn emit(
+        &self,
+        game: &Game,
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<(), EmitError> {
+        if let Some(files) = self.files(game, ws, diags)? {
             let dir = PathBuf::from(game.id()).join(&self.dir);
             stage.folder(&dir)?;
             for file in files {
