@@ -32,12 +32,7 @@ pub fn run(
         targets,
         &mut diags,
         |game, target, deck, ws, diags| {
-            let emitter = match deck {
-                false => SheetsEmitter::pool(game, sheets),
-                true => {
-                    SheetsEmitter::deck(target.selection.prints, &target.name, &target.stem, sheets)
-                }
-            };
+            let emitter = sheets_of(game, target, deck, sheets);
             Ok(emitter.emit(game, ws, &mut stage, diags)?)
         },
     )?;
@@ -115,7 +110,9 @@ pub(super) fn each_target(
     }
     for path in decks {
         let mut found = Vec::new();
-        let opened = open_deck(ws, Path::new(path), &mut compiled, diags, &mut found)?;
+        // Deck paths are relative to the workspace (`-C`), like `--out`.
+        let deck_path = ws.root().join(path);
+        let opened = open_deck(ws, &deck_path, &mut compiled, diags, &mut found)?;
         let target = opened.and_then(|(deck, game)| {
             let cards = prints(&deck, game, &mut found)?;
             let stem = Path::new(path)

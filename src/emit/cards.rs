@@ -82,7 +82,7 @@ impl ImageExport<'_> {
         let inputs = Inputs::read(ws, game.id(), diags)?;
         let mut found = Vec::new();
         let set = render_cards(
-            ws.root(),
+            ws.jail(),
             &ws.sources,
             game,
             &inputs,

@@ -33,7 +33,7 @@ impl Emitter for PdfEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let Some(files) = self.sheets.files(game, ws, diags)? else {
+        let Some(files) = self.sheets.files(game, ws, stage, diags)? else {
             return Ok(());
         };
         let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {

@@ -9,6 +9,8 @@ mod decks;
 mod export;
 mod faces;
 mod harness;
+mod hostile;
+mod mutants;
 mod packs;
 mod schemas;
 mod sheets;

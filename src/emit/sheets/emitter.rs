@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{Inputs, OutputFile, Print, Selection, SheetOptions, pool_prints, render};
+use super::{Inputs, OutputFile, Print, Selection, SheetOptions, budget, pool_prints, render};
 use crate::diag::Diagnostics;
 use crate::emit::{EmitError, Emitter, Stage};
 use crate::game::Game;
@@ -46,8 +46,9 @@ impl<'g> SheetsEmitter<'g> {
 }
 
 impl SheetsEmitter<'_> {
-    /// Renders the sheets' files (`index.html` and the art); `None` once
-    /// the problems are reported into `diags`.
+    /// Renders the sheets' files (`index.html` and the art), counting the
+    /// printed copies against the run's limit in `stage`; `None` once the
+    /// problems are reported into `diags`.
     ///
     /// # Errors
     /// When the game's templates cannot be read.
@@ -55,12 +56,19 @@ impl SheetsEmitter<'_> {
         &self,
         game: &Game,
         ws: &mut Workspace,
+        stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<Option<Vec<OutputFile>>, EmitError> {
-        let inputs = Inputs::read(ws, game.id(), diags)?;
         let mut found = Vec::new();
+        let limit = ws.limits().max_print_copies;
+        let prints = &self.selection.prints;
+        if !budget::spend(stage.printed(), limit, prints, &ws.sources, &mut found) {
+            diags.extend(found);
+            return Ok(None);
+        }
+        let inputs = Inputs::read(ws, game.id(), diags)?;
         let files = render(
-            ws.root(),
+            ws.jail(),
             &ws.sources,
             game,
             &inputs,
@@ -85,7 +93,7 @@ impl Emitter for SheetsEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        if let Some(files) = self.files(game, ws, diags)? {
+        if let Some(files) = self.files(game, ws, stage, diags)? {
             let dir = PathBuf::from(game.id()).join(&self.dir);
             stage.folder(&dir)?;
             for file in files {

@@ -7,6 +7,7 @@
 //! into the files of `DIR/<game>/sheets/`.
 
 mod assets;
+mod budget;
 pub mod deck;
 mod display;
 mod emitter;
@@ -19,14 +20,13 @@ mod spans;
 mod templates;
 mod view;
 
-pub use assets::{PathProblem, resolve};
+pub use assets::{PathProblem, read as read_asset};
 pub use emitter::SheetsEmitter;
 pub use page::FIT_SCRIPT;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -38,7 +38,7 @@ use self::templates::Templates;
 use crate::config::{CardSize, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset};
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::game::Game;
-use crate::load::{LoadError, Workspace};
+use crate::load::{Jail, LoadError, Workspace};
 use crate::validate::RawCard;
 
 /// Default bleed, in mm.
@@ -117,7 +117,7 @@ impl Inputs {
                 source,
             })?
             .filter_map(Result::ok)
-            .filter(|e| e.path().is_file())
+            .filter(|e| !e.path().is_dir())
             .filter_map(|e| e.file_name().into_string().ok())
             .filter(|n| (n.ends_with(".hbs") || n == "style.css") && !n.starts_with('.'))
             .collect();
@@ -204,7 +204,7 @@ struct Faces<'a> {
 /// Renders the face and back of every card of `selection`, reporting
 /// template and art problems into `diags`.
 fn render_faces<'a>(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
@@ -217,7 +217,7 @@ fn render_faces<'a>(
     let default_print = PrintSettings::default();
     let print = m.print.as_ref().unwrap_or(&default_print);
     let icons = Arc::new(assets::load_icons(
-        root,
+        jail,
         &m.id,
         &m.icons,
         (mfile, &game.manifest.spans),
@@ -265,7 +265,7 @@ fn render_faces<'a>(
                     .map(|f| f.key.as_str())
             }))
             .collect();
-        let card_images = card_images(root, sources, &m.id, card, &art_fields, &mut images, diags);
+        let card_images = card_images(jail, sources, &m.id, card, &art_fields, &mut images, diags);
         let fields = cards
             .get(&card.id)
             .and_then(|v| v["fields"].as_object())
@@ -356,7 +356,7 @@ pub struct RenderedCard {
 /// Renders every card of `selection` alone (see [`CardSet`]). Reports every
 /// problem into `diags`; returns the cards only when there was no error.
 pub fn render_cards(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
@@ -367,7 +367,7 @@ pub fn render_cards(
     let m = &game.manifest.manifest;
     let default_print = PrintSettings::default();
     let print = m.print.as_ref().unwrap_or(&default_print);
-    let mut faces = render_faces(root, sources, game, inputs, selection, false, diags);
+    let mut faces = render_faces(jail, sources, game, inputs, selection, false, diags);
     if error_count(diags) > errors_before {
         return None;
     }
@@ -427,7 +427,7 @@ fn image_files(images: ImageCache) -> Vec<OutputFile> {
 /// Renders the sheets of `game`. Reports every problem into `diags`;
 /// returns the files only when there was no error.
 pub fn render(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
@@ -446,7 +446,7 @@ pub fn render(
         css,
         images,
     } = render_faces(
-        root,
+        jail,
         sources,
         game,
         inputs,
@@ -731,7 +731,7 @@ fn walk_strings<'a>(v: &'a Value, pointer: &str, out: &mut Vec<(String, &'a str)
 
 /// Reads the art of a card, reporting problems at the field.
 fn card_images(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &str,
     card: &RawCard,
@@ -762,7 +762,7 @@ fn card_images(
             );
             continue;
         };
-        match cache.get(root, game, rel) {
+        match cache.get(jail, game, rel) {
             Ok(image) => {
                 out.insert(field.to_owned(), image.url.clone());
             }
