@@ -9,11 +9,12 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::EmitError;
 use super::chromium::{Chromium, Job};
+use super::sheets::budget;
 use super::sheets::geometry::{CardBox, mm};
 use super::sheets::icons::escape_into;
 use super::sheets::{CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, render_cards};
+use super::{EmitError, Stage};
 use crate::diag::Diagnostics;
 use crate::game::Game;
 use crate::load::Workspace;
@@ -68,7 +69,8 @@ pub struct ImageExport<'g> {
 }
 
 impl ImageExport<'_> {
-    /// Renders the cards of the target alone; `None` once the problems
+    /// Renders the cards of the target alone, counting their copies
+    /// against the run's print limit in `stage`; `None` once the problems
     /// are reported into `diags`.
     ///
     /// # Errors
@@ -77,8 +79,12 @@ impl ImageExport<'_> {
         &self,
         game: &Game,
         ws: &mut Workspace,
+        stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<Option<CardSet>, EmitError> {
+        if !budget::within(stage, ws, &self.target.selection.prints, diags) {
+            return Ok(None);
+        }
         let inputs = Inputs::read(ws, game.id(), diags)?;
         let mut found = Vec::new();
         let set = render_cards(

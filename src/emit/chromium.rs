@@ -260,8 +260,8 @@ mod tests {
     #[test]
     fn file_urls_escape_what_a_url_cannot_hold() {
         assert_eq!(
-            file_url(Path::new("/tmp/a b/Fúria#1.png")),
-            "file:///tmp/a%20b/F%C3%BAria%231.png"
+            file_url(Path::new("/srv/jogos/a b/Fúria#1.png")),
+            "file:///srv/jogos/a%20b/F%C3%BAria%231.png"
         );
     }
 }

@@ -28,7 +28,7 @@ impl Emitter for PngEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let Some(set) = self.0.render(game, ws, diags)? else {
+        let Some(set) = self.0.render(game, ws, stage, diags)? else {
             return Ok(());
         };
         // Cells of one page share a size; each distinct back is drawn once.

@@ -48,7 +48,7 @@ impl Emitter for TtsEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let Some(set) = self.export.render(game, ws, diags)? else {
+        let Some(set) = self.export.render(game, ws, stage, diags)? else {
             return Ok(());
         };
         // A sheet holds cards of one size and one back: TTS gives every

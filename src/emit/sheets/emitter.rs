@@ -59,14 +59,11 @@ impl SheetsEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<Option<Vec<OutputFile>>, EmitError> {
-        let mut found = Vec::new();
-        let limit = ws.limits().max_print_copies;
-        let prints = &self.selection.prints;
-        if !budget::spend(stage.printed(), limit, prints, &ws.sources, &mut found) {
-            diags.extend(found);
+        if !budget::within(stage, ws, &self.selection.prints, diags) {
             return Ok(None);
         }
         let inputs = Inputs::read(ws, game.id(), diags)?;
+        let mut found = Vec::new();
         let files = render(
             ws.jail(),
             &ws.sources,

@@ -7,7 +7,7 @@
 //! into the files of `DIR/<game>/sheets/`.
 
 mod assets;
-mod budget;
+pub(crate) mod budget;
 pub mod deck;
 mod display;
 mod emitter;
