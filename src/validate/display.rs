@@ -35,17 +35,6 @@ pub struct LabelPattern {
     pub labels: Arc<BTreeMap<String, String>>,
 }
 
-/// What printing needs to know about one kind's schema.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KindDisplay {
-    /// Where card references stand (printed as the named card's name).
-    pub refs: Vec<super::RefPattern>,
-    /// Where labelled values stand.
-    pub labels: Vec<LabelPattern>,
-    /// The top-level fields, as the default face lays them out.
-    pub face: Vec<FaceField>,
-}
-
 /// How the default face prints a top-level field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]

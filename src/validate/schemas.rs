@@ -220,6 +220,11 @@ impl GameSchemas {
         (schemas, missing)
     }
 
+    /// Every schema document of the game, by the URI it is registered under.
+    pub fn documents(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.docs.iter().map(|(uri, doc)| (uri.as_str(), doc))
+    }
+
     /// The top-level property names a card of `kind` may have (following
     /// `$ref` and `allOf`/`anyOf`/`oneOf`), if its schema compiled.
     pub fn property_names(&self, kind: &str) -> Option<std::collections::BTreeSet<String>> {
@@ -258,22 +263,6 @@ impl GameSchemas {
                 self.collect_properties(sub, base, out, depth + 1);
             }
         }
-    }
-
-    /// What printing needs of every compiled kind: references, labels and
-    /// the default face's fields.
-    pub fn display(&self) -> BTreeMap<String, display::KindDisplay> {
-        self.kinds
-            .iter()
-            .map(|(kind, k)| {
-                let d = display::KindDisplay {
-                    refs: k.refs.clone(),
-                    labels: k.labels.clone(),
-                    face: k.face.clone(),
-                };
-                (kind.clone(), d)
-            })
-            .collect()
     }
 
     /// The compiled schema of `kind`, if it compiled.

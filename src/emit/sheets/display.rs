@@ -8,8 +8,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use crate::game::Game;
+use crate::validate::KindSchema;
 use crate::validate::RawCard;
-use crate::validate::display::{KindDisplay, replace_at, scalar_key};
+use crate::validate::display::{replace_at, scalar_key};
 
 /// Every card of a game as templates see it through the `card` helper:
 /// `{id, kind, kind_name, name, fields, raw}`, by id.
@@ -18,7 +19,7 @@ pub(crate) type CardIndex = BTreeMap<String, Value>;
 /// The display fields of `card`.
 pub(super) fn display_fields(card: &RawCard, game: &Game) -> Map<String, Value> {
     let mut fields = Value::Object(card.fields.clone());
-    if let Some(kd) = game.display.get(&card.kind) {
+    if let Some(kd) = game.schemas.kind(&card.kind) {
         relabel(&mut fields, kd, game);
     }
     match fields {
@@ -27,7 +28,7 @@ pub(super) fn display_fields(card: &RawCard, game: &Game) -> Map<String, Value> 
     }
 }
 
-fn relabel(fields: &mut Value, kd: &KindDisplay, game: &Game) {
+fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
     for p in &kd.labels {
         replace_at(fields, &p.path, &|v| {
             scalar_key(v).and_then(|k| p.labels.get(&k).cloned())

@@ -253,7 +253,7 @@ fn render_faces<'a>(
         let card = p.card;
         let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
         check_tokens(sources, card, &icons, diags);
-        let display = game.display.get(&card.kind);
+        let display = game.schemas.kind(&card.kind);
         let art_fields: Vec<&str> = kprint
             .map(|k| k.images.iter().map(String::as_str).collect::<Vec<_>>())
             .unwrap_or_default()
