@@ -229,6 +229,39 @@ pub enum Command {
         #[command(flatten)]
         print: PrintArgs,
     },
+    /// Render games or deck files with headless Chromium: the sheets as a
+    /// PDF, a PNG per card face and back, or a Tabletop Simulator deck
+    /// (`DIR/<game>/<format>/`).
+    Export {
+        /// What to make.
+        #[arg(value_enum)]
+        format: ExportFormat,
+        /// Game ids, or deck files (`*.toml`, relative to the workspace).
+        targets: Vec<String>,
+        /// The output folder, relative to the workspace.
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+        /// Pixels per inch of the card images (png, tts).
+        #[arg(long, value_name = "N", default_value_t = 300, value_parser = clap::value_parser!(u32).range(30..=1200))]
+        dpi: u32,
+        /// Include the bleed around each card image (png, tts).
+        #[arg(long)]
+        bleed: bool,
+        /// Print settings (pdf).
+        #[command(flatten)]
+        print: PrintArgs,
+    },
+}
+
+/// What `carta export` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// The print-and-play sheets as one PDF per game or deck.
+    Pdf,
+    /// One PNG per card face and back.
+    Png,
+    /// A Tabletop Simulator saved object: deck sheets, backs and its JSON.
+    Tts,
 }
 
 /// Per-build print settings; each overrides the game's `[print]`.
@@ -395,6 +428,33 @@ pub fn run(cli: Cli) -> ExitCode {
             out,
             print,
         } => commands::print::run(root, targets, &root.join(out), print.options()),
+        Command::Export {
+            format,
+            targets,
+            out,
+            dpi,
+            bleed,
+            print,
+        } => {
+            let format = match format {
+                ExportFormat::Pdf => commands::export::Format::Pdf,
+                ExportFormat::Png => commands::export::Format::Png,
+                ExportFormat::Tts => commands::export::Format::Tts,
+            };
+            let options = crate::emit::cards::ExportOptions {
+                dpi: *dpi,
+                bleed: *bleed,
+                ..Default::default()
+            };
+            commands::export::run(
+                root,
+                format,
+                targets,
+                &root.join(out),
+                print.options(),
+                options,
+            )
+        }
     };
     output.finish(result)
 }

@@ -8,6 +8,7 @@ pub mod build;
 pub mod bundle;
 pub mod check;
 pub mod deck;
+pub mod export;
 pub mod init;
 pub mod print;
 pub mod progress;

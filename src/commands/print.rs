@@ -7,9 +7,10 @@ use std::path::Path;
 use super::build::nothing_written;
 use super::{CommandError, Report, open_deck};
 use crate::diag::Diagnostics;
-use crate::emit::sheets::{SheetOptions, SheetsEmitter, deck::prints};
+use crate::emit::cards::Target;
+use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, deck::prints, pool_prints};
 use crate::emit::{Emitter, Stage};
-use crate::game::{self, Games, Keep};
+use crate::game::{self, Game, Games, Keep};
 use crate::load::Workspace;
 
 /// Prints `targets` — game ids and deck files (`*.toml`, relative to the
@@ -23,49 +24,18 @@ pub fn run(
     out: &Path,
     sheets: SheetOptions,
 ) -> Result<Report, CommandError> {
-    let (decks, games): (Vec<&String>, Vec<&String>) =
-        targets.iter().partition(|t| t.ends_with(".toml"));
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(out);
-    let mut printed = 0;
-    // Each game is compiled once, however many of its decks are printed.
-    let mut compiled = Games::default();
-    if decks.is_empty() || !games.is_empty() {
-        let games: Vec<String> = games.into_iter().cloned().collect();
-        for game in game::compile_all(&mut ws, &games, Keep::All, &mut diags)? {
-            if !diags.has_errors() {
-                SheetsEmitter::pool(&game, sheets).emit(&game, &mut ws, &mut stage, &mut diags)?;
-                printed += 1;
-            }
-            compiled.insert(game);
-        }
-    }
-    for path in decks {
-        let mut found = Vec::new();
-        // Deck paths are relative to the workspace (`-C`), like `--out`.
-        let opened = open_deck(
-            &mut ws,
-            &root.join(path),
-            &mut compiled,
-            &mut diags,
-            &mut found,
-        )?;
-        let deck_prints = opened.and_then(|(deck, game)| {
-            let cards = prints(&deck, game, &mut found)?;
-            let stem = Path::new(path)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("deck")
-                .to_owned();
-            Some((SheetsEmitter::deck(cards, &deck.name, &stem, sheets), game))
-        });
-        diags.extend(found);
-        if let Some((emitter, game)) = deck_prints {
-            emitter.emit(game, &mut ws, &mut stage, &mut diags)?;
-            printed += 1;
-        }
-    }
+    let printed = each_target(
+        &mut ws,
+        targets,
+        &mut diags,
+        |game, target, deck, ws, diags| {
+            let emitter = sheets_of(game, target, deck, sheets);
+            Ok(emitter.emit(game, ws, &mut stage, diags)?)
+        },
+    )?;
     if diags.has_errors() {
         return Ok(nothing_written(ws, diags));
     }
@@ -80,4 +50,95 @@ pub fn run(
         sources: ws.sources,
         summary: format!("printed {printed} {noun}"),
     })
+}
+
+/// The sheets of a target: a game's into `<game>/sheets/`, a deck's into
+/// `<game>/decks/<stem>/`.
+pub(super) fn sheets_of<'g>(
+    game: &'g Game,
+    target: Target<'g>,
+    deck: bool,
+    options: SheetOptions,
+) -> SheetsEmitter<'g> {
+    match deck {
+        false => SheetsEmitter::pool(game, options),
+        true => SheetsEmitter::deck(target.selection.prints, &target.name, &target.stem, options),
+    }
+}
+
+/// Runs `emit` on what `targets` name: each named game's whole pool (every
+/// game's when nothing is named) and each deck file's cards, while nothing
+/// has failed; returns how many it ran on. `emit` is told whether the
+/// target is a deck.
+///
+/// # Errors
+/// When a file cannot be read, or what `emit` returns.
+pub(super) fn each_target(
+    ws: &mut Workspace,
+    targets: &[String],
+    diags: &mut Diagnostics,
+    mut emit: impl FnMut(
+        &Game,
+        Target<'_>,
+        bool,
+        &mut Workspace,
+        &mut Diagnostics,
+    ) -> Result<(), CommandError>,
+) -> Result<usize, CommandError> {
+    let (decks, games): (Vec<&String>, Vec<&String>) =
+        targets.iter().partition(|t| t.ends_with(".toml"));
+    let mut done = 0;
+    // Each game is compiled once, however many of its decks are named.
+    let mut compiled = Games::default();
+    if decks.is_empty() || !games.is_empty() {
+        let games: Vec<String> = games.into_iter().cloned().collect();
+        for game in game::compile_all(ws, &games, Keep::All, diags)? {
+            if !diags.has_errors() {
+                let target = Target {
+                    selection: Selection {
+                        subject: "Every card of the game".into(),
+                        prints: pool_prints(&game),
+                    },
+                    stem: game.id().to_owned(),
+                    name: game.manifest.manifest.name.clone(),
+                };
+                emit(&game, target, false, ws, diags)?;
+                done += 1;
+            }
+            compiled.insert(game);
+        }
+    }
+    for path in decks {
+        let mut found = Vec::new();
+        // Deck paths are relative to the workspace (`-C`), like `--out`.
+        let deck_path = ws.root().join(path);
+        let opened = open_deck(ws, &deck_path, &mut compiled, diags, &mut found)?;
+        let target = opened.and_then(|(deck, game)| {
+            let cards = prints(&deck, game, &mut found)?;
+            let stem = Path::new(path)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("deck")
+                .to_owned();
+            let selection = Selection {
+                subject: format!("Deck: {}", deck.name),
+                prints: cards,
+            };
+            let name = deck.name.clone();
+            Some((
+                Target {
+                    selection,
+                    stem,
+                    name,
+                },
+                game,
+            ))
+        });
+        diags.extend(found);
+        if let Some((target, game)) = target {
+            emit(game, target, true, ws, diags)?;
+            done += 1;
+        }
+    }
+    Ok(done)
 }

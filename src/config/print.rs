@@ -79,6 +79,12 @@ pub struct KindPrint {
     /// sheets under content-hashed names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<String>,
+    /// A word printed on this kind's backs under the game's name, for
+    /// cards that must be told apart face down (setup cards). Without it
+    /// the back is the game's neutral back, the same for every kind, so
+    /// that a shared deck gives nothing away.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back: Option<String>,
 }
 
 /// A card size: a preset or a custom size.

@@ -12,8 +12,13 @@
 //! Invariant: emitters run only on games whose check found no error.
 
 pub mod bundle;
+pub mod cards;
+pub mod chromium;
+pub mod pdf;
+pub mod png;
 pub mod sheets;
 mod stage;
+pub mod tts;
 
 pub use stage::Stage;
 
@@ -56,6 +61,17 @@ pub enum EmitError {
         path: std::path::PathBuf,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// The browser an export renders with is missing or failed.
+    #[error(transparent)]
+    Chromium(#[from] chromium::ChromiumError),
+    /// An image the browser made could not be read.
+    #[error("cannot read the image `{path}`: {message}")]
+    Image {
+        /// The image.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        message: String,
     },
 }
 

@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use jsonschema::{Draft, PatternOptions, Registry, Resource, Validator};
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+use super::display::{self, FaceField, LabelPattern};
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::suggest;
@@ -14,6 +16,10 @@ use crate::suggest;
 /// The keyword a schema puts on a string field whose value is a card id.
 /// Its value is a kind id or an array of kind ids the card may have.
 pub const REF_KEYWORD: &str = "x-carta-ref";
+
+/// What [`GameSchemas::walk`] calls on each schema object, with the path
+/// of the card values it applies to.
+type Visit<'a, 'f> = dyn FnMut(&'a Map<String, Value>, &[PathStep]) + 'f;
 
 /// A step of a [`RefPattern`] path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +48,10 @@ pub struct KindSchema {
     pub validator: Validator,
     /// Where card references stand in cards of this kind.
     pub refs: Vec<RefPattern>,
+    /// Where values with printed labels (`x-carta-labels`) stand.
+    pub labels: Vec<LabelPattern>,
+    /// The top-level fields in schema order, as the default face lays them out.
+    pub face: Vec<FaceField>,
     /// The URI the schema document was registered under.
     pub uri: String,
 }
@@ -97,6 +107,7 @@ impl GameSchemas {
             match parse_schema(file, &source.text) {
                 Ok(doc) => {
                     check_ref_keywords(&doc, "", file, &source.text, kinds, diags);
+                    display::check_keywords(&doc, "", file, &source.text, diags);
                     docs.push(SchemaDoc {
                         uri: uri_of(&source.name),
                         file: Some(file),
@@ -159,12 +170,13 @@ impl GameSchemas {
                 .build(&doc.doc);
             match built {
                 Ok(validator) => {
-                    let refs = Vec::new();
                     schemas.kinds.insert(
                         kind.clone(),
                         KindSchema {
                             validator,
-                            refs,
+                            refs: Vec::new(),
+                            labels: Vec::new(),
+                            face: Vec::new(),
                             uri: uri.clone(),
                         },
                     );
@@ -173,17 +185,37 @@ impl GameSchemas {
             }
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
-        let patterns: Vec<(String, Vec<RefPattern>)> = schemas
+        let found: Vec<_> = schemas
             .kinds
             .iter()
             .map(|(kind, k)| {
-                let mut refs = Vec::new();
-                schemas.ref_patterns(&schemas.docs[&k.uri], &k.uri, &mut Vec::new(), &mut refs, 0);
-                (kind.clone(), refs)
+                let (mut refs, mut labels) = (Vec::new(), Vec::new());
+                schemas.walk(
+                    &schemas.docs[&k.uri],
+                    &k.uri,
+                    &mut Vec::new(),
+                    0,
+                    &mut |obj, path| {
+                        if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
+                            refs.push(RefPattern {
+                                path: path.to_vec(),
+                                kinds: kinds.into(),
+                            });
+                        }
+                        if let Some(map) = display::labels_of(obj) {
+                            labels.push(LabelPattern {
+                                path: path.to_vec(),
+                                labels: Arc::new(map),
+                            });
+                        }
+                    },
+                );
+                (kind.clone(), refs, labels, schemas.face_fields(&k.uri))
             })
             .collect();
-        for (kind, refs) in patterns {
-            schemas.kinds.get_mut(&kind).expect("compiled above").refs = refs;
+        for (kind, refs, labels, face) in found {
+            let k = schemas.kinds.get_mut(&kind).expect("compiled above");
+            (k.refs, k.labels, k.face) = (refs, labels, face);
         }
         (schemas, missing)
     }
@@ -288,14 +320,16 @@ impl GameSchemas {
         doc.pointer(parent)
     }
 
-    /// Collects the card-reference patterns of `schema` into `out`.
-    fn ref_patterns(
-        &self,
-        schema: &Value,
+    /// Visits every schema object that applies to some path of a card,
+    /// following `$ref`, the combinators, `properties`, `items`,
+    /// `prefixItems` and `additionalProperties`.
+    fn walk<'a>(
+        &'a self,
+        schema: &'a Value,
         base: &str,
         path: &mut Vec<PathStep>,
-        out: &mut Vec<RefPattern>,
         depth: usize,
+        visit: &mut Visit<'a, '_>,
     ) {
         // Schemas may recurse through `$ref`; card data nests only a few levels.
         if depth > 32 {
@@ -304,27 +338,22 @@ impl GameSchemas {
         let Some(obj) = schema.as_object() else {
             return;
         };
-        if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
-            out.push(RefPattern {
-                path: path.clone(),
-                kinds: kinds.into(),
-            });
-        }
+        visit(obj, path);
         if let Some((target, target_base)) = obj
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(|r| self.resolve(base, r))
         {
-            self.ref_patterns(target, &target_base, path, out, depth + 1);
+            self.walk(target, &target_base, path, depth + 1, visit);
         }
         for key in ["allOf", "anyOf", "oneOf"] {
             for sub in obj.get(key).and_then(Value::as_array).into_iter().flatten() {
-                self.ref_patterns(sub, base, path, out, depth + 1);
+                self.walk(sub, base, path, depth + 1, visit);
             }
         }
         for key in ["if", "then", "else"] {
             if let Some(sub) = obj.get(key) {
-                self.ref_patterns(sub, base, path, out, depth + 1);
+                self.walk(sub, base, path, depth + 1, visit);
             }
         }
         for (name, sub) in obj
@@ -334,7 +363,7 @@ impl GameSchemas {
             .flatten()
         {
             path.push(PathStep::Key(name.clone()));
-            self.ref_patterns(sub, base, path, out, depth + 1);
+            self.walk(sub, base, path, depth + 1, visit);
             path.pop();
         }
         let children = [
@@ -344,7 +373,7 @@ impl GameSchemas {
         for (key, step) in children {
             if let Some(sub) = obj.get(key) {
                 path.push(step);
-                self.ref_patterns(sub, base, path, out, depth + 1);
+                self.walk(sub, base, path, depth + 1, visit);
                 path.pop();
             }
         }
@@ -355,9 +384,44 @@ impl GameSchemas {
             .flatten()
         {
             path.push(PathStep::AnyItem);
-            self.ref_patterns(sub, base, path, out, depth + 1);
+            self.walk(sub, base, path, depth + 1, visit);
             path.pop();
         }
+    }
+
+    /// The top-level fields of the schema at `uri`, in schema order, each
+    /// with its title and the role the default face gives it.
+    fn face_fields<'a>(&'a self, uri: &str) -> Vec<FaceField> {
+        let mut keys: Vec<String> = Vec::new();
+        let mut parts: BTreeMap<String, Vec<&Map<String, Value>>> = BTreeMap::new();
+        let Some(root) = self.docs.get(uri) else {
+            return Vec::new();
+        };
+        // Each top-level property's schema objects: its own and those its
+        // `$ref`s and combinators lead to.
+        let mut collect = |obj: &'a Map<String, Value>, path: &[PathStep]| {
+            if let [PathStep::Key(k)] = path {
+                if !keys.contains(k) {
+                    keys.push(k.clone());
+                }
+                parts.entry(k.clone()).or_default().push(obj);
+            }
+        };
+        self.walk(root, uri, &mut Vec::new(), 0, &mut collect);
+        keys.into_iter()
+            .map(|key| {
+                let ps = &parts[&key];
+                let title = ps
+                    .iter()
+                    .find_map(|p| p.get("title").and_then(Value::as_str))
+                    .map_or_else(|| key.replace('_', " "), str::to_owned);
+                FaceField {
+                    role: display::role_of(ps),
+                    title,
+                    key,
+                }
+            })
+            .collect()
     }
 
     /// Resolves a `$ref` against `base` among the game's documents.
@@ -402,7 +466,7 @@ fn compile_error(kind: &str, doc: &SchemaDoc, e: &jsonschema::ValidationError<'_
         )
     };
     if let (Some(file), Some(text)) = (doc.file, &doc.text) {
-        d = d.at(file, pointer_span(text, &pointer), "here");
+        d = d.at(file, json_pointer_span(text, &pointer), "here");
     }
     d
 }
@@ -489,7 +553,7 @@ fn parse_schema(file: FileId, text: &str) -> Result<Value, Box<Diagnostic>> {
                     e
                 ),
             )
-            .at(file, pointer_span(text, &pointer), "here")
+            .at(file, json_pointer_span(text, &pointer), "here")
             .with_help("schemas follow JSON Schema draft 2020-12 (https://json-schema.org)"),
         ));
     }
@@ -508,7 +572,7 @@ fn approx_span(text: &str, key: &str) -> std::ops::Range<usize> {
 
 /// The approximate span of a JSON pointer's last key: each key of the
 /// pointer is searched for after the previous one (array indexes skipped).
-fn pointer_span(text: &str, pointer: &str) -> std::ops::Range<usize> {
+pub(super) fn json_pointer_span(text: &str, pointer: &str) -> std::ops::Range<usize> {
     let mut from = 0;
     let mut span = 0..0;
     for seg in pointer

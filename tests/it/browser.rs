@@ -20,7 +20,7 @@ const TOL: f64 = 0.2;
 const PT: f64 = 25.4 / 72.0;
 
 /// The browser: `$CARTA_CHROMIUM`, or `chromium` on the PATH.
-fn chromium() -> PathBuf {
+pub(crate) fn chromium() -> PathBuf {
     if let Some(p) = std::env::var_os("CARTA_CHROMIUM") {
         return PathBuf::from(p);
     }
@@ -38,7 +38,7 @@ fn chromium() -> PathBuf {
 }
 
 /// Runs Chromium headless on `html` with a fresh profile and `extra` flags.
-fn run_chromium(html: &Path, extra: &[String]) -> std::process::Output {
+pub(crate) fn run_chromium(html: &Path, extra: &[String]) -> std::process::Output {
     let profile = tempfile::tempdir().unwrap();
     let out = Command::new(chromium())
         .args([
@@ -63,7 +63,7 @@ fn run_chromium(html: &Path, extra: &[String]) -> std::process::Output {
     out
 }
 
-fn tool(name: &str, args: &[&str]) -> String {
+pub(crate) fn tool(name: &str, args: &[&str]) -> String {
     let out = Command::new(name)
         .args(args)
         .output()
@@ -102,22 +102,26 @@ const MEASURE: &str = r#"<script>
 
 /// The DOM's pages and card boxes, in mm relative to each page.
 fn measure(html: &Path) -> Vec<Value> {
-    let probe = html.with_file_name("measure.html");
+    probe_dom(html, MEASURE, "carta-measure")
+}
+
+/// Runs `script` in a copy of the page `html` and returns the JSON array it
+/// leaves in the `<pre id="{id}">` it appends to the body.
+pub(crate) fn probe_dom(html: &Path, script: &str, id: &str) -> Vec<Value> {
+    let probe = html.with_file_name(format!("{id}.html"));
     let page = std::fs::read_to_string(html)
         .unwrap()
-        .replace("</body>", &format!("{MEASURE}</body>"));
+        .replace("</body>", &format!("{script}</body>"));
     std::fs::write(&probe, page).unwrap();
     let out = run_chromium(&probe, &["--dump-dom".into()]);
     let dom = String::from_utf8(out.stdout).unwrap();
-    let start = dom
-        .find("<pre id=\"carta-measure\">")
-        .expect("the probe ran")
-        + 24;
+    let open = format!("<pre id=\"{id}\">");
+    let start = dom.find(&open).expect("the probe ran") + open.len();
     let end = start + dom[start..].find("</pre>").unwrap();
     let json = dom[start..end]
-        .replace("&amp;", "&")
         .replace("&lt;", "<")
-        .replace("&gt;", ">");
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
     serde_json::from_str::<Value>(&json)
         .unwrap()
         .as_array()

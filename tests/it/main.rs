@@ -7,6 +7,8 @@ mod check;
 mod corpus;
 mod decks;
 mod editor;
+mod export;
+mod faces;
 mod harness;
 mod help;
 mod hostile;

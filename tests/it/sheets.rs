@@ -177,7 +177,10 @@ fn card_text_is_html_escaped() {
     );
     ws.run(["build"]).succeeds();
     let page = html(&ws);
-    assert!(!page.contains("<script>"), "no script reaches the page");
+    assert!(
+        !page.contains("<script>alert"),
+        "no script of the card reaches the page"
+    );
     assert!(
         page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class=\"icon icon-AC\"")
     );
@@ -405,4 +408,81 @@ fn the_cover_lists_every_sheet_and_the_counts() {
         page.contains("<span>Total</span><span class=\"n\">2</span><span class=\"n\">8</span>")
     );
     assert!(page.contains("Carta a ×6"));
+}
+
+const LABELLED_SCHEMA: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "additionalProperties": false,
+  "properties": {
+    "class": { "title": "Classe", "enum": ["a-b", "c"], "x-carta-labels": { "a-b": "Á B", "c": "Cê" } },
+    "ally": { "title": "Aliado", "type": "string", "x-carta-ref": "card" },
+    "cost": { "title": "Custo", "type": "integer" },
+    "text": { "title": "Texto", "type": "string" },
+    "quote": { "title": "Citação", "type": "string", "x-carta-flavor": true }
+  }
+}"#;
+
+#[test]
+fn templates_print_labels_and_names_and_reach_referenced_cards() {
+    let ws = mini(
+        &(card("a", "class = \"a-b\"\nally = \"b\"") + &card("b", "class = \"c\"\nally = \"a\"")),
+    );
+    ws.write("schemas/mini/card.schema.json", LABELLED_SCHEMA)
+        .write(
+            "templates/mini/card.hbs",
+            "<p class=\"t\">{{fields.class}}|{{raw.class}}|{{fields.ally}}|{{#with (card raw.ally)}}{{name}}/{{fields.class}}/{{raw.class}}{{/with}}</p>",
+        );
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(
+        page.contains("<p class=\"t\">Á B|a-b|Carta b|Carta b/Cê/c</p>"),
+        "{page}"
+    );
+    assert!(page.contains("<p class=\"t\">Cê|c|Carta a|Carta a/Á B/a-b</p>"));
+}
+
+#[test]
+fn the_default_face_lays_out_a_card_from_the_schema() {
+    let ws = mini(&card(
+        "a",
+        "class = \"a-b\"\nally = \"a\"\ncost = 3\ntext = \"Golpe {AC}\"\nquote = \"Era uma vez.\"",
+    ));
+    ws.write("schemas/mini/card.schema.json", LABELLED_SCHEMA);
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(
+        page.contains("<div class=\"cf-type\">Carta · Á B · Carta a</div>"),
+        "type line"
+    );
+    assert!(
+        page.contains("<div class=\"cf-badge\"><b>3</b><span>Custo</span></div>"),
+        "stat badge"
+    );
+    assert!(
+        page.contains("<p class=\"cf-text\">Golpe <span class=\"icon icon-AC\""),
+        "text with icons"
+    );
+    assert!(
+        page.contains("<p class=\"cf-flavor\">Era uma vez.</p>"),
+        "flavour"
+    );
+    assert!(
+        page.contains("<div class=\"cf-pattern\">"),
+        "an art placeholder"
+    );
+    // The back is neutral: the game's name, not the kind's.
+    assert!(page.contains("<div class=\"back-game\">Mini</div>"));
+    assert!(
+        !page.contains("<div class=\"back-kind\">"),
+        "no kind on a neutral back"
+    );
+    // A kind the manifest gives its own back prints that word under the name.
+    let game = ws.read("cards/mini/game.toml").replace(
+        "images = [\"art\"]",
+        "images = [\"art\"]\nback = \"Preparação\"",
+    );
+    ws.write("cards/mini/game.toml", game);
+    ws.run(["build"]).succeeds();
+    assert!(html(&ws).contains("<div class=\"back-kind\">Preparação</div>"));
 }

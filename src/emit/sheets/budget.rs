@@ -3,13 +3,30 @@
 //! face printed counts, over every game and deck of the run.
 
 use super::{Print, spans};
-use crate::diag::{Diagnostic, SourceMap};
+use crate::diag::{Diagnostic, Diagnostics, SourceMap};
+use crate::emit::Stage;
 use crate::limits::MAX_PRINT_COPIES_VAR;
+use crate::load::Workspace;
+
+/// [`spend`] against the run's count in `stage` and the workspace's limit:
+/// `false` once the excess is reported into `diags`.
+pub(crate) fn within(
+    stage: &mut Stage,
+    ws: &Workspace,
+    prints: &[Print<'_>],
+    diags: &mut Diagnostics,
+) -> bool {
+    let mut found = Vec::new();
+    let limit = ws.limits().max_print_copies;
+    let ok = spend(stage.printed(), limit, prints, &ws.sources, &mut found);
+    diags.extend(found);
+    ok
+}
 
 /// Adds the copies of `prints` to `used` (the card faces the run has laid
 /// out so far) when the total stays within `limit`; otherwise reports it at
 /// the card asking for the most copies, adds nothing and returns `false`.
-pub(super) fn spend(
+fn spend(
     used: &mut u64,
     limit: u64,
     prints: &[Print<'_>],

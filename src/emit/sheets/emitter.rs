@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{Inputs, Print, Selection, SheetOptions, budget, pool_prints, render};
+use super::{Inputs, OutputFile, Print, Selection, SheetOptions, budget, pool_prints, render};
 use crate::diag::Diagnostics;
 use crate::emit::{EmitError, Emitter, Stage};
 use crate::game::Game;
@@ -45,6 +45,39 @@ impl<'g> SheetsEmitter<'g> {
     }
 }
 
+impl SheetsEmitter<'_> {
+    /// Renders the sheets' files (`index.html` and the art), counting the
+    /// printed copies against the run's limit in `stage`; `None` once the
+    /// problems are reported into `diags`.
+    ///
+    /// # Errors
+    /// When the game's templates cannot be read.
+    pub fn files(
+        &self,
+        game: &Game,
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<Option<Vec<OutputFile>>, EmitError> {
+        if !budget::within(stage, ws, &self.selection.prints, diags) {
+            return Ok(None);
+        }
+        let inputs = Inputs::read(ws, game.id(), diags)?;
+        let mut found = Vec::new();
+        let files = render(
+            ws.jail(),
+            &ws.sources,
+            game,
+            &inputs,
+            &self.selection,
+            &self.options,
+            &mut found,
+        );
+        diags.extend(found);
+        Ok(files)
+    }
+}
+
 impl Emitter for SheetsEmitter<'_> {
     fn name(&self) -> &'static str {
         "sheets"
@@ -57,25 +90,7 @@ impl Emitter for SheetsEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let mut found = Vec::new();
-        let limit = ws.limits().max_print_copies;
-        let prints = &self.selection.prints;
-        if !budget::spend(stage.printed(), limit, prints, &ws.sources, &mut found) {
-            diags.extend(found);
-            return Ok(());
-        }
-        let inputs = Inputs::read(ws, game.id(), diags)?;
-        let files = render(
-            ws.jail(),
-            &ws.sources,
-            game,
-            &inputs,
-            &self.selection,
-            &self.options,
-            &mut found,
-        );
-        diags.extend(found);
-        if let Some(files) = files {
+        if let Some(files) = self.files(game, ws, stage, diags)? {
             let dir = PathBuf::from(game.id()).join(&self.dir);
             stage.folder(&dir)?;
             for file in files {

@@ -7,12 +7,14 @@
 //! into the files of `DIR/<game>/sheets/`.
 
 mod assets;
-mod budget;
+pub(crate) mod budget;
 pub mod deck;
+mod display;
 mod emitter;
 pub mod geometry;
 mod helpers;
 pub mod icons;
+mod layout;
 mod page;
 mod spans;
 mod templates;
@@ -20,6 +22,7 @@ mod view;
 
 pub use assets::{PathProblem, read as read_asset};
 pub use emitter::SheetsEmitter;
+pub use page::FIT_SCRIPT;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 
@@ -186,28 +189,51 @@ pub struct Selection<'a> {
     pub prints: Vec<Print<'a>>,
 }
 
-/// Renders the sheets of `game`. Reports every problem into `diags`;
-/// returns the files only when there was no error.
-pub fn render(
+/// Every printed card's face and back HTML, and what they need.
+struct Rendered<'a> {
+    /// The prints in sheet order: kinds in manifest order, then selection order.
+    prints: Vec<Print<'a>>,
+    /// Card id → (face, back) HTML.
+    rendered: BTreeMap<&'a str, (String, String)>,
+    /// The game's extra CSS.
+    css: String,
+    /// The art the cards use.
+    images: ImageCache,
+}
+
+/// Renders the face and back of every card of `selection`, reporting
+/// template and art problems into `diags`.
+fn render_faces<'a>(
     jail: &Jail,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
-    selection: &Selection<'_>,
-    options: &SheetOptions,
+    selection: &Selection<'a>,
+    ink_saver: bool,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<OutputFile>> {
-    let errors_before = diags
-        .iter()
-        .filter(|d| d.severity == crate::diag::Severity::Error)
-        .count();
+) -> Rendered<'a> {
     let m = &game.manifest.manifest;
+    let mfile = game.manifest.file;
     let default_print = PrintSettings::default();
     let print = m.print.as_ref().unwrap_or(&default_print);
-    let build = resolve_build(print, options);
+    let icons = Arc::new(assets::load_icons(
+        jail,
+        &m.id,
+        &m.icons,
+        (mfile, &game.manifest.spans),
+        diags,
+    ));
     let kinds = m.kind_ids();
+    let cards = display::index(game);
+    let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, &cards, diags);
+    let gview = GameView {
+        id: m.id.clone(),
+        name: m.name.clone(),
+        language: m.language.clone(),
+    };
+
     // Order: kinds in manifest order, then selection order.
-    let mut prints: Vec<Print<'_>> = selection
+    let mut prints: Vec<Print<'a>> = selection
         .prints
         .iter()
         .copied()
@@ -219,8 +245,215 @@ pub fn render(
             .position(|k| *k == p.card.kind)
             .unwrap_or(usize::MAX)
     });
-    let (templates, rendered, images) =
-        render_cards(jail, sources, game, inputs, &prints, build.ink_saver, diags);
+
+    let mut images = ImageCache::default();
+    let mut rendered: BTreeMap<&'a str, (String, String)> = BTreeMap::new();
+    let mut template_errors = BTreeMap::new();
+    for p in &prints {
+        let card = p.card;
+        let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
+        check_tokens(sources, card, &icons, diags);
+        let display = game.schemas.kind(&card.kind);
+        let art_fields: Vec<&str> = kprint
+            .map(|k| k.images.iter().map(String::as_str).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .chain(display.into_iter().flat_map(|d| {
+                d.face
+                    .iter()
+                    .filter(|f| f.role == crate::validate::display::Role::Art)
+                    .map(|f| f.key.as_str())
+            }))
+            .collect();
+        let card_images = card_images(jail, sources, &m.id, card, &art_fields, &mut images, diags);
+        let fields = cards
+            .get(&card.id)
+            .and_then(|v| v["fields"].as_object())
+            .unwrap_or(&card.fields);
+        let view = CardView {
+            id: &card.id,
+            kind: &card.kind,
+            kind_name: m
+                .kinds
+                .get(&card.kind)
+                .map_or(card.kind.as_str(), |k| k.name.as_str()),
+            name: &card.name,
+            copies: p.count,
+            layout: layout::layout(
+                display.map(|d| d.face.as_slice()).unwrap_or_default(),
+                fields,
+                &card_images,
+            ),
+            fields,
+            raw: &card.fields,
+            images: card_images,
+            back: kprint.and_then(|k| k.back.as_deref()),
+            game: &gview,
+            size: card_box(print, kprint).into(),
+            ink_saver,
+        };
+        let mut one = |name: &str| match templates.render(name, &view) {
+            Ok(html) => html,
+            Err(e) => {
+                let key = (
+                    name.to_owned(),
+                    e.line_no,
+                    e.column_no,
+                    templates::render_message(&e),
+                );
+                template_errors.entry(key).or_insert_with(|| (e, card));
+                String::new()
+            }
+        };
+        let face = one(templates.face_of(&card.kind));
+        let back = one(templates.back_of(&card.kind));
+        rendered.insert(&card.id, (face, back));
+    }
+    for ((name, ..), (e, card)) in template_errors {
+        diags.push(template_error(&templates, sources, &name, &e, card));
+    }
+    Rendered {
+        prints,
+        rendered,
+        css: templates.css,
+        images,
+    }
+}
+
+/// Every printed card of a selection, rendered alone: for exports that
+/// place cards on their own rather than on printed sheets.
+#[derive(Debug, Clone)]
+pub struct CardSet {
+    /// The game's language (BCP 47).
+    pub language: String,
+    /// carta's CSS and the game's.
+    pub css: String,
+    /// The cards in sheet order.
+    pub cards: Vec<RenderedCard>,
+    /// The art they use, by its URL relative to the page.
+    pub images: Vec<OutputFile>,
+}
+
+/// One card's face and back, rendered.
+#[derive(Debug, Clone)]
+pub struct RenderedCard {
+    /// Its id.
+    pub id: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// How many copies the selection holds.
+    pub count: u32,
+    /// Its geometry.
+    pub size: CardBox,
+    /// The face's HTML (the inside of a `.card.face` box).
+    pub face: String,
+    /// The back's HTML.
+    pub back: String,
+}
+
+/// Renders every card of `selection` alone (see [`CardSet`]). Reports every
+/// problem into `diags`; returns the cards only when there was no error.
+pub fn render_cards(
+    jail: &Jail,
+    sources: &SourceMap,
+    game: &Game,
+    inputs: &Inputs,
+    selection: &Selection<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<CardSet> {
+    let errors_before = error_count(diags);
+    let m = &game.manifest.manifest;
+    let default_print = PrintSettings::default();
+    let print = m.print.as_ref().unwrap_or(&default_print);
+    let mut faces = render_faces(jail, sources, game, inputs, selection, false, diags);
+    if error_count(diags) > errors_before {
+        return None;
+    }
+    let cards = faces
+        .prints
+        .iter()
+        .map(|p| {
+            let (face, back) = faces
+                .rendered
+                .remove(p.card.id.as_str())
+                .unwrap_or_default();
+            RenderedCard {
+                id: p.card.id.clone(),
+                kind: p.card.kind.clone(),
+                name: p.card.name.clone(),
+                count: p.count,
+                size: card_box(
+                    print,
+                    m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref()),
+                ),
+                face,
+                back,
+            }
+        })
+        .collect();
+    Some(CardSet {
+        language: m.language.clone(),
+        css: format!("{BASE_CSS}\n{}", faces.css),
+        cards,
+        images: image_files(faces.images),
+    })
+}
+
+fn error_count(diags: &[Diagnostic]) -> usize {
+    diags
+        .iter()
+        .filter(|d| d.severity == crate::diag::Severity::Error)
+        .count()
+}
+
+/// The art files, each once, sorted by path.
+fn image_files(images: ImageCache) -> Vec<OutputFile> {
+    let mut files = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for image in images.by_path.into_values().flatten() {
+        if seen.insert(image.url.clone()) {
+            files.push(OutputFile {
+                path: image.url,
+                bytes: image.bytes,
+            });
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files
+}
+
+/// Renders the sheets of `game`. Reports every problem into `diags`;
+/// returns the files only when there was no error.
+pub fn render(
+    jail: &Jail,
+    sources: &SourceMap,
+    game: &Game,
+    inputs: &Inputs,
+    selection: &Selection<'_>,
+    options: &SheetOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<OutputFile>> {
+    let errors_before = error_count(diags);
+    let m = &game.manifest.manifest;
+    let default_print = PrintSettings::default();
+    let print = m.print.as_ref().unwrap_or(&default_print);
+    let build = resolve_build(print, options);
+    let Rendered {
+        prints,
+        rendered,
+        css,
+        images,
+    } = render_faces(
+        jail,
+        sources,
+        game,
+        inputs,
+        selection,
+        build.ink_saver,
+        diags,
+    );
 
     // Geometry: consecutive kinds with the same card box share sheets.
     let mut groups: Vec<(CardBox, Vec<Print<'_>>)> = Vec::new();
@@ -241,105 +474,17 @@ pub fn render(
             None => diags.push(layout_error(game, &ps[0].card.kind, *b, build.page)),
         }
     }
-    let errors_now = diags
-        .iter()
-        .filter(|d| d.severity == crate::diag::Severity::Error)
-        .count();
-    if errors_now > errors_before {
+    if error_count(diags) > errors_before {
         return None;
     }
-    let html = assemble(
-        game, selection, &build, &templates, &groups, &grids, &rendered,
-    );
+    let html = assemble(game, selection, &build, &css, &groups, &grids, &rendered);
     let mut files = vec![OutputFile {
         path: "index.html".into(),
         bytes: html.into_bytes(),
     }];
-    let mut seen = std::collections::BTreeSet::new();
-    for image in images.by_path.into_values().flatten() {
-        if seen.insert(image.url.clone()) {
-            files.push(OutputFile {
-                path: image.url,
-                bytes: image.bytes,
-            });
-        }
-    }
+    files.extend(image_files(images));
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Some(files)
-}
-
-/// Renders the face and back of each card of `prints` with the game's
-/// templates; returns the templates, the HTML by card id, and the art read.
-fn render_cards<'c>(
-    jail: &Jail,
-    sources: &SourceMap,
-    game: &Game,
-    inputs: &Inputs,
-    prints: &[Print<'c>],
-    ink_saver: bool,
-    diags: &mut Vec<Diagnostic>,
-) -> (Templates, BTreeMap<&'c str, (String, String)>, ImageCache) {
-    let m = &game.manifest.manifest;
-    let default_print = PrintSettings::default();
-    let print = m.print.as_ref().unwrap_or(&default_print);
-    let icons = Arc::new(assets::load_icons(
-        jail,
-        &m.id,
-        &m.icons,
-        (game.manifest.file, &game.manifest.spans),
-        diags,
-    ));
-    let kinds = m.kind_ids();
-    let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, diags);
-    let gview = GameView {
-        id: m.id.clone(),
-        name: m.name.clone(),
-        language: m.language.clone(),
-    };
-    let mut images = ImageCache::default();
-    let mut rendered: BTreeMap<&str, (String, String)> = BTreeMap::new();
-    let mut template_errors = BTreeMap::new();
-    for p in prints {
-        let card = p.card;
-        let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
-        check_tokens(sources, card, &icons, diags);
-        let card_images = card_images(jail, sources, &m.id, card, kprint, &mut images, diags);
-        let view = CardView {
-            id: &card.id,
-            kind: &card.kind,
-            kind_name: m
-                .kinds
-                .get(&card.kind)
-                .map_or(card.kind.as_str(), |k| k.name.as_str()),
-            name: &card.name,
-            copies: p.count,
-            fields: &card.fields,
-            images: card_images,
-            game: &gview,
-            size: card_box(print, kprint).into(),
-            ink_saver,
-        };
-        let mut one = |name: &str| match templates.render(name, &view) {
-            Ok(html) => html,
-            Err(e) => {
-                let key = (
-                    name.to_owned(),
-                    e.line_no,
-                    e.column_no,
-                    templates::render_message(&e),
-                );
-                template_errors.entry(key).or_insert_with(|| (e, card));
-                String::new()
-            }
-        };
-        let face = one(templates.face_of(&card.kind));
-        let back = one(templates.back_of(&card.kind));
-        rendered.insert(card.id.as_str(), (face, back));
-    }
-    for ((name, ..), (e, card)) in template_errors {
-        diags.push(template_error(&templates, sources, &name, &e, card));
-    }
-    (templates, rendered, images)
 }
 
 /// One card's face as printed, on its own.
@@ -376,14 +521,25 @@ pub fn faces(
     let m = &game.manifest.manifest;
     let default_print = PrintSettings::default();
     let print = m.print.as_ref().unwrap_or(&default_print);
-    let prints: Vec<Print<'_>> = game
-        .pool
-        .iter()
-        .map(|card| Print { card, count: 1 })
-        .collect();
-    let (templates, rendered, images) =
-        render_cards(jail, sources, game, inputs, &prints, print.ink_saver, diags);
+    let selection = Selection {
+        subject: String::new(),
+        prints: game
+            .pool
+            .iter()
+            .map(|card| Print { card, count: 1 })
+            .collect(),
+    };
+    let rendered = render_faces(
+        jail,
+        sources,
+        game,
+        inputs,
+        &selection,
+        print.ink_saver,
+        diags,
+    );
     let cards = rendered
+        .rendered
         .into_iter()
         .filter_map(|(id, (face, _))| {
             let card = game.pool.get(id)?;
@@ -393,9 +549,10 @@ pub fn faces(
         })
         .collect();
     Faces {
-        css: format!("{BASE_CSS}\n{}", templates.css),
+        css: format!("{BASE_CSS}\n{}", rendered.css),
         cards,
-        images: images
+        images: rendered
+            .images
             .by_path
             .into_values()
             .flatten()
@@ -409,7 +566,7 @@ fn assemble(
     game: &Game,
     selection: &Selection<'_>,
     build: &Build,
-    templates: &Templates,
+    css: &str,
     groups: &[(CardBox, Vec<Print<'_>>)],
     grids: &[Grid],
     rendered: &BTreeMap<&str, (String, String)>,
@@ -548,7 +705,7 @@ fn assemble(
         &m.language,
         (pw, ph),
         &class,
-        &[BASE_CSS, &templates.css],
+        &[BASE_CSS, css],
         &body,
     )
 }
@@ -652,12 +809,15 @@ fn card_images(
     sources: &SourceMap,
     game: &str,
     card: &RawCard,
-    kprint: Option<&KindPrint>,
+    art_fields: &[&str],
     cache: &mut ImageCache,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for field in kprint.map(|k| k.images.as_slice()).unwrap_or_default() {
+    for &field in art_fields {
+        if out.contains_key(field) {
+            continue;
+        }
         let Some(value) = card.fields.get(field) else {
             continue;
         };
@@ -678,7 +838,7 @@ fn card_images(
         };
         match cache.get(jail, game, rel) {
             Ok(image) => {
-                out.insert(field.clone(), image.url.clone());
+                out.insert(field.to_owned(), image.url.clone());
             }
             Err((code, message)) => diags.push(
                 Diagnostic::error(code, message)

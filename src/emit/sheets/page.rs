@@ -33,6 +33,9 @@ pub(super) enum Side {
     Backs,
 }
 
+/// The script that shrinks overflowing card text (`default/fit.js`).
+pub const FIT_SCRIPT: &str = concat!("<script>\n", include_str!("default/fit.js"), "</script>\n");
+
 /// Writes the document around the pages.
 pub(super) fn document(
     title: &str,
@@ -60,6 +63,7 @@ pub(super) fn document(
     escape_into(body_class, &mut out);
     out.push_str("\">\n");
     out.push_str(pages);
+    out.push_str(FIT_SCRIPT);
     out.push_str("</body>\n</html>\n");
     out
 }

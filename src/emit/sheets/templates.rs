@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use handlebars::{Handlebars, RenderError, RenderErrorReason, TemplateError};
 
+use super::display::CardIndex;
 use super::helpers;
 use super::icons::IconSet;
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
@@ -65,12 +66,13 @@ impl Templates {
         sources: &SourceMap,
         kinds: &[String],
         icons: &Arc<IconSet>,
+        cards: &Arc<CardIndex>,
         diags: &mut Vec<Diagnostic>,
     ) -> Templates {
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
         hb.set_prevent_indent(true);
-        helpers::register(&mut hb, icons);
+        helpers::register(&mut hb, icons, cards);
         for (name, text) in [("carta/face", DEFAULT_FACE), ("carta/back", DEFAULT_BACK)] {
             hb.register_template_string(name, text)
                 .expect("the embedded templates parse");

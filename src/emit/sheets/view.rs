@@ -56,11 +56,19 @@ pub struct CardView<'a> {
     pub name: &'a str,
     /// How many copies this print holds of it.
     pub copies: u32,
-    /// Its fields (everything but id, kind, name and copies), as authored.
+    /// Its fields (everything but id, kind, name and copies) as a player
+    /// reads them: enum values as their labels, references as card names.
     pub fields: &'a Map<String, Value>,
+    /// Its fields as authored.
+    pub raw: &'a Map<String, Value>,
     /// Its art, by field name: the URL of the copied image, relative to the
     /// sheets' `index.html`.
     pub images: BTreeMap<String, String>,
+    /// The default face's blocks, laid out from the kind's schema.
+    pub layout: super::layout::Layout,
+    /// The word the kind's back prints under the game's name, if the
+    /// manifest gives it one (`[kinds.<k>.print] back`).
+    pub back: Option<&'a str>,
     /// The game.
     pub game: &'a GameView,
     /// The card's size.

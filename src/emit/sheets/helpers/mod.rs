@@ -1,6 +1,7 @@
 //! The handlebars helpers the card templates may use, one per file. Each
 //! writes HTML-escaped text; none reads anything but its arguments.
 
+mod card;
 mod fields;
 mod icon;
 mod join;
@@ -12,10 +13,12 @@ use std::sync::Arc;
 use handlebars::{Handlebars, PathAndJson, RenderError};
 use serde_json::Value;
 
+use super::display::CardIndex;
 use super::icons::IconSet;
 
-/// Registers every helper on `hb`, with the game's icons.
-pub(super) fn register(hb: &mut Handlebars<'_>, icons: &Arc<IconSet>) {
+/// Registers every helper on `hb`, with the game's icons and cards.
+pub(super) fn register(hb: &mut Handlebars<'_>, icons: &Arc<IconSet>, cards: &Arc<CardIndex>) {
+    hb.register_helper("card", Box::new(card::CardHelper(cards.clone())));
     hb.register_helper("text", Box::new(text::Text(icons.clone())));
     hb.register_helper("icon", Box::new(icon::IconHelper(icons.clone())));
     hb.register_helper("join", Box::new(join::Join));

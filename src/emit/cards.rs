@@ -1,0 +1,410 @@
+//! What the image exports share: a selection of cards rendered alone
+//! ([`CardSet`]), laid out on grid pages whose every cell is one card at
+//! an exact pixel size, photographed by Chromium and cut back into cards.
+//!
+//! A card of `w` × `h` mm at `dpi` is `round(w · dpi / 25.4)` pixels wide;
+//! the page is drawn at `dpi / 96` device pixels per CSS pixel, so cell `k`
+//! of a grid starts exactly at pixel `(k mod cols) · px_w`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::chromium::{Chromium, Job};
+use super::sheets::budget;
+use super::sheets::geometry::{CardBox, mm};
+use super::sheets::icons::escape_into;
+use super::sheets::{CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, render_cards};
+use super::{EmitError, Stage};
+use crate::diag::Diagnostics;
+use crate::game::Game;
+use crate::load::Workspace;
+
+/// Most cards on one grid page: Tabletop Simulator's limit (10 × 7).
+pub const MAX_COLS: usize = 10;
+/// See [`MAX_COLS`].
+pub const MAX_ROWS: usize = 7;
+
+/// The settings of an image export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Pixels per inch of the images (PDF ignores it).
+    pub dpi: u32,
+    /// Whether the images include the bleed around the trim.
+    pub bleed: bool,
+    /// How many browsers run at once.
+    pub parallel: usize,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            dpi: 300,
+            bleed: false,
+            parallel: std::thread::available_parallelism().map_or(2, |n| n.get().min(4)),
+        }
+    }
+}
+
+/// What one export covers: a game's pool or a deck, and the file stem its
+/// outputs are named by (the game id or the deck file's stem).
+#[derive(Debug, Clone)]
+pub struct Target<'g> {
+    /// The cards and counts.
+    pub selection: Selection<'g>,
+    /// The outputs' file name: the game id or the deck file's stem.
+    pub stem: String,
+    /// The game's or the deck's display name.
+    pub name: String,
+}
+
+/// What an image export (PNG, TTS) renders, how, and with which browser.
+#[derive(Debug, Clone)]
+pub struct ImageExport<'g> {
+    /// What to render.
+    pub target: Target<'g>,
+    /// Resolution, bleed, parallelism.
+    pub options: ExportOptions,
+    /// The browser.
+    pub chromium: Chromium,
+}
+
+impl ImageExport<'_> {
+    /// Renders the cards of the target alone, counting their copies
+    /// against the run's print limit in `stage`; `None` once the problems
+    /// are reported into `diags`.
+    ///
+    /// # Errors
+    /// When the templates cannot be read.
+    pub fn render(
+        &self,
+        game: &Game,
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<Option<CardSet>, EmitError> {
+        if !budget::within(stage, ws, &self.target.selection.prints, diags) {
+            return Ok(None);
+        }
+        let inputs = Inputs::read(ws, game.id(), diags)?;
+        let mut found = Vec::new();
+        let set = render_cards(
+            ws.jail(),
+            &ws.sources,
+            game,
+            &inputs,
+            &self.target.selection,
+            &mut found,
+        );
+        diags.extend(found);
+        Ok(set)
+    }
+}
+
+/// The pixel size of a card at `options.dpi`, with or without its bleed.
+pub fn pixels(size: CardBox, options: &ExportOptions) -> (u32, u32) {
+    let extra = if options.bleed { 2.0 * size.bleed } else { 0.0 };
+    let px = |mm: f64| (mm * f64::from(options.dpi) / 25.4).round().max(1.0) as u32;
+    (px(size.width + extra), px(size.height + extra))
+}
+
+/// Which side of a card a cell shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The face.
+    Face,
+    /// The back.
+    Back,
+}
+
+/// One grid page to photograph: its cells, in order, `cols` to a row.
+#[derive(Debug)]
+pub struct Grid<'a> {
+    /// The cards and which side each cell shows.
+    pub cells: Vec<(&'a RenderedCard, Side)>,
+    /// Cells per row.
+    pub cols: usize,
+    /// The pixel size of every cell.
+    pub cell: (u32, u32),
+}
+
+impl Grid<'_> {
+    /// Rows of cells.
+    pub fn rows(&self) -> usize {
+        self.cells.len().div_ceil(self.cols)
+    }
+
+    /// The grid's exact pixel size.
+    pub fn size(&self) -> (u32, u32) {
+        (
+            self.cell.0 * self.cols as u32,
+            self.cell.1 * self.rows() as u32,
+        )
+    }
+
+    /// The pixel rectangle of cell `k`.
+    pub fn cell_rect(&self, k: usize) -> (u32, u32, u32, u32) {
+        let (w, h) = self.cell;
+        ((k % self.cols) as u32 * w, (k / self.cols) as u32 * h, w, h)
+    }
+}
+
+/// Photographs `grids` (in a scratch folder with the set's art) and
+/// returns each one's image, cut to its exact pixel size.
+///
+/// # Errors
+/// When the scratch folder cannot be written or the browser fails.
+pub fn photograph(
+    set: &CardSet,
+    grids: &[Grid<'_>],
+    options: &ExportOptions,
+    chromium: &Chromium,
+    what: &str,
+) -> Result<Vec<Image>, EmitError> {
+    let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let dir = scratch.path();
+    for image in &set.images {
+        write(&dir.join(&image.path), &image.bytes)?;
+    }
+    let scale = f64::from(options.dpi) / 96.0;
+    // Chromium does not draw below one device pixel per CSS pixel: under
+    // 96 dpi the page is zoomed out instead.
+    let (device, zoom) = if scale >= 1.0 {
+        (scale, 1.0)
+    } else {
+        (1.0, scale)
+    };
+    let mut jobs = Vec::new();
+    for (i, grid) in grids.iter().enumerate() {
+        let page = dir.join(format!("grid-{i}.html"));
+        write(&page, grid_html(set, grid, options, scale, zoom).as_bytes())?;
+        let (w, h) = grid.size();
+        jobs.push(Job::Screenshot {
+            page,
+            out: dir.join(format!("grid-{i}.png")),
+            // One CSS pixel more than needed: the image is cut to size.
+            width: (f64::from(w) / device).ceil() as u32 + 1,
+            height: (f64::from(h) / device).ceil() as u32 + 1,
+            scale: device,
+        });
+    }
+    chromium.run_all(&jobs, options.parallel, what)?;
+    grids
+        .iter()
+        .enumerate()
+        .map(|(i, grid)| {
+            let path = dir.join(format!("grid-{i}.png"));
+            let shot = Image::read(&path)?;
+            let (w, h) = grid.size();
+            shot.crop(0, 0, w, h).ok_or_else(|| EmitError::Image {
+                path,
+                message: format!(
+                    "the browser's image is {} × {} px, smaller than the {w} × {h} px grid",
+                    shot.width, shot.height
+                ),
+            })
+        })
+        .collect()
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), EmitError> {
+    let io = |source| EmitError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(io)?;
+    }
+    std::fs::write(path, bytes).map_err(io)
+}
+
+/// The HTML of one grid page: each cell clips its card to the trim (or
+/// shows the bleed too), at CSS pixel positions that land on whole device
+/// pixels.
+fn grid_html(
+    set: &CardSet,
+    grid: &Grid<'_>,
+    options: &ExportOptions,
+    scale: f64,
+    zoom: f64,
+) -> String {
+    let mut out = String::with_capacity(4096 + grid.cells.len() * 2048);
+    out.push_str("<!DOCTYPE html>\n<html lang=\"");
+    escape_into(&set.language, &mut out);
+    out.push_str("\">\n<head>\n<meta charset=\"utf-8\">\n<style>\n");
+    out.push_str(&set.css);
+    let _ = write!(
+        out,
+        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body>\n",
+    );
+    let (cw, ch) = (
+        f64::from(grid.cell.0) / scale,
+        f64::from(grid.cell.1) / scale,
+    );
+    for (k, (card, side)) in grid.cells.iter().enumerate() {
+        let (x, y, ..) = grid.cell_rect(k);
+        let b = card.size;
+        let offset = if options.bleed { 0.0 } else { -b.bleed };
+        let (class, html) = match side {
+            Side::Face => ("face", &card.face),
+            Side::Back => ("back", &card.back),
+        };
+        let _ = write!(
+            out,
+            "<div class=\"cell\" style=\"left:{}px;top:{}px;width:{cw}px;height:{ch}px\"><div class=\"card {class} kind-",
+            f64::from(x) / scale,
+            f64::from(y) / scale,
+        );
+        escape_into(&card.kind, &mut out);
+        out.push_str("\" data-card=\"");
+        escape_into(&card.id, &mut out);
+        let _ = write!(
+            out,
+            "\" style=\"left:{o}mm;top:{o}mm;width:{}mm;height:{}mm;--bleed:{}mm;--safe:{}mm\">",
+            mm(b.width + 2.0 * b.bleed),
+            mm(b.height + 2.0 * b.bleed),
+            mm(b.bleed),
+            mm(b.safe),
+            o = mm(offset),
+        );
+        out.push_str(html.trim());
+        out.push_str("</div></div>\n");
+    }
+    out.push_str(FIT_SCRIPT);
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// An RGBA image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// The pixels, 4 bytes each, row by row.
+    pub rgba: Vec<u8>,
+}
+
+impl Image {
+    /// Reads a PNG file of any colour type as RGBA.
+    ///
+    /// # Errors
+    /// When it cannot be read or is not a PNG.
+    pub fn read(path: &Path) -> Result<Image, EmitError> {
+        let bad = |message: String| EmitError::Image {
+            path: path.to_path_buf(),
+            message,
+        };
+        let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
+        let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+        let mut reader = decoder.read_info().map_err(|e| bad(e.to_string()))?;
+        let size = reader
+            .output_buffer_size()
+            .ok_or_else(|| bad("the image is too large".into()))?;
+        let mut buf = vec![0; size];
+        let info = reader
+            .next_frame(&mut buf)
+            .map_err(|e| bad(e.to_string()))?;
+        buf.truncate(info.buffer_size());
+        let rgba = match info.color_type {
+            png::ColorType::Rgba => buf,
+            png::ColorType::Rgb => buf
+                .chunks(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+            png::ColorType::GrayscaleAlpha => buf
+                .chunks(2)
+                .flat_map(|p| [p[0], p[0], p[0], p[1]])
+                .collect(),
+            png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+            png::ColorType::Indexed => return Err(bad("an indexed PNG was not expanded".into())),
+        };
+        Ok(Image {
+            width: info.width,
+            height: info.height,
+            rgba,
+        })
+    }
+
+    /// The `w` × `h` pixels at (`x`, `y`), or `None` when they are not all inside.
+    pub fn crop(&self, x: u32, y: u32, w: u32, h: u32) -> Option<Image> {
+        if x.checked_add(w)? > self.width || y.checked_add(h)? > self.height {
+            return None;
+        }
+        let stride = self.width as usize * 4;
+        let mut rgba = Vec::with_capacity(w as usize * h as usize * 4);
+        for row in y..y + h {
+            let start = row as usize * stride + x as usize * 4;
+            rgba.extend_from_slice(&self.rgba[start..start + w as usize * 4]);
+        }
+        Some(Image {
+            width: w,
+            height: h,
+            rgba,
+        })
+    }
+
+    /// The image as a PNG file, with its resolution recorded.
+    pub fn encode(&self, dpi: u32) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, self.width, self.height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let per_metre = (f64::from(dpi) / 0.0254).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
+        let mut writer = encoder.write_header().expect("writing to memory");
+        writer
+            .write_image_data(&self.rgba)
+            .expect("the buffer has width × height pixels");
+        writer.finish().expect("writing to memory");
+        bytes
+    }
+}
+
+/// Where an output of `game` goes: `<game>/<format>/…`.
+pub fn unit(game: &Game, format: &str) -> PathBuf {
+    PathBuf::from(game.id()).join(format)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_poker_card_at_300_dpi_is_750_by_1050_pixels() {
+        let poker = CardBox {
+            width: 63.5,
+            height: 88.9,
+            bleed: 3.0,
+            safe: 3.0,
+        };
+        let mut o = ExportOptions::default();
+        assert_eq!(pixels(poker, &o), (750, 1050));
+        o.bleed = true;
+        assert_eq!(pixels(poker, &o), (821, 1121));
+    }
+
+    #[test]
+    fn crops_round_trip_through_png() {
+        let img = Image {
+            width: 3,
+            height: 2,
+            rgba: (0..24).collect(),
+        };
+        let cut = img.crop(1, 1, 2, 1).unwrap();
+        assert_eq!(cut.rgba, (16..24).collect::<Vec<u8>>());
+        assert!(img.crop(2, 0, 2, 1).is_none());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.png");
+        std::fs::write(&path, img.encode(300)).unwrap();
+        assert_eq!(Image::read(&path).unwrap(), img);
+    }
+}

@@ -1,0 +1,66 @@
+//! `carta export pdf`: a game's or a deck's print-and-play sheets as one
+//! PDF, `<game>/pdf/<stem>.pdf`, printed by Chromium from the same HTML
+//! `carta print` writes: the same pages, sizes and card positions.
+
+use super::cards::unit;
+use super::chromium::{Chromium, Job};
+use super::sheets::SheetsEmitter;
+use super::{EmitError, Emitter, Stage};
+use crate::diag::Diagnostics;
+use crate::game::Game;
+use crate::load::Workspace;
+
+/// The PDF of a selection of a game's cards.
+#[derive(Debug, Clone)]
+pub struct PdfEmitter<'g> {
+    /// The sheets to print: a game's or a deck's, with their print settings.
+    pub sheets: SheetsEmitter<'g>,
+    /// The PDF's file name: the game id or the deck file's stem.
+    pub stem: String,
+    /// The browser.
+    pub chromium: Chromium,
+}
+
+impl Emitter for PdfEmitter<'_> {
+    fn name(&self) -> &'static str {
+        "pdf"
+    }
+
+    fn emit(
+        &self,
+        game: &Game,
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<(), EmitError> {
+        let Some(files) = self.sheets.files(game, ws, stage, diags)? else {
+            return Ok(());
+        };
+        let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+        for file in &files {
+            let path = scratch.path().join(&file.path);
+            let written = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(&path, &file.bytes));
+            written.map_err(|source| EmitError::Write { path, source })?;
+        }
+        let out = scratch.path().join("sheets.pdf");
+        let job = Job::Pdf {
+            page: scratch.path().join("index.html"),
+            out: out.clone(),
+        };
+        self.chromium.run_all(&[job], 1, "pdf")?;
+        let bytes = std::fs::read(&out).map_err(|source| EmitError::Write {
+            path: out.clone(),
+            source,
+        })?;
+        stage.write(
+            &unit(game, "pdf").join(format!("{}.pdf", self.stem)),
+            &bytes,
+        )
+    }
+}

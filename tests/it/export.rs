@@ -1,0 +1,272 @@
+//! `carta export pdf|png|tts`, rendered by a real headless Chromium and
+//! read back: the PDF with poppler (page size, page count, card boxes to
+//! 0.2 mm), the PNGs' pixel sizes, and the Tabletop Simulator deck's JSON,
+//! sheets and the card in every cell. A missing browser fails these tests.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use carta::emit::cards::Image;
+use serde_json::Value;
+
+use crate::browser::tool;
+use crate::harness::Workspace;
+use crate::sheets::{card, mini};
+
+const TOL: f64 = 0.2;
+
+fn size(path: &Path) -> (u32, u32) {
+    let img = Image::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    (img.width, img.height)
+}
+
+#[test]
+fn export_without_a_browser_is_exit_2_and_names_the_package() {
+    let ws = mini(&card("a", ""));
+    let out = Command::new(env!("CARGO_BIN_EXE_carta"))
+        .args(["export", "pdf"])
+        .current_dir(ws.path())
+        .env("CARTA_CHROMIUM", ws.path().join("no-such-browser"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("apt-get install chromium"), "{stderr}");
+    assert!(!ws.path().join("build").exists(), "nothing is written");
+}
+
+#[test]
+fn export_png_draws_every_face_and_back_at_the_asked_resolution() {
+    let ws =
+        mini(&(card("a", "text = \"Golpe {AC}\"") + &card("b", "copies = 2") + &card("c", "")));
+    ws.run(["export", "png"]).succeeds();
+    let dir = ws.path().join("build/mini/png/mini");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "a.back.png",
+            "a.png",
+            "b.back.png",
+            "b.png",
+            "c.back.png",
+            "c.png"
+        ]
+    );
+    for n in &names {
+        assert_eq!(
+            size(&dir.join(n)),
+            (750, 1050),
+            "{n}: a poker card at 300 dpi"
+        );
+    }
+    // The face is a card: its background and dark text, not a blank image.
+    let face = Image::read(&dir.join("a.png")).unwrap();
+    let dark = face
+        .rgba
+        .chunks(4)
+        .filter(|p| p[0] < 80 && p[1] < 80 && p[2] < 80)
+        .count();
+    assert!(dark > 1000, "text is drawn ({dark} dark pixels)");
+    assert_eq!(
+        &face.rgba[..3],
+        &[0xfb, 0xf7, 0xee],
+        "the card's background at the corner"
+    );
+    // With the bleed, at 150 dpi: (63.5 + 2 × 3) × 150 / 25.4 = 410.4 px.
+    ws.run(["export", "png", "--bleed", "--dpi", "150", "--out", "big"])
+        .succeeds();
+    assert_eq!(size(&ws.path().join("big/mini/png/mini/b.png")), (410, 560));
+}
+
+/// The first pixel from `from` along `step` that is not white, in pixels.
+fn first_ink(img: &Image, from: (i64, i64), step: (i64, i64)) -> i64 {
+    let (mut x, mut y) = from;
+    for n in 0.. {
+        if x < 0 || y < 0 || x >= i64::from(img.width) || y >= i64::from(img.height) {
+            panic!("no ink from {from:?} along {step:?}");
+        }
+        let i = (y as usize * img.width as usize + x as usize) * 4;
+        if img.rgba[i..i + 3].iter().any(|&c| c < 250) {
+            return n;
+        }
+        x += step.0;
+        y += step.1;
+    }
+    unreachable!()
+}
+
+#[test]
+fn export_pdf_prints_the_sheets_pages_and_card_boxes() {
+    // 7 poker cards with 3 mm bleed on A4: 6 to a page, so a cover and two
+    // sheets of faces and backs.
+    let cards: String = (0..7).map(|i| card(&format!("c{i}"), "")).collect();
+    let ws = mini(&cards);
+    ws.run(["export", "pdf"]).succeeds();
+    let pdf = ws.path().join("build/mini/pdf/mini.pdf");
+    let info = tool("pdfinfo", &[pdf.to_str().unwrap()]);
+    let field = |name: &str| {
+        info.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no {name} in {info}"))
+            .trim()
+            .to_owned()
+    };
+    assert_eq!(field("Pages:"), "5");
+    let pt: Vec<f64> = field("Page size:")
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let mm = |p: f64| p * 25.4 / 72.0;
+    assert!(
+        (mm(pt[0]) - 210.0).abs() < TOL && (mm(pt[1]) - 297.0).abs() < TOL,
+        "A4: {pt:?}"
+    );
+    // The first faces page at 254 dpi: one pixel is 0.1 mm. The grid of
+    // 2 × 3 boxes of 69.5 × 94.9 mm is centred: (35.5, 6.15) to (174.5, 290.85).
+    let base = ws.path().join("page");
+    tool(
+        "pdftoppm",
+        &[
+            "-r",
+            "254",
+            "-f",
+            "2",
+            "-l",
+            "2",
+            "-png",
+            "-singlefile",
+            pdf.to_str().unwrap(),
+            base.to_str().unwrap(),
+        ],
+    );
+    let page = Image::read(&base.with_extension("png")).unwrap();
+    let px = |mm: f64| (mm * 10.0).round() as i64;
+    let (w, h) = (i64::from(page.width), i64::from(page.height));
+    let left = first_ink(&page, (0, px(6.15 + 47.45)), (1, 0)) as f64 / 10.0;
+    let top = first_ink(&page, (px(35.5 + 34.75), 0), (0, 1)) as f64 / 10.0;
+    let right = 210.0 - first_ink(&page, (w - 1, px(290.85 - 47.45)), (-1, 0)) as f64 / 10.0;
+    let bottom = 297.0 - first_ink(&page, (px(174.5 - 34.75), h - 1), (0, -1)) as f64 / 10.0;
+    for (got, want) in [(left, 35.5), (top, 6.15), (right, 174.5), (bottom, 290.85)] {
+        assert!(
+            (got - want).abs() <= TOL,
+            "card edge at {got} mm, expected {want} mm"
+        );
+    }
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Mean absolute difference of two images' channels.
+fn distance(a: &Image, b: &Image) -> f64 {
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    let sum: u64 = a
+        .rgba
+        .iter()
+        .zip(&b.rgba)
+        .map(|(x, y)| u64::from(x.abs_diff(*y)))
+        .sum();
+    sum as f64 / a.rgba.len() as f64
+}
+
+#[test]
+fn export_tts_writes_a_deck_whose_every_cell_is_its_card() {
+    let ws = Workspace::shipped(&["covil"]);
+    ws.run(["export", "tts", "--dpi", "40"]).succeeds();
+    ws.run(["export", "png", "--dpi", "40"]).succeeds();
+    let dir = ws.path().join("build/covil/tts/covil");
+    let save = json(&dir.join("covil.json"));
+    let deck = &save["ObjectStates"][0];
+    assert_eq!(deck["Name"], "DeckCustom");
+    // Every copy of every card of the pool, by id (kept in GMNotes) and name.
+    let mut pool: BTreeMap<String, (String, u64)> = BTreeMap::new();
+    for (id, c) in crate::faces::cards("covil") {
+        let copies = c.get("copies").and_then(|v| v.as_integer()).unwrap_or(1) as u64;
+        pool.insert(id, (c["name"].as_str().unwrap().to_owned(), copies));
+    }
+    let ids = deck["DeckIDs"].as_array().unwrap();
+    let objects = deck["ContainedObjects"].as_array().unwrap();
+    assert_eq!(
+        ids.len() as u64,
+        pool.values().map(|(_, n)| n).sum::<u64>(),
+        "one DeckIDs entry per copy"
+    );
+    assert_eq!(objects.len(), ids.len());
+    let mut seen: BTreeMap<String, u64> = BTreeMap::new();
+    let mut card_of: BTreeMap<u64, String> = BTreeMap::new();
+    for (o, id) in objects.iter().zip(ids) {
+        assert_eq!(o["Name"], "Card");
+        assert_eq!(&o["CardID"], id);
+        let card = o["GMNotes"].as_str().unwrap().to_owned();
+        assert_eq!(o["Nickname"], pool[&card].0, "Nickname is the card's name");
+        *seen.entry(card.clone()).or_default() += 1;
+        let prev = card_of.insert(id.as_u64().unwrap(), card.clone());
+        assert!(prev.is_none_or(|p| p == card), "CardID {id} is one card");
+    }
+    let want: BTreeMap<String, u64> = pool.iter().map(|(k, (_, n))| (k.clone(), *n)).collect();
+    assert_eq!(seen, want, "every card, every copy");
+    // Each sheet is its grid of cards; the cell a CardID names is that card.
+    let pngs = ws.path().join("build/covil/png/covil");
+    let custom = deck["CustomDeck"].as_object().unwrap();
+    for (key, entry) in custom {
+        let (cols, rows) = (
+            entry["NumWidth"].as_u64().unwrap(),
+            entry["NumHeight"].as_u64().unwrap(),
+        );
+        assert!(
+            (1..=10).contains(&cols) && (1..=7).contains(&rows),
+            "TTS grid {cols} × {rows}"
+        );
+        let face = entry["FaceURL"]
+            .as_str()
+            .unwrap()
+            .strip_prefix("file://")
+            .expect("a file:/// URL");
+        let back = entry["BackURL"]
+            .as_str()
+            .unwrap()
+            .strip_prefix("file://")
+            .expect("a file:/// URL");
+        assert!(Path::new(back).is_file(), "{back}");
+        let sheet = Image::read(Path::new(face)).unwrap();
+        let in_sheet: Vec<(u64, &String)> = card_of
+            .iter()
+            .filter(|(id, _)| (*id / 100).to_string() == *key)
+            .map(|(id, c)| (id % 100, c))
+            .collect();
+        let (cw, ch) = size(&pngs.join(format!("{}.png", in_sheet[0].1)));
+        assert_eq!(
+            (sheet.width, sheet.height),
+            (cols as u32 * cw, rows as u32 * ch),
+            "sheet {key}"
+        );
+        let candidates: Vec<(&String, Image)> = in_sheet
+            .iter()
+            .map(|(_, c)| (*c, Image::read(&pngs.join(format!("{c}.png"))).unwrap()))
+            .collect();
+        for (k, card) in &in_sheet {
+            let (x, y) = ((*k % cols) as u32 * cw, (*k / cols) as u32 * ch);
+            let cell = sheet.crop(x, y, cw, ch).unwrap();
+            let (best, d) = candidates
+                .iter()
+                .map(|(c, img)| (*c, distance(&cell, img)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .unwrap();
+            assert_eq!(
+                best, *card,
+                "sheet {key} cell {k} shows `{best}` (distance {d:.2})"
+            );
+            assert!(
+                d < 2.0,
+                "sheet {key} cell {k} differs from `{card}`.png by {d:.2}"
+            );
+        }
+    }
+}
