@@ -111,6 +111,10 @@ pub fn compile(
         decks: Vec::new(),
         reused_files,
     };
+    if decks == Decks::Check {
+        // Shown with `-v`: where each rule comes from.
+        diags.extend(rules::sources(&game.manifest, &game.rules));
+    }
     if cards_ok {
         let mut found = Vec::new();
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
@@ -127,10 +131,9 @@ pub fn compile(
 fn kept_fields(manifest: &LoadedManifest, keep: Keep) -> Option<BTreeSet<String>> {
     (keep != Keep::All).then(|| {
         let mut fields = BTreeSet::new();
-        let m = &manifest.manifest;
-        m.deck_rules
-            .iter()
-            .chain(&m.box_rules)
+        manifest
+            .manifest
+            .all_rules()
             .for_each(|r| r.fields(&mut fields));
         fields
     })
@@ -249,11 +252,7 @@ pub fn check_deck(
         );
         return None;
     }
-    if let Some(resolved) =
-        deck::resolve(&parsed, &game.manifest, &game.pool, &game.rules.deck, out)
-    {
-        deck::check(&parsed, &resolved, &game.manifest, &game.rules.deck, out);
-    }
+    deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, out);
     Some(parsed)
 }
 

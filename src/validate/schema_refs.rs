@@ -32,9 +32,7 @@ pub(super) fn drop_unresolvable(
             collect_refs(&d.doc, &mut refs);
             let broken: Vec<(String, String)> = refs
                 .into_iter()
-                .filter_map(|r| {
-                    why_unresolved(&d.uri, &r, &by_uri, &dropped).map(|why| (r, why))
-                })
+                .filter_map(|r| why_unresolved(&d.uri, &r, &by_uri, &dropped).map(|why| (r, why)))
                 .collect();
             if !broken.is_empty() {
                 bad.push((i, broken));

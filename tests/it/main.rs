@@ -13,3 +13,4 @@ mod packs;
 mod schemas;
 mod sheets;
 mod sixth;
+mod standalone;
