@@ -24,6 +24,8 @@ pub(super) struct Count {
     pub(super) groups: Option<Groups>,
     /// With `per`: groups that must be present even when empty.
     pub(super) required: Vec<u32>,
+    /// With `cap`: per pool card, the most copies it adds to the count.
+    pub(super) cap: Option<Vec<u32>>,
 }
 
 impl Count {
@@ -57,12 +59,14 @@ impl Count {
             fields_ok?;
             groups(c, sc)
         };
+        let cap = cap(c, sc, diags)?;
         Some(Check::Count(Count {
             bounds,
             matches,
             noun,
             groups,
             required,
+            cap,
         }))
     }
 
@@ -72,11 +76,12 @@ impl Count {
         let mut at = vec![Vec::new(); n.max(1)];
         let mut total = 0;
         for (place, e) in entries.filter(|(_, e)| self.matches[e.card as usize]) {
-            total += u64::from(e.count);
+            let adds = self.adds(e);
+            total += adds;
             match &self.groups {
                 Some((group_of, _)) => {
                     let g = group_of[e.card as usize] as usize;
-                    per[g] += u64::from(e.count);
+                    per[g] += adds;
                     at[g].push(place);
                 }
                 None => at[0].push(place),
@@ -89,12 +94,18 @@ impl Count {
         if self.groups.is_none() {
             let total: u64 = entries
                 .filter(|(_, e)| self.matches[e.card as usize])
-                .map(|(_, e)| u64::from(e.count))
+                .map(|(_, e)| self.adds(e))
                 .sum();
             return within(&self.bounds, total);
         }
         let (_, per, _) = self.totals(entries);
         self.groups_hold(&per)
+    }
+
+    /// What one deck line adds to the count: its copies, within the card's cap.
+    fn adds(&self, e: Entry) -> u64 {
+        let cap = self.cap.as_ref().map_or(u32::MAX, |c| c[e.card as usize]);
+        u64::from(e.count.min(cap))
     }
 
     fn groups_hold(&self, per: &[u64]) -> bool {
@@ -175,6 +186,23 @@ fn noun(kinds: Option<&[String]>, conditions: usize) -> String {
         }
         None => "matching".into(),
     }
+}
+
+/// With `cap`: each card's most copies counted (`u32::MAX`: all of them),
+/// or `Some(None)` without caps; `None` once a broken cap filter is reported.
+fn cap(c: &spec::Count, sc: &Scoped<'_, '_>, diags: &mut Diagnostics) -> Option<Option<Vec<u32>>> {
+    let mut caps = Vec::new();
+    for (i, o) in c.cap.iter().enumerate() {
+        let pointer = format!("{}/count/cap/{i}/filter", sc.at);
+        caps.push((sc.filter(&o.filter, &pointer, diags)?, o.max));
+    }
+    Some((!caps.is_empty()).then(|| {
+        sc.each(|card| {
+            caps.iter()
+                .find(|(f, _)| f.matches(card))
+                .map_or(u32::MAX, |(_, max)| *max)
+        })
+    }))
 }
 
 /// Each card's group (its values of the `per` fields, interned) with the

@@ -188,6 +188,11 @@ impl GameSchemas {
         (schemas, missing)
     }
 
+    /// Every schema document of the game, by the URI it is registered under.
+    pub fn documents(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.docs.iter().map(|(uri, doc)| (uri.as_str(), doc))
+    }
+
     /// The top-level property names a card of `kind` may have (following
     /// `$ref` and `allOf`/`anyOf`/`oneOf`), if its schema compiled.
     pub fn property_names(&self, kind: &str) -> Option<std::collections::BTreeSet<String>> {
