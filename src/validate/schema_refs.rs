@@ -3,7 +3,7 @@
 //! each bad one is reported at its `$ref` in its file, and only the
 //! documents that depend on it are left out.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -17,6 +17,7 @@ pub(super) fn drop_unresolvable(
     mut docs: Vec<SchemaDoc>,
     diags: &mut Diagnostics,
 ) -> Vec<SchemaDoc> {
+    let mut dropped: BTreeSet<String> = BTreeSet::new();
     loop {
         let by_uri: BTreeMap<&str, &Value> =
             docs.iter().map(|d| (d.uri.as_str(), &d.doc)).collect();
@@ -31,7 +32,7 @@ pub(super) fn drop_unresolvable(
             collect_refs(&d.doc, &mut refs);
             let broken: Vec<(String, String)> = refs
                 .into_iter()
-                .filter_map(|r| why_unresolved(&d.uri, &r, &by_uri).map(|why| (r, why)))
+                .filter_map(|r| why_unresolved(&d.uri, &r, &by_uri, &dropped).map(|why| (r, why)))
                 .collect();
             if !broken.is_empty() {
                 bad.push((i, broken));
@@ -42,6 +43,7 @@ pub(super) fn drop_unresolvable(
         }
         for (i, broken) in bad.iter().rev() {
             let doc = docs.remove(*i);
+            dropped.insert(doc.uri.clone());
             for (reference, why) in broken {
                 let mut d = Diagnostic::error(
                     "schema::unresolved-ref",
@@ -91,7 +93,12 @@ fn collect_refs(v: &Value, out: &mut Vec<String>) {
 
 /// Why `reference` (in the document at `base`) resolves to nothing, or
 /// `None` when it resolves.
-fn why_unresolved(base: &str, reference: &str, docs: &BTreeMap<&str, &Value>) -> Option<String> {
+fn why_unresolved(
+    base: &str,
+    reference: &str,
+    docs: &BTreeMap<&str, &Value>,
+    dropped: &BTreeSet<String>,
+) -> Option<String> {
     let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
     if file.contains("://") || file.starts_with('/') {
         return Some("carta resolves only paths relative to the schema file, offline".into());
@@ -103,6 +110,11 @@ fn why_unresolved(base: &str, reference: &str, docs: &BTreeMap<&str, &Value>) ->
         normalize(&format!("{dir}/{file}"))
     };
     let shown = uri.strip_prefix(uri_prefix()).unwrap_or(&uri);
+    if dropped.contains(&uri) {
+        return Some(format!(
+            "`{shown}` is left out, because a `$ref` in it cannot be resolved (reported there)"
+        ));
+    }
     let Some(doc) = docs.get(uri.as_str()) else {
         return Some(format!(
             "there is no schema file `{shown}` among this game's schemas"
@@ -164,22 +176,29 @@ mod tests {
         let a = serde_json::json!({"$defs": {"x": {"$anchor": "ex"}}});
         let docs = BTreeMap::from([("carta://workspace/schemas/g/a.json", &a)]);
         let base = "carta://workspace/schemas/g/b.json";
-        assert_eq!(why_unresolved(base, "a.json#/$defs/x", &docs), None);
-        assert_eq!(why_unresolved(base, "./a.json#ex", &docs), None);
+        let none = BTreeSet::new();
+        assert_eq!(why_unresolved(base, "a.json#/$defs/x", &docs, &none), None);
+        assert_eq!(why_unresolved(base, "./a.json#ex", &docs, &none), None);
         assert!(
-            why_unresolved(base, "a.json#/$defs/y", &docs)
+            why_unresolved(base, "a.json#/$defs/y", &docs, &none)
                 .unwrap()
                 .contains("nothing at")
         );
         assert!(
-            why_unresolved(base, "c.json", &docs)
+            why_unresolved(base, "c.json", &docs, &none)
                 .unwrap()
                 .contains("no schema file")
         );
         assert!(
-            why_unresolved(base, "https://example.com/s.json", &docs)
+            why_unresolved(base, "https://example.com/s.json", &docs, &none)
                 .unwrap()
                 .contains("offline")
+        );
+        let gone = BTreeSet::from(["carta://workspace/schemas/g/a.json".to_owned()]);
+        assert!(
+            why_unresolved(base, "a.json#/$defs/x", &docs, &gone)
+                .unwrap()
+                .contains("left out")
         );
     }
 }
