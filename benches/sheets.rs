@@ -98,7 +98,7 @@ fn main() {
         let mut found = Vec::new();
         let start = Instant::now();
         let files = render(
-            ws.root(),
+            ws.jail(),
             &ws.sources,
             &game,
             &inputs,
@@ -129,7 +129,7 @@ fn main() {
         prints: all.prints[..100].to_vec(),
     };
     let files = render(
-        ws.root(),
+        ws.jail(),
         &ws.sources,
         &game,
         &inputs,

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Scale benchmark (docs/performance.md): for each size, generate a synthetic
-# game (one legal deck per 20 cards), then time side by side, in one run: the single-threaded floor (read,
-# parse, parse+validate), `carta check`, `carta build` and `taplo check`
-# against the equivalent single-file schema. Prints a Markdown table of the
-# best of RUNS wall times (seconds), peak memory (MiB), and ratios.
+# Scale benchmark (docs/performance.md): for each size, write a game — the
+# synthetic one (examples/synth.rs, one legal deck per 20 cards) or, with
+# PACK=<game>, a shipped pack's cards replicated with its real schemas and
+# decks (examples/replicate.rs) — then time side by side, in one run: the
+# single-threaded floor (read, parse, parse+validate), `carta check`, a
+# re-check after a one-card edit (with the check cache), `carta build` and
+# `taplo check` against the equivalent single-file schema. Prints a Markdown
+# table of the best of RUNS wall times (seconds), peak memory (MiB), and ratios.
 #
 #   scripts/bench-check.sh [SIZES…]        default: 1000 5000 20000 100000
 #   TAPLO=/path/to/taplo RUNS=3 scripts/bench-check.sh 20000
+#   PACK=intrepidos scripts/bench-check.sh 20000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("${@:-1000 5000 20000 100000}")
 read -r -a sizes <<< "${sizes[*]}"
 runs=${RUNS:-3}
-taplo=${TAPLO:-$(command -v taplo || echo /tmp/taplo/bin/taplo)}
-cargo build --release --quiet --example synth --example floor
+# taplo on PATH, or TAPLO; without it the taplo column is left empty.
+taplo=$(command -v "${TAPLO:-taplo}" || true)
+cargo build --release --quiet --example synth --example floor --example replicate
 cargo build --release --quiet
 carta=target/release/carta
 work=$(mktemp -d)
@@ -32,22 +37,35 @@ measure() {
     echo "$best $((mem / 1024))"
 }
 
-echo "| cards | read | parse | parse+validate (floor) | carta check | carta build | taplo check | check ÷ floor | taplo ÷ check | build ÷ check |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+game=${PACK:-synth}
+echo "| cards | read | parse | parse+validate (floor) | carta check | re-check | carta build | taplo check | check ÷ floor | taplo ÷ check | re-check ÷ check | build ÷ check |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for n in "${sizes[@]}"; do
     ws="$work/ws$n"
-    target/release/examples/synth --cards "$n" --decks $((n / 20)) --out "$ws" > /dev/null 2>&1
-    target/release/examples/floor "$ws" synth schema "$work/schema.json"
-    read -r rd _ < <(measure target/release/examples/floor "$ws" synth read)
-    read -r pa _ < <(measure target/release/examples/floor "$ws" synth parse)
-    read -r va vm < <(measure target/release/examples/floor "$ws" synth validate)
+    if [ "$game" = synth ]; then
+        target/release/examples/synth --cards "$n" --decks $((n / 20)) --out "$ws" > /dev/null 2>&1
+        card_files=("$ws"/cards/synth/{hero,item,action,relic}/"*.toml")
+        edited=$(find "$ws/cards/synth/item" -name '*.toml' | sort | head -n 1)
+    else
+        target/release/examples/replicate --game "$game" --cards "$n" --out "$ws" > /dev/null
+        card_files=("$ws/cards/$game/r*.toml")
+        edited="$ws/cards/$game/r0.toml"
+    fi
+    target/release/examples/floor "$ws" "$game" schema "$work/schema.json"
+    read -r rd _ < <(measure target/release/examples/floor "$ws" "$game" read)
+    read -r pa _ < <(measure target/release/examples/floor "$ws" "$game" parse)
+    read -r va vm < <(measure target/release/examples/floor "$ws" "$game" validate)
     read -r ch cm < <(measure "$carta" -C "$ws" -q check --no-cache)
+    # The cache is filled once; each timed run then edits one card file
+    # (a comment appended: new content, the same cards) and checks again.
+    "$carta" -C "$ws" -q check > /dev/null
+    read -r re rm < <(measure sh -c 'echo "# edit $$" >> "$1" && exec "$2" -C "$3" -q check' sh "$edited" "$carta" "$ws")
     read -r bu bm < <(measure "$carta" -C "$ws" -q build --out "$work/out$n")
     if [ -x "$taplo" ]; then
-        read -r ta tm < <(measure "$taplo" check --schema "file://$work/schema.json" "$ws"/cards/synth/{hero,item,action,relic}/"*.toml")
+        read -r ta tm < <(measure "$taplo" check --schema "file://$work/schema.json" "${card_files[@]}")
     else
         ta=nan tm=0
     fi
     ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
-    echo "| $n | ${rd} s | ${pa} s | ${va} s, ${vm} MiB | ${ch} s, ${cm} MiB | ${bu} s, ${bm} MiB | ${ta} s, ${tm} MiB | $(ratio "$ch" "$va") | $(ratio "$ta" "$ch") | $(ratio "$bu" "$ch") |"
+    echo "| $n | ${rd} s | ${pa} s | ${va} s, ${vm} MiB | ${ch} s, ${cm} MiB | ${re} s, ${rm} MiB | ${bu} s, ${bm} MiB | ${ta} s, ${tm} MiB | $(ratio "$ch" "$va") | $(ratio "$ta" "$ch") | $(ratio "$re" "$ch") | $(ratio "$bu" "$ch") |"
 done

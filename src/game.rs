@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::link::{CardPool, link};
-use crate::load::{CheckCache, LoadError, Workspace, hash_text};
+use crate::load::{CheckCache, LoadError, ReadProblem, Workspace, hash_text};
 use crate::rules::{self, Rules};
 use crate::validate::{self, FileCards, GameSchemas, LoadedManifest, RawCard, read_cards};
 
@@ -21,6 +21,8 @@ pub struct Game {
     pub pool: CardPool,
     /// The compiled deck and box rules.
     pub rules: Rules,
+    /// The kinds' compiled schemas and their documents.
+    pub schemas: GameSchemas,
     /// The example decks under `cards/<game>/decks/` that parsed.
     pub decks: Vec<DeckFile>,
     /// How many card files were unchanged since the last `carta check` and
@@ -91,6 +93,9 @@ pub fn compile(
 ) -> Result<Option<Game>, LoadError> {
     let errors_before = diags.error_count();
     let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
+    if !ws.is_text(manifest_file) {
+        return Ok(None);
+    }
     let Some(manifest) = validate::manifest::parse(game, manifest_file, &ws.sources, diags) else {
         return Ok(None);
     };
@@ -105,9 +110,14 @@ pub fn compile(
         manifest,
         pool,
         rules,
+        schemas,
         decks: Vec::new(),
         reused_files,
     };
+    if decks == Decks::Check {
+        // Shown with `-v`: where each rule comes from.
+        diags.extend(rules::sources(&game.manifest, &game.rules));
+    }
     if cards_ok {
         let mut found = Vec::new();
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
@@ -124,10 +134,9 @@ pub fn compile(
 fn kept_fields(manifest: &LoadedManifest, keep: Keep) -> Option<BTreeSet<String>> {
     (keep != Keep::All).then(|| {
         let mut fields = BTreeSet::new();
-        let m = &manifest.manifest;
-        m.deck_rules
-            .iter()
-            .chain(&m.box_rules)
+        manifest
+            .manifest
+            .all_rules()
             .for_each(|r| r.fields(&mut fields));
         fields
     })
@@ -148,7 +157,7 @@ fn read_card_files(
     let game = manifest.manifest.id.clone();
     let kinds = manifest.manifest.kind_ids();
     let kept = kept_fields(manifest, keep);
-    let card_files = ws.card_files(&game)?;
+    let card_files = ws.card_files(&game, diags)?;
     let cache = (keep == Keep::RulesCached).then(|| {
         // Everything besides a file's own text that its result depends on.
         let mut key = format!("{kept:?}");
@@ -159,30 +168,49 @@ fn read_card_files(
         CheckCache::new(ws.root(), &game, hash_text(&key))
     });
     let reused = AtomicUsize::new(0);
+    // An unchanged file (same stamp) is taken from the cache unread.
+    let reuse = |file: FileId, rel: &str, stamp| {
+        let mut cards = cache.as_ref()?.get_stamped::<Vec<RawCard>>(rel, stamp)?;
+        cards.iter_mut().for_each(|c| c.file = file);
+        reused.fetch_add(1, Ordering::Relaxed);
+        Some(FileCards {
+            cards,
+            diagnostics: Vec::new(),
+        })
+    };
     // A file's text stays in memory only when it has something to report,
     // or when every field is kept anyway (build).
-    let per_file = ws.read_each(&card_files, keep == Keep::All, diags, |file, rel, text| {
-        let content = cache.as_ref().map(|_| hash_text(text));
-        let hit = cache
-            .as_ref()
-            .zip(content)
-            .and_then(|(cache, content)| cache.get::<Vec<RawCard>>(rel, content));
-        if let Some(mut cards) = hit {
-            cards.iter_mut().for_each(|c| c.file = file);
-            reused.fetch_add(1, Ordering::Relaxed);
-            let found = FileCards {
-                cards,
-                diagnostics: Vec::new(),
-            };
-            return (found, false);
-        }
-        let found = read_cards(file, text, &kinds, schemas, kept.as_ref());
-        let report = !found.diagnostics.is_empty();
-        if let (Some(cache), Some(content), false) = (&cache, content, report) {
-            cache.put(rel, content, &found.cards);
-        }
-        (found, report)
-    })?;
+    let per_file = ws.read_each_stamped(
+        &card_files,
+        keep == Keep::All,
+        diags,
+        reuse,
+        |file, rel, text, stamp| {
+            let content = cache.as_ref().map(|_| hash_text(text));
+            let hit = cache.as_ref().zip(content).and_then(|(cache, content)| {
+                let cards = cache.get::<Vec<RawCard>>(rel, content)?;
+                // Same text, new stamp (touched, checked out): remember the
+                // stamp, so that next time the file is not read.
+                cache.put(rel, content, stamp, &cards);
+                Some(cards)
+            });
+            if let Some(mut cards) = hit {
+                cards.iter_mut().for_each(|c| c.file = file);
+                reused.fetch_add(1, Ordering::Relaxed);
+                let found = FileCards {
+                    cards,
+                    diagnostics: Vec::new(),
+                };
+                return (found, false);
+            }
+            let found = read_cards(file, text, &kinds, schemas, kept.as_ref());
+            let report = !found.diagnostics.is_empty();
+            if let (Some(cache), Some(content), false) = (&cache, content, report) {
+                cache.put(rel, content, stamp, &found.cards);
+            }
+            (found, report)
+        },
+    )?;
     if let Some(cache) = &cache {
         cache.prune(&card_files);
     }
@@ -203,7 +231,7 @@ fn check_example_decks(
     keep: Keep,
     diags: &mut Diagnostics,
 ) -> Result<(), LoadError> {
-    let deck_files = ws.deck_files(game.id())?;
+    let deck_files = ws.deck_files(game.id(), diags)?;
     let checked = ws.read_each(&deck_files, keep == Keep::All, diags, |file, _, text| {
         let mut out = Vec::new();
         let deck = check_deck(game, file, text, &mut out);
@@ -246,11 +274,7 @@ pub fn check_deck(
         );
         return None;
     }
-    if let Some(resolved) =
-        deck::resolve(&parsed, &game.manifest, &game.pool, &game.rules.deck, out)
-    {
-        deck::check(&parsed, &resolved, &game.manifest, &game.rules.deck, out);
-    }
+    deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, out);
     Some(parsed)
 }
 
@@ -263,10 +287,33 @@ fn compile_schemas(
 ) -> Result<(GameSchemas, Vec<FileId>), LoadError> {
     let m = &manifest.manifest;
     let paths = m.schema_paths();
-    let mut files = ws.schema_files(&m.id)?;
-    for path in paths.values() {
-        if !files.contains(path) && ws.exists(path) {
-            files.push(path.clone());
+    let mut files = ws.schema_files(&m.id, diags)?;
+    let mut refused = Vec::new();
+    for (kind, path) in &paths {
+        if files.contains(path) {
+            continue;
+        }
+        // Refused by the walk of the schemas folder: reported there.
+        if ws.was_refused(path) {
+            refused.push(path.clone());
+            continue;
+        }
+        // A kind may name any schema file, but only inside the workspace.
+        match ws.locate(path) {
+            Ok(()) => files.push(path.clone()),
+            Err(ReadProblem::Missing) => {}
+            Err(problem) => {
+                refused.push(path.clone());
+                let pointer = format!("/kinds/{kind}/schema");
+                let span = manifest.spans.value_span(&pointer).unwrap_or(0..0);
+                diags.push(
+                    Diagnostic::error(problem.code(), problem.message(path))
+                        .at(manifest.file, span, "this schema path")
+                        .with_help(
+                            "schema paths are relative to the workspace root and stay inside it",
+                        ),
+                );
+            }
         }
     }
     let mut ids = ws.read_many(&files, diags)?;
@@ -281,8 +328,11 @@ fn compile_schemas(
     let (schemas, missing) = GameSchemas::compile(docs, &by_uri, diags);
     for kind in missing {
         let path = &paths[&kind];
-        if parsed.contains(&validate::uri_of(path)) || files.contains(path) {
-            continue; // present but broken: already reported at the schema file
+        if parsed.contains(&validate::uri_of(path))
+            || files.contains(path)
+            || refused.contains(path)
+        {
+            continue; // present but broken or refused: already reported
         }
         let span = manifest
             .spans

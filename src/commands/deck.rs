@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use super::{CommandError, Report, open_deck, plural};
 use crate::deck::{self, DeckFile};
 use crate::deckcode::{self, CodeDeck};
+use crate::diag::escape_controls;
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceMap};
 use crate::game::Games;
 use crate::load::Workspace;
@@ -30,17 +31,13 @@ pub fn check(
         let mut found = Vec::new();
         let mut checked = false;
         if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)?
+            && let Some((resolved, rules)) =
+                deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, &mut found)
         {
-            let rules = &game.rules.deck;
-            if let Some(resolved) =
-                deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
-            {
-                deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
-                checked = true;
-                if explain {
-                    let tallies = (rules, &resolved);
-                    explain_deck(&parsed, tallies, &ws.sources, json, &mut found);
-                }
+            checked = true;
+            if explain {
+                let tallies = (rules, &resolved);
+                explain_deck(&parsed, tallies, &ws.sources, json, &mut found);
             }
         }
         // A deck is legal only when it was checked and broke no rule.
@@ -73,19 +70,15 @@ pub fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
     let mut games = Games::default();
     let mut found = Vec::new();
     if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)? {
-        let resolved = deck::resolve(
-            &parsed,
-            &game.manifest,
-            &game.pool,
-            &game.rules.deck,
-            &mut found,
-        );
+        // An unknown format is an error here too: the code would carry it.
+        let resolved = deck::rules_for(&parsed, &game.rules, &mut found).and_then(|rules| {
+            deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+        });
         if resolved.is_some() && !diags.has_errors() {
             let code_deck = CodeDeck {
                 game: parsed.game.clone(),
                 name: parsed.name.clone(),
-                // Deck files name no format yet.
-                format: None,
+                format: parsed.format.as_ref().map(|(id, _)| id.clone()),
                 zones: deck::zones_of(&parsed),
             };
             match deckcode::encode(&code_deck, &game.manifest.manifest, &game.pool) {
@@ -147,9 +140,15 @@ fn explain_deck(
 ) {
     let tallies = rules.explain(&resolved.view);
     if !json {
-        println!("{} ({}):", sources.get(deck.file).name, deck.name);
+        let format = rules
+            .format
+            .as_ref()
+            .map(|f| format!(", format `{f}`"))
+            .unwrap_or_default();
+        let title = format!("{} ({}{format}):", sources.get(deck.file).name, deck.name);
+        println!("{}", escape_controls(&title));
         for line in deck::tally_lines(rules, &tallies) {
-            println!("{line}");
+            println!("{}", escape_controls(&line));
         }
         return;
     }
@@ -165,7 +164,8 @@ fn explain_deck(
                     r.id, r.name, t.actual, t.expected
                 ),
             )
-            .at(deck.file, deck.game_span.clone(), ""),
+            .at(deck.file, deck.game_span.clone(), "")
+            .with_help_opt(r.source.as_ref().map(|s| format!("source: {s}"))),
         );
     }
 }

@@ -8,8 +8,11 @@ pub mod build;
 pub mod bundle;
 pub mod check;
 pub mod deck;
+pub mod init;
 pub mod print;
+pub mod progress;
 mod report;
+pub mod watch;
 
 pub use report::{ColorChoice, CommandError, Output, Report};
 

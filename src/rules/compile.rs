@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::bind::Bind;
@@ -24,10 +25,14 @@ use crate::validate::{GameSchemas, RESERVED};
 /// A game's compiled rules.
 #[derive(Debug, Clone, Default)]
 pub struct Rules {
-    /// Deck rules, with the manifest's zones.
+    /// Deck rules, with the manifest's zones: what a deck without a format
+    /// is judged by.
     pub deck: RuleSet,
     /// Box rules, with one zone: the whole pool.
     pub boxed: RuleSet,
+    /// Each format's deck rules (the game's own ones included when the
+    /// format extends them), by format id in manifest order.
+    pub formats: IndexMap<String, RuleSet>,
 }
 
 /// Checks and compiles the zones, deck rules and box rules of a game.
@@ -56,7 +61,8 @@ pub fn compile(
         &deck_zones,
         diags,
     );
-    let deck = RuleSet::new(zones, deck_rules, pool.len());
+    let formats = cx.formats(&deck_rules, &zones, &deck_zones, diags);
+    let deck = RuleSet::new(zones, deck_rules, None, pool.len());
     let all: Vec<bool> = vec![true; pool.len()];
     let box_zone = ZoneInfo {
         id: "box".into(),
@@ -64,8 +70,12 @@ pub fn compile(
         accepts: all,
     };
     let box_rules = cx.rules("box-rules", &manifest.manifest.box_rules, &[], diags);
-    let boxed = RuleSet::new(vec![box_zone], box_rules, pool.len());
-    Rules { deck, boxed }
+    let boxed = RuleSet::new(vec![box_zone], box_rules, None, pool.len());
+    Rules {
+        deck,
+        boxed,
+        formats,
+    }
 }
 
 struct Cx<'a> {
@@ -125,6 +135,56 @@ impl Cx<'_> {
         out
     }
 
+    /// Compiles each format's rules, after the game's own when it extends them.
+    fn formats(
+        &self,
+        default: &[CompiledRule],
+        zones: &[ZoneInfo],
+        deck_zones: &[(String, Vec<String>)],
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, RuleSet> {
+        let mut out = IndexMap::new();
+        for (id, format) in &self.manifest.manifest.formats {
+            let list = format!("formats/{id}/deck-rules");
+            let own = self.rules(&list, &format.deck_rules, deck_zones, diags);
+            let mut rules = if format.extends_default {
+                default.to_vec()
+            } else {
+                Vec::new()
+            };
+            for rule in own {
+                if let Some(first) = rules.iter().find(|r| r.id == rule.id) {
+                    let first_span = self
+                        .manifest
+                        .spans
+                        .value_span(&format!("{}/id", first.pointer));
+                    diags.push(
+                        self.error(
+                            "rules::duplicate-id",
+                            &format!("{}/id", rule.pointer),
+                            format!(
+                                "the format `{id}` extends the game's deck rules, which already have a rule `{}`",
+                                rule.id
+                            ),
+                            "defined again here",
+                        )
+                        .with_label(Label::new(
+                            self.manifest.file,
+                            first_span.unwrap_or(0..0),
+                            "first defined here",
+                        ))
+                        .with_help("give the format's rule another id"),
+                    );
+                    continue;
+                }
+                rules.push(rule);
+            }
+            let set = RuleSet::new(zones.to_vec(), rules, Some(id.clone()), self.pool.len());
+            out.insert(id.clone(), set);
+        }
+        out
+    }
+
     fn rules(
         &self,
         list: &str,
@@ -157,7 +217,7 @@ impl Cx<'_> {
                 );
                 continue;
             }
-            if let Some(compiled) = self.rule(&at, i, rule, zones, diags) {
+            if let Some(compiled) = self.rule(&at, rule, zones, diags) {
                 out.push(compiled);
             }
         }
@@ -167,7 +227,6 @@ impl Cx<'_> {
     fn rule(
         &self,
         at: &str,
-        index: usize,
         rule: &Rule,
         zones: &[(String, Vec<String>)],
         diags: &mut Diagnostics,
@@ -240,7 +299,8 @@ impl Cx<'_> {
             id: rule.id.clone(),
             name: rule.name.clone(),
             severity: rule.severity,
-            index,
+            pointer: at.to_owned(),
+            source: rule.source.clone(),
             template: rule.message.clone(),
             zone,
             check,
@@ -248,215 +308,52 @@ impl Cx<'_> {
     }
 }
 
-/// A rule being compiled, with the kinds it looks at.
-struct Scoped<'a, 'c> {
+/// A rule being compiled, with the kinds it looks at: what each rule
+/// kind's `compile` checks its declaration against and precomputes over.
+pub(super) struct Scoped<'a, 'c> {
     cx: &'a Cx<'c>,
-    at: &'a str,
+    /// The rule's JSON pointer in `game.toml`.
+    pub(super) at: &'a str,
     scope: &'a [String],
 }
 
 impl Scoped<'_, '_> {
+    /// The rule's one check, compiled by its kind's own file.
     fn check(&self, rule: &Rule, diags: &mut Diagnostics) -> Option<Check> {
-        let at = self.at;
         if let Some(b) = &rule.size {
-            self.bounds(b, &format!("{at}/size"), diags)?;
-            return Some(Check::Size(Size { bounds: *b }));
+            return Size::compile(b, self, diags);
         }
         if let Some(c) = &rule.count {
-            let bounds = Bounds {
-                exact: c.exact,
-                min: c.min,
-                max: c.max,
-            };
-            self.bounds(&bounds, &format!("{at}/count"), diags)?;
-            let filter = self.filter(&c.filter, &format!("{at}/count/filter"), diags)?;
-            let kinds = filter.kinds();
-            let fields_ok = self.fields(
-                c.per.names(),
-                kinds.as_deref(),
-                &format!("{at}/count/per"),
-                diags,
-            );
-            let matches = self.each(|card| filter.matches(card));
-            let noun = match kinds {
-                Some(k) if c.filter.len() == 1 => k
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(" or "),
-                _ => "matching".into(),
-            };
-            let (groups, required) = if c.per.is_empty() {
-                (None, Vec::new())
-            } else {
-                fields_ok?;
-                let mut interner = Interner::default();
-                let label = |v: &[Option<Value>]| describe_group(c.per.names(), v);
-                let group_of = self.each(|card| {
-                    let values: Vec<Option<Value>> = c
-                        .per
-                        .names()
-                        .iter()
-                        .map(|f| field_value(card, &path(f)))
-                        .collect();
-                    interner.intern(&key_of(&values), || label(&values))
-                });
-                let required = c
-                    .values
-                    .iter()
-                    .map(|v| {
-                        let values: Vec<Option<Value>> = match v {
-                            Value::Array(items) if c.per.names().len() > 1 => {
-                                items.iter().cloned().map(Some).collect()
-                            }
-                            other => vec![Some(other.clone())],
-                        };
-                        interner.intern(&key_of(&values), || label(&values))
-                    })
-                    .collect();
-                (Some((group_of, interner.names)), required)
-            };
-            return Some(Check::Count(Count {
-                bounds,
-                matches,
-                noun,
-                groups,
-                required,
-            }));
+            return Count::compile(c, self, diags);
         }
         if let Some(c) = &rule.copies {
-            let filter = self.filter(&c.filter, &format!("{at}/copies/filter"), diags)?;
-            let kinds = filter.kinds();
-            self.fields(
-                c.key.names(),
-                kinds.as_deref(),
-                &format!("{at}/copies/key"),
-                diags,
-            )?;
-            if let Some(f) = &c.field {
-                self.fields(
-                    std::slice::from_ref(f),
-                    kinds.as_deref(),
-                    &format!("{at}/copies/field"),
-                    diags,
-                )?;
-            }
-            let mut overrides = Vec::new();
-            for (i, o) in c.overrides.iter().enumerate() {
-                overrides.push((
-                    self.filter(
-                        &o.filter,
-                        &format!("{at}/copies/overrides/{i}/filter"),
-                        diags,
-                    )?,
-                    o.max,
-                ));
-            }
-            let limit = self.each(|card| {
-                if !filter.matches(card) {
-                    return None;
-                }
-                let own = c
-                    .field
-                    .as_ref()
-                    .and_then(|f| field_value(card, &path(f)))
-                    .and_then(|v| v.as_u64())
-                    .and_then(|n| u32::try_from(n).ok());
-                own.or_else(|| {
-                    overrides
-                        .iter()
-                        .find(|(f, _)| f.matches(card))
-                        .map(|(_, m)| *m)
-                })
-                .or(Some(c.max))
-            });
-            let (key, key_name) = self.keys(c.key.names());
-            let by_id = c.key.names() == ["id"];
-            return Some(Check::Copies(Copies {
-                limit,
-                key,
-                key_name,
-                by_id,
-            }));
+            return Copies::compile(c, self, diags);
         }
         if let Some(s) = &rule.share {
-            self.fields(
-                std::slice::from_ref(&s.by),
-                None,
-                &format!("{at}/share/by"),
-                diags,
-            )?;
-            let mut interner = Interner::default();
-            let group = self.each(|card| match field_value(card, &path(&s.by)) {
-                None => u32::MAX,
-                Some(v) => {
-                    let raw = scalar_text(&v);
-                    let name = s.groups.get(&raw).cloned().unwrap_or(raw);
-                    interner.intern(&name, || name.clone())
-                }
-            });
-            return Some(Check::Share(Share {
-                group,
-                names: interner.names,
-                max_percent: s.max_percent,
-            }));
+            return Share::compile(s, self, diags);
         }
         if let Some(b) = &rule.bind {
-            let bound = self.filter(&b.bound, &format!("{at}/bind/bound"), diags)?;
-            let filter = self.filter(&b.filter, &format!("{at}/bind/filter"), diags)?;
-            self.fields(
-                std::slice::from_ref(&b.field),
-                filter.kinds().as_deref(),
-                &format!("{at}/bind/field"),
-                diags,
-            )?;
-            let mut interner = Interner::default();
-            let value = self.each(|card| match field_value(card, &path(&b.field)) {
-                None => u32::MAX,
-                Some(v) => {
-                    let text = scalar_text(&v);
-                    interner.intern(&text, || text.clone())
-                }
-            });
-            return Some(Check::Bind(Bind {
-                bound: self.each(|c| bound.matches(c)),
-                applies: self.each(|c| filter.matches(c)),
-                value,
-                names: interner.names,
-                field: b.field.clone(),
-                ids: self.each(|c| c.id.clone()),
-            }));
+            return Bind::compile(b, self, diags);
         }
         let d = rule.distinct.as_ref().expect("one check is present");
-        let filter = self.filter(&d.filter, &format!("{at}/distinct/filter"), diags)?;
-        self.fields(
-            d.key.names(),
-            filter.kinds().as_deref(),
-            &format!("{at}/distinct/key"),
-            diags,
-        )?;
-        let (key, key_name) = self.keys(d.key.names());
-        let by_id = d.key.names() == ["id"];
-        Some(Check::Distinct(Distinct {
-            applies: self.each(|c| filter.matches(c)),
-            key,
-            key_name,
-            by_id,
-        }))
+        Distinct::compile(d, self, diags)
     }
 
     /// A value computed for every card of the pool, in pool order.
-    fn each<T>(&self, mut f: impl FnMut(&crate::validate::RawCard) -> T) -> Vec<T> {
+    pub(super) fn each<T>(&self, mut f: impl FnMut(&crate::validate::RawCard) -> T) -> Vec<T> {
         self.cx.pool.iter().map(&mut f).collect()
     }
 
     /// Interned copy keys of every card, and their display names.
-    fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
+    pub(super) fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
         let mut interner = Interner::default();
         let mut names = Vec::new();
+        let paths: Vec<Vec<String>> = fields.iter().map(|f| path(f)).collect();
         let keys = self.each(|card| {
-            let values: Vec<Option<Value>> =
-                fields.iter().map(|f| field_value(card, &path(f))).collect();
+            let values: Vec<Option<Value>> = paths
+                .iter()
+                .map(|p| field_value(card, p).map(std::borrow::Cow::into_owned))
+                .collect();
             let display = values
                 .iter()
                 .map(|v| v.as_ref().map_or("-".into(), scalar_text))
@@ -468,7 +365,8 @@ impl Scoped<'_, '_> {
         (keys, names)
     }
 
-    fn bounds(&self, b: &Bounds, pointer: &str, diags: &mut Diagnostics) -> Option<()> {
+    /// Reports bounds that can never be met.
+    pub(super) fn bounds(&self, b: &Bounds, pointer: &str, diags: &mut Diagnostics) -> Option<()> {
         let conflicting = b.exact.is_some() && (b.min.is_some() || b.max.is_some());
         let empty = b.exact.is_none() && b.min.is_none() && b.max.is_none();
         let inverted = matches!((b.min, b.max), (Some(lo), Some(hi)) if lo > hi);
@@ -490,7 +388,8 @@ impl Scoped<'_, '_> {
         None
     }
 
-    fn filter(
+    /// A filter compiled, its kinds and fields checked against the game.
+    pub(super) fn filter(
         &self,
         filter: &Filter,
         pointer: &str,
@@ -532,7 +431,8 @@ impl Scoped<'_, '_> {
         ok.then_some(compiled)
     }
 
-    fn fields(
+    /// Reports fields no card of the rule's kinds can have.
+    pub(super) fn fields(
         &self,
         fields: &[String],
         kinds: Option<&[String]>,
@@ -590,14 +490,18 @@ impl Scoped<'_, '_> {
     }
 }
 
+/// Strings numbered in order of first appearance: groups and keys become
+/// small integers a deck check compares without hashing.
 #[derive(Default)]
-struct Interner {
+pub(super) struct Interner {
     ids: HashMap<String, u32>,
-    names: Vec<String>,
+    /// Each number's display name.
+    pub(super) names: Vec<String>,
 }
 
 impl Interner {
-    fn intern(&mut self, key: &str, name: impl FnOnce() -> String) -> u32 {
+    /// The number of `key`, `name` giving its display name the first time.
+    pub(super) fn intern(&mut self, key: &str, name: impl FnOnce() -> String) -> u32 {
         if let Some(&id) = self.ids.get(key) {
             return id;
         }
@@ -608,12 +512,13 @@ impl Interner {
     }
 }
 
-fn path(field: &str) -> Vec<String> {
+/// A dotted field name as path segments.
+pub(super) fn path(field: &str) -> Vec<String> {
     field.split('.').map(str::to_owned).collect()
 }
 
 /// A value as words: strings bare, the rest as JSON.
-fn scalar_text(v: &Value) -> String {
+pub(super) fn scalar_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -621,7 +526,7 @@ fn scalar_text(v: &Value) -> String {
 }
 
 /// A hashable key for a tuple of field values (numbers compared by value).
-fn key_of(values: &[Option<Value>]) -> String {
+pub(super) fn key_of(values: &[Option<Value>]) -> String {
     values
         .iter()
         .map(|v| match v {
@@ -633,7 +538,8 @@ fn key_of(values: &[Option<Value>]) -> String {
         .join("\u{1}")
 }
 
-fn describe_group(fields: &[String], values: &[Option<Value>]) -> String {
+/// A group as words: `element `fire``.
+pub(super) fn describe_group(fields: &[String], values: &[Option<Value>]) -> String {
     fields
         .iter()
         .zip(values)
