@@ -221,7 +221,7 @@ fn a_deck_with_a_format_keeps_it_through_its_code() {
     let path = "cards/mosaico/decks/azul.toml";
     ws.write(
         path,
-        &ws.read(path)
+        ws.read(path)
             .replace("name = \"Azul\"\n", "name = \"Azul\"\nformat = \"liga\"\n"),
     );
     let code = ws.run(["-q", "deck", "code", path]).succeeds().stdout;
@@ -240,7 +240,7 @@ fn a_deck_with_a_format_keeps_it_through_its_code() {
         .stdout;
     assert_eq!(again, code, "the decoded deck file gives back the code");
     // Without the format, the same cards have another (version 1) code.
-    ws.write("plain.toml", &decoded.replace("format = \"liga\"\n", ""));
+    ws.write("plain.toml", decoded.replace("format = \"liga\"\n", ""));
     let without = ws
         .run(["-q", "deck", "code", "plain.toml"])
         .succeeds()
