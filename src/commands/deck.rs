@@ -78,7 +78,7 @@ pub fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
             let code_deck = CodeDeck {
                 game: parsed.game.clone(),
                 name: parsed.name.clone(),
-                format: parsed.format.as_ref().map(|(id, _)| id.clone()),
+                format: parsed.format.as_ref().map(|(f, _)| f.clone()),
                 zones: deck::zones_of(&parsed),
             };
             match deckcode::encode(&code_deck, &game.manifest.manifest, &game.pool) {
@@ -116,7 +116,24 @@ pub fn decode(root: &Path, code: &str) -> Result<Report, CommandError> {
         Ok(game_id) => {
             if let Some(game) = games.get(&mut ws, &game_id, &mut diags)? {
                 match deckcode::decode(code, &game.manifest.manifest, &game.pool) {
-                    Ok(d) => print!("{}", deckcode::to_toml(&d)),
+                    Ok(d) => match d.format.as_deref().filter(|f| !game.rules.formats.contains_key(*f)) {
+                        Some(unknown) => diags.push(
+                            Diagnostic::error(
+                                "deck::unknown-format",
+                                format!("the code names the format `{unknown}`, which `{game_id}` does not declare"),
+                            )
+                            .with_help(if game.rules.formats.is_empty() {
+                                "the game declares no formats: remove `format` from the deck".into()
+                            } else {
+                                crate::suggest::help(
+                                    unknown,
+                                    game.rules.formats.keys().map(String::as_str),
+                                    "the game declares the formats",
+                                )
+                            }),
+                        ),
+                        None => print!("{}", deckcode::to_toml(&d)),
+                    },
                     Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
                 }
             }
