@@ -103,6 +103,13 @@ pub enum Command {
         #[command(flatten)]
         print: PrintArgs,
     },
+    /// Keep translation files: refresh their source hashes, export and
+    /// import PO files for translators.
+    I18n {
+        /// What to do with translations.
+        #[command(subcommand)]
+        command: I18nCommand,
+    },
     /// Write print-and-play sheets of games, or of deck files
     /// (`DIR/<game>/decks/<deck>/index.html`).
     Print {
@@ -117,9 +124,48 @@ pub enum Command {
     },
 }
 
+/// The `carta i18n` commands.
+#[derive(Debug, Subcommand)]
+pub enum I18nCommand {
+    /// Record the current source text's hash in every translation entry of
+    /// the game (after reviewing the translations `check` calls stale).
+    Update {
+        /// The game.
+        game: String,
+        /// Only this language.
+        #[arg(long)]
+        lang: Option<String>,
+    },
+    /// Write the game's strings in a language as a PO file (stdout by default).
+    Export {
+        /// The game.
+        game: String,
+        /// The language to translate into.
+        #[arg(long)]
+        lang: String,
+        /// Write to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Read a translated PO file into the game's translation file.
+    Import {
+        /// The game.
+        game: String,
+        /// The PO file, relative to the current directory.
+        file: PathBuf,
+        /// The language (default: the PO file's `Language:` header).
+        #[arg(long)]
+        lang: Option<String>,
+    },
+}
+
 /// Per-build print settings; each overrides the game's `[print]`.
 #[derive(Debug, Args)]
 pub struct PrintArgs {
+    /// Print sheets in this language (repeatable; `sheets/<lang>/`):
+    /// the game's own or one of its translations.
+    #[arg(long = "lang", value_name = "LANG")]
+    pub languages: Vec<String>,
     /// The paper.
     #[arg(long, value_enum)]
     pub paper: Option<Paper>,
@@ -206,13 +252,30 @@ pub fn run(cli: Cli) -> ExitCode {
             DeckCommand::Decode { code } => commands::deck::decode(root, code),
         },
         Command::Build { games, out, print } => {
-            commands::build::run(root, games, &root.join(out), print.options())
+            commands::build::run(root, games, &root.join(out), print.options(), &print.languages)
         }
+        Command::I18n { command } => match command {
+            I18nCommand::Update { game, lang } => {
+                commands::i18n::update(root, game, lang.as_deref())
+            }
+            I18nCommand::Export { game, lang, out } => {
+                commands::i18n::export(root, game, lang, out.as_deref())
+            }
+            I18nCommand::Import { game, file, lang } => {
+                commands::i18n::import(root, game, file, lang.as_deref())
+            }
+        },
         Command::Print {
             targets,
             out,
             print,
-        } => commands::print::run(root, targets, &root.join(out), print.options()),
+        } => commands::print::run(
+            root,
+            targets,
+            &root.join(out),
+            print.options(),
+            &print.languages,
+        ),
     };
     output.finish(result)
 }

@@ -28,6 +28,7 @@ pub mod deckcode;
 pub mod diag;
 pub mod emit;
 pub mod game;
+pub mod i18n;
 pub mod link;
 pub mod load;
 pub mod rules;

@@ -8,6 +8,7 @@ pub mod build;
 pub mod bundle;
 pub mod check;
 pub mod deck;
+pub mod i18n;
 pub mod print;
 mod report;
 

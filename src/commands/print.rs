@@ -22,6 +22,7 @@ pub fn run(
     targets: &[String],
     out: &Path,
     sheets: SheetOptions,
+    languages: &[String],
 ) -> Result<Report, CommandError> {
     let (decks, games): (Vec<&String>, Vec<&String>) =
         targets.iter().partition(|t| t.ends_with(".toml"));
@@ -36,6 +37,9 @@ pub fn run(
         for game in game::compile_all(&mut ws, &games, Keep::All, &mut diags)? {
             if !diags.has_errors() {
                 SheetsEmitter::pool(&game, sheets).emit(&game, &mut ws, &mut stage, &mut diags)?;
+                super::build::emit_languages(
+                    &game, languages, sheets, &mut ws, &mut stage, &mut diags,
+                )?;
                 printed += 1;
             }
             compiled.insert(game);

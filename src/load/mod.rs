@@ -220,7 +220,8 @@ impl Workspace {
     }
 
     /// The card files of game `game` (relative paths, sorted): every `.toml`
-    /// under `cards/<game>/` except `game.toml` and the `decks/` folder.
+    /// under `cards/<game>/` except `game.toml` and the `decks/` and `i18n/`
+    /// (translations) folders.
     ///
     /// # Errors
     /// When a folder cannot be listed.
@@ -231,7 +232,10 @@ impl Workspace {
             &base,
             &mut |rel| {
                 let inner = &rel[base.len() + 1..];
-                inner.ends_with(".toml") && inner != "game.toml" && !inner.starts_with("decks/")
+                inner.ends_with(".toml")
+                    && inner != "game.toml"
+                    && !inner.starts_with("decks/")
+                    && !inner.starts_with("i18n/")
             },
             &mut out,
         )?;
@@ -247,6 +251,20 @@ impl Workspace {
         let mut out = Vec::new();
         if self.root.join(&base).is_dir() {
             self.walk(&base, &mut |rel| rel.ends_with(".toml"), &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// The translation files of game `game`: every `.toml` directly in
+    /// `cards/<game>/i18n/`, sorted.
+    ///
+    /// # Errors
+    /// When the folder exists but cannot be listed.
+    pub fn translation_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
+        let base = format!("cards/{game}/i18n");
+        let mut out = Vec::new();
+        if self.root.join(&base).is_dir() {
+            self.walk(&base, &mut |rel| rel.ends_with(".toml") && !rel[base.len() + 1..].contains('/'), &mut out)?;
         }
         Ok(out)
     }

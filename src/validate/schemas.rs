@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use jsonschema::{Draft, Registry, Resource, Validator};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::suggest;
@@ -166,7 +166,11 @@ impl GameSchemas {
             .iter()
             .map(|(kind, k)| {
                 let mut refs = Vec::new();
-                schemas.ref_patterns(&schemas.docs[&k.uri], &k.uri, &mut Vec::new(), &mut refs, 0);
+                schemas.walk(&schemas.docs[&k.uri], &k.uri, &mut Vec::new(), 0, &mut |obj, path| {
+                    if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
+                        refs.push(RefPattern { path: path.to_vec(), kinds: kinds.into() });
+                    }
+                });
                 (kind.clone(), refs)
             })
             .collect();
@@ -232,14 +236,25 @@ impl GameSchemas {
         doc.pointer(parent)
     }
 
-    /// Collects the card-reference patterns of `schema` into `out`.
-    fn ref_patterns(
-        &self,
-        schema: &Value,
+    /// Visits every schema object of `kind` with the path of the card's
+    /// values it applies to (see [`GameSchemas::walk`]); nothing when the
+    /// kind's schema did not compile.
+    pub fn visit(&self, kind: &str, visit: &mut dyn FnMut(&Map<String, Value>, &[PathStep])) {
+        if let Some(k) = self.kinds.get(kind) {
+            self.walk(&self.docs[&k.uri], &k.uri, &mut Vec::new(), 0, visit);
+        }
+    }
+
+    /// Visits every schema object that applies to some path of a card,
+    /// following `$ref`, the combinators, `properties`, `items`,
+    /// `prefixItems` and `additionalProperties`.
+    fn walk<'a>(
+        &'a self,
+        schema: &'a Value,
         base: &str,
         path: &mut Vec<PathStep>,
-        out: &mut Vec<RefPattern>,
         depth: usize,
+        visit: &mut dyn FnMut(&'a Map<String, Value>, &[PathStep]),
     ) {
         // Schemas may recurse through `$ref`; card data nests only a few levels.
         if depth > 32 {
@@ -248,27 +263,22 @@ impl GameSchemas {
         let Some(obj) = schema.as_object() else {
             return;
         };
-        if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
-            out.push(RefPattern {
-                path: path.clone(),
-                kinds: kinds.into(),
-            });
-        }
+        visit(obj, path);
         if let Some((target, target_base)) = obj
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(|r| self.resolve(base, r))
         {
-            self.ref_patterns(target, &target_base, path, out, depth + 1);
+            self.walk(target, &target_base, path, depth + 1, visit);
         }
         for key in ["allOf", "anyOf", "oneOf"] {
             for sub in obj.get(key).and_then(Value::as_array).into_iter().flatten() {
-                self.ref_patterns(sub, base, path, out, depth + 1);
+                self.walk(sub, base, path, depth + 1, visit);
             }
         }
         for key in ["if", "then", "else"] {
             if let Some(sub) = obj.get(key) {
-                self.ref_patterns(sub, base, path, out, depth + 1);
+                self.walk(sub, base, path, depth + 1, visit);
             }
         }
         for (name, sub) in obj
@@ -278,7 +288,7 @@ impl GameSchemas {
             .flatten()
         {
             path.push(PathStep::Key(name.clone()));
-            self.ref_patterns(sub, base, path, out, depth + 1);
+            self.walk(sub, base, path, depth + 1, visit);
             path.pop();
         }
         let children = [
@@ -288,7 +298,7 @@ impl GameSchemas {
         for (key, step) in children {
             if let Some(sub) = obj.get(key) {
                 path.push(step);
-                self.ref_patterns(sub, base, path, out, depth + 1);
+                self.walk(sub, base, path, depth + 1, visit);
                 path.pop();
             }
         }
@@ -299,7 +309,7 @@ impl GameSchemas {
             .flatten()
         {
             path.push(PathStep::AnyItem);
-            self.ref_patterns(sub, base, path, out, depth + 1);
+            self.walk(sub, base, path, depth + 1, visit);
             path.pop();
         }
     }

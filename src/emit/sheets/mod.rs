@@ -184,6 +184,8 @@ pub struct Selection<'a> {
     /// The cards and their counts, in any order (the sheets follow the
     /// manifest's kind order, then this order).
     pub prints: Vec<Print<'a>>,
+    /// Lines the cover adds to its instructions (the language report).
+    pub notes: Vec<String>,
 }
 
 /// Renders the sheets of `game`. Reports every problem into `diags`;
@@ -368,7 +370,7 @@ fn assemble(
     let mut cover = Cover {
         game: &m.name,
         subject: &selection.subject,
-        instructions: instructions(build, flip),
+        instructions: [instructions(build, flip), selection.notes.clone()].concat(),
         counts,
         sheets: Vec::new(),
     };
