@@ -53,6 +53,6 @@ pub use format::{
 };
 pub use hash::SourceHash;
 pub use read::Bundle;
-pub use record::{Card, CardRecord, DeckRecord};
+pub use record::{Card, CardRecord, DeckRecord, Translated};
 pub use summary::summary;
 pub use write::{EncodeError, encode};

@@ -1,5 +1,7 @@
 //! The records of a bundle: cards and decks, as written and as read.
 
+use std::collections::BTreeMap;
+
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -20,7 +22,14 @@ pub struct CardRecord<'a> {
     pub copies: Option<u32>,
     /// Every other field, as authored.
     pub fields: &'a Map<String, Value>,
+    /// Its translations: language → field (`name`, `effect`,
+    /// `levels.0.ability.text`) → text; absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub i18n: Option<&'a Translated>,
 }
+
+/// A card's translations: language → dotted field path → text.
+pub type Translated = BTreeMap<String, BTreeMap<String, String>>;
 
 impl<'a> From<&'a RawCard> for CardRecord<'a> {
     fn from(card: &'a RawCard) -> Self {
@@ -30,6 +39,7 @@ impl<'a> From<&'a RawCard> for CardRecord<'a> {
             name: &card.name,
             copies: card.copies,
             fields: &card.fields,
+            i18n: None,
         }
     }
 }
@@ -50,12 +60,47 @@ pub struct Card {
     pub copies: Option<u32>,
     /// Every other field, in the order written.
     pub fields: Map<String, Value>,
+    /// Its translations: language → dotted field path → text (empty in
+    /// bundles of untranslated games and of carta before 0.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub i18n: Translated,
 }
 
 impl Card {
     /// A field other than the common ones.
     pub fn field(&self, name: &str) -> Option<&Value> {
         self.fields.get(name)
+    }
+
+    /// Field `path` in language `lang`: its translation when the card has
+    /// one, else the value as written in the game's own language. `path`
+    /// is `name`, a field (`effect`) or a dotted path into one
+    /// (`levels.0.ability.text`).
+    pub fn field_in(&self, path: &str, lang: &str) -> Option<Value> {
+        if let Some(text) = self.i18n.get(lang).and_then(|t| t.get(path)) {
+            return Some(Value::String(text.clone()));
+        }
+        if path == "name" {
+            return Some(Value::String(self.name.clone()));
+        }
+        let mut segs = path.split('.');
+        let mut at = self.fields.get(segs.next()?)?;
+        for seg in segs {
+            at = match at {
+                Value::Object(m) => m.get(seg)?,
+                Value::Array(items) => items.get(seg.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(at.clone())
+    }
+
+    /// The card's name in language `lang`, falling back to its own.
+    pub fn name_in(&self, lang: &str) -> &str {
+        self.i18n
+            .get(lang)
+            .and_then(|t| t.get("name"))
+            .unwrap_or(&self.name)
     }
 
     /// The card as it is written in its source file: `id`, `kind`, `name`,
