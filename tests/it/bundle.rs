@@ -413,7 +413,7 @@ fn damaged_and_hostile_bundles_are_refused_with_exit_1() {
 
 /// Python must have the stock `msgpack` package; the project's install
 /// script provides it.
-fn python_with_msgpack() -> &'static str {
+pub(crate) fn python_with_msgpack() -> &'static str {
     let ok = || {
         Command::new("python3")
             .args(["-c", "import msgpack"])

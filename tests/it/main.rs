@@ -7,6 +7,7 @@ mod check;
 mod corpus;
 mod decks;
 mod harness;
+mod i18n;
 mod packs;
 mod schemas;
 mod sheets;
