@@ -16,7 +16,8 @@ cd "$(dirname "$0")/.."
 sizes=("${@:-1000 5000 20000 100000}")
 read -r -a sizes <<< "${sizes[*]}"
 runs=${RUNS:-3}
-taplo=${TAPLO:-$(command -v taplo || echo /tmp/taplo/bin/taplo)}
+# taplo on PATH, or TAPLO; without it the taplo column is left empty.
+taplo=$(command -v "${TAPLO:-taplo}" || true)
 cargo build --release --quiet --example synth --example floor --example replicate
 cargo build --release --quiet
 carta=target/release/carta

@@ -9,7 +9,7 @@ use crate::config::rules::RuleSeverity;
 use crate::diag::{Diagnostic, FileId, Label, Severity, Span};
 use crate::link::CardPool;
 use crate::load::parse_toml;
-use crate::rules::{DeckView, Entry, RuleSet, Tally};
+use crate::rules::{DeckView, Entry, RuleSet, Rules, Tally};
 use crate::suggest;
 use crate::validate::LoadedManifest;
 
@@ -27,6 +27,9 @@ pub struct DeckFile {
     pub game_span: Span,
     /// The deck's name.
     pub name: String,
+    /// The format the deck opts into (`format = "<id>"`), and where that is
+    /// written; without one the deck is judged by the game's own rules.
+    pub format: Option<(String, Span)>,
     /// The zones, in file order.
     pub zones: Vec<DeckZone>,
     /// Whether every line was read (a line with a bad count is left out and
@@ -65,13 +68,15 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
     }
     let mut game = None;
     let mut name = None;
+    let mut format = None;
     let mut zones = Vec::new();
     let mut complete = true;
     for (key, value) in doc.get_ref() {
         match (key.get_ref().as_ref(), value.get_ref()) {
             ("game", DeValue::String(s)) => game = Some((s.to_string(), value.span())),
             ("name", DeValue::String(s)) => name = Some(s.to_string()),
-            ("game" | "name", _) => out.push(
+            ("format", DeValue::String(s)) => format = Some((s.to_string(), value.span())),
+            ("game" | "name" | "format", _) => out.push(
                 Diagnostic::error(
                     "deck::field",
                     format!("`{}` must be a string", key.get_ref()),
@@ -104,12 +109,12 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
                 });
             }
             (other, _) => {
-                let hint = suggest::closest(other, ["game", "name"]);
+                let hint = suggest::closest(other, ["game", "name", "format"]);
                 out.push(
                     Diagnostic::error("deck::field", format!("`{other}` is not a deck field"))
                         .at(file, key.span(), "unknown field")
                         .with_help(hint.map_or_else(
-                            || "a deck file holds `game`, `name`, and a table per zone such as `[main]`".into(),
+                            || "a deck file holds `game`, `name`, optionally `format`, and a table per zone such as `[main]`".into(),
                             |h| format!("did you mean `{h}`?"),
                         )),
                 );
@@ -139,6 +144,7 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
         game,
         game_span,
         name: name.unwrap_or_default(),
+        format,
         zones,
         complete,
     })
@@ -257,6 +263,54 @@ pub fn resolve(
     (out.len() == before && deck.complete).then_some(ResolvedDeck { view, origin })
 }
 
+/// The deck rules a deck is judged by: those of the format it names, or the
+/// game's own. An unknown format is reported at the deck's `format` value.
+pub fn rules_for<'r>(
+    deck: &DeckFile,
+    rules: &'r Rules,
+    out: &mut Vec<Diagnostic>,
+) -> Option<&'r RuleSet> {
+    let Some((format, span)) = &deck.format else {
+        return Some(&rules.deck);
+    };
+    if let Some(set) = rules.formats.get(format) {
+        return Some(set);
+    }
+    let help = if rules.formats.is_empty() {
+        format!(
+            "`{}` declares no formats: remove `format` to judge the deck by the game's rules",
+            deck.game
+        )
+    } else {
+        suggest::help(format, rules.formats.keys().map(String::as_str), "formats")
+    };
+    out.push(
+        Diagnostic::error(
+            "deck::unknown-format",
+            format!("`{format}` is not a format of `{}`", deck.game),
+        )
+        .at(deck.file, span.clone(), "unknown format")
+        .with_help(help),
+    );
+    None
+}
+
+/// Judges a deck: picks its rules ([`rules_for`]), resolves it and checks
+/// it, reporting into `out`. Returns the resolved deck and the rules it was
+/// judged by, or `None` when it could not be judged.
+pub fn judge<'r>(
+    deck: &DeckFile,
+    manifest: &LoadedManifest,
+    pool: &CardPool,
+    rules: &'r Rules,
+    out: &mut Vec<Diagnostic>,
+) -> Option<(ResolvedDeck, &'r RuleSet)> {
+    let set = rules_for(deck, rules, out)?;
+    let resolved = resolve(deck, manifest, pool, set, out)?;
+    check(deck, &resolved, manifest, set, out);
+    Some((resolved, set))
+}
+
 /// At most this many cards are labelled in one diagnostic.
 const MAX_LABELS: usize = 8;
 
@@ -303,7 +357,7 @@ pub fn check(
             ));
         }
         out.push(
-            d.with_label(rule_label(manifest, "deck-rules", rule.index, &rule.id))
+            d.with_label(rule_label(manifest, rule))
                 .with_help(more(v.entries.len())),
         );
     }
@@ -323,10 +377,7 @@ pub fn check_box(
     let view = box_view(pool);
     for v in rules.check(&view) {
         let rule = &rules.rules[v.rule];
-        let span = manifest
-            .spans
-            .key_span(&format!("/box-rules/{}", rule.index))
-            .unwrap_or(0..0);
+        let span = manifest.spans.key_span(&rule.pointer).unwrap_or(0..0);
         let severity = if rule.severity == RuleSeverity::Warning {
             Severity::Warning
         } else {
@@ -372,24 +423,22 @@ fn more(n: usize) -> String {
     }
 }
 
-fn rule_label(manifest: &LoadedManifest, list: &str, index: usize, id: &str) -> Label {
-    let span = manifest
-        .spans
-        .key_span(&format!("/{list}/{index}"))
-        .unwrap_or(0..0);
+fn rule_label(manifest: &LoadedManifest, rule: &crate::rules::CompiledRule) -> Label {
+    let span = manifest.spans.key_span(&rule.pointer).unwrap_or(0..0);
     Label::new(
         manifest.file,
         span,
-        format!("the rule `{id}` is declared here"),
+        format!("the rule `{}` is declared here", rule.id),
     )
 }
 
-/// The tally of every rule for a deck, as lines of a table (`--explain`).
+/// The tally of every rule for a deck, as lines of a table (`--explain`):
+/// each rule's verdict, then where the rule comes from.
 pub fn tally_lines(rules: &RuleSet, tallies: &[Tally]) -> Vec<String> {
     let width = rules.rules.iter().map(|r| r.id.len()).max().unwrap_or(0);
     tallies
         .iter()
-        .map(|t| {
+        .flat_map(|t| {
             let r = &rules.rules[t.rule];
             let mark = if t.ok {
                 "ok  "
@@ -398,10 +447,16 @@ pub fn tally_lines(rules: &RuleSet, tallies: &[Tally]) -> Vec<String> {
             } else {
                 "FAIL"
             };
-            format!(
+            let verdict = format!(
                 "  {mark} {:width$}  {}: {} (requires {})",
                 r.id, r.name, t.actual, t.expected
-            )
+            );
+            let source = format!(
+                "       {:width$}  source: {}",
+                "",
+                r.source.as_deref().unwrap_or("not stated")
+            );
+            [verdict, source]
         })
         .collect()
 }

@@ -155,6 +155,10 @@ pub fn compile(
         i18n: translations,
         reused_files,
     };
+    if decks == Decks::Check {
+        // Shown with `-v`: where each rule comes from.
+        diags.extend(rules::sources(&game.manifest, &game.rules));
+    }
     if cards_ok {
         let mut found = Vec::new();
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
@@ -181,9 +185,7 @@ fn kept_fields(
         } else {
             i18n::sources::translatable_fields(manifest, schemas)
         };
-        m.deck_rules
-            .iter()
-            .chain(&m.box_rules)
+        m.all_rules()
             .for_each(|r| r.fields(&mut fields));
         fields
     })
@@ -302,11 +304,7 @@ pub fn check_deck(
         );
         return None;
     }
-    if let Some(resolved) =
-        deck::resolve(&parsed, &game.manifest, &game.pool, &game.rules.deck, out)
-    {
-        deck::check(&parsed, &resolved, &game.manifest, &game.rules.deck, out);
-    }
+    deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, out);
     Some(parsed)
 }
 

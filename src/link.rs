@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Diagnostics, Label};
 use crate::suggest;
-use crate::validate::RawCard;
+use crate::validate::{CardRef, RawCard};
 
 /// Every card of a game, in source order, with an index by id.
 #[derive(Debug, Default)]
@@ -57,8 +57,26 @@ impl CardPool {
 
 /// Links the cards of one game (given in source order).
 pub fn link(mut cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
-    // Duplicates are found first and removed in place: a large game's cards
-    // are not copied into a second vector.
+    remove_duplicates(&mut cards, diags);
+    let index = cards
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.clone(), i))
+        .collect();
+    let pool = CardPool { cards, index };
+    for card in &pool.cards {
+        for r in &card.refs {
+            if let Some(d) = check_ref(&pool, card, r) {
+                diags.push(d);
+            }
+        }
+    }
+    pool
+}
+
+/// Reports every card whose id an earlier card has, and removes it in
+/// place: a large game's cards are not copied into a second vector.
+fn remove_duplicates(cards: &mut Vec<RawCard>, diags: &mut Diagnostics) {
     let mut first_of: HashMap<&str, usize> = HashMap::with_capacity(cards.len());
     let mut duplicate = vec![false; cards.len()];
     for (i, card) in cards.iter().enumerate() {
@@ -88,58 +106,54 @@ pub fn link(mut cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
         position += 1;
         !duplicate[position - 1]
     });
-    let index = cards
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.id.clone(), i))
-        .collect();
-    let pool = CardPool { cards, index };
-    for card in &pool.cards {
-        for r in &card.refs {
-            match pool.get(&r.target) {
-                None => {
-                    let hint = suggest::closest(&r.target, pool.ids());
-                    diags.push(
-                        Diagnostic::error(
-                            "link::dangling-ref",
-                            format!(
-                                "`{}` of card `{}` names `{}`, but no card has that id",
-                                r.field, card.id, r.target
-                            ),
-                        )
-                        .at(card.file, r.span.clone(), "no such card")
-                        .with_help(match hint {
-                            Some(h) => format!("did you mean `{h}`?"),
-                            None => format!("it must name a card of kind {}", kinds_list(&r.kinds)),
-                        }),
-                    );
-                }
-                Some(target) if !r.kinds.contains(&target.kind) => {
-                    diags.push(
-                        Diagnostic::error(
-                            "link::ref-kind",
-                            format!(
-                                "`{}` of card `{}` must name a card of kind {}, but `{}` is of kind `{}`",
-                                r.field,
-                                card.id,
-                                kinds_list(&r.kinds),
-                                r.target,
-                                target.kind
-                            ),
-                        )
-                        .at(card.file, r.span.clone(), format!("of kind `{}`", target.kind))
-                        .with_label(Label::new(
-                            target.file,
-                            target.id_span.clone(),
-                            format!("`{}` is defined here", r.target),
-                        )),
-                    );
-                }
-                Some(_) => {}
-            }
+}
+
+/// The problem with reference `r` of `card`, if any: it names no card, or
+/// a card of a kind it may not name.
+fn check_ref(pool: &CardPool, card: &RawCard, r: &CardRef) -> Option<Diagnostic> {
+    match pool.get(&r.target) {
+        None => {
+            let hint = suggest::closest(&r.target, pool.ids());
+            Some(
+                Diagnostic::error(
+                    "link::dangling-ref",
+                    format!(
+                        "`{}` of card `{}` names `{}`, but no card has that id",
+                        r.field, card.id, r.target
+                    ),
+                )
+                .at(card.file, r.span.clone(), "no such card")
+                .with_help(match hint {
+                    Some(h) => format!("did you mean `{h}`?"),
+                    None => format!("it must name a card of kind {}", kinds_list(&r.kinds)),
+                }),
+            )
         }
+        Some(target) if !r.kinds.contains(&target.kind) => Some(
+            Diagnostic::error(
+                "link::ref-kind",
+                format!(
+                    "`{}` of card `{}` must name a card of kind {}, but `{}` is of kind `{}`",
+                    r.field,
+                    card.id,
+                    kinds_list(&r.kinds),
+                    r.target,
+                    target.kind
+                ),
+            )
+            .at(
+                card.file,
+                r.span.clone(),
+                format!("of kind `{}`", target.kind),
+            )
+            .with_label(Label::new(
+                target.file,
+                target.id_span.clone(),
+                format!("`{}` is defined here", r.target),
+            )),
+        ),
+        Some(_) => None,
     }
-    pool
 }
 
 fn kinds_list(kinds: &[String]) -> String {

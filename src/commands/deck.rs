@@ -30,17 +30,13 @@ pub fn check(
         let mut found = Vec::new();
         let mut checked = false;
         if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)?
+            && let Some((resolved, rules)) =
+                deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, &mut found)
         {
-            let rules = &game.rules.deck;
-            if let Some(resolved) =
-                deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
-            {
-                deck::check(&parsed, &resolved, &game.manifest, rules, &mut found);
-                checked = true;
-                if explain {
-                    let tallies = (rules, &resolved);
-                    explain_deck(&parsed, tallies, &ws.sources, json, &mut found);
-                }
+            checked = true;
+            if explain {
+                let tallies = (rules, &resolved);
+                explain_deck(&parsed, tallies, &ws.sources, json, &mut found);
             }
         }
         // A deck is legal only when it was checked and broke no rule.
@@ -73,13 +69,10 @@ pub fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
     let mut games = Games::default();
     let mut found = Vec::new();
     if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)? {
-        let resolved = deck::resolve(
-            &parsed,
-            &game.manifest,
-            &game.pool,
-            &game.rules.deck,
-            &mut found,
-        );
+        // An unknown format is an error here too: the code would carry it.
+        let resolved = deck::rules_for(&parsed, &game.rules, &mut found).and_then(|rules| {
+            deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
+        });
         if resolved.is_some() && !diags.has_errors() {
             let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
             let code_deck = CodeDeck {
@@ -149,7 +142,12 @@ fn explain_deck(
 ) {
     let tallies = rules.explain(&resolved.view);
     if !json {
-        println!("{} ({}):", sources.get(deck.file).name, deck.name);
+        let format = rules
+            .format
+            .as_ref()
+            .map(|f| format!(", format `{f}`"))
+            .unwrap_or_default();
+        println!("{} ({}{format}):", sources.get(deck.file).name, deck.name);
         for line in deck::tally_lines(rules, &tallies) {
             println!("{line}");
         }
@@ -167,7 +165,8 @@ fn explain_deck(
                     r.id, r.name, t.actual, t.expected
                 ),
             )
-            .at(deck.file, deck.game_span.clone(), ""),
+            .at(deck.file, deck.game_span.clone(), "")
+            .with_help_opt(r.source.as_ref().map(|s| format!("source: {s}"))),
         );
     }
 }

@@ -22,7 +22,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use self::rules::{Rule, Zone};
+use self::rules::{Format, Rule, Zone};
 
 /// Where the generated schema of the manifest is committed.
 pub const SCHEMA_PATH: &str = "schemas/carta/manifest.schema.json";
@@ -78,6 +78,11 @@ pub struct Manifest {
     /// card counted `copies` times.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub box_rules: Vec<Rule>,
+    /// Named formats (`[formats.<id>]`), by format id: deck rules a deck
+    /// opts into with `format = "<id>"`.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[schemars(extend("propertyNames" = { "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }))]
+    pub formats: IndexMap<String, Format>,
 }
 
 /// One kind of card.
@@ -113,6 +118,15 @@ impl Manifest {
                 )
             })
             .collect()
+    }
+
+    /// Every rule the manifest declares: deck rules, box rules and the
+    /// rules of each format.
+    pub fn all_rules(&self) -> impl Iterator<Item = &Rule> {
+        self.deck_rules
+            .iter()
+            .chain(&self.box_rules)
+            .chain(self.formats.values().flat_map(|f| &f.deck_rules))
     }
 
     /// The kind ids, in declaration order.

@@ -47,9 +47,18 @@ pub struct Rule {
     #[serde(default, skip_serializing_if = "is_error")]
     pub severity: RuleSeverity,
     /// A message template replacing the default one. Placeholders:
-    /// `{rule}`, `{actual}`, `{expected}`, `{zone}`, `{card}`.
+    /// `{rule}`, `{actual}`, `{expected}`, `{zone}`, `{card}`, and
+    /// `{missing}` (how many cards short of a `size` or `count` minimum).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Where the rule comes from, shown by `carta deck check --explain` and
+    /// `carta check -v`: the rulebook's title and section with a short quote
+    /// in the rulebook's language (`"Manual, EDIÇÃO DE DECK: \"…\""`), or
+    /// `"inferred: …"` / `"sample: …"` saying why a rule the rulebook does not
+    /// state is there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub source: Option<String>,
     /// The deck zone the rule looks at; every zone when absent. Box rules
     /// have no zone: they look at the whole card pool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,6 +81,32 @@ pub struct Rule {
     /// Cards must all be different.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distinct: Option<Distinct>,
+}
+
+/// A named format (`[formats.<id>]`): deck rules a deck opts into with
+/// `format = "<id>"`, such as a tournament's house rules. A deck without a
+/// format is judged by the game's own `[[deck-rules]]` alone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Format {
+    /// The format's display name.
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// What the format is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Whether the game's own `[[deck-rules]]` apply too, the format's rules
+    /// adding to them (`true`), or only the format's rules (`false`, the default).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub extends_default: bool,
+    /// The format's rules (`[[formats.<id>.deck-rules]]`), with ids unique
+    /// among the rules the format applies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deck_rules: Vec<Rule>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 fn is_error(s: &RuleSeverity) -> bool {

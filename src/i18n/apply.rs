@@ -74,8 +74,20 @@ pub fn localize<'a>(
             zone.name = t;
         }
     }
-    for rule in m.deck_rules.iter_mut().chain(&mut m.box_rules) {
-        let scope = Scope::Rule(rule.id.clone());
+    let mut rules: Vec<(String, &mut crate::config::rules::Rule)> = Vec::new();
+    for (id, format) in &mut m.formats {
+        let scope = Scope::Format(id.clone());
+        if let Some(t) = text(&Key::new(scope.clone(), "name")) {
+            format.name = t;
+        }
+        if let Some(t) = text(&Key::new(scope, "description")) {
+            format.description = Some(t);
+        }
+        rules.extend(format.deck_rules.iter_mut().map(|r| (format!("{id}."), r)));
+    }
+    rules.extend(m.deck_rules.iter_mut().chain(&mut m.box_rules).map(|r| (String::new(), r)));
+    for (prefix, rule) in rules {
+        let scope = Scope::Rule(format!("{prefix}{}", rule.id));
         if let Some(t) = text(&Key::new(scope.clone(), "name")) {
             rule.name = t;
         }

@@ -30,7 +30,7 @@ use crate::load::parse_toml;
 use crate::suggest;
 
 /// The sections of a translation file.
-pub const SECTIONS: [&str; 6] = ["game", "kinds", "zones", "rules", "labels", "cards"];
+pub const SECTIONS: [&str; 7] = ["game", "kinds", "zones", "formats", "rules", "labels", "cards"];
 
 /// One translated string.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,12 +93,13 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
                     add(&mut catalog, Key::new(scope, ""), value_key.span(), entry, out);
                 }
             }
-            "kinds" | "zones" | "rules" | "cards" => {
+            "kinds" | "zones" | "formats" | "rules" | "cards" => {
                 for (id, inner) in table {
                     let id_text = id.get_ref().to_string();
                     let scope = match name {
                         "kinds" => Scope::Kind(id_text),
                         "zones" => Scope::Zone(id_text),
+                        "formats" => Scope::Format(id_text),
                         "rules" => Scope::Rule(id_text),
                         _ => Scope::Card(id_text),
                     };

@@ -333,22 +333,23 @@ fn unknown(
             m.zones.keys().map(String::as_str).collect(),
             "zones",
         ),
-        Scope::Rule(id) if !m.deck_rules.iter().chain(&m.box_rules).any(|r| &r.id == id) => {
-            unknown_entry(
-                format!("rule `{id}`"),
-                m.deck_rules.iter().chain(&m.box_rules).map(|r| r.id.as_str()).collect(),
-                "rules",
-            )
+        Scope::Format(id) if !m.formats.contains_key(id) => unknown_entry(
+            format!("format `{id}`"),
+            m.formats.keys().map(String::as_str).collect(),
+            "formats",
+        ),
+        Scope::Rule(id) if !has_scope(sources, &key.scope) => {
+            let rules = scope_ids(sources, |s| match s {
+                Scope::Rule(r) => Some(r),
+                _ => None,
+            });
+            unknown_entry(format!("rule `{id}`"), rules.iter().map(String::as_str).collect(), "rules")
         }
         Scope::Label(value) => {
-            let labelled: Vec<String> = sources
-                .strings
-                .keys()
-                .filter_map(|k| match &k.scope {
-                    Scope::Label(v) => Some(v.clone()),
-                    _ => None,
-                })
-                .collect();
+            let labelled = scope_ids(sources, |s| match s {
+                Scope::Label(v) => Some(v),
+                _ => None,
+            });
             Diagnostic::error(
                 "i18n::unknown-entry",
                 format!("no enum value `{value}` of this game has a label (`x-carta-labels`) to translate"),
@@ -359,15 +360,33 @@ fn unknown(
         Scope::Game => unknown_field("the game".into(), of_scope(&key.scope)),
         Scope::Kind(id) => unknown_field(format!("kind `{id}`"), of_scope(&key.scope)),
         Scope::Zone(id) => unknown_field(format!("zone `{id}`"), of_scope(&key.scope)),
+        Scope::Format(id) => unknown_field(format!("format `{id}`"), of_scope(&key.scope)),
         Scope::Rule(id) => unknown_field(format!("rule `{id}`"), of_scope(&key.scope)),
     })
+}
+
+/// Whether the game has any string of `scope`.
+fn has_scope(sources: &Sources, scope: &Scope) -> bool {
+    sources.strings.keys().any(|k| &k.scope == scope)
+}
+
+/// The distinct ids of the scopes `pick` accepts.
+fn scope_ids(sources: &Sources, pick: impl Fn(&Scope) -> Option<&String>) -> Vec<String> {
+    let mut ids: Vec<String> = sources.strings.keys().filter_map(|k| pick(&k.scope).cloned()).collect();
+    ids.dedup();
+    ids
 }
 
 /// The id a scope names, for did-you-mean.
 fn what_id(scope: &Scope) -> String {
     match scope {
         Scope::Game => String::new(),
-        Scope::Kind(id) | Scope::Zone(id) | Scope::Rule(id) | Scope::Label(id) | Scope::Card(id) => {
+        Scope::Kind(id)
+        | Scope::Zone(id)
+        | Scope::Format(id)
+        | Scope::Rule(id)
+        | Scope::Label(id)
+        | Scope::Card(id) => {
             id.clone()
         }
     }

@@ -44,6 +44,7 @@ fn table_for<'d>(doc: &'d mut DocumentMut, key: &Key) -> Option<&'d mut Table> {
         Scope::Label(_) => ("labels", None),
         Scope::Kind(id) => ("kinds", Some(id)),
         Scope::Zone(id) => ("zones", Some(id)),
+        Scope::Format(id) => ("formats", Some(id)),
         Scope::Rule(id) => ("rules", Some(id)),
         Scope::Card(id) => ("cards", Some(id)),
     };

@@ -76,7 +76,10 @@ pub enum Scope {
     Kind(String),
     /// A deck zone (`[zones.<id>]`: `name`).
     Zone(String),
-    /// A deck or box rule (`[rules.<id>]`: `name`, `message`).
+    /// A deck format (`[formats.<id>]`: `name`, `description`).
+    Format(String),
+    /// A deck or box rule (`[rules.<id>]`: `name`, `message`); a format's
+    /// own rule is `<format>.<rule>`.
     Rule(String),
     /// An enum value's printed label (`[labels]`: `<value> = …`).
     Label(String),
@@ -116,6 +119,7 @@ impl Key {
             "labels" => Some(Key::new(Scope::Label(rest.to_owned()), "")),
             "kinds" => scoped(Scope::Kind),
             "zones" => scoped(Scope::Zone),
+            "formats" => scoped(Scope::Format),
             "rules" => scoped(Scope::Rule),
             "cards" => scoped(Scope::Card),
             _ => None,
@@ -130,6 +134,7 @@ impl fmt::Display for Key {
             Scope::Game => write!(f, "game/{field}"),
             Scope::Kind(id) => write!(f, "kinds/{id}/{field}"),
             Scope::Zone(id) => write!(f, "zones/{id}/{field}"),
+            Scope::Format(id) => write!(f, "formats/{id}/{field}"),
             Scope::Rule(id) => write!(f, "rules/{id}/{field}"),
             Scope::Label(value) => write!(f, "labels/{value}"),
             Scope::Card(id) => write!(f, "cards/{id}/{field}"),
@@ -181,6 +186,8 @@ mod tests {
             Key::new(Scope::Kind("action".into()), "description"),
             Key::new(Scope::Zone("main".into()), "name"),
             Key::new(Scope::Rule("deck-size".into()), "name"),
+            Key::new(Scope::Format("casual".into()), "name"),
+            Key::new(Scope::Rule("casual.deck-size".into()), "name"),
             Key::new(Scope::Label("a/b c".into()), ""),
             Key::new(Scope::Card("rei-frixo".into()), "levels.0.ability.text"),
         ] {

@@ -75,12 +75,24 @@ impl Sources {
         for (id, zone) in &m.zones {
             add(Key::new(Scope::Zone(id.clone()), "name"), &zone.name, &format!("/zones/{id}/name"));
         }
-        for (list, rules) in [("deck-rules", &m.deck_rules), ("box-rules", &m.box_rules)] {
+        let mut lists = vec![
+            (String::new(), "/deck-rules".to_owned(), &m.deck_rules),
+            (String::new(), "/box-rules".to_owned(), &m.box_rules),
+        ];
+        for (id, format) in &m.formats {
+            let scope = Scope::Format(id.clone());
+            add(Key::new(scope.clone(), "name"), &format.name, &format!("/formats/{id}/name"));
+            if let Some(d) = &format.description {
+                add(Key::new(scope, "description"), d, &format!("/formats/{id}/description"));
+            }
+            lists.push((format!("{id}."), format!("/formats/{id}/deck-rules"), &format.deck_rules));
+        }
+        for (prefix, list, rules) in lists {
             for (i, rule) in rules.iter().enumerate() {
-                let scope = Scope::Rule(rule.id.clone());
-                add(Key::new(scope.clone(), "name"), &rule.name, &format!("/{list}/{i}/name"));
+                let scope = Scope::Rule(format!("{prefix}{}", rule.id));
+                add(Key::new(scope.clone(), "name"), &rule.name, &format!("{list}/{i}/name"));
                 if let Some(message) = &rule.message {
-                    add(Key::new(scope, "message"), message, &format!("/{list}/{i}/message"));
+                    add(Key::new(scope, "message"), message, &format!("{list}/{i}/message"));
                 }
             }
         }

@@ -55,6 +55,7 @@ impl Bind {
                 subject: None,
                 primary: None,
                 entries: Vec::new(),
+                missing: 0,
             });
             return;
         };
@@ -83,6 +84,7 @@ impl Bind {
                     subject: Some(format!("`{}`", self.ids[e.card as usize])),
                     primary: Some(place),
                     entries: vec![bound_at],
+                    missing: 0,
                 });
             }
         }
@@ -94,6 +96,7 @@ impl Bind {
                 subject: None,
                 primary: None,
                 entries: Vec::new(),
+                missing: 0,
             });
         }
     }

@@ -2,8 +2,9 @@
 //! game (zones, kinds, fields its filters use) with diagnostics in
 //! `game.toml`, then precomputed over the card pool.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
+use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::bind::Bind;
@@ -24,10 +25,14 @@ use crate::validate::{GameSchemas, RESERVED};
 /// A game's compiled rules.
 #[derive(Debug, Clone, Default)]
 pub struct Rules {
-    /// Deck rules, with the manifest's zones.
+    /// Deck rules, with the manifest's zones: what a deck without a format
+    /// is judged by.
     pub deck: RuleSet,
     /// Box rules, with one zone: the whole pool.
     pub boxed: RuleSet,
+    /// Each format's deck rules (the game's own ones included when the
+    /// format extends them), by format id in manifest order.
+    pub formats: IndexMap<String, RuleSet>,
 }
 
 /// Checks and compiles the zones, deck rules and box rules of a game.
@@ -56,7 +61,8 @@ pub fn compile(
         &deck_zones,
         diags,
     );
-    let deck = RuleSet::new(zones, deck_rules, pool.len());
+    let formats = cx.formats(&deck_rules, &zones, &deck_zones, diags);
+    let deck = RuleSet::new(zones, deck_rules, None, pool.len());
     let all: Vec<bool> = vec![true; pool.len()];
     let box_zone = ZoneInfo {
         id: "box".into(),
@@ -64,8 +70,12 @@ pub fn compile(
         accepts: all,
     };
     let box_rules = cx.rules("box-rules", &manifest.manifest.box_rules, &[], diags);
-    let boxed = RuleSet::new(vec![box_zone], box_rules, pool.len());
-    Rules { deck, boxed }
+    let boxed = RuleSet::new(vec![box_zone], box_rules, None, pool.len());
+    Rules {
+        deck,
+        boxed,
+        formats,
+    }
 }
 
 struct Cx<'a> {
@@ -125,6 +135,56 @@ impl Cx<'_> {
         out
     }
 
+    /// Compiles each format's rules, after the game's own when it extends them.
+    fn formats(
+        &self,
+        default: &[CompiledRule],
+        zones: &[ZoneInfo],
+        deck_zones: &[(String, Vec<String>)],
+        diags: &mut Diagnostics,
+    ) -> IndexMap<String, RuleSet> {
+        let mut out = IndexMap::new();
+        for (id, format) in &self.manifest.manifest.formats {
+            let list = format!("formats/{id}/deck-rules");
+            let own = self.rules(&list, &format.deck_rules, deck_zones, diags);
+            let mut rules = if format.extends_default {
+                default.to_vec()
+            } else {
+                Vec::new()
+            };
+            for rule in own {
+                if let Some(first) = rules.iter().find(|r| r.id == rule.id) {
+                    let first_span = self
+                        .manifest
+                        .spans
+                        .value_span(&format!("{}/id", first.pointer));
+                    diags.push(
+                        self.error(
+                            "rules::duplicate-id",
+                            &format!("{}/id", rule.pointer),
+                            format!(
+                                "the format `{id}` extends the game's deck rules, which already have a rule `{}`",
+                                rule.id
+                            ),
+                            "defined again here",
+                        )
+                        .with_label(Label::new(
+                            self.manifest.file,
+                            first_span.unwrap_or(0..0),
+                            "first defined here",
+                        ))
+                        .with_help("give the format's rule another id"),
+                    );
+                    continue;
+                }
+                rules.push(rule);
+            }
+            let set = RuleSet::new(zones.to_vec(), rules, Some(id.clone()), self.pool.len());
+            out.insert(id.clone(), set);
+        }
+        out
+    }
+
     fn rules(
         &self,
         list: &str,
@@ -157,7 +217,7 @@ impl Cx<'_> {
                 );
                 continue;
             }
-            if let Some(compiled) = self.rule(&at, i, rule, zones, diags) {
+            if let Some(compiled) = self.rule(&at, rule, zones, diags) {
                 out.push(compiled);
             }
         }
@@ -167,7 +227,6 @@ impl Cx<'_> {
     fn rule(
         &self,
         at: &str,
-        index: usize,
         rule: &Rule,
         zones: &[(String, Vec<String>)],
         diags: &mut Diagnostics,
@@ -240,7 +299,8 @@ impl Cx<'_> {
             id: rule.id.clone(),
             name: rule.name.clone(),
             severity: rule.severity,
-            index,
+            pointer: at.to_owned(),
+            source: rule.source.clone(),
             template: rule.message.clone(),
             zone,
             check,
@@ -278,13 +338,21 @@ impl Scoped<'_, '_> {
                 diags,
             );
             let matches = self.each(|card| filter.matches(card));
+            // "`action`", or "matching `character`" when the filter says more than the kind.
             let noun = match kinds {
-                Some(k) if c.filter.len() == 1 => k
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(" or "),
-                _ => "matching".into(),
+                Some(k) => {
+                    let named = k
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or ");
+                    if c.filter.len() == 1 {
+                        named
+                    } else {
+                        format!("matching {named}")
+                    }
+                }
+                None => "matching".into(),
             };
             let (groups, required) = if c.per.is_empty() {
                 (None, Vec::new())
@@ -371,7 +439,15 @@ impl Scoped<'_, '_> {
                 .or(Some(c.max))
             });
             let (key, key_name) = self.keys(c.key.names());
-            let by_id = c.key.names() == ["id"];
+            // When no two limited cards share a key (every name printed
+            // once), copies by key are copies by id: the fast path fuses them.
+            let mut seen = HashSet::new();
+            let unique = key
+                .iter()
+                .zip(&limit)
+                .filter(|(_, l)| l.is_some())
+                .all(|(k, _)| seen.insert(*k));
+            let by_id = c.key.names() == ["id"] || unique;
             return Some(Check::Copies(Copies {
                 limit,
                 key,

@@ -11,25 +11,31 @@ pub(super) struct Copies {
     pub(super) key: Vec<u32>,
     /// Per pool card: the copy key as words (`Escudo Orc`, `escudo-orc`).
     pub(super) key_name: Vec<String>,
-    /// Whether the key is the card id (each line of a zone is then its own group).
+    /// Whether each card is its own copy group (the key is the id, or no two
+    /// limited cards share a key): each line of a zone is then its own group.
     pub(super) by_id: bool,
 }
 
 impl Copies {
     /// Sums the copies of each key among the entries the rule applies to:
-    /// (key, total, limit, places), in first-seen order.
-    fn groups(&self, entries: impl Iterator<Item = (At, Entry)>) -> Vec<(u32, u64, u32, Vec<At>)> {
-        let mut groups: Vec<(u32, u64, u32, Vec<At>)> = Vec::new();
+    /// (key, total, limit, places with their copies), in first-seen order.
+    fn groups(&self, entries: impl Iterator<Item = (At, Entry)>) -> Vec<Group> {
+        let mut groups: Vec<Group> = Vec::new();
         for (place, e) in entries {
             let c = e.card as usize;
             let Some(limit) = self.limit[c] else { continue };
-            match groups.iter_mut().find(|g| g.0 == self.key[c]) {
+            match groups.iter_mut().find(|g| g.key == self.key[c]) {
                 Some(g) => {
-                    g.1 += u64::from(e.count);
-                    g.2 = g.2.min(limit);
-                    g.3.push(place);
+                    g.total += u64::from(e.count);
+                    g.limit = g.limit.min(limit);
+                    g.places.push((place, e.count));
                 }
-                None => groups.push((self.key[c], u64::from(e.count), limit, vec![place])),
+                None => groups.push(Group {
+                    key: self.key[c],
+                    total: u64::from(e.count),
+                    limit,
+                    places: vec![(place, e.count)],
+                }),
             }
         }
         groups
@@ -55,7 +61,10 @@ impl Copies {
                 }
                 if n == seen.len() {
                     // More distinct cards than the fast path tracks: group them all.
-                    return self.groups(all).iter().all(|g| g.1 <= u64::from(g.2));
+                    return self
+                        .groups(all)
+                        .iter()
+                        .all(|g| g.total <= u64::from(g.limit));
                 }
                 seen[n] = (key, u64::from(e.count), limit);
                 n += 1;
@@ -71,18 +80,35 @@ impl Copies {
     ) {
         let groups = self.groups(entries);
         let mut worst = 0u64;
-        for (key, total, limit, places) in groups {
-            let ok = total <= u64::from(limit);
-            worst = worst.max(total);
+        for g in groups {
+            let ok = g.total <= u64::from(g.limit);
+            worst = worst.max(g.total);
             if !ok {
-                let first = places.first().copied();
+                // Blame the line that takes the key over its limit (a reprint
+                // under another id, say); label the others.
+                let mut running = 0u64;
+                let over = g
+                    .places
+                    .iter()
+                    .position(|&(_, n)| {
+                        running += u64::from(n);
+                        running > u64::from(g.limit)
+                    })
+                    .unwrap_or(0);
+                let primary = g.places[over].0;
                 report(Finding {
-                    actual: format!("{total} copies"),
-                    expected: format!("at most {limit}"),
+                    actual: format!("{} copies", g.total),
+                    expected: format!("at most {}", g.limit),
                     ok,
-                    subject: Some(format!("`{}`", self.key_name[self.key_position(key)])),
-                    primary: first,
-                    entries: places.into_iter().skip(1).collect(),
+                    subject: Some(format!("`{}`", self.key_name[self.key_position(g.key)])),
+                    primary: Some(primary),
+                    entries: g
+                        .places
+                        .iter()
+                        .map(|&(at, _)| at)
+                        .filter(|&at| at != primary)
+                        .collect(),
+                    missing: 0,
                 });
             }
         }
@@ -93,10 +119,21 @@ impl Copies {
             subject: None,
             primary: None,
             entries: Vec::new(),
+            missing: 0,
         });
     }
 
     fn key_position(&self, key: u32) -> usize {
         self.key.iter().position(|&k| k == key).unwrap_or(0)
     }
+}
+
+/// The copies of one key in a deck.
+struct Group {
+    key: u32,
+    total: u64,
+    /// The smallest limit among its cards.
+    limit: u32,
+    /// Each line holding the key, with its copies.
+    places: Vec<(At, u32)>,
 }

@@ -1,7 +1,7 @@
 //! `count`: the number of cards matching a filter within bounds, overall or
 //! per group (per value of some fields).
 
-use super::{At, Entry, Finding, cards, describe_bounds, within};
+use super::{At, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::Bounds;
 
 #[derive(Debug, Clone)]
@@ -75,6 +75,7 @@ impl Count {
                 subject: None,
                 primary: None,
                 entries: std::mem::take(&mut at[0]),
+                missing: missing(&self.bounds, total),
             });
             return;
         };
@@ -92,6 +93,7 @@ impl Count {
                 subject: Some(names[g].clone()),
                 primary: None,
                 entries: std::mem::take(&mut at[g]),
+                missing: missing(&self.bounds, n),
             });
         }
         if !any {
@@ -102,6 +104,7 @@ impl Count {
                 subject: None,
                 primary: None,
                 entries: Vec::new(),
+                missing: 0,
             });
         }
     }

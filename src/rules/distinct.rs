@@ -52,6 +52,7 @@ impl Distinct {
                 subject: Some(format!("`{name}`")),
                 primary: places.get(1).or(places.first()).copied(),
                 entries: places.iter().take(1).copied().collect(),
+                missing: 0,
             });
         }
         report(Finding {
@@ -61,6 +62,7 @@ impl Distinct {
             subject: None,
             primary: None,
             entries: Vec::new(),
+            missing: 0,
         });
     }
 }

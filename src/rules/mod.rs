@@ -15,9 +15,11 @@ mod fast;
 pub mod filter;
 mod share;
 mod size;
+mod source;
 
 pub use compile::{Rules, compile};
 pub use filter::CardFilter;
+pub use source::sources;
 
 use crate::config::rules::{Bounds, RuleSeverity};
 
@@ -89,8 +91,11 @@ pub struct CompiledRule {
     pub name: String,
     /// Error or warning.
     pub severity: RuleSeverity,
-    /// Its position in the manifest array (for pointing at it).
-    pub index: usize,
+    /// Where it is declared in the manifest, as a JSON pointer
+    /// (`/deck-rules/3`, `/formats/liga/deck-rules/0`).
+    pub pointer: String,
+    /// Where the rule comes from (the rulebook, or why it is there).
+    pub source: Option<String>,
     template: Option<String>,
     zone: Option<usize>,
     check: Check,
@@ -113,6 +118,9 @@ pub struct RuleSet {
     pub zones: Vec<ZoneInfo>,
     /// The rules, in manifest order.
     pub rules: Vec<CompiledRule>,
+    /// The format these rules are, or `None` for the game's own deck rules
+    /// (and for box rules).
+    pub format: Option<String>,
     fast: fast::Fast,
 }
 
@@ -124,16 +132,24 @@ struct Finding {
     ok: bool,
     /// Extra words for the default message (a group, a card).
     subject: Option<String>,
+    /// How many cards short of a minimum (`{missing}`); 0 when not short.
+    missing: u64,
     primary: Option<At>,
     entries: Vec<At>,
 }
 
 impl RuleSet {
     /// A rule set over `zones`, for a pool of `pool_len` cards.
-    pub(crate) fn new(zones: Vec<ZoneInfo>, rules: Vec<CompiledRule>, pool_len: usize) -> Self {
+    pub(crate) fn new(
+        zones: Vec<ZoneInfo>,
+        rules: Vec<CompiledRule>,
+        format: Option<String>,
+        pool_len: usize,
+    ) -> Self {
         let mut set = RuleSet {
             zones,
             rules,
+            format,
             fast: fast::Fast::default(),
         };
         set.fast = fast::Fast::build(&set, pool_len);
@@ -263,6 +279,7 @@ impl CompiledRule {
                 .replace("{actual}", &f.actual)
                 .replace("{expected}", &f.expected)
                 .replace("{zone}", zone)
+                .replace("{missing}", &f.missing.to_string())
                 .replace("{card}", f.subject.as_deref().unwrap_or_default()),
             None => {
                 let what = f.subject.map(|s| format!("{s}: ")).unwrap_or_default();
@@ -298,6 +315,12 @@ pub fn within(b: &Bounds, n: u64) -> bool {
     b.exact.is_none_or(|e| n == u64::from(e))
         && b.min.is_none_or(|m| n >= u64::from(m))
         && b.max.is_none_or(|m| n <= u64::from(m))
+}
+
+/// How many cards `n` is short of the bounds' minimum (0 when it is not).
+pub fn missing(b: &Bounds, n: u64) -> u64 {
+    let least = b.exact.or(b.min).map_or(0, u64::from);
+    least.saturating_sub(n)
 }
 
 /// "1 card" / "31 cards".

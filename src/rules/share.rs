@@ -44,23 +44,18 @@ impl Share {
     ) {
         let (total, per, mut at) = self.totals(entries);
         let expected = format!("at most {}%", self.max_percent);
-        let percent = |n: u64| {
-            if total == 0 {
-                0.0
-            } else {
-                n as f64 * 100.0 / total as f64
-            }
-        };
+        let percent = |n: u64| percent_text(n, total, self.max_percent);
         let mut largest = None;
         for (g, &n) in per.iter().enumerate() {
             if self.over(n, total) {
                 report(Finding {
-                    actual: format!("{:.0}% ({n} of {total} cards)", percent(n)),
+                    actual: format!("{} ({n} of {total} cards)", percent(n)),
                     expected: expected.clone(),
                     ok: false,
                     subject: Some(format!("`{}`", self.names[g])),
                     primary: None,
                     entries: std::mem::take(&mut at[g]),
+                    missing: 0,
                 });
             }
             if largest.is_none_or(|(_, m)| n > m) {
@@ -69,7 +64,7 @@ impl Share {
         }
         let actual = largest.map_or_else(
             || "no cards".into(),
-            |(g, n)| format!("largest `{}` {:.0}%", self.names[g], percent(n)),
+            |(g, n)| format!("largest `{}` {}", self.names[g], percent(n)),
         );
         report(Finding {
             actual,
@@ -78,6 +73,45 @@ impl Share {
             subject: None,
             primary: None,
             entries: Vec::new(),
+            missing: 0,
         });
+    }
+}
+
+/// `n` of `total` as a percentage, whole when it is whole, else with as few
+/// decimals (at least one) as it takes to stay on the same side of `limit`:
+/// a share over the limit never prints as the limit itself (51 of 101 is
+/// "50.5%", not "50%").
+fn percent_text(n: u64, total: u64, limit: u32) -> String {
+    if total == 0 {
+        return "0%".into();
+    }
+    if (n * 100).is_multiple_of(total) {
+        return format!("{}%", n * 100 / total);
+    }
+    let exact = n as f64 * 100.0 / total as f64;
+    let side = (n * 100).cmp(&(total * u64::from(limit)));
+    for decimals in 1..=9 {
+        let text = format!("{exact:.decimals$}");
+        let shown: f64 = text.parse().expect("a formatted number");
+        if shown.partial_cmp(&f64::from(limit)) == Some(side) {
+            return format!("{text}%");
+        }
+    }
+    // Closer to the limit than nine decimals show (a pool of 10^11 cards).
+    format!("{exact}%")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent_text;
+
+    #[test]
+    fn a_share_over_the_limit_never_prints_as_the_limit() {
+        assert_eq!(percent_text(51, 101, 50), "50.5%");
+        assert_eq!(percent_text(50, 100, 50), "50%");
+        assert_eq!(percent_text(1, 3, 50), "33.3%");
+        assert_eq!(percent_text(5001, 10001, 50), "50.005%");
+        assert_eq!(percent_text(0, 0, 50), "0%");
     }
 }

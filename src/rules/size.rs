@@ -1,6 +1,6 @@
 //! `size`: the number of cards in a zone (copies counted) within bounds.
 
-use super::{At, Entry, Finding, cards, describe_bounds, within};
+use super::{At, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::Bounds;
 
 #[derive(Debug, Clone)]
@@ -26,6 +26,7 @@ impl Size {
             subject: None,
             primary: None,
             entries: Vec::new(),
+            missing: missing(&self.bounds, total),
         });
     }
 }

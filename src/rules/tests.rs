@@ -337,3 +337,90 @@ fn box_rules_see_every_card_copies_times() {
         "10 cards; the rule *Eleven* requires exactly 11"
     );
 }
+
+#[test]
+fn copies_by_a_name_no_two_cards_share_take_the_fast_path_and_agree() {
+    let fused = |rule: &str| {
+        let (_, rules, _) = rules(rule);
+        matches!(&rules.deck.rules[0].check, super::Check::Copies(c) if c.by_id)
+    };
+    // bolt and heal have names of their own; knight and knight-2 share "Knight".
+    let unique = "[[deck-rules]]\nid = \"two\"\nname = \"Two of a name\"\nzone = \"main\"\n\
+                  copies = { filter = { kind = \"action\" }, key = \"name\", max = 2 }\n";
+    let shared = "[[deck-rules]]\nid = \"two\"\nname = \"Two of a name\"\nzone = \"main\"\n\
+                  copies = { filter = { kind = \"character\" }, key = \"name\", max = 2 }\n";
+    assert!(fused(unique));
+    assert!(!fused(shared));
+    table(
+        unique,
+        &[
+            (&[("bolt", 2), ("heal", 2)], &[], &[]),
+            (&[("bolt", 3)], &[], &["two"]),
+        ],
+    );
+    table(
+        shared,
+        &[
+            (&[("knight", 1), ("knight-2", 1)], &[], &[]),
+            (&[("knight", 2), ("knight-2", 1)], &[], &["two"]),
+        ],
+    );
+}
+
+#[test]
+fn a_broken_copy_limit_blames_the_line_that_goes_over_it() {
+    let (pool, rules, _) = rules(
+        "[[deck-rules]]\nid = \"two\"\nname = \"Two of a name\"\nzone = \"main\"\n\
+         copies = { key = \"name\", max = 2 }\n",
+    );
+    let view = deck(&pool, &[("knight", 1), ("bolt", 1), ("knight-2", 2)], &[]);
+    let v = &rules.deck.check(&view)[0];
+    assert_eq!(
+        v.primary,
+        Some((0, 2)),
+        "the third copy is on the third line"
+    );
+    assert_eq!(v.entries, [(0, 0)]);
+}
+
+#[test]
+fn missing_says_how_many_cards_a_minimum_lacks() {
+    let (pool, rules, _) = rules(
+        "[[deck-rules]]\nid = \"levels\"\nname = \"Three level-1\"\nzone = \"main\"\n\
+         message = \"{missing} missing of {expected}: {actual}\"\n\
+         count = { filter = { kind = \"character\", level = 1 }, min = 3 }\n",
+    );
+    let view = deck(&pool, &[("knight", 1), ("sellsword", 2)], &[]);
+    assert_eq!(
+        rules.deck.check(&view)[0].message,
+        "2 missing of at least 3: 1 matching `character` card"
+    );
+}
+
+#[test]
+fn a_format_extends_or_replaces_the_games_deck_rules() {
+    let (pool, rules, diags) = rules(
+        "[[deck-rules]]\nid = \"four\"\nname = \"Four\"\nzone = \"main\"\nsize = { exact = 4 }\n\
+         [formats.league]\nname = \"League\"\nextends-default = true\n\
+         [[formats.league.deck-rules]]\nid = \"one-each\"\nname = \"One each\"\nsource = \"sample: a league\"\nzone = \"main\"\ncopies = { max = 1 }\n\
+         [formats.quick]\nname = \"Quick\"\n\
+         [[formats.quick.deck-rules]]\nid = \"two\"\nname = \"Two\"\nzone = \"main\"\nsize = { exact = 2 }\n",
+    );
+    assert!(!diags.has_errors());
+    let ids = |set: &super::RuleSet| set.rules.iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&rules.deck), ["four"]);
+    assert_eq!(ids(&rules.formats["league"]), ["four", "one-each"]);
+    assert_eq!(ids(&rules.formats["quick"]), ["two"]);
+    assert_eq!(
+        rules.formats["league"].rules[1].pointer,
+        "/formats/league/deck-rules/0"
+    );
+    assert_eq!(
+        rules.formats["league"].rules[1].source.as_deref(),
+        Some("sample: a league")
+    );
+    let two_and_two = deck(&pool, &[("bolt", 2), ("heal", 2)], &[]);
+    assert!(rules.deck.is_legal(&two_and_two));
+    assert!(!rules.formats["league"].is_legal(&two_and_two));
+    assert!(rules.formats["quick"].is_legal(&deck(&pool, &[("bolt", 2)], &[])));
+}

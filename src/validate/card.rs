@@ -90,62 +90,22 @@ pub fn read_cards(
         );
         return out;
     }
+    let cx = FileContext {
+        file,
+        text,
+        kinds,
+        schemas,
+        keep,
+        syntax_ok,
+    };
     let mut saw_cards = false;
     for (key, value) in doc.get_ref() {
-        if key.get_ref() != "card" {
-            let hint = suggest::closest(key.get_ref(), ["card"]);
-            out.diagnostics.push(
-                Diagnostic::error(
-                    "card::not-a-card",
-                    format!(
-                        "`{}` is not a card: a card file holds only `[[card]]` tables",
-                        key.get_ref()
-                    ),
-                )
-                .at(file, key.span(), "not `[[card]]`")
-                .with_help(if hint.is_some() {
-                    "did you mean `[[card]]`?"
-                } else {
-                    "put each card in a `[[card]]` table"
-                }),
-            );
-            continue;
-        }
-        let Some(array) = value
-            .get_ref()
-            .as_array()
-            .filter(|a| a.iter().all(|v| v.get_ref().is_table()))
-        else {
-            out.diagnostics.push(
-                Diagnostic::error("card::not-a-card", "`card` must be an array of tables")
-                    .at(file, key.span(), "not an array of tables")
-                    .with_help("write each card under its own `[[card]]` header (two brackets)"),
-            );
+        let Some(array) = card_array(file, key, value, &mut out.diagnostics) else {
             continue;
         };
         saw_cards = true;
         for card in array.iter() {
-            let table = card.get_ref().as_table().expect("checked above");
-            let header = header_of(text, card.span());
-            // After a syntax error the recovered tree is partial: keep its
-            // cards for linking (so references to them do not cascade into
-            // errors) but report nothing more about them.
-            let mut scratch = Vec::new();
-            let sink = if syntax_ok {
-                &mut out.diagnostics
-            } else {
-                &mut scratch
-            };
-            if let Some(mut raw) = read_card(file, table, header, kinds, schemas, syntax_ok, sink) {
-                if let Some(keep) = keep {
-                    // A new map, not `retain`: the old one's capacity would stay allocated.
-                    raw.fields = std::mem::take(&mut raw.fields)
-                        .into_iter()
-                        .filter(|(k, _)| keep.contains(k))
-                        .collect();
-                }
-                out.cards.push(raw);
-            }
+            cx.push_card(card, &mut out);
         }
     }
     if !saw_cards && syntax_ok && out.diagnostics.is_empty() {
@@ -160,6 +120,87 @@ pub fn read_cards(
     out
 }
 
+/// What every card of one file is read with.
+struct FileContext<'a> {
+    file: FileId,
+    text: &'a str,
+    kinds: &'a [String],
+    schemas: &'a GameSchemas,
+    keep: Option<&'a BTreeSet<String>>,
+    /// Whether the file parsed without a syntax error.
+    syntax_ok: bool,
+}
+
+impl FileContext<'_> {
+    /// Reads one `[[card]]` table into `out`.
+    fn push_card(&self, card: &Spanned<DeValue<'_>>, out: &mut FileCards) {
+        let Some(table) = card.get_ref().as_table() else {
+            return; // `card_array` let only tables through
+        };
+        let header = header_of(self.text, card.span());
+        // After a syntax error the recovered tree is partial: keep its
+        // cards for linking (so references to them do not cascade into
+        // errors) but report nothing more about them.
+        let mut scratch = Vec::new();
+        let sink = if self.syntax_ok {
+            &mut out.diagnostics
+        } else {
+            &mut scratch
+        };
+        if let Some(mut raw) = self.read_card(table, header, sink) {
+            if let Some(keep) = self.keep {
+                // A new map, not `retain`: the old one's capacity would stay allocated.
+                raw.fields = std::mem::take(&mut raw.fields)
+                    .into_iter()
+                    .filter(|(k, _)| keep.contains(k))
+                    .collect();
+            }
+            out.cards.push(raw);
+        }
+    }
+}
+
+/// The `[[card]]` array of a top-level entry of a card file, or `None`
+/// after reporting an entry that is not one.
+fn card_array<'t, 'v>(
+    file: FileId,
+    key: &Spanned<std::borrow::Cow<'t, str>>,
+    value: &'v Spanned<DeValue<'t>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'v toml::de::DeArray<'t>> {
+    if key.get_ref() != "card" {
+        let hint = suggest::closest(key.get_ref(), ["card"]);
+        diags.push(
+            Diagnostic::error(
+                "card::not-a-card",
+                format!(
+                    "`{}` is not a card: a card file holds only `[[card]]` tables",
+                    key.get_ref()
+                ),
+            )
+            .at(file, key.span(), "not `[[card]]`")
+            .with_help(if hint.is_some() {
+                "did you mean `[[card]]`?"
+            } else {
+                "put each card in a `[[card]]` table"
+            }),
+        );
+        return None;
+    }
+    let array = value
+        .get_ref()
+        .as_array()
+        .filter(|a| a.iter().all(|v| v.get_ref().is_table()));
+    if array.is_none() {
+        diags.push(
+            Diagnostic::error("card::not-a-card", "`card` must be an array of tables")
+                .at(file, key.span(), "not an array of tables")
+                .with_help("write each card under its own `[[card]]` header (two brackets)"),
+        );
+    }
+    array
+}
+
 /// The span of the first line of a card table (its `[[card]]` header).
 fn header_of(text: &str, span: Span) -> Span {
     let start = span.start.min(text.len());
@@ -167,24 +208,89 @@ fn header_of(text: &str, span: Span) -> Span {
     start..line_end.min(span.end.max(start)).max(start)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn read_card(
+impl FileContext<'_> {
+    /// One card: its reserved fields checked, its other fields validated
+    /// against its kind's schema (when the file parsed), its references
+    /// collected. `None` when it has no usable id or kind.
+    fn read_card(
+        &self,
+        table: &DeTable<'_>,
+        header: Span,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<RawCard> {
+        let file = self.file;
+        let get = |name: &str| {
+            table
+                .iter()
+                .find(|(k, _)| k.get_ref() == name)
+                .map(|(_, v)| v)
+        };
+        let id = valid_id(
+            file,
+            reserved_string(file, &header, get("id"), "id", diags),
+            diags,
+        );
+        let name = reserved_string(file, &header, get("name"), "name", diags);
+        let copies = read_copies(file, get("copies"), diags);
+        let kind = reserved_string(file, &header, get("kind"), "kind", diags);
+        let kind = known_kind(file, kind, self.kinds, diags);
+        let (Some((id, id_span)), Some((kind, _))) = (id, kind) else {
+            return None;
+        };
+        let fields = match table_to_json(table) {
+            Ok(mut map) => {
+                for r in RESERVED {
+                    map.shift_remove(r);
+                }
+                map
+            }
+            Err((span, message)) => {
+                diags.push(Diagnostic::error("schema::type", message).at(file, span, "here"));
+                return None;
+            }
+        };
+        let schema = self.schemas.kind(&kind);
+        // jsonschema validates a `Value`: the map moves in and back out.
+        let instance = Value::Object(fields);
+        if let Some(schema) = schema.filter(|s| self.syntax_ok && !s.validator.is_valid(&instance))
+        {
+            let subject = Subject {
+                file,
+                table,
+                span: header.clone(),
+                noun: format!("card `{id}`"),
+                extra_root_keys: &RESERVED,
+                schemas: self.schemas,
+            };
+            diagnose(schema.validator.iter_errors(&instance), &subject, diags);
+        }
+        let refs = schema
+            .map(|s| collect_refs(table, &s.refs))
+            .unwrap_or_default();
+        let Value::Object(fields) = instance else {
+            unreachable!("built as an object above")
+        };
+        Some(RawCard {
+            id,
+            kind,
+            name: name.map(|n| n.0).unwrap_or_default(),
+            copies,
+            fields,
+            file,
+            header,
+            id_span,
+            refs,
+        })
+    }
+}
+
+/// The id, if it is a valid one; reports it otherwise.
+fn valid_id(
     file: FileId,
-    table: &DeTable<'_>,
-    header: Span,
-    kinds: &[String],
-    schemas: &GameSchemas,
-    validate: bool,
+    id: Option<(String, Span)>,
     diags: &mut Vec<Diagnostic>,
-) -> Option<RawCard> {
-    let get = |name: &str| {
-        table
-            .iter()
-            .find(|(k, _)| k.get_ref() == name)
-            .map(|(_, v)| v)
-    };
-    let id = reserved_string(file, &header, get("id"), "id", diags);
-    let id = id.filter(|(id, span)| {
+) -> Option<(String, Span)> {
+    id.filter(|(id, span)| {
         let ok = is_valid_id(id);
         if !ok {
             diags.push(
@@ -197,10 +303,17 @@ fn read_card(
             );
         }
         ok
-    });
-    let name = reserved_string(file, &header, get("name"), "name", diags);
-    let copies = read_copies(file, get("copies"), diags);
-    let kind = reserved_string(file, &header, get("kind"), "kind", diags).filter(|(kind, span)| {
+    })
+}
+
+/// The kind, if the game declares it; reports it otherwise.
+fn known_kind(
+    file: FileId,
+    kind: Option<(String, Span)>,
+    kinds: &[String],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(String, Span)> {
+    kind.filter(|(kind, span)| {
         let known = kinds.iter().any(|k| k == kind);
         if !known {
             diags.push(
@@ -217,54 +330,6 @@ fn read_card(
             );
         }
         known
-    });
-    let (Some((id, id_span)), Some((kind, _))) = (id, kind) else {
-        return None;
-    };
-    let fields = match table_to_json(table) {
-        Ok(mut map) => {
-            for r in RESERVED {
-                map.shift_remove(r);
-            }
-            map
-        }
-        Err((span, message)) => {
-            diags.push(Diagnostic::error("schema::type", message).at(file, span, "here"));
-            return None;
-        }
-    };
-    let schema = schemas.kind(&kind);
-    // jsonschema validates a `Value`: the map moves in and back out.
-    let instance = Value::Object(fields);
-    if let Some(schema) = schema.filter(|s| validate && !s.validator.is_valid(&instance)) {
-        let noun = format!("card `{id}`");
-        let subject = Subject {
-            file,
-            table,
-            span: header.clone(),
-            noun,
-            extra_root_keys: &RESERVED,
-            schemas,
-        };
-        diagnose(schema.validator.iter_errors(&instance), &subject, diags);
-    }
-    let refs = schema
-        .map(|s| collect_refs(table, &s.refs))
-        .unwrap_or_default();
-    let Value::Object(fields) = instance else {
-        unreachable!("built as an object above")
-    };
-    let name = name.map(|n| n.0).unwrap_or_default();
-    Some(RawCard {
-        id,
-        kind,
-        name,
-        copies,
-        fields,
-        file,
-        header,
-        id_span,
-        refs,
     })
 }
 

@@ -43,30 +43,7 @@ pub fn parse(
             return None;
         }
     };
-    let uri = super::uri_of(config::SCHEMA_PATH);
-    let docs = vec![SchemaDoc {
-        uri: uri.clone(),
-        file: None,
-        doc: config::json_schema(),
-    }];
-    let (schemas, _) =
-        GameSchemas::compile(docs, &BTreeMap::from([("manifest".to_owned(), uri)]), diags);
-    let validator = &schemas
-        .kind("manifest")
-        .expect("the manifest schema compiles")
-        .validator;
-    if !validator.is_valid(&instance) {
-        let subject = Subject {
-            file,
-            table: doc.get_ref(),
-            span: 0..0,
-            noun: "game.toml".into(),
-            extra_root_keys: &[],
-            schemas: &schemas,
-        };
-        let mut found = Vec::new();
-        diagnose(validator.iter_errors(&instance), &subject, &mut found);
-        diags.extend(found);
+    if !schema_valid(file, doc.get_ref(), &instance, diags) {
         return None;
     }
     let manifest: Manifest = match serde_json::from_value(instance) {
@@ -82,28 +59,67 @@ pub fn parse(
             return None;
         }
     };
-    let spans = SpanIndex::new(&doc);
-    if manifest.id != game {
-        let span = spans.value_span("/id").unwrap_or(0..0);
-        diags.push(
-            Diagnostic::error(
-                "manifest::id",
-                format!(
-                    "the game id `{}` differs from its folder name `{game}`",
-                    manifest.id
-                ),
-            )
-            .at(file, span, "not the folder name")
-            .with_help(format!(
-                "write `id = \"{game}\"`, or rename the folder `cards/{}`",
-                manifest.id
-            )),
-        );
-        return None;
-    }
-    Some(LoadedManifest {
+    let loaded = LoadedManifest {
         manifest,
         file,
-        spans,
-    })
+        spans: SpanIndex::new(&doc),
+    };
+    id_is_folder(&loaded, game, diags).then_some(loaded)
+}
+
+/// Validates `game.toml` against the manifest's generated schema, reporting
+/// every error at its span.
+fn schema_valid(
+    file: FileId,
+    table: &toml::de::DeTable<'_>,
+    instance: &Value,
+    diags: &mut Diagnostics,
+) -> bool {
+    let uri = super::uri_of(config::SCHEMA_PATH);
+    let docs = vec![SchemaDoc {
+        uri: uri.clone(),
+        file: None,
+        doc: config::json_schema(),
+    }];
+    let (schemas, _) =
+        GameSchemas::compile(docs, &BTreeMap::from([("manifest".to_owned(), uri)]), diags);
+    let validator = &schemas
+        .kind("manifest")
+        .expect("the manifest schema compiles")
+        .validator;
+    if validator.is_valid(instance) {
+        return true;
+    }
+    let subject = Subject {
+        file,
+        table,
+        span: 0..0,
+        noun: "game.toml".into(),
+        extra_root_keys: &[],
+        schemas: &schemas,
+    };
+    let mut found = Vec::new();
+    diagnose(validator.iter_errors(instance), &subject, &mut found);
+    diags.extend(found);
+    false
+}
+
+/// Whether the manifest's `id` is its folder's name; reports it otherwise.
+fn id_is_folder(loaded: &LoadedManifest, game: &str, diags: &mut Diagnostics) -> bool {
+    let id = &loaded.manifest.id;
+    if id == game {
+        return true;
+    }
+    let span = loaded.spans.value_span("/id").unwrap_or(0..0);
+    diags.push(
+        Diagnostic::error(
+            "manifest::id",
+            format!("the game id `{id}` differs from its folder name `{game}`"),
+        )
+        .at(loaded.file, span, "not the folder name")
+        .with_help(format!(
+            "write `id = \"{game}\"`, or rename the folder `cards/{id}`"
+        )),
+    );
+    false
 }

@@ -62,6 +62,33 @@ fn parent_schema<'s>(error: &ValidationError<'_>, subject: &Subject<'s, '_>) -> 
     subject.schemas.parent_of_keyword(&location)
 }
 
+/// Where an error is and how to name it: the located value, the field as
+/// a person reads it, and the value described.
+struct Site<'s, 'a, 't> {
+    subject: &'s Subject<'a, 't>,
+    at: Located,
+    field: String,
+    found: String,
+}
+
+impl Site<'_, '_, '_> {
+    fn error(&self, code: &'static str, message: String, label: String) -> Diagnostic {
+        value_error(self.subject, &self.at, code, message, label)
+    }
+
+    fn range(&self, bound: String) -> Diagnostic {
+        range(self.subject, &self.at, &self.field, &self.found, bound)
+    }
+
+    fn items(&self, bound: String) -> Diagnostic {
+        items(self.subject, &self.at, &self.field, &self.found, bound)
+    }
+
+    fn length(&self, bound: String) -> Diagnostic {
+        length(self.subject, &self.at, &self.field, bound)
+    }
+}
+
 fn diagnose_one(
     error: &ValidationError<'_>,
     subject: &Subject<'_, '_>,
@@ -75,118 +102,25 @@ fn diagnose_one(
     } else {
         format!("`{}`", at.display)
     };
+    let site = Site {
+        subject,
+        at,
+        field,
+        found: describe_value(error.instance()),
+    };
     let parent = parent_schema(error, subject);
-    let found = describe_value(error.instance());
-    let d = match error.kind() {
-        ValidationErrorKind::Type { kind } => {
-            let expected = type_names(kind);
-            value_error(
-                subject,
-                &at,
-                "schema::type",
-                format!("{field} must be {expected}, but it is {found}"),
-                format!("expected {expected}"),
-            )
-        }
-        ValidationErrorKind::Minimum { limit } => {
-            range(subject, &at, &field, &found, format!("at least {limit}"))
-        }
-        ValidationErrorKind::Maximum { limit } => {
-            range(subject, &at, &field, &found, format!("at most {limit}"))
-        }
-        ValidationErrorKind::ExclusiveMinimum { limit } => range(
-            subject,
-            &at,
-            &field,
-            &found,
-            format!("greater than {limit}"),
-        ),
-        ValidationErrorKind::ExclusiveMaximum { limit } => {
-            range(subject, &at, &field, &found, format!("less than {limit}"))
-        }
-        ValidationErrorKind::MultipleOf { multiple_of, .. } => range(
-            subject,
-            &at,
-            &field,
-            &found,
-            format!("a multiple of {multiple_of}"),
-        ),
-        ValidationErrorKind::Pattern { pattern } => value_error(
-            subject,
-            &at,
-            "schema::pattern",
-            format!("{field} does not have the required form: {found} does not match `{pattern}`"),
-            "does not match the pattern".into(),
-        ),
-        ValidationErrorKind::MinLength { limit } => length(
-            subject,
-            &at,
-            &field,
-            format!("at least {limit} character{}", plural(*limit)),
-        ),
-        ValidationErrorKind::MaxLength { limit } => length(
-            subject,
-            &at,
-            &field,
-            format!("at most {limit} character{}", plural(*limit)),
-        ),
-        ValidationErrorKind::MinItems { limit } => items(
-            subject,
-            &at,
-            &field,
-            &found,
-            format!("at least {limit} item{}", plural(*limit)),
-        ),
-        ValidationErrorKind::MaxItems { limit } => items(
-            subject,
-            &at,
-            &field,
-            &found,
-            format!("at most {limit} item{}", plural(*limit)),
-        ),
-        ValidationErrorKind::UniqueItems => value_error(
-            subject,
-            &at,
-            "schema::items",
-            format!("{field} must not repeat an item"),
-            "an item appears twice".into(),
-        ),
-        ValidationErrorKind::Contains => value_error(
-            subject,
-            &at,
-            "schema::items",
-            format!("{field} must contain at least one matching item"),
-            "no item matches".into(),
-        ),
-        ValidationErrorKind::Enum { options } => choice(
-            subject,
-            &at,
-            &field,
-            error.instance(),
-            options,
-            "schema::enum",
-        ),
-        ValidationErrorKind::Constant { expected_value } => choice(
-            subject,
-            &at,
-            &field,
-            error.instance(),
-            &Value::Array(vec![(**expected_value).clone()]),
-            "schema::const",
-        ),
+    match error.kind() {
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            if typos.iter().any(|(p, fix)| *p == pointer && fix == name) {
-                return;
+            if !typos.iter().any(|(p, fix)| *p == pointer && fix == name) {
+                out.push(missing(subject, &site.at, &site.field, name, parent));
             }
-            missing(subject, &at, &field, name, parent)
         }
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
             for name in unexpected {
                 out.push(unknown_field(subject, &pointer, name, parent, typos));
             }
-            return;
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
             if let Some(branch) = best_branch(context, &pointer) {
@@ -200,51 +134,122 @@ fn diagnose_one(
                 .map(|b| describe_branch(b, &pointer))
                 .collect::<Vec<_>>()
                 .join("; or ");
-            value_error(
-                subject,
-                &at,
+            out.push(site.error(
                 "schema::one-of",
-                format!("{field} matches none of its allowed forms: {forms}"),
-                format!("{found} fits no allowed form"),
-            )
+                format!("{} matches none of its allowed forms: {forms}", site.field),
+                format!("{} fits no allowed form", site.found),
+            ));
         }
-        ValidationErrorKind::OneOfMultipleValid { .. } => value_error(
-            subject,
-            &at,
+        kind => {
+            out.push(bound_error(kind, &site).unwrap_or_else(|| form_error(kind, error, &site)))
+        }
+    }
+}
+
+/// A value out of a numeric, length or count bound, or off its pattern.
+fn bound_error(kind: &ValidationErrorKind, site: &Site<'_, '_, '_>) -> Option<Diagnostic> {
+    Some(match kind {
+        ValidationErrorKind::Minimum { limit } => site.range(format!("at least {limit}")),
+        ValidationErrorKind::Maximum { limit } => site.range(format!("at most {limit}")),
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            site.range(format!("greater than {limit}"))
+        }
+        ValidationErrorKind::ExclusiveMaximum { limit } => site.range(format!("less than {limit}")),
+        ValidationErrorKind::MultipleOf { multiple_of, .. } => {
+            site.range(format!("a multiple of {multiple_of}"))
+        }
+        ValidationErrorKind::MinLength { limit } => {
+            site.length(format!("at least {limit} character{}", plural(*limit)))
+        }
+        ValidationErrorKind::MaxLength { limit } => {
+            site.length(format!("at most {limit} character{}", plural(*limit)))
+        }
+        ValidationErrorKind::MinItems { limit } => {
+            site.items(format!("at least {limit} item{}", plural(*limit)))
+        }
+        ValidationErrorKind::MaxItems { limit } => {
+            site.items(format!("at most {limit} item{}", plural(*limit)))
+        }
+        ValidationErrorKind::Pattern { pattern } => site.error(
+            "schema::pattern",
+            format!(
+                "{} does not have the required form: {} does not match `{pattern}`",
+                site.field, site.found
+            ),
+            "does not match the pattern".into(),
+        ),
+        _ => return None,
+    })
+}
+
+/// A value of the wrong type, not among the allowed ones, or of a form the
+/// schema forbids.
+fn form_error(
+    kind: &ValidationErrorKind,
+    error: &ValidationError<'_>,
+    site: &Site<'_, '_, '_>,
+) -> Diagnostic {
+    let (field, found) = (&site.field, &site.found);
+    let (code, message, label) = match kind {
+        ValidationErrorKind::Type { kind } => {
+            let expected = type_names(kind);
+            let message = format!("{field} must be {expected}, but it is {found}");
+            ("schema::type", message, format!("expected {expected}"))
+        }
+        ValidationErrorKind::Enum { options } => {
+            return choice(
+                site.subject,
+                &site.at,
+                field,
+                error.instance(),
+                options,
+                "schema::enum",
+            );
+        }
+        ValidationErrorKind::Constant { expected_value } => {
+            let options = Value::Array(vec![(**expected_value).clone()]);
+            return choice(
+                site.subject,
+                &site.at,
+                field,
+                error.instance(),
+                &options,
+                "schema::const",
+            );
+        }
+        ValidationErrorKind::UniqueItems => (
+            "schema::items",
+            format!("{field} must not repeat an item"),
+            "an item appears twice".into(),
+        ),
+        ValidationErrorKind::Contains => (
+            "schema::items",
+            format!("{field} must contain at least one matching item"),
+            "no item matches".into(),
+        ),
+        ValidationErrorKind::OneOfMultipleValid { .. } => (
             "schema::one-of",
             format!("{field} is ambiguous: it matches more than one of its allowed forms"),
             "matches several forms".into(),
         ),
-        ValidationErrorKind::Not { .. } => value_error(
-            subject,
-            &at,
+        ValidationErrorKind::Not { .. } => (
             "schema::not",
             format!("{field} has a value the schema forbids"),
             "not allowed".into(),
         ),
-        ValidationErrorKind::FalseSchema => value_error(
-            subject,
-            &at,
+        ValidationErrorKind::FalseSchema => (
             "schema::not-allowed",
             format!("{field} is not allowed here"),
             "not allowed".into(),
         ),
-        ValidationErrorKind::Format { format } => value_error(
-            subject,
-            &at,
+        ValidationErrorKind::Format { format } => (
             "schema::format",
             format!("{field} must be a valid {format}, but it is {found}"),
             format!("not a valid {format}"),
         ),
-        _ => value_error(
-            subject,
-            &at,
-            "schema::other",
-            format!("{field}: {error}"),
-            "here".into(),
-        ),
+        _ => ("schema::other", format!("{field}: {error}"), "here".into()),
     };
-    out.push(d);
+    site.error(code, message, label)
 }
 
 /// In a failed `oneOf`/`anyOf`, the alternative the author most likely meant,

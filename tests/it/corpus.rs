@@ -67,7 +67,17 @@ fn run_case(case: &Path) {
     let cmd = fs::read_to_string(case.join("cmd")).unwrap_or_else(|_| "check".into());
     let args: Vec<&str> = cmd.split_whitespace().collect();
     let human = run_in(ws.path(), &args);
-    let human_text = format!("exit: {}\n{}", human.code.unwrap_or(-1), human.stderr);
+    // What a command prints on stdout (`--explain`'s table) is output too.
+    let stdout = if human.stdout.is_empty() {
+        String::new()
+    } else {
+        format!("--- stdout\n{}--- stderr\n", human.stdout)
+    };
+    let human_text = format!(
+        "exit: {}\n{stdout}{}",
+        human.code.unwrap_or(-1),
+        human.stderr
+    );
     let mut json_args = vec!["--message-format", "json"];
     json_args.extend(&args);
     let json = run_in(ws.path(), &json_args);

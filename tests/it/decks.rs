@@ -130,7 +130,7 @@ fn to_toml(zones: &Zones) -> String {
     s
 }
 
-/// The intrépidos rules (RULES.md §2), written out by hand: `None` when the
+/// The intrépidos rules (the rulebook's EDIÇÃO DE DECK and setup), written out by hand: `None` when the
 /// deck cannot be resolved (unknown card, bad count, wrong zone), else the
 /// ids of the rules it breaks.
 fn by_hand(zones: &Zones, kind_of: &HashMap<&str, &str>) -> Option<BTreeSet<&'static str>> {

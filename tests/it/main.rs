@@ -12,3 +12,4 @@ mod packs;
 mod schemas;
 mod sheets;
 mod sixth;
+mod standalone;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use carta::diag::Diagnostics;
+use carta::diag::{Diagnostics, Severity};
 use carta::game::{Game, Keep, compile_all};
 use carta::load::Workspace;
 
@@ -41,8 +41,10 @@ fn card_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 #[test]
 fn every_shipped_game_loads_and_every_card_validates() {
     let (ws, games, diags) = shipped();
+    // Advice (where each rule comes from) is not a problem.
     let problems: Vec<String> = diags
         .iter()
+        .filter(|d| d.severity != Severity::Advice)
         .map(|d| {
             let at = d.primary.as_ref().map_or_else(String::new, |l| {
                 let file = ws.sources.get(l.file);
@@ -135,6 +137,34 @@ fn every_pack_declares_its_rules_as_data() {
             );
         }
     }
+}
+
+#[test]
+fn every_shipped_rule_says_where_it_comes_from() {
+    let (_, games, _) = shipped();
+    let mut seen = 0;
+    for game in &games {
+        let m = &game.manifest.manifest;
+        for rule in m.all_rules() {
+            seen += 1;
+            let source = rule
+                .source
+                .as_deref()
+                .unwrap_or_else(|| panic!("`{}`: the rule `{}` has no source", m.id, rule.id));
+            // A rulebook section with a quote, or a reason it is not the rulebook's.
+            let quoted = source.contains(": \"") && source.matches('"').count() >= 2;
+            let reasoned = ["inferred: ", "sample: "]
+                .iter()
+                .any(|p| source.starts_with(p));
+            assert!(
+                quoted || reasoned,
+                "`{}`: the source of `{}` neither quotes a section nor says why: {source}",
+                m.id,
+                rule.id
+            );
+        }
+    }
+    assert!(seen >= 50, "only {seen} shipped rules");
 }
 
 #[test]

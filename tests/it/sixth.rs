@@ -109,3 +109,108 @@ fn its_box_rules_are_checked() {
         d["message"]
     );
 }
+
+#[test]
+fn a_deck_without_a_format_is_judged_by_the_games_rules_alone() {
+    let ws = mosaico();
+    // Three of one tile: the game allows it; the league (not chosen) would not.
+    ws.write("d.toml", LEGAL);
+    ws.run(["deck", "check", "d.toml"]).succeeds();
+}
+
+#[test]
+fn a_format_that_extends_the_games_rules_adds_its_own() {
+    let ws = mosaico();
+    let league = LEGAL.replace("name = \"Azul\"\n", "name = \"Azul\"\nformat = \"liga\"\n");
+    ws.write("d.toml", &league);
+    let run = ws
+        .run(["--message-format", "json", "deck", "check", "d.toml"])
+        .fails();
+    let broken: Vec<(String, u64)> = run
+        .json()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // `azul-flor = 3`, `verde-flor = 3`, `ocre-onda = 3` break the league's limit of 2.
+    assert_eq!(
+        broken,
+        [
+            ("deck::copy-limit".to_owned(), 6),
+            ("deck::copy-limit".to_owned(), 8),
+            ("deck::copy-limit".to_owned(), 11),
+        ]
+    );
+    // The game's own rules still hold in the league: a fourth copy breaks both limits.
+    ws.write("d.toml", league.replace("azul-flor = 3", "azul-flor = 4"));
+    let run = ws
+        .run(["--message-format", "json", "deck", "check", "d.toml"])
+        .fails();
+    let rules: Vec<String> = run
+        .json()
+        .iter()
+        .filter(|d| d["line"] == 6)
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(rules.len(), 2, "{rules:?}");
+    // `--explain` names the format and each rule's source.
+    ws.write("d.toml", &league);
+    ws.run(["deck", "check", "--explain", "d.toml"])
+        .fails()
+        .stdout_has("d.toml (Azul, format `liga`):")
+        .stdout_has("source: sample: a made-up league's house rule");
+}
+
+#[test]
+fn a_format_that_does_not_extend_replaces_the_games_rules() {
+    let ws = mosaico();
+    // Six tiles, four of one kind: only the lightning format's rule applies.
+    let quick = "game = \"mosaico\"\nname = \"Raio\"\nformat = \"relampago\"\n\n[main]\nazul-flor = 4\nverde-flor = 2\n\n[patron]\ndona-azul = 1\n";
+    ws.write("d.toml", quick);
+    ws.run(["deck", "check", "d.toml"]).succeeds();
+    ws.write("d.toml", quick.replace("format = \"relampago\"\n", ""));
+    ws.run(["deck", "check", "d.toml"])
+        .fails()
+        .stderr_has("deck::size")
+        .stderr_has("deck::copy-limit");
+}
+
+#[test]
+fn an_unknown_format_is_reported_at_the_deck_with_a_did_you_mean() {
+    let ws = mosaico();
+    ws.write(
+        "d.toml",
+        LEGAL.replace("name = \"Azul\"\n", "name = \"Azul\"\nformat = \"ligaa\"\n"),
+    );
+    let run = ws
+        .run(["--message-format", "json", "deck", "check", "d.toml"])
+        .fails();
+    let d = &run.json()[0];
+    assert_eq!(d["code"], "deck::unknown-format");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(3), Some(10))
+    );
+    assert_eq!(d["help"], "did you mean `liga`?");
+}
+
+#[test]
+fn a_format_rule_that_reuses_an_id_of_the_rules_it_extends_is_reported() {
+    let ws = mosaico();
+    let path = "cards/mosaico/game.toml";
+    ws.write(
+        path,
+        ws.read(path)
+            .replace("id = \"league-copies\"", "id = \"copies\""),
+    );
+    let run = ws.run(["--message-format", "json", "check"]).fails();
+    let d = &run.json()[0];
+    assert_eq!(d["code"], "rules::duplicate-id");
+    assert_eq!(d["file"], "cards/mosaico/game.toml");
+    assert_eq!(d["labels"][0]["message"], "first defined here");
+}
