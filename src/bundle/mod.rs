@@ -25,7 +25,7 @@
 //! "#).unwrap();
 //! let mut fields = serde_json::Map::new();
 //! fields.insert("attack".into(), 3.into());
-//! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields }];
+//! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields, i18n: None }];
 //! let bytes = bundle::encode(&manifest, &cards, &[], SourceHash::of([("cards/demo/game.toml", "…")])).unwrap();
 //!
 //! let bundle = Bundle::from_bytes(bytes).unwrap();

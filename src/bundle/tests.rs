@@ -135,6 +135,7 @@ impl Sample {
                 name,
                 copies: *copies,
                 fields,
+                i18n: None,
             })
             .collect()
     }
@@ -348,6 +349,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         name: "X",
         copies: None,
         fields: &ok,
+        i18n: None,
     };
     let bytes = encode(&manifest(), &[card], &[], SourceHash::default()).unwrap();
     let read = Bundle::from_bytes(bytes)
@@ -367,6 +369,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         name: "X",
         copies: None,
         fields: &too_deep,
+        i18n: None,
     };
     assert!(matches!(
         encode(&manifest(), &[card], &[], SourceHash::default()),

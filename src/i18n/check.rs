@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::catalog::{self, Catalog};
-use super::{FOLDER, Key, Scope, Sources, file_path, source_hash, tokens};
+use super::{Key, Scope, Sources, file_path, source_hash, tokens};
 use crate::diag::{Diagnostic, Diagnostics, Label};
 use crate::link::CardPool;
 use crate::load::{LoadError, Workspace};
@@ -181,12 +181,12 @@ fn check_one(
             diags.push(d);
         }
     }
-    report_missing(sources, catalog, diags)
+    report_missing(sources, catalog, &file_path(&manifest.manifest.id, lang), diags)
 }
 
 /// Reports the strings `catalog` lacks; returns how many cards it
 /// translates completely.
-fn report_missing(sources: &Sources, catalog: &Catalog, diags: &mut Diagnostics) -> usize {
+fn report_missing(sources: &Sources, catalog: &Catalog, path: &str, diags: &mut Diagnostics) -> usize {
     let lang = &catalog.lang;
     let mut cards: BTreeMap<&str, (Vec<&str>, bool)> = BTreeMap::new();
     let mut labels = Vec::new();
@@ -209,7 +209,7 @@ fn report_missing(sources: &Sources, catalog: &Catalog, diags: &mut Diagnostics)
                 if let Some((f, span)) = &source.at {
                     d = d.at(*f, span.clone(), "untranslated");
                 }
-                diags.push(d.with_help(format!("add it to `{}`", catalog_path(catalog))));
+                diags.push(d.with_help(format!("add it to `{}`", path)));
             }
             _ => {}
         }
@@ -234,7 +234,7 @@ fn report_missing(sources: &Sources, catalog: &Catalog, diags: &mut Diagnostics)
         }
         diags.push(d.with_help(format!(
             "add `[cards.{id}]` to `{}`, or translate it in the file `carta i18n export --lang {lang}` writes",
-            catalog_path(catalog)
+            path
         )));
     }
     if !labels.is_empty() {
@@ -248,11 +248,6 @@ fn report_missing(sources: &Sources, catalog: &Catalog, diags: &mut Diagnostics)
         );
     }
     complete
-}
-
-/// The file a catalog was read from, as the user names it.
-fn catalog_path(catalog: &Catalog) -> String {
-    format!("{FOLDER}/{}.toml", catalog.lang)
 }
 
 /// The diagnostic for an entry that translates nothing the game has.
@@ -355,7 +350,11 @@ fn unknown(
                 format!("no enum value `{value}` of this game has a label (`x-carta-labels`) to translate"),
             )
             .at(file, entry.key_span.clone(), "no such label")
-            .with_help(suggest::help(value, labelled.iter().map(String::as_str), "labelled values"))
+            .with_help(if labelled.is_empty() {
+                "the schemas of this game give no enum value a label (`x-carta-labels`)".to_owned()
+            } else {
+                suggest::help(value, labelled.iter().map(String::as_str), "labelled values")
+            })
         }
         Scope::Game => unknown_field("the game".into(), of_scope(&key.scope)),
         Scope::Kind(id) => unknown_field(format!("kind `{id}`"), of_scope(&key.scope)),
