@@ -552,3 +552,41 @@ fn zodiacos_prints_on_a4() {
         "Spanish accents survive printing"
     );
 }
+
+#[test]
+fn intrepidos_prints_in_three_languages() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["build", "intrepidos", "--lang", "en", "--lang", "es"])
+        .succeeds();
+    let languages = [
+        ("pt-BR", "sheets", ["Certeiro", "Frixo", "Envenenada"]),
+        ("en", "sheets/en", ["Strike", "Phrixus", "Poisoned"]),
+        ("es", "sheets/es", ["Certero", "Frixo", "Envenenada"]),
+    ];
+    for (lang, dir, words) in languages {
+        let html = ws.path().join(format!("build/intrepidos/{dir}/index.html"));
+        let pdf = html.with_file_name("sheets.pdf");
+        run_chromium(
+            &html,
+            &[
+                "--no-pdf-header-footer".into(),
+                format!("--print-to-pdf={}", pdf.display()),
+            ],
+        );
+        let pdf_s = pdf.to_str().unwrap();
+        let text = tool("pdftotext", &[pdf_s, "-"]);
+        for word in words {
+            assert!(text.contains(word), "{lang}: the sheets lack {word:?}");
+        }
+        if std::env::var_os("CARTA_BLESS").is_some() {
+            let out = repo().join(format!("docs/img/sheets-intrepidos-{lang}"));
+            tool(
+                "pdftoppm",
+                &[
+                    "-f", "2", "-l", "2", "-r", "60", "-png", "-singlefile", pdf_s,
+                    out.to_str().unwrap(),
+                ],
+            );
+        }
+    }
+}
