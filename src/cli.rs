@@ -251,9 +251,13 @@ pub fn run(cli: Cli) -> ExitCode {
             DeckCommand::Code { file } => commands::deck::code(root, file),
             DeckCommand::Decode { code } => commands::deck::decode(root, code),
         },
-        Command::Build { games, out, print } => {
-            commands::build::run(root, games, &root.join(out), print.options(), &print.languages)
-        }
+        Command::Build { games, out, print } => commands::build::run(
+            root,
+            games,
+            &root.join(out),
+            print.options(),
+            &print.languages,
+        ),
         Command::I18n { command } => match command {
             I18nCommand::Update { game, lang } => {
                 commands::i18n::update(root, game, lang.as_deref())

@@ -185,8 +185,7 @@ fn kept_fields(
         } else {
             i18n::sources::translatable_fields(manifest, schemas)
         };
-        m.all_rules()
-            .for_each(|r| r.fields(&mut fields));
+        m.all_rules().for_each(|r| r.fields(&mut fields));
         fields
     })
 }

@@ -63,8 +63,16 @@ pub(super) fn emit_languages(
     diags: &mut Diagnostics,
 ) -> Result<(), CommandError> {
     let m = &game.manifest.manifest;
-    let configured = m.print.as_ref().map(|p| p.languages.clone()).unwrap_or_default();
-    let languages = if requested.is_empty() { &configured } else { requested };
+    let configured = m
+        .print
+        .as_ref()
+        .map(|p| p.languages.clone())
+        .unwrap_or_default();
+    let languages = if requested.is_empty() {
+        &configured
+    } else {
+        requested
+    };
     for lang in languages {
         if lang != &m.language && !m.translations.contains(lang) {
             let span = game.manifest.spans.key_span("/language").unwrap_or(0..0);

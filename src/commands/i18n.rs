@@ -40,7 +40,12 @@ fn open(
         return Ok(None);
     }
     if let Some(lang) = lang
-        && !compiled.manifest.manifest.translations.iter().any(|l| l == lang)
+        && !compiled
+            .manifest
+            .manifest
+            .translations
+            .iter()
+            .any(|l| l == lang)
     {
         let span = compiled
             .manifest
@@ -88,7 +93,10 @@ fn rewrite(
     let rel = i18n::file_path(game.id(), lang);
     let old = match game.i18n.catalog(lang) {
         Some(c) => ws.sources.get(c.file).text.to_string(),
-        None => format!("# {} translation of {}.\n", lang, game.manifest.manifest.name),
+        None => format!(
+            "# {} translation of {}.\n",
+            lang, game.manifest.manifest.name
+        ),
     };
     let new = edit::apply(&old, changes).map_err(|e| {
         CommandError::Emit(EmitError::Write {
@@ -133,7 +141,12 @@ pub fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Report, Com
             })
             .collect();
         if !changes.is_empty() && rewrite(&ws, &compiled, &catalog.lang, &changes)? {
-            updated.push(format!("{} ({} entr{})", catalog.lang, changes.len(), if changes.len() == 1 { "y" } else { "ies" }));
+            updated.push(format!(
+                "{} ({} entr{})",
+                catalog.lang,
+                changes.len(),
+                if changes.len() == 1 { "y" } else { "ies" }
+            ));
         }
     }
     // The stale warnings of the compile are what this command resolves.
@@ -161,7 +174,12 @@ pub fn export(
     let Some(compiled) = open(&mut ws, game, Some(lang), &mut diags)? else {
         return Ok(done(ws, diags, "nothing written".into()));
     };
-    let text = po::export(game, lang, &compiled.i18n.sources, compiled.i18n.catalog(lang));
+    let text = po::export(
+        game,
+        lang,
+        &compiled.i18n.sources,
+        compiled.i18n.catalog(lang),
+    );
     let count = compiled.i18n.sources.strings.len();
     let summary = match out {
         Some(path) => {
@@ -169,7 +187,11 @@ pub fn export(
                 path: path.to_path_buf(),
                 source,
             })?;
-            format!("wrote {count} string{} of `{game}` in `{lang}` to {}", plural(count), path.display())
+            format!(
+                "wrote {count} string{} of `{game}` in `{lang}` to {}",
+                plural(count),
+                path.display()
+            )
         }
         None => {
             // A closed pipe (`| head`) is not an error worth reporting.
@@ -222,9 +244,12 @@ pub fn import(
         let needle = format!("msgctxt \"{context}\"");
         let span = text.find(&needle).map_or(0..0, |i| i..i + needle.len());
         diags.push(
-            Diagnostic::error("i18n::po", format!("message `{context}` was not imported: {why}"))
-                .at(po_file, span, "not imported")
-                .with_help("export a fresh file with `carta i18n export` and translate that one"),
+            Diagnostic::error(
+                "i18n::po",
+                format!("message `{context}` was not imported: {why}"),
+            )
+            .at(po_file, span, "not imported")
+            .with_help("export a fresh file with `carta i18n export` and translate that one"),
         );
     }
     if diags.has_errors() {
@@ -233,7 +258,11 @@ pub fn import(
     let n = imported.changes.len();
     let wrote = n > 0 && rewrite(&ws, &compiled, &lang, &imported.changes)?;
     let summary = if wrote {
-        format!("imported {n} change{} into {}", plural(n), i18n::file_path(game, &lang))
+        format!(
+            "imported {n} change{} into {}",
+            plural(n),
+            i18n::file_path(game, &lang)
+        )
     } else {
         "nothing to import: the translation file already says it all".into()
     };

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use super::{EmitError, Emitter, Stage};
 use crate::bundle::{self, CardRecord, DeckRecord, SourceHash};
-use crate::i18n::{Key, Scope};
 use crate::deck::DeckFile;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::game::Game;
+use crate::i18n::{Key, Scope};
 use crate::load::Workspace;
 
 /// Writes each game's bundle.

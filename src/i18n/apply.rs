@@ -28,7 +28,8 @@ pub struct Localized {
 
 /// The game of `manifest` and `cards` in `lang`: with `catalog`'s
 /// translations where it has them, the source text elsewhere. With no
-/// catalog (the source language), everything is as written.
+/// catalog everything is as written: in the source language, or every
+/// string untranslated in another.
 pub fn localize<'a>(
     lang: &str,
     manifest: &Manifest,
@@ -44,6 +45,10 @@ pub fn localize<'a>(
         untranslated: Vec::new(),
     };
     let Some(catalog) = catalog else {
+        if lang != manifest.language {
+            out.untranslated = sources.strings.keys().map(Key::to_string).collect();
+            out.manifest.language = lang.to_owned();
+        }
         return out;
     };
     let text = |key: &Key| catalog.get(key).map(|e| e.text.clone());
@@ -85,7 +90,12 @@ pub fn localize<'a>(
         }
         rules.extend(format.deck_rules.iter_mut().map(|r| (format!("{id}."), r)));
     }
-    rules.extend(m.deck_rules.iter_mut().chain(&mut m.box_rules).map(|r| (String::new(), r)));
+    rules.extend(
+        m.deck_rules
+            .iter_mut()
+            .chain(&mut m.box_rules)
+            .map(|r| (String::new(), r)),
+    );
     for (prefix, rule) in rules {
         let scope = Scope::Rule(format!("{prefix}{}", rule.id));
         if let Some(t) = text(&Key::new(scope.clone(), "name")) {

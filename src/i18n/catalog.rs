@@ -30,7 +30,9 @@ use crate::load::parse_toml;
 use crate::suggest;
 
 /// The sections of a translation file.
-pub const SECTIONS: [&str; 7] = ["game", "kinds", "zones", "formats", "rules", "labels", "cards"];
+pub const SECTIONS: [&str; 7] = [
+    "game", "kinds", "zones", "formats", "rules", "labels", "cards",
+];
 
 /// One translated string.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +92,13 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
                 for (value_key, entry) in table {
                     let scope = Scope::Label(value_key.get_ref().to_string());
                     catalog.scope_spans.insert(scope.clone(), value_key.span());
-                    add(&mut catalog, Key::new(scope, ""), value_key.span(), entry, out);
+                    add(
+                        &mut catalog,
+                        Key::new(scope, ""),
+                        value_key.span(),
+                        entry,
+                        out,
+                    );
                 }
             }
             "kinds" | "zones" | "formats" | "rules" | "cards" => {
@@ -134,7 +142,9 @@ fn table_of<'t>(
         out.push(
             Diagnostic::error("i18n::malformed", format!("`{name}` must be a table"))
                 .at(file, value.span(), "not a table")
-                .with_help(format!("write `[{name}]` with one translated field per line")),
+                .with_help(format!(
+                    "write `[{name}]` with one translated field per line"
+                )),
         );
     }
     table
@@ -179,10 +189,13 @@ fn add(
                     ("text", DeValue::String(s)) => text = Some((s.to_string(), v.span())),
                     ("source", DeValue::String(s)) => hash = Some(s.to_string()),
                     ("text" | "source", _) => out.push(malformed(v.span(), "not a string")),
-                    (other, _) => out.push(
-                        malformed(k.span(), "unknown key")
-                            .with_help(suggest::help(other, ["text", "source"], "keys")),
-                    ),
+                    (other, _) => {
+                        out.push(malformed(k.span(), "unknown key").with_help(suggest::help(
+                            other,
+                            ["text", "source"],
+                            "keys",
+                        )))
+                    }
                 }
             }
             let Some((text, text_span)) = text else {
@@ -218,7 +231,10 @@ mod tests {
         assert_eq!((e.text.as_str(), e.hash.as_deref()), ("T", Some("ab")));
         assert_eq!(&text[e.text_span.clone()], "\"T\"");
         assert_eq!(c.entries[&Key::new(Scope::Game, "name")].hash, None);
-        assert!(c.entries.contains_key(&Key::new(Scope::Label("fogo".into()), "")));
+        assert!(
+            c.entries
+                .contains_key(&Key::new(Scope::Label("fogo".into()), ""))
+        );
     }
 
     #[test]
@@ -229,7 +245,12 @@ mod tests {
         let codes: Vec<_> = out.iter().map(|d| d.code).collect();
         assert_eq!(
             codes,
-            ["i18n::unknown-entry", "i18n::malformed", "i18n::malformed", "i18n::malformed"]
+            [
+                "i18n::unknown-entry",
+                "i18n::malformed",
+                "i18n::malformed",
+                "i18n::malformed"
+            ]
         );
         assert!(c.entries.is_empty());
     }

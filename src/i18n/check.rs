@@ -136,7 +136,15 @@ fn check_one(
     let mut unknown_cards = BTreeSet::new();
     for (key, entry) in &catalog.entries {
         let Some(source) = sources.strings.get(key) else {
-            if let Some(d) = unknown(sources, catalog, key, entry, manifest, pool, &mut unknown_cards) {
+            if let Some(d) = unknown(
+                sources,
+                catalog,
+                key,
+                entry,
+                manifest,
+                pool,
+                &mut unknown_cards,
+            ) {
                 diags.push(d);
             }
             continue;
@@ -181,12 +189,22 @@ fn check_one(
             diags.push(d);
         }
     }
-    report_missing(sources, catalog, &file_path(&manifest.manifest.id, lang), diags)
+    report_missing(
+        sources,
+        catalog,
+        &file_path(&manifest.manifest.id, lang),
+        diags,
+    )
 }
 
 /// Reports the strings `catalog` lacks; returns how many cards it
 /// translates completely.
-fn report_missing(sources: &Sources, catalog: &Catalog, path: &str, diags: &mut Diagnostics) -> usize {
+fn report_missing(
+    sources: &Sources,
+    catalog: &Catalog,
+    path: &str,
+    diags: &mut Diagnostics,
+) -> usize {
     let lang = &catalog.lang;
     let mut cards: BTreeMap<&str, (Vec<&str>, bool)> = BTreeMap::new();
     let mut labels = Vec::new();
@@ -227,7 +245,10 @@ fn report_missing(sources: &Sources, catalog: &Catalog, path: &str, diags: &mut 
         let shown: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
         let mut d = Diagnostic::warning(
             "i18n::missing",
-            format!("card `{id}` has no {lang} translation of {}", shown.join(", ")),
+            format!(
+                "card `{id}` has no {lang} translation of {}",
+                shown.join(", ")
+            ),
         );
         if let Some((f, span)) = at {
             d = d.at(f, span, "untranslated card");
@@ -241,7 +262,10 @@ fn report_missing(sources: &Sources, catalog: &Catalog, path: &str, diags: &mut 
         diags.push(
             Diagnostic::warning(
                 "i18n::missing",
-                format!("the labels of {} have no {lang} translation", labels.join(", ")),
+                format!(
+                    "the labels of {} have no {lang} translation",
+                    labels.join(", ")
+                ),
             )
             .at(catalog.file, 0..0, "in this translation")
             .with_help("add them under `[labels]`, by value"),
@@ -274,7 +298,11 @@ fn unknown(
             format!("{owner} has no translatable field `{}`", key.field),
         )
         .at(file, entry.key_span.clone(), "no such field")
-        .with_help(suggest::help(&key.field, known.iter().map(String::as_str), "translatable fields"))
+        .with_help(suggest::help(
+            &key.field,
+            known.iter().map(String::as_str),
+            "translatable fields",
+        ))
     };
     let of_scope = |scope: &Scope| -> Vec<String> {
         sources
@@ -296,7 +324,11 @@ fn unknown(
                         format!("there is no card `{id}` to translate"),
                     )
                     .at(file, scope_span, "unknown card")
-                    .with_help(suggest::help(id, pool.ids().collect::<Vec<_>>(), "cards")),
+                    .with_help(suggest::help(
+                        id,
+                        pool.ids().collect::<Vec<_>>(),
+                        "cards",
+                    )),
                 );
             };
             if sources.is_known_untranslatable(&card.kind, &key.field) == Some(true) {
@@ -338,7 +370,11 @@ fn unknown(
                 Scope::Rule(r) => Some(r),
                 _ => None,
             });
-            unknown_entry(format!("rule `{id}`"), rules.iter().map(String::as_str).collect(), "rules")
+            unknown_entry(
+                format!("rule `{id}`"),
+                rules.iter().map(String::as_str).collect(),
+                "rules",
+            )
         }
         Scope::Label(value) => {
             let labelled = scope_ids(sources, |s| match s {
@@ -371,7 +407,11 @@ fn has_scope(sources: &Sources, scope: &Scope) -> bool {
 
 /// The distinct ids of the scopes `pick` accepts.
 fn scope_ids(sources: &Sources, pick: impl Fn(&Scope) -> Option<&String>) -> Vec<String> {
-    let mut ids: Vec<String> = sources.strings.keys().filter_map(|k| pick(&k.scope).cloned()).collect();
+    let mut ids: Vec<String> = sources
+        .strings
+        .keys()
+        .filter_map(|k| pick(&k.scope).cloned())
+        .collect();
     ids.dedup();
     ids
 }
@@ -385,9 +425,7 @@ fn what_id(scope: &Scope) -> String {
         | Scope::Format(id)
         | Scope::Rule(id)
         | Scope::Label(id)
-        | Scope::Card(id) => {
-            id.clone()
-        }
+        | Scope::Card(id) => id.clone(),
     }
 }
 

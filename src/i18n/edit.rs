@@ -34,7 +34,11 @@ pub fn apply(text: &str, changes: &[Change]) -> Result<String, EditError> {
     for change in changes {
         changed |= apply_one(&mut doc, change);
     }
-    Ok(if changed { doc.to_string() } else { text.to_owned() })
+    Ok(if changed {
+        doc.to_string()
+    } else {
+        text.to_owned()
+    })
 }
 
 /// The table holding `key`'s entry, created when missing.
@@ -135,8 +139,16 @@ mod tests {
         let out = apply(
             text,
             &[
-                Change { key: card("a", "name"), text: None, hash: Some("11".into()) },
-                Change { key: card("a", "levels.0.text"), text: None, hash: Some("22".into()) },
+                Change {
+                    key: card("a", "name"),
+                    text: None,
+                    hash: Some("11".into()),
+                },
+                Change {
+                    key: card("a", "levels.0.text"),
+                    text: None,
+                    hash: Some("22".into()),
+                },
             ],
         )
         .unwrap();
@@ -144,7 +156,15 @@ mod tests {
             out,
             "# comment\n[cards.a]\nname = { text = \"A\", source = \"11\" }  # keep\n\"levels.0.text\" = { text = \"T\", source = \"22\" }\n"
         );
-        let same = apply(&out, &[Change { key: card("a", "name"), text: Some("A".into()), hash: None }]).unwrap();
+        let same = apply(
+            &out,
+            &[Change {
+                key: card("a", "name"),
+                text: Some("A".into()),
+                hash: None,
+            }],
+        )
+        .unwrap();
         assert_eq!(same, out);
     }
 
@@ -153,8 +173,16 @@ mod tests {
         let out = apply(
             "[game]\nname = \"G\"\n",
             &[
-                Change { key: card("b", "name"), text: Some("B".into()), hash: Some("33".into()) },
-                Change { key: Key::new(Scope::Label("fogo".into()), ""), text: Some("Fire".into()), hash: None },
+                Change {
+                    key: card("b", "name"),
+                    text: Some("B".into()),
+                    hash: Some("33".into()),
+                },
+                Change {
+                    key: Key::new(Scope::Label("fogo".into()), ""),
+                    text: Some("Fire".into()),
+                    hash: None,
+                },
             ],
         )
         .unwrap();

@@ -67,7 +67,11 @@ pub struct PoError(String);
 ///
 /// # Errors
 /// When the text is not a PO file.
-pub fn import(text: &str, sources: &Sources, catalog: Option<&Catalog>) -> Result<Imported, PoError> {
+pub fn import(
+    text: &str,
+    sources: &Sources,
+    catalog: Option<&Catalog>,
+) -> Result<Imported, PoError> {
     let po = po_file::parse_from_reader(text.as_bytes()).map_err(|e| PoError(e.to_string()))?;
     let mut out = Imported {
         lang: Some(po.metadata.language.clone()).filter(|l| !l.is_empty()),
@@ -76,15 +80,18 @@ pub fn import(text: &str, sources: &Sources, catalog: Option<&Catalog>) -> Resul
     for message in po.messages() {
         let context = message.msgctxt().unwrap_or_default().to_owned();
         let Some(key) = Key::parse(&context) else {
-            out.problems.push((context, "its context is not a carta translation key".into()));
+            out.problems
+                .push((context, "its context is not a carta translation key".into()));
             continue;
         };
         let Some(source) = sources.strings.get(&key) else {
-            out.problems.push((context, "the game has no such string (any more)".into()));
+            out.problems
+                .push((context, "the game has no such string (any more)".into()));
             continue;
         };
         let Ok(text) = message.msgstr() else {
-            out.problems.push((context, "plural messages are not used by carta".into()));
+            out.problems
+                .push((context, "plural messages are not used by carta".into()));
             continue;
         };
         if text.is_empty() {

@@ -67,13 +67,25 @@ impl Sources {
         }
         for (id, kind) in &m.kinds {
             let scope = Scope::Kind(id.clone());
-            add(Key::new(scope.clone(), "name"), &kind.name, &format!("/kinds/{id}/name"));
+            add(
+                Key::new(scope.clone(), "name"),
+                &kind.name,
+                &format!("/kinds/{id}/name"),
+            );
             if let Some(d) = &kind.description {
-                add(Key::new(scope, "description"), d, &format!("/kinds/{id}/description"));
+                add(
+                    Key::new(scope, "description"),
+                    d,
+                    &format!("/kinds/{id}/description"),
+                );
             }
         }
         for (id, zone) in &m.zones {
-            add(Key::new(Scope::Zone(id.clone()), "name"), &zone.name, &format!("/zones/{id}/name"));
+            add(
+                Key::new(Scope::Zone(id.clone()), "name"),
+                &zone.name,
+                &format!("/zones/{id}/name"),
+            );
         }
         let mut lists = vec![
             (String::new(), "/deck-rules".to_owned(), &m.deck_rules),
@@ -81,18 +93,38 @@ impl Sources {
         ];
         for (id, format) in &m.formats {
             let scope = Scope::Format(id.clone());
-            add(Key::new(scope.clone(), "name"), &format.name, &format!("/formats/{id}/name"));
+            add(
+                Key::new(scope.clone(), "name"),
+                &format.name,
+                &format!("/formats/{id}/name"),
+            );
             if let Some(d) = &format.description {
-                add(Key::new(scope, "description"), d, &format!("/formats/{id}/description"));
+                add(
+                    Key::new(scope, "description"),
+                    d,
+                    &format!("/formats/{id}/description"),
+                );
             }
-            lists.push((format!("{id}."), format!("/formats/{id}/deck-rules"), &format.deck_rules));
+            lists.push((
+                format!("{id}."),
+                format!("/formats/{id}/deck-rules"),
+                &format.deck_rules,
+            ));
         }
         for (prefix, list, rules) in lists {
             for (i, rule) in rules.iter().enumerate() {
                 let scope = Scope::Rule(format!("{prefix}{}", rule.id));
-                add(Key::new(scope.clone(), "name"), &rule.name, &format!("{list}/{i}/name"));
+                add(
+                    Key::new(scope.clone(), "name"),
+                    &rule.name,
+                    &format!("{list}/{i}/name"),
+                );
                 if let Some(message) = &rule.message {
-                    add(Key::new(scope, "message"), message, &format!("{list}/{i}/message"));
+                    add(
+                        Key::new(scope, "message"),
+                        message,
+                        &format!("{list}/{i}/message"),
+                    );
                 }
             }
         }
@@ -161,7 +193,13 @@ impl Sources {
     /// `field` (for did-you-mean help).
     pub fn translatable_patterns(&self, kind: &str) -> Vec<String> {
         let mut out = vec!["name".to_owned()];
-        for p in self.kinds.get(kind).map(|k| &k.translate).into_iter().flatten() {
+        for p in self
+            .kinds
+            .get(kind)
+            .map(|k| &k.translate)
+            .into_iter()
+            .flatten()
+        {
             out.push(
                 p.iter()
                     .map(|s| match s {

@@ -264,7 +264,11 @@ impl Workspace {
         let base = format!("cards/{game}/i18n");
         let mut out = Vec::new();
         if self.root.join(&base).is_dir() {
-            self.walk(&base, &mut |rel| rel.ends_with(".toml") && !rel[base.len() + 1..].contains('/'), &mut out)?;
+            self.walk(
+                &base,
+                &mut |rel| rel.ends_with(".toml") && !rel[base.len() + 1..].contains('/'),
+                &mut out,
+            )?;
         }
         Ok(out)
     }

@@ -166,11 +166,20 @@ impl GameSchemas {
             .iter()
             .map(|(kind, k)| {
                 let mut refs = Vec::new();
-                schemas.walk(&schemas.docs[&k.uri], &k.uri, &mut Vec::new(), 0, &mut |obj, path| {
-                    if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
-                        refs.push(RefPattern { path: path.to_vec(), kinds: kinds.into() });
-                    }
-                });
+                schemas.walk(
+                    &schemas.docs[&k.uri],
+                    &k.uri,
+                    &mut Vec::new(),
+                    0,
+                    &mut |obj, path| {
+                        if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
+                            refs.push(RefPattern {
+                                path: path.to_vec(),
+                                kinds: kinds.into(),
+                            });
+                        }
+                    },
+                );
                 (kind.clone(), refs)
             })
             .collect();

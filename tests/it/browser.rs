@@ -583,7 +583,15 @@ fn intrepidos_prints_in_three_languages() {
             tool(
                 "pdftoppm",
                 &[
-                    "-f", "2", "-l", "2", "-r", "60", "-png", "-singlefile", pdf_s,
+                    "-f",
+                    "2",
+                    "-l",
+                    "2",
+                    "-r",
+                    "60",
+                    "-png",
+                    "-singlefile",
+                    pdf_s,
                     out.to_str().unwrap(),
                 ],
             );

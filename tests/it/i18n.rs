@@ -45,8 +45,14 @@ fn build_lang_prints_each_language_in_its_folder_with_fallback_marked() {
     assert!(es.contains("<html lang=\"es\""));
     assert!(en.contains("Zodiac") && en.contains("Poisoned Dagger") && en.contains("Astral Enemy"));
     assert!(es.contains("Daga Envenenada") && es.contains("Enemigo Astral"));
-    assert!(!en.contains("Adaga Envenenada"), "translated text replaces the source");
-    assert!(en.contains("Rei Frixo"), "an untranslated name falls back to the source");
+    assert!(
+        !en.contains("Adaga Envenenada"),
+        "translated text replaces the source"
+    );
+    assert!(
+        en.contains("Rei Frixo"),
+        "an untranslated name falls back to the source"
+    );
     assert!(en.contains("Untranslated, printed in pt-BR: 1 string (cards/rei-frixo/name)"));
     assert!(!es.contains("Untranslated"));
 }
@@ -60,7 +66,10 @@ fn print_languages_in_the_manifest_and_unknown_languages() {
         manifest.replacen("[print]\n", "[print]\nlanguages = [\"en\"]\n", 1),
     );
     ws.run(["build"]).succeeds();
-    assert!(ws.read("build/zodiacos/sheets/en/index.html").contains("Jack of Water"));
+    assert!(
+        ws.read("build/zodiacos/sheets/en/index.html")
+            .contains("Jack of Water")
+    );
     ws.run(["build", "--lang", "fr"])
         .fails()
         .stderr_has("game `zodiacos` has no language `fr` to print");
@@ -70,8 +79,16 @@ fn print_languages_in_the_manifest_and_unknown_languages() {
 fn a_po_round_trip_changes_only_the_translated_strings() {
     let ws = Workspace::shipped(&["intrepidos"]);
     let before = ws.read("cards/intrepidos/i18n/en.toml");
-    ws.run(["i18n", "export", "intrepidos", "--lang", "en", "-o", "en.po"])
-        .succeeds();
+    ws.run([
+        "i18n",
+        "export",
+        "intrepidos",
+        "--lang",
+        "en",
+        "-o",
+        "en.po",
+    ])
+    .succeeds();
     let po = ws.read("en.po");
     assert!(po.contains("msgctxt \"cards/cerco/effect\""));
     assert!(po.contains("\"Language: en\\n\""));
@@ -100,7 +117,9 @@ fn a_po_round_trip_changes_only_the_translated_strings() {
         changed[0].0,
         "only the text changed"
     );
-    ws.run(["check", "intrepidos"]).succeeds().stderr_has("0 warnings");
+    ws.run(["check", "intrepidos"])
+        .succeeds()
+        .stderr_has("0 warnings");
 }
 
 #[test]
@@ -108,8 +127,13 @@ fn a_changed_source_makes_its_translation_stale_until_update() {
     let ws = Workspace::shipped(&["intrepidos"]);
     let file = "cards/intrepidos/acoes/combate.toml";
     let text = ws.read(file);
-    ws.write(file, text.replacen("causa +10 de dano", "causa +15 de dano", 1));
-    let run = ws.run(["--message-format", "json", "check", "intrepidos"]).succeeds();
+    ws.write(
+        file,
+        text.replacen("causa +10 de dano", "causa +15 de dano", 1),
+    );
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .succeeds();
     let stale: Vec<Value> = run
         .json()
         .into_iter()
@@ -120,7 +144,9 @@ fn a_changed_source_makes_its_translation_stale_until_update() {
     ws.run(["i18n", "update", "intrepidos"])
         .succeeds()
         .stderr_has("updated source hashes: en (1 entry), es (1 entry)");
-    ws.run(["check", "intrepidos"]).succeeds().stderr_has("0 warnings");
+    ws.run(["check", "intrepidos"])
+        .succeeds()
+        .stderr_has("0 warnings");
 }
 
 #[test]
@@ -140,7 +166,9 @@ fn the_bundle_reader_returns_a_field_in_a_language_with_fallback() {
     let cerco = bundle.card("cerco").unwrap().unwrap();
     assert_eq!(
         cerco.field_in("effect", "en"),
-        Some(json!("This turn, your castle's attack rolls {dice:yellow:1} more."))
+        Some(json!(
+            "This turn, your castle's attack rolls {dice:yellow:1} more."
+        ))
     );
     assert_eq!(
         cerco.field_in("effect", "de"),
@@ -154,7 +182,11 @@ fn the_bundle_reader_returns_a_field_in_a_language_with_fallback() {
         .args(["--field", "cerco", "effect", "en"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let read: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(Some(read), cerco.field_in("effect", "en"));
 }
