@@ -15,6 +15,10 @@ use crate::suggest;
 /// Its value is a kind id or an array of kind ids the card may have.
 pub const REF_KEYWORD: &str = "x-carta-ref";
 
+/// What [`GameSchemas::visit`] calls with each schema object and the path
+/// of the card's values it applies to.
+pub type Visit<'a, 'f> = dyn FnMut(&'a Map<String, Value>, &[PathStep]) + 'f;
+
 /// A step of a [`RefPattern`] path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathStep {
@@ -248,7 +252,7 @@ impl GameSchemas {
     /// Visits every schema object of `kind` with the path of the card's
     /// values it applies to (see [`GameSchemas::walk`]); nothing when the
     /// kind's schema did not compile.
-    pub fn visit(&self, kind: &str, visit: &mut dyn FnMut(&Map<String, Value>, &[PathStep])) {
+    pub fn visit<'a>(&'a self, kind: &str, visit: &mut Visit<'a, '_>) {
         if let Some(k) = self.kinds.get(kind) {
             self.walk(&self.docs[&k.uri], &k.uri, &mut Vec::new(), 0, visit);
         }
@@ -263,7 +267,7 @@ impl GameSchemas {
         base: &str,
         path: &mut Vec<PathStep>,
         depth: usize,
-        visit: &mut dyn FnMut(&'a Map<String, Value>, &[PathStep]),
+        visit: &mut Visit<'a, '_>,
     ) {
         // Schemas may recurse through `$ref`; card data nests only a few levels.
         if depth > 32 {
