@@ -247,12 +247,7 @@ impl Workspace {
     /// # Errors
     /// When a folder cannot be listed.
     pub fn deck_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
-        let base = format!("cards/{game}/decks");
-        let mut out = Vec::new();
-        if self.root.join(&base).is_dir() {
-            self.walk(&base, &mut |rel| rel.ends_with(".toml"), &mut out)?;
-        }
-        Ok(out)
+        self.files_under(&format!("cards/{game}/decks"), |rel| rel.ends_with(".toml"))
     }
 
     /// The translation files of game `game`: every `.toml` directly in
@@ -262,15 +257,9 @@ impl Workspace {
     /// When the folder exists but cannot be listed.
     pub fn translation_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
         let base = format!("cards/{game}/i18n");
-        let mut out = Vec::new();
-        if self.root.join(&base).is_dir() {
-            self.walk(
-                &base,
-                &mut |rel| rel.ends_with(".toml") && !rel[base.len() + 1..].contains('/'),
-                &mut out,
-            )?;
-        }
-        Ok(out)
+        self.files_under(&base, |rel| {
+            rel.ends_with(".toml") && !rel[base.len() + 1..].contains('/')
+        })
     }
 
     /// The schema files of game `game`: every `*.schema.json` in `schemas/<game>/`, sorted.
@@ -278,10 +267,21 @@ impl Workspace {
     /// # Errors
     /// When the folder exists but cannot be listed.
     pub fn schema_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
-        let base = format!("schemas/{game}");
+        self.files_under(&format!("schemas/{game}"), |rel| {
+            rel.ends_with(".schema.json")
+        })
+    }
+
+    /// The files under folder `base` (none when it does not exist) that
+    /// `keep` accepts, sorted.
+    fn files_under(
+        &self,
+        base: &str,
+        mut keep: impl FnMut(&str) -> bool,
+    ) -> Result<Vec<String>, LoadError> {
         let mut out = Vec::new();
-        if self.root.join(&base).is_dir() {
-            self.walk(&base, &mut |rel| rel.ends_with(".schema.json"), &mut out)?;
+        if self.root.join(base).is_dir() {
+            self.walk(base, &mut keep, &mut out)?;
         }
         Ok(out)
     }

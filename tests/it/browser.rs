@@ -407,26 +407,18 @@ fn print_and_measure(
 
     if std::env::var_os("CARTA_BLESS").is_some() && flags.is_empty() {
         let first = pages.iter().position(|p| p["side"] == "faces").unwrap() + 1;
-        let out = repo().join(format!("docs/img/sheets-{game}"));
-        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-        let n = first.to_string();
-        tool(
-            "pdftoppm",
-            &[
-                "-f",
-                &n,
-                "-l",
-                &n,
-                "-r",
-                "60",
-                "-png",
-                "-singlefile",
-                pdf_s,
-                out.to_str().unwrap(),
-            ],
-        );
+        screenshot(pdf_s, first, &format!("sheets-{game}"));
     }
     tool("pdftotext", &[pdf_s, "-"])
+}
+
+/// Renders page `page` of `pdf` at 60 dpi to `docs/img/<name>.png`.
+fn screenshot(pdf: &str, page: usize, name: &str) {
+    let out = repo().join("docs/img").join(name);
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let n = page.to_string();
+    let args = ["-f", &n, "-l", &n, "-r", "60", "-png", "-singlefile", pdf];
+    tool("pdftoppm", &[&args[..], &[out.to_str().unwrap()]].concat());
 }
 
 /// Pages are numbered 1, 2, … in order, and no cover row is cut off by the
@@ -579,22 +571,7 @@ fn intrepidos_prints_in_three_languages() {
             assert!(text.contains(word), "{lang}: the sheets lack {word:?}");
         }
         if std::env::var_os("CARTA_BLESS").is_some() {
-            let out = repo().join(format!("docs/img/sheets-intrepidos-{lang}"));
-            tool(
-                "pdftoppm",
-                &[
-                    "-f",
-                    "2",
-                    "-l",
-                    "2",
-                    "-r",
-                    "60",
-                    "-png",
-                    "-singlefile",
-                    pdf_s,
-                    out.to_str().unwrap(),
-                ],
-            );
+            screenshot(pdf_s, 2, &format!("sheets-intrepidos-{lang}"));
         }
     }
 }

@@ -416,7 +416,24 @@ fn damaged_and_hostile_bundles_are_refused_with_exit_1() {
 
 /// Python must have the stock `msgpack` package; the project's install
 /// script provides it.
-pub(crate) fn python_with_msgpack() -> &'static str {
+/// What `tests/python/read_bundle.py BUNDLE ARGS…` prints, as JSON.
+pub(crate) fn python_reads(bundle: &Path, args: &[&str]) -> Value {
+    let out = Command::new(python_with_msgpack())
+        .arg(repo().join("tests/python/read_bundle.py"))
+        .arg(bundle)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        bundle.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn python_with_msgpack() -> &'static str {
     let ok = || {
         Command::new("python3")
             .args(["-c", "import msgpack"])
@@ -438,21 +455,10 @@ pub(crate) fn python_with_msgpack() -> &'static str {
 
 #[test]
 fn a_python_reader_written_from_the_spec_finds_every_card() {
-    let python = python_with_msgpack();
     let ws = Workspace::shipped(&[]);
     ws.run(["build"]).succeeds();
     for game in GAMES {
-        let out = Command::new(python)
-            .arg(repo().join("tests/python/read_bundle.py"))
-            .arg(bundle_of(ws.path(), game))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{game}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let read: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let read = python_reads(&bundle_of(ws.path(), game), &[]);
         let expected = decompile(ws.path(), game);
         assert_eq!(read, expected, "{game}: Python reads what carta decompiles");
         let n = read["cards"].as_array().unwrap().len();

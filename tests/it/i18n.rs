@@ -1,12 +1,10 @@
 //! Translations as data: sheets per language, the PO round trip, stale
 //! hashes and `i18n update`, and the bundle's reader in a language.
 
-use std::process::Command;
-
 use carta::bundle::Bundle;
 use serde_json::{Value, json};
 
-use crate::harness::{Workspace, repo};
+use crate::harness::Workspace;
 
 /// The line of `text` that starts with `key`.
 fn entry_line<'a>(text: &'a str, key: &str) -> &'a str {
@@ -175,18 +173,6 @@ fn the_bundle_reader_returns_a_field_in_a_language_with_fallback() {
         cerco.field("effect").cloned(),
         "an untranslated language falls back to the source text"
     );
-    let python = crate::bundle::python_with_msgpack();
-    let out = Command::new(python)
-        .arg(repo().join("tests/python/read_bundle.py"))
-        .arg(&path)
-        .args(["--field", "cerco", "effect", "en"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let read: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let read = crate::bundle::python_reads(&path, &["--field", "cerco", "effect", "en"]);
     assert_eq!(Some(read), cerco.field_in("effect", "en"));
 }
