@@ -99,7 +99,7 @@ fn main() {
         let mut found = Vec::new();
         let start = Instant::now();
         let files = render(
-            ws.root(),
+            ws.jail(),
             &ws.sources,
             &game,
             &inputs,
@@ -131,7 +131,7 @@ fn main() {
         notes: Vec::new(),
     };
     let files = render(
-        ws.root(),
+        ws.jail(),
         &ws.sources,
         &game,
         &inputs,

@@ -9,7 +9,7 @@ use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::i18n::{self, Translations};
 use crate::link::{CardPool, link};
-use crate::load::{CheckCache, LoadError, Workspace, hash_text};
+use crate::load::{CheckCache, LoadError, ReadProblem, Workspace, hash_text};
 use crate::rules::{self, Rules};
 use crate::validate::{self, FileCards, GameSchemas, LoadedManifest, RawCard, read_cards};
 
@@ -124,6 +124,9 @@ pub fn compile(
 ) -> Result<Option<Game>, LoadError> {
     let errors_before = diags.error_count();
     let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
+    if !ws.is_text(manifest_file) {
+        return Ok(None);
+    }
     let Some(manifest) = validate::manifest::parse(game, manifest_file, &ws.sources, diags) else {
         return Ok(None);
     };
@@ -205,7 +208,7 @@ fn read_card_files(
     let game = manifest.manifest.id.clone();
     let kinds = manifest.manifest.kind_ids();
     let kept = kept_fields(manifest, schemas, keep);
-    let card_files = ws.card_files(&game)?;
+    let card_files = ws.card_files(&game, diags)?;
     let cache = (keep == Keep::RulesCached).then(|| {
         // Everything besides a file's own text that its result depends on.
         let mut key = format!("{kept:?}");
@@ -260,7 +263,7 @@ fn check_example_decks(
     keep: Keep,
     diags: &mut Diagnostics,
 ) -> Result<(), LoadError> {
-    let deck_files = ws.deck_files(game.id())?;
+    let deck_files = ws.deck_files(game.id(), diags)?;
     let checked = ws.read_each(&deck_files, keep == Keep::All, diags, |file, _, text| {
         let mut out = Vec::new();
         let deck = check_deck(game, file, text, &mut out);
@@ -316,10 +319,33 @@ fn compile_schemas(
 ) -> Result<(GameSchemas, Vec<FileId>), LoadError> {
     let m = &manifest.manifest;
     let paths = m.schema_paths();
-    let mut files = ws.schema_files(&m.id)?;
-    for path in paths.values() {
-        if !files.contains(path) && ws.exists(path) {
-            files.push(path.clone());
+    let mut files = ws.schema_files(&m.id, diags)?;
+    let mut refused = Vec::new();
+    for (kind, path) in &paths {
+        if files.contains(path) {
+            continue;
+        }
+        // Refused by the walk of the schemas folder: reported there.
+        if ws.was_refused(path) {
+            refused.push(path.clone());
+            continue;
+        }
+        // A kind may name any schema file, but only inside the workspace.
+        match ws.locate(path) {
+            Ok(()) => files.push(path.clone()),
+            Err(ReadProblem::Missing) => {}
+            Err(problem) => {
+                refused.push(path.clone());
+                let pointer = format!("/kinds/{kind}/schema");
+                let span = manifest.spans.value_span(&pointer).unwrap_or(0..0);
+                diags.push(
+                    Diagnostic::error(problem.code(), problem.message(path))
+                        .at(manifest.file, span, "this schema path")
+                        .with_help(
+                            "schema paths are relative to the workspace root and stay inside it",
+                        ),
+                );
+            }
         }
     }
     let mut ids = ws.read_many(&files, diags)?;
@@ -334,8 +360,11 @@ fn compile_schemas(
     let (schemas, missing) = GameSchemas::compile(docs, &by_uri, diags);
     for kind in missing {
         let path = &paths[&kind];
-        if parsed.contains(&validate::uri_of(path)) || files.contains(path) {
-            continue; // present but broken: already reported at the schema file
+        if parsed.contains(&validate::uri_of(path))
+            || files.contains(path)
+            || refused.contains(path)
+        {
+            continue; // present but broken or refused: already reported
         }
         let span = manifest
             .spans

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use super::{CommandError, Report, open_deck, plural};
 use crate::deck::{self, DeckFile};
 use crate::deckcode::{self, CodeDeck};
+use crate::diag::escape_controls;
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceMap};
 use crate::game::Games;
 use crate::load::Workspace;
@@ -147,9 +148,10 @@ fn explain_deck(
             .as_ref()
             .map(|f| format!(", format `{f}`"))
             .unwrap_or_default();
-        println!("{} ({}{format}):", sources.get(deck.file).name, deck.name);
+        let title = format!("{} ({}{format}):", sources.get(deck.file).name, deck.name);
+        println!("{}", escape_controls(&title));
         for line in deck::tally_lines(rules, &tallies) {
-            println!("{line}");
+            println!("{}", escape_controls(&line));
         }
         return;
     }

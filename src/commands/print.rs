@@ -47,9 +47,10 @@ pub fn run(
     }
     for path in decks {
         let mut found = Vec::new();
+        // Deck paths are relative to the workspace (`-C`), like `--out`.
         let opened = open_deck(
             &mut ws,
-            Path::new(path),
+            &root.join(path),
             &mut compiled,
             &mut diags,
             &mut found,

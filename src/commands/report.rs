@@ -7,8 +7,11 @@ use std::process::ExitCode;
 
 use super::plural;
 use crate::bundle::BundleError;
-use crate::diag::{Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap};
+use crate::diag::{
+    Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap, escape_controls,
+};
 use crate::emit::EmitError;
+use crate::limits::{Limits, MAX_DIAGNOSTICS_VAR};
 use crate::load::LoadError;
 
 /// A command that ran: its diagnostics, the sources they point into, and a
@@ -43,6 +46,19 @@ pub enum CommandError {
 }
 
 impl CommandError {
+    /// The stable code of the error in JSON output.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CommandError::Load(LoadError::NotAWorkspace(_)) => "load::not-a-workspace",
+            CommandError::Load(LoadError::UnknownGame { .. }) => "load::unknown-game",
+            CommandError::Load(LoadError::Io { .. }) => "load::io",
+            CommandError::Load(LoadError::Limit(_)) => "load::limit",
+            CommandError::Emit(_) => "emit::write",
+            CommandError::Bundle { source, .. } if source.is_io() => "bundle::io",
+            CommandError::Bundle { .. } => "bundle::damaged",
+        }
+    }
+
     /// The exit code: 1 for a damaged bundle (a problem found in the
     /// input), 2 when the command could not run.
     pub fn exit_code(&self) -> u8 {
@@ -60,6 +76,7 @@ pub struct Output {
     format: Format,
     quiet: bool,
     verbose: bool,
+    max_per_file: usize,
 }
 
 /// When to color human output.
@@ -92,6 +109,10 @@ impl Output {
             format,
             quiet,
             verbose,
+            // A bad value is reported when the workspace opens.
+            max_per_file: Limits::from_env()
+                .unwrap_or_default()
+                .max_diagnostics_per_file,
         }
     }
 
@@ -106,7 +127,14 @@ impl Output {
         match result {
             Ok(report) => self.show(report),
             Err(e) => {
-                eprintln!("error: {e}");
+                let message = e.to_string();
+                if self.format == Format::Json {
+                    // One JSON object, as for every other error.
+                    let d = Diagnostic::error(e.code(), message);
+                    let _ = self.renderer.emit(&[d], &SourceMap::new());
+                } else {
+                    eprintln!("error: {}", escape_controls(&message));
+                }
                 ExitCode::from(e.exit_code())
             }
         }
@@ -116,7 +144,8 @@ impl Output {
     fn show(&self, report: Report) -> ExitCode {
         let errors = report.diags.error_count();
         let code = ExitCode::from(u8::from(errors > 0));
-        let all = report.diags.into_sorted();
+        let raise = format!("{MAX_DIAGNOSTICS_VAR}=<n>");
+        let all = report.diags.into_capped(self.max_per_file, &raise);
         let warnings = all
             .iter()
             .filter(|d| d.severity == Severity::Warning)
@@ -126,7 +155,9 @@ impl Output {
             .filter(|d| match d.severity {
                 Severity::Error => true,
                 Severity::Warning => !self.quiet,
-                Severity::Advice => self.verbose || d.code == "deck::tally",
+                Severity::Advice => {
+                    self.verbose || d.code == "deck::tally" || d.code == "diag::truncated"
+                }
             })
             .collect();
         if self.renderer.emit(&shown, &report.sources).is_err() {
@@ -136,7 +167,7 @@ impl Output {
         if self.format == Format::Human && !self.quiet && !report.summary.is_empty() {
             eprintln!(
                 "{}: {errors} error{}, {warnings} warning{}",
-                report.summary,
+                escape_controls(&report.summary),
                 plural(errors),
                 plural(warnings)
             );

@@ -160,6 +160,12 @@ pub struct Count {
     /// For several `per` fields, each value is an array.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<Value>,
+    /// Caps on what one card adds to the count: a card matching a cap's
+    /// filter counts at most its `max` copies (the first cap that matches
+    /// wins), such as a card of which only one may stand on the table
+    /// however many the deck holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cap: Vec<Override>,
 }
 
 /// A `copies` check: how many copies of one card a deck may hold.
@@ -282,6 +288,7 @@ impl Rule {
         if let Some(c) = &self.count {
             filter(&c.filter, &mut add);
             c.per.names().iter().for_each(|f| add(f));
+            c.cap.iter().for_each(|o| filter(&o.filter, &mut add));
         }
         if let Some(c) = &self.copies {
             filter(&c.filter, &mut add);

@@ -7,9 +7,12 @@
 
 mod render;
 mod source;
+mod text;
+mod window;
 
 pub use render::{Format, Renderer};
 pub use source::{FileId, LineCol, SourceFile, SourceMap};
+pub use text::{clip, escape_controls};
 
 use std::ops::Range;
 
@@ -166,6 +169,61 @@ impl Diagnostics {
     /// Everything reported, in the order reported.
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
         self.items.iter()
+    }
+
+    /// Everything reported, sorted as [`Diagnostics::into_sorted`], with at
+    /// most `max` diagnostics whose primary place is in one file: the rest
+    /// of a file's are dropped and counted in one advice at the first
+    /// dropped one, so that a file with 40,000 problems costs no more to
+    /// show than one with `max`.
+    /// `raise` says how to raise the limit.
+    pub fn into_capped(self, max: usize, raise: &str) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        let mut current: Option<(FileId, usize, usize)> = None; // file, shown, dropped
+        let mut first_dropped: Option<Label> = None;
+        let flush = |out: &mut Vec<Diagnostic>, dropped: usize, at: Option<Label>| {
+            if let (true, Some(at)) = (dropped > 0, at) {
+                out.push(
+                    Diagnostic::new(
+                        Severity::Advice,
+                        "diag::truncated",
+                        format!("and {dropped} more diagnostics in this file"),
+                    )
+                    .at(at.file, at.span, "the first one not shown")
+                    .with_help(format!(
+                        "fix these first, or raise the limit of {max} per file: {raise}"
+                    )),
+                );
+            }
+        };
+        for d in self.into_sorted() {
+            let Some(primary) = d.primary.clone() else {
+                out.push(d);
+                continue;
+            };
+            match &mut current {
+                Some((file, shown, dropped)) if *file == primary.file => {
+                    if *shown < max {
+                        *shown += 1;
+                        out.push(d);
+                    } else {
+                        *dropped += 1;
+                        first_dropped.get_or_insert(primary);
+                    }
+                }
+                _ => {
+                    if let Some((_, _, dropped)) = current {
+                        flush(&mut out, dropped, first_dropped.take());
+                    }
+                    current = Some((primary.file, 1, 0));
+                    out.push(d);
+                }
+            }
+        }
+        if let Some((_, _, dropped)) = current {
+            flush(&mut out, dropped, first_dropped.take());
+        }
+        out
     }
 
     /// Everything reported, sorted by file (in source-map order, which is path

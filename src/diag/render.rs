@@ -3,12 +3,13 @@
 
 use std::fmt;
 use std::io::{self, Write};
-use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 use serde::Serialize;
 
-use super::{Diagnostic, Label, Severity, SourceMap};
+use super::text::{MAX_MESSAGE, clip_to, escape_controls};
+use super::window::Window;
+use super::{Diagnostic, Label, Severity, SourceMap, Span};
 
 /// The output format of diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +51,7 @@ impl Renderer {
                 let mut out = String::new();
                 let report = MietteReport::new(diagnostic, sources);
                 if handler.render_report(&mut out, &report).is_err() {
-                    out = format!("{}: {}\n", diagnostic.code, diagnostic.message);
+                    out = format!("{}: {}\n", diagnostic.code, report.message);
                 }
                 out.push('\n');
                 out
@@ -143,72 +144,91 @@ impl<'a> JsonLabel<'a> {
     }
 }
 
-/// An owned miette report built from a [`Diagnostic`]: labels in the primary
-/// file are drawn in one snippet, labels in other files become related reports.
+/// An owned miette report built from a [`Diagnostic`]: labels near the
+/// primary one are drawn in one snippet, others (in other files, or far
+/// away in the same file) become related reports. Each snippet shows an
+/// excerpt of its file ([`Window`]), and every text is bounded and has its
+/// control characters escaped.
 #[derive(Debug)]
 struct MietteReport {
     message: String,
     code: Option<&'static str>,
     severity: miette::Severity,
     help: Option<String>,
-    source: Option<NamedSource<Arc<str>>>,
+    source: Option<Window>,
     labels: Vec<LabeledSpan>,
     related: Vec<MietteReport>,
 }
 
 impl MietteReport {
     fn new(d: &Diagnostic, sources: &SourceMap) -> Self {
-        let mut report = MietteReport {
-            message: d.message.clone(),
-            code: Some(d.code),
-            severity: match d.severity {
+        let mut report = MietteReport::plain(
+            &d.message,
+            Some(d.code),
+            match d.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
                 Severity::Advice => miette::Severity::Advice,
             },
-            help: d.help.clone(),
-            source: None,
-            labels: Vec::new(),
-            related: Vec::new(),
-        };
+        );
+        report.help = d.help.as_deref().map(shown);
         let Some(primary) = &d.primary else {
             return report;
         };
         let file = sources.get(primary.file);
-        report.source =
-            Some(NamedSource::new(&file.name, Arc::clone(&file.text)).with_language("toml"));
-        report.labels.push(LabeledSpan::new_primary_with_span(
-            label_text(primary),
-            primary.span.clone(),
-        ));
-        for label in &d.labels {
-            if label.file == primary.file {
-                report.labels.push(LabeledSpan::new_with_span(
-                    label_text(label),
-                    label.span.clone(),
-                ));
-            } else {
-                let other = sources.get(label.file);
-                report.related.push(MietteReport {
-                    message: label.message.clone(),
-                    code: None,
-                    severity: miette::Severity::Advice,
-                    help: None,
-                    source: Some(NamedSource::new(&other.name, Arc::clone(&other.text))),
-                    labels: vec![LabeledSpan::new_primary_with_span(
-                        label_text(label),
-                        label.span.clone(),
-                    )],
-                    related: Vec::new(),
-                });
-            }
+        let (near, far): (Vec<&Label>, Vec<&Label>) = d
+            .labels
+            .iter()
+            .partition(|l| l.file == primary.file && Window::near(file, &l.span, &primary.span));
+        let spans: Vec<&Span> = std::iter::once(primary)
+            .chain(near.iter().copied())
+            .map(|l| &l.span)
+            .collect();
+        report.source = Some(Window::new(file, &spans));
+        report.place(primary, true, sources);
+        for label in near {
+            report.place(label, false, sources);
+        }
+        for label in far {
+            let mut related = MietteReport::plain(&label.message, None, miette::Severity::Advice);
+            related.source = Some(Window::new(sources.get(label.file), &[&label.span]));
+            related.place(label, true, sources);
+            report.related.push(related);
         }
         report
     }
+
+    fn plain(message: &str, code: Option<&'static str>, severity: miette::Severity) -> Self {
+        MietteReport {
+            message: shown(message),
+            code,
+            severity,
+            help: None,
+            source: None,
+            labels: Vec::new(),
+            related: Vec::new(),
+        }
+    }
+
+    /// Draws `label` in the excerpt made for it.
+    fn place(&mut self, label: &Label, primary: bool, sources: &SourceMap) {
+        let file = sources.get(label.file);
+        let Some(window) = self.source.as_mut() else {
+            return;
+        };
+        let span = window.map_span(file, &label.span);
+        let text = (!label.message.is_empty()).then(|| shown(&label.message));
+        self.labels.push(if primary {
+            LabeledSpan::new_primary_with_span(text, span)
+        } else {
+            LabeledSpan::new_with_span(text, span)
+        });
+    }
 }
 
-fn label_text(label: &Label) -> Option<String> {
-    (!label.message.is_empty()).then(|| label.message.clone())
+/// A message, help or label as a report shows it: bounded, no control characters.
+fn shown(text: &str) -> String {
+    escape_controls(&clip_to(text, MAX_MESSAGE)).into_owned()
 }
 
 impl fmt::Display for MietteReport {

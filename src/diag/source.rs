@@ -1,6 +1,7 @@
 //! The source map: every file a run has read, by id, with line lookup.
 
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
 
 /// Index of a file in the [`SourceMap`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -25,20 +26,59 @@ pub struct SourceFile {
     pub text: Arc<str>,
     /// Whether `text` holds the file's text.
     pub resident: bool,
+    /// Byte offset of every line's start, computed once when first needed,
+    /// so that placing many diagnostics in one file stays linear.
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 impl SourceFile {
+    /// A resident file.
+    pub fn new(name: String, text: Arc<str>) -> Self {
+        SourceFile {
+            name,
+            text,
+            resident: true,
+            line_starts: OnceLock::new(),
+        }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
+    /// How many lines the text has (an empty text has one, empty).
+    pub fn line_count(&self) -> usize {
+        self.line_starts().len()
+    }
+
+    /// Byte range of 0-based line `line`, without its line break.
+    pub fn line_range(&self, line: usize) -> Range<usize> {
+        let starts = self.line_starts();
+        let start = starts[line];
+        let mut end = starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&next| next - 1);
+        if end > start && self.text.as_bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end
+    }
+
     /// Line and column of byte offset `offset` (clamped to the text).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let before = &self.text[..offset];
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&s| s <= offset) - 1;
         LineCol {
-            line: before.matches('\n').count() + 1,
-            column: before[line_start..].chars().count() + 1,
+            line: line + 1,
+            column: self.text[starts[line]..offset].chars().count() + 1,
         }
     }
 }
@@ -59,11 +99,7 @@ impl SourceMap {
     /// Adds a file and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
         let id = FileId(u32::try_from(self.files.len()).expect("fewer than 2^32 files"));
-        self.files.push(SourceFile {
-            name: name.into(),
-            text: text.into(),
-            resident: true,
-        });
+        self.files.push(SourceFile::new(name.into(), text.into()));
         id
     }
 
@@ -115,8 +151,7 @@ impl SourceMap {
     /// fills in texts read in parallel).
     pub fn set_text(&mut self, id: FileId, text: Arc<str>) {
         let file = &mut self.files[id.0 as usize];
-        file.text = text;
-        file.resident = true;
+        *file = SourceFile::new(std::mem::take(&mut file.name), text);
     }
 }
 
@@ -126,11 +161,7 @@ mod tests {
 
     #[test]
     fn line_col_counts_characters_not_bytes() {
-        let file = SourceFile {
-            name: "a.toml".into(),
-            text: "a = 1\nnome = \"Guardião\" x\n".into(),
-            resident: true,
-        };
+        let file = SourceFile::new("a.toml".into(), "a = 1\nnome = \"Guardião\" x\n".into());
         let x = file.text.find(" x").unwrap() + 1;
         assert_eq!(
             file.line_col(x),

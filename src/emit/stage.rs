@@ -32,6 +32,9 @@ pub struct Stage {
     /// empty, by a build that writes nothing).
     created_out: bool,
     committed: bool,
+    /// Card faces laid out so far by the sheets of this run (bounded by
+    /// the limit on printed copies).
+    printed: u64,
 }
 
 impl Stage {
@@ -45,7 +48,14 @@ impl Stage {
             created: false,
             created_out: false,
             committed: false,
+            printed: 0,
         }
+    }
+
+    /// The card faces the run's sheets have laid out so far, for the
+    /// sheets emitter to count against the limit.
+    pub fn printed(&mut self) -> &mut u64 {
+        &mut self.printed
     }
 
     /// Creates the output folder and the stage on first use, removing what

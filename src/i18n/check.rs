@@ -34,7 +34,7 @@ pub fn read(
     diags: &mut Diagnostics,
 ) -> Result<Vec<Catalog>, LoadError> {
     let m = &manifest.manifest;
-    let present = ws.translation_files(&m.id)?;
+    let present = ws.translation_files(&m.id, diags)?;
     let mut catalogs = Vec::new();
     for (i, lang) in m.translations.iter().enumerate() {
         let path = file_path(&m.id, lang);

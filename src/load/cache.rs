@@ -48,6 +48,9 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
+/// The largest cache entry read; a larger one is ignored (and rewritten).
+const MAX_ENTRY: u64 = 64 << 20;
+
 impl CheckCache {
     /// The cache of `game` in the workspace at `root`; `key` stands for
     /// everything besides a file's own text that its validation depends on.
@@ -68,7 +71,9 @@ impl CheckCache {
     /// text. The cache does not know what it stores: the caller (the check)
     /// names the type, so this first stage depends on no later one.
     pub fn get<T: DeserializeOwned>(&self, rel: &str, content: u64) -> Option<T> {
-        let bytes = fs::read(self.entry(rel)).ok()?;
+        // The cache lies in the workspace too: a FIFO or device planted
+        // there must not block or flood the check.
+        let bytes = super::confine::read_regular(&self.entry(rel), MAX_ENTRY).ok()?;
         let (header, payload) = bytes.split_at_checked(HEADER)?;
         let word = |i: usize| u64::from_le_bytes(header[i..i + 8].try_into().expect("8 bytes"));
         let fresh = &header[..8] == MAGIC

@@ -5,9 +5,12 @@
 //! [`SourceMap`] and parses TOML keeping a span on every key and value.
 
 mod cache;
+mod confine;
 mod toml;
+mod walk;
 
 pub use self::cache::{CheckCache, hash_text};
+pub use self::confine::{Jail, ReadProblem};
 
 pub use self::toml::{Document, SpanIndex, parse_toml, table_to_json, to_json};
 
@@ -18,6 +21,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
+use crate::limits::{BadLimit, Limits};
 
 /// A workspace on disk: a folder with a `cards/` folder in it.
 #[derive(Debug)]
@@ -25,8 +29,12 @@ pub struct Workspace {
     root: PathBuf,
     /// Every file read so far.
     pub sources: SourceMap,
-    /// Files that were not UTF-8 (registered lossily, already reported).
+    /// Files that were not UTF-8 or could not be read (already reported).
     not_utf8: Vec<FileId>,
+    /// The rule every read follows.
+    jail: Jail,
+    /// The limits of this run.
+    limits: Limits,
 }
 
 /// Why a workspace could not be opened or a file not read (exit 2).
@@ -51,6 +59,9 @@ pub enum LoadError {
         /// The I/O error.
         source: io::Error,
     },
+    /// A limit is set to something that is not a number.
+    #[error(transparent)]
+    Limit(#[from] BadLimit),
 }
 
 impl Workspace {
@@ -62,11 +73,28 @@ impl Workspace {
         if !root.join("cards").is_dir() {
             return Err(LoadError::NotAWorkspace(root.to_path_buf()));
         }
+        let limits = Limits::from_env()?;
+        let jail = Jail::new(root, limits.max_file_bytes).map_err(|source| LoadError::Io {
+            path: root.to_path_buf(),
+            source,
+        })?;
         Ok(Workspace {
             root: root.to_path_buf(),
             sources: SourceMap::new(),
             not_utf8: Vec::new(),
+            jail,
+            limits,
         })
+    }
+
+    /// The limits of this run.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The rule every read of a workspace file follows.
+    pub fn jail(&self) -> &Jail {
+        &self.jail
     }
 
     /// The workspace root folder.
@@ -75,7 +103,9 @@ impl Workspace {
     }
 
     /// The ids of the games in the workspace: the folders of `cards/` that
-    /// hold a `game.toml`, sorted.
+    /// hold a `game.toml`, sorted. A `game.toml` that is not a regular file
+    /// still makes a game, so that reading it reports the problem instead
+    /// of the game vanishing.
     ///
     /// # Errors
     /// When `cards/` cannot be listed.
@@ -83,8 +113,9 @@ impl Workspace {
         let cards = self.root.join("cards");
         let mut ids: Vec<String> = list_dir(&cards)?
             .into_iter()
-            .filter(|p| p.is_dir() && p.join("game.toml").is_file())
+            .filter(|p| p.is_dir() && fs::symlink_metadata(p.join("game.toml")).is_ok())
             .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_owned))
+            .filter(|n| !n.starts_with('.'))
             .collect();
         ids.sort();
         Ok(ids)
@@ -162,31 +193,62 @@ impl Workspace {
             .iter()
             .map(|rel| self.sources.add_unread(rel.clone()))
             .collect();
-        let root = &self.root;
-        // Per file: what `process` made of it, and its bytes when they are kept.
-        type Read<T> = Result<(Option<T>, Option<Vec<u8>>), LoadError>;
+        let (root, jail) = (&self.root, &self.jail);
+        // Per file: what `process` made of it and its bytes when they are
+        // kept, or why it could not be read.
+        type Read<T> = Result<Result<(Option<T>, Option<Vec<u8>>), ReadProblem>, LoadError>;
         let results: Vec<Read<T>> = ids
             .par_iter()
             .zip(rels)
             .map(|(&id, rel)| {
                 let path = root.join(rel);
-                let bytes = fs::read(&path).map_err(|source| LoadError::Io { path, source })?;
+                let bytes = match jail.read(&path) {
+                    Ok(bytes) => bytes,
+                    Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
+                    Err(problem) => return Ok(Err(problem)),
+                };
                 let Ok(text) = std::str::from_utf8(&bytes) else {
-                    return Ok((None, Some(bytes)));
+                    return Ok(Ok((None, Some(bytes))));
                 };
                 let (value, keep) = process(id, rel, text);
-                Ok((Some(value), (keep || keep_all).then_some(bytes)))
+                Ok(Ok((Some(value), (keep || keep_all).then_some(bytes))))
             })
             .collect();
         let mut out = Vec::with_capacity(ids.len());
         for (id, result) in ids.into_iter().zip(results) {
-            let (value, kept) = result?;
-            if let Some(bytes) = kept {
-                self.fill(id, bytes, diags);
+            match result? {
+                Ok((value, kept)) => {
+                    if let Some(bytes) = kept {
+                        self.fill(id, bytes, diags);
+                    }
+                    out.push(value);
+                }
+                Err(problem) => {
+                    self.unreadable(id, &problem, diags);
+                    out.push(None);
+                }
             }
-            out.push(value);
         }
         Ok(out)
+    }
+
+    /// Registers file `id` as unreadable (empty, never parsed) and reports why.
+    fn unreadable(&mut self, id: FileId, problem: &ReadProblem, diags: &mut Diagnostics) {
+        self.sources.set_text(id, "".into());
+        self.not_utf8.push(id);
+        let name = &self.sources.get(id).name;
+        diags.push(
+            Diagnostic::error(problem.code(), problem.message(name))
+                .at(id, 0..0, "this file")
+                .with_help(problem.help()),
+        );
+    }
+
+    /// Reports a problem with a path found in the workspace that is not
+    /// read (a symlink leading out, a loop), placed at the path itself.
+    fn report_path(&mut self, rel: String, problem: &ReadProblem, diags: &mut Diagnostics) {
+        let id = self.sources.add(rel, "");
+        self.unreadable(id, problem, diags);
     }
 
     /// Reads back the text of every file a diagnostic points into that is
@@ -207,7 +269,12 @@ impl Workspace {
             .collect();
         for id in missing {
             let path = self.root.join(&self.sources.get(id).name);
-            let bytes = fs::read(&path).map_err(|source| LoadError::Io { path, source })?;
+            let bytes = match self.jail.read(&path) {
+                Ok(bytes) => bytes,
+                Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
+                // Changed since it was read: show it empty rather than unsafely.
+                Err(_) => Vec::new(),
+            };
             self.sources
                 .set_text(id, String::from_utf8_lossy(&bytes).into_owned().into());
         }
@@ -225,40 +292,31 @@ impl Workspace {
     ///
     /// # Errors
     /// When a folder cannot be listed.
-    pub fn card_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
+    pub fn card_files(
+        &mut self,
+        game: &str,
+        diags: &mut Diagnostics,
+    ) -> Result<Vec<String>, LoadError> {
         let base = format!("cards/{game}");
-        let mut out = Vec::new();
-        self.walk(
-            &base,
-            &mut |rel| {
-                let inner = &rel[base.len() + 1..];
-                inner.ends_with(".toml")
-                    && inner != "game.toml"
-                    && !inner.starts_with("decks/")
-                    && !inner.starts_with("i18n/")
-            },
-            &mut out,
-        )?;
-        Ok(out)
+        self.walk(&base, diags, |inner| {
+            inner.ends_with(".toml")
+                && inner != "game.toml"
+                && !inner.starts_with("decks/")
+                && !inner.starts_with("i18n/")
+        })
     }
 
     /// The deck files of game `game`: every `.toml` under `cards/<game>/decks/`, sorted.
     ///
     /// # Errors
     /// When a folder cannot be listed.
-    pub fn deck_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
-        self.files_under(&format!("cards/{game}/decks"), |rel| rel.ends_with(".toml"))
-    }
-
-    /// The translation files of game `game`: every `.toml` directly in
-    /// `cards/<game>/i18n/`, sorted.
-    ///
-    /// # Errors
-    /// When the folder exists but cannot be listed.
-    pub fn translation_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
-        let base = format!("cards/{game}/i18n");
-        self.files_under(&base, |rel| {
-            rel.ends_with(".toml") && !rel[base.len() + 1..].contains('/')
+    pub fn deck_files(
+        &mut self,
+        game: &str,
+        diags: &mut Diagnostics,
+    ) -> Result<Vec<String>, LoadError> {
+        self.walk(&format!("cards/{game}/decks"), diags, |inner| {
+            inner.ends_with(".toml")
         })
     }
 
@@ -266,24 +324,72 @@ impl Workspace {
     ///
     /// # Errors
     /// When the folder exists but cannot be listed.
-    pub fn schema_files(&self, game: &str) -> Result<Vec<String>, LoadError> {
-        self.files_under(&format!("schemas/{game}"), |rel| {
-            rel.ends_with(".schema.json")
+    pub fn schema_files(
+        &mut self,
+        game: &str,
+        diags: &mut Diagnostics,
+    ) -> Result<Vec<String>, LoadError> {
+        self.walk(&format!("schemas/{game}"), diags, |inner| {
+            inner.ends_with(".schema.json")
         })
     }
 
-    /// The files under folder `base` (none when it does not exist) that
-    /// `keep` accepts, sorted.
-    fn files_under(
-        &self,
-        base: &str,
-        mut keep: impl FnMut(&str) -> bool,
+    /// The translation files of game `game`: every `.toml` directly in
+    /// `cards/<game>/i18n/`, sorted.
+    ///
+    /// # Errors
+    /// When the folder exists but cannot be listed.
+    pub fn translation_files(
+        &mut self,
+        game: &str,
+        diags: &mut Diagnostics,
     ) -> Result<Vec<String>, LoadError> {
-        let mut out = Vec::new();
-        if self.root.join(base).is_dir() {
-            self.walk(base, &mut keep, &mut out)?;
+        self.walk(&format!("cards/{game}/i18n"), diags, |inner| {
+            inner.ends_with(".toml") && !inner.contains('/')
+        })
+    }
+
+    /// The files under folder `rel_dir` (absent is fine) whose path below
+    /// it `keep` accepts, sorted; what the walk refuses is reported.
+    fn walk(
+        &mut self,
+        rel_dir: &str,
+        diags: &mut Diagnostics,
+        keep: impl Fn(&str) -> bool,
+    ) -> Result<Vec<String>, LoadError> {
+        let found = walk::files(&self.root, &self.jail, rel_dir)?;
+        // A folder the walk refused might hold anything; a file matters
+        // only if it is one this walk is after.
+        for (rel, problem, folder) in found.refused {
+            if folder || keep(&rel[rel_dir.len() + 1..]) {
+                self.report_path(rel, &problem, diags);
+            }
         }
-        Ok(out)
+        Ok(found
+            .files
+            .into_iter()
+            .filter(|rel| keep(&rel[rel_dir.len() + 1..]))
+            .collect())
+    }
+
+    /// Whether `rel` was found unreadable (and reported) already.
+    pub fn was_refused(&self, rel: &str) -> bool {
+        self.sources
+            .iter()
+            .any(|(id, f)| f.name == rel && self.not_utf8.contains(&id))
+    }
+
+    /// Checks a workspace-relative path a source names (such as a kind's
+    /// `schema`): written relative without `..`, and leading to a file inside
+    /// the workspace.
+    ///
+    /// # Errors
+    /// Why the path is refused.
+    pub fn locate(&self, rel: &str) -> Result<(), ReadProblem> {
+        if !Jail::is_plain_relative(rel) {
+            return Err(ReadProblem::OutsideWorkspace);
+        }
+        self.jail.confine(&self.root.join(rel)).map(drop)
     }
 
     /// Reads a file named by a path as the user gave it (relative to the
@@ -309,10 +415,26 @@ impl Workspace {
                 .join("/"),
             Err(_) => path.to_string_lossy().replace('\\', "/"),
         };
-        let bytes = fs::read(&absolute).map_err(|source| LoadError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = match self.jail.read_named(&absolute) {
+            Ok(bytes) => bytes,
+            Err(ReadProblem::Io(source)) => {
+                return Err(LoadError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+            Err(ReadProblem::Missing) => {
+                return Err(LoadError::Io {
+                    path: path.to_path_buf(),
+                    source: io::ErrorKind::NotFound.into(),
+                });
+            }
+            Err(problem) => {
+                let id = self.sources.add(name, "");
+                self.unreadable(id, &problem, diags);
+                return Ok(id);
+            }
+        };
         Ok(self.register(name, bytes, diags))
     }
 
@@ -344,36 +466,6 @@ impl Workspace {
                 );
             }
         }
-    }
-
-    /// Whether a workspace-relative file exists.
-    pub fn exists(&self, rel: &str) -> bool {
-        self.root.join(rel).is_file()
-    }
-
-    fn walk(
-        &self,
-        rel_dir: &str,
-        keep: &mut dyn FnMut(&str) -> bool,
-        out: &mut Vec<String>,
-    ) -> Result<(), LoadError> {
-        let mut entries = list_dir(&self.root.join(rel_dir))?;
-        entries.sort();
-        for path in entries {
-            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-                continue;
-            };
-            if name.starts_with('.') {
-                continue;
-            }
-            let rel = format!("{rel_dir}/{name}");
-            if path.is_dir() {
-                self.walk(&rel, keep, out)?;
-            } else if keep(&rel) {
-                out.push(rel);
-            }
-        }
-        Ok(())
     }
 }
 

@@ -1,7 +1,11 @@
 //! `bind`: the cards matching a filter must agree on a field with the one
 //! bound card (a deck's city fixes its kingdom).
 
-use super::{At, Entry, Finding};
+use super::compile::{Interner, Scoped, path, scalar_text};
+use super::filter::field_value;
+use super::{At, Check, Entry, Finding};
+use crate::config::rules as spec;
+use crate::diag::Diagnostics;
 
 #[derive(Debug, Clone)]
 pub(super) struct Bind {
@@ -20,6 +24,41 @@ pub(super) struct Bind {
 }
 
 impl Bind {
+    /// Compiles a `bind` check: which cards are bound, which must agree,
+    /// and each card's value of the field.
+    pub(super) fn compile(
+        b: &spec::Bind,
+        sc: &Scoped<'_, '_>,
+        diags: &mut Diagnostics,
+    ) -> Option<Check> {
+        let at = sc.at;
+        let bound = sc.filter(&b.bound, &format!("{at}/bind/bound"), diags)?;
+        let filter = sc.filter(&b.filter, &format!("{at}/bind/filter"), diags)?;
+        sc.fields(
+            std::slice::from_ref(&b.field),
+            filter.kinds().as_deref(),
+            &format!("{at}/bind/field"),
+            diags,
+        )?;
+        let mut interner = Interner::default();
+        let field = path(&b.field);
+        let value = sc.each(|card| match field_value(card, &field) {
+            None => u32::MAX,
+            Some(v) => {
+                let text = scalar_text(&v);
+                interner.intern(&text, || text.clone())
+            }
+        });
+        Some(Check::Bind(Bind {
+            bound: sc.each(|c| bound.matches(c)),
+            applies: sc.each(|c| filter.matches(c)),
+            value,
+            names: interner.names,
+            field: b.field.clone(),
+            ids: sc.each(|c| c.id.clone()),
+        }))
+    }
+
     /// The single bound card, if there is exactly one (copies counted).
     fn the_bound(&self, entries: impl Iterator<Item = (At, Entry)>) -> Option<(At, Entry)> {
         let mut found = None;

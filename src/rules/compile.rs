@@ -2,7 +2,7 @@
 //! game (zones, kinds, fields its filters use) with diagnostics in
 //! `game.toml`, then precomputed over the card pool.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -308,231 +308,52 @@ impl Cx<'_> {
     }
 }
 
-/// A rule being compiled, with the kinds it looks at.
-struct Scoped<'a, 'c> {
+/// A rule being compiled, with the kinds it looks at: what each rule
+/// kind's `compile` checks its declaration against and precomputes over.
+pub(super) struct Scoped<'a, 'c> {
     cx: &'a Cx<'c>,
-    at: &'a str,
+    /// The rule's JSON pointer in `game.toml`.
+    pub(super) at: &'a str,
     scope: &'a [String],
 }
 
 impl Scoped<'_, '_> {
+    /// The rule's one check, compiled by its kind's own file.
     fn check(&self, rule: &Rule, diags: &mut Diagnostics) -> Option<Check> {
-        let at = self.at;
         if let Some(b) = &rule.size {
-            self.bounds(b, &format!("{at}/size"), diags)?;
-            return Some(Check::Size(Size { bounds: *b }));
+            return Size::compile(b, self, diags);
         }
         if let Some(c) = &rule.count {
-            let bounds = Bounds {
-                exact: c.exact,
-                min: c.min,
-                max: c.max,
-            };
-            self.bounds(&bounds, &format!("{at}/count"), diags)?;
-            let filter = self.filter(&c.filter, &format!("{at}/count/filter"), diags)?;
-            let kinds = filter.kinds();
-            let fields_ok = self.fields(
-                c.per.names(),
-                kinds.as_deref(),
-                &format!("{at}/count/per"),
-                diags,
-            );
-            let matches = self.each(|card| filter.matches(card));
-            // "`action`", or "matching `character`" when the filter says more than the kind.
-            let noun = match kinds {
-                Some(k) => {
-                    let named = k
-                        .iter()
-                        .map(|k| format!("`{k}`"))
-                        .collect::<Vec<_>>()
-                        .join(" or ");
-                    if c.filter.len() == 1 {
-                        named
-                    } else {
-                        format!("matching {named}")
-                    }
-                }
-                None => "matching".into(),
-            };
-            let (groups, required) = if c.per.is_empty() {
-                (None, Vec::new())
-            } else {
-                fields_ok?;
-                let mut interner = Interner::default();
-                let label = |v: &[Option<Value>]| describe_group(c.per.names(), v);
-                let group_of = self.each(|card| {
-                    let values: Vec<Option<Value>> = c
-                        .per
-                        .names()
-                        .iter()
-                        .map(|f| field_value(card, &path(f)))
-                        .collect();
-                    interner.intern(&key_of(&values), || label(&values))
-                });
-                let required = c
-                    .values
-                    .iter()
-                    .map(|v| {
-                        let values: Vec<Option<Value>> = match v {
-                            Value::Array(items) if c.per.names().len() > 1 => {
-                                items.iter().cloned().map(Some).collect()
-                            }
-                            other => vec![Some(other.clone())],
-                        };
-                        interner.intern(&key_of(&values), || label(&values))
-                    })
-                    .collect();
-                (Some((group_of, interner.names)), required)
-            };
-            return Some(Check::Count(Count {
-                bounds,
-                matches,
-                noun,
-                groups,
-                required,
-            }));
+            return Count::compile(c, self, diags);
         }
         if let Some(c) = &rule.copies {
-            let filter = self.filter(&c.filter, &format!("{at}/copies/filter"), diags)?;
-            let kinds = filter.kinds();
-            self.fields(
-                c.key.names(),
-                kinds.as_deref(),
-                &format!("{at}/copies/key"),
-                diags,
-            )?;
-            if let Some(f) = &c.field {
-                self.fields(
-                    std::slice::from_ref(f),
-                    kinds.as_deref(),
-                    &format!("{at}/copies/field"),
-                    diags,
-                )?;
-            }
-            let mut overrides = Vec::new();
-            for (i, o) in c.overrides.iter().enumerate() {
-                overrides.push((
-                    self.filter(
-                        &o.filter,
-                        &format!("{at}/copies/overrides/{i}/filter"),
-                        diags,
-                    )?,
-                    o.max,
-                ));
-            }
-            let limit = self.each(|card| {
-                if !filter.matches(card) {
-                    return None;
-                }
-                let own = c
-                    .field
-                    .as_ref()
-                    .and_then(|f| field_value(card, &path(f)))
-                    .and_then(|v| v.as_u64())
-                    .and_then(|n| u32::try_from(n).ok());
-                own.or_else(|| {
-                    overrides
-                        .iter()
-                        .find(|(f, _)| f.matches(card))
-                        .map(|(_, m)| *m)
-                })
-                .or(Some(c.max))
-            });
-            let (key, key_name) = self.keys(c.key.names());
-            // When no two limited cards share a key (every name printed
-            // once), copies by key are copies by id: the fast path fuses them.
-            let mut seen = HashSet::new();
-            let unique = key
-                .iter()
-                .zip(&limit)
-                .filter(|(_, l)| l.is_some())
-                .all(|(k, _)| seen.insert(*k));
-            let by_id = c.key.names() == ["id"] || unique;
-            return Some(Check::Copies(Copies {
-                limit,
-                key,
-                key_name,
-                by_id,
-            }));
+            return Copies::compile(c, self, diags);
         }
         if let Some(s) = &rule.share {
-            self.fields(
-                std::slice::from_ref(&s.by),
-                None,
-                &format!("{at}/share/by"),
-                diags,
-            )?;
-            let mut interner = Interner::default();
-            let group = self.each(|card| match field_value(card, &path(&s.by)) {
-                None => u32::MAX,
-                Some(v) => {
-                    let raw = scalar_text(&v);
-                    let name = s.groups.get(&raw).cloned().unwrap_or(raw);
-                    interner.intern(&name, || name.clone())
-                }
-            });
-            return Some(Check::Share(Share {
-                group,
-                names: interner.names,
-                max_percent: s.max_percent,
-            }));
+            return Share::compile(s, self, diags);
         }
         if let Some(b) = &rule.bind {
-            let bound = self.filter(&b.bound, &format!("{at}/bind/bound"), diags)?;
-            let filter = self.filter(&b.filter, &format!("{at}/bind/filter"), diags)?;
-            self.fields(
-                std::slice::from_ref(&b.field),
-                filter.kinds().as_deref(),
-                &format!("{at}/bind/field"),
-                diags,
-            )?;
-            let mut interner = Interner::default();
-            let value = self.each(|card| match field_value(card, &path(&b.field)) {
-                None => u32::MAX,
-                Some(v) => {
-                    let text = scalar_text(&v);
-                    interner.intern(&text, || text.clone())
-                }
-            });
-            return Some(Check::Bind(Bind {
-                bound: self.each(|c| bound.matches(c)),
-                applies: self.each(|c| filter.matches(c)),
-                value,
-                names: interner.names,
-                field: b.field.clone(),
-                ids: self.each(|c| c.id.clone()),
-            }));
+            return Bind::compile(b, self, diags);
         }
         let d = rule.distinct.as_ref().expect("one check is present");
-        let filter = self.filter(&d.filter, &format!("{at}/distinct/filter"), diags)?;
-        self.fields(
-            d.key.names(),
-            filter.kinds().as_deref(),
-            &format!("{at}/distinct/key"),
-            diags,
-        )?;
-        let (key, key_name) = self.keys(d.key.names());
-        let by_id = d.key.names() == ["id"];
-        Some(Check::Distinct(Distinct {
-            applies: self.each(|c| filter.matches(c)),
-            key,
-            key_name,
-            by_id,
-        }))
+        Distinct::compile(d, self, diags)
     }
 
     /// A value computed for every card of the pool, in pool order.
-    fn each<T>(&self, mut f: impl FnMut(&crate::validate::RawCard) -> T) -> Vec<T> {
+    pub(super) fn each<T>(&self, mut f: impl FnMut(&crate::validate::RawCard) -> T) -> Vec<T> {
         self.cx.pool.iter().map(&mut f).collect()
     }
 
     /// Interned copy keys of every card, and their display names.
-    fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
+    pub(super) fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
         let mut interner = Interner::default();
         let mut names = Vec::new();
+        let paths: Vec<Vec<String>> = fields.iter().map(|f| path(f)).collect();
         let keys = self.each(|card| {
-            let values: Vec<Option<Value>> =
-                fields.iter().map(|f| field_value(card, &path(f))).collect();
+            let values: Vec<Option<Value>> = paths
+                .iter()
+                .map(|p| field_value(card, p).map(std::borrow::Cow::into_owned))
+                .collect();
             let display = values
                 .iter()
                 .map(|v| v.as_ref().map_or("-".into(), scalar_text))
@@ -544,7 +365,8 @@ impl Scoped<'_, '_> {
         (keys, names)
     }
 
-    fn bounds(&self, b: &Bounds, pointer: &str, diags: &mut Diagnostics) -> Option<()> {
+    /// Reports bounds that can never be met.
+    pub(super) fn bounds(&self, b: &Bounds, pointer: &str, diags: &mut Diagnostics) -> Option<()> {
         let conflicting = b.exact.is_some() && (b.min.is_some() || b.max.is_some());
         let empty = b.exact.is_none() && b.min.is_none() && b.max.is_none();
         let inverted = matches!((b.min, b.max), (Some(lo), Some(hi)) if lo > hi);
@@ -566,7 +388,8 @@ impl Scoped<'_, '_> {
         None
     }
 
-    fn filter(
+    /// A filter compiled, its kinds and fields checked against the game.
+    pub(super) fn filter(
         &self,
         filter: &Filter,
         pointer: &str,
@@ -608,7 +431,8 @@ impl Scoped<'_, '_> {
         ok.then_some(compiled)
     }
 
-    fn fields(
+    /// Reports fields no card of the rule's kinds can have.
+    pub(super) fn fields(
         &self,
         fields: &[String],
         kinds: Option<&[String]>,
@@ -666,14 +490,18 @@ impl Scoped<'_, '_> {
     }
 }
 
+/// Strings numbered in order of first appearance: groups and keys become
+/// small integers a deck check compares without hashing.
 #[derive(Default)]
-struct Interner {
+pub(super) struct Interner {
     ids: HashMap<String, u32>,
-    names: Vec<String>,
+    /// Each number's display name.
+    pub(super) names: Vec<String>,
 }
 
 impl Interner {
-    fn intern(&mut self, key: &str, name: impl FnOnce() -> String) -> u32 {
+    /// The number of `key`, `name` giving its display name the first time.
+    pub(super) fn intern(&mut self, key: &str, name: impl FnOnce() -> String) -> u32 {
         if let Some(&id) = self.ids.get(key) {
             return id;
         }
@@ -684,12 +512,13 @@ impl Interner {
     }
 }
 
-fn path(field: &str) -> Vec<String> {
+/// A dotted field name as path segments.
+pub(super) fn path(field: &str) -> Vec<String> {
     field.split('.').map(str::to_owned).collect()
 }
 
 /// A value as words: strings bare, the rest as JSON.
-fn scalar_text(v: &Value) -> String {
+pub(super) fn scalar_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -697,7 +526,7 @@ fn scalar_text(v: &Value) -> String {
 }
 
 /// A hashable key for a tuple of field values (numbers compared by value).
-fn key_of(values: &[Option<Value>]) -> String {
+pub(super) fn key_of(values: &[Option<Value>]) -> String {
     values
         .iter()
         .map(|v| match v {
@@ -709,7 +538,8 @@ fn key_of(values: &[Option<Value>]) -> String {
         .join("\u{1}")
 }
 
-fn describe_group(fields: &[String], values: &[Option<Value>]) -> String {
+/// A group as words: `element `fire``.
+pub(super) fn describe_group(fields: &[String], values: &[Option<Value>]) -> String {
     fields
         .iter()
         .zip(values)

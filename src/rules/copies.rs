@@ -1,7 +1,13 @@
 //! `copies`: a limit on the copies of each card, by id or by a key such as
 //! the name, with per-filter overrides and a per-card limit field.
 
-use super::{At, Entry, Finding};
+use std::collections::HashSet;
+
+use super::compile::{Scoped, path};
+use super::filter::field_value;
+use super::{At, Check, Entry, Finding};
+use crate::config::rules as spec;
+use crate::diag::Diagnostics;
 
 #[derive(Debug, Clone)]
 pub(super) struct Copies {
@@ -17,6 +23,66 @@ pub(super) struct Copies {
 }
 
 impl Copies {
+    /// Compiles a `copies` check: each card's limit (none for cards the
+    /// filter leaves out) and key.
+    pub(super) fn compile(
+        c: &spec::Copies,
+        sc: &Scoped<'_, '_>,
+        diags: &mut Diagnostics,
+    ) -> Option<Check> {
+        let at = sc.at;
+        let filter = sc.filter(&c.filter, &format!("{at}/copies/filter"), diags)?;
+        let kinds = filter.kinds();
+        sc.fields(
+            c.key.names(),
+            kinds.as_deref(),
+            &format!("{at}/copies/key"),
+            diags,
+        )?;
+        if let Some(f) = &c.field {
+            let pointer = format!("{at}/copies/field");
+            sc.fields(std::slice::from_ref(f), kinds.as_deref(), &pointer, diags)?;
+        }
+        let mut overrides = Vec::new();
+        for (i, o) in c.overrides.iter().enumerate() {
+            let pointer = format!("{at}/copies/overrides/{i}/filter");
+            overrides.push((sc.filter(&o.filter, &pointer, diags)?, o.max));
+        }
+        let own = c.field.as_deref().map(path);
+        let limit = sc.each(|card| {
+            if !filter.matches(card) {
+                return None;
+            }
+            own.as_ref()
+                .and_then(|p| field_value(card, p))
+                .and_then(|v| v.as_u64())
+                .and_then(|n| u32::try_from(n).ok())
+                .or_else(|| {
+                    overrides
+                        .iter()
+                        .find(|(f, _)| f.matches(card))
+                        .map(|(_, m)| *m)
+                })
+                .or(Some(c.max))
+        });
+        let (key, key_name) = sc.keys(c.key.names());
+        // When no two limited cards share a key (every name printed
+        // once), copies by key are copies by id: the fast path fuses them.
+        let mut seen = HashSet::new();
+        let unique = key
+            .iter()
+            .zip(&limit)
+            .filter(|(_, l)| l.is_some())
+            .all(|(k, _)| seen.insert(*k));
+        let by_id = c.key.names() == ["id"] || unique;
+        Some(Check::Copies(Copies {
+            limit,
+            key,
+            key_name,
+            by_id,
+        }))
+    }
+
     /// Sums the copies of each key among the entries the rule applies to:
     /// (key, total, limit, places with their copies), in first-seen order.
     fn groups(&self, entries: impl Iterator<Item = (At, Entry)>) -> Vec<Group> {

@@ -1,8 +1,16 @@
 //! `count`: the number of cards matching a filter within bounds, overall or
 //! per group (per value of some fields).
 
-use super::{At, Entry, Finding, cards, describe_bounds, missing, within};
-use crate::config::rules::Bounds;
+use serde_json::Value;
+
+use super::compile::{Interner, Scoped, describe_group, key_of, path};
+use super::filter::field_value;
+use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
+use crate::config::rules::{self as spec, Bounds};
+use crate::diag::Diagnostics;
+
+/// Each card's group, and the groups' names.
+pub(super) type Groups = (Vec<u32>, Vec<String>);
 
 #[derive(Debug, Clone)]
 pub(super) struct Count {
@@ -13,23 +21,67 @@ pub(super) struct Count {
     /// "30 `action` cards").
     pub(super) noun: String,
     /// With `per`: each pool card's group, and the groups' names.
-    pub(super) groups: Option<(Vec<u32>, Vec<String>)>,
+    pub(super) groups: Option<Groups>,
     /// With `per`: groups that must be present even when empty.
     pub(super) required: Vec<u32>,
+    /// With `cap`: per pool card, the most copies it adds to the count.
+    pub(super) cap: Option<Vec<u32>>,
 }
 
 impl Count {
+    /// Compiles a `count` check: which cards match, and each card's group
+    /// when it counts per value of some fields.
+    pub(super) fn compile(
+        c: &spec::Count,
+        sc: &Scoped<'_, '_>,
+        diags: &mut Diagnostics,
+    ) -> Option<Check> {
+        let at = sc.at;
+        let bounds = Bounds {
+            exact: c.exact,
+            min: c.min,
+            max: c.max,
+        };
+        sc.bounds(&bounds, &format!("{at}/count"), diags)?;
+        let filter = sc.filter(&c.filter, &format!("{at}/count/filter"), diags)?;
+        let kinds = filter.kinds();
+        let fields_ok = sc.fields(
+            c.per.names(),
+            kinds.as_deref(),
+            &format!("{at}/count/per"),
+            diags,
+        );
+        let matches = sc.each(|card| filter.matches(card));
+        let noun = noun(kinds.as_deref(), c.filter.len());
+        let (groups, required) = if c.per.is_empty() {
+            (None, Vec::new())
+        } else {
+            fields_ok?;
+            groups(c, sc)
+        };
+        let cap = cap(c, sc, diags)?;
+        Some(Check::Count(Count {
+            bounds,
+            matches,
+            noun,
+            groups,
+            required,
+            cap,
+        }))
+    }
+
     fn totals(&self, entries: impl Iterator<Item = (At, Entry)>) -> (u64, Vec<u64>, Vec<Vec<At>>) {
         let n = self.groups.as_ref().map_or(0, |(_, names)| names.len());
         let mut per = vec![0u64; n];
         let mut at = vec![Vec::new(); n.max(1)];
         let mut total = 0;
         for (place, e) in entries.filter(|(_, e)| self.matches[e.card as usize]) {
-            total += u64::from(e.count);
+            let adds = self.adds(e);
+            total += adds;
             match &self.groups {
                 Some((group_of, _)) => {
                     let g = group_of[e.card as usize] as usize;
-                    per[g] += u64::from(e.count);
+                    per[g] += adds;
                     at[g].push(place);
                 }
                 None => at[0].push(place),
@@ -42,12 +94,18 @@ impl Count {
         if self.groups.is_none() {
             let total: u64 = entries
                 .filter(|(_, e)| self.matches[e.card as usize])
-                .map(|(_, e)| u64::from(e.count))
+                .map(|(_, e)| self.adds(e))
                 .sum();
             return within(&self.bounds, total);
         }
         let (_, per, _) = self.totals(entries);
         self.groups_hold(&per)
+    }
+
+    /// What one deck line adds to the count: its copies, within the card's cap.
+    fn adds(&self, e: Entry) -> u64 {
+        let cap = self.cap.as_ref().map_or(u32::MAX, |c| c[e.card as usize]);
+        u64::from(e.count.min(cap))
     }
 
     fn groups_hold(&self, per: &[u64]) -> bool {
@@ -108,4 +166,69 @@ impl Count {
             });
         }
     }
+}
+
+/// What the rule counts: "`action`", or "matching `character`" when the
+/// filter says more than the kind.
+fn noun(kinds: Option<&[String]>, conditions: usize) -> String {
+    match kinds {
+        Some(k) => {
+            let named = k
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            if conditions == 1 {
+                named
+            } else {
+                format!("matching {named}")
+            }
+        }
+        None => "matching".into(),
+    }
+}
+
+/// With `cap`: each card's most copies counted (`u32::MAX`: all of them),
+/// or `Some(None)` without caps; `None` once a broken cap filter is reported.
+fn cap(c: &spec::Count, sc: &Scoped<'_, '_>, diags: &mut Diagnostics) -> Option<Option<Vec<u32>>> {
+    let mut caps = Vec::new();
+    for (i, o) in c.cap.iter().enumerate() {
+        let pointer = format!("{}/count/cap/{i}/filter", sc.at);
+        caps.push((sc.filter(&o.filter, &pointer, diags)?, o.max));
+    }
+    Some((!caps.is_empty()).then(|| {
+        sc.each(|card| {
+            caps.iter()
+                .find(|(f, _)| f.matches(card))
+                .map_or(u32::MAX, |(_, max)| *max)
+        })
+    }))
+}
+
+/// Each card's group (its values of the `per` fields, interned) with the
+/// groups' names, and the groups the rule requires to be present.
+fn groups(c: &spec::Count, sc: &Scoped<'_, '_>) -> (Option<Groups>, Vec<u32>) {
+    let mut interner = Interner::default();
+    let names = c.per.names();
+    let paths: Vec<Vec<String>> = names.iter().map(|f| path(f)).collect();
+    let label = |v: &[Option<Value>]| describe_group(names, v);
+    let group_of = sc.each(|card| {
+        let values: Vec<Option<Value>> = paths
+            .iter()
+            .map(|p| field_value(card, p).map(std::borrow::Cow::into_owned))
+            .collect();
+        interner.intern(&key_of(&values), || label(&values))
+    });
+    let required = c
+        .values
+        .iter()
+        .map(|v| {
+            let values: Vec<Option<Value>> = match v {
+                Value::Array(items) if names.len() > 1 => items.iter().cloned().map(Some).collect(),
+                other => vec![Some(other.clone())],
+            };
+            interner.intern(&key_of(&values), || label(&values))
+        })
+        .collect();
+    (Some((group_of, interner.names)), required)
 }

@@ -1,6 +1,9 @@
 //! `distinct`: no two cards (copies counted) share a key.
 
-use super::{At, Entry, Finding};
+use super::compile::Scoped;
+use super::{At, Check, Entry, Finding};
+use crate::config::rules as spec;
+use crate::diag::Diagnostics;
 
 #[derive(Debug, Clone)]
 pub(super) struct Distinct {
@@ -15,6 +18,29 @@ pub(super) struct Distinct {
 }
 
 impl Distinct {
+    /// Compiles a `distinct` check: which cards it applies to and their keys.
+    pub(super) fn compile(
+        d: &spec::Distinct,
+        sc: &Scoped<'_, '_>,
+        diags: &mut Diagnostics,
+    ) -> Option<Check> {
+        let at = sc.at;
+        let filter = sc.filter(&d.filter, &format!("{at}/distinct/filter"), diags)?;
+        sc.fields(
+            d.key.names(),
+            filter.kinds().as_deref(),
+            &format!("{at}/distinct/key"),
+            diags,
+        )?;
+        let (key, key_name) = sc.keys(d.key.names());
+        Some(Check::Distinct(Distinct {
+            applies: sc.each(|c| filter.matches(c)),
+            key,
+            key_name,
+            by_id: d.key.names() == ["id"],
+        }))
+    }
+
     pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
         let mut seen: Vec<u32> = Vec::new();
         for (_, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {

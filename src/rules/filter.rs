@@ -1,6 +1,8 @@
 //! Card filters: the declared table ([`Filter`]) compiled into conditions
 //! and matched against cards.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::config::rules::Filter;
@@ -53,7 +55,7 @@ impl CardFilter {
     pub fn matches(&self, card: &RawCard) -> bool {
         self.conditions
             .iter()
-            .all(|(path, c)| c.holds(field_value(card, path).as_ref()))
+            .all(|(path, c)| c.holds(field_value(card, path).as_deref()))
     }
 
     /// The field names the filter uses (first segment of each path).
@@ -144,17 +146,25 @@ pub fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// The value of a (dotted) field of a card; the reserved fields included.
-pub fn field_value(card: &RawCard, path: &[String]) -> Option<Value> {
+/// Borrowed from the card where it can be: rules are compiled over every
+/// card of the pool.
+pub fn field_value<'c>(card: &'c RawCard, path: &[String]) -> Option<Cow<'c, Value>> {
     let (first, rest) = path.split_first()?;
-    let top = match first.as_str() {
+    let reserved = match first.as_str() {
         "id" => Value::String(card.id.clone()),
         "kind" => Value::String(card.kind.clone()),
         "name" => Value::String(card.name.clone()),
         "copies" => Value::from(card.copies.unwrap_or(1)),
-        other => card.fields.get(other)?.clone(),
+        other => {
+            let top = card.fields.get(other)?;
+            return rest
+                .iter()
+                .try_fold(top, |v, seg| v.get(seg.as_str()))
+                .map(Cow::Borrowed);
+        }
     };
-    rest.iter()
-        .try_fold(top, |v, seg| v.get(seg.as_str()).cloned())
+    // Reserved fields are scalars: nothing is below them.
+    rest.is_empty().then_some(Cow::Owned(reserved))
 }
 
 #[cfg(test)]

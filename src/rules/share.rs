@@ -1,7 +1,11 @@
 //! `share`: no group of cards (by a field, values optionally renamed into
 //! groups) may be more than a percentage of the cards.
 
-use super::{At, Entry, Finding};
+use super::compile::{Interner, Scoped, path, scalar_text};
+use super::filter::field_value;
+use super::{At, Check, Entry, Finding};
+use crate::config::rules as spec;
+use crate::diag::Diagnostics;
 
 #[derive(Debug, Clone)]
 pub(super) struct Share {
@@ -13,6 +17,31 @@ pub(super) struct Share {
 }
 
 impl Share {
+    /// Compiles a `share` check: each card's group.
+    pub(super) fn compile(
+        s: &spec::Share,
+        sc: &Scoped<'_, '_>,
+        diags: &mut Diagnostics,
+    ) -> Option<Check> {
+        let pointer = format!("{}/share/by", sc.at);
+        sc.fields(std::slice::from_ref(&s.by), None, &pointer, diags)?;
+        let mut interner = Interner::default();
+        let by = path(&s.by);
+        let group = sc.each(|card| match field_value(card, &by) {
+            None => u32::MAX,
+            Some(v) => {
+                let raw = scalar_text(&v);
+                let name = s.groups.get(&raw).cloned().unwrap_or(raw);
+                interner.intern(&name, || name.clone())
+            }
+        });
+        Some(Check::Share(Share {
+            group,
+            names: interner.names,
+            max_percent: s.max_percent,
+        }))
+    }
+
     fn totals(&self, entries: impl Iterator<Item = (At, Entry)>) -> (u64, Vec<u64>, Vec<Vec<At>>) {
         let mut per = vec![0u64; self.names.len()];
         let mut at = vec![Vec::new(); self.names.len()];

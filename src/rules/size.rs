@@ -1,7 +1,9 @@
 //! `size`: the number of cards in a zone (copies counted) within bounds.
 
-use super::{At, Entry, Finding, cards, describe_bounds, missing, within};
+use super::compile::Scoped;
+use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::Bounds;
+use crate::diag::Diagnostics;
 
 #[derive(Debug, Clone)]
 pub(super) struct Size {
@@ -9,6 +11,16 @@ pub(super) struct Size {
 }
 
 impl Size {
+    /// Compiles a `size` check.
+    pub(super) fn compile(
+        b: &Bounds,
+        sc: &Scoped<'_, '_>,
+        diags: &mut Diagnostics,
+    ) -> Option<Check> {
+        sc.bounds(b, &format!("{}/size", sc.at), diags)?;
+        Some(Check::Size(Size { bounds: *b }))
+    }
+
     pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
         within(&self.bounds, entries.map(|(_, e)| u64::from(e.count)).sum())
     }

@@ -424,3 +424,18 @@ fn a_format_extends_or_replaces_the_games_deck_rules() {
     assert!(!rules.formats["league"].is_legal(&two_and_two));
     assert!(rules.formats["quick"].is_legal(&deck(&pool, &[("bolt", 2)], &[])));
 }
+
+#[test]
+fn a_cap_limits_what_one_card_adds_to_a_count() {
+    // `king` is unique: however many the deck holds, it adds one.
+    table(
+        "[[deck-rules]]\nid = \"three\"\nname = \"Three characters\"\nzone = \"main\"\n\
+         count = { filter = { kind = \"character\" }, min = 3, cap = [{ filter = { unique = true }, max = 1 }] }\n",
+        &[
+            (&[("knight", 2), ("king", 1)], &[], &[]),
+            (&[("king", 3)], &[], &["three"]),
+            (&[("king", 2), ("rogue", 1)], &[], &["three"]),
+            (&[("king", 2), ("rogue", 2)], &[], &[]),
+        ],
+    );
+}

@@ -79,6 +79,7 @@ fn schema_valid(
     let docs = vec![SchemaDoc {
         uri: uri.clone(),
         file: None,
+        text: None,
         doc: config::json_schema(),
     }];
     let (schemas, _) =

@@ -247,7 +247,11 @@ fn form_error(
             format!("{field} must be a valid {format}, but it is {found}"),
             format!("not a valid {format}"),
         ),
-        _ => ("schema::other", format!("{field}: {error}"), "here".into()),
+        _ => (
+            "schema::other",
+            format!("{field}: {}", crate::diag::clip(&error.to_string())),
+            "here".into(),
+        ),
     };
     site.error(code, message, label)
 }

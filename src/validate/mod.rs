@@ -6,6 +6,7 @@ mod card;
 pub mod manifest;
 mod messages;
 mod pointer;
+mod schema_refs;
 mod schemas;
 
 pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id, read_cards};

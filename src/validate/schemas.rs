@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use jsonschema::{Draft, Registry, Resource, Validator};
+use jsonschema::{Draft, PatternOptions, Registry, Resource, Validator};
 use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
@@ -65,13 +65,25 @@ pub struct SchemaDoc {
     pub uri: String,
     /// The file it was read from; `None` for carta's own built-in schemas.
     pub file: Option<FileId>,
+    /// The file's text, for placing problems found when compiling.
+    pub text: Option<Arc<str>>,
     /// The schema.
     pub doc: Value,
 }
 
 /// The URI a workspace-relative schema file is registered under.
 pub fn uri_of(rel_path: &str) -> String {
-    format!("carta://workspace/{rel_path}")
+    format!("{}{rel_path}", uri_prefix())
+}
+
+/// What [`uri_of`] puts before a workspace path; never shown to users.
+pub(super) fn uri_prefix() -> &'static str {
+    "carta://workspace/"
+}
+
+/// A message from the schema library with internal URIs made workspace paths.
+fn without_uris(message: &str) -> String {
+    message.replace(uri_prefix(), "")
 }
 
 impl GameSchemas {
@@ -92,6 +104,7 @@ impl GameSchemas {
                     docs.push(SchemaDoc {
                         uri: uri_of(&source.name),
                         file: Some(file),
+                        text: Some(Arc::clone(&source.text)),
                         doc,
                     });
                 }
@@ -111,6 +124,7 @@ impl GameSchemas {
     ) -> (GameSchemas, Vec<String>) {
         let mut schemas = GameSchemas::default();
         let mut missing = Vec::new();
+        let docs = super::schema_refs::drop_unresolvable(docs, diags);
         let resources: Vec<_> = docs
             .iter()
             .map(|d| (d.uri.clone(), Resource::from_contents(d.doc.clone())))
@@ -124,7 +138,10 @@ impl GameSchemas {
             Err(e) => {
                 diags.push(Diagnostic::error(
                     "schema::invalid-schema",
-                    format!("the schemas cannot be registered: {e}"),
+                    format!(
+                        "the schemas cannot be registered: {}",
+                        without_uris(&e.to_string())
+                    ),
                 ));
                 return (schemas, missing);
             }
@@ -138,6 +155,10 @@ impl GameSchemas {
                 .with_draft(Draft::Draft202012)
                 .with_registry(&registry)
                 .with_base_uri(uri.clone())
+                // The `regex` engine runs in linear time; it refuses
+                // backreferences and look-around when the schema compiles
+                // instead of giving up on a card's value later.
+                .with_pattern_options(PatternOptions::regex())
                 .offline()
                 .build(&doc.doc);
             match built {
@@ -152,16 +173,7 @@ impl GameSchemas {
                         },
                     );
                 }
-                Err(e) => {
-                    let mut d = Diagnostic::error(
-                        "schema::invalid-schema",
-                        format!("the schema of kind `{kind}` cannot be compiled: {e}"),
-                    );
-                    if let Some(file) = doc.file {
-                        d = d.at(file, 0..0, "in this schema");
-                    }
-                    diags.push(d);
-                }
+                Err(e) => diags.push(compile_error(kind, doc, &e)),
             }
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
@@ -341,6 +353,39 @@ impl GameSchemas {
     }
 }
 
+/// Why the schema of `kind` did not compile, placed at the keyword.
+fn compile_error(kind: &str, doc: &SchemaDoc, e: &jsonschema::ValidationError<'_>) -> Diagnostic {
+    let pointer = e.schema_path().to_string();
+    let regex = matches!(e.kind(), jsonschema::error::ValidationErrorKind::Format { format } if format == "regex");
+    let mut d = if regex {
+        let pattern = e
+            .instance()
+            .as_str()
+            .map(crate::diag::clip)
+            .unwrap_or_default();
+        Diagnostic::error(
+            "schema::pattern",
+            format!("the pattern `{pattern}` at `{pointer}` cannot be used"),
+        )
+        .with_help(
+            "carta runs patterns in linear time, which rules out backreferences and look-around; \
+             rewrite the pattern without them",
+        )
+    } else {
+        Diagnostic::error(
+            "schema::invalid-schema",
+            format!(
+                "the schema of kind `{kind}` cannot be compiled: {}",
+                without_uris(&e.to_string())
+            ),
+        )
+    };
+    if let (Some(file), Some(text)) = (doc.file, &doc.text) {
+        d = d.at(file, pointer_span(text, &pointer), "here");
+    }
+    d
+}
+
 /// The kinds named by an `x-carta-ref` value.
 fn ref_kinds(value: &Value) -> Option<Vec<String>> {
     match value {
@@ -470,7 +515,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
     (line_start + column.saturating_sub(1)).min(text.len())
 }
 
-fn percent_decode(s: &str) -> String {
+pub(super) fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -494,7 +539,7 @@ fn percent_decode(s: &str) -> String {
 }
 
 /// Removes `.` and `..` segments from a URI path.
-fn normalize(uri: &str) -> String {
+pub(super) fn normalize(uri: &str) -> String {
     let (scheme, rest) = uri.split_once("://").unwrap_or(("", uri));
     let mut parts: Vec<&str> = Vec::new();
     for seg in rest.split('/') {

@@ -85,22 +85,60 @@ impl Workspace {
 
 /// Runs `carta` in `dir` with fixed output settings (no color, 80 columns).
 pub(crate) fn run_in<I: IntoIterator<Item = S>, S: AsRef<str>>(dir: &Path, args: I) -> Run {
+    run_with(dir, args, &[])
+}
+
+/// How long one run may take before it counts as hung and is killed.
+const HANG: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// [`run_in`] with extra environment variables. A run that takes longer
+/// than [`HANG`] is killed and fails the test as a hang.
+pub(crate) fn run_with<I: IntoIterator<Item = S>, S: AsRef<str>>(
+    dir: &Path,
+    args: I,
+    env: &[(&str, &str)],
+) -> Run {
+    use std::io::Read;
     let args: Vec<String> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_carta"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
         .args(&args)
         .current_dir(dir)
         .env("COLUMNS", "80")
         .env("NO_COLOR", "1")
         .env_remove("CLICOLOR_FORCE")
-        .output()
+        .envs(env.iter().copied())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > HANG {
+            let _ = child.kill();
+            panic!("carta {args:?} hung: killed after {HANG:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
     let root = dir.to_string_lossy().into_owned();
     let clean = |b: &[u8]| String::from_utf8_lossy(b).replace(&root, "[ROOT]");
     Run {
         args,
-        code: out.status.code(),
-        stdout: clean(&out.stdout),
-        stderr: clean(&out.stderr),
+        code: status.code(),
+        stdout: clean(&out.join().unwrap()),
+        stderr: clean(&err.join().unwrap()),
     }
 }
 

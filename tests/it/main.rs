@@ -8,6 +8,8 @@ mod corpus;
 mod decks;
 mod harness;
 mod i18n;
+mod hostile;
+mod mutants;
 mod packs;
 mod schemas;
 mod sheets;

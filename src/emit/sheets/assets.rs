@@ -4,15 +4,14 @@
 //! Art is copied beside the sheets under a content-hashed name.
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
 use super::icons::IconSet;
 use crate::config::Icons;
 use crate::diag::{Diagnostic, FileId};
-use crate::load::SpanIndex;
+use crate::load::{Jail, ReadProblem, SpanIndex};
 
 /// The image types art may have, by extension.
 pub(super) const IMAGE_TYPES: [&str; 6] = ["png", "jpg", "jpeg", "webp", "gif", "svg"];
@@ -27,16 +26,15 @@ pub(super) struct Image {
 }
 
 /// Why a path was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum PathProblem {
     /// An absolute path (or a Windows drive or UNC path).
     Absolute,
     /// A `..` component, or a backslash.
     Escapes,
-    /// Nothing is there.
-    Missing,
-    /// It resolves (through a symlink) outside the workspace.
-    OutsideWorkspace,
+    /// The workspace's rule for reads refused it (missing, outside the
+    /// workspace through a symlink, not a regular file, too large).
+    Read(ReadProblem),
 }
 
 impl PathProblem {
@@ -45,54 +43,42 @@ impl PathProblem {
         match self {
             PathProblem::Absolute => format!("`{path}` is an absolute path"),
             PathProblem::Escapes => format!("`{path}` leaves the game's folder"),
-            PathProblem::Missing => format!("`{path}` does not exist"),
-            PathProblem::OutsideWorkspace => format!("`{path}` leads outside the workspace"),
+            PathProblem::Read(p) => p.message(path),
         }
     }
 
     /// The stable code.
     pub fn code(&self) -> &'static str {
         match self {
-            PathProblem::Missing => "sheets::missing-file",
-            _ => "sheets::path-escapes",
+            PathProblem::Read(ReadProblem::Missing) => "sheets::missing-file",
+            PathProblem::Read(ReadProblem::OutsideWorkspace)
+            | PathProblem::Absolute
+            | PathProblem::Escapes => "sheets::path-escapes",
+            PathProblem::Read(p) => p.code(),
         }
     }
 }
 
-/// Resolves `rel` (relative to `cards/<game>/`) to a file in the workspace.
+/// Reads `rel` (relative to `cards/<game>/`), which must be a plain
+/// relative path; the jail then checks where it leads.
 ///
 /// # Errors
-/// When the path is absolute, climbs with `..`, is missing, or leads out of
-/// the workspace through a symlink.
-pub fn resolve(root: &Path, game: &str, rel: &str) -> Result<PathBuf, PathProblem> {
-    let p = Path::new(rel);
-    let drive = rel.len() > 1 && rel.as_bytes()[1] == b':';
-    if rel.starts_with('/') || rel.starts_with('\\') || drive || p.is_absolute() {
+/// When the path is absolute, climbs with `..`, or the jail refuses it.
+pub fn read(jail: &Jail, game: &str, rel: &str) -> Result<Vec<u8>, PathProblem> {
+    if Jail::is_absolute(rel) {
         return Err(PathProblem::Absolute);
     }
-    if rel.contains('\\')
-        || p.components()
-            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-    {
+    if !Jail::is_plain_relative(rel) {
         return Err(PathProblem::Escapes);
     }
-    let full = root.join("cards").join(game).join(p);
-    if !full.is_file() {
-        return Err(PathProblem::Missing);
-    }
-    let (Ok(real), Ok(real_root)) = (fs::canonicalize(&full), fs::canonicalize(root)) else {
-        return Err(PathProblem::Missing);
-    };
-    if !real.starts_with(&real_root) {
-        return Err(PathProblem::OutsideWorkspace);
-    }
-    Ok(real)
+    let full = jail.root().join("cards").join(game).join(rel);
+    jail.read(&full).map_err(PathProblem::Read)
 }
 
 /// Reads the game's `[icons]`; each problem is a diagnostic at the icon's
 /// entry in `game.toml`.
 pub(super) fn load_icons(
-    root: &Path,
+    jail: &Jail,
     game: &str,
     icons: &Icons,
     manifest: (FileId, &SpanIndex),
@@ -109,14 +95,14 @@ pub(super) fn load_icons(
                 .unwrap_or(0..0)
         };
         let svg = match (&icon.file, &icon.svg) {
-            (Some(path), None) => match resolve(root, game, path) {
-                Ok(full) => match fs::read_to_string(&full) {
+            (Some(path), None) => match read(jail, game, path) {
+                Ok(bytes) => match String::from_utf8(bytes) {
                     Ok(text) => text,
-                    Err(e) => {
+                    Err(_) => {
                         diags.push(
                             Diagnostic::error(
-                                "sheets::missing-file",
-                                format!("cannot read `{path}`: {e}"),
+                                "sheets::icon",
+                                format!("icon file `{path}` is not UTF-8 text"),
                             )
                             .at(file, at("/file"), "this icon"),
                         );
@@ -187,7 +173,7 @@ impl ImageCache {
     /// Reads `rel` (once), checking its path and type.
     pub(super) fn get(
         &mut self,
-        root: &Path,
+        jail: &Jail,
         game: &str,
         rel: &str,
     ) -> Result<&Image, (&'static str, String)> {
@@ -206,9 +192,7 @@ impl ImageCache {
                     ),
                 ));
             }
-            let full = resolve(root, game, rel).map_err(|p| (p.code(), p.message(rel)))?;
-            let bytes = fs::read(&full)
-                .map_err(|e| ("sheets::missing-file", format!("cannot read `{rel}`: {e}")))?;
+            let bytes = read(jail, game, rel).map_err(|p| (p.code(), p.message(rel)))?;
             Ok(Image {
                 url: hashed_url(&bytes, &ext),
                 bytes,
@@ -222,29 +206,36 @@ impl ImageCache {
 mod tests {
     use super::*;
 
+    use std::fs;
+
+    fn code(r: Result<Vec<u8>, PathProblem>) -> &'static str {
+        r.map_or_else(|p| p.code(), |_| "ok")
+    }
+
     #[test]
     fn refuses_paths_that_leave() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::create_dir_all(root.join("cards/g/art")).unwrap();
         fs::write(root.join("cards/g/art/a.png"), b"png").unwrap();
-        assert!(resolve(root, "g", "art/a.png").is_ok());
-        assert!(resolve(root, "g", "./art/a.png").is_ok());
-        assert_eq!(
-            resolve(root, "g", "../../etc/passwd"),
-            Err(PathProblem::Escapes)
-        );
-        assert_eq!(
-            resolve(root, "g", "art/../art/a.png"),
-            Err(PathProblem::Escapes)
-        );
-        assert_eq!(
-            resolve(root, "g", "/etc/passwd"),
+        let jail = Jail::new(root, 1 << 20).unwrap();
+        assert_eq!(read(&jail, "g", "art/a.png").unwrap(), b"png");
+        assert_eq!(read(&jail, "g", "./art/a.png").unwrap(), b"png");
+        for (path, expected) in [
+            ("../../etc/passwd", "sheets::path-escapes"),
+            ("art/../art/a.png", "sheets::path-escapes"),
+            ("/etc/passwd", "sheets::path-escapes"),
+            ("C:/x.png", "sheets::path-escapes"),
+            ("art\\a.png", "sheets::path-escapes"),
+            ("art/b.png", "sheets::missing-file"),
+            ("art", "load::not-a-file"),
+        ] {
+            assert_eq!(code(read(&jail, "g", path)), expected, "{path}");
+        }
+        assert!(matches!(
+            read(&jail, "g", "/etc/passwd"),
             Err(PathProblem::Absolute)
-        );
-        assert_eq!(resolve(root, "g", "C:/x.png"), Err(PathProblem::Absolute));
-        assert_eq!(resolve(root, "g", "art\\a.png"), Err(PathProblem::Escapes));
-        assert_eq!(resolve(root, "g", "art/b.png"), Err(PathProblem::Missing));
+        ));
     }
 
     #[cfg(unix)]
@@ -259,10 +250,11 @@ mod tests {
             dir.path().join("cards/g/s.png"),
         )
         .unwrap();
-        assert_eq!(
-            resolve(dir.path(), "g", "s.png"),
-            Err(PathProblem::OutsideWorkspace)
-        );
+        let jail = Jail::new(dir.path(), 1 << 20).unwrap();
+        assert!(matches!(
+            read(&jail, "g", "s.png"),
+            Err(PathProblem::Read(ReadProblem::OutsideWorkspace))
+        ));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{Inputs, Print, Selection, SheetOptions, pool_prints, render};
+use super::{Inputs, Print, Selection, SheetOptions, budget, pool_prints, render};
 use crate::diag::Diagnostics;
 use crate::emit::{EmitError, Emitter, Stage};
 use crate::game::Game;
@@ -75,10 +75,16 @@ impl Emitter for SheetsEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let inputs = Inputs::read(ws, game.id(), diags)?;
         let mut found = Vec::new();
+        let limit = ws.limits().max_print_copies;
+        let prints = &self.selection.prints;
+        if !budget::spend(stage.printed(), limit, prints, &ws.sources, &mut found) {
+            diags.extend(found);
+            return Ok(());
+        }
+        let inputs = Inputs::read(ws, game.id(), diags)?;
         let files = render(
-            ws.root(),
+            ws.jail(),
             &ws.sources,
             game,
             &inputs,

@@ -7,6 +7,7 @@
 //! into the files of `DIR/<game>/sheets/`.
 
 mod assets;
+mod budget;
 pub mod deck;
 mod emitter;
 pub mod geometry;
@@ -17,13 +18,12 @@ mod spans;
 mod templates;
 mod view;
 
-pub use assets::{PathProblem, resolve};
+pub use assets::{PathProblem, read as read_asset};
 pub use emitter::SheetsEmitter;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -35,7 +35,7 @@ use self::templates::Templates;
 use crate::config::{CardSize, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset};
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::game::Game;
-use crate::load::{LoadError, Workspace};
+use crate::load::{Jail, LoadError, Workspace};
 use crate::validate::RawCard;
 
 /// Default bleed, in mm.
@@ -114,7 +114,7 @@ impl Inputs {
                 source,
             })?
             .filter_map(Result::ok)
-            .filter(|e| e.path().is_file())
+            .filter(|e| !e.path().is_dir())
             .filter_map(|e| e.file_name().into_string().ok())
             .filter(|n| (n.ends_with(".hbs") || n == "style.css") && !n.starts_with('.'))
             .collect();
@@ -191,7 +191,7 @@ pub struct Selection<'a> {
 /// Renders the sheets of `game`. Reports every problem into `diags`;
 /// returns the files only when there was no error.
 pub fn render(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &Game,
     inputs: &Inputs,
@@ -209,7 +209,7 @@ pub fn render(
     let print = m.print.as_ref().unwrap_or(&default_print);
     let build = resolve_build(print, options);
     let icons = Arc::new(assets::load_icons(
-        root,
+        jail,
         &m.id,
         &m.icons,
         (mfile, &game.manifest.spans),
@@ -244,7 +244,7 @@ pub fn render(
         let card = p.card;
         let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
         check_tokens(sources, card, &icons, diags);
-        let card_images = card_images(root, sources, &m.id, card, kprint, &mut images, diags);
+        let card_images = card_images(jail, sources, &m.id, card, kprint, &mut images, diags);
         let view = CardView {
             id: &card.id,
             kind: &card.kind,
@@ -571,7 +571,7 @@ fn walk_strings<'a>(v: &'a Value, pointer: &str, out: &mut Vec<(String, &'a str)
 
 /// Reads the art of a card, reporting problems at the field.
 fn card_images(
-    root: &Path,
+    jail: &Jail,
     sources: &SourceMap,
     game: &str,
     card: &RawCard,
@@ -599,7 +599,7 @@ fn card_images(
             );
             continue;
         };
-        match cache.get(root, game, rel) {
+        match cache.get(jail, game, rel) {
             Ok(image) => {
                 out.insert(field.clone(), image.url.clone());
             }

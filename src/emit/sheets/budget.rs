@@ -1,0 +1,42 @@
+//! The bound on what one build or print may lay out: a 6 KB input asking
+//! for a million copies must not become a gigabyte of sheets. Every card
+//! face printed counts, over every game and deck of the run.
+
+use super::{Print, spans};
+use crate::diag::{Diagnostic, SourceMap};
+use crate::limits::MAX_PRINT_COPIES_VAR;
+
+/// Adds the copies of `prints` to `used` (the card faces the run has laid
+/// out so far) when the total stays within `limit`; otherwise reports it at
+/// the card asking for the most copies, adds nothing and returns `false`.
+pub(super) fn spend(
+    used: &mut u64,
+    limit: u64,
+    prints: &[Print<'_>],
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let wanted: u64 = prints.iter().map(|p| u64::from(p.count)).sum();
+    let total = used.saturating_add(wanted);
+    if total <= limit {
+        *used = total;
+        return true;
+    }
+    let mut d = Diagnostic::error(
+        "sheets::too-many-copies",
+        format!("this would print {total} card faces, more than the limit of {limit} per run"),
+    )
+    .with_help(format!(
+        "lower `copies`, print fewer games or decks at once, or raise the limit with {MAX_PRINT_COPIES_VAR}=<n>"
+    ));
+    if let Some(most) = prints.iter().max_by_key(|p| p.count) {
+        let at = spans::field(sources, most.card, "/copies");
+        d = d.at(
+            most.card.file,
+            at.value,
+            format!("{} copies of `{}`", most.count, most.card.id),
+        );
+    }
+    diags.push(d);
+    false
+}

@@ -1,0 +1,96 @@
+//! The limits that bound what a hostile or careless workspace can make
+//! carta do (see docs/security.md). Each has a default and can be changed
+//! with an environment variable.
+
+/// Environment variable overriding [`Limits::max_file_bytes`].
+pub const MAX_FILE_BYTES_VAR: &str = "CARTA_MAX_FILE_BYTES";
+/// Environment variable overriding [`Limits::max_print_copies`].
+pub const MAX_PRINT_COPIES_VAR: &str = "CARTA_MAX_PRINT_COPIES";
+/// Environment variable overriding [`Limits::max_diagnostics_per_file`].
+pub const MAX_DIAGNOSTICS_VAR: &str = "CARTA_MAX_DIAGNOSTICS_PER_FILE";
+
+/// The limits of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest source file read, in bytes (default 64 MiB).
+    pub max_file_bytes: u64,
+    /// The most card faces one build or print may lay out, counting every
+    /// copy (default 100,000: a 20,000-card pool at five copies each).
+    pub max_print_copies: u64,
+    /// The most diagnostics reported for one file; the rest are counted in
+    /// one closing diagnostic (default 200).
+    pub max_diagnostics_per_file: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 64 << 20,
+            max_print_copies: 100_000,
+            max_diagnostics_per_file: 200,
+        }
+    }
+}
+
+/// A limit set to something that is not a positive whole number.
+#[derive(Debug, thiserror::Error)]
+#[error("{var} must be a positive whole number, not `{value}`")]
+pub struct BadLimit {
+    /// The variable.
+    pub var: &'static str,
+    /// What it was set to.
+    pub value: String,
+}
+
+impl Limits {
+    /// The defaults, overridden by the environment variables that are set.
+    ///
+    /// # Errors
+    /// When a variable is set to something that is not a positive number.
+    pub fn from_env() -> Result<Self, BadLimit> {
+        Self::from_lookup(|var| std::env::var(var).ok())
+    }
+
+    /// The defaults, overridden by what `lookup` finds for each variable.
+    ///
+    /// # Errors
+    /// As [`Limits::from_env`].
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, BadLimit> {
+        let read = |var: &'static str, default: u64| -> Result<u64, BadLimit> {
+            match lookup(var) {
+                None => Ok(default),
+                Some(value) => match value.trim().parse::<u64>() {
+                    Ok(n) if n > 0 => Ok(n),
+                    _ => Err(BadLimit { var, value }),
+                },
+            }
+        };
+        let d = Limits::default();
+        Ok(Limits {
+            max_file_bytes: read(MAX_FILE_BYTES_VAR, d.max_file_bytes)?,
+            max_print_copies: read(MAX_PRINT_COPIES_VAR, d.max_print_copies)?,
+            max_diagnostics_per_file: usize::try_from(read(
+                MAX_DIAGNOSTICS_VAR,
+                d.max_diagnostics_per_file as u64,
+            )?)
+            .unwrap_or(usize::MAX),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_override_defaults_and_bad_values_are_refused() {
+        assert_eq!(Limits::from_lookup(|_| None).unwrap(), Limits::default());
+        let l = Limits::from_lookup(|v| (v == MAX_PRINT_COPIES_VAR).then(|| "12".into())).unwrap();
+        assert_eq!(l.max_print_copies, 12);
+        assert_eq!(l.max_file_bytes, Limits::default().max_file_bytes);
+        for bad in ["0", "-1", "ten", ""] {
+            let e = Limits::from_lookup(|_| Some(bad.into())).unwrap_err();
+            assert_eq!(e.value, bad);
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! The one rule for every read of a source: a regular file, inside the
+//! workspace once symlinks are followed, no larger than the limit.
+//!
+//! A workspace may come from a stranger (a downloaded fan expansion), so a
+//! path in it is not trusted: a card named `x.toml` may be a FIFO that
+//! blocks forever, `/dev/zero`, or a symlink to `/etc/passwd`. Every reader
+//! of workspace files (cards, manifests, schemas, decks, templates, icons,
+//! art) goes through [`Jail`]; deck files named on the command line are the
+//! one exception to confinement (the user chose them), never to the other
+//! two conditions.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read};
+use std::path::{Component, Path, PathBuf};
+
+/// Why a source file was not read.
+#[derive(Debug)]
+pub enum ReadProblem {
+    /// Nothing is there (or a symlink points nowhere).
+    Missing,
+    /// It resolves, after following symlinks, outside the workspace.
+    OutsideWorkspace,
+    /// It exists but is not a regular file (the noun: "a folder", "a FIFO", …).
+    NotRegular(&'static str),
+    /// It is larger than the per-file limit.
+    TooLarge {
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// A symlink that leads back to a folder containing it.
+    Loop,
+    /// Reading it failed otherwise.
+    Io(io::Error),
+}
+
+impl ReadProblem {
+    /// One sentence about file `name`, for a diagnostic.
+    pub fn message(&self, name: &str) -> String {
+        match self {
+            ReadProblem::Missing => format!("`{name}` does not exist"),
+            ReadProblem::OutsideWorkspace => {
+                format!("`{name}` leads outside the workspace")
+            }
+            ReadProblem::NotRegular(what) => {
+                format!("`{name}` is {what}, not a regular file")
+            }
+            ReadProblem::TooLarge { limit } => {
+                format!("`{name}` is larger than the limit of {limit} bytes per file")
+            }
+            ReadProblem::Loop => {
+                format!("`{name}` is a symlink loop: it leads back to a folder that holds it")
+            }
+            ReadProblem::Io(e) => format!("cannot read `{name}`: {e}"),
+        }
+    }
+
+    /// The stable diagnostic code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ReadProblem::Missing => "load::missing",
+            ReadProblem::OutsideWorkspace => "load::outside-workspace",
+            ReadProblem::NotRegular(_) => "load::not-a-file",
+            ReadProblem::TooLarge { .. } => "load::too-large",
+            ReadProblem::Loop => "load::symlink-loop",
+            ReadProblem::Io(_) => "load::io",
+        }
+    }
+
+    /// How to fix it.
+    pub fn help(&self) -> String {
+        match self {
+            ReadProblem::Missing => "create the file, or correct the path".into(),
+            ReadProblem::OutsideWorkspace => {
+                "carta reads only files inside the workspace; copy the file in instead of linking to it"
+                    .into()
+            }
+            ReadProblem::NotRegular(_) => {
+                "carta reads only regular files; replace it with a file".into()
+            }
+            ReadProblem::TooLarge { .. } => format!(
+                "split the file, or raise the limit with {}=<bytes>",
+                crate::limits::MAX_FILE_BYTES_VAR
+            ),
+            ReadProblem::Loop => "remove the link; carta does not follow loops".into(),
+            ReadProblem::Io(_) => "check the file's permissions".into(),
+        }
+    }
+}
+
+/// The workspace root, resolved once, and the per-file size limit.
+#[derive(Debug, Clone)]
+pub struct Jail {
+    /// The root as given.
+    root: PathBuf,
+    /// The root with every symlink resolved.
+    real_root: PathBuf,
+    /// The largest file read, in bytes.
+    max_bytes: u64,
+}
+
+impl Jail {
+    /// The jail of the workspace at `root`.
+    ///
+    /// # Errors
+    /// When the root cannot be resolved.
+    pub fn new(root: &Path, max_bytes: u64) -> io::Result<Self> {
+        Ok(Jail {
+            root: root.to_path_buf(),
+            real_root: fs::canonicalize(root)?,
+            max_bytes,
+        })
+    }
+
+    /// Whether a workspace-relative path is written so that it stays in the
+    /// workspace: relative, no `..`, no backslash. Symlinks are checked when
+    /// the path is resolved ([`Jail::confine`]).
+    pub fn is_plain_relative(rel: &str) -> bool {
+        !(rel.is_empty()
+            || Self::is_absolute(rel)
+            || rel.contains('\\')
+            || Path::new(rel)
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)))
+    }
+
+    /// Whether `rel` is an absolute path on any system: `/…`, `\\…`, or a
+    /// Windows drive (`C:…`).
+    pub fn is_absolute(rel: &str) -> bool {
+        let drive = rel.len() > 1 && rel.as_bytes()[1] == b':';
+        rel.starts_with('/') || rel.starts_with('\\') || drive || Path::new(rel).is_absolute()
+    }
+
+    /// Resolves `path` (following symlinks) and checks that it lies inside
+    /// the workspace; returns the resolved path.
+    ///
+    /// # Errors
+    /// [`ReadProblem::Missing`] when nothing is there,
+    /// [`ReadProblem::OutsideWorkspace`] when it resolves outside.
+    pub fn confine(&self, path: &Path) -> Result<PathBuf, ReadProblem> {
+        let real = match fs::canonicalize(path) {
+            Ok(real) => real,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadProblem::Missing),
+            Err(e) => return Err(ReadProblem::Io(e)),
+        };
+        if real.starts_with(&self.real_root) {
+            Ok(real)
+        } else {
+            Err(ReadProblem::OutsideWorkspace)
+        }
+    }
+
+    /// Reads the file at `path`, which must resolve inside the workspace.
+    ///
+    /// # Errors
+    /// See [`ReadProblem`].
+    pub fn read(&self, path: &Path) -> Result<Vec<u8>, ReadProblem> {
+        let real = self.confine(path)?;
+        read_regular(&real, self.max_bytes)
+    }
+
+    /// Reads a file the user named on the command line: anywhere, but
+    /// still only a regular file within the size limit.
+    ///
+    /// # Errors
+    /// See [`ReadProblem`].
+    pub fn read_named(&self, path: &Path) -> Result<Vec<u8>, ReadProblem> {
+        read_regular(path, self.max_bytes)
+    }
+
+    /// The workspace root, as given.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The per-file size limit, in bytes.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+}
+
+/// Reads a regular file of at most `max` bytes. The file is opened without
+/// blocking (a FIFO would otherwise wait for a writer forever) and its type
+/// is checked on the open handle, so a swap between a check and the open
+/// cannot slip a FIFO or device in.
+pub(super) fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file: File = match options.open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadProblem::Missing),
+        Err(e) => {
+            // A folder may refuse to open at all on some systems.
+            return Err(match fs::metadata(path) {
+                Ok(m) if !m.is_file() => ReadProblem::NotRegular(noun(&m.file_type())),
+                _ => ReadProblem::Io(e),
+            });
+        }
+    };
+    let meta = file.metadata().map_err(ReadProblem::Io)?;
+    if !meta.is_file() {
+        return Err(ReadProblem::NotRegular(noun(&meta.file_type())));
+    }
+    if meta.len() > max {
+        return Err(ReadProblem::TooLarge { limit: max });
+    }
+    // The size may change under us (or be reported as 0, as in /proc):
+    // never read more than the limit whatever the metadata said.
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadProblem::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(ReadProblem::TooLarge { limit: max });
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, as a noun phrase.
+fn noun(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_relative_paths() {
+        assert!(Jail::is_plain_relative("schemas/g/a.schema.json"));
+        assert!(Jail::is_plain_relative("./a"));
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a\\b", "C:/x"] {
+            assert!(!Jail::is_plain_relative(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reads_only_regular_files_within_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let jail = Jail::new(dir.path(), 10).unwrap();
+        fs::write(dir.path().join("small"), b"12345").unwrap();
+        fs::write(dir.path().join("big"), b"12345678901").unwrap();
+        fs::create_dir(dir.path().join("folder")).unwrap();
+        assert_eq!(jail.read(&dir.path().join("small")).unwrap(), b"12345");
+        assert!(matches!(
+            jail.read(&dir.path().join("big")),
+            Err(ReadProblem::TooLarge { limit: 10 })
+        ));
+        assert!(matches!(
+            jail.read(&dir.path().join("folder")),
+            Err(ReadProblem::NotRegular("a folder"))
+        ));
+        assert!(matches!(
+            jail.read(&dir.path().join("none")),
+            Err(ReadProblem::Missing)
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_fifos_and_links_out_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("secret"), b"s").unwrap();
+        let jail = Jail::new(dir.path(), 1 << 20).unwrap();
+        let fifo = dir.path().join("fifo");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        assert!(matches!(
+            jail.read(&fifo),
+            Err(ReadProblem::NotRegular("a FIFO (named pipe)"))
+        ));
+        assert!(matches!(
+            jail.read_named(Path::new("/dev/zero")),
+            Err(ReadProblem::NotRegular("a device"))
+        ));
+        std::os::unix::fs::symlink(outside.path().join("secret"), dir.path().join("s")).unwrap();
+        assert!(matches!(
+            jail.read(&dir.path().join("s")),
+            Err(ReadProblem::OutsideWorkspace)
+        ));
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("z")).unwrap();
+        assert!(matches!(
+            jail.read(&dir.path().join("z")),
+            Err(ReadProblem::OutsideWorkspace)
+        ));
+    }
+}
