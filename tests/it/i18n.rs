@@ -176,3 +176,21 @@ fn the_bundle_reader_returns_a_field_in_a_language_with_fallback() {
     let read = crate::bundle::python_reads(&path, &["--field", "cerco", "effect", "en"]);
     assert_eq!(Some(read), cerco.field_in("effect", "en"));
 }
+
+#[test]
+fn an_import_with_a_message_the_game_lacks_writes_nothing() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let before = ws.read("cards/zodiacos/i18n/en.toml");
+    ws.write(
+        "z.po",
+        "msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\nmsgctxt \"cards/no-such-card/name\"\nmsgid \"X\"\nmsgstr \"Y\"\n\nmsgctxt \"cards/leo/name\"\nmsgid \"Leo\"\nmsgstr \"Lion\"\n",
+    );
+    ws.run(["i18n", "import", "zodiacos", "z.po"])
+        .fails()
+        .stderr_has("message `cards/no-such-card/name` was not imported")
+        .stderr_has("nothing written");
+    assert_eq!(ws.read("cards/zodiacos/i18n/en.toml"), before);
+    ws.run(["i18n", "export", "zodiacos", "--lang", "fr"])
+        .fails()
+        .stderr_has("game `zodiacos` declares no translation into `fr`");
+}
