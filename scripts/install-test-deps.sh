@@ -9,6 +9,10 @@ set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
+# The live preview's test drives Chromium through chromedriver (tests/it/watch.rs).
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+# The test browser's WebDriver client (fantoccini) links OpenSSL.
+[ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=()
     if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
@@ -21,4 +25,10 @@ fi
 # MessagePack library, following only docs/bundle-format.md.
 if ! python3 -c 'import msgpack' 2>/dev/null; then
     PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check 'msgpack>=1,<2'
+fi
+
+# The editor tests run the real taplo (what VS Code's Even Better TOML runs)
+# on the shipped cards: PyPI's `taplo` package ships its CLI binary.
+if ! command -v taplo >/dev/null 2>&1; then
+    PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check 'taplo>=0.9,<0.10'
 fi

@@ -27,19 +27,31 @@ pub struct Cli {
 #[derive(Debug, Args)]
 pub struct Global {
     /// Work on the workspace in DIR instead of the current directory.
-    #[arg(short = 'C', global = true, value_name = "DIR", default_value = ".")]
+    #[arg(
+        help_heading = "Global options",
+        short = 'C',
+        global = true,
+        value_name = "DIR",
+        default_value = "."
+    )]
     pub dir: PathBuf,
     /// How to print diagnostics: graphical reports on stderr, or JSON lines on stdout.
-    #[arg(long, global = true, value_enum, default_value_t = MessageFormat::Human)]
+    #[arg(help_heading = "Global options", long, global = true, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
     /// When to color human output.
-    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    #[arg(help_heading = "Global options", long, global = true, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
     /// Print errors only: no warnings, no summary.
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(
+        help_heading = "Global options",
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose"
+    )]
     pub quiet: bool,
-    /// Print more: advice and per-game counts.
-    #[arg(short, long, global = true)]
+    /// Print advice too (suggestions that are not problems), besides errors and warnings.
+    #[arg(help_heading = "Global options", short, long, global = true)]
     pub verbose: bool,
 }
 
@@ -66,7 +78,27 @@ pub enum Color {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Start a workspace in DIR (default: the current one), or add a game to
+    /// one: a manifest with two example kinds, their schemas, cards, a deck,
+    /// templates and the editor files, all checking clean.
+    #[command(
+        after_help = "Exit codes: 0 created (the new game checks clean), 2 a file it would write exists or cannot be written.\n\nExample:\n  carta init duel --name \"Duel\"   # a workspace in duel/ with game `duel`"
+    )]
+    Init {
+        /// The workspace folder (created when missing), relative to `-C`.
+        #[arg(value_name = "DIR", default_value = ".")]
+        path: PathBuf,
+        /// The new game's id (default: the folder's name when it is a valid id, else `my-game`).
+        #[arg(long = "game", value_name = "ID")]
+        game: Option<String>,
+        /// The new game's display name (default: from the id, `my-game` → `My Game`).
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+    },
     /// Load, validate and link every card of the named games (all if none).
+    #[command(
+        after_help = "Exit codes: 0 clean, 1 problems found, 2 could not run (no workspace, unknown game, unreadable file).\n\nExample:\n  carta check intrepidos"
+    )]
     Check {
         /// Games to check (folder names under `cards/`).
         games: Vec<String>,
@@ -76,16 +108,25 @@ pub enum Command {
         no_cache: bool,
     },
     /// Print a bundle as JSON: `{"game": …, "cards": […], "decks": […]}`.
+    #[command(
+        after_help = "Exit codes: 0 printed, 1 a damaged file or not a bundle, 2 unreadable.\n\nExample:\n  carta decompile build/intrepidos/intrepidos.carta > intrepidos.json"
+    )]
     Decompile {
         /// The bundle file (`build/<game>/<game>.carta`).
         bundle: PathBuf,
     },
     /// Print a summary of a bundle: game, versions, counts by kind, sizes, hash.
+    #[command(
+        after_help = "Exit codes: 0 printed, 1 a damaged file or not a bundle, 2 unreadable.\n\nExample:\n  carta inspect build/intrepidos/intrepidos.carta"
+    )]
     Inspect {
         /// The bundle file.
         bundle: PathBuf,
     },
     /// Deck legality and deck codes.
+    #[command(
+        after_help = "Exit codes: see each deck command.\n\nExample:\n  carta deck check cards/intrepidos/decks/*.toml"
+    )]
     Deck {
         /// What to do with decks.
         #[command(subcommand)]
@@ -93,6 +134,9 @@ pub enum Command {
     },
     /// Check, then write `DIR/<game>/<game>.carta` (the binary bundle) and
     /// `DIR/<game>/sheets/index.html` (print-and-play sheets).
+    #[command(
+        after_help = "Exit codes: 0 built, 1 problems found (nothing written), 2 could not run or write.\n\nExample:\n  carta build kingdoms --paper a4 --duplex short"
+    )]
     Build {
         /// Games to build (all if none).
         games: Vec<String>,
@@ -105,13 +149,64 @@ pub enum Command {
     },
     /// Keep translation files: refresh their source hashes, export and
     /// import PO files for translators.
+    #[command(
+        after_help = "Exit codes: see each i18n command.\n\nExample:\n  carta i18n export intrepidos --lang en -o intrepidos.en.po"
+    )]
     I18n {
         /// What to do with translations.
         #[command(subcommand)]
         command: I18nCommand,
     },
+    /// Check on every save and rebuild what changed; `--serve` adds a live
+    /// preview in the browser.
+    #[command(
+        after_help = "Exit codes: runs until stopped (Ctrl-C); 2 it cannot watch the workspace or bind the port.\n\nExample:\n  carta watch --serve --open"
+    )]
+    Watch {
+        /// Games to watch (all if none).
+        games: Vec<String>,
+        /// The output folder, relative to the workspace.
+        #[arg(long, value_name = "DIR", default_value = "build")]
+        out: PathBuf,
+        /// Serve a live preview (sheets, decks, diagnostics) that reloads on every save.
+        #[arg(long)]
+        serve: bool,
+        /// The preview's port (0: any free port).
+        #[arg(long, value_name = "N", default_value_t = 7878, requires = "serve")]
+        port: u16,
+        /// The address to listen on; the default serves this machine only.
+        #[arg(
+            long,
+            value_name = "IP",
+            default_value = "127.0.0.1",
+            requires = "serve"
+        )]
+        bind: std::net::IpAddr,
+        /// Open the preview in the default browser.
+        #[arg(long, requires = "serve")]
+        open: bool,
+        /// Print settings.
+        #[command(flatten)]
+        print: PrintArgs,
+    },
+    /// Print a completion script for a shell to stdout.
+    #[command(
+        after_help = "Exit codes: 0 printed.\n\nExample:\n  carta completions bash > ~/.local/share/bash-completion/completions/carta"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print carta's manual page (roff) to stdout.
+    #[command(
+        after_help = "Exit codes: 0 printed.\n\nExample:\n  carta man > ~/.local/share/man/man1/carta.1 && man carta"
+    )]
+    Man,
     /// Write print-and-play sheets of games, or of deck files
     /// (`DIR/<game>/decks/<deck>/index.html`).
+    #[command(
+        after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write.\n\nExample:\n  carta print cards/intrepidos/decks/furia-de-aries.toml"
+    )]
     Print {
         /// Game ids, or deck files (`*.toml`, relative to the workspace).
         targets: Vec<String>,
@@ -129,6 +224,9 @@ pub enum Command {
 pub enum I18nCommand {
     /// Record the current source text's hash in every translation entry of
     /// the game (after reviewing the translations `check` calls stale).
+    #[command(
+        after_help = "Exit codes: 0 written or already current, 1 problems found (nothing written), 2 could not run or write.\n\nExample:\n  carta i18n update intrepidos --lang en"
+    )]
     Update {
         /// The game.
         game: String,
@@ -137,6 +235,9 @@ pub enum I18nCommand {
         lang: Option<String>,
     },
     /// Write the game's strings in a language as a PO file (stdout by default).
+    #[command(
+        after_help = "Exit codes: 0 written, 1 problems found, 2 could not run or write.\n\nExample:\n  carta i18n export zodiacos --lang en -o zodiacos.en.po"
+    )]
     Export {
         /// The game.
         game: String,
@@ -148,6 +249,9 @@ pub enum I18nCommand {
         out: Option<PathBuf>,
     },
     /// Read a translated PO file into the game's translation file.
+    #[command(
+        after_help = "Exit codes: 0 imported or nothing to import, 1 problems found (nothing written), 2 could not run or write.\n\nExample:\n  carta i18n import zodiacos zodiacos.en.po"
+    )]
     Import {
         /// The game.
         game: String,
@@ -202,6 +306,9 @@ impl PrintArgs {
 #[derive(Debug, Subcommand)]
 pub enum DeckCommand {
     /// Check the legality of each deck file against its game's rules.
+    #[command(
+        after_help = "Exit codes: 0 every deck legal, 1 any deck illegal, 2 could not run.\n\nExample:\n  carta deck check --explain cards/kingdoms/decks/*.toml"
+    )]
     Check {
         /// Deck files (TOML), relative to the current directory.
         #[arg(required = true)]
@@ -211,11 +318,17 @@ pub enum DeckCommand {
         explain: bool,
     },
     /// Print a short, shareable code for a deck file.
+    #[command(
+        after_help = "Exit codes: 0 printed, 1 the deck has problems, 2 could not run.\n\nExample:\n  carta deck code cards/intrepidos/decks/furia-de-aries.toml"
+    )]
     Code {
         /// The deck file.
         file: PathBuf,
     },
     /// Print the deck file a code stands for.
+    #[command(
+        after_help = "Exit codes: 0 printed, 1 a bad or stale code, 2 could not run.\n\nExample:\n  carta deck decode \"$(carta deck code cards/intrepidos/decks/furia-de-aries.toml)\""
+    )]
     Decode {
         /// The code, as `carta deck code` printed it.
         code: String,
@@ -241,6 +354,38 @@ pub fn run(cli: Cli) -> ExitCode {
     );
     let root = &g.dir;
     let result = match &cli.command {
+        Command::Completions { shell } => return completions(*shell),
+        Command::Man => return man_page(),
+        Command::Init { path, game, name } => {
+            commands::init::run(&root.join(path), game.as_deref(), name.as_deref(), !g.quiet)
+        }
+        Command::Watch {
+            games,
+            out,
+            serve,
+            port,
+            bind,
+            open,
+            print,
+        } => {
+            let options = commands::watch::WatchOptions {
+                games: games.clone(),
+                out: root.join(out),
+                sheets: print.options(),
+                serve: serve.then(|| std::net::SocketAddr::new(*bind, *port)),
+                open: *open,
+            };
+            let mut show = |report| {
+                output.finish(Ok(report));
+            };
+            commands::watch::watch(root, &options, &mut show)
+                .map(|()| commands::Report {
+                    diags: crate::diag::Diagnostics::new(),
+                    sources: crate::diag::SourceMap::new(),
+                    summary: "stopped watching".into(),
+                })
+                .map_err(|e| commands::CommandError::Watch(e.to_string()))
+        }
         Command::Check { games, no_cache } => commands::check::run(root, games, *no_cache),
         Command::Decompile { bundle } => commands::bundle::show(root, bundle, false),
         Command::Inspect { bundle } => commands::bundle::show(root, bundle, true),
@@ -257,6 +402,7 @@ pub fn run(cli: Cli) -> ExitCode {
             &root.join(out),
             print.options(),
             &print.languages,
+            !output.is_json() && !g.quiet,
         ),
         Command::I18n { command } => match command {
             I18nCommand::Update { game, lang } => {
@@ -282,4 +428,28 @@ pub fn run(cli: Cli) -> ExitCode {
         ),
     };
     output.finish(result)
+}
+
+/// `carta completions SHELL`: the completion script, from the clap types.
+fn completions(shell: clap_complete::Shell) -> ExitCode {
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "carta", &mut script);
+    print_all(&script)
+}
+
+/// `carta man`: the manual page, from the clap types.
+fn man_page() -> ExitCode {
+    let cmd = <Cli as clap::CommandFactory>::command();
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cmd)
+        .render(&mut page)
+        .expect("rendering into memory does not fail");
+    print_all(&page)
+}
+
+fn print_all(bytes: &[u8]) -> ExitCode {
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), bytes);
+    ExitCode::SUCCESS
 }

@@ -22,6 +22,8 @@ pub struct Game {
     pub pool: CardPool,
     /// The compiled deck and box rules.
     pub rules: Rules,
+    /// The kinds' compiled schemas and their documents.
+    pub schemas: GameSchemas,
     /// The example decks under `cards/<game>/decks/` that parsed.
     pub decks: Vec<DeckFile>,
     /// Its translations (`cards/<game>/i18n/`).
@@ -60,6 +62,7 @@ impl Game {
             },
             pool,
             rules: self.rules.clone(),
+            schemas: self.schemas.clone(),
             decks: Vec::new(),
             i18n: Translations::default(),
             reused_files: 0,
@@ -154,6 +157,7 @@ pub fn compile(
         manifest,
         pool,
         rules,
+        schemas,
         decks: Vec::new(),
         i18n: translations,
         reused_files,
@@ -219,30 +223,49 @@ fn read_card_files(
         CheckCache::new(ws.root(), &game, hash_text(&key))
     });
     let reused = AtomicUsize::new(0);
+    // An unchanged file (same stamp) is taken from the cache unread.
+    let reuse = |file: FileId, rel: &str, stamp| {
+        let mut cards = cache.as_ref()?.get_stamped::<Vec<RawCard>>(rel, stamp)?;
+        cards.iter_mut().for_each(|c| c.file = file);
+        reused.fetch_add(1, Ordering::Relaxed);
+        Some(FileCards {
+            cards,
+            diagnostics: Vec::new(),
+        })
+    };
     // A file's text stays in memory only when it has something to report,
     // or when every field is kept anyway (build).
-    let per_file = ws.read_each(&card_files, keep == Keep::All, diags, |file, rel, text| {
-        let content = cache.as_ref().map(|_| hash_text(text));
-        let hit = cache
-            .as_ref()
-            .zip(content)
-            .and_then(|(cache, content)| cache.get::<Vec<RawCard>>(rel, content));
-        if let Some(mut cards) = hit {
-            cards.iter_mut().for_each(|c| c.file = file);
-            reused.fetch_add(1, Ordering::Relaxed);
-            let found = FileCards {
-                cards,
-                diagnostics: Vec::new(),
-            };
-            return (found, false);
-        }
-        let found = read_cards(file, text, &kinds, schemas, kept.as_ref());
-        let report = !found.diagnostics.is_empty();
-        if let (Some(cache), Some(content), false) = (&cache, content, report) {
-            cache.put(rel, content, &found.cards);
-        }
-        (found, report)
-    })?;
+    let per_file = ws.read_each_stamped(
+        &card_files,
+        keep == Keep::All,
+        diags,
+        reuse,
+        |file, rel, text, stamp| {
+            let content = cache.as_ref().map(|_| hash_text(text));
+            let hit = cache.as_ref().zip(content).and_then(|(cache, content)| {
+                let cards = cache.get::<Vec<RawCard>>(rel, content)?;
+                // Same text, new stamp (touched, checked out): remember the
+                // stamp, so that next time the file is not read.
+                cache.put(rel, content, stamp, &cards);
+                Some(cards)
+            });
+            if let Some(mut cards) = hit {
+                cards.iter_mut().for_each(|c| c.file = file);
+                reused.fetch_add(1, Ordering::Relaxed);
+                let found = FileCards {
+                    cards,
+                    diagnostics: Vec::new(),
+                };
+                return (found, false);
+            }
+            let found = read_cards(file, text, &kinds, schemas, kept.as_ref());
+            let report = !found.diagnostics.is_empty();
+            if let (Some(cache), Some(content), false) = (&cache, content, report) {
+                cache.put(rel, content, stamp, &found.cards);
+            }
+            (found, report)
+        },
+    )?;
     if let Some(cache) = &cache {
         cache.prune(&card_files);
     }

@@ -4,16 +4,17 @@
 
 use std::path::{Path, PathBuf};
 
+use super::progress::Progress;
 use super::{CommandError, Report, plural};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::sheets::{SheetOptions, SheetsEmitter};
 use crate::emit::{self, Emitter, Stage};
-use crate::game::{self, Game, Keep};
+use crate::game::{self, Decks, Game, Keep};
 use crate::load::Workspace;
 
 /// Builds the named games (all if none) of the workspace at `root` into
-/// `out`; sheets also in each of `languages` (default: the manifest's
-/// `[print] languages`).
+/// `out`, with a progress bar on a terminal when `progress`; sheets also in
+/// each of `languages` (default: the manifest's `[print] languages`).
 ///
 /// # Errors
 /// When the workspace cannot be read or the output cannot be written.
@@ -23,20 +24,38 @@ pub fn run(
     out: &Path,
     sheets: SheetOptions,
     languages: &[String],
+    progress: bool,
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
-    let checked = game::compile_all(&mut ws, games, Keep::All, &mut diags)?;
+    let ids = ws.select_games(games)?;
+    // Two steps a game: compile it, then run its emitters.
+    let bar = Progress::new(progress, 2 * ids.len());
+    let mut checked = Vec::new();
+    for id in &ids {
+        bar.step(format!("checking {id}"));
+        checked.extend(game::compile(
+            &mut ws,
+            id,
+            Decks::Check,
+            Keep::All,
+            &mut diags,
+        )?);
+        bar.done();
+    }
     if diags.has_errors() {
         return Ok(nothing_written(ws, diags));
     }
     let mut stage = Stage::new(out);
     for game in &checked {
+        bar.step(format!("writing {}", game.id()));
         for emitter in emit::for_build(game, sheets) {
             emitter.emit(game, &mut ws, &mut stage, &mut diags)?;
         }
         emit_languages(game, languages, sheets, &mut ws, &mut stage, &mut diags)?;
+        bar.done();
     }
+    drop(bar);
     if diags.has_errors() {
         return Ok(nothing_written(ws, diags));
     }

@@ -25,6 +25,8 @@ pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, Comm
     // A label ("first defined here") may point into a file whose text was
     // not kept, having nothing to report itself.
     ws.restore(&diags)?;
+    crate::editor::refresh_reporting(&ws, &checked, &mut diags)?;
+    super::init::warn_folders_without_manifest(ws.root(), &mut diags);
     let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
     let reused: usize = checked.iter().map(|g| g.reused_files).sum();
     let reused = if reused > 0 {

@@ -9,8 +9,11 @@ pub mod bundle;
 pub mod check;
 pub mod deck;
 pub mod i18n;
+pub mod init;
 pub mod print;
+pub mod progress;
 mod report;
+pub mod watch;
 
 pub use report::{ColorChoice, CommandError, Output, Report};
 

@@ -35,6 +35,12 @@ pub enum CommandError {
     /// An output could not be written.
     #[error(transparent)]
     Emit(#[from] EmitError),
+    /// `carta init` could not write the new game.
+    #[error(transparent)]
+    Init(#[from] super::init::InitError),
+    /// `carta watch` could not watch or serve.
+    #[error("{0}")]
+    Watch(String),
     /// A bundle could not be read or is damaged.
     #[error("`{}`: {source}", path.display())]
     Bundle {
@@ -54,6 +60,8 @@ impl CommandError {
             CommandError::Load(LoadError::Io { .. }) => "load::io",
             CommandError::Load(LoadError::Limit(_)) => "load::limit",
             CommandError::Emit(_) => "emit::write",
+            CommandError::Init(e) => e.code(),
+            CommandError::Watch(_) => "watch::failed",
             CommandError::Bundle { source, .. } if source.is_io() => "bundle::io",
             CommandError::Bundle { .. } => "bundle::damaged",
         }

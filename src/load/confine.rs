@@ -12,6 +12,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Why a source file was not read.
 #[derive(Debug)]
@@ -149,6 +150,14 @@ impl Jail {
         }
     }
 
+    /// The stamp of the regular file at `path` inside the workspace and
+    /// within the size limit; `None` for anything else (which a read then
+    /// reports).
+    pub fn stamp(&self, path: &Path) -> Option<Stamp> {
+        let meta = fs::metadata(self.confine(path).ok()?).ok()?;
+        (meta.is_file() && meta.len() <= self.max_bytes).then(|| Stamp::of(&meta))?
+    }
+
     /// Reads the file at `path`, which must resolve inside the workspace.
     ///
     /// # Errors
@@ -175,6 +184,45 @@ impl Jail {
     /// The per-file size limit, in bytes.
     pub fn max_bytes(&self) -> u64 {
         self.max_bytes
+    }
+}
+
+/// What identifies a file's contents without reading them: its size,
+/// modification time and inode. Caches trust it the way make and cargo
+/// trust modification times, and only for files not modified in the last
+/// second (see [`Stamp::settled`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    /// Size in bytes.
+    pub len: u64,
+    /// Modification time, in nanoseconds since the Unix epoch.
+    pub modified: u64,
+    /// The inode (0 where there is none).
+    pub inode: u64,
+}
+
+impl Stamp {
+    fn of(meta: &fs::Metadata) -> Option<Stamp> {
+        let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Some(Stamp {
+            len: meta.len(),
+            modified: u64::try_from(modified.as_nanos()).ok()?,
+            inode,
+        })
+    }
+
+    /// Whether the file was last modified more than a second before `now`:
+    /// an edit within the same clock tick as a check could leave the stamp
+    /// unchanged, so a younger stamp is not worth remembering.
+    pub fn settled(&self, now: SystemTime) -> bool {
+        let now = now
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+        self.modified.saturating_add(1_000_000_000) < now
     }
 }
 

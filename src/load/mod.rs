@@ -10,7 +10,7 @@ mod toml;
 mod walk;
 
 pub use self::cache::{CheckCache, hash_text};
-pub use self::confine::{Jail, ReadProblem};
+pub use self::confine::{Jail, ReadProblem, Stamp};
 
 pub use self::toml::{Document, SpanIndex, parse_toml, table_to_json, to_json};
 
@@ -189,6 +189,27 @@ impl Workspace {
         diags: &mut Diagnostics,
         process: impl Fn(FileId, &str, &str) -> (T, bool) + Sync,
     ) -> Result<Vec<Option<T>>, LoadError> {
+        let reuse = |_: FileId, _: &str, _: Stamp| None;
+        self.read_each_stamped(rels, keep_all, diags, reuse, |id, rel, text, _| {
+            process(id, rel, text)
+        })
+    }
+
+    /// [`Workspace::read_each`] for a caller that remembers files by their
+    /// [`Stamp`]: each file is first stat'ed, and `reuse` may answer for it
+    /// from the stamp alone, so an unchanged file is not even read. `process`
+    /// gets the stamp of the file it reads too.
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    pub fn read_each_stamped<T: Send>(
+        &mut self,
+        rels: &[String],
+        keep_all: bool,
+        diags: &mut Diagnostics,
+        reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
+        process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
+    ) -> Result<Vec<Option<T>>, LoadError> {
         let ids: Vec<FileId> = rels
             .iter()
             .map(|rel| self.sources.add_unread(rel.clone()))
@@ -202,6 +223,10 @@ impl Workspace {
             .zip(rels)
             .map(|(&id, rel)| {
                 let path = root.join(rel);
+                let stamp = jail.stamp(&path);
+                if let Some(value) = stamp.and_then(|s| reuse(id, rel, s)) {
+                    return Ok(Ok((Some(value), None)));
+                }
                 let bytes = match jail.read(&path) {
                     Ok(bytes) => bytes,
                     Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
@@ -210,7 +235,7 @@ impl Workspace {
                 let Ok(text) = std::str::from_utf8(&bytes) else {
                     return Ok(Ok((None, Some(bytes))));
                 };
-                let (value, keep) = process(id, rel, text);
+                let (value, keep) = process(id, rel, text, stamp);
                 Ok(Ok((Some(value), (keep || keep_all).then_some(bytes))))
             })
             .collect();

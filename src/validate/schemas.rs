@@ -40,7 +40,7 @@ pub struct RefPattern {
 }
 
 /// The compiled schema of one kind.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct KindSchema {
     /// The compiled validator.
     pub validator: Validator,
@@ -52,7 +52,7 @@ pub struct KindSchema {
 
 /// Every compiled kind schema of a game, plus the raw documents (for
 /// looking up titles and allowed property names when explaining errors).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct GameSchemas {
     kinds: HashMap<String, KindSchema>,
     docs: HashMap<String, Value>,
@@ -203,6 +203,11 @@ impl GameSchemas {
             schemas.kinds.get_mut(&kind).expect("compiled above").refs = refs;
         }
         (schemas, missing)
+    }
+
+    /// Every schema document of the game, by the URI it is registered under.
+    pub fn documents(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.docs.iter().map(|(uri, doc)| (uri.as_str(), doc))
     }
 
     /// The top-level property names a card of `kind` may have (following

@@ -1,0 +1,333 @@
+//! `carta watch`: re-check on every save (with the check cache, so only
+//! the files that changed are parsed and validated again), print the
+//! diagnostics in place of the previous ones, and rebuild the outputs of
+//! the games the save touched. A broken save writes nothing, so the last
+//! good bundle, sheets and preview stay; with `--serve`, [`crate::server`]
+//! shows them and lays the errors over them.
+
+use std::collections::{BTreeSet, HashMap};
+use std::error::Error;
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use notify_debouncer_mini::new_debouncer;
+use notify_debouncer_mini::notify::RecursiveMode;
+
+use super::Report;
+use crate::diag::{Diagnostics, Format, Renderer, SourceMap};
+use crate::emit::sheets::SheetOptions;
+use crate::game::{self, Keep};
+use crate::load::Workspace;
+use crate::server::{DeckVerdict, GameEntry, Live, Problem};
+
+/// How long a burst of file events must be quiet before a rebuild (an
+/// editor's save is often several writes and a rename).
+const DEBOUNCE: Duration = Duration::from_millis(100);
+
+/// What `carta watch` was asked to do.
+#[derive(Debug, Clone)]
+pub struct WatchOptions {
+    /// The games to watch (all when empty).
+    pub games: Vec<String>,
+    /// The build folder (absolute, or relative to the current directory).
+    pub out: PathBuf,
+    /// Print settings of the sheets.
+    pub sheets: SheetOptions,
+    /// Where to serve the preview, if at all.
+    pub serve: Option<SocketAddr>,
+    /// Whether to open the preview in the default browser.
+    pub open: bool,
+}
+
+/// Prints one round's diagnostics and summary.
+pub type Show<'a> = dyn FnMut(Report) + 'a;
+
+/// Watches the workspace at `root` until the process is stopped.
+///
+/// # Errors
+/// When the workspace cannot be opened or watched, or the server cannot bind.
+pub fn watch(
+    root: &Path,
+    options: &WatchOptions,
+    report: &mut Show<'_>,
+) -> Result<(), Box<dyn Error>> {
+    let root = std::path::absolute(root)?;
+    Workspace::open(&root)?.select_games(&options.games)?;
+    let live = options.serve.map(|_| Live::new(options.out.clone()));
+    let mut watcher = Watcher {
+        root: root.clone(),
+        options: options.clone(),
+        live: live.clone(),
+        clear: std::io::stderr().is_terminal(),
+        seen: HashMap::new(),
+    };
+    for dir in ["cards", "schemas", "templates"] {
+        watcher.remember(&root.join(dir));
+    }
+    watcher.rebuild(&options.games, report)?;
+    if let (Some(addr), Some(live)) = (options.serve, live) {
+        let bound = crate::server::start(addr, live).map_err(|e| {
+            format!("cannot serve the preview on {addr}: {e} (choose another port with `--port N`, or `--port 0` for any free one)")
+        })?;
+        let url = format!("http://{bound}/");
+        eprintln!("serving the preview at {url}");
+        if options.open {
+            open_browser(&url);
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut debouncer = new_debouncer(DEBOUNCE, tx)?;
+    for dir in ["cards", "schemas", "templates"] {
+        let path = root.join(dir);
+        if path.is_dir() {
+            debouncer.watcher().watch(&path, RecursiveMode::Recursive)?;
+        }
+    }
+    eprintln!("watching cards/, schemas/ and templates/ (Ctrl-C to stop)");
+    for events in rx {
+        let events = events?;
+        let modified: Vec<&Path> = events
+            .iter()
+            .map(|e| e.path.as_path())
+            .filter(|p| watcher.modified(p))
+            .collect();
+        let changed: Vec<String> = modified
+            .iter()
+            .filter_map(|p| watcher.relevant(p))
+            .collect();
+        if changed.is_empty() {
+            continue;
+        }
+        let games = watcher.affected(&changed)?;
+        watcher.rebuild(&games, report)?;
+    }
+    Ok(())
+}
+
+struct Watcher {
+    root: PathBuf,
+    options: WatchOptions,
+    live: Option<Arc<Live>>,
+    clear: bool,
+    /// Each source file's last known length and modification time: the
+    /// watcher also reports files merely opened (by carta's own reads).
+    seen: HashMap<PathBuf, Option<(u64, SystemTime)>>,
+}
+
+impl Watcher {
+    /// Records the state of every file under `dir`.
+    fn remember(&mut self, dir: &Path) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.filter_map(Result::ok) {
+            let path = e.path();
+            if path.is_dir() {
+                self.remember(&path);
+            } else {
+                self.seen.insert(path.clone(), stamp(&path));
+            }
+        }
+    }
+
+    /// Whether `path` changed since it was last seen (and records it).
+    fn modified(&mut self, path: &Path) -> bool {
+        if path.is_dir() {
+            return false;
+        }
+        let now = stamp(path);
+        match self.seen.insert(path.to_path_buf(), now) {
+            // A file that came and went unseen (an editor's temporary file).
+            None => now.is_some(),
+            Some(before) => before != now,
+        }
+    }
+
+    /// The workspace-relative path of a changed source, or `None` for what
+    /// carta writes itself (editor schemas, the build folder) and hidden files.
+    fn relevant(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let out = std::path::absolute(&self.options.out).ok()?;
+        if path.starts_with(&out) {
+            return None;
+        }
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        let hidden = rel
+            .split('/')
+            .any(|s| s.starts_with('.') || s.ends_with('~'));
+        (!hidden && !rel.starts_with(&format!("{}/", crate::editor::DIR))).then_some(rel)
+    }
+
+    /// The games whose outputs `changed` touches: the game folder each path
+    /// names, or every watched game when one is not a known game's.
+    fn affected(&self, changed: &[String]) -> Result<Vec<String>, Box<dyn Error>> {
+        let known = Workspace::open(&self.root)?.select_games(&self.options.games)?;
+        let mut games = BTreeSet::new();
+        for rel in changed {
+            match rel.split('/').nth(1) {
+                Some(g) if known.iter().any(|k| k == g) => {
+                    games.insert(g.to_owned());
+                }
+                _ => return Ok(self.options.games.clone()),
+            }
+        }
+        Ok(games.into_iter().collect())
+    }
+
+    /// Checks every watched game (cached), then builds `games` when the
+    /// check is clean; prints the outcome and tells the preview.
+    fn rebuild(&mut self, games: &[String], report: &mut Show<'_>) -> Result<(), Box<dyn Error>> {
+        let mut ws = Workspace::open(&self.root)?;
+        let mut diags = Diagnostics::new();
+        let checked =
+            game::compile_all(&mut ws, &self.options.games, Keep::RulesCached, &mut diags)?;
+        ws.restore(&diags)?;
+        crate::editor::refresh_reporting(&ws, &checked, &mut diags)?;
+        super::init::warn_folders_without_manifest(ws.root(), &mut diags);
+        // Deck verdicts come from the check, which covers every watched
+        // game (the build may cover only those the save touched).
+        let checked_problems = problems(&diags, &ws.sources);
+        let clean = !diags.has_errors();
+        let mut entries = Vec::new();
+        for g in &checked {
+            let decks = match clean {
+                true => Some(deck_verdicts(&mut ws, g.id(), &checked_problems)?),
+                false => None,
+            };
+            entries.push((g.id().to_owned(), g.manifest.manifest.name.clone(), decks));
+        }
+        drop(checked);
+        let (diags, sources, summary) = if clean {
+            let games = if games.is_empty() {
+                &self.options.games
+            } else {
+                games
+            };
+            let r = super::build::run(
+                &self.root,
+                games,
+                &self.options.out,
+                self.options.sheets,
+                &[],
+                false,
+            )?;
+            (r.diags, r.sources, r.summary)
+        } else {
+            (
+                diags,
+                ws.sources,
+                "check failed, nothing rebuilt".to_owned(),
+            )
+        };
+        if let Some(live) = &self.live {
+            let problems = problems(&diags, &sources);
+            live.publish(|status| {
+                status.problems = problems;
+                let old = std::mem::take(&mut status.games);
+                status.games = entries
+                    .into_iter()
+                    .map(|(id, name, decks)| {
+                        // A broken round keeps the verdicts of the last good one.
+                        let decks = decks.unwrap_or_else(|| {
+                            old.iter()
+                                .find(|g| g.id == id)
+                                .map(|g| g.decks.clone())
+                                .unwrap_or_default()
+                        });
+                        GameEntry { id, name, decks }
+                    })
+                    .collect();
+            });
+        }
+        if self.clear {
+            // Clear the screen and scroll-back: only this round's diagnostics show.
+            eprint!("\x1b[2J\x1b[3J\x1b[H");
+        }
+        report(Report {
+            diags,
+            sources,
+            summary,
+        });
+        Ok(())
+    }
+}
+
+/// Game `id`'s deck files, each with the problems reported in it.
+fn deck_verdicts(
+    ws: &mut Workspace,
+    id: &str,
+    problems: &[Problem],
+) -> Result<Vec<DeckVerdict>, Box<dyn Error>> {
+    let verdicts = ws
+        // The walk's own problems were reported by the check.
+        .deck_files(id, &mut Diagnostics::new())?
+        .into_iter()
+        .map(|file| {
+            let at = format!("{file}:");
+            let problems = problems
+                .iter()
+                .filter(|p| p.place.as_ref().is_some_and(|pl| pl.starts_with(&at)))
+                .cloned()
+                .collect();
+            DeckVerdict { file, problems }
+        })
+        .collect();
+    Ok(verdicts)
+}
+
+fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()?))
+}
+
+/// The diagnostics as the preview shows them, in order.
+fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
+    let json = Renderer::new(Format::Json, false, 100);
+    let mut all: Vec<_> = diags.iter().cloned().collect();
+    all.sort_by(|a, b| {
+        let key = |d: &crate::diag::Diagnostic| d.primary.as_ref().map(|l| (l.file, l.span.start));
+        key(a).cmp(&key(b))
+    });
+    all.iter()
+        .filter_map(|d| {
+            serde_json::from_str::<serde_json::Value>(json.render(d, sources).trim()).ok()
+        })
+        .map(|v| {
+            let text = |k: &str| v[k].as_str().map(str::to_owned);
+            let place = text("file").map(|f| match (v["line"].as_u64(), v["column"].as_u64()) {
+                (Some(l), Some(c)) => format!("{f}:{l}:{c}"),
+                _ => f,
+            });
+            Problem {
+                severity: text("severity").unwrap_or_default(),
+                code: text("code").unwrap_or_default(),
+                message: text("message").unwrap_or_default(),
+                place,
+                help: text("help"),
+            }
+        })
+        .collect()
+}
+
+/// Opens `url` in the desktop's browser; failing that, says how to open it.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .is_err()
+    {
+        eprintln!("could not start `{opener}`: open {url} in a browser");
+    }
+}

@@ -1,0 +1,197 @@
+//! The local preview server of `carta watch --serve`: a page per game (its
+//! print sheets, every card face and back at print size, and its decks with
+//! their verdicts) that reloads itself when the sources change, with the
+//! diagnostics laid over it while they are broken.
+//!
+//! It listens on loopback only unless told otherwise, serves files only from
+//! the build folder, and learns about changes through [`Live`], which the
+//! watcher updates after every rebuild.
+
+mod page;
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use futures_util::Stream;
+use serde::Serialize;
+
+/// One diagnostic as the overlay shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// `error`, `warning` or `advice`.
+    pub severity: String,
+    /// The stable code.
+    pub code: String,
+    /// The message.
+    pub message: String,
+    /// `file:line:column`, when the problem has a place.
+    pub place: Option<String>,
+    /// The help line.
+    pub help: Option<String>,
+}
+
+/// A deck file and whether its last check found it legal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DeckVerdict {
+    /// The deck file, relative to the workspace.
+    pub file: String,
+    /// The problems its check reported (none: legal).
+    pub problems: Vec<Problem>,
+}
+
+/// One game as the server shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameEntry {
+    /// The game id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Its decks, from the last build without errors.
+    pub decks: Vec<DeckVerdict>,
+}
+
+/// What the server shows, as of the last rebuild.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Status {
+    /// Bumped on every rebuild; pages reload when it moves.
+    pub generation: u64,
+    /// The games, as of their last good build.
+    pub games: Vec<GameEntry>,
+    /// The diagnostics of the last check (errors mean the pages show the
+    /// last good build).
+    pub problems: Vec<Problem>,
+}
+
+/// The state the watcher shares with the server.
+#[derive(Debug)]
+pub struct Live {
+    status: Mutex<Status>,
+    changed: tokio::sync::watch::Sender<u64>,
+    out: PathBuf,
+}
+
+impl Live {
+    /// A state serving the build folder `out`.
+    pub fn new(out: PathBuf) -> Arc<Self> {
+        Arc::new(Live {
+            status: Mutex::new(Status::default()),
+            changed: tokio::sync::watch::Sender::new(0),
+            out,
+        })
+    }
+
+    /// Publishes a rebuild: `update` edits the status, the generation moves,
+    /// and every open page is told.
+    pub fn publish(&self, update: impl FnOnce(&mut Status)) {
+        let generation = {
+            let mut s = self.status.lock().expect("status lock");
+            update(&mut s);
+            s.generation += 1;
+            s.generation
+        };
+        self.changed.send_replace(generation);
+    }
+
+    fn snapshot(&self) -> Status {
+        self.status.lock().expect("status lock").clone()
+    }
+}
+
+/// Binds `addr` and serves in a background thread; returns the address
+/// bound (the port is the system's choice when `addr`'s is 0).
+///
+/// # Errors
+/// When the address cannot be bound.
+pub fn start(addr: SocketAddr, live: Arc<Live>) -> std::io::Result<SocketAddr> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let listener = runtime.block_on(tokio::net::TcpListener::bind(addr))?;
+    let bound = listener.local_addr()?;
+    let app = Router::new()
+        .route("/", get(index))
+        .route("/status.json", get(status))
+        .route("/events", get(events))
+        .route("/g/{game}/", get(game_page))
+        .route("/g/{game}/{*path}", get(game_file))
+        .with_state(live);
+    std::thread::spawn(move || {
+        runtime.block_on(async move {
+            // The server lives as long as the watcher: an error here ends
+            // only the preview, which the page then shows as unreachable.
+            let _ = axum::serve(listener, app).await;
+        });
+    });
+    Ok(bound)
+}
+
+async fn index(State(live): State<Arc<Live>>) -> Html<String> {
+    Html(page::index(&live.snapshot()))
+}
+
+async fn status(State(live): State<Arc<Live>>) -> impl IntoResponse {
+    axum::Json(live.snapshot())
+}
+
+/// Server-sent events: the generation, each time it moves.
+async fn events(
+    State(live): State<Arc<Live>>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let rx = live.changed.subscribe();
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.changed().await.ok()?;
+        let generation = *rx.borrow_and_update();
+        Some((Ok(Event::default().data(generation.to_string())), rx))
+    });
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(10)))
+}
+
+async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>) -> Response {
+    let status = live.snapshot();
+    let Some(entry) = status.games.iter().find(|g| g.id == game) else {
+        return (StatusCode::NOT_FOUND, Html(page::index(&status))).into_response();
+    };
+    let sheets = std::fs::read_to_string(live.out.join(&game).join("sheets/index.html")).ok();
+    Html(page::game(&status, entry, sheets.as_deref())).into_response()
+}
+
+/// A file of the game's built sheets (art, styles), confined to them.
+async fn game_file(
+    State(live): State<Arc<Live>>,
+    UrlPath((game, path)): UrlPath<(String, String)>,
+) -> Response {
+    let rel = Path::new(&path);
+    let plain = |p: &Path| p.components().all(|c| matches!(c, Component::Normal(_)));
+    if !plain(Path::new(&game)) || !plain(rel) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let file = live.out.join(&game).join("sheets").join(rel);
+    match std::fs::read(&file) {
+        Ok(bytes) => ([(header::CONTENT_TYPE, content_type(&file))], bytes).into_response(),
+        Err(_) => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "gif" => "image/gif",
+        "js" => "text/javascript",
+        _ => "application/octet-stream",
+    }
+}

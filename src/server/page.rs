@@ -1,0 +1,160 @@
+//! The preview's HTML: the games' index, and a game's page — its built
+//! sheets with a bar, the decks' verdicts, the diagnostics overlay and the
+//! live-reload script laid over them (all hidden when printing).
+
+use super::{GameEntry, Problem, Status};
+use crate::emit::sheets::icons::escape_into;
+
+fn esc(s: &str) -> String {
+    let mut out = String::new();
+    escape_into(s, &mut out);
+    out
+}
+
+const STYLE: &str = r#"<style>
+.carta-live { font: 14px/1.4 system-ui, sans-serif; }
+#carta-bar { position: sticky; top: 0; z-index: 10; background: #222; color: #eee; padding: 6px 12px; display: flex; gap: 16px; align-items: baseline; }
+#carta-bar a { color: #9cf; }
+#carta-decks { margin: 12px; padding: 8px 12px; border: 1px solid #ccc; background: #fafafa; }
+#carta-decks .legal { color: #176f2c; } #carta-decks .illegal { color: #a4161a; }
+#carta-overlay { position: fixed; inset: 40px 5% auto 5%; max-height: 80vh; overflow: auto; z-index: 20; background: #2b0d0d; color: #fdd; border: 2px solid #e55; border-radius: 6px; padding: 12px 16px; box-shadow: 0 4px 24px #0008; }
+#carta-overlay code { color: #fff; } #carta-overlay .help { color: #fc9; }
+@media print { .carta-live { display: none !important; } }
+</style>"#;
+
+/// The live-reload script: reload when the generation moves past the one
+/// this page was made at (server-sent events reconnect by themselves).
+fn script(generation: u64) -> String {
+    format!(
+        "<script>(function(){{var seen={generation};var es=new EventSource('/events');\
+         es.onmessage=function(e){{if(Number(e.data)!==seen){{es.close();location.reload();}}}};}})();</script>"
+    )
+}
+
+fn problem_line(p: &Problem) -> String {
+    let mut s = String::from("<li>");
+    if let Some(place) = &p.place {
+        s.push_str(&format!("<code>{}</code> ", esc(place)));
+    }
+    s.push_str(&format!(
+        "<b>{}[{}]</b> {}",
+        esc(&p.severity),
+        esc(&p.code),
+        esc(&p.message)
+    ));
+    if let Some(help) = &p.help {
+        s.push_str(&format!("<div class=\"help\">help: {}</div>", esc(help)));
+    }
+    s.push_str("</li>");
+    s
+}
+
+/// The overlay, when the last check found errors.
+fn overlay(status: &Status) -> String {
+    let errors: Vec<&Problem> = status
+        .problems
+        .iter()
+        .filter(|p| p.severity == "error")
+        .collect();
+    if errors.is_empty() {
+        return String::new();
+    }
+    let items: String = status.problems.iter().map(problem_line).collect();
+    format!(
+        "<div id=\"carta-overlay\" class=\"carta-live\"><h2>{} error{} — the page shows the last good build</h2><ul>{items}</ul></div>",
+        errors.len(),
+        if errors.len() == 1 { "" } else { "s" }
+    )
+}
+
+fn bar(status: &Status, title: &str) -> String {
+    let links: String = status
+        .games
+        .iter()
+        .map(|g| format!(" <a href=\"/g/{0}/\">{1}</a>", esc(&g.id), esc(&g.name)))
+        .collect();
+    format!(
+        "<div id=\"carta-bar\" class=\"carta-live\"><b>{}</b><span>carta watch · games:{links}</span></div>",
+        esc(title)
+    )
+}
+
+fn decks(game: &GameEntry) -> String {
+    if game.decks.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("<section id=\"carta-decks\" class=\"carta-live\"><h2>Decks</h2><ul>");
+    for d in &game.decks {
+        if d.problems.is_empty() {
+            s.push_str(&format!(
+                "<li><code>{}</code>: <span class=\"legal\">legal</span></li>",
+                esc(&d.file)
+            ));
+        } else {
+            let items: String = d.problems.iter().map(problem_line).collect();
+            s.push_str(&format!(
+                "<li><code>{}</code>: <span class=\"illegal\">illegal</span><ul>{items}</ul></li>",
+                esc(&d.file)
+            ));
+        }
+    }
+    s.push_str("</ul></section>");
+    s
+}
+
+/// The index: a link to each game's page.
+pub(super) fn index(status: &Status) -> String {
+    let games: String = status
+        .games
+        .iter()
+        .map(|g| {
+            format!(
+                "<li><a href=\"/g/{0}/\">{1}</a></li>",
+                esc(&g.id),
+                esc(&g.name)
+            )
+        })
+        .collect();
+    format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>carta watch</title>{STYLE}</head>\
+         <body class=\"carta-live\">{}{}<ul>{games}</ul>{}</body></html>",
+        bar(status, "carta watch"),
+        overlay(status),
+        script(status.generation)
+    )
+}
+
+/// A game's page: its built sheets (when a build succeeded) under the bar
+/// and the decks, with the overlay and the reload script.
+pub(super) fn game(status: &Status, game: &GameEntry, sheets: Option<&str>) -> String {
+    let top = format!(
+        "{}{}{}",
+        bar(status, &game.name),
+        overlay(status),
+        decks(game)
+    );
+    let tail = script(status.generation);
+    let Some(html) = sheets else {
+        return format!(
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>{}</title>{STYLE}</head>\
+             <body>{top}<p class=\"carta-live\">No build of this game has succeeded yet.</p>{tail}</body></html>",
+            esc(&game.name)
+        );
+    };
+    let mut page = html.to_owned();
+    if let Some(i) = page.find("</head>") {
+        page.insert_str(i, STYLE);
+    }
+    match page
+        .find("<body")
+        .and_then(|b| page[b..].find('>').map(|e| b + e + 1))
+    {
+        Some(i) => page.insert_str(i, &top),
+        None => page.insert_str(0, &top),
+    }
+    match page.rfind("</body>") {
+        Some(i) => page.insert_str(i, &tail),
+        None => page.push_str(&tail),
+    }
+    page
+}

@@ -1,0 +1,311 @@
+//! `carta init` and the editor schemas, proven with the real taplo (the
+//! engine of VS Code's Even Better TOML): it is run from the workspace root
+//! without `--schema`, so `.taplo.toml` alone associates the files.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::harness::{Workspace, repo, run_in};
+
+/// taplo: `$CARTA_TAPLO`, or `taplo` on the PATH. The tests fail without it.
+fn taplo() -> PathBuf {
+    if let Some(p) = std::env::var_os("CARTA_TAPLO") {
+        return PathBuf::from(p);
+    }
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("taplo"))
+            .find(|p| p.is_file())
+    });
+    found.expect(
+        "no taplo on the PATH: run scripts/install-test-deps.sh (the editor tests never skip)",
+    )
+}
+
+/// Runs `taplo check FILES…` in `root`; its exit status and what it printed.
+fn taplo_check(root: &Path, files: &[String]) -> (bool, String) {
+    let out = Command::new(taplo())
+        .arg("check")
+        .args(files)
+        .current_dir(root)
+        .env("NO_COLOR", "1")
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("taplo runs");
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    (out.status.success(), text)
+}
+
+/// Every card, deck and manifest file under `cards/`, relative to `root`.
+fn toml_files(root: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for e in fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else if p.extension().is_some_and(|x| x == "toml") {
+                let rel = p.strip_prefix(root).unwrap();
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, &root.join("cards"), &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn init_makes_a_workspace_that_checks_and_builds_clean() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_in(
+        tmp.path(),
+        [
+            "init",
+            "duel",
+            "--game",
+            "duel",
+            "--name",
+            "Duel \"of\" Mages",
+        ],
+    )
+    .succeeds()
+    .stderr_has("created game `duel`");
+    let ws = tmp.path().join("duel");
+    let manifest = fs::read_to_string(ws.join("cards/duel/game.toml")).unwrap();
+    assert!(
+        manifest.contains(r#"name = "Duel \"of\" Mages""#),
+        "{manifest}"
+    );
+    run_in(&ws, ["check"])
+        .succeeds()
+        .stderr_has("checked 1 game, 6 cards: 0 errors, 0 warnings");
+    run_in(&ws, ["build"]).succeeds();
+    assert!(ws.join("build/duel/duel.carta").is_file());
+    assert!(ws.join("build/duel/sheets/index.html").is_file());
+    run_in(&ws, ["deck", "check", "cards/duel/decks/starter.toml"])
+        .succeeds()
+        .stderr_has("1 legal, 0 illegal");
+    // Every property of the example schemas has a title and a description.
+    for kind in ["hero", "spell"] {
+        let text = fs::read_to_string(ws.join(format!("schemas/duel/{kind}.schema.json"))).unwrap();
+        let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for (name, prop) in schema["properties"].as_object().unwrap() {
+            assert!(
+                prop["title"].is_string() && prop["description"].is_string(),
+                "{kind}.{name}"
+            );
+        }
+    }
+    // The editor files came with it, and taplo finds them from the root.
+    let (ok, out) = taplo_check(&ws, &toml_files(&ws));
+    assert!(ok, "{out}");
+}
+
+#[test]
+fn init_refuses_to_overwrite_and_adds_a_game_beside_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_in(tmp.path(), ["init", "--game", "first"]).succeeds();
+    let again = run_in(tmp.path(), ["init", "--game", "first"]).code(2);
+    assert!(
+        again.stderr.contains("cards/first/game.toml") && again.stderr.contains("exist"),
+        "{}",
+        again.stderr
+    );
+    run_in(tmp.path(), ["init", "--game", "second", "--name", "Second"]).succeeds();
+    run_in(tmp.path(), ["check"])
+        .succeeds()
+        .stderr_has("checked 2 games");
+    let config = fs::read_to_string(tmp.path().join(".taplo.toml")).unwrap();
+    assert!(
+        config.contains("cards/first/**/*.toml") && config.contains("cards/second/decks/*.toml")
+    );
+    run_in(tmp.path(), ["init", "--game", "Not_An_Id"])
+        .code(2)
+        .stderr_has("not a valid game id");
+}
+
+#[test]
+fn a_folder_without_a_manifest_is_a_warning_naming_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_in(tmp.path(), ["init", "--game", "real"]).succeeds();
+    fs::create_dir_all(tmp.path().join("cards/forgotten")).unwrap();
+    fs::write(tmp.path().join("cards/forgotten/cards.toml"), "").unwrap();
+    run_in(tmp.path(), ["check"])
+        .succeeds()
+        .stderr_has("cards/forgotten")
+        .stderr_has("carta init --game forgotten");
+    // The fix works in place.
+    fs::remove_file(tmp.path().join("cards/forgotten/cards.toml")).unwrap();
+    run_in(tmp.path(), ["init", "--game", "forgotten"]).succeeds();
+    run_in(tmp.path(), ["check"])
+        .succeeds()
+        .stderr_has("checked 2 games");
+}
+
+#[test]
+fn the_shipped_editor_files_are_what_check_writes() {
+    let ws = Workspace::shipped(&[]);
+    fs::remove_dir_all(ws.path().join("schemas/carta/editor")).unwrap();
+    ws.run(["check"]).succeeds();
+    let mut names: Vec<String> = fs::read_dir(ws.path().join("schemas/carta/editor"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 11, "{names:?}");
+    for name in names {
+        let rel = format!("schemas/carta/editor/{name}");
+        let shipped = fs::read_to_string(repo().join(&rel))
+            .unwrap_or_else(|_| panic!("{rel} is not committed: run `carta check` at the root"));
+        assert!(
+            ws.read(&rel) == shipped,
+            "{rel} is stale: run `carta check` at the root"
+        );
+    }
+    assert_eq!(
+        ws.read(".taplo.toml"),
+        fs::read_to_string(repo().join(".taplo.toml")).unwrap()
+    );
+}
+
+#[test]
+fn the_card_file_schema_follows_an_edited_kind_schema() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_in(tmp.path(), ["init", "--game", "g"]).succeeds();
+    let cards_schema = tmp.path().join("schemas/carta/editor/g.cards.json");
+    let before = fs::read_to_string(&cards_schema).unwrap();
+    let modified = fs::metadata(&cards_schema).unwrap().modified().unwrap();
+    // Nothing changed: nothing is rewritten.
+    run_in(tmp.path(), ["check"]).succeeds();
+    assert_eq!(
+        fs::metadata(&cards_schema).unwrap().modified().unwrap(),
+        modified
+    );
+    let kind = tmp.path().join("schemas/g/hero.schema.json");
+    let text = fs::read_to_string(&kind).unwrap().replace(
+        r#""properties": {"#,
+        r#""properties": {
+    "speed": { "title": "Speed", "description": "How fast the hero acts.", "type": "integer" },"#,
+    );
+    fs::write(&kind, text).unwrap();
+    run_in(tmp.path(), ["check"]).succeeds();
+    let after = fs::read_to_string(&cards_schema).unwrap();
+    assert!(
+        !before.contains("How fast the hero acts.") && after.contains("How fast the hero acts.")
+    );
+    // A card using the new field now passes taplo, and one with a wrong type fails.
+    let hero = tmp.path().join("cards/g/heroes.toml");
+    let cards = fs::read_to_string(&hero).unwrap();
+    fs::write(
+        &hero,
+        cards.replacen("health = 20", "health = 20\nspeed = 3", 1),
+    )
+    .unwrap();
+    let files = vec!["cards/g/heroes.toml".to_owned()];
+    let (ok, out) = taplo_check(tmp.path(), &files);
+    assert!(ok, "{out}");
+    fs::write(
+        &hero,
+        cards.replacen("health = 20", "health = 20\nspeed = \"fast\"", 1),
+    )
+    .unwrap();
+    let (ok, out) = taplo_check(tmp.path(), &files);
+    assert!(!ok && out.contains("heroes.toml:9:"), "{out}");
+}
+
+#[test]
+fn taplo_accepts_every_shipped_card_deck_and_manifest() {
+    let files = toml_files(&repo());
+    assert!(files.len() > 50, "{files:?}");
+    let (ok, out) = taplo_check(&repo(), &files);
+    assert!(ok, "taplo rejects shipped files:\n{out}");
+}
+
+/// Writes `text` at `rel` in a copy of the shipped workspace, then asserts
+/// that carta and taplo both reject it, at the same line.
+fn both_reject(rel: &str, text: &str, code: &str) {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::copy(repo().join(".taplo.toml"), ws.path().join(".taplo.toml")).unwrap();
+    ws.write(rel, text);
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .fails();
+    let diags = run.json();
+    let found = diags
+        .iter()
+        .find(|d| d["code"] == code && d["file"] == rel)
+        .unwrap_or_else(|| panic!("carta reports no {code} in {rel}: {diags:#?}"));
+    let line = found["line"].as_u64().unwrap();
+    let (ok, out) = taplo_check(ws.path(), &[rel.to_owned()]);
+    assert!(!ok, "taplo accepts the broken {rel}:\n{text}");
+    assert!(
+        out.contains(&format!("{rel}:{line}:")),
+        "taplo does not report line {line} of {rel} (carta's {code}):\n{out}"
+    );
+}
+
+const POTION: &str = "[[card]]\nid = \"pocao-forte\"\nkind = \"potion\"\nname = \"Poção Forte\"\nclass = \"cura\"\nmin_level = 1\neffect = \"Cura 30 pontos de vida.\"\n";
+
+#[test]
+fn taplo_and_carta_reject_a_wrong_type_at_the_same_line() {
+    both_reject(
+        "cards/intrepidos/itens/novas.toml",
+        &POTION.replace("min_level = 1", "min_level = \"um\""),
+        "schema::type",
+    );
+}
+
+#[test]
+fn taplo_and_carta_reject_an_unknown_field_at_the_same_line() {
+    both_reject(
+        "cards/intrepidos/itens/novas.toml",
+        &POTION.replace("effect = ", "effect = \"x\"\nefect = "),
+        "schema::unknown-field",
+    );
+}
+
+#[test]
+fn taplo_and_carta_reject_an_unknown_kind_at_the_same_line() {
+    both_reject(
+        "cards/intrepidos/itens/novas.toml",
+        &POTION.replace("kind = \"potion\"", "kind = \"potoin\""),
+        "card::unknown-kind",
+    );
+}
+
+#[test]
+fn taplo_and_carta_reject_a_value_outside_an_enum_at_the_same_line() {
+    both_reject(
+        "cards/intrepidos/itens/novas.toml",
+        &POTION.replace("class = \"cura\"", "class = \"cureta\""),
+        "schema::enum",
+    );
+}
+
+#[test]
+fn taplo_and_carta_reject_an_unknown_card_in_a_deck_at_the_same_line() {
+    let deck = fs::read_to_string(repo().join("cards/intrepidos/decks/furia-de-aries.toml"))
+        .unwrap()
+        .replacen("rei-frixo", "rei-frixxo", 1);
+    both_reject(
+        "cards/intrepidos/decks/furia-de-aries.toml",
+        &deck,
+        "deck::unknown-card",
+    );
+}
+
+#[test]
+fn taplo_and_carta_reject_a_wrong_type_in_a_deck_rule_of_the_manifest_at_the_same_line() {
+    let manifest = fs::read_to_string(repo().join("cards/intrepidos/game.toml"))
+        .unwrap()
+        .replacen(
+            "size = { exact = 60 }",
+            "size = { exact = \"sessenta\" }",
+            1,
+        );
+    assert!(manifest.contains("sessenta"));
+    both_reject("cards/intrepidos/game.toml", &manifest, "schema::type");
+}

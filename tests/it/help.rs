@@ -1,0 +1,81 @@
+//! The command line documents itself: completions for four shells, a man
+//! page, and help that lists each command's exit codes and an example, with
+//! the global options apart from the command's own.
+
+use crate::harness::Workspace;
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    let ws = Workspace::empty();
+    for (shell, marker) in [
+        ("bash", "_carta()"),
+        ("zsh", "#compdef carta"),
+        ("fish", "complete -c carta"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let run = ws.run(["completions", shell]).succeeds();
+        assert!(run.stdout.contains(marker), "{shell}: no {marker:?}");
+        assert!(
+            run.stdout.contains("watch") && run.stdout.contains("init"),
+            "{shell}"
+        );
+    }
+    ws.run(["completions", "tcsh"]).code(2);
+}
+
+#[test]
+fn the_man_page_lists_the_commands() {
+    let run = Workspace::empty().run(["man"]).succeeds();
+    assert!(run.stdout.starts_with(".ie") || run.stdout.contains(".TH carta 1"));
+    for command in ["init", "watch", "check", "build", "deck", "completions"] {
+        assert!(run.stdout.contains(command), "the man page lacks {command}");
+    }
+}
+
+#[test]
+fn each_command_s_help_gives_exit_codes_an_example_and_global_options_apart() {
+    let ws = Workspace::empty();
+    let commands: &[&[&str]] = &[
+        &["init"],
+        &["check"],
+        &["watch"],
+        &["build"],
+        &["print"],
+        &["decompile"],
+        &["inspect"],
+        &["deck", "check"],
+        &["deck", "code"],
+        &["deck", "decode"],
+        &["completions"],
+        &["man"],
+    ];
+    for args in commands {
+        let mut full: Vec<&str> = args.to_vec();
+        full.push("--help");
+        let run = ws.run(&full).succeeds();
+        for part in ["Exit codes:", "Example:", "Global options:", "-C <DIR>"] {
+            assert!(
+                run.stdout.contains(part),
+                "`carta {}` help lacks {part:?}:\n{}",
+                args.join(" "),
+                run.stdout
+            );
+        }
+        // The command's own options come before the global ones.
+        let global = run.stdout.find("Global options:").unwrap();
+        assert!(run.stdout[..global].contains("Options:"), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn no_progress_is_drawn_into_a_pipe_or_json() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    for args in [&["build"][..], &["--message-format", "json", "build"][..]] {
+        let run = ws.run(args).succeeds();
+        assert!(
+            !run.stderr.contains("checking zodiacos") && !run.stderr.contains('\r'),
+            "{}",
+            run.stderr
+        );
+    }
+}

@@ -1,0 +1,265 @@
+//! `carta watch --serve` driven for real: headless Chromium through
+//! chromedriver watches the preview while the test edits, breaks and fixes
+//! a card on disk, never reloading the page itself.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder};
+
+use crate::harness::{repo, run_in};
+
+/// A program the test needs: `$VAR`, or `name` in /usr/bin or on the PATH.
+fn program(var: &str, names: &[&str]) -> PathBuf {
+    if let Some(p) = std::env::var_os(var) {
+        return PathBuf::from(p);
+    }
+    let paths = std::env::var_os("PATH").unwrap_or_default();
+    names
+        .iter()
+        .flat_map(|n| std::env::split_paths(&paths).map(move |d| d.join(n)))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!("no {names:?} on the PATH: run scripts/install-test-deps.sh (the browser tests never skip)")
+        })
+}
+
+/// Kills a child process when dropped (a failing test leaves none behind).
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts `carta watch --serve --port 0` in `root`; the process and the
+/// preview's URL.
+fn start_watch(root: &Path) -> (Killed, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
+        .args(["watch", "--serve", "--port", "0"])
+        .current_dir(root)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Keeps draining stderr so that the watcher never blocks on a full pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(at) = line.find("http://") {
+                let _ = tx.send(line[at..].trim().to_owned());
+            }
+        }
+    });
+    let url = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("carta watch prints the preview's address");
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    (Killed(child), url)
+}
+
+/// Starts chromedriver and a headless Chromium session.
+async fn browser(profile: &Path) -> (Killed, Client) {
+    let port = free_port();
+    let driver = Command::new(program("CARTA_CHROMEDRIVER", &["chromedriver"]))
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Killed(driver);
+    let chromium = program("CARTA_CHROMIUM", &["chromium", "chromium-browser"]);
+    let caps = serde_json::json!({
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--window-size=1200,900",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    });
+    let caps = caps.as_object().unwrap().clone();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        match ClientBuilder::native()
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+        {
+            Ok(client) => return (driver, client),
+            Err(e) if Instant::now() > deadline => panic!("no WebDriver session: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+async fn page_text(client: &Client) -> String {
+    client
+        .execute(
+            "return document.body ? document.body.innerText : ''",
+            vec![],
+        )
+        .await
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// Waits up to `limit` for the page's text to satisfy `ok`.
+async fn wait_for(client: &Client, limit: Duration, what: &str, ok: impl Fn(&str) -> bool) {
+    let start = Instant::now();
+    loop {
+        let text = page_text(client).await;
+        if ok(&text) {
+            return;
+        }
+        if start.elapsed() > limit {
+            panic!("after {limit:?} the page still does not show {what}:\n{text}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Line (1-based) of the first line of `text` equal to `line`.
+fn line_of(text: &str, line: &str) -> usize {
+    text.lines()
+        .position(|l| l == line)
+        .expect("the line is there")
+        + 1
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_preview_follows_edits_and_shows_broken_sources_over_the_last_good_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("live");
+    run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let (_watch, url) = start_watch(&root);
+    let (_driver, client) = browser(&tmp.path().join("profile")).await;
+    client.goto(&format!("{url}g/live/")).await.unwrap();
+    wait_for(&client, Duration::from_secs(5), "the card", |t| {
+        t.contains("Ember Shield")
+    })
+    .await;
+    assert!(
+        page_text(&client).await.contains("legal"),
+        "the deck's verdict is shown"
+    );
+
+    // Rename a card on disk: the page shows the new name within 2 s, by itself.
+    let spells = root.join("cards/live/spells.toml");
+    let good = std::fs::read_to_string(&spells).unwrap();
+    std::fs::write(&spells, good.replace("Ember Shield", "Ember Wall")).unwrap();
+    wait_for(&client, Duration::from_secs(2), "the new name", |t| {
+        t.contains("Ember Wall") && !t.contains("Ember Shield")
+    })
+    .await;
+
+    // Break it: the overlay names the file and line, over the last good build.
+    let renamed = good.replace("Ember Shield", "Ember Wall");
+    let line = line_of(&renamed, "cost = 1");
+    let broken = renamed.replacen("cost = 1\n", "cost = \"one\"\n", 1);
+    std::fs::write(&spells, &broken).unwrap();
+    let place = format!("cards/live/spells.toml:{line}:8");
+    wait_for(&client, Duration::from_secs(2), &place, |t| {
+        t.contains(&place) && t.contains("must be an integer") && t.contains("Ember Wall")
+    })
+    .await;
+    if std::env::var_os("CARTA_BLESS").is_some() {
+        let png = client.screenshot().await.unwrap();
+        std::fs::write(repo().join("docs/img/watch-preview.png"), png).unwrap();
+    }
+
+    // Fix it: the overlay goes.
+    std::fs::write(&spells, &renamed).unwrap();
+    wait_for(&client, Duration::from_secs(2), "no overlay", |t| {
+        !t.contains(&place) && t.contains("Ember Wall")
+    })
+    .await;
+    client.close().await.unwrap();
+}
+
+/// Waits up to `limit` for `ok`.
+fn wait_until(limit: Duration, what: &str, ok: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !ok() {
+        assert!(start.elapsed() < limit, "after {limit:?}: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn modified(path: &Path) -> std::time::SystemTime {
+    std::fs::metadata(path).unwrap().modified().unwrap()
+}
+
+#[test]
+fn watch_rebuilds_only_the_game_a_save_touches_and_a_broken_save_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    run_in(tmp.path(), ["init", "--game", "alpha"]).succeeds();
+    run_in(tmp.path(), ["init", "--game", "beta"]).succeeds();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
+        .arg("watch")
+        .current_dir(tmp.path())
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let _watch = Killed(child);
+    let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = log.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let mut log = sink.lock().unwrap();
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    let seen = |text: &str| log.lock().unwrap().contains(text);
+    wait_until(Duration::from_secs(60), "watching", || {
+        seen("watching cards/")
+    });
+    let alpha = tmp.path().join("build/alpha/alpha.carta");
+    let beta = tmp.path().join("build/beta/beta.carta");
+    let (alpha_before, beta_before) = (modified(&alpha), modified(&beta));
+
+    let spells = tmp.path().join("cards/alpha/spells.toml");
+    let good = std::fs::read_to_string(&spells).unwrap();
+    std::fs::write(&spells, good.replace("Fireball", "Firestorm")).unwrap();
+    wait_until(Duration::from_secs(5), "alpha rebuilt", || {
+        modified(&alpha) != alpha_before
+    });
+    assert_eq!(
+        modified(&beta),
+        beta_before,
+        "beta was not touched, so not rebuilt"
+    );
+    let decompiled = run_in(tmp.path(), ["decompile", "build/alpha/alpha.carta"]).succeeds();
+    assert!(decompiled.stdout.contains("Firestorm"));
+
+    // A broken save: the error is printed, and the last good bundle stays.
+    let alpha_good = modified(&alpha);
+    std::fs::write(&spells, good.replace("cost = 3", "cost = \"three\"")).unwrap();
+    wait_until(Duration::from_secs(5), "the error printed", || {
+        seen("must be an integer") && seen("nothing rebuilt")
+    });
+    assert_eq!(modified(&alpha), alpha_good, "a broken save writes nothing");
+    let decompiled = run_in(tmp.path(), ["decompile", "build/alpha/alpha.carta"]).succeeds();
+    assert!(decompiled.stdout.contains("Firestorm"));
+}
