@@ -1,39 +1,55 @@
 //! Deck codes: a deck as a short, shareable string, and back.
 //!
 //! A code is base64url (no padding) of this byte layout — see
-//! `docs/deck-codes.md`:
+//! `docs/deck-codes.md`, which is the specification:
 //!
 //! ```text
-//! version   u8        = 1
+//! version   u8        = 1 (no format) or 2 (with a format)
 //! pool      [u8; 4]   FNV-1a 32 of the game's sorted "id\0kind\n" lines (big-endian)
 //! game      varint length, UTF-8 bytes
 //! name      varint length, UTF-8 bytes
+//! format    (version 2 only) varint length (1 or more), UTF-8 bytes
 //! zones     varint count, then per zone (ascending manifest order):
 //!   zone    varint index in the manifest's zones
-//!   lines   varint count, then per line (ascending card order):
+//!   lines   varint count (1 or more), then per line (ascending card order):
 //!     card  varint gap: sorted-id index minus the previous line's (first: the index)
-//!     count varint copies (1 or more)
+//!     count varint copies (1 to 10,000)
 //! ```
 //!
-//! Varints are unsigned LEB128. Sorting zones and lines makes the code
-//! canonical: one deck has one code.
+//! Varints are unsigned LEB128 in their shortest form, at most 5 bytes.
+//! A deck has exactly one code: the encoder sorts and merges, and the
+//! decoder refuses every other spelling of the same deck.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use indexmap::IndexMap;
 
+use crate::config::Manifest;
 use crate::link::CardPool;
 
-/// The layout version this build writes and reads.
+/// The layout version of a code without a format.
 pub const VERSION: u8 = 1;
 
-/// A deck as a code carries it: game, name, and per zone the cards and counts.
+/// The layout version of a code with a format (the format follows the name).
+pub const VERSION_WITH_FORMAT: u8 = 2;
+
+/// The most copies of one card a line may hold.
+pub const MAX_COUNT: u32 = 10_000;
+
+/// The largest value a varint may hold (it then takes 5 bytes).
+const MAX_VARINT: u64 = u32::MAX as u64;
+
+/// A deck as a code carries it: game, name, format, and per zone the cards
+/// and counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CodeDeck {
     /// The game id.
     pub game: String,
     /// The deck's name.
     pub name: String,
+    /// The format the deck is built for (a `[formats.<id>]` of the game's
+    /// manifest), if it names one.
+    pub format: Option<String>,
     /// Zone id → (card id, copies), in any order.
     pub zones: IndexMap<String, Vec<(String, u32)>>,
 }
@@ -44,9 +60,18 @@ pub enum CodeError {
     /// Not base64url, or the bytes end early or run on.
     #[error("this is not a deck code: {0}")]
     Malformed(&'static str),
+    /// Another spelling of a deck whose code is different: one deck has
+    /// one code.
+    #[error("this is not a deck code as carta writes it: {0}")]
+    NotCanonical(&'static str),
     /// Made by another layout version.
-    #[error("this deck code has layout version {0}; this carta reads version {VERSION}")]
+    #[error(
+        "this deck code has layout version {0}; this carta reads versions {VERSION} and {VERSION_WITH_FORMAT}"
+    )]
     Version(u8),
+    /// Made for a game the workspace does not have.
+    #[error("this deck code is for the game `{0}`, which is not in this workspace")]
+    UnknownGame(String),
     /// Made for another version of the game's cards.
     #[error(
         "this deck code was made for another version of the cards of `{0}` (the card pool differs); ask for a new code"
@@ -55,14 +80,41 @@ pub enum CodeError {
     /// Names a zone or card the game does not have.
     #[error("the deck names {0}, which the game does not have")]
     Unknown(String),
+    /// Puts a card in a zone that does not take its kind.
+    #[error(
+        "the deck puts `{card}` (of kind `{kind}`) in the zone `{zone}`, which does not take that kind"
+    )]
+    ZoneKind {
+        /// The card.
+        card: String,
+        /// Its kind.
+        kind: String,
+        /// The zone.
+        zone: String,
+    },
+    /// A line with no copies or more than [`MAX_COUNT`].
+    #[error("the deck has {count} copies of `{card}`; a code holds 1 to {MAX_COUNT}")]
+    Count {
+        /// The card.
+        card: String,
+        /// Its copies (after merging the lines that name it).
+        count: u64,
+    },
+    /// A format that is empty.
+    #[error("the deck's format is empty")]
+    EmptyFormat,
 }
 
 /// The short hash of a card pool that codes carry.
 pub fn pool_hash(pool: &CardPool) -> u32 {
-    let mut lines: Vec<(&str, &str)> = pool
-        .iter()
-        .map(|c| (c.id.as_str(), c.kind.as_str()))
-        .collect();
+    hash_cards(pool.iter().map(|c| (c.id.as_str(), c.kind.as_str())))
+}
+
+/// The pool hash of cards given as `(id, kind)`, in any order (a game
+/// client takes them from a bundle's records): FNV-1a 32 over the bytes
+/// `id`, `0x00`, `kind`, `0x0A` of every card, sorted by id bytewise.
+pub fn hash_cards<'a>(cards: impl IntoIterator<Item = (&'a str, &'a str)>) -> u32 {
+    let mut lines: Vec<(&str, &str)> = cards.into_iter().collect();
     lines.sort_unstable();
     let mut h: u32 = 0x811c_9dc5;
     for (id, kind) in lines {
@@ -80,51 +132,95 @@ fn sorted_ids(pool: &CardPool) -> Vec<&str> {
     ids
 }
 
-/// Encodes a deck of a game whose zones (in manifest order) are `zones`.
+/// Checks that `card` may stand in zone `zone` of `manifest`.
+fn check_zone_kind(
+    manifest: &Manifest,
+    pool: &CardPool,
+    zone: &str,
+    card: &str,
+) -> Result<(), CodeError> {
+    let kind = pool.get(card).map(|c| c.kind.as_str()).unwrap_or_default();
+    let takes = manifest
+        .zones
+        .get(zone)
+        .is_some_and(|z| z.kinds.iter().any(|k| k == kind));
+    if takes {
+        Ok(())
+    } else {
+        Err(CodeError::ZoneKind {
+            card: card.to_owned(),
+            kind: kind.to_owned(),
+            zone: zone.to_owned(),
+        })
+    }
+}
+
+/// Encodes a deck of the game whose manifest is `manifest` and whose cards
+/// are `pool`. Lines naming the same card in the same zone are merged;
+/// zones and lines are sorted; empty zones are left out.
 ///
 /// # Errors
-/// A zone or card the game does not have.
-pub fn encode(deck: &CodeDeck, zones: &[String], pool: &CardPool) -> Result<String, CodeError> {
+/// A zone or card the game does not have, a card in a zone that does not
+/// take its kind, a card with more than [`MAX_COUNT`] copies (or none), an
+/// empty format.
+pub fn encode(deck: &CodeDeck, manifest: &Manifest, pool: &CardPool) -> Result<String, CodeError> {
     let ids = sorted_ids(pool);
-    let mut out = vec![VERSION];
-    out.extend(pool_hash(pool).to_be_bytes());
-    put_str(&mut out, &deck.game);
-    put_str(&mut out, &deck.name);
-    let mut encoded: Vec<(usize, Vec<(usize, u32)>)> = Vec::new();
+    let mut zones: Vec<(usize, Vec<(usize, u64)>)> = Vec::new();
     for (zone, lines) in &deck.zones {
-        let z = zones
-            .iter()
-            .position(|x| x == zone)
+        let z = manifest
+            .zones
+            .get_index_of(zone)
             .ok_or_else(|| CodeError::Unknown(format!("the zone `{zone}`")))?;
-        let mut cards = Vec::with_capacity(lines.len());
+        let at = match zones.iter().position(|(x, _)| *x == z) {
+            Some(at) => at,
+            None => {
+                zones.push((z, Vec::new()));
+                zones.len() - 1
+            }
+        };
         for (id, count) in lines {
             let i = ids
                 .binary_search(&id.as_str())
                 .map_err(|_| CodeError::Unknown(format!("the card `{id}`")))?;
+            check_zone_kind(manifest, pool, zone, id)?;
+            let cards = &mut zones[at].1;
             match cards.iter_mut().find(|(c, _)| *c == i) {
-                Some((_, n)) => *n += count,
-                None => cards.push((i, *count)),
+                Some((_, n)) => *n += u64::from(*count),
+                None => cards.push((i, u64::from(*count))),
             }
-        }
-        cards.sort_unstable();
-        match encoded.iter_mut().find(|(x, _)| *x == z) {
-            Some((_, existing)) => {
-                existing.extend(cards);
-                existing.sort_unstable();
-            }
-            None => encoded.push((z, cards)),
         }
     }
-    encoded.retain(|(_, cards)| !cards.is_empty());
-    encoded.sort_unstable();
-    put_varint(&mut out, encoded.len() as u64);
-    for (z, cards) in encoded {
+    let mut out = vec![if deck.format.is_some() {
+        VERSION_WITH_FORMAT
+    } else {
+        VERSION
+    }];
+    out.extend(pool_hash(pool).to_be_bytes());
+    put_str(&mut out, &deck.game);
+    put_str(&mut out, &deck.name);
+    if let Some(format) = &deck.format {
+        if format.is_empty() {
+            return Err(CodeError::EmptyFormat);
+        }
+        put_str(&mut out, format);
+    }
+    zones.retain(|(_, cards)| !cards.is_empty());
+    zones.sort_unstable();
+    put_varint(&mut out, zones.len() as u64);
+    for (z, mut cards) in zones {
+        cards.sort_unstable();
         put_varint(&mut out, z as u64);
         put_varint(&mut out, cards.len() as u64);
         let mut previous = 0;
         for (i, count) in cards {
+            if !(1..=u64::from(MAX_COUNT)).contains(&count) {
+                return Err(CodeError::Count {
+                    card: ids[i].to_owned(),
+                    count,
+                });
+            }
             put_varint(&mut out, (i - previous) as u64);
-            put_varint(&mut out, u64::from(count));
+            put_varint(&mut out, count);
             previous = i;
         }
     }
@@ -144,12 +240,15 @@ pub fn game_of(code: &str) -> Result<String, CodeError> {
     r.string()
 }
 
-/// Decodes a code made for this game's card pool.
+/// Decodes a code made for the game whose manifest is `manifest` and whose
+/// cards are `pool`. Only the one code carta writes for a deck decodes:
+/// any other spelling of it is refused.
 ///
 /// # Errors
-/// A malformed code, another layout version, another pool, or a zone or
-/// card index out of range.
-pub fn decode(code: &str, zones: &[String], pool: &CardPool) -> Result<CodeDeck, CodeError> {
+/// A malformed or non-canonical code, another layout version, another
+/// pool, a zone or card index out of range, a card in a zone that does not
+/// take its kind.
+pub fn decode(code: &str, manifest: &Manifest, pool: &CardPool) -> Result<CodeDeck, CodeError> {
     let bytes = bytes_of(code)?;
     let mut r = Reader {
         bytes: &bytes,
@@ -161,43 +260,60 @@ pub fn decode(code: &str, zones: &[String], pool: &CardPool) -> Result<CodeDeck,
         return Err(CodeError::Pool(game));
     }
     let name = r.string()?;
+    let format = if bytes[0] == VERSION_WITH_FORMAT {
+        let format = r.string()?;
+        if format.is_empty() {
+            return Err(CodeError::NotCanonical(
+                "its format is empty (a deck without a format has a version 1 code)",
+            ));
+        }
+        Some(format)
+    } else {
+        None
+    };
     let ids = sorted_ids(pool);
-    let mut out = IndexMap::new();
+    let mut zones = IndexMap::new();
     let n_zones = r.varint()?;
     let mut last_zone = None;
     for _ in 0..n_zones {
-        let z = usize::try_from(r.varint()?)
-            .map_err(|_| CodeError::Malformed("a zone index is too large"))?;
+        let z = r.varint()? as usize;
         if last_zone.is_some_and(|l| z <= l) {
-            return Err(CodeError::Malformed("zones are out of order"));
+            return Err(CodeError::NotCanonical("its zones are out of order"));
         }
         last_zone = Some(z);
-        let zone = zones
-            .get(z)
+        let (zone, _) = manifest
+            .zones
+            .get_index(z)
             .ok_or_else(|| CodeError::Unknown(format!("zone number {z}")))?;
         let n_lines = r.varint()?;
+        if n_lines == 0 {
+            return Err(CodeError::NotCanonical("it lists an empty zone"));
+        }
         let mut lines = Vec::new();
-        let mut card = 0u64;
+        let mut card = 0usize;
         for k in 0..n_lines {
-            let gap = r.varint()?;
+            let gap = r.varint()? as usize;
             if k > 0 && gap == 0 {
-                return Err(CodeError::Malformed("a card is listed twice"));
+                return Err(CodeError::NotCanonical("it lists a card twice in a zone"));
             }
             card = card
                 .checked_add(gap)
                 .ok_or(CodeError::Malformed("a card index overflows"))?;
-            let id = usize::try_from(card)
-                .ok()
-                .and_then(|i| ids.get(i))
+            let id = ids
+                .get(card)
                 .ok_or_else(|| CodeError::Unknown(format!("card number {card}")))?;
+            check_zone_kind(manifest, pool, zone, id)?;
             let count = r.varint()?;
             let count = u32::try_from(count)
                 .ok()
-                .filter(|&c| (1..=10_000).contains(&c))
-                .ok_or(CodeError::Malformed("a count is out of range"))?;
+                .filter(|c| (1..=MAX_COUNT).contains(c))
+                .ok_or_else(|| CodeError::Count {
+                    card: (*id).to_owned(),
+                    count,
+                })?;
             lines.push(((*id).to_owned(), count));
         }
-        out.insert(zone.clone(), lines);
+        zones.insert(zone.clone(), lines);
     }
     if r.at != bytes.len() {
         return Err(CodeError::Malformed("it has bytes after the deck"));
@@ -205,11 +321,14 @@ pub fn decode(code: &str, zones: &[String], pool: &CardPool) -> Result<CodeDeck,
     Ok(CodeDeck {
         game,
         name,
-        zones: out,
+        format,
+        zones,
     })
 }
 
-/// The deck file (TOML, CONTRACT format) of a decoded deck.
+/// The deck file of a decoded deck: `game`, `name`, `format` (when the
+/// code has one), then one table per zone with one `card = copies` line
+/// per card, in the code's order.
 pub fn to_toml(deck: &CodeDeck) -> String {
     let quote = |s: &str| toml::Value::String(s.to_owned()).to_string();
     let mut out = format!(
@@ -217,6 +336,9 @@ pub fn to_toml(deck: &CodeDeck) -> String {
         quote(&deck.game),
         quote(&deck.name)
     );
+    if let Some(format) = &deck.format {
+        out.push_str(&format!("format = {}\n", quote(format)));
+    }
     for (zone, lines) in &deck.zones {
         out.push_str(&format!("\n[{zone}]\n"));
         for (id, count) in lines {
@@ -226,13 +348,20 @@ pub fn to_toml(deck: &CodeDeck) -> String {
     out
 }
 
+/// The bytes of a code: base64url without padding, the canonical spelling
+/// only (no spaces around it, unused trailing bits zero), a known version.
 fn bytes_of(code: &str) -> Result<Vec<u8>, CodeError> {
+    if code.trim() != code {
+        return Err(CodeError::NotCanonical(
+            "it has spaces or line breaks around it",
+        ));
+    }
     let bytes = URL_SAFE_NO_PAD
-        .decode(code.trim())
-        .map_err(|_| CodeError::Malformed("it is not base64url text"))?;
+        .decode(code)
+        .map_err(|_| CodeError::Malformed("it is not base64url text without padding"))?;
     match bytes.first() {
         None => Err(CodeError::Malformed("it is empty")),
-        Some(&v) if v != VERSION => Err(CodeError::Version(v)),
+        Some(&v) if v != VERSION && v != VERSION_WITH_FORMAT => Err(CodeError::Version(v)),
         Some(_) if bytes.len() < 5 => Err(CodeError::Malformed("it ends early")),
         Some(_) => Ok(bytes),
     }
@@ -272,12 +401,21 @@ impl Reader<'_> {
         Ok(s)
     }
 
+    /// A varint in its shortest form, at most 5 bytes, at most `u32::MAX`.
     fn varint(&mut self) -> Result<u64, CodeError> {
         let mut n = 0u64;
-        for shift in (0..64).step_by(7) {
+        for k in 0..5 {
             let b = self.take(1)?[0];
-            n |= u64::from(b & 0x7f) << shift;
+            n |= u64::from(b & 0x7f) << (7 * k);
             if b & 0x80 == 0 {
+                if k > 0 && b == 0 {
+                    return Err(CodeError::NotCanonical(
+                        "a number is written with more bytes than it needs",
+                    ));
+                }
+                if n > MAX_VARINT {
+                    return Err(CodeError::Malformed("a number is too large"));
+                }
                 return Ok(n);
             }
         }
@@ -285,8 +423,7 @@ impl Reader<'_> {
     }
 
     fn string(&mut self) -> Result<String, CodeError> {
-        let len = usize::try_from(self.varint()?)
-            .map_err(|_| CodeError::Malformed("a text is too long"))?;
+        let len = self.varint()? as usize;
         let bytes = self.take(len)?;
         String::from_utf8(bytes.to_vec()).map_err(|_| CodeError::Malformed("a text is not UTF-8"))
     }
@@ -297,19 +434,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn varints_round_trip() {
-        for n in [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX] {
+    fn varints_round_trip_in_their_shortest_form_only() {
+        for n in [0, 1, 127, 128, 300, MAX_VARINT] {
             let mut out = Vec::new();
             put_varint(&mut out, n);
             assert_eq!(Reader { bytes: &out, at: 0 }.varint(), Ok(n));
         }
+        // 1 written in two bytes, 0 in two bytes: another spelling, refused
+        for overlong in [&[0x81, 0x00][..], &[0x80, 0x00]] {
+            assert!(matches!(
+                Reader {
+                    bytes: overlong,
+                    at: 0
+                }
+                .varint(),
+                Err(CodeError::NotCanonical(_))
+            ));
+        }
+        let mut out = Vec::new();
+        put_varint(&mut out, MAX_VARINT + 1);
+        assert!(Reader { bytes: &out, at: 0 }.varint().is_err());
+        let six = [0x80, 0x80, 0x80, 0x80, 0x80, 0x01];
+        assert_eq!(
+            Reader { bytes: &six, at: 0 }.varint(),
+            Err(CodeError::Malformed("a number is too long"))
+        );
     }
 
     #[test]
     fn garbage_is_refused_without_panicking() {
-        for code in ["", "!!!", "AA", "AQ", "AQAAAAA", "Ag", "AQAAAAD_____Dw"] {
-            assert!(decode(code, &[], &CardPool::default()).is_err(), "{code}");
+        let manifest: Manifest = toml::from_str(
+            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.k]\nname = \"K\"\n",
+        )
+        .unwrap();
+        for code in [
+            "",
+            "!!!",
+            "AA",
+            "AQ",
+            "AQAAAAA",
+            "Ag",
+            "AQAAAAD_____Dw",
+            "AQ==",
+        ] {
+            assert!(
+                decode(code, &manifest, &CardPool::default()).is_err(),
+                "{code}"
+            );
         }
-        assert_eq!(game_of("Ag"), Err(CodeError::Version(2)));
+        assert_eq!(game_of("Aw"), Err(CodeError::Version(3)));
     }
 }

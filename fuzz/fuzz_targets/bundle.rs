@@ -38,6 +38,9 @@ fn read(bytes: Vec<u8>) {
         let _ = card;
     }
     let _ = bundle.decode_all();
+    let _ = bundle.visit(|card| {
+        let _ = card.to_card();
+    });
     let _ = bundle.to_json();
     let ids: Vec<String> = bundle.ids().take(64).map(str::to_owned).collect();
     for id in ids {

@@ -75,17 +75,6 @@ impl BundleError {
         }
     }
 
-    /// A MessagePack decoding error in `section`.
-    pub(crate) fn decode(section: &'static str, e: &rmp_serde::decode::Error) -> Self {
-        let detail = match e {
-            rmp_serde::decode::Error::DepthLimitExceeded => {
-                format!("values nest deeper than {} levels", super::MAX_DEPTH)
-            }
-            other => other.to_string(),
-        };
-        BundleError::corrupt(section, detail)
-    }
-
     /// Whether the error is an I/O failure (exit 2) rather than a damaged
     /// bundle (exit 1).
     pub fn is_io(&self) -> bool {

@@ -8,8 +8,15 @@ use super::hash::SourceHash;
 /// catches 7-bit transfers, CR LF catches newline conversion).
 pub const MAGIC: [u8; 8] = *b"\x89CARTA\r\n";
 
-/// The format version this carta writes and reads. A reader refuses any other.
+/// The format's major version, which this carta writes and reads. A reader
+/// refuses any other: a new major version is one an old reader would
+/// misread.
 pub const FORMAT_VERSION: u16 = 1;
+
+/// The format's minor version, which this carta writes. A reader accepts
+/// any minor version of its major one: a minor version only adds what a
+/// reader may ignore (map keys).
+pub const FORMAT_MINOR: u16 = 0;
 
 /// The size of the header in bytes; the payload starts right after it.
 pub const HEADER_LEN: usize = 128;
@@ -92,8 +99,11 @@ pub struct Sections {
 /// The decoded header of a bundle.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
-    /// The format version ([`FORMAT_VERSION`]).
+    /// The format's major version ([`FORMAT_VERSION`]).
     pub format_version: u16,
+    /// The format's minor version ([`FORMAT_MINOR`] when this carta wrote
+    /// the file; any value reads).
+    pub format_minor: u16,
     /// How many cards the bundle holds.
     pub card_count: u32,
     /// How many decks it holds.
@@ -116,7 +126,7 @@ impl Header {
         let mut b = [0u8; HEADER_LEN];
         b[0..8].copy_from_slice(&MAGIC);
         b[8..10].copy_from_slice(&self.format_version.to_le_bytes());
-        // 10..12: flags, zero.
+        b[10..12].copy_from_slice(&self.format_minor.to_le_bytes());
         b[12..16].copy_from_slice(&self.card_count.to_le_bytes());
         b[16..48].copy_from_slice(&self.source_hash.0);
         let v = self.carta_version.as_bytes();
@@ -136,8 +146,8 @@ impl Header {
         b
     }
 
-    /// Decodes and checks the header at the start of `bytes`: magic, version,
-    /// flags, its own checksum, and the payload length against the file.
+    /// Decodes and checks the header at the start of `bytes`: magic, major
+    /// version, its own checksum, and the payload length against the file.
     pub(crate) fn parse(bytes: &[u8]) -> Result<Header, BundleError> {
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
             return Err(BundleError::NotABundle);
@@ -157,15 +167,9 @@ impl Header {
         if crc32fast::hash(&b[..124]) != u32_at(b, 124) {
             return Err(BundleError::HeaderChecksum);
         }
-        let flags = u16_at(b, 10);
-        if flags != 0 {
-            return Err(BundleError::corrupt(
-                "header",
-                format!("unknown flags {flags:#06x}"),
-            ));
-        }
         let header = Header {
             format_version,
+            format_minor: u16_at(b, 10),
             card_count: u32_at(b, 12),
             deck_count: u32_at(b, 120),
             source_hash: SourceHash(b[16..48].try_into().expect("32 bytes")),

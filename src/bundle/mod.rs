@@ -26,7 +26,7 @@
 //! let mut fields = serde_json::Map::new();
 //! fields.insert("attack".into(), 3.into());
 //! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields, i18n: None }];
-//! let bytes = bundle::encode(&manifest, &cards, &[], SourceHash::of([("cards/demo/game.toml", "…")])).unwrap();
+//! let bytes = bundle::encode(&manifest, None, &cards, &[], SourceHash::of([("cards/demo/game.toml", "…")])).unwrap();
 //!
 //! let bundle = Bundle::from_bytes(bytes).unwrap();
 //! assert_eq!(bundle.manifest().name, "Demo");
@@ -38,21 +38,24 @@
 
 mod error;
 mod format;
+mod game;
 mod hash;
 mod read;
 mod record;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod view;
 mod write;
 
 pub use error::BundleError;
 pub use format::{
-    BLOCK_ENTRY_LEN, BLOCK_TARGET, EXTENSION, FORMAT_VERSION, HEADER_LEN, Header, INDEX_ENTRY_LEN,
-    MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO, Section, Sections,
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, EXTENSION, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header,
+    INDEX_ENTRY_LEN, MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO, Section, Sections,
 };
 pub use hash::SourceHash;
 pub use read::Bundle;
-pub use record::{Card, CardRecord, DeckRecord, Translated};
+pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};
 pub use summary::summary;
+pub use view::{ArrayRef, MapRef, ValueRef};
 pub use write::{EncodeError, encode};

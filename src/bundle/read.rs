@@ -5,8 +5,6 @@ use std::path::Path;
 
 use flate2::{Decompress, FlushDecompress, Status};
 use rayon::prelude::*;
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
 use super::error::BundleError;
@@ -14,7 +12,9 @@ use super::format::{
     BLOCK_ENTRY_LEN, HEADER_LEN, Header, INDEX_ENTRY_LEN, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO,
     u32_at,
 };
-use super::record::{Card, DeckRecord};
+use super::game::manifest_of;
+use super::record::{Card, CardRef, DeckRecord};
+use super::view::one_value;
 use crate::config::Manifest;
 
 /// A bundle, opened and verified.
@@ -46,7 +46,11 @@ use crate::config::Manifest;
 pub struct Bundle {
     bytes: Vec<u8>,
     header: Header,
+    /// The game section as stored, unknown keys included.
+    game: Value,
     manifest: Manifest,
+    /// The decks section as stored, unknown keys included.
+    deck_values: Value,
     decks: Vec<DeckRecord>,
     /// The index entries, as a range of `bytes`.
     entries: Range<usize>,
@@ -98,8 +102,13 @@ impl Bundle {
             });
         }
         let s = header.sections;
-        let manifest: Manifest = decode_all(s.game.slice(payload, "game")?, "game")?;
-        let decks: Vec<DeckRecord> = decode_all(s.decks.slice(payload, "decks")?, "decks")?;
+        let game = one_value(s.game.slice(payload, "game")?, MAX_DEPTH + 2, "game")?;
+        let manifest = manifest_of(&game)?;
+        let deck_values = one_value(s.decks.slice(payload, "decks")?, MAX_DEPTH + 2, "decks")?;
+        // Deck keys this carta does not know are ignored here and kept in
+        // `deck_values`.
+        let decks: Vec<DeckRecord> = serde_json::from_value(deck_values.clone())
+            .map_err(|e| BundleError::corrupt("decks", e.to_string()))?;
         if decks.len() != header.deck_count as usize {
             return Err(BundleError::corrupt(
                 "decks",
@@ -121,7 +130,9 @@ impl Bundle {
             blocks,
             bytes,
             header,
+            game,
             manifest,
+            deck_values,
             decks,
         })
     }
@@ -131,9 +142,16 @@ impl Bundle {
         &self.header
     }
 
-    /// The game manifest.
+    /// The game manifest, as this carta knows it (keys added by a later
+    /// minor version are not in it; [`Bundle::game`] has them).
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
+    }
+
+    /// The game section as stored: every key, numbers as the manifest
+    /// writes them.
+    pub fn game(&self) -> &Value {
+        &self.game
     }
 
     /// The example decks, in the order they were written.
@@ -175,12 +193,13 @@ impl Bundle {
         let (mut lo, mut hi) = (0, self.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match self.id_at(mid).as_bytes().cmp(id.as_bytes()) {
+            match self.id_bytes(mid).cmp(id.as_bytes()) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => {
-                    let raw = self.inflate(self.entry(mid, 2))?;
-                    return self.card_in(mid, &raw).map(Some);
+                    let mut raw = Vec::new();
+                    self.inflate(self.entry(mid, 2), &mut raw)?;
+                    return self.card_in(mid, &raw)?.to_card().map(Some);
                 }
             }
         }
@@ -207,20 +226,39 @@ impl Bundle {
         let per_block: Vec<Vec<Card>> = (0..self.blocks.len())
             .into_par_iter()
             .map(|b| {
-                let raw = self.inflate(b)?;
+                let mut raw = Vec::new();
+                self.inflate(b, &mut raw)?;
                 self.blocks[b]
                     .entries
                     .clone()
-                    .map(|i| self.card_in(i, &raw))
+                    .map(|i| self.card_in(i, &raw)?.to_card())
                     .collect()
             })
             .collect::<Result<_, _>>()?;
         Ok(per_block.into_iter().flatten().collect())
     }
 
+    /// Calls `f` with a borrowed view of every card, in id order, inflating
+    /// each block once into one buffer that is reused: nothing is allocated
+    /// per card. Stops at the first damaged block or record.
+    ///
+    /// # Errors
+    /// When a block or a record is damaged.
+    pub fn visit(&self, mut f: impl FnMut(CardRef<'_>)) -> Result<(), BundleError> {
+        let mut raw = Vec::new();
+        for (b, block) in self.blocks.iter().enumerate() {
+            self.inflate(b, &mut raw)?;
+            for i in block.entries.clone() {
+                f(self.card_in(i, &raw)?);
+            }
+        }
+        Ok(())
+    }
+
     /// The bundle as the JSON that `carta decompile` prints:
-    /// `{"game": …, "cards": […], "decks": […]}`, each card as written in its
-    /// source file.
+    /// `{"game": …, "cards": […], "decks": […]}`: the game and decks
+    /// sections as stored (keys this carta does not know included), each
+    /// card as written in its source file.
     ///
     /// # Errors
     /// When a block or a record is damaged.
@@ -239,13 +277,9 @@ impl Bundle {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let mut map = Map::new();
-        let game = serde_json::to_value(&self.manifest)
-            .map_err(|e| BundleError::corrupt("game", e.to_string()))?;
-        map.insert("game".into(), game);
+        map.insert("game".into(), self.game.clone());
         map.insert("cards".into(), Value::Array(cards));
-        let decks = serde_json::to_value(&self.decks)
-            .map_err(|e| BundleError::corrupt("decks", e.to_string()))?;
-        map.insert("decks".into(), decks);
+        map.insert("decks".into(), self.deck_values.clone());
         Ok(Value::Object(map))
     }
 
@@ -258,45 +292,79 @@ impl Bundle {
     }
 
     fn id_at(&self, i: usize) -> &str {
-        let start = self.ids.start + self.entry(i, 0);
         // Checked to be UTF-8 and in bounds when the bundle was opened.
-        std::str::from_utf8(&self.bytes[start..start + self.entry(i, 1)]).unwrap_or_default()
+        std::str::from_utf8(self.id_bytes(i)).unwrap_or_default()
     }
 
-    /// The inflated bytes of block `b`, which must be exactly as long as the
-    /// block table says (the buffer is never grown past that).
-    fn inflate(&self, b: usize) -> Result<Vec<u8>, BundleError> {
+    fn id_bytes(&self, i: usize) -> &[u8] {
+        let start = self.ids.start + self.entry(i, 0);
+        &self.bytes[start..start + self.entry(i, 1)]
+    }
+
+    /// Inflates block `b` into `raw` (replacing what it held), which must
+    /// come out exactly as long as the block table says (the buffer is
+    /// never grown past that).
+    fn inflate(&self, b: usize, raw: &mut Vec<u8>) -> Result<(), BundleError> {
         let block = &self.blocks[b];
         let stored = &self.bytes[block.stored.clone()];
-        let mut raw = Vec::with_capacity(block.raw_len);
-        let mut z = Decompress::new(true);
-        let status = z.decompress_vec(stored, &mut raw, FlushDecompress::Finish);
         let bad = |what: String| BundleError::corrupt("cards", format!("block {b}: {what}"));
+        // A zlib stream is a 2-byte header, DEFLATE data and an Adler-32 of
+        // the inflated bytes. The payload CRC already vouches for the
+        // stored bytes, so the Adler-32 (a tenth of inflating's time) is
+        // not recomputed: the header is checked and the DEFLATE data
+        // inflated raw, and it must end where the Adler-32 begins.
+        let deflate = match *stored {
+            [cmf, flg, ref data @ .., _, _, _, _]
+                if cmf & 0x0f == 8
+                    && cmf >> 4 <= 7
+                    && flg & 0x20 == 0
+                    && (u16::from(cmf) << 8 | u16::from(flg)) % 31 == 0 =>
+            {
+                data
+            }
+            _ => return Err(bad("not a zlib stream".into())),
+        };
+        raw.clear();
+        raw.reserve_exact(block.raw_len);
+        let mut z = Decompress::new(false);
+        let status = z.decompress_vec(deflate, raw, FlushDecompress::Finish);
         match status {
             Ok(Status::StreamEnd) => {}
             Ok(_) => return Err(bad("inflates to more than the block table says".into())),
             Err(e) => return Err(bad(format!("not a valid zlib stream ({e})"))),
         }
-        if raw.len() != block.raw_len || z.total_in() != stored.len() as u64 {
+        if raw.len() != block.raw_len || z.total_in() != deflate.len() as u64 {
             return Err(bad(format!(
                 "inflates to {} bytes from {} of {}, the block table says {} from all",
                 raw.len(),
-                z.total_in(),
+                z.total_in() + 2,
                 stored.len(),
                 block.raw_len
             )));
         }
-        Ok(raw)
+        Ok(())
     }
 
-    /// Decodes the record of entry `i` from its inflated block.
-    fn card_in(&self, i: usize, raw: &[u8]) -> Result<Card, BundleError> {
+    /// The record of entry `i`, viewed in its inflated block: it must be the
+    /// card the entry names, of a kind the manifest declares.
+    fn card_in<'a>(&self, i: usize, raw: &'a [u8]) -> Result<CardRef<'a>, BundleError> {
         let start = self.entry(i, 3);
         let record = raw
             .get(start..start + self.entry(i, 4))
             .ok_or_else(|| BundleError::corrupt("cards", "a record lies outside its block"))?;
-        let card: Card = decode_all(record, "cards")?;
-        if card.id != self.id_at(i) {
+        let card = CardRef::parse(record).map_err(|e| {
+            BundleError::corrupt("cards", format!("the record of `{}`: {e}", self.id_at(i)))
+        })?;
+        if !self.manifest.kinds.contains_key(card.kind) {
+            return Err(BundleError::corrupt(
+                "cards",
+                format!(
+                    "card `{}` is of kind `{}`, which the game section does not declare",
+                    card.id, card.kind
+                ),
+            ));
+        }
+        if card.id.as_bytes() != self.id_bytes(i) {
             return Err(BundleError::corrupt(
                 "cards",
                 format!(
@@ -336,17 +404,17 @@ impl Iterator for Cards<'_> {
             self.raw = None;
         }
         if self.raw.is_none() {
-            match self.bundle.inflate(self.block) {
-                Ok(raw) => self.raw = Some(raw),
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
+            let mut raw = Vec::new();
+            if let Err(e) = self.bundle.inflate(self.block, &mut raw) {
+                self.done = true;
+                return Some(Err(e));
             }
+            self.raw = Some(raw);
         }
         let card = self
             .bundle
-            .card_in(self.next, self.raw.as_deref().unwrap_or_default());
+            .card_in(self.next, self.raw.as_deref().unwrap_or_default())
+            .and_then(|c| c.to_card());
         self.next += 1;
         self.done = card.is_err();
         Some(card)
@@ -475,25 +543,4 @@ fn check_index(
         last.entries.end = count as usize;
     }
     Ok((4..entries_end, entries_end..index.len()))
-}
-
-/// Decodes one MessagePack value that must fill `bytes` exactly.
-fn decode_all<'de, T: Deserialize<'de>>(
-    bytes: &'de [u8],
-    section: &'static str,
-) -> Result<T, BundleError> {
-    let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
-    // The record map and its `fields` map sit above a field's own nesting;
-    // rmp-serde fails when its counter reaches zero, hence one more.
-    de.set_max_depth(MAX_DEPTH + 3);
-    let value = T::deserialize(&mut de).map_err(|e| BundleError::decode(section, &e))?;
-    // The value must fill the bytes: reading another one must find the end.
-    match IgnoredAny::deserialize(&mut de) {
-        Err(rmp_serde::decode::Error::InvalidMarkerRead(e))
-            if e.kind() == std::io::ErrorKind::UnexpectedEof =>
-        {
-            Ok(value)
-        }
-        _ => Err(BundleError::corrupt(section, "bytes after the value")),
-    }
 }

@@ -6,7 +6,10 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::error::BundleError;
+use super::view::{Bad, Cursor, MapRef, ValueRef};
 use crate::validate::RawCard;
+use crate::validate::{MAX_COPIES, RESERVED};
 
 /// A card to write: borrowed from the checked sources.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -117,6 +120,115 @@ impl Card {
             map.insert(k.clone(), v.clone());
         }
         Value::Object(map)
+    }
+}
+
+/// A card borrowed from an inflated block: its strings and fields point
+/// into the block's bytes, so reading it allocates nothing.
+///
+/// The record is checked whole, in one pass, when the view is made (types,
+/// lengths, nesting, reserved keys; `id`, `kind` and `name` for UTF-8);
+/// after that, looking a field up only walks lengths, and checks the
+/// strings it returns for UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CardRef<'a> {
+    /// The card's id.
+    pub id: &'a str,
+    /// Its kind (one of the manifest's kinds).
+    pub kind: &'a str,
+    /// Its display name.
+    pub name: &'a str,
+    /// Physical copies, when the source says.
+    pub copies: Option<u32>,
+    /// Every other field, in the order written.
+    pub fields: MapRef<'a>,
+    /// Its translations (language → field path → text), when it has any.
+    pub i18n: Option<ValueRef<'a>>,
+}
+
+impl<'a> CardRef<'a> {
+    /// Reads the record that fills `record` exactly. Keys the format does
+    /// not define are ignored (a later minor version may add some).
+    pub(crate) fn parse(record: &'a [u8]) -> Result<Self, Bad> {
+        let mut c = Cursor::new(record);
+        let entries = c.map_header().map_err(|_| "a record is not a map")?;
+        let (mut id, mut kind, mut name, mut copies, mut fields) = (None, None, None, None, None);
+        let mut i18n = None;
+        for _ in 0..entries {
+            let key = c.key()?;
+            let mut string = || -> Result<&'a str, Bad> {
+                c.value(0)
+                    .ok()
+                    .and_then(|v| v.as_str())
+                    .ok_or(format!("`{key}` is not a string"))
+            };
+            match key {
+                "id" => id = Some(string()?),
+                "kind" => kind = Some(string()?),
+                "name" => name = Some(string()?),
+                "copies" => {
+                    let n = c
+                        .value(0)
+                        .ok()
+                        .and_then(|v| v.as_i64())
+                        .filter(|n| (1..=MAX_COPIES).contains(n))
+                        .ok_or(format!(
+                            "`copies` is not a whole number from 1 to {MAX_COPIES}"
+                        ))?;
+                    copies = u32::try_from(n).ok();
+                }
+                "fields" => {
+                    fields = Some(c.fields(&RESERVED, super::MAX_DEPTH)?);
+                }
+                // language → field path → text: two levels of maps.
+                "i18n" => i18n = Some(c.value(2)?),
+                // A key of a later minor version: checked, then ignored.
+                _ => {
+                    c.value(super::MAX_DEPTH + 1)?;
+                }
+            }
+        }
+        if !c.at_end() {
+            return Err("bytes after the record".into());
+        }
+        let missing = |what: &str| format!("a record has no `{what}`");
+        Ok(CardRef {
+            id: id.ok_or_else(|| missing("id"))?,
+            kind: kind.ok_or_else(|| missing("kind"))?,
+            name: name.ok_or_else(|| missing("name"))?,
+            copies,
+            fields: fields.ok_or_else(|| missing("fields"))?,
+            i18n,
+        })
+    }
+
+    /// A field other than the common ones.
+    ///
+    /// # Errors
+    /// When the field is a string not in UTF-8 (strings of `fields` are
+    /// checked when they are read).
+    pub fn field(&self, name: &str) -> Result<Option<ValueRef<'a>>, BundleError> {
+        self.fields.get(name)
+    }
+
+    /// An owned copy.
+    ///
+    /// # Errors
+    /// When a key or string of its fields is not UTF-8.
+    pub fn to_card(&self) -> Result<Card, BundleError> {
+        Ok(Card {
+            id: self.id.to_owned(),
+            kind: self.kind.to_owned(),
+            name: self.name.to_owned(),
+            copies: self.copies,
+            fields: self.fields.to_json()?,
+            i18n: match &self.i18n {
+                None => Translated::new(),
+                Some(v) => serde_json::from_value(v.to_json()?).map_err(|e| {
+                    BundleError::corrupt("cards", format!("`i18n` of `{}`: {e}", self.id))
+                })?,
+            },
+        })
     }
 }
 

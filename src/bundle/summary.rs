@@ -27,8 +27,8 @@ pub fn summary(bundle: &Bundle, path: &Path) -> Result<String, BundleError> {
     let _ = writeln!(out, "game      {}: {} ({})", m.id, m.name, m.language);
     let _ = writeln!(
         out,
-        "format    version {}, written by carta {}",
-        h.format_version, h.carta_version
+        "format    version {}.{}, written by carta {}",
+        h.format_version, h.format_minor, h.carta_version
     );
     let _ = writeln!(out, "sources   sha256 {}", h.source_hash);
     let _ = writeln!(out, "cards     {}", bundle.len());
@@ -42,9 +42,6 @@ pub fn summary(bundle: &Bundle, path: &Path) -> Result<String, BundleError> {
     for (id, kind) in &m.kinds {
         let n = by_kind.remove(id).unwrap_or(0);
         let _ = writeln!(out, "  {id:<width$}  {n:>6}  {}", kind.name);
-    }
-    for (id, n) in by_kind {
-        let _ = writeln!(out, "  {id:<width$}  {n:>6}  (not a kind of the manifest)");
     }
     let _ = writeln!(out, "decks     {}", bundle.decks().len());
     for deck in bundle.decks() {

@@ -143,6 +143,7 @@ impl Sample {
     fn encode(&self) -> Vec<u8> {
         encode(
             &manifest(),
+            None,
             &self.records(),
             &self.decks,
             SourceHash::of([("cards/demo/game.toml", "x")]),
@@ -189,6 +190,7 @@ fn assemble(
     };
     let header = Header {
         format_version: FORMAT_VERSION,
+        format_minor: 0,
         card_count,
         deck_count,
         source_hash: SourceHash::default(),
@@ -321,6 +323,7 @@ fn encoding_is_deterministic_and_independent_of_card_order() {
     records.reverse();
     let b = encode(
         &manifest(),
+        None,
         &records,
         &sample.decks,
         SourceHash::of([("cards/demo/game.toml", "x")]),
@@ -335,7 +338,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
     let mut records = sample.records();
     records.push(records[0]);
     assert!(
-        matches!(encode(&manifest(), &records, &[], SourceHash::default()), Err(EncodeError::DuplicateId(id)) if id == "zebra")
+        matches!(encode(&manifest(), None, &records, &[], SourceHash::default()), Err(EncodeError::DuplicateId(id)) if id == "zebra")
     );
 
     let mut deep = json!(1);
@@ -351,7 +354,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         fields: &ok,
         i18n: None,
     };
-    let bytes = encode(&manifest(), &[card], &[], SourceHash::default()).unwrap();
+    let bytes = encode(&manifest(), None, &[card], &[], SourceHash::default()).unwrap();
     let read = Bundle::from_bytes(bytes)
         .unwrap()
         .card("x")
@@ -372,14 +375,14 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         i18n: None,
     };
     assert!(matches!(
-        encode(&manifest(), &[card], &[], SourceHash::default()),
+        encode(&manifest(), None, &[card], &[], SourceHash::default()),
         Err(EncodeError::TooDeep { .. })
     ));
 }
 
 #[test]
 fn an_empty_game_round_trips() {
-    let bytes = encode(&manifest(), &[], &[], SourceHash::default()).unwrap();
+    let bytes = encode(&manifest(), None, &[], &[], SourceHash::default()).unwrap();
     let bundle = Bundle::from_bytes(bytes).unwrap();
     assert!(bundle.is_empty());
     assert!(bundle.card("x").unwrap().is_none());
@@ -682,4 +685,81 @@ proptest! {
         let (_, largest) = largest_allocation(|| read_everything(bytes));
         prop_assert!(largest < 1 << 20, "allocated {} bytes", largest);
     }
+}
+
+#[test]
+fn a_record_over_16_mib_is_named_and_one_under_it_gets_a_block_of_its_own() {
+    let big = |len: usize| fields(json!({ "text": "a".repeat(len) }));
+    let huge = big(MAX_BLOCK + 1);
+    let card = |id, fields| CardRecord {
+        id,
+        kind: "unit",
+        name: "X",
+        copies: None,
+        fields,
+    };
+    let err = encode(
+        &manifest(),
+        None,
+        &[card("x", &huge)],
+        &[],
+        SourceHash::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(&err, EncodeError::RecordTooLarge { id, .. } if id == "x"));
+    assert!(err.to_string().contains("16 MiB"), "{err}");
+    assert!(!err.to_string().contains("4 GiB"), "{err}");
+
+    // 20 KiB of small records, then a record just under the limit: it
+    // cannot share the first block, so it starts the next one.
+    let large = big(MAX_BLOCK - 100);
+    let small = fields(json!({ "text": "b".repeat(20 * 1024) }));
+    let bytes = encode(
+        &manifest(),
+        None,
+        &[card("a", &small), card("b", &large)],
+        &[],
+        SourceHash::default(),
+    )
+    .unwrap();
+    let bundle = Bundle::from_bytes(bytes).unwrap();
+    assert_eq!(bundle.block_count(), 2);
+    assert_eq!(bundle.card("b").unwrap().unwrap().fields, large);
+}
+
+#[test]
+fn the_game_section_keeps_integers_as_written() {
+    let manifest: Manifest = toml::from_str(
+        "id = \"demo\"\nname = \"D\"\nlanguage = \"en\"\n[print]\nmargin = 5\ngutter = 2.0\n[kinds.unit]\nname = \"U\"\n",
+    )
+    .unwrap();
+    let written = json!({"id": "demo", "print": {"margin": 5, "gutter": 2.0}});
+    let bytes = encode(&manifest, Some(&written), &[], &[], SourceHash::default()).unwrap();
+    let bundle = Bundle::from_bytes(bytes).unwrap();
+    let print = &bundle.game()["print"];
+    assert!(print["margin"].is_i64(), "{print}");
+    assert!(print["gutter"].is_f64(), "{print}");
+    // without the written form, numbers are as the manifest's types hold them
+    let without = encode(&manifest, None, &[], &[], SourceHash::default()).unwrap();
+    assert!(Bundle::from_bytes(without).unwrap().game()["print"]["margin"].is_f64());
+    assert_eq!(bundle.manifest(), &manifest);
+}
+
+#[test]
+fn borrowed_views_read_what_owned_cards_read() {
+    let sample = Sample::new();
+    let bundle = Bundle::from_bytes(sample.encode()).unwrap();
+    let owned: Vec<Card> = bundle.cards().collect::<Result<_, _>>().unwrap();
+    let mut seen = Vec::new();
+    bundle
+        .visit(|card| {
+            let ratio = card.field("ratio").unwrap().and_then(|v| v.as_f64());
+            assert_eq!(ratio.is_some(), card.id == "anta");
+            seen.push(card.to_card().unwrap());
+        })
+        .unwrap();
+    assert_eq!(seen, owned);
+    let mut names = Vec::new();
+    bundle.visit(|c| names.push(c.name.len())).unwrap();
+    assert_eq!(names.len(), sample.cards.len());
 }

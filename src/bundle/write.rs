@@ -9,9 +9,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::format::{
-    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_VERSION, HEADER_LEN, Header, INDEX_ENTRY_LEN, MAX_BLOCK,
-    MAX_DEPTH, Section, Sections,
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header,
+    INDEX_ENTRY_LEN, MAX_BLOCK, MAX_DEPTH, Section, Sections,
 };
+use super::game::game_section;
 use super::hash::SourceHash;
 use super::record::{CardRecord, DeckRecord};
 use crate::config::Manifest;
@@ -32,6 +33,17 @@ pub enum EncodeError {
         /// The field.
         field: String,
     },
+    /// One card's record is larger than a block may be.
+    #[error(
+        "card `{id}` encodes to {len} bytes, more than the {} MiB a card record may take in a bundle",
+        MAX_BLOCK >> 20
+    )]
+    RecordTooLarge {
+        /// The card.
+        id: String,
+        /// Its encoded length.
+        len: usize,
+    },
     /// The bundle would exceed 4 GiB.
     #[error("the bundle would exceed 4 GiB")]
     TooLarge,
@@ -45,15 +57,19 @@ pub enum EncodeError {
     },
 }
 
-/// Encodes a bundle. Cards may come in any order (the bundle stores them by
-/// id); decks keep their order. The output depends only on the arguments and
-/// the carta version, so the same sources always give the same bytes.
+/// Encodes a bundle. `written` is the manifest as parsed from its
+/// `game.toml` (JSON), when there is one: the game section then keeps its
+/// numbers as written (`margin = 5` stays an integer). Cards may come in
+/// any order (the bundle stores them by id); decks keep their order. The
+/// output depends only on the arguments and the carta version, so the same
+/// sources always give the same bytes.
 ///
 /// # Errors
-/// When two cards share an id, a field nests deeper than [`MAX_DEPTH`], or
-/// the bundle would exceed 4 GiB.
+/// When two cards share an id, a field nests deeper than [`MAX_DEPTH`], a
+/// card's record exceeds [`MAX_BLOCK`], or the bundle would exceed 4 GiB.
 pub fn encode(
     manifest: &Manifest,
+    written: Option<&Value>,
     cards: &[CardRecord<'_>],
     decks: &[DeckRecord],
     source_hash: SourceHash,
@@ -65,7 +81,7 @@ pub fn encode(
             return Err(EncodeError::DuplicateId(pair[0].id.to_owned()));
         }
     }
-    let game = msgpack(manifest, "the manifest")?;
+    let game = msgpack(&game_section(manifest, written), "the manifest")?;
     let deck_bytes = msgpack(decks, "the decks")?;
     let (index, records) = cards_and_index(&sorted)?;
 
@@ -87,6 +103,7 @@ pub fn encode(
     };
     let header = Header {
         format_version: FORMAT_VERSION,
+        format_minor: FORMAT_MINOR,
         card_count: u32_len(sorted.len())?,
         deck_count: u32_len(decks.len())?,
         source_hash,
@@ -109,22 +126,30 @@ fn cards_and_index(sorted: &[&CardRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), Enc
     index.extend_from_slice(&u32_len(sorted.len())?.to_le_bytes());
     let mut blocks: Vec<Vec<u8>> = Vec::new();
     let mut current = Vec::new();
+    let mut record = Vec::new();
     let mut id_offset = 0usize;
     for card in sorted {
         check_depth(card)?;
-        if current.len() >= BLOCK_TARGET {
-            blocks.push(std::mem::take(&mut current));
-        }
-        let start = current.len();
-        rmp_serde::encode::write_named(&mut current, card).map_err(|source| {
+        record.clear();
+        rmp_serde::encode::write_named(&mut record, card).map_err(|source| {
             EncodeError::Encode {
                 what: format!("card `{}`", card.id),
                 source,
             }
         })?;
-        if current.len() > MAX_BLOCK {
-            return Err(EncodeError::TooLarge);
+        if record.len() > MAX_BLOCK {
+            return Err(EncodeError::RecordTooLarge {
+                id: card.id.to_owned(),
+                len: record.len(),
+            });
         }
+        // A block closes at the target size, or early when the next record
+        // would take it past the most a block may inflate to.
+        if current.len() >= BLOCK_TARGET || current.len() + record.len() > MAX_BLOCK {
+            blocks.push(std::mem::take(&mut current));
+        }
+        let start = current.len();
+        current.extend_from_slice(&record);
         let entry = [
             id_offset,
             card.id.len(),

@@ -75,13 +75,13 @@ pub fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
             deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found)
         });
         if resolved.is_some() && !diags.has_errors() {
-            let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
             let code_deck = CodeDeck {
                 game: parsed.game.clone(),
                 name: parsed.name.clone(),
+                format: parsed.format.as_ref().map(|(f, _)| f.clone()),
                 zones: deck::zones_of(&parsed),
             };
-            match deckcode::encode(&code_deck, &zones, &game.pool) {
+            match deckcode::encode(&code_deck, &game.manifest.manifest, &game.pool) {
                 Ok(code) => println!("{code}"),
                 Err(e) => found.push(Diagnostic::error("deck::code", e.to_string())),
             }
@@ -107,9 +107,7 @@ pub fn decode(root: &Path, code: &str) -> Result<Report, CommandError> {
         if known.contains(&game) {
             Ok(game)
         } else {
-            Err(deckcode::CodeError::Unknown(format!(
-                "the game `{game}`, which is not in this workspace"
-            )))
+            Err(deckcode::CodeError::UnknownGame(game))
         }
     });
     let mut games = Games::default();
@@ -117,9 +115,25 @@ pub fn decode(root: &Path, code: &str) -> Result<Report, CommandError> {
         Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
         Ok(game_id) => {
             if let Some(game) = games.get(&mut ws, &game_id, &mut diags)? {
-                let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
-                match deckcode::decode(code, &zones, &game.pool) {
-                    Ok(d) => print!("{}", deckcode::to_toml(&d)),
+                match deckcode::decode(code, &game.manifest.manifest, &game.pool) {
+                    Ok(d) => match d.format.as_deref().filter(|f| !game.rules.formats.contains_key(*f)) {
+                        Some(unknown) => diags.push(
+                            Diagnostic::error(
+                                "deck::unknown-format",
+                                format!("the code names the format `{unknown}`, which `{game_id}` does not declare"),
+                            )
+                            .with_help(if game.rules.formats.is_empty() {
+                                "the game declares no formats: remove `format` from the deck".into()
+                            } else {
+                                crate::suggest::help(
+                                    unknown,
+                                    game.rules.formats.keys().map(String::as_str),
+                                    "the game declares the formats",
+                                )
+                            }),
+                        ),
+                        None => print!("{}", deckcode::to_toml(&d)),
+                    },
                     Err(e) => diags.push(Diagnostic::error("deck::code", e.to_string())),
                 }
             }

@@ -262,7 +262,7 @@ mod tests {
     #[test]
     fn names_and_ids_default_from_the_folder() {
         assert_eq!(default_name("my-game"), "My Game");
-        assert_eq!(default_id(Path::new("/tmp/dragon-duel")), "dragon-duel");
-        assert_eq!(default_id(Path::new("/tmp/Not An Id")), DEFAULT_GAME);
+        assert_eq!(default_id(Path::new("games/dragon-duel")), "dragon-duel");
+        assert_eq!(default_id(Path::new("games/Not An Id")), DEFAULT_GAME);
     }
 }

@@ -108,16 +108,57 @@ fn decompiling_the_bundle_of_every_shipped_game_gives_back_its_sources() {
         assert!(sources.len() > 5, "{game} has cards");
         // serde_json tells 1 from 1.0, so this compares types too
         assert_eq!(cards, sources, "{game}: the cards differ from the sources");
-        // the manifest as carta reads it (defaults filled in)
-        let manifest: carta::config::Manifest =
-            toml::from_str(&ws.read(&format!("cards/{game}/game.toml"))).unwrap();
+        // the manifest as carta reads it (defaults filled in) ...
+        let text = ws.read(&format!("cards/{game}/game.toml"));
+        let manifest: carta::config::Manifest = toml::from_str(&text).unwrap();
         let expected = serde_json::to_value(&manifest).unwrap();
-        assert_eq!(json["game"], expected, "{game}: manifest");
+        assert!(
+            same_up_to_number_type(&json["game"], &expected),
+            "{game}: manifest {} is not {expected}",
+            json["game"]
+        );
+        // ... with every value the manifest writes stored as written (type too)
+        let written = toml_to_json(&toml::from_str::<toml::Value>(&text).unwrap());
+        assert_written(&json["game"], &written, game);
         assert_eq!(
             json["decks"],
             source_decks(ws.path(), game),
             "{game}: decks"
         );
+    }
+}
+
+/// Whether `a` and `b` are equal, an integer equalling the same float.
+fn same_up_to_number_type(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_up_to_number_type(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, a), (kb, b))| ka == kb && same_up_to_number_type(a, b))
+        }
+        _ => a == b,
+    }
+}
+
+/// Every scalar of `written` is in `stored` at the same place, with its type.
+fn assert_written(stored: &Value, written: &Value, at: &str) {
+    match written {
+        Value::Object(map) => {
+            for (k, v) in map {
+                assert_written(&stored[k.as_str()], v, &format!("{at}.{k}"));
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                assert_written(&stored[i], v, &format!("{at}[{i}]"));
+            }
+        }
+        _ => assert_eq!(stored, written, "{at} is not stored as written"),
     }
 }
 
@@ -297,10 +338,35 @@ fn u32_at(b: &[u8], at: usize) -> usize {
 
 /// A bundle of the one-card game whose only record is replaced by `record`.
 fn with_record(valid: &[u8], record: &[u8]) -> Vec<u8> {
+    rebuilt(valid, None, None, Some(record))
+}
+
+/// A bundle of a one-card game with its game section, decks section or
+/// only record replaced, the index and block table following, the
+/// checksums fixed.
+fn rebuilt(
+    valid: &[u8],
+    game: Option<&[u8]>,
+    decks: Option<&[u8]>,
+    record: Option<&[u8]>,
+) -> Vec<u8> {
     let payload = &valid[128..];
     let section = |i: usize| {
         let (off, len) = (u32_at(valid, 88 + 8 * i), u32_at(valid, 92 + 8 * i));
         &payload[off..off + len]
+    };
+    let old_cards = section(3);
+    let old_record;
+    let record = match record {
+        Some(r) => r,
+        None => {
+            let (stored, raw) = (u32_at(old_cards, 8), u32_at(old_cards, 12));
+            let mut z = flate2::read::ZlibDecoder::new(&old_cards[16..16 + stored]);
+            let mut bytes = Vec::with_capacity(raw);
+            std::io::Read::read_to_end(&mut z, &mut bytes).unwrap();
+            old_record = bytes;
+            &old_record
+        }
     };
     // the one index entry: id offset, id length, block, record offset, record length
     let mut index = section(2).to_vec();
@@ -316,7 +382,13 @@ fn with_record(valid: &[u8], record: &[u8]) -> Vec<u8> {
     cards.extend_from_slice(&stored);
     let mut out = valid[..128].to_vec();
     let mut new_payload = Vec::new();
-    for (i, bytes) in [section(0), section(1), &index, &cards].iter().enumerate() {
+    let sections = [
+        game.unwrap_or(section(0)),
+        decks.unwrap_or(section(1)),
+        &index,
+        &cards,
+    ];
+    for (i, bytes) in sections.iter().enumerate() {
         out[88 + 8 * i..92 + 8 * i].copy_from_slice(&(new_payload.len() as u32).to_le_bytes());
         out[92 + 8 * i..96 + 8 * i].copy_from_slice(&(bytes.len() as u32).to_le_bytes());
         new_payload.extend_from_slice(bytes);
@@ -453,12 +525,27 @@ fn python_with_msgpack() -> &'static str {
     "python3"
 }
 
+/// Runs the Python reader written from the spec on the bundle at `path`.
+fn read_in_python(path: &Path) -> std::process::Output {
+    Command::new(python_with_msgpack())
+        .arg(repo().join("tests/python/read_bundle.py"))
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_python_reader_written_from_the_spec_finds_every_card() {
     let ws = Workspace::shipped(&[]);
     ws.run(["build"]).succeeds();
     for game in GAMES {
-        let read = python_reads(&bundle_of(ws.path(), game), &[]);
+        let out = read_in_python(&bundle_of(ws.path(), game));
+        assert!(
+            out.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read: Value = serde_json::from_slice(&out.stdout).unwrap();
         let expected = decompile(ws.path(), game);
         assert_eq!(read, expected, "{game}: Python reads what carta decompiles");
         let n = read["cards"].as_array().unwrap().len();
@@ -492,4 +579,256 @@ fn the_python_example_in_the_format_spec_runs() {
         stdout.starts_with("Zodiacus Intrépidos {'class': 'escudo'"),
         "{stdout}"
     );
+}
+
+/// A one-card game with every part of the manifest the game section stores:
+/// print settings, icons, a kind's print settings, zones, deck and box
+/// rules, and a deck.
+fn full_game() -> Workspace {
+    let ws = free_form_game();
+    ws.write(
+        "cards/g/game.toml",
+        r#"id = "g"
+name = "G"
+language = "en"
+[print]
+margin = 5
+gutter = 1.5
+[icons]
+AC = { label = "attack", svg = '<svg xmlns="http://www.w3.org/2000/svg"/>' }
+[kinds.k]
+name = "K"
+[kinds.k.print]
+size = "poker"
+bleed = 2
+[zones.main]
+name = "Main"
+kinds = ["k"]
+[[deck-rules]]
+id = "size"
+name = "Size"
+size = { min = 1 }
+[[box-rules]]
+id = "box"
+name = "Box"
+count = { filter = { kind = "k" }, min = 1 }
+"#,
+    );
+    ws.write(
+        "cards/g/c.toml",
+        "[[card]]\nid = \"x\"\nkind = \"k\"\nname = \"X\"\ncopies = 2\nf = 1\n",
+    );
+    ws.write(
+        "cards/g/decks/d.toml",
+        "game = \"g\"\nname = \"D\"\n\n[main]\nx = 2\n",
+    );
+    ws.run(["build"]).succeeds();
+    ws
+}
+
+/// Adds the key `x-future` (a map, as a later version might add) to the map
+/// at `pointer`.
+fn add_unknown(value: &mut Value, pointer: &str) {
+    let target = value
+        .pointer_mut(pointer)
+        .and_then(Value::as_object_mut)
+        .unwrap_or_else(|| panic!("{pointer} is a map"));
+    target.insert(
+        "x-future".into(),
+        serde_json::json!({"added-in": "1.7", "values": [1, 2.5, "three"]}),
+    );
+}
+
+#[test]
+fn every_reader_ignores_or_keeps_unknown_keys_of_a_newer_minor_version_as_the_spec_says() {
+    let ws = full_game();
+    let path = bundle_of(ws.path(), "g");
+    let valid = fs::read(&path).unwrap();
+    let payload = &valid[128..];
+    let section = |i: usize| {
+        let (off, len) = (u32_at(&valid, 88 + 8 * i), u32_at(&valid, 92 + 8 * i));
+        &payload[off..off + len]
+    };
+    let original = carta::bundle::Bundle::from_bytes(valid.clone()).unwrap();
+    let original_json = original.to_json().unwrap();
+    assert_eq!(
+        original_json["game"]["print"]["margin"],
+        Value::from(5),
+        "an integer stays an integer"
+    );
+
+    // Unknown keys at every level of the game section, `language` left out.
+    let mut game: Value = rmp_serde::from_slice(section(0)).unwrap();
+    for pointer in [
+        "",
+        "/print",
+        "/icons/AC",
+        "/kinds/k",
+        "/kinds/k/print",
+        "/zones/main",
+        "/deck-rules/0",
+        "/deck-rules/0/size",
+        "/box-rules/0",
+        "/box-rules/0/count",
+    ] {
+        add_unknown(&mut game, pointer);
+    }
+    game.as_object_mut().unwrap().shift_remove("language");
+    let mut decks: Value = rmp_serde::from_slice(section(1)).unwrap();
+    add_unknown(&mut decks, "/0");
+    let record = serde_json::json!({
+        "id": "x", "kind": "k", "name": "X", "copies": 2,
+        "x-future": {"a": [1]}, "fields": {"f": 1},
+    });
+    let mut future = rebuilt(
+        &valid,
+        Some(&rmp_serde::to_vec_named(&game).unwrap()),
+        Some(&rmp_serde::to_vec_named(&decks).unwrap()),
+        Some(&rmp_serde::to_vec_named(&record).unwrap()),
+    );
+    future[10..12].copy_from_slice(&7u16.to_le_bytes());
+    fix_checksums(&mut future);
+
+    // The library: the typed views ignore the unknowns, `game()` keeps them.
+    let bundle = carta::bundle::Bundle::from_bytes(future.clone()).unwrap();
+    assert_eq!(bundle.header().format_minor, 7);
+    let mut expected_manifest = original.manifest().clone();
+    expected_manifest.language = "und".into();
+    assert_eq!(bundle.manifest(), &expected_manifest);
+    assert_eq!(bundle.game(), &game);
+    assert_eq!(bundle.decks(), original.decks());
+    assert_eq!(bundle.card("x").unwrap(), original.card("x").unwrap());
+
+    // `decompile`: game and decks as stored, cards as written in TOML.
+    ws.write("future.carta", &future);
+    let run = ws.run(["decompile", "future.carta"]).succeeds();
+    let decompiled: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(decompiled["game"], game);
+    assert_eq!(decompiled["decks"], decks);
+    assert_eq!(decompiled["cards"], original_json["cards"]);
+
+    // `inspect` reads it and names the minor version.
+    ws.run(["inspect", "future.carta"])
+        .succeeds()
+        .stdout_has("format    version 1.7")
+        .stdout_has("game      g: G (und)");
+
+    // The Python reader written from the spec prints what `decompile` does.
+    let out = read_in_python(&ws.path().join("future.carta"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(read, decompiled);
+
+    // A new major version is refused by every reader.
+    let mut major = future.clone();
+    major[8..10].copy_from_slice(&2u16.to_le_bytes());
+    fix_checksums(&mut major);
+    ws.write("major.carta", &major);
+    ws.run(["decompile", "major.carta"])
+        .code(1)
+        .stderr_has("format version 2 is not supported");
+    let out = read_in_python(&ws.path().join("major.carta"));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
+    let ws = free_form_game();
+    ws.write(
+        "cards/g/c.toml",
+        "[[card]]\nid = \"x\"\nkind = \"k\"\nname = \"X\"\nf = 1\n",
+    );
+    ws.run(["build"]).succeeds();
+    let valid = fs::read(bundle_of(ws.path(), "g")).unwrap();
+    let crafted = |record: Value| {
+        rebuilt(
+            &valid,
+            None,
+            None,
+            Some(&rmp_serde::to_vec_named(&record).unwrap()),
+        )
+    };
+    let cases = [
+        (
+            "a field named `id`",
+            crafted(
+                serde_json::json!({"id": "x", "kind": "k", "name": "X", "fields": {"id": "evil"}}),
+            ),
+            "holds `id`",
+        ),
+        (
+            "a field named `name`",
+            crafted(
+                serde_json::json!({"id": "x", "kind": "k", "name": "X", "fields": {"name": "Evil"}}),
+            ),
+            "holds `name`",
+        ),
+        (
+            "a kind the game does not declare",
+            crafted(serde_json::json!({"id": "x", "kind": "ghost", "name": "X", "fields": {}})),
+            "kind `ghost`",
+        ),
+        (
+            "copies out of range",
+            crafted(
+                serde_json::json!({"id": "x", "kind": "k", "name": "X", "copies": 0, "fields": {}}),
+            ),
+            "`copies`",
+        ),
+        (
+            "no name",
+            crafted(serde_json::json!({"id": "x", "kind": "k", "fields": {}})),
+            "no `name`",
+        ),
+        ("a nil", with_record(&valid, &record(&[0xc0])), "nil"),
+        (
+            "a float 32",
+            with_record(&valid, &record(&[0xca, 0x3f, 0x80, 0, 0])),
+            "float 32",
+        ),
+        (
+            "binary",
+            with_record(&valid, &record(&[0xc4, 1, 0])),
+            "binary",
+        ),
+        (
+            "an extension",
+            with_record(&valid, &record(&[0xd4, 1, 0])),
+            "extension",
+        ),
+        (
+            "a key that runs past the record",
+            with_record(&valid, &[0x81, 0xd9, 0xff, b'i', b'd']),
+            "runs past the end",
+        ),
+        (
+            "a string that is not UTF-8",
+            with_record(&valid, &record(&[0xa2, 0xff, 0xfe])),
+            "not UTF-8",
+        ),
+        (
+            "an infinite float",
+            with_record(&valid, &record(&[0xcb, 0x7f, 0xf0, 0, 0, 0, 0, 0, 0])),
+            "not finite",
+        ),
+    ];
+    for (name, bytes, message) in cases {
+        ws.write("crafted.carta", &bytes);
+        for command in ["decompile", "inspect"] {
+            ws.run([command, "crafted.carta"])
+                .code(1)
+                .stderr_has(message);
+        }
+        let out = read_in_python(&ws.path().join("crafted.carta"));
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "Python of {name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -260,17 +260,27 @@ fn an_independent_implementation_agrees_with_the_engine_on_10000_random_decks() 
     );
 }
 
+/// A deck of `lines` (zone, card, copies), each card picked among those
+/// the zone takes.
 fn code_deck(game: &Game, lines: &[(usize, usize, u32)], name: &str) -> CodeDeck {
-    let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
+    let zones = &game.manifest.manifest.zones;
     let mut deck = CodeDeck {
         game: "intrepidos".into(),
         name: name.into(),
+        format: None,
         zones: Default::default(),
     };
     for &(z, card, count) in lines {
-        let id = game.pool.card(card % game.pool.len()).id.clone();
+        let (zone, decl) = zones.get_index(z % zones.len()).unwrap();
+        let fitting: Vec<&str> = game
+            .pool
+            .iter()
+            .filter(|c| decl.kinds.contains(&c.kind))
+            .map(|c| c.id.as_str())
+            .collect();
+        let id = fitting[card % fitting.len()].to_owned();
         deck.zones
-            .entry(zones[z % zones.len()].clone())
+            .entry(zone.clone())
             .or_default()
             .push((id, count));
     }
@@ -298,22 +308,32 @@ proptest! {
     fn deck_codes_round_trip_and_are_canonical(
         lines in prop::collection::vec((0usize..3, 0usize..1000, 1u32..6), 0..40),
         name in "\\PC{0,30}",
+        format in proptest::option::of("[a-z][a-z0-9-]{0,11}"),
         seed in any::<u64>(),
     ) {
         let game = game();
-        let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
-        let deck = code_deck(game, &lines, &name);
-        let code = deckcode::encode(&deck, &zones, &game.pool).unwrap();
-        let back = deckcode::decode(&code, &zones, &game.pool).unwrap();
+        let manifest = &game.manifest.manifest;
+        let mut deck = code_deck(game, &lines, &name);
+        deck.format = format.clone();
+        let code = deckcode::encode(&deck, manifest, &game.pool).unwrap();
+        let back = deckcode::decode(&code, manifest, &game.pool).unwrap();
         prop_assert_eq!(&back.name, &name);
+        prop_assert_eq!(&back.format, &format);
         prop_assert_eq!(canonical(game, &back), canonical(game, &deck));
+        // A code without a format keeps layout version 1, as before formats.
+        let bytes = base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, &code).unwrap();
+        prop_assert_eq!(bytes[0], if format.is_some() { 2 } else { 1 });
+        // Decoding gives the canonical deck: it encodes to the same code.
+        prop_assert_eq!(&deckcode::encode(&back, manifest, &game.pool).unwrap(), &code);
         // The same deck, lines shuffled: the same code.
         let mut shuffled = lines.clone();
         let mut rng = Rng(seed | 1);
         for i in (1..shuffled.len()).rev() {
             shuffled.swap(i, rng.below(i + 1));
         }
-        prop_assert_eq!(deckcode::encode(&code_deck(game, &shuffled, &name), &zones, &game.pool).unwrap(), code);
+        let mut again = code_deck(game, &shuffled, &name);
+        again.format = format;
+        prop_assert_eq!(deckcode::encode(&again, manifest, &game.pool).unwrap(), code);
     }
 }
 
@@ -325,15 +345,19 @@ fn game() -> &'static Game {
 #[test]
 fn a_code_for_another_pool_is_detected_not_misread() {
     let game = game();
-    let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
-    let code = deckcode::encode(&code_deck(game, &[(0, 1, 2)], "x"), &zones, &game.pool).unwrap();
+    let code = deckcode::encode(
+        &code_deck(game, &[(0, 1, 2)], "x"),
+        &game.manifest.manifest,
+        &game.pool,
+    )
+    .unwrap();
     let mut other = Workspace::open(&repo()).unwrap();
     let mut diags = Diagnostics::new();
     let kingdoms = compile(&mut other, "zodiacos", Decks::Skip, Keep::All, &mut diags)
         .unwrap()
         .unwrap();
     assert!(matches!(
-        deckcode::decode(&code, &zones, &kingdoms.pool),
+        deckcode::decode(&code, &game.manifest.manifest, &kingdoms.pool),
         Err(deckcode::CodeError::Pool(_))
     ));
 }
@@ -384,6 +408,250 @@ fn deck_code_and_decode_round_trip_on_the_command_line() {
     ws.run(["deck", "decode", "not-a-code"])
         .fails()
         .stderr_has("not a deck code");
+}
+
+/// The bytes of a code for intrépidos: version, the pool hash, the game,
+/// the name, then `rest` as written (zones and lines).
+fn raw_code(version: u8, rest: &[u8]) -> String {
+    use base64::Engine;
+    let game = game();
+    let mut bytes = vec![version];
+    bytes.extend(deckcode::pool_hash(&game.pool).to_be_bytes());
+    bytes.push(10);
+    bytes.extend(b"intrepidos");
+    bytes.push(1);
+    bytes.push(b'x');
+    bytes.extend(rest);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// The index (among the ids sorted bytewise) of the first card of kind
+/// `kind`, and the position of a zone that takes it and of one that does not.
+fn card_and_zones(game: &Game) -> (u8, u8, u8) {
+    let zones = &game.manifest.manifest.zones;
+    let mut ids: Vec<&carta::validate::RawCard> = game.pool.iter().collect();
+    ids.sort_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
+    for (i, card) in ids.iter().enumerate().take(127) {
+        let takes = zones.values().position(|z| z.kinds.contains(&card.kind));
+        let refuses = zones.values().position(|z| !z.kinds.contains(&card.kind));
+        if let (Some(t), Some(r)) = (takes, refuses) {
+            return (i as u8, t as u8, r as u8);
+        }
+    }
+    panic!("intrépidos has a card some zone refuses among its first 127 ids");
+}
+
+/// `code` with one of the unused bits of its last character set (another
+/// spelling of the same bytes, which base64 decoders may accept).
+fn with_trailing_bits(code: &str) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    assert_ne!(code.len() % 4, 0, "the code has unused bits");
+    let last = code.as_bytes()[code.len() - 1];
+    let v = ALPHABET.iter().position(|&c| c == last).unwrap();
+    format!("{}{}", &code[..code.len() - 1], ALPHABET[v | 1] as char)
+}
+
+#[test]
+fn every_other_spelling_of_a_deck_is_refused_so_one_deck_has_one_code() {
+    let game = game();
+    let manifest = &game.manifest.manifest;
+    let (card, zone, wrong_zone) = card_and_zones(game);
+    let decode = |code: &str| deckcode::decode(code, manifest, &game.pool);
+    // one zone, one line: the card, 2 copies
+    let canonical = raw_code(1, &[1, zone, 1, card, 2]);
+    let deck = decode(&canonical).unwrap();
+    assert_eq!(deck.zones.values().next().unwrap()[0].1, 2);
+    assert_eq!(
+        deckcode::encode(&deck, manifest, &game.pool).unwrap(),
+        canonical,
+        "the hand-made code is the one carta writes"
+    );
+    let refused = [
+        (
+            "spaces around it",
+            format!(" {canonical}\n"),
+            "spaces or line breaks",
+        ),
+        ("padding", format!("{canonical}=="), "not base64url"),
+        (
+            "trailing bits that are not zero",
+            with_trailing_bits(&canonical),
+            "not base64url",
+        ),
+        (
+            "an overlong count",
+            raw_code(1, &[1, zone, 1, card, 0x82, 0x00]),
+            "more bytes than it needs",
+        ),
+        (
+            "an overlong zone count",
+            raw_code(1, &[0x81, 0x00, zone, 1, card, 2]),
+            "more bytes than it needs",
+        ),
+        ("an empty zone", raw_code(1, &[1, zone, 0]), "empty zone"),
+        (
+            "a zone listed twice",
+            raw_code(1, &[2, zone, 1, card, 2, zone, 1, card, 1]),
+            "out of order",
+        ),
+        (
+            "a card listed twice",
+            raw_code(1, &[1, zone, 2, card, 1, 0, 1]),
+            "a card twice",
+        ),
+        (
+            "a card in a zone that does not take it",
+            raw_code(1, &[1, wrong_zone, 1, card, 2]),
+            "does not take that kind",
+        ),
+        (
+            "no copies",
+            raw_code(1, &[1, zone, 1, card, 0]),
+            "copies of",
+        ),
+        (
+            "10,001 copies",
+            raw_code(1, &[1, zone, 1, card, 0x91, 0x4e]),
+            "copies of",
+        ),
+        (
+            "a number over 32 bits",
+            raw_code(1, &[1, zone, 1, card, 0x80, 0x80, 0x80, 0x80, 0x10]),
+            "too large",
+        ),
+        (
+            "trailing bytes",
+            raw_code(1, &[1, zone, 1, card, 2, 0]),
+            "bytes after the deck",
+        ),
+        (
+            "an empty format",
+            raw_code(2, &[0, 1, zone, 1, card, 2]),
+            "format is empty",
+        ),
+        (
+            "a zone out of range",
+            raw_code(1, &[1, 100, 1, card, 2]),
+            "zone number 100",
+        ),
+        ("layout version 3", raw_code(3, &[0]), "layout version 3"),
+    ];
+    for (what, code, message) in refused {
+        let err = decode(&code).expect_err(what).to_string();
+        assert!(err.contains(message), "{what}: {err}");
+    }
+    // With a format: version 2, and the format is kept.
+    let with_format = raw_code(2, &[4, b'f', b'r', b'e', b'e', 1, zone, 1, card, 2]);
+    assert_eq!(
+        decode(&with_format).unwrap().format.as_deref(),
+        Some("free")
+    );
+    assert!(deckcode::to_toml(&decode(&with_format).unwrap()).contains("\nformat = \"free\"\n"));
+}
+
+#[test]
+fn encoding_refuses_what_decoding_would() {
+    let game = game();
+    let manifest = &game.manifest.manifest;
+    let (card, _, wrong_zone) = card_and_zones(game);
+    let mut ids: Vec<&str> = game.pool.ids().collect();
+    ids.sort_unstable();
+    let id = ids[card as usize].to_owned();
+    let zone = manifest
+        .zones
+        .get_index(wrong_zone as usize)
+        .unwrap()
+        .0
+        .clone();
+    let deck = |zone: &str, lines: Vec<(String, u32)>| CodeDeck {
+        game: "intrepidos".into(),
+        name: "x".into(),
+        format: None,
+        zones: [(zone.to_owned(), lines)].into_iter().collect(),
+    };
+    let err =
+        deckcode::encode(&deck(&zone, vec![(id.clone(), 1)]), manifest, &game.pool).unwrap_err();
+    assert!(matches!(err, deckcode::CodeError::ZoneKind { .. }), "{err}");
+    let fitting = code_deck(game, &[(0, 0, 1)], "x");
+    let (zone, lines) = fitting.zones.first().unwrap();
+    let many = vec![(lines[0].0.clone(), 6_000), (lines[0].0.clone(), 5_000)];
+    let err = deckcode::encode(&deck(zone, many), manifest, &game.pool).unwrap_err();
+    assert!(
+        matches!(err, deckcode::CodeError::Count { count: 11_000, .. }),
+        "{err}"
+    );
+    let mut empty_format = fitting.clone();
+    empty_format.format = Some(String::new());
+    assert_eq!(
+        deckcode::encode(&empty_format, manifest, &game.pool),
+        Err(deckcode::CodeError::EmptyFormat)
+    );
+}
+
+#[test]
+fn the_pool_hash_of_a_bundle_is_the_pool_hash_of_the_sources() {
+    let ws = crate::harness::Workspace::shipped(&[]);
+    ws.run(["build"]).succeeds();
+    for game in ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"] {
+        let mut sources = Workspace::open(ws.path()).unwrap();
+        let mut diags = Diagnostics::new();
+        let checked = compile(&mut sources, game, Decks::Skip, Keep::All, &mut diags)
+            .unwrap()
+            .unwrap();
+        let bundle =
+            carta::bundle::Bundle::open(ws.path().join(format!("build/{game}/{game}.carta")))
+                .unwrap();
+        let mut cards = Vec::new();
+        bundle
+            .visit(|c| cards.push((c.id.to_owned(), c.kind.to_owned())))
+            .unwrap();
+        let from_bundle = deckcode::hash_cards(cards.iter().map(|(i, k)| (i.as_str(), k.as_str())));
+        assert_eq!(from_bundle, deckcode::pool_hash(&checked.pool), "{game}");
+    }
+}
+
+#[test]
+fn the_code_in_the_deck_codes_spec_still_decodes() {
+    let spec = std::fs::read_to_string(repo().join("docs/deck-codes.md")).unwrap();
+    let code = spec
+        .lines()
+        .skip_while(|l| !l.starts_with("$ carta deck code"))
+        .nth(1)
+        .expect("docs/deck-codes.md shows a code");
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let decoded = ws.run(["-q", "deck", "decode", code]).succeeds().stdout;
+    assert!(
+        decoded.starts_with("game = \"intrepidos\"\nname = \"Fúria de Áries\"\n"),
+        "{decoded}"
+    );
+    let again = ws
+        .run([
+            "-q",
+            "deck",
+            "code",
+            "cards/intrepidos/decks/furia-de-aries.toml",
+        ])
+        .succeeds()
+        .stdout;
+    assert_eq!(again.trim(), code);
+}
+
+#[test]
+fn a_code_for_a_game_not_in_the_workspace_says_so_once() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    use base64::Engine;
+    let mut bytes = vec![1, 0, 0, 0, 0, 4];
+    bytes.extend(b"nope");
+    bytes.extend([1, b'x', 0]);
+    let code = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    let run = ws.run(["deck", "decode", &code]).fails();
+    assert!(
+        run.stderr
+            .contains("this deck code is for the game `nope`, which is not in this workspace")
+            && !run.stderr.contains("which the game does not have"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

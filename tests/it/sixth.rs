@@ -214,3 +214,21 @@ fn a_format_rule_that_reuses_an_id_of_the_rules_it_extends_is_reported() {
     assert_eq!(d["file"], "cards/mosaico/game.toml");
     assert_eq!(d["labels"][0]["message"], "first defined here");
 }
+
+#[test]
+fn a_deck_code_carries_the_decks_format() {
+    let ws = mosaico();
+    let league = LEGAL.replace("name = \"Azul\"\n", "name = \"Azul\"\nformat = \"liga\"\n");
+    ws.write("d.toml", &league);
+    let code = ws.run(["deck", "code", "d.toml"]).succeeds().stdout;
+    let plain = {
+        ws.write("plain.toml", LEGAL);
+        ws.run(["deck", "code", "plain.toml"]).succeeds().stdout
+    };
+    assert_ne!(code, plain, "the format is part of the code");
+    ws.run(["deck", "decode", code.trim()])
+        .succeeds()
+        .stdout_has("format = \"liga\"");
+    let decoded = ws.run(["deck", "decode", plain.trim()]).succeeds().stdout;
+    assert!(!decoded.contains("format"), "{decoded}");
+}

@@ -10,6 +10,7 @@ Usage: read_bundle.py BUNDLE
 """
 
 import json
+import math
 import struct
 import sys
 import zlib
@@ -21,6 +22,9 @@ HEADER_LEN = 128
 SECTIONS = ["game", "decks", "index", "cards"]
 MAX_BLOCK = 16 * 1024 * 1024
 MAX_INFLATE_RATIO = 1032
+MAX_NESTING = 66
+RESERVED = ("id", "kind", "name", "copies")
+MAX_COPIES = 10000
 
 
 class BundleError(Exception):
@@ -32,11 +36,70 @@ def check(cond, message):
         raise BundleError(message)
 
 
+REFUSED = {0xC0: "a nil value", 0xC1: "the unused marker 0xc1",
+           0xCA: "a float 32 (the format stores floats as float 64)"}
+REFUSED.update({m: "a binary value" for m in range(0xC4, 0xC7)})
+REFUSED.update({m: "an extension value" for m in list(range(0xC7, 0xCA)) + list(range(0xD4, 0xD9))})
+
+
+def check_markers(data):
+    """Walks the markers of the one value in `data` (before unpacking it):
+    only the types the format allows, strings as map keys, nesting at most
+    66 containers deep, finite floats."""
+    at, stack = 0, [(1, False)]  # per open container: items left, whether keys come next
+
+    def be(n):
+        nonlocal at
+        check(at + n <= len(data), "a value runs past the end")
+        v = int.from_bytes(data[at:at + n], "big")
+        at += n
+        return v
+
+    while stack:
+        left, is_map = stack.pop()
+        if left == 0:
+            continue
+        stack.append((left - 1, is_map))
+        check(at < len(data), "a value runs past the end")
+        m = data[at]
+        at += 1
+        check(m not in REFUSED, REFUSED.get(m, "") + " (the format has none)")
+        key_expected = is_map and left % 2 == 0
+        is_str = 0xA0 <= m <= 0xBF or 0xD9 <= m <= 0xDB
+        check(not key_expected or is_str, "a map key is not a string")
+        if is_str:
+            n = m & 0x1F if m <= 0xBF else be(1 << (m - 0xD9))
+            check(at + n <= len(data), "a string runs past the end")
+            at += n
+        elif 0xCC <= m <= 0xCF:
+            be(1 << (m - 0xCC))
+        elif 0xD0 <= m <= 0xD3:
+            be(1 << (m - 0xD0))
+        elif m == 0xCB:
+            (f,) = struct.unpack(">d", data[at:at + 8]) if at + 8 <= len(data) else (0.0,)
+            be(8)
+            check(math.isfinite(f), f"the float {f} is not finite")
+        elif 0x90 <= m <= 0x9F or m in (0xDC, 0xDD) or 0x80 <= m <= 0x8F or m in (0xDE, 0xDF):
+            is_container_map = 0x80 <= m <= 0x8F or m in (0xDE, 0xDF)
+            if m <= 0x9F:
+                n = m & 0x0F
+            else:
+                n = be(2 if m in (0xDC, 0xDE) else 4)
+            check(len(stack) <= MAX_NESTING, "values nest deeper than 64 levels")
+            check(n <= len(data) - at, "a container claims more items than there are bytes")
+            stack.append((2 * n if is_container_map else n, is_container_map))
+
+
 def unpack_one(data):
-    """Exactly one MessagePack value that fills `data`, nesting at most 66 deep."""
+    """Exactly one MessagePack value that fills `data`, of the types the
+    format allows."""
+    check_markers(data)
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=len(data) or 1)
     unpacker.feed(data)
-    value = unpacker.unpack()
+    try:
+        value = unpacker.unpack()
+    except UnicodeDecodeError:
+        raise BundleError("a string is not UTF-8")
     check(unpacker.tell() == len(data), "bytes after the value")
     return value
 
@@ -45,14 +108,19 @@ class Bundle:
     def __init__(self, data):
         check(data[:8] == MAGIC, "not a carta bundle")
         check(len(data) >= HEADER_LEN, "truncated header")
-        (version, flags) = struct.unpack_from("<HH", data, 8)
+        # Any minor version of major version 1 reads: it only adds map keys,
+        # which this reader ignores (or, in game and decks, passes through).
+        (version, self.minor) = struct.unpack_from("<HH", data, 8)
         check(version == 1, f"unsupported format version {version}")
         check(zlib.crc32(data[:124]) == struct.unpack_from("<I", data, 124)[0], "damaged header")
-        check(flags == 0, "unknown flags")
         (self.card_count,) = struct.unpack_from("<I", data, 12)
         (self.deck_count,) = struct.unpack_from("<I", data, 120)
         self.source_hash = data[16:48].hex()
-        self.carta_version = data[48:80].rstrip(b"\0").decode("utf-8")
+        version_field = data[48:80]
+        end = version_field.find(b"\0")
+        end = len(version_field) if end < 0 else end
+        check(not version_field[end:].strip(b"\0"), "the carta version is not NUL-padded")
+        self.carta_version = version_field[:end].decode("utf-8")
         payload_len, payload_crc = struct.unpack_from("<II", data, 80)
         payload = data[HEADER_LEN:]
         check(len(payload) == payload_len, "length differs from the header's")
@@ -63,6 +131,7 @@ class Bundle:
             check(off + length <= payload_len, f"{name} section outside the payload")
             sections[name] = payload[off:off + length]
         self.game = unpack_one(sections["game"])
+        check(isinstance(self.game, dict) and isinstance(self.game.get("kinds"), dict), "game section")
         self.decks = unpack_one(sections["decks"])
         check(len(self.decks) == self.deck_count, "deck count")
         self.blocks = self._read_blocks(sections["cards"])
@@ -137,12 +206,33 @@ class Bundle:
             else:
                 raw = self.inflate(block)
                 record = unpack_one(raw[rec_off:rec_off + rec_len])
+                self.check_record(record)
                 check(record["id"] == card_id, "index points at another card")
                 return record
         return None
 
 
+    def check_record(self, record):
+        check(isinstance(record, dict), "a record is not a map")
+        for key in ("id", "kind", "name", "fields"):
+            check(key in record, f"a record has no `{key}`")
+        for key in ("id", "kind", "name"):
+            check(isinstance(record[key], str), f"`{key}` is not a string")
+        check(isinstance(record["fields"], dict), "`fields` is not a map")
+        if "copies" in record:
+            copies = record["copies"]
+            check(type(copies) is int and 1 <= copies <= MAX_COPIES,
+                  f"`copies` is not a whole number from 1 to {MAX_COPIES}")
+        for key in RESERVED:
+            check(key not in record["fields"],
+                  f"a record's `fields` holds `{key}`, which is a key of the record itself")
+        check(record["kind"] in self.game["kinds"],
+              f"card `{record['id']}` is of kind `{record['kind']}`, which the game section does not declare")
+
+
 def as_source(record):
+    """The card as written in its TOML file; record keys this reader does
+    not know are not card fields and are left out."""
     card = {"id": record["id"], "kind": record["kind"], "name": record["name"]}
     if "copies" in record:
         card["copies"] = record["copies"]
