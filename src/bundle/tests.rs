@@ -697,6 +697,7 @@ fn a_record_over_16_mib_is_named_and_one_under_it_gets_a_block_of_its_own() {
         name: "X",
         copies: None,
         fields,
+        i18n: None,
     };
     let err = encode(
         &manifest(),
