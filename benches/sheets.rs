@@ -90,6 +90,7 @@ fn main() {
     let all = Selection {
         subject: "all".into(),
         prints: pool_prints(&game),
+        notes: Vec::new(),
     };
 
     let mut times = Vec::new();
@@ -127,6 +128,7 @@ fn main() {
     let hundred = Selection {
         subject: "100".into(),
         prints: all.prints[..100].to_vec(),
+        notes: Vec::new(),
     };
     let files = render(
         ws.jail(),

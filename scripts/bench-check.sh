@@ -61,7 +61,12 @@ for n in "${sizes[@]}"; do
     "$carta" -C "$ws" -q check > /dev/null
     read -r re rm < <(measure sh -c 'echo "# edit $$" >> "$1" && exec "$2" -C "$3" -q check' sh "$edited" "$carta" "$ws")
     read -r bu bm < <(measure "$carta" -C "$ws" -q build --out "$work/out$n")
-    if [ -x "$taplo" ]; then
+    if [ -x "$taplo" ] && [ "$game" != synth ]; then
+        # A real pack's schemas (oneOf, $ref) are given to taplo as carta's
+        # own editor schemas (draft 7, which taplo reads), found through the
+        # .taplo.toml that carta check wrote at the workspace root.
+        read -r ta tm < <(cd "$ws" && measure "$taplo" check "cards/$game/r*.toml")
+    elif [ -x "$taplo" ]; then
         read -r ta tm < <(measure "$taplo" check --schema "file://$work/schema.json" "${card_files[@]}")
     else
         ta=nan tm=0

@@ -147,6 +147,16 @@ pub enum Command {
         #[command(flatten)]
         print: PrintArgs,
     },
+    /// Keep translation files: refresh their source hashes, export and
+    /// import PO files for translators.
+    #[command(
+        after_help = "Exit codes: see each i18n command.\n\nExample:\n  carta i18n export intrepidos --lang en -o intrepidos.en.po"
+    )]
+    I18n {
+        /// What to do with translations.
+        #[command(subcommand)]
+        command: I18nCommand,
+    },
     /// Check on every save and rebuild what changed; `--serve` adds a live
     /// preview in the browser.
     #[command(
@@ -264,9 +274,57 @@ pub enum ExportFormat {
     Tts,
 }
 
+/// The `carta i18n` commands.
+#[derive(Debug, Subcommand)]
+pub enum I18nCommand {
+    /// Record the current source text's hash in every translation entry of
+    /// the game (after reviewing the translations `check` calls stale).
+    #[command(
+        after_help = "Exit codes: 0 written or already current, 1 problems found (nothing written), 2 could not run or write.\n\nExample:\n  carta i18n update intrepidos --lang en"
+    )]
+    Update {
+        /// The game.
+        game: String,
+        /// Only this language.
+        #[arg(long)]
+        lang: Option<String>,
+    },
+    /// Write the game's strings in a language as a PO file (stdout by default).
+    #[command(
+        after_help = "Exit codes: 0 written, 1 problems found, 2 could not run or write.\n\nExample:\n  carta i18n export zodiacos --lang en -o zodiacos.en.po"
+    )]
+    Export {
+        /// The game.
+        game: String,
+        /// The language to translate into.
+        #[arg(long)]
+        lang: String,
+        /// Write to FILE instead of stdout.
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Read a translated PO file into the game's translation file.
+    #[command(
+        after_help = "Exit codes: 0 imported or nothing to import, 1 problems found (nothing written), 2 could not run or write.\n\nExample:\n  carta i18n import zodiacos zodiacos.en.po"
+    )]
+    Import {
+        /// The game.
+        game: String,
+        /// The PO file, relative to the current directory.
+        file: PathBuf,
+        /// The language (default: the PO file's `Language:` header).
+        #[arg(long)]
+        lang: Option<String>,
+    },
+}
+
 /// Per-build print settings; each overrides the game's `[print]`.
 #[derive(Debug, Args)]
 pub struct PrintArgs {
+    /// Print sheets in this language (repeatable; `sheets/<lang>/`):
+    /// the game's own or one of its translations.
+    #[arg(long = "lang", value_name = "LANG")]
+    pub languages: Vec<String>,
     /// The paper.
     #[arg(long, value_enum)]
     pub paper: Option<Paper>,
@@ -421,13 +479,31 @@ pub fn run(cli: Cli) -> ExitCode {
             games,
             &root.join(out),
             print.options(),
+            &print.languages,
             !output.is_json() && !g.quiet,
         ),
+        Command::I18n { command } => match command {
+            I18nCommand::Update { game, lang } => {
+                commands::i18n::update(root, game, lang.as_deref())
+            }
+            I18nCommand::Export { game, lang, out } => {
+                commands::i18n::export(root, game, lang, out.as_deref())
+            }
+            I18nCommand::Import { game, file, lang } => {
+                commands::i18n::import(root, game, file, lang.as_deref())
+            }
+        },
         Command::Print {
             targets,
             out,
             print,
-        } => commands::print::run(root, targets, &root.join(out), print.options()),
+        } => commands::print::run(
+            root,
+            targets,
+            &root.join(out),
+            print.options(),
+            &print.languages,
+        ),
         Command::Export {
             format,
             targets,

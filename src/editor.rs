@@ -325,7 +325,8 @@ fn with_draft(schema: Value) -> Value {
 
 /// `.taplo.toml`: one rule per game for its card files and one for its
 /// decks, and one for every manifest. A file matched by two rules takes the
-/// later one's schema in taplo, so card rules exclude decks and manifests.
+/// later one's schema in taplo, so card rules exclude decks, manifests and
+/// translations (`i18n/`, which are not card files).
 fn taplo_config(games: &[String]) -> String {
     let mut s = format!(
         "{TAPLO_HEADER} (`carta check` keeps it in step with the games; delete this line to keep your own).\n\
@@ -334,7 +335,7 @@ fn taplo_config(games: &[String]) -> String {
     for g in games {
         s.push_str(&format!(
             "\n[[rule]]\ninclude = [\"cards/{g}/**/*.toml\"]\n\
-             exclude = [\"cards/{g}/game.toml\", \"cards/{g}/decks/**\"]\n\
+             exclude = [\"cards/{g}/game.toml\", \"cards/{g}/decks/**\", \"cards/{g}/i18n/**\"]\n\
              schema = {{ path = \"{}\" }}\n\
              \n[[rule]]\ninclude = [\"cards/{g}/decks/*.toml\"]\n\
              schema = {{ path = \"{}\" }}\n",

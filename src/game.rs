@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics, FileId};
+use crate::i18n::{self, Translations};
 use crate::link::{CardPool, link};
 use crate::load::{CheckCache, LoadError, ReadProblem, Workspace, hash_text};
 use crate::rules::{self, Rules};
@@ -25,6 +26,8 @@ pub struct Game {
     pub schemas: GameSchemas,
     /// The example decks under `cards/<game>/decks/` that parsed.
     pub decks: Vec<DeckFile>,
+    /// Its translations (`cards/<game>/i18n/`).
+    pub i18n: Translations,
     /// How many card files were unchanged since the last `carta check` and
     /// taken from its cache instead of being parsed and validated again.
     pub reused_files: usize,
@@ -34,6 +37,37 @@ impl Game {
     /// The game's id (its folder name).
     pub fn id(&self) -> &str {
         &self.manifest.manifest.id
+    }
+
+    /// The game in `lang` (its own language or one of its translations):
+    /// every translated string put in, the source text where a translation
+    /// is missing; and the keys of what kept its source text.
+    pub fn localized(&self, lang: &str) -> (Game, Vec<String>) {
+        let catalog = (lang != self.manifest.manifest.language)
+            .then(|| self.i18n.catalog(lang))
+            .flatten();
+        let l = i18n::localize(
+            lang,
+            &self.manifest.manifest,
+            self.pool.iter(),
+            &self.i18n.sources,
+            catalog,
+        );
+        // Relinking the same ids reports nothing new.
+        let pool = link(l.cards, &mut Diagnostics::new());
+        let game = Game {
+            manifest: LoadedManifest {
+                manifest: l.manifest,
+                ..self.manifest.clone()
+            },
+            pool,
+            rules: self.rules.clone(),
+            schemas: self.schemas.clone(),
+            decks: Vec::new(),
+            i18n: Translations::default(),
+            reused_files: 0,
+        };
+        (game, l.untranslated)
     }
 }
 
@@ -106,12 +140,26 @@ pub fn compile(
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
+    // Translations are checked over a pool without card errors, like rules.
+    let translations = if cards_ok && !manifest.manifest.translations.is_empty() {
+        let catalogs = i18n::check::read(ws, &manifest, diags)?;
+        let sources = i18n::Sources::of(&manifest, &schemas, &pool);
+        let coverage = i18n::check(&sources, &catalogs, &manifest, &pool, diags);
+        Translations {
+            sources,
+            catalogs,
+            coverage: Some(coverage),
+        }
+    } else {
+        Translations::default()
+    };
     let mut game = Game {
         manifest,
         pool,
         rules,
         schemas,
         decks: Vec::new(),
+        i18n: translations,
         reused_files,
     };
     if decks == Decks::Check {
@@ -129,15 +177,22 @@ pub fn compile(
     Ok(Some(game))
 }
 
-/// The field names rules read: all a check keeps of a card (`None`: keep
-/// every field).
-fn kept_fields(manifest: &LoadedManifest, keep: Keep) -> Option<BTreeSet<String>> {
+/// The field names rules read and, in a translated game, the fields that
+/// hold translatable text: all a check keeps of a card (`None`: keep every
+/// field).
+fn kept_fields(
+    manifest: &LoadedManifest,
+    schemas: &GameSchemas,
+    keep: Keep,
+) -> Option<BTreeSet<String>> {
     (keep != Keep::All).then(|| {
-        let mut fields = BTreeSet::new();
-        manifest
-            .manifest
-            .all_rules()
-            .for_each(|r| r.fields(&mut fields));
+        let m = &manifest.manifest;
+        let mut fields = if m.translations.is_empty() {
+            BTreeSet::new()
+        } else {
+            i18n::sources::translatable_fields(manifest, schemas)
+        };
+        m.all_rules().for_each(|r| r.fields(&mut fields));
         fields
     })
 }
@@ -156,7 +211,7 @@ fn read_card_files(
 ) -> Result<(Vec<RawCard>, usize), LoadError> {
     let game = manifest.manifest.id.clone();
     let kinds = manifest.manifest.kind_ids();
-    let kept = kept_fields(manifest, keep);
+    let kept = kept_fields(manifest, schemas, keep);
     let card_files = ws.card_files(&game, diags)?;
     let cache = (keep == Keep::RulesCached).then(|| {
         // Everything besides a file's own text that its result depends on.

@@ -29,6 +29,7 @@ pub mod diag;
 pub mod editor;
 pub mod emit;
 pub mod game;
+pub mod i18n;
 pub mod limits;
 pub mod link;
 pub mod load;

@@ -25,7 +25,7 @@
 //! "#).unwrap();
 //! let mut fields = serde_json::Map::new();
 //! fields.insert("attack".into(), 3.into());
-//! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields }];
+//! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields, i18n: None }];
 //! let bytes = bundle::encode(&manifest, None, &cards, &[], SourceHash::of([("cards/demo/game.toml", "…")])).unwrap();
 //!
 //! let bundle = Bundle::from_bytes(bytes).unwrap();
@@ -55,7 +55,7 @@ pub use format::{
 };
 pub use hash::SourceHash;
 pub use read::Bundle;
-pub use record::{Card, CardRecord, CardRef, DeckRecord};
+pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};
 pub use summary::summary;
 pub use view::{ArrayRef, MapRef, ValueRef};
 pub use write::{EncodeError, encode};

@@ -265,7 +265,16 @@ impl Bundle {
     pub fn to_json(&self) -> Result<Value, BundleError> {
         let cards = self
             .cards()
-            .map(|c| c.map(|c| c.to_source_json()))
+            .map(|c| {
+                c.map(|c| {
+                    let mut json = c.to_source_json();
+                    if let (Value::Object(map), false) = (&mut json, c.i18n.is_empty()) {
+                        let i18n = serde_json::to_value(&c.i18n).expect("strings serialize");
+                        map.insert("i18n".into(), i18n);
+                    }
+                    json
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut map = Map::new();
         map.insert("game".into(), self.game.clone());

@@ -1,5 +1,7 @@
 //! The records of a bundle: cards and decks, as written and as read.
 
+use std::collections::BTreeMap;
+
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -23,7 +25,14 @@ pub struct CardRecord<'a> {
     pub copies: Option<u32>,
     /// Every other field, as authored.
     pub fields: &'a Map<String, Value>,
+    /// Its translations: language → field (`name`, `effect`,
+    /// `levels.0.ability.text`) → text; absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub i18n: Option<&'a Translated>,
 }
+
+/// A card's translations: language → dotted field path → text.
+pub type Translated = BTreeMap<String, BTreeMap<String, String>>;
 
 impl<'a> From<&'a RawCard> for CardRecord<'a> {
     fn from(card: &'a RawCard) -> Self {
@@ -33,6 +42,7 @@ impl<'a> From<&'a RawCard> for CardRecord<'a> {
             name: &card.name,
             copies: card.copies,
             fields: &card.fields,
+            i18n: None,
         }
     }
 }
@@ -53,12 +63,47 @@ pub struct Card {
     pub copies: Option<u32>,
     /// Every other field, in the order written.
     pub fields: Map<String, Value>,
+    /// Its translations: language → dotted field path → text (empty in
+    /// bundles of untranslated games and of carta before 0.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub i18n: Translated,
 }
 
 impl Card {
     /// A field other than the common ones.
     pub fn field(&self, name: &str) -> Option<&Value> {
         self.fields.get(name)
+    }
+
+    /// Field `path` in language `lang`: its translation when the card has
+    /// one, else the value as written in the game's own language. `path`
+    /// is `name`, a field (`effect`) or a dotted path into one
+    /// (`levels.0.ability.text`).
+    pub fn field_in(&self, path: &str, lang: &str) -> Option<Value> {
+        if let Some(text) = self.i18n.get(lang).and_then(|t| t.get(path)) {
+            return Some(Value::String(text.clone()));
+        }
+        if path == "name" {
+            return Some(Value::String(self.name.clone()));
+        }
+        let mut segs = path.split('.');
+        let mut at = self.fields.get(segs.next()?)?;
+        for seg in segs {
+            at = match at {
+                Value::Object(m) => m.get(seg)?,
+                Value::Array(items) => items.get(seg.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(at.clone())
+    }
+
+    /// The card's name in language `lang`, falling back to its own.
+    pub fn name_in(&self, lang: &str) -> &str {
+        self.i18n
+            .get(lang)
+            .and_then(|t| t.get("name"))
+            .unwrap_or(&self.name)
     }
 
     /// The card as it is written in its source file: `id`, `kind`, `name`,
@@ -97,6 +142,8 @@ pub struct CardRef<'a> {
     pub copies: Option<u32>,
     /// Every other field, in the order written.
     pub fields: MapRef<'a>,
+    /// Its translations (language → field path → text), when it has any.
+    pub i18n: Option<ValueRef<'a>>,
 }
 
 impl<'a> CardRef<'a> {
@@ -106,6 +153,7 @@ impl<'a> CardRef<'a> {
         let mut c = Cursor::new(record);
         let entries = c.map_header().map_err(|_| "a record is not a map")?;
         let (mut id, mut kind, mut name, mut copies, mut fields) = (None, None, None, None, None);
+        let mut i18n = None;
         for _ in 0..entries {
             let key = c.key()?;
             let mut string = || -> Result<&'a str, Bad> {
@@ -132,6 +180,8 @@ impl<'a> CardRef<'a> {
                 "fields" => {
                     fields = Some(c.fields(&RESERVED, super::MAX_DEPTH)?);
                 }
+                // language → field path → text: two levels of maps.
+                "i18n" => i18n = Some(c.value(2)?),
                 // A key of a later minor version: checked, then ignored.
                 _ => {
                     c.value(super::MAX_DEPTH + 1)?;
@@ -148,6 +198,7 @@ impl<'a> CardRef<'a> {
             name: name.ok_or_else(|| missing("name"))?,
             copies,
             fields: fields.ok_or_else(|| missing("fields"))?,
+            i18n,
         })
     }
 
@@ -171,6 +222,12 @@ impl<'a> CardRef<'a> {
             name: self.name.to_owned(),
             copies: self.copies,
             fields: self.fields.to_json()?,
+            i18n: match &self.i18n {
+                None => Translated::new(),
+                Some(v) => serde_json::from_value(v.to_json()?).map_err(|e| {
+                    BundleError::corrupt("cards", format!("`i18n` of `{}`: {e}", self.id))
+                })?,
+            },
         })
     }
 }

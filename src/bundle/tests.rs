@@ -135,6 +135,7 @@ impl Sample {
                 name,
                 copies: *copies,
                 fields,
+                i18n: None,
             })
             .collect()
     }
@@ -351,6 +352,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         name: "X",
         copies: None,
         fields: &ok,
+        i18n: None,
     };
     let bytes = encode(&manifest(), None, &[card], &[], SourceHash::default()).unwrap();
     let read = Bundle::from_bytes(bytes)
@@ -370,6 +372,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         name: "X",
         copies: None,
         fields: &too_deep,
+        i18n: None,
     };
     assert!(matches!(
         encode(&manifest(), None, &[card], &[], SourceHash::default()),
@@ -694,6 +697,7 @@ fn a_record_over_16_mib_is_named_and_one_under_it_gets_a_block_of_its_own() {
         name: "X",
         copies: None,
         fields,
+        i18n: None,
     };
     let err = encode(
         &manifest(),

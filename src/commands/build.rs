@@ -6,13 +6,15 @@ use std::path::{Path, PathBuf};
 
 use super::progress::Progress;
 use super::{CommandError, Report, plural};
-use crate::diag::Diagnostics;
-use crate::emit::{self, Stage, sheets::SheetOptions};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::emit::sheets::{SheetOptions, SheetsEmitter};
+use crate::emit::{self, Emitter, Stage};
 use crate::game::{self, Decks, Game, Keep};
 use crate::load::Workspace;
 
 /// Builds the named games (all if none) of the workspace at `root` into
-/// `out`, with a progress bar on a terminal when `progress`.
+/// `out`, with a progress bar on a terminal when `progress`; sheets also in
+/// each of `languages` (default: the manifest's `[print] languages`).
 ///
 /// # Errors
 /// When the workspace cannot be read or the output cannot be written.
@@ -21,6 +23,7 @@ pub fn run(
     games: &[String],
     out: &Path,
     sheets: SheetOptions,
+    languages: &[String],
     progress: bool,
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
@@ -49,6 +52,7 @@ pub fn run(
         for emitter in emit::for_build(game, sheets) {
             emitter.emit(game, &mut ws, &mut stage, &mut diags)?;
         }
+        emit_languages(game, languages, sheets, &mut ws, &mut stage, &mut diags)?;
         bar.done();
     }
     drop(bar);
@@ -61,6 +65,75 @@ pub fn run(
         diags,
         sources: ws.sources,
     })
+}
+
+/// Stages the sheets of `game` in each language of `requested` (or of its
+/// `[print] languages`) into `sheets/<lang>/`, after its source-language
+/// sheets; a language the game does not have is an error.
+///
+/// # Errors
+/// When an input cannot be read or the stage cannot be written.
+pub(super) fn emit_languages(
+    game: &Game,
+    requested: &[String],
+    sheets: SheetOptions,
+    ws: &mut Workspace,
+    stage: &mut Stage,
+    diags: &mut Diagnostics,
+) -> Result<(), CommandError> {
+    let m = &game.manifest.manifest;
+    let configured = m
+        .print
+        .as_ref()
+        .map(|p| p.languages.clone())
+        .unwrap_or_default();
+    let languages = if requested.is_empty() {
+        &configured
+    } else {
+        requested
+    };
+    for lang in languages {
+        if lang != &m.language && !m.translations.contains(lang) {
+            let span = game.manifest.spans.key_span("/language").unwrap_or(0..0);
+            let known: Vec<&str> = std::iter::once(m.language.as_str())
+                .chain(m.translations.iter().map(String::as_str))
+                .collect();
+            diags.push(
+                Diagnostic::error(
+                    "i18n::language",
+                    format!("game `{}` has no language `{lang}` to print", game.id()),
+                )
+                .at(game.manifest.file, span, "its languages are declared here")
+                .with_help(crate::suggest::help(lang, known, "languages")),
+            );
+            continue;
+        }
+        let (localized, untranslated) = game.localized(lang);
+        let notes = language_report(lang, &m.language, &untranslated);
+        SheetsEmitter::pool(&localized, sheets)
+            .in_language(lang, notes)
+            .emit(&localized, ws, stage, diags)?;
+    }
+    Ok(())
+}
+
+/// The cover's lines about the language of the sheets: which strings fell
+/// back to the source language.
+fn language_report(lang: &str, source: &str, untranslated: &[String]) -> Vec<String> {
+    let mut lines = vec![format!("Language: {lang}")];
+    if !untranslated.is_empty() {
+        const SHOWN: usize = 6;
+        let mut list = untranslated[..untranslated.len().min(SHOWN)].join(", ");
+        if untranslated.len() > SHOWN {
+            list.push_str(&format!(" and {} more", untranslated.len() - SHOWN));
+        }
+        lines.push(format!(
+            "Untranslated, printed in {source}: {} string{} ({list})",
+            untranslated.len(),
+            plural(untranslated.len())
+        ));
+    }
+    lines
 }
 
 /// The report of a build that found errors: the stage is dropped unused.

@@ -34,8 +34,24 @@ pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, Comm
     } else {
         String::new()
     };
+    let translated: Vec<String> = checked
+        .iter()
+        .filter_map(|g| {
+            let coverage = g.i18n.coverage.as_ref().filter(|c| !c.is_empty())?;
+            let per_lang: Vec<String> = coverage
+                .iter()
+                .map(|c| format!("{}: {}/{}", c.lang, c.translated, c.total))
+                .collect();
+            Some(format!("{} {}", g.id(), per_lang.join(", ")))
+        })
+        .collect();
+    let translated = if translated.is_empty() {
+        String::new()
+    } else {
+        format!("; translated cards: {}", translated.join("; "))
+    };
     let summary = format!(
-        "checked {} game{}, {cards} card{}{reused}",
+        "checked {} game{}, {cards} card{}{reused}{translated}",
         checked.len(),
         plural(checked.len()),
         plural(cards)

@@ -9,6 +9,7 @@ pub mod bundle;
 pub mod check;
 pub mod deck;
 pub mod export;
+pub mod i18n;
 pub mod init;
 pub mod print;
 pub mod progress;

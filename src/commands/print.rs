@@ -23,6 +23,7 @@ pub fn run(
     targets: &[String],
     out: &Path,
     sheets: SheetOptions,
+    languages: &[String],
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
@@ -33,7 +34,11 @@ pub fn run(
         &mut diags,
         |game, target, deck, ws, diags| {
             let emitter = sheets_of(game, target, deck, sheets);
-            Ok(emitter.emit(game, ws, &mut stage, diags)?)
+            emitter.emit(game, ws, &mut stage, diags)?;
+            if !deck {
+                super::build::emit_languages(game, languages, sheets, ws, &mut stage, diags)?;
+            }
+            Ok(())
         },
     )?;
     if diags.has_errors() {
@@ -98,6 +103,7 @@ pub(super) fn each_target(
                     selection: Selection {
                         subject: "Every card of the game".into(),
                         prints: pool_prints(&game),
+                        notes: Vec::new(),
                     },
                     stem: game.id().to_owned(),
                     name: game.manifest.manifest.name.clone(),
@@ -123,6 +129,7 @@ pub(super) fn each_target(
             let selection = Selection {
                 subject: format!("Deck: {}", deck.name),
                 prints: cards,
+                notes: Vec::new(),
             };
             let name = deck.name.clone();
             Some((

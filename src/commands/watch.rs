@@ -211,6 +211,7 @@ impl Watcher {
                 games,
                 &self.options.out,
                 self.options.sheets,
+                &[],
                 false,
             )?;
             (r.diags, r.sources, r.summary)

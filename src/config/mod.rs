@@ -27,6 +27,9 @@ use self::rules::{Format, Rule, Zone};
 /// Where the generated schema of the manifest is committed.
 pub const SCHEMA_PATH: &str = "schemas/carta/manifest.schema.json";
 
+/// A BCP 47 language tag, as far as carta checks one (`pt-BR`, `es`).
+pub const LANGUAGE_PATTERN: &str = r"^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$";
+
 /// A game: its identity and its card kinds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
@@ -42,8 +45,14 @@ pub struct Manifest {
     #[schemars(length(min = 1))]
     pub name: String,
     /// The language of the card text, as a BCP 47 tag such as `pt-BR` or `es`.
-    #[schemars(regex(pattern = r"^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$"))]
+    #[schemars(regex(pattern = LANGUAGE_PATTERN))]
     pub language: String,
+    /// The languages the game is translated into (BCP 47), each with its
+    /// file `cards/<game>/i18n/<lang>.toml`: card text, kind, zone and rule
+    /// names and enum labels, checked by `carta check`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("uniqueItems" = true, "items" = { "type": "string", "pattern": LANGUAGE_PATTERN }))]
+    pub translations: Vec<String>,
     /// One sentence about the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,

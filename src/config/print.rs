@@ -40,6 +40,12 @@ pub struct PrintSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 20.0))]
     pub safe: Option<f64>,
+    /// The languages `carta build` prints sheets in, each into
+    /// `sheets/<lang>/` (the source `language` or one of `translations`);
+    /// empty: the source language only, into `sheets/`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("uniqueItems" = true))]
+    pub languages: Vec<String>,
 }
 
 impl Default for PrintSettings {
@@ -54,6 +60,7 @@ impl Default for PrintSettings {
             size: None,
             bleed: None,
             safe: None,
+            languages: Vec::new(),
         }
     }
 }

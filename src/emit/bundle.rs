@@ -8,6 +8,7 @@ use crate::bundle::{self, CardRecord, DeckRecord, SourceHash};
 use crate::deck::DeckFile;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::game::Game;
+use crate::i18n::{Key, Scope};
 use crate::load::Workspace;
 
 /// Writes each game's bundle.
@@ -63,6 +64,33 @@ pub fn source_hash(game: &Game, sources: &SourceMap) -> SourceHash {
     )
 }
 
+/// Each card's translations, in pool order: language → dotted field → text.
+fn translations(game: &Game) -> Vec<bundle::Translated> {
+    game.pool
+        .iter()
+        .map(|card| {
+            let scope = Scope::Card(card.id.clone());
+            let mut out = bundle::Translated::new();
+            for catalog in &game.i18n.catalogs {
+                let texts: std::collections::BTreeMap<String, String> = game
+                    .i18n
+                    .sources
+                    .card_strings(card)
+                    .into_iter()
+                    .filter_map(|(field, _, _)| {
+                        let entry = catalog.get(&Key::new(scope.clone(), field.clone()))?;
+                        Some((field, entry.text.clone()))
+                    })
+                    .collect();
+                if !texts.is_empty() {
+                    out.insert(catalog.lang.clone(), texts);
+                }
+            }
+            out
+        })
+        .collect()
+}
+
 /// A checked deck file as the bundle stores it.
 pub fn deck_record(deck: &DeckFile, sources: &SourceMap) -> DeckRecord {
     DeckRecord {
@@ -87,7 +115,16 @@ pub fn encode_game(
     sources: &SourceMap,
     diags: &mut Diagnostics,
 ) -> Option<Vec<u8>> {
-    let cards: Vec<CardRecord<'_>> = game.pool.iter().map(CardRecord::from).collect();
+    let translated = translations(game);
+    let cards: Vec<CardRecord<'_>> = game
+        .pool
+        .iter()
+        .zip(&translated)
+        .map(|(card, t)| CardRecord {
+            i18n: Some(t).filter(|t| !t.is_empty()),
+            ..CardRecord::from(card)
+        })
+        .collect();
     let hash = source_hash(game, sources);
     let written = written_manifest(game, sources);
     match bundle::encode(

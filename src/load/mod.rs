@@ -312,7 +312,8 @@ impl Workspace {
     }
 
     /// The card files of game `game` (relative paths, sorted): every `.toml`
-    /// under `cards/<game>/` except `game.toml` and the `decks/` folder.
+    /// under `cards/<game>/` except `game.toml` and the `decks/` and `i18n/`
+    /// (translations) folders.
     ///
     /// # Errors
     /// When a folder cannot be listed.
@@ -323,7 +324,10 @@ impl Workspace {
     ) -> Result<Vec<String>, LoadError> {
         let base = format!("cards/{game}");
         self.walk(&base, diags, |inner| {
-            inner.ends_with(".toml") && inner != "game.toml" && !inner.starts_with("decks/")
+            inner.ends_with(".toml")
+                && inner != "game.toml"
+                && !inner.starts_with("decks/")
+                && !inner.starts_with("i18n/")
         })
     }
 
@@ -352,6 +356,21 @@ impl Workspace {
     ) -> Result<Vec<String>, LoadError> {
         self.walk(&format!("schemas/{game}"), diags, |inner| {
             inner.ends_with(".schema.json")
+        })
+    }
+
+    /// The translation files of game `game`: every `.toml` directly in
+    /// `cards/<game>/i18n/`, sorted.
+    ///
+    /// # Errors
+    /// When the folder exists but cannot be listed.
+    pub fn translation_files(
+        &mut self,
+        game: &str,
+        diags: &mut Diagnostics,
+    ) -> Result<Vec<String>, LoadError> {
+        self.walk(&format!("cards/{game}/i18n"), diags, |inner| {
+            inner.ends_with(".toml") && !inner.contains('/')
         })
     }
 

@@ -14,4 +14,6 @@ pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id, r
 pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};
 pub use pointer::{Located, locate};
-pub use schemas::{GameSchemas, KindSchema, PathStep, REF_KEYWORD, RefPattern, SchemaDoc, uri_of};
+pub use schemas::{
+    GameSchemas, KindSchema, PathStep, REF_KEYWORD, RefPattern, SchemaDoc, Visit, uri_of,
+};

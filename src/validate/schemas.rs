@@ -17,9 +17,9 @@ use crate::suggest;
 /// Its value is a kind id or an array of kind ids the card may have.
 pub const REF_KEYWORD: &str = "x-carta-ref";
 
-/// What [`GameSchemas::walk`] calls on each schema object, with the path
-/// of the card values it applies to.
-type Visit<'a, 'f> = dyn FnMut(&'a Map<String, Value>, &[PathStep]) + 'f;
+/// What [`GameSchemas::visit`] calls with each schema object and the path
+/// of the card's values it applies to.
+pub type Visit<'a, 'f> = dyn FnMut(&'a Map<String, Value>, &[PathStep]) + 'f;
 
 /// A step of a [`RefPattern`] path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub struct RefPattern {
 }
 
 /// The compiled schema of one kind.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct KindSchema {
     /// The compiled validator.
     pub validator: Validator,
@@ -58,7 +58,7 @@ pub struct KindSchema {
 
 /// Every compiled kind schema of a game, plus the raw documents (for
 /// looking up titles and allowed property names when explaining errors).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct GameSchemas {
     kinds: HashMap<String, KindSchema>,
     docs: HashMap<String, Value>,
@@ -318,6 +318,15 @@ impl GameSchemas {
         let pointer = percent_decode(fragment);
         let parent = pointer.rsplit_once('/').map_or("", |(p, _)| p);
         doc.pointer(parent)
+    }
+
+    /// Visits every schema object of `kind` with the path of the card's
+    /// values it applies to (see [`GameSchemas::walk`]); nothing when the
+    /// kind's schema did not compile.
+    pub fn visit<'a>(&'a self, kind: &str, visit: &mut Visit<'a, '_>) {
+        if let Some(k) = self.kinds.get(kind) {
+            self.walk(&self.docs[&k.uri], &k.uri, &mut Vec::new(), 0, visit);
+        }
     }
 
     /// Visits every schema object that applies to some path of a card,

@@ -411,26 +411,18 @@ fn print_and_measure(
 
     if std::env::var_os("CARTA_BLESS").is_some() && flags.is_empty() {
         let first = pages.iter().position(|p| p["side"] == "faces").unwrap() + 1;
-        let out = repo().join(format!("docs/img/sheets-{game}"));
-        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
-        let n = first.to_string();
-        tool(
-            "pdftoppm",
-            &[
-                "-f",
-                &n,
-                "-l",
-                &n,
-                "-r",
-                "60",
-                "-png",
-                "-singlefile",
-                pdf_s,
-                out.to_str().unwrap(),
-            ],
-        );
+        screenshot(pdf_s, first, &format!("sheets-{game}"));
     }
     tool("pdftotext", &[pdf_s, "-"])
+}
+
+/// Renders page `page` of `pdf` at 60 dpi to `docs/img/<name>.png`.
+fn screenshot(pdf: &str, page: usize, name: &str) {
+    let out = repo().join("docs/img").join(name);
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let n = page.to_string();
+    let args = ["-f", &n, "-l", &n, "-r", "60", "-png", "-singlefile", pdf];
+    tool("pdftoppm", &[&args[..], &[out.to_str().unwrap()]].concat());
 }
 
 /// Pages are numbered 1, 2, … in order, and no cover row is cut off by the
@@ -555,4 +547,35 @@ fn zodiacos_prints_on_a4() {
         text.contains("Géminis") && text.contains("DAÑO"),
         "Spanish accents survive printing"
     );
+}
+
+#[test]
+fn intrepidos_prints_in_three_languages() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["build", "intrepidos", "--lang", "en", "--lang", "es"])
+        .succeeds();
+    let languages = [
+        ("pt-BR", "sheets", ["Certeiro", "Frixo", "Envenenada"]),
+        ("en", "sheets/en", ["Strike", "Phrixus", "Poisoned"]),
+        ("es", "sheets/es", ["Certero", "Frixo", "Envenenada"]),
+    ];
+    for (lang, dir, words) in languages {
+        let html = ws.path().join(format!("build/intrepidos/{dir}/index.html"));
+        let pdf = html.with_file_name("sheets.pdf");
+        run_chromium(
+            &html,
+            &[
+                "--no-pdf-header-footer".into(),
+                format!("--print-to-pdf={}", pdf.display()),
+            ],
+        );
+        let pdf_s = pdf.to_str().unwrap();
+        let text = tool("pdftotext", &[pdf_s, "-"]);
+        for word in words {
+            assert!(text.contains(word), "{lang}: the sheets lack {word:?}");
+        }
+        if std::env::var_os("CARTA_BLESS").is_some() {
+            screenshot(pdf_s, 2, &format!("sheets-intrepidos-{lang}"));
+        }
+    }
 }

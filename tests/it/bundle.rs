@@ -99,7 +99,10 @@ fn decompiling_the_bundle_of_every_shipped_game_gives_back_its_sources() {
         let json = decompile(ws.path(), game);
         let mut cards = Map::new();
         for card in json["cards"].as_array().unwrap() {
-            cards.insert(card["id"].as_str().unwrap().to_owned(), card.clone());
+            // Translations are not in the card files but in `i18n/`.
+            let mut card = card.clone();
+            card.as_object_mut().unwrap().remove("i18n");
+            cards.insert(card["id"].as_str().unwrap().to_owned(), card);
         }
         let sources = source_cards(ws.path(), game);
         assert!(sources.len() > 5, "{game} has cards");
@@ -485,6 +488,23 @@ fn damaged_and_hostile_bundles_are_refused_with_exit_1() {
 
 /// Python must have the stock `msgpack` package; the project's install
 /// script provides it.
+/// What `tests/python/read_bundle.py BUNDLE ARGS…` prints, as JSON.
+pub(crate) fn python_reads(bundle: &Path, args: &[&str]) -> Value {
+    let out = Command::new(python_with_msgpack())
+        .arg(repo().join("tests/python/read_bundle.py"))
+        .arg(bundle)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        bundle.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 fn python_with_msgpack() -> &'static str {
     let ok = || {
         Command::new("python3")

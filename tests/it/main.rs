@@ -12,6 +12,7 @@ mod faces;
 mod harness;
 mod help;
 mod hostile;
+mod i18n;
 mod mutants;
 mod packs;
 mod schemas;

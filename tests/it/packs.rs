@@ -29,7 +29,7 @@ fn card_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if path.is_dir() {
-            if name != "decks" {
+            if name != "decks" && name != "i18n" {
                 card_files(&path, out);
             }
         } else if name.ends_with(".toml") && name != "game.toml" {

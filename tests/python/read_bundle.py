@@ -5,6 +5,8 @@
 index by binary search.
 
 Usage: read_bundle.py BUNDLE
+       read_bundle.py BUNDLE --field CARD PATH LANG
+         (prints one field of one card in a language, with fallback, as JSON)
 """
 
 import json
@@ -235,12 +237,40 @@ def as_source(record):
     if "copies" in record:
         card["copies"] = record["copies"]
     card.update(record["fields"])
+    if "i18n" in record:
+        card["i18n"] = record["i18n"]
     return card
+
+
+def field_in(record, path, lang):
+    """Field `path` (`name`, `effect`, `levels.0.ability.text`) of a card
+    record in language `lang`: its translation, else the source value."""
+    translated = record.get("i18n", {}).get(lang, {})
+    if path in translated:
+        return translated[path]
+    if path == "name":
+        return record["name"]
+    value = record["fields"]
+    for seg in path.split("."):
+        if isinstance(value, list) and seg.isdigit() and int(seg) < len(value):
+            value = value[int(seg)]
+        elif isinstance(value, dict) and seg in value:
+            value = value[seg]
+        else:
+            return None
+    return value
 
 
 def main():
     with open(sys.argv[1], "rb") as f:
         bundle = Bundle(f.read())
+    if len(sys.argv) == 6 and sys.argv[2] == "--field":
+        card_id, path, lang = sys.argv[3:]
+        record = bundle.card(card_id)
+        check(record is not None, f"no card {card_id}")
+        json.dump(field_in(record, path, lang), sys.stdout, ensure_ascii=False)
+        print()
+        return
     cards = [as_source(bundle.card(i)) for i in bundle.ids_in_order()]
     assert bundle.card("no such card, surely") is None
     json.dump({"game": bundle.game, "cards": cards, "decks": bundle.decks}, sys.stdout, ensure_ascii=False)

@@ -17,6 +17,10 @@ pub struct SheetsEmitter<'g> {
     selection: Selection<'g>,
     /// The folder under the game's output folder.
     dir: PathBuf,
+    /// Whether `dir` lies in the folder of another sheets emitter of the
+    /// same build (a language's sheets in the source language's), which
+    /// replaces it whole.
+    nested: bool,
 }
 
 impl<'g> SheetsEmitter<'g> {
@@ -27,8 +31,10 @@ impl<'g> SheetsEmitter<'g> {
             selection: Selection {
                 subject: "Every card of the game".into(),
                 prints: pool_prints(game),
+                notes: Vec::new(),
             },
             dir: PathBuf::from("sheets"),
+            nested: false,
         }
     }
 
@@ -39,9 +45,21 @@ impl<'g> SheetsEmitter<'g> {
             selection: Selection {
                 subject: format!("Deck: {name}"),
                 prints,
+                notes: Vec::new(),
             },
             dir: PathBuf::from("decks").join(stem),
+            nested: false,
         }
+    }
+
+    /// The same sheets in language `lang`, into `<dir>/<lang>/` inside the
+    /// source language's folder (which the same build must stage first),
+    /// with `notes` on the cover (what kept its source text).
+    pub fn in_language(mut self, lang: &str, notes: Vec<String>) -> Self {
+        self.dir = self.dir.join(lang);
+        self.selection.notes = notes;
+        self.nested = true;
+        self
     }
 }
 
@@ -92,7 +110,9 @@ impl Emitter for SheetsEmitter<'_> {
     ) -> Result<(), EmitError> {
         if let Some(files) = self.files(game, ws, stage, diags)? {
             let dir = PathBuf::from(game.id()).join(&self.dir);
-            stage.folder(&dir)?;
+            if !self.nested {
+                stage.folder(&dir)?;
+            }
             for file in files {
                 stage.write(&dir.join(&file.path), &file.bytes)?;
             }

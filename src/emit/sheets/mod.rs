@@ -187,6 +187,8 @@ pub struct Selection<'a> {
     /// The cards and their counts, in any order (the sheets follow the
     /// manifest's kind order, then this order).
     pub prints: Vec<Print<'a>>,
+    /// Lines the cover adds to its instructions (the language report).
+    pub notes: Vec<String>,
 }
 
 /// Every printed card's face and back HTML, and what they need.
@@ -528,6 +530,7 @@ pub fn faces(
             .iter()
             .map(|card| Print { card, count: 1 })
             .collect(),
+        notes: Vec::new(),
     };
     let rendered = render_faces(
         jail,
@@ -604,7 +607,7 @@ fn assemble(
     let mut cover = Cover {
         game: &m.name,
         subject: &selection.subject,
-        instructions: instructions(build, flip),
+        instructions: [instructions(build, flip), selection.notes.clone()].concat(),
         counts,
         sheets: Vec::new(),
     };

@@ -1,0 +1,130 @@
+//! A game in one language: its manifest and cards with every translated
+//! string put in, falling back to the source text where a translation is
+//! missing, and the list of what fell back (for the sheets' cover).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::sources::replace;
+use super::{Catalog, Key, Scope, Sources};
+use crate::config::Manifest;
+use crate::validate::RawCard;
+
+/// A game's strings in one language.
+#[derive(Debug, Clone)]
+pub struct Localized {
+    /// The language.
+    pub lang: String,
+    /// The manifest with translated names and descriptions.
+    pub manifest: Manifest,
+    /// The cards with translated names and fields, in pool order.
+    pub cards: Vec<RawCard>,
+    /// Enum value → translated label.
+    pub labels: BTreeMap<String, String>,
+    /// The strings that kept their source text (`cards/x/effect`).
+    pub untranslated: Vec<String>,
+}
+
+/// The game of `manifest` and `cards` in `lang`: with `catalog`'s
+/// translations where it has them, the source text elsewhere. With no
+/// catalog everything is as written: in the source language, or every
+/// string untranslated in another.
+pub fn localize<'a>(
+    lang: &str,
+    manifest: &Manifest,
+    cards: impl Iterator<Item = &'a RawCard>,
+    sources: &Sources,
+    catalog: Option<&Catalog>,
+) -> Localized {
+    let mut out = Localized {
+        lang: lang.to_owned(),
+        manifest: manifest.clone(),
+        cards: cards.cloned().collect(),
+        labels: BTreeMap::new(),
+        untranslated: Vec::new(),
+    };
+    let Some(catalog) = catalog else {
+        if lang != manifest.language {
+            out.untranslated = sources.strings.keys().map(Key::to_string).collect();
+            out.manifest.language = lang.to_owned();
+        }
+        return out;
+    };
+    let text = |key: &Key| catalog.get(key).map(|e| e.text.clone());
+    for key in sources.strings.keys() {
+        if catalog.get(key).is_none() {
+            out.untranslated.push(key.to_string());
+        }
+    }
+    let m = &mut out.manifest;
+    if let Some(t) = text(&Key::new(Scope::Game, "name")) {
+        m.name = t;
+    }
+    if let Some(t) = text(&Key::new(Scope::Game, "description")) {
+        m.description = Some(t);
+    }
+    m.language = lang.to_owned();
+    for (id, kind) in &mut m.kinds {
+        let scope = Scope::Kind(id.clone());
+        if let Some(t) = text(&Key::new(scope.clone(), "name")) {
+            kind.name = t;
+        }
+        if let Some(t) = text(&Key::new(scope, "description")) {
+            kind.description = Some(t);
+        }
+    }
+    for (id, zone) in &mut m.zones {
+        if let Some(t) = text(&Key::new(Scope::Zone(id.clone()), "name")) {
+            zone.name = t;
+        }
+    }
+    let mut rules: Vec<(String, &mut crate::config::rules::Rule)> = Vec::new();
+    for (id, format) in &mut m.formats {
+        let scope = Scope::Format(id.clone());
+        if let Some(t) = text(&Key::new(scope.clone(), "name")) {
+            format.name = t;
+        }
+        if let Some(t) = text(&Key::new(scope, "description")) {
+            format.description = Some(t);
+        }
+        rules.extend(format.deck_rules.iter_mut().map(|r| (format!("{id}."), r)));
+    }
+    rules.extend(
+        m.deck_rules
+            .iter_mut()
+            .chain(&mut m.box_rules)
+            .map(|r| (String::new(), r)),
+    );
+    for (prefix, rule) in rules {
+        let scope = Scope::Rule(format!("{prefix}{}", rule.id));
+        if let Some(t) = text(&Key::new(scope.clone(), "name")) {
+            rule.name = t;
+        }
+        if let Some(t) = text(&Key::new(scope, "message")) {
+            rule.message = Some(t);
+        }
+    }
+    for (key, entry) in &catalog.entries {
+        if let Scope::Label(value) = &key.scope {
+            out.labels.insert(value.clone(), entry.text.clone());
+        }
+    }
+    for card in &mut out.cards {
+        let scope = Scope::Card(card.id.clone());
+        let strings = sources.card_strings(card);
+        if let Some(t) = text(&Key::new(scope.clone(), "name")) {
+            card.name = t;
+        }
+        let mut fields = Value::Object(std::mem::take(&mut card.fields));
+        for (field, _, is_name) in strings {
+            if let (false, Some(t)) = (is_name, text(&Key::new(scope.clone(), field.clone()))) {
+                replace(&mut fields, &field, &t);
+            }
+        }
+        if let Value::Object(map) = fields {
+            card.fields = map;
+        }
+    }
+    out
+}

@@ -1,0 +1,438 @@
+//! The checks of a game's translations: every entry translates a string the
+//! game has, carries the same placeholders and icon tokens, and was made
+//! from the current source text; every string has a translation.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::catalog::{self, Catalog};
+use super::{Key, Scope, Sources, file_path, source_hash, tokens};
+use crate::diag::{Diagnostic, Diagnostics, Label};
+use crate::link::CardPool;
+use crate::load::{LoadError, Workspace};
+use crate::suggest;
+use crate::validate::LoadedManifest;
+
+/// How much of the pool one language translates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coverage {
+    /// The language.
+    pub lang: String,
+    /// Cards whose every translatable string is translated.
+    pub translated: usize,
+    /// Cards.
+    pub total: usize,
+}
+
+/// Reads the translation files of a game: one per declared language (a
+/// missing one is reported), and reports files of undeclared languages.
+///
+/// # Errors
+/// When a file cannot be read.
+pub fn read(
+    ws: &mut Workspace,
+    manifest: &LoadedManifest,
+    diags: &mut Diagnostics,
+) -> Result<Vec<Catalog>, LoadError> {
+    let m = &manifest.manifest;
+    let present = ws.translation_files(&m.id, diags)?;
+    let mut catalogs = Vec::new();
+    for (i, lang) in m.translations.iter().enumerate() {
+        let path = file_path(&m.id, lang);
+        let span = manifest
+            .spans
+            .value_span(&format!("/translations/{i}"))
+            .unwrap_or(0..0);
+        if lang == &m.language {
+            diags.push(
+                Diagnostic::error(
+                    "i18n::language",
+                    format!("`{lang}` is the game's own language, not a translation"),
+                )
+                .at(manifest.file, span, "the source language")
+                .with_help("list only the languages the game is translated into"),
+            );
+            continue;
+        }
+        if !present.contains(&path) {
+            diags.push(
+                Diagnostic::warning(
+                    "i18n::missing",
+                    format!("the game declares a translation into `{lang}`, but `{path}` does not exist"),
+                )
+                .at(manifest.file, span, "declared here")
+                .with_help(format!("`carta i18n export --lang {lang}` writes a file to translate; `carta i18n import` reads it back")),
+            );
+            continue;
+        }
+        let file = ws.read(&path, diags)?;
+        if !ws.is_text(file) {
+            continue;
+        }
+        let text = std::sync::Arc::clone(&ws.sources.get(file).text);
+        let mut found = Vec::new();
+        catalogs.push(catalog::parse(file, &text, lang, &mut found));
+        diags.extend(found);
+    }
+    for path in present {
+        let lang = language_of(&path);
+        if !m.translations.iter().any(|l| l == lang) {
+            let file = ws.read(&path, diags)?;
+            diags.push(
+                Diagnostic::error(
+                    "i18n::language",
+                    format!("`{path}` translates the game into `{lang}`, which `game.toml` does not declare"),
+                )
+                .at(file, 0..0, "undeclared language")
+                .with_help(format!(
+                    "add \"{lang}\" to `translations` in `game.toml`, or remove the file{}",
+                    suggest::closest(lang, m.translations.iter().map(String::as_str))
+                        .map(|l| format!(" (did you mean `{l}`?)"))
+                        .unwrap_or_default()
+                )),
+            );
+        }
+    }
+    Ok(catalogs)
+}
+
+/// The language of a translation file: its name without `.toml`.
+fn language_of(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.strip_suffix(".toml").unwrap_or(name)
+}
+
+/// Checks every catalog against the game's strings; returns the coverage
+/// of each declared language (a language without a file covers nothing).
+pub fn check(
+    sources: &Sources,
+    catalogs: &[Catalog],
+    manifest: &LoadedManifest,
+    pool: &CardPool,
+    diags: &mut Diagnostics,
+) -> Vec<Coverage> {
+    let mut coverage = Vec::new();
+    for lang in &manifest.manifest.translations {
+        let found = catalogs.iter().find(|c| &c.lang == lang);
+        let translated = found.map_or(0, |c| check_one(sources, c, manifest, pool, diags));
+        coverage.push(Coverage {
+            lang: lang.clone(),
+            translated,
+            total: pool.len(),
+        });
+    }
+    coverage
+}
+
+/// Checks one catalog; returns how many cards it translates completely.
+fn check_one(
+    sources: &Sources,
+    catalog: &Catalog,
+    manifest: &LoadedManifest,
+    pool: &CardPool,
+    diags: &mut Diagnostics,
+) -> usize {
+    let file = catalog.file;
+    let lang = &catalog.lang;
+    let mut unknown_cards = BTreeSet::new();
+    for (key, entry) in &catalog.entries {
+        let Some(source) = sources.strings.get(key) else {
+            if let Some(d) = unknown(
+                sources,
+                catalog,
+                key,
+                entry,
+                manifest,
+                pool,
+                &mut unknown_cards,
+            ) {
+                diags.push(d);
+            }
+            continue;
+        };
+        let (want, got) = (tokens(&source.text), tokens(&entry.text));
+        if want != got {
+            let mut d = Diagnostic::error(
+                "i18n::placeholders",
+                format!(
+                    "the {lang} translation of `{key}` has {}, but its source text has {}",
+                    list_or_none(&got),
+                    list_or_none(&want)
+                ),
+            )
+            .at(file, entry.text_span.clone(), "placeholders differ")
+            .with_help("a translation keeps every `{…}` placeholder and icon token of its source, each as many times");
+            if let Some((f, span)) = &source.at {
+                d = d.with_label(Label::new(*f, span.clone(), "the source text"));
+            }
+            diags.push(d);
+        }
+        let current = source_hash(&source.text);
+        let stale = match &entry.hash {
+            None => Some(format!(
+                "the {lang} translation of `{key}` records no source hash, so carta cannot tell whether it is up to date"
+            )),
+            Some(h) if *h != current => Some(format!(
+                "the {lang} translation of `{key}` was made from an older source text"
+            )),
+            Some(_) => None,
+        };
+        if let Some(message) = stale {
+            let mut d = Diagnostic::warning("i18n::stale", message)
+                .at(file, entry.text_span.clone(), "review this translation")
+                .with_help(format!(
+                    "compare it with the source text \"{}\", then run `carta i18n update --lang {lang}`",
+                    source.text
+                ));
+            if let Some((f, span)) = &source.at {
+                d = d.with_label(Label::new(*f, span.clone(), "the source"));
+            }
+            diags.push(d);
+        }
+    }
+    report_missing(
+        sources,
+        catalog,
+        &file_path(&manifest.manifest.id, lang),
+        diags,
+    )
+}
+
+/// Reports the strings `catalog` lacks; returns how many cards it
+/// translates completely.
+fn report_missing(
+    sources: &Sources,
+    catalog: &Catalog,
+    path: &str,
+    diags: &mut Diagnostics,
+) -> usize {
+    let lang = &catalog.lang;
+    let mut cards: BTreeMap<&str, (Vec<&str>, bool)> = BTreeMap::new();
+    let mut labels = Vec::new();
+    for (key, source) in &sources.strings {
+        let missing = !catalog.entries.contains_key(key);
+        match &key.scope {
+            Scope::Card(id) => {
+                let card = cards.entry(id).or_default();
+                if missing {
+                    card.0.push(&key.field);
+                }
+                card.1 |= true;
+            }
+            Scope::Label(value) if missing => labels.push(format!("`{value}`")),
+            _ if missing => {
+                let mut d = Diagnostic::warning(
+                    "i18n::missing",
+                    format!("`{key}` has no {lang} translation"),
+                );
+                if let Some((f, span)) = &source.at {
+                    d = d.at(*f, span.clone(), "untranslated");
+                }
+                diags.push(d.with_help(format!("add it to `{}`", path)));
+            }
+            _ => {}
+        }
+    }
+    let mut complete = 0;
+    for (id, (fields, _)) in &cards {
+        if fields.is_empty() {
+            complete += 1;
+            continue;
+        }
+        let at = sources
+            .strings
+            .get(&Key::new(Scope::Card((*id).to_owned()), "name"))
+            .and_then(|s| s.at.clone());
+        let shown: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+        let mut d = Diagnostic::warning(
+            "i18n::missing",
+            format!(
+                "card `{id}` has no {lang} translation of {}",
+                shown.join(", ")
+            ),
+        );
+        if let Some((f, span)) = at {
+            d = d.at(f, span, "untranslated card");
+        }
+        diags.push(d.with_help(format!(
+            "add `[cards.{id}]` to `{}`, or translate it in the file `carta i18n export --lang {lang}` writes",
+            path
+        )));
+    }
+    if !labels.is_empty() {
+        diags.push(
+            Diagnostic::warning(
+                "i18n::missing",
+                format!(
+                    "the labels of {} have no {lang} translation",
+                    labels.join(", ")
+                ),
+            )
+            .at(catalog.file, 0..0, "in this translation")
+            .with_help("add them under `[labels]`, by value"),
+        );
+    }
+    complete
+}
+
+/// The diagnostic for an entry that translates nothing the game has.
+fn unknown(
+    sources: &Sources,
+    catalog: &Catalog,
+    key: &Key,
+    entry: &catalog::Entry,
+    manifest: &LoadedManifest,
+    pool: &CardPool,
+    unknown_cards: &mut BTreeSet<String>,
+) -> Option<Diagnostic> {
+    let file = catalog.file;
+    let m = &manifest.manifest;
+    let scope_span = catalog.scope_spans.get(&key.scope).cloned().unwrap_or(0..0);
+    let unknown_entry = |what: String, known: Vec<&str>, kind: &str| {
+        Diagnostic::error("i18n::unknown-entry", format!("this game has no {what}"))
+            .at(file, scope_span.clone(), "translates nothing")
+            .with_help(suggest::help(&what_id(&key.scope), known, kind))
+    };
+    let unknown_field = |owner: String, known: Vec<String>| {
+        Diagnostic::error(
+            "i18n::unknown-field",
+            format!("{owner} has no translatable field `{}`", key.field),
+        )
+        .at(file, entry.key_span.clone(), "no such field")
+        .with_help(suggest::help(
+            &key.field,
+            known.iter().map(String::as_str),
+            "translatable fields",
+        ))
+    };
+    let of_scope = |scope: &Scope| -> Vec<String> {
+        sources
+            .strings
+            .keys()
+            .filter(|k| &k.scope == scope)
+            .map(|k| k.field.clone())
+            .collect()
+    };
+    Some(match &key.scope {
+        Scope::Card(id) => {
+            let Some(card) = pool.get(id) else {
+                if !unknown_cards.insert(id.clone()) {
+                    return None;
+                }
+                return Some(
+                    Diagnostic::error(
+                        "i18n::unknown-card",
+                        format!("there is no card `{id}` to translate"),
+                    )
+                    .at(file, scope_span, "unknown card")
+                    .with_help(suggest::help(
+                        id,
+                        pool.ids().collect::<Vec<_>>(),
+                        "cards",
+                    )),
+                );
+            };
+            if sources.is_known_untranslatable(&card.kind, &key.field) == Some(true) {
+                return Some(
+                    Diagnostic::error(
+                        "i18n::not-translatable",
+                        format!("field `{}` of card `{id}` is not translatable", key.field),
+                    )
+                    .at(file, entry.key_span.clone(), "not translatable")
+                    .with_help(format!(
+                        "only `name` and the string fields the schema of kind `{}` marks `\"x-carta-translate\": true` are translated",
+                        card.kind
+                    )),
+                );
+            }
+            let mut known = of_scope(&key.scope);
+            if known.len() <= 1 {
+                known = sources.translatable_patterns(&card.kind);
+            }
+            unknown_field(format!("card `{id}`"), known)
+        }
+        Scope::Kind(id) if !m.kinds.contains_key(id) => unknown_entry(
+            format!("kind `{id}`"),
+            m.kinds.keys().map(String::as_str).collect(),
+            "kinds",
+        ),
+        Scope::Zone(id) if !m.zones.contains_key(id) => unknown_entry(
+            format!("zone `{id}`"),
+            m.zones.keys().map(String::as_str).collect(),
+            "zones",
+        ),
+        Scope::Format(id) if !m.formats.contains_key(id) => unknown_entry(
+            format!("format `{id}`"),
+            m.formats.keys().map(String::as_str).collect(),
+            "formats",
+        ),
+        Scope::Rule(id) if !has_scope(sources, &key.scope) => {
+            let rules = scope_ids(sources, |s| match s {
+                Scope::Rule(r) => Some(r),
+                _ => None,
+            });
+            unknown_entry(
+                format!("rule `{id}`"),
+                rules.iter().map(String::as_str).collect(),
+                "rules",
+            )
+        }
+        Scope::Label(value) => {
+            let labelled = scope_ids(sources, |s| match s {
+                Scope::Label(v) => Some(v),
+                _ => None,
+            });
+            Diagnostic::error(
+                "i18n::unknown-entry",
+                format!("no enum value `{value}` of this game has a label (`x-carta-labels`) to translate"),
+            )
+            .at(file, entry.key_span.clone(), "no such label")
+            .with_help(if labelled.is_empty() {
+                "the schemas of this game give no enum value a label (`x-carta-labels`)".to_owned()
+            } else {
+                suggest::help(value, labelled.iter().map(String::as_str), "labelled values")
+            })
+        }
+        Scope::Game => unknown_field("the game".into(), of_scope(&key.scope)),
+        Scope::Kind(id) => unknown_field(format!("kind `{id}`"), of_scope(&key.scope)),
+        Scope::Zone(id) => unknown_field(format!("zone `{id}`"), of_scope(&key.scope)),
+        Scope::Format(id) => unknown_field(format!("format `{id}`"), of_scope(&key.scope)),
+        Scope::Rule(id) => unknown_field(format!("rule `{id}`"), of_scope(&key.scope)),
+    })
+}
+
+/// Whether the game has any string of `scope`.
+fn has_scope(sources: &Sources, scope: &Scope) -> bool {
+    sources.strings.keys().any(|k| &k.scope == scope)
+}
+
+/// The distinct ids of the scopes `pick` accepts.
+fn scope_ids(sources: &Sources, pick: impl Fn(&Scope) -> Option<&String>) -> Vec<String> {
+    let mut ids: Vec<String> = sources
+        .strings
+        .keys()
+        .filter_map(|k| pick(&k.scope).cloned())
+        .collect();
+    ids.dedup();
+    ids
+}
+
+/// The id a scope names, for did-you-mean.
+fn what_id(scope: &Scope) -> String {
+    match scope {
+        Scope::Game => String::new(),
+        Scope::Kind(id)
+        | Scope::Zone(id)
+        | Scope::Format(id)
+        | Scope::Rule(id)
+        | Scope::Label(id)
+        | Scope::Card(id) => id.clone(),
+    }
+}
+
+fn list_or_none(tokens: &[&str]) -> String {
+    if tokens.is_empty() {
+        "no placeholders".into()
+    } else {
+        tokens.join(" ")
+    }
+}

@@ -1,0 +1,196 @@
+//! Translations as data: sheets per language, the PO round trip, stale
+//! hashes and `i18n update`, and the bundle's reader in a language.
+
+use carta::bundle::Bundle;
+use serde_json::{Value, json};
+
+use crate::harness::Workspace;
+
+/// The line of `text` that starts with `key`.
+fn entry_line<'a>(text: &'a str, key: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.starts_with(key))
+        .unwrap_or_else(|| panic!("no entry {key}"))
+}
+
+#[test]
+fn the_shipped_translations_are_complete_and_current() {
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    ws.run(["check"])
+        .succeeds()
+        .stderr_has("intrepidos en: 76/76, es: 76/76; zodiacos en: 60/60: 0 errors, 0 warnings");
+}
+
+#[test]
+fn build_lang_prints_each_language_in_its_folder_with_fallback_marked() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    // One card loses its English name: it prints in Portuguese, and the
+    // cover says so.
+    let en = ws.read("cards/intrepidos/i18n/en.toml");
+    let frixo = entry_line(&en, "name = { text = \"King Phrixus\"");
+    ws.write(
+        "cards/intrepidos/i18n/en.toml",
+        en.replacen(&format!("{frixo}\n"), "", 1),
+    );
+    ws.run(["build", "--lang", "en", "--lang", "es"])
+        .succeeds()
+        .stderr_has("card `rei-frixo` has no en translation of `name`");
+    let source = ws.read("build/intrepidos/sheets/index.html");
+    let en = ws.read("build/intrepidos/sheets/en/index.html");
+    let es = ws.read("build/intrepidos/sheets/es/index.html");
+    assert!(source.contains("<html lang=\"pt-BR\""));
+    assert!(en.contains("<html lang=\"en\""));
+    assert!(es.contains("<html lang=\"es\""));
+    assert!(en.contains("Zodiac") && en.contains("Poisoned Dagger") && en.contains("Astral Enemy"));
+    assert!(es.contains("Daga Envenenada") && es.contains("Enemigo Astral"));
+    assert!(
+        !en.contains("Adaga Envenenada"),
+        "translated text replaces the source"
+    );
+    assert!(
+        en.contains("Rei Frixo"),
+        "an untranslated name falls back to the source"
+    );
+    assert!(en.contains("Untranslated, printed in pt-BR: 1 string (cards/rei-frixo/name)"));
+    assert!(!es.contains("Untranslated"));
+}
+
+#[test]
+fn print_languages_in_the_manifest_and_unknown_languages() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let manifest = ws.read("cards/zodiacos/game.toml");
+    ws.write(
+        "cards/zodiacos/game.toml",
+        manifest.replacen("[print]\n", "[print]\nlanguages = [\"en\"]\n", 1),
+    );
+    ws.run(["build"]).succeeds();
+    assert!(
+        ws.read("build/zodiacos/sheets/en/index.html")
+            .contains("Jack of Water")
+    );
+    ws.run(["build", "--lang", "fr"])
+        .fails()
+        .stderr_has("game `zodiacos` has no language `fr` to print");
+}
+
+#[test]
+fn a_po_round_trip_changes_only_the_translated_strings() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let before = ws.read("cards/intrepidos/i18n/en.toml");
+    ws.run([
+        "i18n",
+        "export",
+        "intrepidos",
+        "--lang",
+        "en",
+        "-o",
+        "en.po",
+    ])
+    .succeeds();
+    let po = ws.read("en.po");
+    assert!(po.contains("msgctxt \"cards/cerco/effect\""));
+    assert!(po.contains("\"Language: en\\n\""));
+    // Untouched, the file imports to nothing.
+    ws.run(["i18n", "import", "intrepidos", "en.po"])
+        .succeeds()
+        .stderr_has("nothing to import");
+    assert_eq!(ws.read("cards/intrepidos/i18n/en.toml"), before);
+    // A translator rewords one string.
+    let edited = po.replacen("msgstr \"Siege\"", "msgstr \"Besieged\"", 1);
+    assert_ne!(edited, po);
+    ws.write("en.po", edited);
+    ws.run(["i18n", "import", "intrepidos", "en.po"])
+        .succeeds()
+        .stderr_has("imported 1 change into cards/intrepidos/i18n/en.toml");
+    let after = ws.read("cards/intrepidos/i18n/en.toml");
+    let changed: Vec<(&str, &str)> = before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(before.lines().count(), after.lines().count());
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(
+        changed[0].1.replace("Besieged", "Siege"),
+        changed[0].0,
+        "only the text changed"
+    );
+    ws.run(["check", "intrepidos"])
+        .succeeds()
+        .stderr_has("0 warnings");
+}
+
+#[test]
+fn a_changed_source_makes_its_translation_stale_until_update() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let file = "cards/intrepidos/acoes/combate.toml";
+    let text = ws.read(file);
+    ws.write(
+        file,
+        text.replacen("causa +10 de dano", "causa +15 de dano", 1),
+    );
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .succeeds();
+    let stale: Vec<Value> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "i18n::stale")
+        .collect();
+    assert_eq!(stale.len(), 2, "en and es: {stale:?}");
+    assert!(stale.iter().all(|d| d["severity"] == "warning"));
+    ws.run(["i18n", "update", "intrepidos"])
+        .succeeds()
+        .stderr_has("updated source hashes: en (1 entry), es (1 entry)");
+    ws.run(["check", "intrepidos"])
+        .succeeds()
+        .stderr_has("0 warnings");
+}
+
+#[test]
+fn the_bundle_reader_returns_a_field_in_a_language_with_fallback() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["build"]).succeeds();
+    let path = ws.path().join("build/intrepidos/intrepidos.carta");
+    let bundle = Bundle::open(&path).unwrap();
+    let frixo = bundle.card("rei-frixo").unwrap().unwrap();
+    assert_eq!(frixo.name_in("en"), "King Phrixus");
+    assert_eq!(frixo.name_in("fr"), "Rei Frixo");
+    assert_eq!(
+        frixo.field_in("levels.2.ability.name", "es"),
+        Some(json!("Furia de Aries"))
+    );
+    assert_eq!(frixo.field_in("levels.0.xp", "en"), Some(json!(150)));
+    let cerco = bundle.card("cerco").unwrap().unwrap();
+    assert_eq!(
+        cerco.field_in("effect", "en"),
+        Some(json!(
+            "This turn, your castle's attack rolls {dice:yellow:1} more."
+        ))
+    );
+    assert_eq!(
+        cerco.field_in("effect", "de"),
+        cerco.field("effect").cloned(),
+        "an untranslated language falls back to the source text"
+    );
+    let read = crate::bundle::python_reads(&path, &["--field", "cerco", "effect", "en"]);
+    assert_eq!(Some(read), cerco.field_in("effect", "en"));
+}
+
+#[test]
+fn an_import_with_a_message_the_game_lacks_writes_nothing() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let before = ws.read("cards/zodiacos/i18n/en.toml");
+    ws.write(
+        "z.po",
+        "msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\nmsgctxt \"cards/no-such-card/name\"\nmsgid \"X\"\nmsgstr \"Y\"\n\nmsgctxt \"cards/leo/name\"\nmsgid \"Leo\"\nmsgstr \"Lion\"\n",
+    );
+    ws.run(["i18n", "import", "zodiacos", "z.po"])
+        .fails()
+        .stderr_has("message `cards/no-such-card/name` was not imported")
+        .stderr_has("nothing written");
+    assert_eq!(ws.read("cards/zodiacos/i18n/en.toml"), before);
+    ws.run(["i18n", "export", "zodiacos", "--lang", "fr"])
+        .fails()
+        .stderr_has("game `zodiacos` declares no translation into `fr`");
+}
