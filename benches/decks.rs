@@ -182,7 +182,7 @@ fn bench(c: &mut Criterion) {
                 .iter()
                 .filter(|d| by_hand(black_box(d), &kinds))
                 .count()
-        })
+        });
     });
     group.bench_function("engine is_legal", |b| {
         b.iter(|| {
@@ -190,7 +190,7 @@ fn bench(c: &mut Criterion) {
                 .iter()
                 .filter(|d| rules.is_legal(black_box(d)))
                 .count()
-        })
+        });
     });
     group.bench_function("engine check (with messages)", |b| {
         b.iter(|| {
@@ -198,7 +198,7 @@ fn bench(c: &mut Criterion) {
                 .iter()
                 .map(|d| rules.check(black_box(d)).len())
                 .sum::<usize>()
-        })
+        });
     });
     group.finish();
 }

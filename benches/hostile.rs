@@ -66,13 +66,13 @@ fn bench(c: &mut Criterion) {
             .collect();
         workspace(missing.path(), &cards);
         group.bench_with_input(BenchmarkId::new("cards missing a field", n), &n, |b, _| {
-            b.iter(|| black_box(check(missing.path())))
+            b.iter(|| black_box(check(missing.path())));
         });
 
         let syntax = tempfile::tempdir().unwrap();
         workspace(syntax.path(), &"= = =\n".repeat(n));
         group.bench_with_input(BenchmarkId::new("lines of = = =", n), &n, |b, _| {
-            b.iter(|| black_box(check(syntax.path())))
+            b.iter(|| black_box(check(syntax.path())));
         });
 
         let unknown = tempfile::tempdir().unwrap();
@@ -100,7 +100,7 @@ fn bench(c: &mut Criterion) {
                 let _ = deck::resolve(&parsed, &game.manifest, &game.pool, rules, &mut found);
                 diags.extend(found);
                 black_box(render(diags, &ws))
-            })
+            });
         });
     }
     group.finish();

@@ -95,7 +95,7 @@ fn main() {
 
     let mut times = Vec::new();
     let mut bytes = 0;
-    for _ in 0..runs + 1 {
+    for _ in 0..=runs {
         let mut found = Vec::new();
         let start = Instant::now();
         let files = render(

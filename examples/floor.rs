@@ -44,7 +44,7 @@ fn main() {
             "parse" => {
                 cards += toml::from_str::<toml::Table>(&text).unwrap()["card"]
                     .as_array()
-                    .map_or(0, Vec::len)
+                    .map_or(0, Vec::len);
             }
             "validate" => {
                 let doc: Value = toml::from_str(&text).unwrap();

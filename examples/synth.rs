@@ -531,17 +531,17 @@ fn main() {
             "--cards" => {
                 cards = value()
                     .parse()
-                    .unwrap_or_else(|_| usage("--cards takes a number"))
+                    .unwrap_or_else(|_| usage("--cards takes a number"));
             }
             "--seed" => {
                 seed = value()
                     .parse()
-                    .unwrap_or_else(|_| usage("--seed takes a number"))
+                    .unwrap_or_else(|_| usage("--seed takes a number"));
             }
             "--decks" => {
                 decks = value()
                     .parse()
-                    .unwrap_or_else(|_| usage("--decks takes a number"))
+                    .unwrap_or_else(|_| usage("--decks takes a number"));
             }
             "--out" => out = Some(value()),
             _ => usage(&format!("unknown argument {arg}")),

@@ -171,12 +171,11 @@ pub fn encode(deck: &CodeDeck, manifest: &Manifest, pool: &CardPool) -> Result<S
             .zones
             .get_index_of(zone)
             .ok_or_else(|| CodeError::Unknown(format!("the zone `{zone}`")))?;
-        let at = match zones.iter().position(|(x, _)| *x == z) {
-            Some(at) => at,
-            None => {
-                zones.push((z, Vec::new()));
-                zones.len() - 1
-            }
+        let at = if let Some(at) = zones.iter().position(|(x, _)| *x == z) {
+            at
+        } else {
+            zones.push((z, Vec::new()));
+            zones.len() - 1
         };
         for (id, count) in lines {
             let i = ids

@@ -181,23 +181,20 @@ pub fn export(
         compiled.i18n.catalog(lang),
     );
     let count = compiled.i18n.sources.strings.len();
-    let summary = match out {
-        Some(path) => {
-            std::fs::write(path, &text).map_err(|source| EmitError::Write {
-                path: path.to_path_buf(),
-                source,
-            })?;
-            format!(
-                "wrote {count} string{} of `{game}` in `{lang}` to {}",
-                plural(count),
-                path.display()
-            )
-        }
-        None => {
-            // A closed pipe (`| head`) is not an error worth reporting.
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            String::new()
-        }
+    let summary = if let Some(path) = out {
+        std::fs::write(path, &text).map_err(|source| EmitError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        format!(
+            "wrote {count} string{} of `{game}` in `{lang}` to {}",
+            plural(count),
+            path.display()
+        )
+    } else {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        String::new()
     };
     Ok(done(ws, without_code(diags, "i18n::missing"), summary))
 }

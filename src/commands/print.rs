@@ -65,9 +65,10 @@ pub(super) fn sheets_of<'g>(
     deck: bool,
     options: SheetOptions,
 ) -> SheetsEmitter<'g> {
-    match deck {
-        false => SheetsEmitter::pool(game, options),
-        true => SheetsEmitter::deck(target.selection.prints, &target.name, &target.stem, options),
+    if deck {
+        SheetsEmitter::deck(target.selection.prints, &target.name, &target.stem, options)
+    } else {
+        SheetsEmitter::pool(game, options)
     }
 }
 

@@ -193,9 +193,10 @@ impl Watcher {
         let clean = !diags.has_errors();
         let mut entries = Vec::new();
         for g in &checked {
-            let decks = match clean {
-                true => Some(deck_verdicts(&mut ws, g.id(), &checked_problems)?),
-                false => None,
+            let decks = if clean {
+                Some(deck_verdicts(&mut ws, g.id(), &checked_problems)?)
+            } else {
+                None
             };
             entries.push((g.id().to_owned(), g.manifest.manifest.name.clone(), decks));
         }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 pub const CHROMIUM_ENV: &str = "CARTA_CHROMIUM";
 
 /// How long one job may take before the browser is stopped.
-const JOB_TIMEOUT: Duration = Duration::from_secs(180);
+const JOB_TIMEOUT: Duration = Duration::from_mins(3);
 
 /// Why the browser could not render.
 #[derive(Debug, thiserror::Error)]
@@ -89,9 +89,10 @@ impl Chromium {
     pub fn find() -> Result<Chromium, ChromiumError> {
         if let Some(p) = std::env::var_os(CHROMIUM_ENV) {
             let binary = PathBuf::from(p);
-            return match binary.is_file() {
-                true => Ok(Chromium { binary }),
-                false => Err(ChromiumError::Missing),
+            return if binary.is_file() {
+                Ok(Chromium { binary })
+            } else {
+                Err(ChromiumError::Missing)
             };
         }
         let path = std::env::var_os("PATH").unwrap_or_default();

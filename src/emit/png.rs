@@ -47,7 +47,7 @@ impl Emitter for PngEmitter<'_> {
         for &(card, side, px) in &cells {
             match grids.last_mut() {
                 Some(g) if g.cell == px && g.cells.len() < MAX_COLS * MAX_ROWS => {
-                    g.cells.push((card, side))
+                    g.cells.push((card, side));
                 }
                 _ => grids.push(Grid {
                     cells: vec![(card, side)],

@@ -57,15 +57,14 @@ impl Emitter for TtsEmitter<'_> {
         let mut sheets: Vec<Sheet<'_>> = Vec::new();
         for card in &set.cards {
             let px = pixels(card.size, &self.export.options);
-            let back = match backs
+            let back = if let Some(b) = backs
                 .iter()
                 .position(|(c, p)| c.back == card.back && *p == px)
             {
-                Some(b) => b,
-                None => {
-                    backs.push((card, px));
-                    backs.len() - 1
-                }
+                b
+            } else {
+                backs.push((card, px));
+                backs.len() - 1
             };
             match sheets.iter_mut().rev().find(|s| s.back == back) {
                 Some(s) if s.cards.len() < MAX_COLS * MAX_ROWS => s.cards.push(card),

@@ -194,7 +194,7 @@ fn add(
                             other,
                             ["text", "source"],
                             "keys",
-                        )))
+                        )));
                     }
                 }
             }

@@ -227,7 +227,7 @@ fn report_missing(
                 if let Some((f, span)) = &source.at {
                     d = d.at(*f, span.clone(), "untranslated");
                 }
-                diags.push(d.with_help(format!("add it to `{}`", path)));
+                diags.push(d.with_help(format!("add it to `{path}`")));
             }
             _ => {}
         }
@@ -254,8 +254,7 @@ fn report_missing(
             d = d.at(f, span, "untranslated card");
         }
         diags.push(d.with_help(format!(
-            "add `[cards.{id}]` to `{}`, or translate it in the file `carta i18n export --lang {lang}` writes",
-            path
+            "add `[cards.{id}]` to `{path}`, or translate it in the file `carta i18n export --lang {lang}` writes"
         )));
     }
     if !labels.is_empty() {

@@ -92,21 +92,18 @@ fn apply_one(doc: &mut DocumentMut, change: &Change) -> bool {
     let Some(text) = text else {
         return false;
     };
-    match table.get_mut(&field) {
-        Some(Item::Value(Value::InlineTable(t))) => {
-            set(t, "text", &text, old_text.as_deref());
-            if let Some(h) = &hash {
-                set(t, "source", h, old_hash.as_deref());
-            }
+    if let Some(Item::Value(Value::InlineTable(t))) = table.get_mut(&field) {
+        set(t, "text", &text, old_text.as_deref());
+        if let Some(h) = &hash {
+            set(t, "source", h, old_hash.as_deref());
         }
-        _ => {
-            let mut t = InlineTable::new();
-            t.insert("text", text.into());
-            if let Some(h) = hash {
-                t.insert("source", h.into());
-            }
-            table.insert(&field, Item::Value(Value::InlineTable(t)));
+    } else {
+        let mut t = InlineTable::new();
+        t.insert("text", text.into());
+        if let Some(h) = hash {
+            t.insert("source", h.into());
         }
+        table.insert(&field, Item::Value(Value::InlineTable(t)));
     }
     true
 }

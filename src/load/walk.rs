@@ -64,10 +64,7 @@ pub(super) fn files(root: &Path, jail: &Jail, rel_dir: &str) -> Result<Found, Lo
             Ok(e) if !e.file_type().is_dir() => found.files.push(relative(e.path())),
             Ok(_) => {}
             Err(e) if e.loop_ancestor().is_some() => {
-                let at = e
-                    .path()
-                    .map(&relative)
-                    .unwrap_or_else(|| rel_dir.to_owned());
+                let at = e.path().map_or_else(|| rel_dir.to_owned(), &relative);
                 loops.push((at, ReadProblem::Loop, true));
             }
             Err(e) => {

@@ -264,9 +264,10 @@ impl Cx<'_> {
                 let _ = z;
                 return None;
             }
-            (Some(z), false) => match zones.iter().position(|(id, _)| id == z) {
-                Some(p) => Some(p),
-                None => {
+            (Some(z), false) => {
+                if let Some(p) = zones.iter().position(|(id, _)| id == z) {
+                    Some(p)
+                } else {
                     diags.push(
                         self.error(
                             "rules::zone",
@@ -282,7 +283,7 @@ impl Cx<'_> {
                     );
                     return None;
                 }
-            },
+            }
         };
         let scope: Vec<String> = match zone {
             Some(z) => zones[z].1.clone(),

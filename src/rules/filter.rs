@@ -93,7 +93,7 @@ fn cond(spec: &Value) -> Result<Cond, String> {
                     "exists" => {
                         result = Some(Cond::Exists(
                             value.as_bool().ok_or("`exists` takes true or false")?,
-                        ))
+                        ));
                     }
                     "min" => min = Some(value.as_f64().ok_or("`min` takes a number")?),
                     "max" => max = Some(value.as_f64().ok_or("`max` takes a number")?),

@@ -271,25 +271,20 @@ impl CompiledRule {
     }
 
     fn violation(&self, index: usize, f: Finding, set: &RuleSet) -> Violation {
-        let zone = self
-            .zone
-            .map(|z| set.zones[z].name.as_str())
-            .unwrap_or("the deck");
-        let message = match &self.template {
-            Some(t) => t
-                .replace("{rule}", &self.name)
+        let zone = self.zone.map_or("the deck", |z| set.zones[z].name.as_str());
+        let message = if let Some(t) = &self.template {
+            t.replace("{rule}", &self.name)
                 .replace("{actual}", &f.actual)
                 .replace("{expected}", &f.expected)
                 .replace("{zone}", zone)
                 .replace("{missing}", &f.missing.to_string())
-                .replace("{card}", f.subject.as_deref().unwrap_or_default()),
-            None => {
-                let what = f.subject.map(|s| format!("{s}: ")).unwrap_or_default();
-                format!(
-                    "{what}{}; the rule *{}* requires {}",
-                    f.actual, self.name, f.expected
-                )
-            }
+                .replace("{card}", f.subject.as_deref().unwrap_or_default())
+        } else {
+            let what = f.subject.map(|s| format!("{s}: ")).unwrap_or_default();
+            format!(
+                "{what}{}; the rule *{}* requires {}",
+                f.actual, self.name, f.expected
+            )
         };
         Violation {
             rule: index,

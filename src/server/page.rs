@@ -11,7 +11,7 @@ pub(super) fn esc(s: &str) -> String {
     out
 }
 
-const STYLE: &str = r#"<style>
+const STYLE: &str = r"<style>
 .carta-live { font: 14px/1.4 system-ui, sans-serif; }
 #carta-bar { position: sticky; top: 0; z-index: 10; background: #222; color: #eee; padding: 6px 12px; display: flex; gap: 16px; align-items: baseline; }
 #carta-bar a { color: #9cf; }
@@ -20,7 +20,7 @@ const STYLE: &str = r#"<style>
 #carta-overlay { position: fixed; inset: 40px 5% auto 5%; max-height: 80vh; overflow: auto; z-index: 20; background: #2b0d0d; color: #fdd; border: 2px solid #e55; border-radius: 6px; padding: 12px 16px; box-shadow: 0 4px 24px #0008; }
 #carta-overlay code { color: #fff; } #carta-overlay .help { color: #fc9; }
 @media print { .carta-live { display: none !important; } }
-</style>"#;
+</style>";
 
 /// The live-reload script: reload when the generation moves past the one
 /// this page was made at (server-sent events reconnect by themselves).

@@ -104,7 +104,7 @@ pub fn read_cards(
             continue;
         };
         saw_cards = true;
-        for card in array.iter() {
+        for card in array {
             cx.push_card(card, &mut out);
         }
     }
@@ -426,7 +426,7 @@ fn slug(text: &str) -> String {
     let mut out = String::new();
     for c in text
         .chars()
-        .flat_map(fold_accent)
+        .filter_map(fold_accent)
         .flat_map(char::to_lowercase)
     {
         if c.is_ascii_alphanumeric() {

@@ -141,7 +141,7 @@ fn diagnose_one(
             ));
         }
         kind => {
-            out.push(bound_error(kind, &site).unwrap_or_else(|| form_error(kind, error, &site)))
+            out.push(bound_error(kind, &site).unwrap_or_else(|| form_error(kind, error, &site)));
         }
     }
 }
@@ -297,7 +297,7 @@ fn best_branch<'e>(
                 std::cmp::Reverse(b.len()),
             )
         })
-        .map(|b| b.as_slice())
+        .map(std::vec::Vec::as_slice)
 }
 
 /// A short description of one alternative, from its first error at the value.

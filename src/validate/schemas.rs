@@ -139,7 +139,7 @@ impl GameSchemas {
         let registry = match Registry::new()
             .draft(Draft::Draft202012)
             .extend(resources)
-            .and_then(|r| r.prepare())
+            .and_then(jsonschema::RegistryBuilder::prepare)
         {
             Ok(r) => r,
             Err(e) => {

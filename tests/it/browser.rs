@@ -76,7 +76,7 @@ pub(crate) fn tool(name: &str, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-const MEASURE: &str = r#"<script>
+const MEASURE: &str = r"<script>
 (function () {
   var mm = 25.4 / 96, out = [];
   document.querySelectorAll('.sheet').forEach(function (s) {
@@ -98,7 +98,7 @@ const MEASURE: &str = r#"<script>
   pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
 })();
-</script>"#;
+</script>";
 
 /// The DOM's pages and card boxes, in mm relative to each page.
 fn measure(html: &Path) -> Vec<Value> {
@@ -387,8 +387,8 @@ fn print_and_measure(
                     * PT
             };
             let (cx, cy) = (
-                (attr("xMin") + attr("xMax")) / 2.0,
-                (attr("yMin") + attr("yMax")) / 2.0,
+                f64::midpoint(attr("xMin"), attr("xMax")),
+                f64::midpoint(attr("yMin"), attr("yMax")),
             );
             let inside = cards.iter().position(|c| {
                 let [x, y, w, h] = rect(c);

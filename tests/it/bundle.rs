@@ -357,16 +357,15 @@ fn rebuilt(
     };
     let old_cards = section(3);
     let old_record;
-    let record = match record {
-        Some(r) => r,
-        None => {
-            let (stored, raw) = (u32_at(old_cards, 8), u32_at(old_cards, 12));
-            let mut z = flate2::read::ZlibDecoder::new(&old_cards[16..16 + stored]);
-            let mut bytes = Vec::with_capacity(raw);
-            std::io::Read::read_to_end(&mut z, &mut bytes).unwrap();
-            old_record = bytes;
-            &old_record
-        }
+    let record = if let Some(r) = record {
+        r
+    } else {
+        let (stored, raw) = (u32_at(old_cards, 8), u32_at(old_cards, 12));
+        let mut z = flate2::read::ZlibDecoder::new(&old_cards[16..16 + stored]);
+        let mut bytes = Vec::with_capacity(raw);
+        std::io::Read::read_to_end(&mut z, &mut bytes).unwrap();
+        old_record = bytes;
+        &old_record
     };
     // the one index entry: id offset, id length, block, record offset, record length
     let mut index = section(2).to_vec();

@@ -27,10 +27,10 @@ fn every_corpus_case_matches_its_expected_output() {
     let mut failures = Vec::new();
     for case in &cases {
         if let Err(e) = std::panic::catch_unwind(|| run_case(case)) {
-            let msg = e
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()));
+            let msg = e.downcast_ref::<String>().cloned().or_else(|| {
+                e.downcast_ref::<&str>()
+                    .map(std::string::ToString::to_string)
+            });
             failures.push(format!(
                 "{}: {}",
                 case.file_name().unwrap().to_string_lossy(),

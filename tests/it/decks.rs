@@ -80,9 +80,9 @@ fn random_deck(rng: &mut Rng, by_kind: &HashMap<&str, Vec<&str>>) -> Zones {
     for k in ["tower", "guardian"] {
         let (a, b) = (rng.pick(&kind(k)), rng.pick(&kind(k)));
         if a == b {
-            setup.push((a.to_owned(), 2))
+            setup.push((a.to_owned(), 2));
         } else {
-            setup.extend([(a.to_owned(), 1), (b.to_owned(), 1)])
+            setup.extend([(a.to_owned(), 1), (b.to_owned(), 1)]);
         }
     }
     let mut zones: Zones = BTreeMap::from([("main", main), ("team", team), ("setup", setup)]);
@@ -234,12 +234,14 @@ fn an_independent_implementation_agrees_with_the_engine_on_10000_random_decks() 
         });
         let expected = by_hand(&zones, &kind_of);
         assert_eq!(
-            engine
-                .as_ref()
-                .map(|s| s.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
-            expected
-                .as_ref()
-                .map(|s| s.iter().map(|x| x.to_string()).collect::<Vec<_>>()),
+            engine.as_ref().map(|s| s
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect::<Vec<_>>()),
+            expected.as_ref().map(|s| s
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect::<Vec<_>>()),
             "deck {n}:\n{text}\n{out:?}"
         );
         match expected {

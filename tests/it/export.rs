@@ -88,9 +88,10 @@ fn export_png_draws_every_face_and_back_at_the_asked_resolution() {
 fn first_ink(img: &Image, from: (i64, i64), step: (i64, i64)) -> i64 {
     let (mut x, mut y) = from;
     for n in 0.. {
-        if x < 0 || y < 0 || x >= i64::from(img.width) || y >= i64::from(img.height) {
-            panic!("no ink from {from:?} along {step:?}");
-        }
+        assert!(
+            !(x < 0 || y < 0 || x >= i64::from(img.width) || y >= i64::from(img.height)),
+            "no ink from {from:?} along {step:?}"
+        );
         let i = (y as usize * img.width as usize + x as usize) * 4;
         if img.rgba[i..i + 3].iter().any(|&c| c < 250) {
             return n;
@@ -188,7 +189,10 @@ fn export_tts_writes_a_deck_whose_every_cell_is_its_card() {
     // Every copy of every card of the pool, by id (kept in GMNotes) and name.
     let mut pool: BTreeMap<String, (String, u64)> = BTreeMap::new();
     for (id, c) in crate::faces::cards("covil") {
-        let copies = c.get("copies").and_then(|v| v.as_integer()).unwrap_or(1) as u64;
+        let copies = c
+            .get("copies")
+            .and_then(toml::Value::as_integer)
+            .unwrap_or(1) as u64;
         pool.insert(id, (c["name"].as_str().unwrap().to_owned(), copies));
     }
     let ids = deck["DeckIDs"].as_array().unwrap();

@@ -16,7 +16,7 @@ const GAMES: [&str; 5] = ["intrepidos", "kingdoms", "zodiacos", "exodo", "covil"
 /// Smallest text size a player can still read on a card, in mm (≈ 3.4 pt).
 const MIN_FONT_MM: f64 = 1.2;
 
-const PROBE: &str = r#"<script>
+const PROBE: &str = r"<script>
 window.addEventListener('load', function () {
   var mm = 25.4 / 96, out = [];
   function desc(e) { return e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined ? '.' + String(e.className).trim().split(/\s+/).join('.') : ''); }
@@ -46,7 +46,7 @@ window.addEventListener('load', function () {
   pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
 });
-</script>"#;
+</script>";
 
 /// Every printed card box of a page: id, side, text, problems, smallest font.
 fn probe(html: &Path) -> Vec<Value> {

@@ -89,7 +89,7 @@ pub(crate) fn run_in<I: IntoIterator<Item = S>, S: AsRef<str>>(dir: &Path, args:
 }
 
 /// How long one run may take before it counts as hung and is killed.
-const HANG: std::time::Duration = std::time::Duration::from_secs(120);
+const HANG: std::time::Duration = std::time::Duration::from_mins(2);
 
 /// [`run_in`] with extra environment variables. A run that takes longer
 /// than [`HANG`] is killed and fails the test as a hang.
@@ -227,10 +227,9 @@ pub(crate) fn assert_golden(path: &Path, actual: &str) {
             path.display()
         )
     });
-    if expected != actual {
-        panic!(
-            "output differs from {} (run with CARTA_BLESS=1 to accept)\n--- expected\n{expected}\n--- actual\n{actual}",
-            path.display()
-        );
-    }
+    assert!(
+        expected == actual,
+        "output differs from {} (run with CARTA_BLESS=1 to accept)\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    )
 }

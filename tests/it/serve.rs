@@ -41,7 +41,7 @@ fn start_serve(root: &Path) -> (Killed, String) {
         }
     });
     let url = rx
-        .recv_timeout(Duration::from_secs(120))
+        .recv_timeout(Duration::from_mins(2))
         .expect("carta serve prints the builder's address");
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     assert!(url.ends_with("/play/"), "{url}");
@@ -55,14 +55,16 @@ async fn click(client: &Client, css: &str) {
     loop {
         let why = match client.find(Locator::Css(css)).await {
             Ok(e) => match e.click().await {
-                Ok(_) => return,
+                Ok(()) => return,
                 Err(e) => e.to_string(),
             },
             Err(e) => e.to_string(),
         };
-        if start.elapsed() > STEP {
-            panic!("cannot click `{css}`: {why}\n{}", page_text(client).await);
-        }
+        assert!(
+            start.elapsed() <= STEP,
+            "cannot click `{css}`: {why}\n{}",
+            page_text(client).await
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -80,9 +82,11 @@ async fn wait_js(client: &Client, script: &str) {
         if v.as_bool() == Some(true) {
             return;
         }
-        if start.elapsed() > STEP {
-            panic!("`{script}` never held:\n{}", page_text(client).await);
-        }
+        assert!(
+            start.elapsed() <= STEP,
+            "`{script}` never held:\n{}",
+            page_text(client).await
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

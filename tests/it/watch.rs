@@ -66,7 +66,7 @@ pub(crate) fn start_watch(root: &Path) -> (Killed, String) {
         }
     });
     let url = rx
-        .recv_timeout(Duration::from_secs(60))
+        .recv_timeout(Duration::from_mins(1))
         .expect("carta watch prints the preview's address");
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     (Killed(child), url)
@@ -134,9 +134,10 @@ pub(crate) async fn wait_for(
         if ok(&text) {
             return;
         }
-        if start.elapsed() > limit {
-            panic!("after {limit:?} the page still does not show {what}:\n{text}");
-        }
+        assert!(
+            start.elapsed() <= limit,
+            "after {limit:?} the page still does not show {what}:\n{text}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -237,7 +238,7 @@ fn watch_rebuilds_only_the_game_a_save_touches_and_a_broken_save_writes_nothing(
         }
     });
     let seen = |text: &str| log.lock().unwrap().contains(text);
-    wait_until(Duration::from_secs(60), "watching", || {
+    wait_until(Duration::from_mins(1), "watching", || {
         seen("watching cards/")
     });
     let alpha = tmp.path().join("build/alpha/alpha.carta");

@@ -96,9 +96,10 @@ pub(super) fn load_icons(
         };
         let svg = match (&icon.file, &icon.svg) {
             (Some(path), None) => match read(jail, game, path) {
-                Ok(bytes) => match String::from_utf8(bytes) {
-                    Ok(text) => text,
-                    Err(_) => {
+                Ok(bytes) => {
+                    if let Ok(text) = String::from_utf8(bytes) {
+                        text
+                    } else {
                         diags.push(
                             Diagnostic::error(
                                 "sheets::icon",
@@ -108,7 +109,7 @@ pub(super) fn load_icons(
                         );
                         continue;
                     }
-                },
+                }
                 Err(problem) => {
                     diags.push(
                         Diagnostic::error(problem.code(), problem.message(path))
@@ -130,19 +131,18 @@ pub(super) fn load_icons(
                 continue;
             }
         };
-        let svg = match svg.find("<svg") {
-            Some(start) => svg[start..].trim_end().to_owned(),
-            None => {
-                let sub = if icon.file.is_some() { "/file" } else { "/svg" };
-                diags.push(
-                    Diagnostic::error(
-                        "sheets::icon",
-                        format!("icon `{name}` is not SVG: it has no `<svg` element"),
-                    )
-                    .at(file, at(sub), "not SVG"),
-                );
-                continue;
-            }
+        let svg = if let Some(start) = svg.find("<svg") {
+            svg[start..].trim_end().to_owned()
+        } else {
+            let sub = if icon.file.is_some() { "/file" } else { "/svg" };
+            diags.push(
+                Diagnostic::error(
+                    "sheets::icon",
+                    format!("icon `{name}` is not SVG: it has no `<svg` element"),
+                )
+                .at(file, at(sub), "not SVG"),
+            );
+            continue;
         };
         set.insert(
             name,

@@ -26,7 +26,7 @@ pub(super) fn stem(wanted: &str) -> String {
     let wanted = wanted.trim();
     let wanted = wanted.strip_suffix(".toml").unwrap_or(wanted);
     let mut out = String::new();
-    for c in wanted.chars().flat_map(fold) {
+    for c in wanted.chars().filter_map(fold) {
         if c.is_ascii_alphanumeric() {
             out.push(c.to_ascii_lowercase());
         } else if !out.is_empty() && !out.ends_with('-') {

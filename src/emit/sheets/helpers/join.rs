@@ -24,7 +24,7 @@ impl HelperDef for Join {
         let Value::Array(items) = required(h.param(0), "join")? else {
             return Err(RenderErrorReason::InvalidParamType("list").into());
         };
-        let sep = match h.param(1).map(|p| p.value()) {
+        let sep = match h.param(1).map(handlebars::PathAndJson::value) {
             None => ", ".to_owned(),
             Some(v) => scalar_text(v).unwrap_or_default(),
         };
