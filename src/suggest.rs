@@ -1,4 +1,5 @@
-//! Did-you-mean: the closest known name to a misspelt one.
+//! Did-you-mean: the closest known name to a misspelt one, and a valid
+//! name made from free text.
 
 /// The candidate closest to `name`, if one is close enough to be a likely
 /// typo (edit distance at most a third of the name's length, and at least 1).
@@ -31,6 +32,35 @@ where
         Some(c) => format!("did you mean `{c}`?"),
         None => format!("{intro}: {}", all.collect::<Vec<_>>().join(", ")),
     }
+}
+
+/// `text` as a kebab-case name: lower-case ASCII letters and digits,
+/// accents dropped, every other run of characters one dash (`Fúria de
+/// Áries` → `furia-de-aries`), at most `max` characters. Empty when
+/// nothing is left.
+pub fn slug(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for c in text.chars().map(unaccent).flat_map(char::to_lowercase) {
+        if out.len() >= max {
+            break;
+        }
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_owned()
+}
+
+/// A Latin letter without its accent (others as they are).
+fn unaccent(c: char) -> char {
+    const FROM: &str = "áàâãäåçéèêëíìîïñóòôõöúùûüýÿÁÀÂÃÄÅÇÉÈÊËÍÌÎÏÑÓÒÔÕÖÚÙÛÜÝ";
+    const TO: &str = "aaaaaaceeeeiiiinooooouuuuyyAAAAAACEEEEIIIINOOOOOUUUUY";
+    FROM.chars()
+        .position(|f| f == c)
+        .and_then(|i| TO.chars().nth(i))
+        .unwrap_or(c)
 }
 
 #[cfg(test)]

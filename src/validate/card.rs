@@ -421,37 +421,15 @@ pub fn is_valid_id(id: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }
 
-/// A valid id close to `text`, for help lines (accents and case folded).
+/// A valid id suggested for an invalid one (a neutral one when nothing of
+/// it is left).
 fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text
-        .chars()
-        .filter_map(fold_accent)
-        .flat_map(char::to_lowercase)
-    {
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    let out = out.trim_end_matches('-').to_owned();
-    if out.is_empty() {
-        "escudo-orc".into()
+    let slug = suggest::slug(text, usize::MAX);
+    if slug.is_empty() {
+        "card-1".into()
     } else {
-        out
+        slug
     }
-}
-
-fn fold_accent(c: char) -> Option<char> {
-    const FROM: &str = "áàâãäåçéèêëíìîïñóòôõöúùûüýÁÀÂÃÄÅÇÉÈÊËÍÌÎÏÑÓÒÔÕÖÚÙÛÜÝ";
-    const TO: &str = "aaaaaaceeeeiiiinooooouuuuyAAAAAACEEEEIIIINOOOOOUUUUY";
-    Some(
-        FROM.chars()
-            .position(|f| f == c)
-            .and_then(|i| TO.chars().nth(i))
-            .unwrap_or(c),
-    )
 }
 
 /// Finds the strings at each reference pattern's path in a card.

@@ -24,33 +24,8 @@ const MAX_STEM: usize = 64;
 /// `furia-de-aries`); `deck` when nothing is left.
 pub(super) fn stem(wanted: &str) -> String {
     let wanted = wanted.trim();
-    let wanted = wanted.strip_suffix(".toml").unwrap_or(wanted);
-    let mut out = String::new();
-    for c in wanted.chars().filter_map(fold) {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-        if out.len() >= MAX_STEM {
-            break;
-        }
-    }
-    let out = out.trim_matches('-');
-    if out.is_empty() {
-        "deck".into()
-    } else {
-        out.to_owned()
-    }
-}
-
-/// A Latin letter without its accent (others as they are).
-fn fold(c: char) -> Option<char> {
-    const FROM: &str = "áàâãäåçéèêëíìîïñóòôõöúùûüýÿÁÀÂÃÄÅÇÉÈÊËÍÌÎÏÑÓÒÔÕÖÚÙÛÜÝ";
-    const TO: &str = "aaaaaaceeeeiiiinooooouuuuyyAAAAAACEEEEIIIINOOOOOUUUUY";
-    Some(FROM.chars().position(|f| f == c).map_or(c, |i| {
-        TO.chars().nth(i).expect("the tables have one letter each")
-    }))
+    let stem = crate::suggest::slug(wanted.strip_suffix(".toml").unwrap_or(wanted), MAX_STEM);
+    if stem.is_empty() { "deck".into() } else { stem }
 }
 
 /// Writes `text` to `cards/<game>/decks/<stem>.toml` under `root`
