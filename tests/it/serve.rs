@@ -7,9 +7,7 @@
 //! With `CARTA_BLESS=1` the tests write the README's screenshots to
 //! `docs/img/`.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
@@ -23,29 +21,9 @@ const STEP: Duration = Duration::from_secs(10);
 
 /// Starts `carta serve --port 0` in `root`; the process and the builder's URL.
 fn start_serve(root: &Path) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
-        .args(["serve", "--port", "0"])
-        .current_dir(root)
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(at) = line.find("http://") {
-                let _ = tx.send(line[at..].split_whitespace().next().unwrap().to_owned());
-            }
-        }
-    });
-    let url = rx
-        .recv_timeout(Duration::from_mins(2))
-        .expect("carta serve prints the builder's address");
-    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let (server, url) = crate::watch::start_server(root, &["serve", "--port", "0"]);
     assert!(url.ends_with("/play/"), "{url}");
-    (Killed(child), url)
+    (server, url)
 }
 
 /// Clicks the element `css` (found afresh: the lists are redrawn after

@@ -47,8 +47,14 @@ pub(crate) fn free_port() -> u16 {
 /// Starts `carta watch --serve --port 0` in `root`; the process and the
 /// preview's URL.
 pub(crate) fn start_watch(root: &Path) -> (Killed, String) {
+    start_server(root, &["watch", "--serve", "--port", "0"])
+}
+
+/// Starts carta with `args` in `root` and waits for the address its server
+/// prints (on loopback); the process and that URL.
+pub(crate) fn start_server(root: &Path, args: &[&str]) -> (Killed, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
-        .args(["watch", "--serve", "--port", "0"])
+        .args(args)
         .current_dir(root)
         .env("NO_COLOR", "1")
         .stdout(Stdio::null())
@@ -57,17 +63,18 @@ pub(crate) fn start_watch(root: &Path) -> (Killed, String) {
         .unwrap();
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
-    // Keeps draining stderr so that the watcher never blocks on a full pipe.
+    // Keeps draining stderr so that the server never blocks on a full pipe.
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             if let Some(at) = line.find("http://") {
-                let _ = tx.send(line[at..].trim().to_owned());
+                let url = line[at..].split_whitespace().next().unwrap_or_default();
+                let _ = tx.send(url.to_owned());
             }
         }
     });
     let url = rx
-        .recv_timeout(Duration::from_mins(1))
-        .expect("carta watch prints the preview's address");
+        .recv_timeout(Duration::from_mins(2))
+        .unwrap_or_else(|_| panic!("carta {} prints its address", args[0]));
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
     (Killed(child), url)
 }
