@@ -126,10 +126,9 @@ pub fn encode_game(
         })
         .collect();
     let hash = source_hash(game, sources);
-    let written = written_manifest(game, sources);
     match bundle::encode(
         &game.manifest.manifest,
-        written.as_ref(),
+        Some(&game.manifest.written),
         &cards,
         decks,
         hash,
@@ -152,14 +151,4 @@ pub fn encode_game(
             None
         }
     }
-}
-
-/// The game's `game.toml` as written (parsed again: the checked manifest
-/// holds millimetres as floats, and the bundle keeps integers as written).
-fn written_manifest(game: &Game, sources: &SourceMap) -> Option<serde_json::Value> {
-    let file = game.manifest.file;
-    let (doc, ok) = crate::load::parse_toml(file, &sources.get(file).text, &mut Vec::new());
-    ok.then(|| crate::load::table_to_json(doc.get_ref()).ok())
-        .flatten()
-        .map(serde_json::Value::Object)
 }

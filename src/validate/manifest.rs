@@ -20,6 +20,9 @@ pub struct LoadedManifest {
     pub file: FileId,
     /// Spans of every key and value of `game.toml`, by JSON pointer.
     pub spans: SpanIndex,
+    /// `game.toml` as written (integers stay integers, where the manifest
+    /// holds millimetres as floats): what the bundle stores.
+    pub written: Value,
 }
 
 /// Parses and validates the `game.toml` of game `game` (folder name).
@@ -46,7 +49,7 @@ pub fn parse(
     if !schema_valid(file, doc.get_ref(), &instance, diags) {
         return None;
     }
-    let manifest: Manifest = match serde_json::from_value(instance) {
+    let manifest: Manifest = match serde_json::from_value(instance.clone()) {
         Ok(m) => m,
         Err(e) => {
             diags.push(
@@ -63,6 +66,7 @@ pub fn parse(
         manifest,
         file,
         spans: SpanIndex::new(&doc),
+        written: instance,
     };
     id_is_folder(&loaded, game, diags).then_some(loaded)
 }
