@@ -3,6 +3,7 @@
 //! rules over it. Every command and every emitter takes a [`Game`].
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::deck::{self, DeckFile};
@@ -143,7 +144,13 @@ pub fn compile(
     // Translations are checked over a pool without card errors, like rules.
     let translations = if cards_ok && !manifest.manifest.translations.is_empty() {
         let catalogs = i18n::check::read(ws, &manifest, diags)?;
-        let sources = i18n::Sources::of(&manifest, &schemas, &pool);
+        // Without a catalog to check them against, a check has no use for
+        // the game's strings (and did not keep their fields).
+        let sources = if catalogs.is_empty() && keep != Keep::All {
+            i18n::Sources::default()
+        } else {
+            i18n::Sources::of(&manifest, &schemas, &pool)
+        };
         let coverage = i18n::check(&sources, &catalogs, &manifest, &pool, diags);
         Translations {
             sources,
@@ -177,20 +184,26 @@ pub fn compile(
     Ok(Some(game))
 }
 
-/// The field names rules read and, in a translated game, the fields that
-/// hold translatable text: all a check keeps of a card (`None`: keep every
-/// field).
+/// The field names rules read and, in a game with a translation file to
+/// check, the fields that hold translatable text: all a check keeps of a
+/// card (`None`: keep every field).
 fn kept_fields(
+    root: &Path,
     manifest: &LoadedManifest,
     schemas: &GameSchemas,
     keep: Keep,
 ) -> Option<BTreeSet<String>> {
     (keep != Keep::All).then(|| {
         let m = &manifest.manifest;
-        let mut fields = if m.translations.is_empty() {
-            BTreeSet::new()
-        } else {
+        // A catalog that turns out unreadable only makes this keep more.
+        let catalogs = m
+            .translations
+            .iter()
+            .any(|lang| root.join(i18n::file_path(&m.id, lang)).exists());
+        let mut fields = if catalogs {
             i18n::sources::translatable_fields(manifest, schemas)
+        } else {
+            BTreeSet::new()
         };
         m.all_rules().for_each(|r| r.fields(&mut fields));
         fields
@@ -211,7 +224,7 @@ fn read_card_files(
 ) -> Result<(Vec<RawCard>, usize), LoadError> {
     let game = manifest.manifest.id.clone();
     let kinds = manifest.manifest.kind_ids();
-    let kept = kept_fields(manifest, schemas, keep);
+    let kept = kept_fields(ws.root(), manifest, schemas, keep);
     let card_files = ws.card_files(&game, diags)?;
     let cache = (keep == Keep::RulesCached).then(|| {
         // Everything besides a file's own text that its result depends on.
