@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
@@ -143,10 +144,15 @@ fn cards_file(inputs: &Inputs<'_>) -> EditorFile {
 }
 
 fn deck_file(inputs: &Inputs<'_>) -> EditorFile {
-    let schema = deck_schema(inputs.manifest, &inputs.cards);
+    let key = inputs.key(true);
+    let schema = DeckSchema {
+        manifest: inputs.manifest,
+        cards: &inputs.cards,
+        key: &key,
+    };
     EditorFile {
         path: deck_schema_path(&inputs.manifest.id),
-        text: pretty(&keyed(schema, &inputs.key(true))),
+        text: pretty(&schema),
     }
 }
 
@@ -180,13 +186,15 @@ fn keyed(schema: Value, key: &str) -> Value {
         let first = k == "$schema";
         out.insert(k, v);
         if first {
-            out.insert(
-                "$comment".into(),
-                format!("Written by carta from the game's manifest, schemas and cards (key {key}); `carta check` rewrites it.").into(),
-            );
+            out.insert("$comment".into(), key_comment(key).into());
         }
     }
     Value::Object(out)
+}
+
+/// The `$comment` of a schema with key `key`.
+fn key_comment(key: &str) -> String {
+    format!("Written by carta from the game's manifest, schemas and cards (key {key}); `carta check` rewrites it.")
 }
 
 /// Whether the file at `path` begins with the key `key` (it is at most a
@@ -315,7 +323,7 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     written
 }
 
-fn pretty(v: &Value) -> String {
+fn pretty(v: &impl Serialize) -> String {
     serde_json::to_string_pretty(v).expect("JSON values serialize") + "\n"
 }
 
@@ -516,65 +524,135 @@ fn allow_reserved(schema: &mut Value) {
 }
 
 /// The deck-file schema of a game: `game`, `name`, and a table per zone
-/// whose keys are the ids of the cards the zone accepts.
-fn deck_schema(m: &Manifest, cards: &[(&str, &str, &str)]) -> Value {
-    let max = crate::deck::MAX_COUNT;
-    let mut properties = Map::new();
-    properties.insert(
-        "game".into(),
-        json!({
-            "title": "Game",
-            "description": format!("The game this deck is for: `{}` ({}).", m.id, m.name),
-            "const": m.id,
-        }),
-    );
-    properties.insert(
-        "name".into(),
-        json!({ "title": "Name", "description": "The deck's name.", "type": "string" }),
-    );
-    for (zone_id, zone) in &m.zones {
-        let mut lines = Map::new();
-        for &(id, kind, name) in cards {
-            if !zone.kinds.iter().any(|k| k == kind) {
+/// whose keys are the ids of the cards the zone accepts. It is serialized
+/// as it is written: one line per card, and a JSON tree of 20,000 of them
+/// would be the largest thing a check holds.
+struct DeckSchema<'a> {
+    manifest: &'a Manifest,
+    cards: &'a [(&'a str, &'a str, &'a str)],
+    key: &'a str,
+}
+
+impl Serialize for DeckSchema<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let m = self.manifest;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("$schema", DRAFT7)?;
+        map.serialize_entry("$comment", &key_comment(self.key))?;
+        map.serialize_entry("title", &format!("{} deck", m.name))?;
+        map.serialize_entry(
+            "description",
+            &format!(
+                "A deck of {}: its game, its name, and a table per zone.",
+                m.name
+            ),
+        )?;
+        map.serialize_entry("type", "object")?;
+        map.serialize_entry("required", &["game", "name"])?;
+        map.serialize_entry("properties", &DeckProperties(self))?;
+        map.serialize_entry("additionalProperties", &false)?;
+        map.end()
+    }
+}
+
+/// The properties of a deck file: `game`, `name`, and one per zone.
+struct DeckProperties<'a>(&'a DeckSchema<'a>);
+
+impl Serialize for DeckProperties<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let m = self.0.manifest;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry(
+            "game",
+            &json!({
+                "title": "Game",
+                "description": format!("The game this deck is for: `{}` ({}).", m.id, m.name),
+                "const": m.id,
+            }),
+        )?;
+        map.serialize_entry(
+            "name",
+            &json!({ "title": "Name", "description": "The deck's name.", "type": "string" }),
+        )?;
+        for (zone_id, zone) in &m.zones {
+            let kinds = zone
+                .kinds
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let lines = ZoneLines {
+                deck: self.0,
+                kinds: &zone.kinds,
+            };
+            map.serialize_entry(
+                zone_id,
+                &ZoneSchema {
+                    title: &zone.name,
+                    description: format!(
+                        "Zone `{zone_id}`: card id = copies, for cards of kind {kinds}."
+                    ),
+                    kind: "object",
+                    properties: lines,
+                    // Not `propertyNames`: taplo reports that at the table's
+                    // header, and `additionalProperties` at the unknown id.
+                    additional_properties: false,
+                },
+            )?;
+        }
+        map.end()
+    }
+}
+
+/// One zone of a deck file: a table of card id = copies.
+#[derive(serde::Serialize)]
+struct ZoneSchema<'a> {
+    title: &'a str,
+    description: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    properties: ZoneLines<'a>,
+    #[serde(rename = "additionalProperties")]
+    additional_properties: bool,
+}
+
+/// A zone's lines: one property per card of a kind the zone accepts.
+struct ZoneLines<'a> {
+    deck: &'a DeckSchema<'a>,
+    kinds: &'a [String],
+}
+
+impl Serialize for ZoneLines<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let m = self.deck.manifest;
+        let mut map = s.serialize_map(None)?;
+        for &(id, kind, name) in self.deck.cards {
+            if !self.kinds.iter().any(|k| k == kind) {
                 continue;
             }
             let kind_name = m.kinds.get(kind).map_or(kind, |k| k.name.as_str());
-            lines.insert(
-                id.to_owned(),
-                json!({
-                    "title": name,
-                    "description": format!("{name} ({kind_name}): how many copies the deck holds."),
-                    "type": "integer", "minimum": 1, "maximum": max,
-                }),
-            );
+            let line = DeckLine {
+                title: name,
+                description: format!("{name} ({kind_name}): how many copies the deck holds."),
+                kind: "integer",
+                minimum: 1,
+                maximum: crate::deck::MAX_COUNT,
+            };
+            map.serialize_entry(id, &line)?;
         }
-        let kinds = zone
-            .kinds
-            .iter()
-            .map(|k| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        properties.insert(
-            zone_id.clone(),
-            json!({
-                "title": zone.name,
-                "description": format!("Zone `{zone_id}`: card id = copies, for cards of kind {kinds}."),
-                "type": "object",
-                "properties": lines,
-                // Not `propertyNames`: taplo reports that at the table's
-                // header, and `additionalProperties` at the unknown id.
-                "additionalProperties": false,
-            }),
-        );
+        map.end()
     }
-    with_draft(json!({
-        "title": format!("{} deck", m.name),
-        "description": format!("A deck of {}: its game, its name, and a table per zone.", m.name),
-        "type": "object",
-        "required": ["game", "name"],
-        "properties": properties,
-        "additionalProperties": false,
-    }))
+}
+
+/// One deck line's schema: a card's copies.
+#[derive(serde::Serialize)]
+struct DeckLine<'a> {
+    title: &'a str,
+    description: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    minimum: i64,
+    maximum: i64,
 }
 
 /// Translates a draft 2020-12 schema into draft 7: `$defs` becomes
