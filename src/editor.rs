@@ -156,6 +156,23 @@ fn deck_file(inputs: &Inputs<'_>) -> EditorFile {
     }
 }
 
+/// The keys of a game's editor schemas (card file, deck file), as written
+/// into them.
+pub fn game_keys(game: &Game) -> Vec<String> {
+    let inputs = Inputs::of(game);
+    vec![inputs.key(false), inputs.key(true)]
+}
+
+/// Whether the editor schemas of game `game` in the workspace at `root`
+/// carry `keys` (as [`game_keys`] gives them).
+pub fn carries_keys(root: &Path, game: &str, keys: &[String]) -> bool {
+    let [cards, deck] = keys else {
+        return false;
+    };
+    has_key(&root.join(cards_schema_path(game)), cards)
+        && has_key(&root.join(deck_schema_path(game)), deck)
+}
+
 /// The game's editor files whose key differs from the one written in the
 /// file on disk (derived only then).
 fn stale_game_files(root: &Path, game: &Game) -> Vec<EditorFile> {
@@ -237,9 +254,13 @@ pub fn workspace_files(games: &[String]) -> Vec<EditorFile> {
 ///
 /// # Errors
 /// When a file cannot be read or written.
-pub fn refresh(root: &Path, games: &[Game], all_games: &[String]) -> Result<Written, EmitError> {
+pub fn refresh<'g>(
+    root: &Path,
+    games: impl IntoIterator<Item = &'g Game>,
+    all_games: &[String],
+) -> Result<Written, EmitError> {
     let mut files = workspace_files(all_games);
-    files.extend(games.iter().flat_map(|g| stale_game_files(root, g)));
+    files.extend(games.into_iter().flat_map(|g| stale_game_files(root, g)));
     write_changed(root, &files)
 }
 
@@ -248,9 +269,9 @@ pub fn refresh(root: &Path, games: &[Game], all_games: &[String]) -> Result<Writ
 ///
 /// # Errors
 /// When the games cannot be listed or a file cannot be read or written.
-pub fn refresh_reporting(
+pub fn refresh_reporting<'g>(
     ws: &crate::load::Workspace,
-    checked: &[Game],
+    checked: impl IntoIterator<Item = &'g Game>,
     diags: &mut crate::diag::Diagnostics,
 ) -> Result<(), EmitError> {
     let written = refresh(ws.root(), checked, &ws.game_ids()?)?;

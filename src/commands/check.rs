@@ -5,7 +5,8 @@ use std::path::Path;
 
 use super::{CommandError, Report, plural};
 use crate::diag::Diagnostics;
-use crate::game::{self, Keep};
+use crate::editor;
+use crate::game::{self, Checked};
 use crate::load::Workspace;
 
 /// Checks the named games in the workspace at `root`; with `no_cache`,
@@ -16,19 +17,37 @@ use crate::load::Workspace;
 pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
-    let keep = if no_cache {
-        Keep::Rules
-    } else {
-        Keep::RulesCached
-    };
-    let checked = game::compile_all(&mut ws, games, keep, &mut diags)?;
+    let at = ws.root().to_path_buf();
+    let fresh = |game: &str, keys: &[String]| editor::carries_keys(&at, game, keys);
+    let checked = game::check_all(&mut ws, games, !no_cache, &mut diags, &fresh)?;
     // A label ("first defined here") may point into a file whose text was
     // not kept, having nothing to report itself.
     ws.restore(&diags)?;
-    crate::editor::refresh_reporting(&ws, &checked, &mut diags)?;
+    let compiled = checked.iter().filter_map(|c| match c {
+        Checked::Compiled(g, _) => Some(g),
+        Checked::Recalled(_) => None,
+    });
+    editor::refresh_reporting(&ws, compiled, &mut diags)?;
     super::init::warn_folders_without_manifest(ws.root(), &mut diags);
-    let cards: usize = checked.iter().map(|g| g.pool.len()).sum();
-    let reused: usize = checked.iter().map(|g| g.reused_files).sum();
+    let summary = summary(&checked);
+    // The record of each compiled game, now that its editor schemas are written.
+    for c in checked {
+        if let Checked::Compiled(game, Some(draft)) = c {
+            let keys = editor::game_keys(&game);
+            game::remember(&ws, &game, draft, &diags, keys);
+        }
+    }
+    Ok(Report {
+        diags,
+        sources: ws.sources,
+        summary,
+    })
+}
+
+/// "checked 2 games, 120 cards …": the line a check ends with.
+fn summary(checked: &[Checked]) -> String {
+    let cards: usize = checked.iter().map(Checked::cards).sum();
+    let reused: usize = checked.iter().map(Checked::reused_files).sum();
     let reused = if reused > 0 {
         format!(" ({reused} unchanged card files taken from the last check)")
     } else {
@@ -37,7 +56,7 @@ pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, Comm
     let translated: Vec<String> = checked
         .iter()
         .filter_map(|g| {
-            let coverage = g.i18n.coverage.as_ref().filter(|c| !c.is_empty())?;
+            let coverage = g.coverage().filter(|c| !c.is_empty())?;
             let per_lang: Vec<String> = coverage
                 .iter()
                 .map(|c| format!("{}: {}/{}", c.lang, c.translated, c.total))
@@ -50,15 +69,10 @@ pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, Comm
     } else {
         format!("; translated cards: {}", translated.join("; "))
     };
-    let summary = format!(
+    format!(
         "checked {} game{}, {cards} card{}{reused}{translated}",
         checked.len(),
         plural(checked.len()),
         plural(cards)
-    );
-    Ok(Report {
-        diags,
-        sources: ws.sources,
-        summary,
-    })
+    )
 }

@@ -153,6 +153,22 @@ impl Diagnostics {
         self.items.extend(diagnostics);
     }
 
+    /// How many diagnostics were reported.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether nothing was reported.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// What was reported from the `range.start`th diagnostic to (not
+    /// including) the `range.end`th.
+    pub fn reported(&self, range: std::ops::Range<usize>) -> &[Diagnostic] {
+        self.items.get(range).unwrap_or_default()
+    }
+
     /// How many errors (not warnings or advice) were reported.
     pub fn error_count(&self) -> usize {
         self.items

@@ -23,6 +23,11 @@
 //! checksum does not match, or whose payload does not decode, is ignored
 //! (and overwritten): a stale or damaged cache is never trusted. Hashes are Rust's `DefaultHasher`, which
 //! is stable for one build of carta, and the key includes carta's version.
+//!
+//! Beside the entries, `build/.cache/<game>.verdict` holds the game's
+//! record: what the whole check concluded from the files it names (written
+//! and read by the compiled game, framed like an entry: magic `carta-v1`,
+//! key, checksum, MessagePack payload).
 
 use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -37,11 +42,46 @@ use super::confine::Stamp;
 const MAGIC: &[u8; 8] = b"carta-c2";
 const HEADER: usize = 56;
 
+const RECORD_MAGIC: &[u8; 8] = b"carta-v1";
+
 /// The check cache of one game.
 #[derive(Debug)]
 pub struct CheckCache {
     dir: PathBuf,
+    record: PathBuf,
     key: u64,
+}
+
+/// What a cache entry says of the file it was made from: enough for the
+/// game's record to tell, without the entry, whether a file still gives the
+/// same cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Mark {
+    /// The file's stamp (size, modification time, inode); all 0 when it
+    /// was too fresh to trust.
+    pub stamp: [u64; 3],
+    /// The hash of the file's text.
+    pub content: u64,
+    /// The hash of what checking it kept (the entry's payload).
+    pub payload: u64,
+}
+
+impl Mark {
+    /// Whether `stamp` is the (trusted) stamp this mark was made with.
+    pub fn same_stamp(&self, stamp: Stamp) -> bool {
+        self.stamp != [0, 0, 0] && self.stamp == stamp_words(stamp)
+    }
+}
+
+fn stamp_words(stamp: Stamp) -> [u64; 3] {
+    [stamp.len, stamp.modified, stamp.inode]
+}
+
+/// A stamp as a mark keeps it: all 0 when it is too fresh to trust.
+pub fn settled_stamp(stamp: Option<Stamp>) -> [u64; 3] {
+    stamp
+        .filter(|s| s.settled(SystemTime::now()))
+        .map_or([0; 3], stamp_words)
 }
 
 /// A 64-bit hash of some text.
@@ -73,10 +113,44 @@ impl CheckCache {
     pub fn new(root: &Path, game: &str, key: u64) -> Self {
         let mut h = DefaultHasher::new();
         (env!("CARGO_PKG_VERSION"), key).hash(&mut h);
+        let cache = root.join("build").join(".cache");
         CheckCache {
-            dir: root.join("build").join(".cache").join(game),
+            dir: cache.join(game),
+            record: cache.join(format!("{game}.verdict")),
             key: h.finish(),
         }
+    }
+
+    /// The game's record, if one was written with this key (and `extra`,
+    /// whatever else the record depends on) and is intact.
+    pub fn get_record<T: DeserializeOwned>(&self, extra: u64) -> Option<T> {
+        let bytes = super::confine::read_regular(&self.record, MAX_ENTRY).ok()?;
+        let (header, payload) = bytes.split_at_checked(32)?;
+        let fresh = &header[..8] == RECORD_MAGIC
+            && word(header, 8) == self.key
+            && word(header, 16) == extra
+            && word(header, 24) == hash_bytes(payload);
+        fresh.then(|| rmp_serde::from_slice(payload).ok())?
+    }
+
+    /// Writes the game's record (atomically; a record that cannot be
+    /// written only makes the next check a full one).
+    pub fn put_record<T: Serialize>(&self, extra: u64, record: &T) {
+        let Ok(payload) = rmp_serde::to_vec(record) else {
+            return;
+        };
+        let mut bytes = Vec::with_capacity(32 + payload.len());
+        bytes.extend(RECORD_MAGIC);
+        for word in [self.key, extra, hash_bytes(&payload)] {
+            bytes.extend(word.to_le_bytes());
+        }
+        bytes.extend(payload);
+        write_renamed(&self.record, &bytes);
+    }
+
+    /// Forgets the game's record.
+    pub fn drop_record(&self) {
+        let _ = fs::remove_file(&self.record);
     }
 
     fn entry(&self, rel: &str) -> PathBuf {
@@ -86,70 +160,69 @@ impl CheckCache {
     /// What was kept for card file `rel`, if the cache holds it for this
     /// text. The cache does not know what it stores: the caller (the check)
     /// names the type, so this first stage depends on no later one.
-    pub fn get<T: DeserializeOwned>(&self, rel: &str, content: u64) -> Option<T> {
-        self.lookup(rel, |header| word(header, 16) == content)
+    pub fn get<T: DeserializeOwned>(&self, rel: &str, content: u64) -> Option<(T, Mark)> {
+        self.lookup(rel, |mark| mark.content == content)
     }
 
     /// What was kept for card file `rel`, if it was checked with this very
     /// stamp: the file need not be read.
-    pub fn get_stamped<T: DeserializeOwned>(&self, rel: &str, stamp: Stamp) -> Option<T> {
-        self.lookup(rel, |header| {
-            let kept = [word(header, 24), word(header, 32), word(header, 40)];
-            kept != [0, 0, 0] && kept == [stamp.len, stamp.modified, stamp.inode]
-        })
+    pub fn get_stamped<T: DeserializeOwned>(&self, rel: &str, stamp: Stamp) -> Option<(T, Mark)> {
+        self.lookup(rel, |mark| mark.same_stamp(stamp))
     }
 
-    fn lookup<T: DeserializeOwned>(&self, rel: &str, same: impl Fn(&[u8]) -> bool) -> Option<T> {
+    fn lookup<T: DeserializeOwned>(
+        &self,
+        rel: &str,
+        same: impl Fn(&Mark) -> bool,
+    ) -> Option<(T, Mark)> {
         // The cache lies in the workspace too: a FIFO or device planted
         // there must not block or flood the check.
         let bytes = super::confine::read_regular(&self.entry(rel), MAX_ENTRY).ok()?;
         let (header, payload) = bytes.split_at_checked(HEADER)?;
+        let mark = Mark {
+            stamp: [word(header, 24), word(header, 32), word(header, 40)],
+            content: word(header, 16),
+            payload: word(header, 48),
+        };
         let fresh = &header[..8] == MAGIC
             && word(header, 8) == self.key
-            && same(header)
-            && word(header, 48) == hash_bytes(payload);
+            && same(&mark)
+            && mark.payload == hash_bytes(payload);
         if !fresh {
             return None;
         }
-        rmp_serde::from_slice(payload).ok()
+        Some((rmp_serde::from_slice(payload).ok()?, mark))
     }
 
     /// Remembers what checking card file `rel` kept, with the file's stamp
     /// when it is settled (written atomically; a cache that cannot be
-    /// written is only a slower next check).
+    /// written is only a slower next check). Returns the entry's mark
+    /// (`None` when what was kept does not serialize).
     pub fn put<T: Serialize + ?Sized>(
         &self,
         rel: &str,
         content: u64,
         stamp: Option<Stamp>,
         kept: &T,
-    ) {
-        let Ok(payload) = rmp_serde::to_vec(kept) else {
-            return;
+    ) -> Option<Mark> {
+        let payload = rmp_serde::to_vec(kept).ok()?;
+        let mark = Mark {
+            stamp: settled_stamp(stamp),
+            content,
+            payload: hash_bytes(&payload),
         };
-        let stamp = stamp
-            .filter(|s| s.settled(SystemTime::now()))
-            .map_or([0; 3], |s| [s.len, s.modified, s.inode]);
         let mut bytes = Vec::with_capacity(HEADER + payload.len());
         bytes.extend(MAGIC);
         for word in [self.key, content]
             .into_iter()
-            .chain(stamp)
-            .chain([hash_bytes(&payload)])
+            .chain(mark.stamp)
+            .chain([mark.payload])
         {
             bytes.extend(word.to_le_bytes());
         }
         bytes.extend(payload);
-        // A temp file renamed into place, so a reader never sees half an
-        // entry; no fsync: a lost entry only costs a re-validation.
-        let entry = self.entry(rel);
-        let tmp = entry.with_extension(format!("tmp{}", std::process::id()));
-        if fs::create_dir_all(&self.dir).is_ok()
-            && fs::write(&tmp, &bytes).is_ok()
-            && fs::rename(&tmp, &entry).is_err()
-        {
-            let _ = fs::remove_file(&tmp);
-        }
+        write_renamed(&self.entry(rel), &bytes);
+        Some(mark)
     }
 
     /// Removes the entries of files that are no longer card files.
@@ -161,6 +234,19 @@ impl CheckCache {
                 let _ = fs::remove_file(entry.path());
             }
         }
+    }
+}
+
+/// Writes `bytes` to a temp file renamed over `path`, so a reader never
+/// sees half of it; no fsync: a lost cache file only costs re-checking.
+fn write_renamed(path: &Path, bytes: &[u8]) {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let dir = path.parent().unwrap_or(Path::new("."));
+    if fs::create_dir_all(dir).is_ok()
+        && fs::write(&tmp, bytes).is_ok()
+        && fs::rename(&tmp, path).is_err()
+    {
+        let _ = fs::remove_file(&tmp);
     }
 }
 
@@ -188,7 +274,7 @@ mod tests {
         let cache = CheckCache::new(dir.path(), "g", 1);
         let cards = vec![card("a"), card("b")];
         cache.put("cards/g/x.toml", 7, None, &cards);
-        assert_eq!(cache.get("cards/g/x.toml", 7), Some(cards.clone()));
+        assert_eq!(cache.get("cards/g/x.toml", 7).map(|(c, _)| c), Some(cards.clone()));
         assert_eq!(
             cache.get::<Vec<Card>>("cards/g/x.toml", 8),
             None,
@@ -232,7 +318,7 @@ mod tests {
         };
         cache.put("cards/g/x.toml", 7, Some(old), &cards);
         assert_eq!(
-            cache.get_stamped("cards/g/x.toml", old),
+            cache.get_stamped("cards/g/x.toml", old).map(|(c, _)| c),
             Some(cards.clone())
         );
         for other in [
@@ -250,7 +336,7 @@ mod tests {
             );
         }
         assert_eq!(
-            cache.get("cards/g/x.toml", 7),
+            cache.get("cards/g/x.toml", 7).map(|(c, _)| c),
             Some(cards.clone()),
             "the content still serves"
         );
@@ -267,6 +353,6 @@ mod tests {
             cache.get_stamped::<Vec<Card>>("cards/g/x.toml", fresh),
             None
         );
-        assert_eq!(cache.get("cards/g/x.toml", 7), Some(cards));
+        assert_eq!(cache.get("cards/g/x.toml", 7).map(|(c, _)| c), Some(cards));
     }
 }

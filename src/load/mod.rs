@@ -9,7 +9,7 @@ mod confine;
 mod toml;
 mod walk;
 
-pub use self::cache::{CheckCache, hash_text};
+pub use self::cache::{CheckCache, Mark, hash_text, settled_stamp};
 pub use self::confine::{Jail, ReadProblem, Stamp};
 
 pub use self::toml::{Document, SpanIndex, parse_toml, table_to_json, to_json};
@@ -62,6 +62,37 @@ pub enum LoadError {
     /// A limit is set to something that is not a number.
     #[error(transparent)]
     Limit(#[from] BadLimit),
+}
+
+/// Which files of a game [`Workspace::list_quietly`] lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// As [`Workspace::card_files`].
+    Cards,
+    /// As [`Workspace::deck_files`].
+    Decks,
+    /// As [`Workspace::translation_files`].
+    Translations,
+}
+
+impl Listing {
+    /// The folder walked, and which paths below it are listed.
+    fn of(self, game: &str) -> (String, fn(&str) -> bool) {
+        match self {
+            Listing::Cards => (format!("cards/{game}"), |inner| {
+                inner.ends_with(".toml")
+                    && inner != "game.toml"
+                    && !inner.starts_with("decks/")
+                    && !inner.starts_with("i18n/")
+            }),
+            Listing::Decks => (format!("cards/{game}/decks"), |inner| {
+                inner.ends_with(".toml")
+            }),
+            Listing::Translations => (format!("cards/{game}/i18n"), |inner| {
+                inner.ends_with(".toml") && !inner.contains('/')
+            }),
+        }
+    }
 }
 
 impl Workspace {
@@ -322,13 +353,8 @@ impl Workspace {
         game: &str,
         diags: &mut Diagnostics,
     ) -> Result<Vec<String>, LoadError> {
-        let base = format!("cards/{game}");
-        self.walk(&base, diags, |inner| {
-            inner.ends_with(".toml")
-                && inner != "game.toml"
-                && !inner.starts_with("decks/")
-                && !inner.starts_with("i18n/")
-        })
+        let (dir, keep) = Listing::Cards.of(game);
+        self.walk(&dir, diags, keep)
     }
 
     /// The deck files of game `game`: every `.toml` under `cards/<game>/decks/`, sorted.
@@ -340,9 +366,38 @@ impl Workspace {
         game: &str,
         diags: &mut Diagnostics,
     ) -> Result<Vec<String>, LoadError> {
-        self.walk(&format!("cards/{game}/decks"), diags, |inner| {
-            inner.ends_with(".toml")
-        })
+        let (dir, keep) = Listing::Decks.of(game);
+        self.walk(&dir, diags, keep)
+    }
+
+    /// The files of game `game` that `listing` names, as the method of that
+    /// name lists them, but without reporting or registering anything:
+    /// `None` when the walk refused a path (listing them the reporting way
+    /// then says why).
+    ///
+    /// # Errors
+    /// When a folder cannot be listed.
+    pub fn list_quietly(
+        &self,
+        game: &str,
+        listing: Listing,
+    ) -> Result<Option<Vec<String>>, LoadError> {
+        let (dir, keep) = listing.of(game);
+        let found = walk::files(&self.root, &self.jail, &dir)?;
+        if found
+            .refused
+            .iter()
+            .any(|(rel, _, folder)| *folder || keep(&rel[dir.len() + 1..]))
+        {
+            return Ok(None);
+        }
+        Ok(Some(
+            found
+                .files
+                .into_iter()
+                .filter(|rel| keep(&rel[dir.len() + 1..]))
+                .collect(),
+        ))
     }
 
     /// The schema files of game `game`: every `*.schema.json` in `schemas/<game>/`, sorted.
@@ -369,9 +424,8 @@ impl Workspace {
         game: &str,
         diags: &mut Diagnostics,
     ) -> Result<Vec<String>, LoadError> {
-        self.walk(&format!("cards/{game}/i18n"), diags, |inner| {
-            inner.ends_with(".toml") && !inner.contains('/')
-        })
+        let (dir, keep) = Listing::Translations.of(game);
+        self.walk(&dir, diags, keep)
     }
 
     /// The files under folder `rel_dir` (absent is fine) whose path below

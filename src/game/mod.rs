@@ -10,8 +10,12 @@ use crate::deck::{self, DeckFile};
 use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::i18n::{self, Translations};
 use crate::link::{CardPool, link};
-use crate::load::{CheckCache, LoadError, ReadProblem, Workspace, hash_text};
+use crate::load::{CheckCache, LoadError, Mark, ReadProblem, Stamp, Workspace, hash_text};
 use crate::rules::{self, Rules};
+
+mod recall;
+
+pub use self::recall::{Checked, Draft, Recalled, check_all, remember};
 use crate::validate::{self, FileCards, GameSchemas, LoadedManifest, RawCard, read_cards};
 
 /// A game that passed loading: its manifest and its linked cards.
@@ -126,6 +130,31 @@ pub fn compile(
     keep: Keep,
     diags: &mut Diagnostics,
 ) -> Result<Option<Game>, LoadError> {
+    let Some(head) = prepare(ws, game, keep, diags)? else {
+        return Ok(None);
+    };
+    Ok(Some(finish(ws, head, decks, keep, diags)?.0))
+}
+
+/// What compiling a game starts from: its manifest and compiled schemas,
+/// what is kept of its cards and, with [`Keep::RulesCached`], its cache.
+struct Head {
+    manifest: LoadedManifest,
+    schemas: GameSchemas,
+    kinds: Vec<String>,
+    kept: Option<BTreeSet<String>>,
+    cache: Option<CheckCache>,
+    errors_before: usize,
+}
+
+/// Reads and checks the manifest and compiles the kind schemas. `None`
+/// when the game has no usable manifest (reported).
+fn prepare(
+    ws: &mut Workspace,
+    game: &str,
+    keep: Keep,
+    diags: &mut Diagnostics,
+) -> Result<Option<Head>, LoadError> {
     let errors_before = diags.error_count();
     let manifest_file = ws.read(&format!("cards/{game}/game.toml"), diags)?;
     if !ws.is_text(manifest_file) {
@@ -135,53 +164,110 @@ pub fn compile(
         return Ok(None);
     };
     let (schemas, schema_files) = compile_schemas(ws, &manifest, diags)?;
-    let (cards, reused_files) =
-        read_card_files(ws, &manifest, &schemas, &schema_files, keep, diags)?;
-    let pool = link(cards, diags);
+    let kept = kept_fields(ws.root(), &manifest, &schemas, keep);
+    let cache = (keep == Keep::RulesCached).then(|| {
+        // Everything besides a file's own text that its result depends on.
+        let mut key = format!("{kept:?}");
+        for &f in std::iter::once(&manifest.file).chain(&schema_files) {
+            let file = ws.sources.get(f);
+            key.push_str(&format!("\u{0}{}\u{0}{}", file.name, file.text));
+        }
+        CheckCache::new(ws.root(), game, hash_text(&key))
+    });
+    Ok(Some(Head {
+        kinds: manifest.manifest.kind_ids(),
+        manifest,
+        schemas,
+        kept,
+        cache,
+        errors_before,
+    }))
+}
+
+/// Reads the cards, links them, compiles the rules, checks translations,
+/// box rules and (with [`Decks::Check`]) the example decks. With the check
+/// cache, also returns what the game's record needs.
+fn finish(
+    ws: &mut Workspace,
+    head: Head,
+    decks: Decks,
+    keep: Keep,
+    diags: &mut Diagnostics,
+) -> Result<(Game, Option<recall::Draft>), LoadError> {
+    let (since, first_file) = (diags.len(), ws.sources.len());
+    let read = read_card_files(ws, &head, keep, diags)?;
+    let Head {
+        manifest,
+        schemas,
+        cache,
+        errors_before,
+        ..
+    } = head;
+    let pool = link(read.cards, diags);
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
-    // Translations are checked over a pool without card errors, like rules.
-    let translations = if cards_ok && !manifest.manifest.translations.is_empty() {
-        let catalogs = i18n::check::read(ws, &manifest, diags)?;
-        // Without a catalog to check them against, a check has no use for
-        // the game's strings (and did not keep their fields).
-        let sources = if catalogs.is_empty() && keep != Keep::All {
-            i18n::Sources::default()
-        } else {
-            i18n::Sources::of(&manifest, &schemas, &pool)
-        };
-        let coverage = i18n::check(&sources, &catalogs, &manifest, &pool, diags);
-        Translations {
-            sources,
-            catalogs,
-            coverage: Some(coverage),
-        }
-    } else {
-        Translations::default()
-    };
+    let i18n = translations(ws, &manifest, &schemas, &pool, cards_ok, keep, diags)?;
     let mut game = Game {
         manifest,
         pool,
         rules,
         schemas,
         decks: Vec::new(),
-        i18n: translations,
-        reused_files,
+        i18n,
+        reused_files: read.reused,
     };
     if decks == Decks::Check {
         // Shown with `-v`: where each rule comes from.
         diags.extend(rules::sources(&game.manifest, &game.rules));
     }
+    let mut deck_marks = Vec::new();
     if cards_ok {
         let mut found = Vec::new();
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
         diags.extend(found);
         if decks == Decks::Check {
-            check_example_decks(ws, &mut game, keep, diags)?;
+            deck_marks = check_example_decks(ws, &mut game, keep, diags)?;
         }
     }
-    Ok(Some(game))
+    let draft = cache.map(|cache| recall::Draft {
+        cache,
+        cards: read.marks,
+        decks: deck_marks,
+        diagnostics: since..diags.len(),
+        files: first_file..ws.sources.len(),
+    });
+    Ok((game, draft))
+}
+
+/// Checks the game's translations over a pool without card errors (like
+/// rules); nothing when it declares none.
+fn translations(
+    ws: &mut Workspace,
+    manifest: &LoadedManifest,
+    schemas: &GameSchemas,
+    pool: &CardPool,
+    cards_ok: bool,
+    keep: Keep,
+    diags: &mut Diagnostics,
+) -> Result<Translations, LoadError> {
+    if !cards_ok || manifest.manifest.translations.is_empty() {
+        return Ok(Translations::default());
+    }
+    let catalogs = i18n::check::read(ws, manifest, diags)?;
+    // Without a catalog to check them against, a check has no use for
+    // the game's strings (and did not keep their fields).
+    let sources = if catalogs.is_empty() && keep != Keep::All {
+        i18n::Sources::default()
+    } else {
+        i18n::Sources::of(manifest, schemas, pool)
+    };
+    let coverage = i18n::check(&sources, &catalogs, manifest, pool, diags);
+    Ok(Translations {
+        sources,
+        catalogs,
+        coverage: Some(coverage),
+    })
 }
 
 /// The field names rules read and, in a game with a translation file to
@@ -210,41 +296,38 @@ fn kept_fields(
     })
 }
 
+/// The cards of a game's files, and how they were found.
+struct CardFiles {
+    cards: Vec<RawCard>,
+    /// How many files came from the check cache.
+    reused: usize,
+    /// Each card file and the mark of its cache entry (`None`: not cached).
+    marks: Vec<(String, Option<Mark>)>,
+}
+
 /// Reads, parses and validates every card file of the game, each as soon
-/// as it is read, in parallel; with [`Keep::RulesCached`], unchanged files
-/// come from the check cache. Returns the cards and how many files were
-/// reused.
+/// as it is read, in parallel; with the check cache, unchanged files come
+/// from it.
 fn read_card_files(
     ws: &mut Workspace,
-    manifest: &LoadedManifest,
-    schemas: &GameSchemas,
-    schema_files: &[FileId],
+    head: &Head,
     keep: Keep,
     diags: &mut Diagnostics,
-) -> Result<(Vec<RawCard>, usize), LoadError> {
-    let game = manifest.manifest.id.clone();
-    let kinds = manifest.manifest.kind_ids();
-    let kept = kept_fields(ws.root(), manifest, schemas, keep);
+) -> Result<CardFiles, LoadError> {
+    let game = head.manifest.manifest.id.clone();
     let card_files = ws.card_files(&game, diags)?;
-    let cache = (keep == Keep::RulesCached).then(|| {
-        // Everything besides a file's own text that its result depends on.
-        let mut key = format!("{kept:?}");
-        for &f in std::iter::once(&manifest.file).chain(schema_files) {
-            let file = ws.sources.get(f);
-            key.push_str(&format!("\u{0}{}\u{0}{}", file.name, file.text));
-        }
-        CheckCache::new(ws.root(), &game, hash_text(&key))
-    });
+    let cache = head.cache.as_ref();
     let reused = AtomicUsize::new(0);
     // An unchanged file (same stamp) is taken from the cache unread.
     let reuse = |file: FileId, rel: &str, stamp| {
-        let mut cards = cache.as_ref()?.get_stamped::<Vec<RawCard>>(rel, stamp)?;
+        let (mut cards, mark) = cache?.get_stamped::<Vec<RawCard>>(rel, stamp)?;
         cards.iter_mut().for_each(|c| c.file = file);
         reused.fetch_add(1, Ordering::Relaxed);
-        Some(FileCards {
+        let found = FileCards {
             cards,
             diagnostics: Vec::new(),
-        })
+        };
+        Some((found, Some(mark)))
     };
     // A file's text stays in memory only when it has something to report,
     // or when every field is kept anyway (build).
@@ -254,65 +337,115 @@ fn read_card_files(
         diags,
         reuse,
         |file, rel, text, stamp| {
-            let content = cache.as_ref().map(|_| hash_text(text));
-            let hit = cache.as_ref().zip(content).and_then(|(cache, content)| {
-                let cards = cache.get::<Vec<RawCard>>(rel, content)?;
-                // Same text, new stamp (touched, checked out): remember the
-                // stamp, so that next time the file is not read.
-                cache.put(rel, content, stamp, &cards);
-                Some(cards)
-            });
-            if let Some(mut cards) = hit {
-                cards.iter_mut().for_each(|c| c.file = file);
+            let (found, mark, hit) = check_card_text(head, file, rel, text, stamp);
+            if hit {
                 reused.fetch_add(1, Ordering::Relaxed);
-                let found = FileCards {
-                    cards,
-                    diagnostics: Vec::new(),
-                };
-                return (found, false);
             }
-            let found = read_cards(file, text, &kinds, schemas, kept.as_ref());
             let report = !found.diagnostics.is_empty();
-            if let (Some(cache), Some(content), false) = (&cache, content, report) {
-                cache.put(rel, content, stamp, &found.cards);
-            }
-            (found, report)
+            ((found, mark), report)
         },
     )?;
-    if let Some(cache) = &cache {
+    if let Some(cache) = cache {
         cache.prune(&card_files);
     }
-    let mut cards = Vec::new();
-    for f in per_file.into_iter().flatten() {
-        diags.extend(f.diagnostics);
-        cards.extend(f.cards);
+    let mut out = CardFiles {
+        cards: Vec::new(),
+        reused: reused.into_inner(),
+        marks: Vec::with_capacity(card_files.len()),
+    };
+    for (rel, f) in card_files.into_iter().zip(per_file) {
+        let mark = f.as_ref().and_then(|(_, m)| *m);
+        out.marks.push((rel, mark));
+        if let Some((f, _)) = f {
+            diags.extend(f.diagnostics);
+            out.cards.extend(f.cards);
+        }
     }
-    Ok((cards, reused.into_inner()))
+    Ok(out)
+}
+
+/// Checks the text of one card file, through the check cache when there
+/// is one: its cards and diagnostics, the mark of its cache entry (`None`
+/// when it is not cached: it has diagnostics, or there is no cache), and
+/// whether it came from the cache.
+fn check_card_text(
+    head: &Head,
+    file: FileId,
+    rel: &str,
+    text: &str,
+    stamp: Option<Stamp>,
+) -> (FileCards, Option<Mark>, bool) {
+    let cache = head.cache.as_ref();
+    let content = cache.map(|_| hash_text(text));
+    let hit = cache.zip(content).and_then(|(cache, content)| {
+        let (cards, _) = cache.get::<Vec<RawCard>>(rel, content)?;
+        // Same text, new stamp (touched, checked out): remember the
+        // stamp, so that next time the file is not read.
+        let mark = cache.put(rel, content, stamp, &cards);
+        Some((cards, mark))
+    });
+    if let Some((mut cards, mark)) = hit {
+        cards.iter_mut().for_each(|c| c.file = file);
+        let found = FileCards {
+            cards,
+            diagnostics: Vec::new(),
+        };
+        return (found, mark, true);
+    }
+    let found = read_cards(
+        file,
+        text,
+        &head.kinds,
+        &head.schemas,
+        head.kept.as_ref(),
+    );
+    let mark = match (cache, content) {
+        (Some(cache), Some(content)) if found.diagnostics.is_empty() => {
+            cache.put(rel, content, stamp, &found.cards)
+        }
+        _ => None,
+    };
+    (found, mark, false)
 }
 
 /// Checks the decks under `cards/<game>/decks/`, each as it is read (decks
 /// are independent); keeps them on the game when every field is kept (only
-/// emitters need them once they are checked).
+/// emitters need them once they are checked). Returns each deck file with
+/// the mark of what was read (its stamp and text), for the game's record.
 fn check_example_decks(
     ws: &mut Workspace,
     game: &mut Game,
     keep: Keep,
     diags: &mut Diagnostics,
-) -> Result<(), LoadError> {
+) -> Result<Vec<(String, Option<Mark>)>, LoadError> {
     let deck_files = ws.deck_files(game.id(), diags)?;
-    let checked = ws.read_each(&deck_files, keep == Keep::All, diags, |file, _, text| {
-        let mut out = Vec::new();
-        let deck = check_deck(game, file, text, &mut out);
-        let report = !out.is_empty();
-        ((deck, out), report)
-    })?;
-    for (deck, out) in checked.into_iter().flatten() {
+    let never = |_: FileId, _: &str, _: Stamp| None;
+    let checked = ws.read_each_stamped(
+        &deck_files,
+        keep == Keep::All,
+        diags,
+        never,
+        |file, _, text, stamp| {
+            let mut out = Vec::new();
+            let deck = check_deck(game, file, text, &mut out);
+            let report = !out.is_empty();
+            let mark = (keep == Keep::RulesCached).then(|| recall::text_mark(text, stamp));
+            ((deck, out, mark), report)
+        },
+    )?;
+    let mut marks = Vec::with_capacity(deck_files.len());
+    for (rel, checked) in deck_files.into_iter().zip(checked) {
+        let Some((deck, out, mark)) = checked else {
+            marks.push((rel, None));
+            continue;
+        };
+        marks.push((rel, mark));
         diags.extend(out);
         if keep == Keep::All {
             game.decks.extend(deck);
         }
     }
-    Ok(())
+    Ok(marks)
 }
 
 /// Parses one deck file of `game`, resolves it and checks it against the

@@ -1,0 +1,434 @@
+//! The record of a game's last check: what `carta check` concluded (its
+//! diagnostics, its counts, the keys of its editor schemas) and every input
+//! it concluded it from — each card file with the mark of its cache entry,
+//! each deck and translation file with its stamp and the hash of its text.
+//!
+//! A check with the cache first asks the record: when every card file
+//! still gives the cards it gave (same stamp; or same text; or, re-read and
+//! re-validated, the very same cards), and no deck or translation file
+//! changed, the game's verdict cannot have changed, and the check repeats
+//! it without linking the pool, compiling the rules or judging a deck. Any
+//! difference, or anything the record cannot vouch for, and the game is
+//! compiled as usual (from the per-file cache), which writes a new record.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Decks, Game, Head, Keep, check_card_text, finish, prepare};
+use crate::diag::{Diagnostic, Diagnostics, FileId, Label, Severity};
+use crate::i18n::Coverage;
+use crate::load::{CheckCache, LoadError, Listing, Mark, Stamp, Workspace, hash_text, settled_stamp};
+
+/// A game as `carta check` saw it.
+#[derive(Debug)]
+pub enum Checked {
+    /// Compiled by this check.
+    Compiled(Game, Option<Draft>),
+    /// Unchanged since the check that left its record: its verdict repeated.
+    Recalled(Recalled),
+}
+
+impl Checked {
+    /// The game's id.
+    pub fn id(&self) -> &str {
+        match self {
+            Checked::Compiled(g, _) => g.id(),
+            Checked::Recalled(r) => &r.id,
+        }
+    }
+
+    /// How many cards the game has.
+    pub fn cards(&self) -> usize {
+        match self {
+            Checked::Compiled(g, _) => g.pool.len(),
+            Checked::Recalled(r) => r.cards,
+        }
+    }
+
+    /// How many card files came from the check cache.
+    pub fn reused_files(&self) -> usize {
+        match self {
+            Checked::Compiled(g, _) => g.reused_files,
+            Checked::Recalled(r) => r.reused_files,
+        }
+    }
+
+    /// How much each declared language covers (`None`: not checked).
+    pub fn coverage(&self) -> Option<&[Coverage]> {
+        match self {
+            Checked::Compiled(g, _) => g.i18n.coverage.as_deref(),
+            Checked::Recalled(r) => r.coverage.as_deref(),
+        }
+    }
+}
+
+/// What the record of an unchanged game says.
+#[derive(Debug)]
+pub struct Recalled {
+    /// The game's id.
+    pub id: String,
+    /// How many cards it has.
+    pub cards: usize,
+    /// How many card files were taken unchanged.
+    pub reused_files: usize,
+    /// Its translations' coverage, as last checked.
+    pub coverage: Option<Vec<Coverage>>,
+}
+
+/// What a check that compiled a game gathered for its record.
+#[derive(Debug)]
+pub struct Draft {
+    pub(super) cache: CheckCache,
+    /// Each card file and its cache entry's mark (`None`: not cached).
+    pub(super) cards: Vec<(String, Option<Mark>)>,
+    /// Each deck file and the mark of its text.
+    pub(super) decks: Vec<(String, Option<Mark>)>,
+    /// Which of the check's diagnostics are the game's.
+    pub(super) diagnostics: Range<usize>,
+    /// The files the game registered after its schemas, by id.
+    pub(super) files: Range<usize>,
+}
+
+/// The record, as stored (MessagePack, in the check cache).
+#[derive(Debug, Serialize, Deserialize)]
+struct Record {
+    cards: Vec<(String, Mark)>,
+    decks: Vec<(String, Mark)>,
+    /// The translation files present, and the hash of each one read.
+    translations: Vec<String>,
+    catalogs: Vec<(String, u64)>,
+    /// Every file the compiled game registered, in order.
+    files: Vec<String>,
+    total: usize,
+    coverage: Option<Vec<(String, usize, usize)>>,
+    editor: Vec<String>,
+    diagnostics: Vec<Kept>,
+}
+
+/// A diagnostic as the record keeps it: files by path.
+#[derive(Debug, Serialize, Deserialize)]
+struct Kept {
+    severity: u8,
+    code: String,
+    message: String,
+    primary: Option<KeptLabel>,
+    labels: Vec<KeptLabel>,
+    help: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct KeptLabel {
+    file: String,
+    start: usize,
+    end: usize,
+    message: String,
+}
+
+/// The mark of a deck or translation file: its stamp and text.
+pub(super) fn text_mark(text: &str, stamp: Option<Stamp>) -> Mark {
+    Mark {
+        stamp: settled_stamp(stamp),
+        content: hash_text(text),
+        payload: 0,
+    }
+}
+
+/// Checks the named games (all when `games` is empty) with their decks, as
+/// `carta check` does: with `cached`, through the check cache, repeating
+/// the verdict of a game whose record vouches that nothing it depends on
+/// changed and whose editor schemas `fresh` finds still carrying the keys
+/// recorded (game id, keys).
+///
+/// # Errors
+/// When the workspace or a file cannot be read, or a named game does not exist.
+pub fn check_all(
+    ws: &mut Workspace,
+    games: &[String],
+    cached: bool,
+    diags: &mut Diagnostics,
+    fresh: &dyn Fn(&str, &[String]) -> bool,
+) -> Result<Vec<Checked>, LoadError> {
+    let keep = if cached { Keep::RulesCached } else { Keep::Rules };
+    let mut out = Vec::new();
+    for id in ws.select_games(games)? {
+        let Some(head) = prepare(ws, &id, keep, diags)? else {
+            continue;
+        };
+        if let Some(recalled) = recall(ws, &head, diags, fresh)? {
+            out.push(Checked::Recalled(recalled));
+            continue;
+        }
+        let (game, draft) = finish(ws, head, Decks::Check, keep, diags)?;
+        out.push(Checked::Compiled(game, draft));
+    }
+    Ok(out)
+}
+
+/// What the record vouches for, limits included (a lower size limit
+/// could refuse a file read last time).
+fn record_key(ws: &Workspace) -> u64 {
+    hash_text(&format!("{:?}", ws.limits()))
+}
+
+/// Writes the record of a game this check compiled, with its editor
+/// schemas' `keys`; forgets the old one when the check leaves nothing to
+/// vouch for (a card file with problems is never cached).
+pub fn remember(
+    ws: &Workspace,
+    game: &Game,
+    draft: Draft,
+    diags: &Diagnostics,
+    keys: Vec<String>,
+) {
+    let Draft {
+        cache,
+        cards,
+        decks,
+        diagnostics,
+        files,
+    } = draft;
+    let marked = |list: Vec<(String, Option<Mark>)>| -> Option<Vec<(String, Mark)>> {
+        list.into_iter().map(|(rel, m)| Some((rel, m?))).collect()
+    };
+    let record = (|| {
+        let ids: Vec<FileId> = files.map(file_id).collect();
+        let i18n = format!("cards/{}/i18n/", game.id());
+        let catalogs = ids
+            .iter()
+            .map(|&id| ws.sources.get(id))
+            .filter(|f| f.name.starts_with(&i18n))
+            .map(|f| (f.name.clone(), hash_text(&f.text)))
+            .collect();
+        Some(Record {
+            cards: marked(cards)?,
+            decks: marked(decks)?,
+            translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
+            catalogs,
+            files: ids.iter().map(|&id| ws.sources.get(id).name.clone()).collect(),
+            total: game.pool.len(),
+            coverage: game.i18n.coverage.as_ref().map(|c| {
+                c.iter()
+                    .map(|c| (c.lang.clone(), c.translated, c.total))
+                    .collect()
+            }),
+            editor: keys,
+            diagnostics: diags.reported(diagnostics).iter().map(|d| kept(ws, d)).collect(),
+        })
+    })();
+    match record {
+        Some(record) => cache.put_record(record_key(ws), &record),
+        None => cache.drop_record(),
+    }
+}
+
+fn file_id(i: usize) -> FileId {
+    FileId(u32::try_from(i).expect("fewer than 2^32 files"))
+}
+
+fn kept(ws: &Workspace, d: &Diagnostic) -> Kept {
+    let label = |l: &Label| KeptLabel {
+        file: ws.sources.get(l.file).name.clone(),
+        start: l.span.start,
+        end: l.span.end,
+        message: l.message.clone(),
+    };
+    Kept {
+        severity: match d.severity {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+            Severity::Advice => 2,
+        },
+        code: d.code.to_owned(),
+        message: d.message.clone(),
+        primary: d.primary.as_ref().map(label),
+        labels: d.labels.iter().map(label).collect(),
+        help: d.help.clone(),
+    }
+}
+
+/// The game's verdict from its record, when the record vouches for every
+/// input; `None` (having changed nothing in `ws` or `diags`) otherwise.
+fn recall(
+    ws: &mut Workspace,
+    head: &Head,
+    diags: &mut Diagnostics,
+    fresh: &dyn Fn(&str, &[String]) -> bool,
+) -> Result<Option<Recalled>, LoadError> {
+    let Some(cache) = &head.cache else {
+        return Ok(None);
+    };
+    let game = head.manifest.manifest.id.as_str();
+    let Some(mut record) = cache.get_record::<Record>(record_key(ws)) else {
+        return Ok(None);
+    };
+    if !fresh(game, &record.editor) {
+        return Ok(None);
+    }
+    let Some(reused) = same_cards(ws, head, &mut record.cards)? else {
+        return Ok(None);
+    };
+    if !same_texts(ws, game, &mut record)? {
+        return Ok(None);
+    }
+    let Some(kept) = restore(ws, &record) else {
+        return Ok(None);
+    };
+    diags.extend(kept);
+    cache.put_record(record_key(ws), &record);
+    Ok(Some(Recalled {
+        id: game.to_owned(),
+        cards: record.total,
+        reused_files: reused,
+        coverage: record.coverage.map(|c| {
+            c.into_iter()
+                .map(|(lang, translated, total)| Coverage {
+                    lang,
+                    translated,
+                    total,
+                })
+                .collect()
+        }),
+    }))
+}
+
+/// Whether every card file still gives the cards the record marks (their
+/// marks brought up to date); how many were taken unchanged.
+fn same_cards(
+    ws: &Workspace,
+    head: &Head,
+    marks: &mut [(String, Mark)],
+) -> Result<Option<usize>, LoadError> {
+    let game = &head.manifest.manifest.id;
+    let Some(files) = ws.list_quietly(game, Listing::Cards)? else {
+        return Ok(None);
+    };
+    if !files.iter().eq(marks.iter().map(|(rel, _)| rel)) {
+        return Ok(None);
+    }
+    let mut reused = 0;
+    for (rel, mark) in marks {
+        let path = ws.root().join(&*rel);
+        let stamp = ws.jail().stamp(&path);
+        if stamp.is_some_and(|s| mark.same_stamp(s)) {
+            reused += 1;
+            continue;
+        }
+        let Ok(bytes) = ws.jail().read(&path) else {
+            return Ok(None);
+        };
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            return Ok(None);
+        };
+        // Re-validated (or found by its text), it must give the very same
+        // cards, spans included: a diagnostic may point into it.
+        let (_, new, hit) = check_card_text(head, FileId(0), rel, text, stamp);
+        match new {
+            Some(new) if new.payload == mark.payload => *mark = new,
+            _ => return Ok(None),
+        }
+        reused += usize::from(hit);
+    }
+    Ok(Some(reused))
+}
+
+/// Whether no deck or translation file changed (the deck marks brought up
+/// to date).
+fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, LoadError> {
+    let Some(decks) = ws.list_quietly(game, Listing::Decks)? else {
+        return Ok(false);
+    };
+    if !decks.iter().eq(record.decks.iter().map(|(rel, _)| rel)) {
+        return Ok(false);
+    }
+    for (rel, mark) in &mut record.decks {
+        let path = ws.root().join(&*rel);
+        let stamp = ws.jail().stamp(&path);
+        if stamp.is_some_and(|s| mark.same_stamp(s)) {
+            continue;
+        }
+        let same = ws
+            .jail()
+            .read(&path)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .is_some_and(|text| hash_text(&text) == mark.content);
+        if !same {
+            return Ok(false);
+        }
+        mark.stamp = settled_stamp(stamp);
+    }
+    if ws.list_quietly(game, Listing::Translations)?.as_ref() != Some(&record.translations) {
+        return Ok(false);
+    }
+    Ok(record.catalogs.iter().all(|(rel, content)| {
+        ws.jail()
+            .read(&ws.root().join(rel))
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .is_some_and(|text| hash_text(&text) == *content)
+    }))
+}
+
+/// Registers the files the compiled game would have (unread: a
+/// diagnostic's file is read back when it is shown) and returns the
+/// recorded diagnostics placed in them; `None`, registering nothing, when
+/// one cannot be placed.
+fn restore(ws: &mut Workspace, record: &Record) -> Option<Vec<Diagnostic>> {
+    let mut ids: HashMap<&str, FileId> = ws
+        .sources
+        .iter()
+        .map(|(id, f)| (f.name.as_str(), id))
+        .collect();
+    let first = ws.sources.len();
+    for (i, rel) in record.files.iter().enumerate() {
+        ids.insert(rel, file_id(first + i));
+    }
+    let label = |l: &KeptLabel| {
+        Some(Label {
+            file: *ids.get(l.file.as_str())?,
+            span: l.start..l.end,
+            message: l.message.clone(),
+        })
+    };
+    let mut out = Vec::with_capacity(record.diagnostics.len());
+    for k in &record.diagnostics {
+        let primary = match &k.primary {
+            Some(l) => Some(label(l)?),
+            None => None,
+        };
+        out.push(Diagnostic {
+            severity: [Severity::Error, Severity::Warning, Severity::Advice]
+                .get(usize::from(k.severity))
+                .copied()?,
+            code: intern(&k.code)?,
+            message: k.message.clone(),
+            primary,
+            labels: k.labels.iter().map(label).collect::<Option<_>>()?,
+            help: k.help.clone(),
+        });
+    }
+    for rel in &record.files {
+        ws.sources.add_unread(rel.clone());
+    }
+    Some(out)
+}
+
+/// A diagnostic's code is a `&'static str` (the codes carta writes); one
+/// read back from a record is leaked once per distinct code and run, and a
+/// record naming more, or longer, codes than carta has is not trusted.
+fn intern(code: &str) -> Option<&'static str> {
+    static CODES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut codes = CODES.lock().ok()?;
+    if let Some(c) = codes.iter().find(|c| **c == code) {
+        return Some(c);
+    }
+    if codes.len() >= 256 || code.len() > 64 {
+        return None;
+    }
+    let leaked: &'static str = Box::leak(code.to_owned().into_boxed_str());
+    codes.push(leaked);
+    Some(leaked)
+}
