@@ -211,7 +211,9 @@ fn keyed(schema: Value, key: &str) -> Value {
 
 /// The `$comment` of a schema with key `key`.
 fn key_comment(key: &str) -> String {
-    format!("Written by carta from the game's manifest, schemas and cards (key {key}); `carta check` rewrites it.")
+    format!(
+        "Written by carta from the game's manifest, schemas and cards (key {key}); `carta check` rewrites it."
+    )
 }
 
 /// Whether the file at `path` begins with the key `key` (it is at most a

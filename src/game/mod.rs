@@ -392,13 +392,7 @@ fn check_card_text(
         };
         return (found, mark, true);
     }
-    let found = read_cards(
-        file,
-        text,
-        &head.kinds,
-        &head.schemas,
-        head.kept.as_ref(),
-    );
+    let found = read_cards(file, text, &head.kinds, &head.schemas, head.kept.as_ref());
     let mark = match (cache, content) {
         (Some(cache), Some(content)) if found.diagnostics.is_empty() => {
             cache.put(rel, content, stamp, &found.cards)

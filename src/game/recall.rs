@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 use super::{Decks, Game, Head, Keep, check_card_text, finish, prepare};
 use crate::diag::{Diagnostic, Diagnostics, FileId, Label, Severity};
 use crate::i18n::Coverage;
-use crate::load::{CheckCache, LoadError, Listing, Mark, Stamp, Workspace, hash_text, settled_stamp};
+use crate::load::{
+    CheckCache, Listing, LoadError, Mark, Stamp, Workspace, hash_text, settled_stamp,
+};
 
 /// A game as `carta check` saw it.
 #[derive(Debug)]
@@ -151,7 +153,11 @@ pub fn check_all(
     diags: &mut Diagnostics,
     fresh: &dyn Fn(&str, &[String]) -> bool,
 ) -> Result<Vec<Checked>, LoadError> {
-    let keep = if cached { Keep::RulesCached } else { Keep::Rules };
+    let keep = if cached {
+        Keep::RulesCached
+    } else {
+        Keep::Rules
+    };
     let mut out = Vec::new();
     for id in ws.select_games(games)? {
         let Some(head) = prepare(ws, &id, keep, diags)? else {
@@ -176,13 +182,7 @@ fn record_key(ws: &Workspace) -> u64 {
 /// Writes the record of a game this check compiled, with its editor
 /// schemas' `keys`; forgets the old one when the check leaves nothing to
 /// vouch for (a card file with problems is never cached).
-pub fn remember(
-    ws: &Workspace,
-    game: &Game,
-    draft: Draft,
-    diags: &Diagnostics,
-    keys: Vec<String>,
-) {
+pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, keys: Vec<String>) {
     let Draft {
         cache,
         cards,
@@ -207,7 +207,10 @@ pub fn remember(
             decks: marked(decks)?,
             translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
             catalogs,
-            files: ids.iter().map(|&id| ws.sources.get(id).name.clone()).collect(),
+            files: ids
+                .iter()
+                .map(|&id| ws.sources.get(id).name.clone())
+                .collect(),
             total: game.pool.len(),
             coverage: game.i18n.coverage.as_ref().map(|c| {
                 c.iter()
@@ -215,7 +218,11 @@ pub fn remember(
                     .collect()
             }),
             editor: keys,
-            diagnostics: diags.reported(diagnostics).iter().map(|d| kept(ws, d)).collect(),
+            diagnostics: diags
+                .reported(diagnostics)
+                .iter()
+                .map(|d| kept(ws, d))
+                .collect(),
         })
     })();
     match record {

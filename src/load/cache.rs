@@ -274,7 +274,10 @@ mod tests {
         let cache = CheckCache::new(dir.path(), "g", 1);
         let cards = vec![card("a"), card("b")];
         cache.put("cards/g/x.toml", 7, None, &cards);
-        assert_eq!(cache.get("cards/g/x.toml", 7).map(|(c, _)| c), Some(cards.clone()));
+        assert_eq!(
+            cache.get("cards/g/x.toml", 7).map(|(c, _)| c),
+            Some(cards.clone())
+        );
         assert_eq!(
             cache.get::<Vec<Card>>("cards/g/x.toml", 8),
             None,

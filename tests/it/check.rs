@@ -188,3 +188,91 @@ fn no_cache_neither_reads_nor_writes_the_cache() {
     let run = ws.run(["check", "--no-cache"]).succeeds();
     assert!(!run.stderr.contains("unchanged"), "{}", run.stderr);
 }
+
+#[test]
+fn a_recheck_sees_a_card_edit_that_makes_a_deck_illegal_and_legal_again() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["check"]).succeeds();
+    ws.run(["check"]).succeeds();
+    // Renamed like another action of the deck, "Contragolpe" counts with
+    // it by name: four copies where two are allowed.
+    let path = "cards/intrepidos/acoes/combate.toml";
+    let original = ws.read(path);
+    let renamed = original.replacen("name = \"Contragolpe\"", "name = \"Golpe Certeiro\"", 1);
+    assert_ne!(renamed, original);
+    ws.write(path, &renamed);
+    for _ in 0..2 {
+        let run = ws.run(["--message-format", "json", "check"]).fails();
+        assert!(
+            run.json().iter().any(|d| d["code"] == "deck::copy-limit"
+                && d["file"] == "cards/intrepidos/decks/furia-de-aries.toml"),
+            "{}",
+            run.stdout
+        );
+    }
+    ws.write(path, &original);
+    ws.run(["check"]).succeeds();
+    ws.run(["check"]).succeeds();
+}
+
+#[test]
+fn a_rules_change_in_the_manifest_invalidates_the_recorded_verdict() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["check"]).succeeds();
+    ws.run(["check"]).succeeds();
+    let manifest = "cards/intrepidos/game.toml";
+    let text = ws.read(manifest);
+    let stricter = text.replacen(
+        "copies = { filter = { kind = \"action\" }, key = \"name\", max = 2 }",
+        "copies = { filter = { kind = \"action\" }, key = \"name\", max = 1 }",
+        1,
+    );
+    assert_ne!(stricter, text);
+    ws.write(manifest, &stricter);
+    ws.run(["check"]).fails().stderr_has("deck::copy-limit");
+}
+
+#[test]
+fn a_recorded_verdict_repeats_every_diagnostic_of_a_fresh_check() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    // An illegal deck (59 cards) and a missing translation (a warning).
+    let deck = "cards/intrepidos/decks/furia-de-aries.toml";
+    ws.write(
+        deck,
+        ws.read(deck)
+            .replacen("golpe-certeiro = 2", "golpe-certeiro = 1", 1),
+    );
+    std::fs::remove_file(ws.path().join("cards/intrepidos/i18n/es.toml")).unwrap();
+    let args = ["--message-format", "json", "-v", "check"];
+    let fresh = ws
+        .run(["--message-format", "json", "-v", "check", "--no-cache"])
+        .fails();
+    let first = ws.run(args).fails();
+    let again = ws.run(args).fails();
+    assert_eq!(first.stdout, fresh.stdout);
+    assert_eq!(again.stdout, fresh.stdout);
+    let codes: Vec<_> = fresh.json().iter().map(|d| d["code"].clone()).collect();
+    for code in ["deck::size", "i18n::missing", "rules::source"] {
+        assert!(codes.iter().any(|c| c == code), "{code}: {codes:?}");
+    }
+}
+
+#[test]
+fn a_deck_file_with_the_stamp_it_was_checked_with_keeps_its_verdict() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let path = ws.path().join("cards/intrepidos/decks/furia-de-aries.toml");
+    stamp_at(&path, 1_700_000_000);
+    ws.run(["check"]).succeeds();
+    ws.run(["check"]).succeeds();
+    // Broken with the same size, modification time and inode: the game's
+    // record trusts the deck unread, as the cache trusts card files.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let broken = text.replacen("golpe-certeiro = 2", "golpe-certeiro = 1", 1);
+    assert_eq!(broken.len(), text.len());
+    std::fs::write(&path, &broken).unwrap();
+    stamp_at(&path, 1_700_000_000);
+    ws.run(["check"]).succeeds();
+    // Any other stamp: read, and the deck is judged again.
+    stamp_at(&path, 1_700_000_001);
+    ws.run(["check"]).fails().stderr_has("deck::size");
+}
