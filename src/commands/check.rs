@@ -24,7 +24,7 @@ pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, Comm
     // not kept, having nothing to report itself.
     ws.restore(&diags)?;
     let compiled = checked.iter().filter_map(|c| match c {
-        Checked::Compiled(g, _) => Some(g),
+        Checked::Compiled(g, _) => Some(&**g),
         Checked::Recalled(_) => None,
     });
     editor::refresh_reporting(&ws, compiled, &mut diags)?;

@@ -27,8 +27,8 @@ use crate::load::{
 /// A game as `carta check` saw it.
 #[derive(Debug)]
 pub enum Checked {
-    /// Compiled by this check.
-    Compiled(Game, Option<Draft>),
+    /// Compiled by this check (boxed: a game is large, a recalled one small).
+    Compiled(Box<Game>, Option<Draft>),
     /// Unchanged since the check that left its record: its verdict repeated.
     Recalled(Recalled),
 }
@@ -168,7 +168,7 @@ pub fn check_all(
             continue;
         }
         let (game, draft) = finish(ws, head, Decks::Check, keep, diags)?;
-        out.push(Checked::Compiled(game, draft));
+        out.push(Checked::Compiled(Box::new(game), draft));
     }
     Ok(out)
 }
