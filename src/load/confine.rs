@@ -11,7 +11,9 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Why a source file was not read.
@@ -97,6 +99,9 @@ pub struct Jail {
     real_root: PathBuf,
     /// The largest file read, in bytes.
     max_bytes: u64,
+    /// Folders already resolved by [`Jail::stamp`], and whether they lie
+    /// inside the workspace: a game's thousand files share a few folders.
+    folders: Arc<Mutex<HashMap<PathBuf, bool>>>,
 }
 
 impl Jail {
@@ -109,6 +114,7 @@ impl Jail {
             root: root.to_path_buf(),
             real_root: fs::canonicalize(root)?,
             max_bytes,
+            folders: Arc::default(),
         })
     }
 
@@ -153,9 +159,31 @@ impl Jail {
     /// The stamp of the regular file at `path` inside the workspace and
     /// within the size limit; `None` for anything else (which a read then
     /// reports).
+    ///
+    /// A file that is no symlink lies where its folder resolves to, so the
+    /// folder is resolved once per run, not per file. A stamp only decides
+    /// whether a cached result is reused: reading a file resolves it anew.
     pub fn stamp(&self, path: &Path) -> Option<Stamp> {
-        let meta = fs::metadata(self.confine(path).ok()?).ok()?;
+        let plain = fs::symlink_metadata(path).ok()?;
+        let meta = if plain.file_type().is_symlink() || !self.folder_inside(path.parent()?) {
+            fs::metadata(self.confine(path).ok()?).ok()?
+        } else {
+            plain
+        };
         (meta.is_file() && meta.len() <= self.max_bytes).then(|| Stamp::of(&meta))?
+    }
+
+    /// Whether folder `dir` resolves inside the workspace (remembered).
+    fn folder_inside(&self, dir: &Path) -> bool {
+        let Ok(mut folders) = self.folders.lock() else {
+            return false;
+        };
+        if let Some(&inside) = folders.get(dir) {
+            return inside;
+        }
+        let inside = fs::canonicalize(dir).is_ok_and(|real| real.starts_with(&self.real_root));
+        folders.insert(dir.to_path_buf(), inside);
+        inside
     }
 
     /// Reads the file at `path`, which must resolve inside the workspace.
