@@ -358,4 +358,30 @@ mod tests {
         );
         assert_eq!(cache.get("cards/g/x.toml", 7).map(|(c, _)| c), Some(cards));
     }
+
+    #[test]
+    fn a_record_round_trips_only_with_its_key_and_intact() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = CheckCache::new(dir.path(), "g", 1);
+        let record = vec![card("a")];
+        assert_eq!(cache.get_record::<Vec<Card>>(9), None, "none yet");
+        cache.put_record(9, &record);
+        assert_eq!(cache.get_record(9), Some(record.clone()));
+        assert_eq!(cache.get_record::<Vec<Card>>(8), None, "other limits");
+        assert_eq!(
+            CheckCache::new(dir.path(), "g", 2).get_record::<Vec<Card>>(9),
+            None,
+            "other schemas"
+        );
+        cache.prune(&[]);
+        assert_eq!(cache.get_record(9), Some(record.clone()), "not an entry");
+        let path = dir.path().join("build/.cache/g.verdict");
+        let mut bytes = fs::read(&path).unwrap();
+        *bytes.last_mut().unwrap() ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        assert_eq!(cache.get_record::<Vec<Card>>(9), None, "damaged");
+        cache.put_record(9, &record);
+        cache.drop_record();
+        assert_eq!(cache.get_record::<Vec<Card>>(9), None, "dropped");
+    }
 }
