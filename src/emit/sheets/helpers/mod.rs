@@ -13,12 +13,12 @@ use std::sync::Arc;
 use handlebars::{Handlebars, PathAndJson, RenderError};
 use serde_json::Value;
 
-use super::display::CardIndex;
 use super::icons::IconSet;
+use crate::game::Game;
 
 /// Registers every helper on `hb`, with the game's icons and cards.
-pub(super) fn register(hb: &mut Handlebars<'_>, icons: &Arc<IconSet>, cards: &Arc<CardIndex>) {
-    hb.register_helper("card", Box::new(card::CardHelper(cards.clone())));
+pub(super) fn register<'g>(hb: &mut Handlebars<'g>, icons: &Arc<IconSet>, game: &'g Game) {
+    hb.register_helper("card", Box::new(card::CardHelper(game)));
     hb.register_helper("text", Box::new(text::Text(icons.clone())));
     hb.register_helper("icon", Box::new(icon::IconHelper(icons.clone())));
     hb.register_helper("join", Box::new(join::Join));
