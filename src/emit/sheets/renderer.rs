@@ -49,8 +49,12 @@ pub(super) struct Rendered {
 /// order) it happened on.
 #[derive(Default)]
 pub(super) struct Failures<'a> {
-    first: BTreeMap<(String, Option<usize>, Option<usize>, String), (RenderError, &'a RawCard)>,
+    first: BTreeMap<FailureKey, (RenderError, &'a RawCard)>,
 }
+
+/// What makes two failures the same: the template, the line and column,
+/// the message.
+type FailureKey = (String, Option<usize>, Option<usize>, String);
 
 impl<'g> Renderer<'g> {
     /// Compiles `game`'s templates and icons, reporting their problems.
