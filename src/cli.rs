@@ -450,9 +450,11 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
         Command::Build { games, out, print } => commands::build::run(
             root,
             games,
-            &root.join(out),
-            print.options(),
-            &print.languages,
+            &commands::build::Target {
+                out: &root.join(out),
+                sheets: print.options(),
+                languages: &print.languages,
+            },
             !output.is_json() && !g.quiet,
         ),
         Command::I18n { command } => match command {
