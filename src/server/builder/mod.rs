@@ -22,7 +22,7 @@ use crate::deck::MAX_COUNT;
 use crate::deckcode::{self, CodeDeck};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
-use crate::rules::{DeckView, Entry, RuleSet};
+use crate::rules::{DeckView, Entry, RuleSet, Violation};
 
 /// The games the builder serves.
 #[derive(Debug, Default)]
@@ -400,35 +400,7 @@ impl GameCatalog {
             .rules_of(deck.format.as_deref())
             .expect("a validated deck names a declared format");
         let violations = rules.check(&deck.view);
-        let tallies = rules.explain(&deck.view);
-        let card_at = |(z, i): (usize, usize)| {
-            let e = deck.view.zones[z][i];
-            self.game.pool.card(e.card as usize).id.clone()
-        };
-        let problems: Vec<Problem> = violations
-            .iter()
-            .map(|v| {
-                let rule = &rules.rules[v.rule];
-                let tally = tallies.iter().find(|t| t.rule == v.rule);
-                Problem {
-                    rule: rule.id.clone(),
-                    name: rule.name.clone(),
-                    code: rule.code(false),
-                    severity: if rule.severity == RuleSeverity::Warning {
-                        "warning"
-                    } else {
-                        "error"
-                    },
-                    message: v.message.clone(),
-                    source: rule.source.clone(),
-                    expected: tally.map(|t| t.expected.clone()).unwrap_or_default(),
-                    actual: tally.map(|t| t.actual.clone()).unwrap_or_default(),
-                    zone: v.zone.map(|z| rules.zones[z].id.clone()),
-                    card: v.primary.map(card_at),
-                    cards: v.entries.iter().copied().map(card_at).collect(),
-                }
-            })
-            .collect();
+        let problems = self.problems(rules, deck, &violations);
         let figures = rules
             .figures(&deck.view)
             .into_iter()
@@ -461,6 +433,44 @@ impl GameCatalog {
             unavailable: self.unavailable(rules, deck, &broken),
             code: self.encode(deck),
         }
+    }
+
+    /// The rules a deck breaks, each with its tally and the cards it names.
+    fn problems(
+        &self,
+        rules: &RuleSet,
+        deck: &ValidDeck,
+        violations: &[Violation],
+    ) -> Vec<Problem> {
+        let tallies = rules.explain(&deck.view);
+        let card_at = |(z, i): (usize, usize)| {
+            let e = deck.view.zones[z][i];
+            self.game.pool.card(e.card as usize).id.clone()
+        };
+        violations
+            .iter()
+            .map(|v| {
+                let rule = &rules.rules[v.rule];
+                let tally = tallies.iter().find(|t| t.rule == v.rule);
+                Problem {
+                    rule: rule.id.clone(),
+                    name: rule.name.clone(),
+                    code: rule.code(false),
+                    severity: if rule.severity == RuleSeverity::Warning {
+                        "warning"
+                    } else {
+                        "error"
+                    },
+                    message: v.message.clone(),
+                    source: rule.source.clone(),
+                    expected: tally.map(|t| t.expected.clone()).unwrap_or_default(),
+                    actual: tally.map(|t| t.actual.clone()).unwrap_or_default(),
+                    zone: v.zone.map(|z| rules.zones[z].id.clone()),
+                    card: v.primary.map(card_at),
+                    cards: v.entries.iter().copied().map(card_at).collect(),
+                }
+            })
+            .collect()
     }
 
     /// For each card and zone it may stand in: the error rules one more
