@@ -97,10 +97,10 @@ pub(super) fn load_icons(
         let svg = icon_text(jail, game, name, icon).and_then(|svg| match svg.find("<svg") {
             Some(start) => Ok(svg[start..].trim_end().to_owned()),
             None => Err((
-                Diagnostic::error(
+                Box::new(Diagnostic::error(
                     "sheets::icon",
                     format!("icon `{name}` is not SVG: it has no `<svg` element"),
-                ),
+                )),
                 "not SVG",
             )),
         });
@@ -131,26 +131,31 @@ fn icon_text(
     game: &str,
     name: &str,
     icon: &Icon,
-) -> Result<String, (Diagnostic, &'static str)> {
+) -> Result<String, (Box<Diagnostic>, &'static str)> {
     match (&icon.file, &icon.svg) {
         (Some(path), None) => match read(jail, game, path) {
             Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
                 let message = format!("icon file `{path}` is not UTF-8 text");
-                (Diagnostic::error("sheets::icon", message), "this icon")
+                (
+                    Box::new(Diagnostic::error("sheets::icon", message)),
+                    "this icon",
+                )
             }),
             Err(problem) => Err((
-                Diagnostic::error(problem.code(), problem.message(path)).with_help(
-                    "icon files are relative to the game's folder, inside the workspace",
+                Box::new(
+                    Diagnostic::error(problem.code(), problem.message(path)).with_help(
+                        "icon files are relative to the game's folder, inside the workspace",
+                    ),
                 ),
                 "icon file",
             )),
         },
         (None, Some(svg)) => Ok(svg.clone()),
         _ => Err((
-            Diagnostic::error(
+            Box::new(Diagnostic::error(
                 "sheets::icon",
                 format!("icon `{name}` needs exactly one of `file` and `svg`"),
-            ),
+            )),
             "this icon",
         )),
     }
