@@ -2,8 +2,6 @@
 //! string put in, falling back to the source text where a translation is
 //! missing, and the list of what fell back (for the sheets' cover).
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::sources::replace;
@@ -20,8 +18,6 @@ pub struct Localized {
     pub manifest: Manifest,
     /// The cards with translated names and fields, in pool order.
     pub cards: Vec<RawCard>,
-    /// Enum value → translated label.
-    pub labels: BTreeMap<String, String>,
     /// The strings that kept their source text (`cards/x/effect`).
     pub untranslated: Vec<String>,
 }
@@ -41,7 +37,6 @@ pub fn localize<'a>(
         lang: lang.to_owned(),
         manifest: manifest.clone(),
         cards: cards.cloned().collect(),
-        labels: BTreeMap::new(),
         untranslated: Vec::new(),
     };
     let Some(catalog) = catalog else {
@@ -70,8 +65,11 @@ pub fn localize<'a>(
         if let Some(t) = text(&Key::new(scope.clone(), "name")) {
             kind.name = t;
         }
-        if let Some(t) = text(&Key::new(scope, "description")) {
+        if let Some(t) = text(&Key::new(scope.clone(), "description")) {
             kind.description = Some(t);
+        }
+        if let (Some(t), Some(print)) = (text(&Key::new(scope, "back")), &mut kind.print) {
+            print.back = Some(t);
         }
     }
     for (id, zone) in &mut m.zones {
@@ -103,11 +101,6 @@ pub fn localize<'a>(
         }
         if let Some(t) = text(&Key::new(scope, "message")) {
             rule.message = Some(t);
-        }
-    }
-    for (key, entry) in &catalog.entries {
-        if let Scope::Label(value) = &key.scope {
-            out.labels.insert(value.clone(), entry.text.clone());
         }
     }
     for card in &mut out.cards {

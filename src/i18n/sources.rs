@@ -1,6 +1,7 @@
 //! The translatable strings of a game: its manifest's names and
-//! descriptions, its enum labels, and each card's `name` and the string
-//! fields its kind's schema marks `"x-carta-translate": true`.
+//! descriptions, its enum labels, each card's `name` and the string fields
+//! its kind's schema marks `"x-carta-translate": true`, and the phrases its
+//! templates print.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -74,9 +75,17 @@ impl Sources {
             );
             if let Some(d) = &kind.description {
                 add(
-                    Key::new(scope, "description"),
+                    Key::new(scope.clone(), "description"),
                     d,
                     &format!("/kinds/{id}/description"),
+                );
+            }
+            // The word its backs print.
+            if let Some(back) = kind.print.as_ref().and_then(|p| p.back.as_ref()) {
+                add(
+                    Key::new(scope, "back"),
+                    back,
+                    &format!("/kinds/{id}/print/back"),
                 );
             }
         }
@@ -158,6 +167,18 @@ impl Sources {
             }
         }
         sources
+    }
+
+    /// These strings and the phrases the game's templates print
+    /// (`{{t "…"}}`, see [`super::phrases`]).
+    #[must_use]
+    pub fn with_phrases(mut self, phrases: Vec<super::phrases::Phrase>) -> Self {
+        for p in phrases {
+            let at = Some((p.file, p.span));
+            let key = Key::new(Scope::Phrase(p.text.clone()), "");
+            self.strings.insert(key, Source { text: p.text, at });
+        }
+        self
     }
 
     /// A card's translatable strings: (dotted path, text, whether it is the

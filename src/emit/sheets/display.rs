@@ -12,15 +12,35 @@ use crate::validate::KindSchema;
 use crate::validate::RawCard;
 use crate::validate::display::{replace_at, scalar_key};
 
-/// Every card of a game as templates see it through the `card` helper:
-/// `{id, kind, kind_name, name, fields, raw}`, by id.
-pub(crate) type CardIndex = BTreeMap<String, Value>;
+/// What templates see of a game in the language it is printed in: every
+/// card through the `card` helper (`{id, kind, kind_name, name, fields,
+/// raw}`, by id), and the translations of the phrases the `t` helper
+/// prints.
+#[derive(Debug, Default)]
+pub(crate) struct CardIndex {
+    cards: BTreeMap<String, Value>,
+    /// Source phrase → its translation in the printed language (empty in
+    /// the source language).
+    pub(crate) phrases: BTreeMap<String, String>,
+}
 
-/// The display fields of `card`.
-pub(super) fn display_fields(card: &RawCard, game: &Game) -> Map<String, Value> {
+impl CardIndex {
+    /// The card `id` as templates see it.
+    pub(crate) fn get(&self, id: &str) -> Option<&Value> {
+        self.cards.get(id)
+    }
+}
+
+/// The display fields of `card`, its enum values labelled with `labels`
+/// (the printed language's translated labels) or else the schema's.
+fn display_fields(
+    card: &RawCard,
+    game: &Game,
+    labels: &BTreeMap<String, String>,
+) -> Map<String, Value> {
     let mut fields = Value::Object(card.fields.clone());
     if let Some(kd) = game.schemas.kind(&card.kind) {
-        relabel(&mut fields, kd, game);
+        relabel(&mut fields, kd, game, labels);
     }
     match fields {
         Value::Object(m) => m,
@@ -28,10 +48,12 @@ pub(super) fn display_fields(card: &RawCard, game: &Game) -> Map<String, Value> 
     }
 }
 
-fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
+fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game, labels: &BTreeMap<String, String>) {
     for p in &kd.labels {
         replace_at(fields, &p.path, &|v| {
-            scalar_key(v).and_then(|k| p.labels.get(&k).cloned())
+            let key = scalar_key(v)?;
+            let label = p.labels.get(&key)?;
+            Some(labels.get(&key).unwrap_or(label).clone())
         });
     }
     for r in &kd.refs {
@@ -44,27 +66,31 @@ fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
 }
 
 /// The [`CardIndex`] of a game's whole pool (references may name cards
-/// that are not printed).
+/// that are not printed), in the game's language (a localized game's).
 pub(super) fn index(game: &Game) -> Arc<CardIndex> {
     let m = &game.manifest.manifest;
-    Arc::new(
-        game.pool
-            .iter()
-            .map(|card| {
-                let kind_name = m
-                    .kinds
-                    .get(&card.kind)
-                    .map_or(card.kind.as_str(), |k| k.name.as_str());
-                let view = json!({
+    let labels = game.i18n.labels(&m.language);
+    let cards = game
+        .pool
+        .iter()
+        .map(|card| {
+            let kind_name = m
+                .kinds
+                .get(&card.kind)
+                .map_or(card.kind.as_str(), |k| k.name.as_str());
+            let view = json!({
                     "id": card.id,
                     "kind": card.kind,
                     "kind_name": kind_name,
                     "name": card.name,
-                    "fields": display_fields(card, game),
-                    "raw": card.fields,
-                });
-                (card.id.clone(), view)
-            })
-            .collect(),
-    )
+                "fields": display_fields(card, game, &labels),
+                "raw": card.fields,
+            });
+            (card.id.clone(), view)
+        })
+        .collect();
+    Arc::new(CardIndex {
+        cards,
+        phrases: game.i18n.phrases(&m.language),
+    })
 }

@@ -5,6 +5,7 @@ mod card;
 mod fields;
 mod icon;
 mod join;
+mod t;
 mod text;
 mod upper;
 
@@ -16,7 +17,7 @@ use serde_json::Value;
 use super::display::CardIndex;
 use super::icons::IconSet;
 
-/// Registers every helper on `hb`, with the game's icons and cards.
+/// Registers every helper on `hb`, with the game's icons, cards and phrases.
 pub(super) fn register(hb: &mut Handlebars<'_>, icons: &Arc<IconSet>, cards: &Arc<CardIndex>) {
     hb.register_helper("card", Box::new(card::CardHelper(cards.clone())));
     hb.register_helper("text", Box::new(text::Text(icons.clone())));
@@ -24,6 +25,7 @@ pub(super) fn register(hb: &mut Handlebars<'_>, icons: &Arc<IconSet>, cards: &Ar
     hb.register_helper("join", Box::new(join::Join));
     hb.register_helper("fields", Box::new(fields::Fields(icons.clone())));
     hb.register_helper("upper", Box::new(upper::Upper));
+    hb.register_helper("t", Box::new(t::T(cards.clone())));
 }
 
 /// The value of a parameter, or a strict-mode error when it is missing.

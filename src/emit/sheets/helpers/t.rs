@@ -1,0 +1,54 @@
+//! `{{t "Vida"}}`: a caption the template writes, in the language the
+//! sheets are printed in. The phrase is looked up under `[phrases]` in the
+//! language's translation file and falls back to itself (the source
+//! language). Named arguments fill `{name}` placeholders after the lookup,
+//! so a translation may move them: `{{t "Nível mínimo {n}" n=fields.min_level}}`.
+
+use std::sync::Arc;
+
+use handlebars::{
+    Context, Handlebars, Helper, HelperDef, HelperResult, Output, RenderContext, RenderErrorReason,
+};
+
+use super::{required, scalar_text};
+use crate::emit::sheets::display::CardIndex;
+use crate::emit::sheets::icons::escape_into;
+
+/// The `t` helper, with the printed language's phrases.
+pub(super) struct T(pub(super) Arc<CardIndex>);
+
+impl HelperDef for T {
+    fn call<'reg: 'rc, 'rc>(
+        &self,
+        h: &Helper<'rc>,
+        _: &'reg Handlebars<'reg>,
+        _: &'rc Context,
+        _: &mut RenderContext<'reg, 'rc>,
+        out: &mut dyn Output,
+    ) -> HelperResult {
+        let Some(phrase) = required(h.param(0), "t")?.as_str() else {
+            return Err(RenderErrorReason::InvalidParamType("a phrase (a string)").into());
+        };
+        let mut text = self
+            .0
+            .phrases
+            .get(phrase)
+            .map_or(phrase, String::as_str)
+            .to_owned();
+        for (name, value) in h.hash() {
+            if value.is_value_missing() {
+                return Err(handlebars::RenderError::strict_error(value.relative_path()));
+            }
+            let Some(filled) = scalar_text(value.value()) else {
+                return Err(
+                    RenderErrorReason::InvalidParamType("a scalar placeholder value").into(),
+                );
+            };
+            text = text.replace(&format!("{{{name}}}"), &filled);
+        }
+        let mut html = String::with_capacity(text.len());
+        escape_into(&text, &mut html);
+        out.write(&html)?;
+        Ok(())
+    }
+}
