@@ -146,6 +146,21 @@ impl Key {
         }
     }
 
+    /// The key of a manifest string as [`crate::config::Manifest::texts_mut`]
+    /// names it (`None` for a section it does not visit).
+    pub fn in_manifest(section: &str, id: &str, field: &str) -> Option<Key> {
+        let id = id.to_owned();
+        let scope = match section {
+            "game" => Scope::Game,
+            "kinds" => Scope::Kind(id),
+            "zones" => Scope::Zone(id),
+            "formats" => Scope::Format(id),
+            "rules" => Scope::Rule(id),
+            _ => return None,
+        };
+        Some(Key::new(scope, field))
+    }
+
     /// Parses the form [`Key`]'s `Display` writes (a PO message context).
     pub fn parse(s: &str) -> Option<Key> {
         let (section, rest) = s.split_once('/')?;
