@@ -555,9 +555,22 @@ fn intrepidos_prints_in_three_languages() {
     ws.run(["build", "intrepidos", "--lang", "en", "--lang", "es"])
         .succeeds();
     let languages = [
-        ("pt-BR", "sheets", ["Certeiro", "Frixo", "Envenenada"]),
-        ("en", "sheets/en", ["Strike", "Phrixus", "Poisoned"]),
-        ("es", "sheets/es", ["Certero", "Frixo", "Envenenada"]),
+        // Card text, then a caption the templates write (`{{t "…"}}`).
+        (
+            "pt-BR",
+            "sheets",
+            ["Certeiro", "Frixo", "Envenenada", "recarga"],
+        ),
+        (
+            "en",
+            "sheets/en",
+            ["Strike", "Phrixus", "Poisoned", "cooldown"],
+        ),
+        (
+            "es",
+            "sheets/es",
+            ["Certero", "Frixo", "Envenenada", "ALCANCE"],
+        ),
     ];
     for (lang, dir, words) in languages {
         let html = ws.path().join(format!("build/intrepidos/{dir}/index.html"));
@@ -573,6 +586,12 @@ fn intrepidos_prints_in_three_languages() {
         let text = tool("pdftotext", &[pdf_s, "-"]);
         for word in words {
             assert!(text.contains(word), "{lang}: the sheets lack {word:?}");
+        }
+        if lang == "en" {
+            assert!(
+                !text.contains("recarga") && !text.contains("VIDA"),
+                "the English sheets print no Portuguese caption"
+            );
         }
         if std::env::var_os("CARTA_BLESS").is_some() {
             screenshot(pdf_s, 2, &format!("sheets-intrepidos-{lang}"));
