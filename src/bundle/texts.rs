@@ -134,3 +134,83 @@ impl GameTexts {
             .map(String::as_str)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn manifest() -> Manifest {
+        toml::from_str(
+            r#"
+            id = "g"
+            name = "Jogo"
+            language = "pt-BR"
+            [kinds.unit]
+            name = "Unidade"
+            [kinds.unit.print]
+            back = "Preparação"
+            [[deck-rules]]
+            id = "size"
+            name = "Dez cartas"
+            size = { exact = 10 }
+            [formats.duel]
+            name = "Duelo"
+            [[formats.duel.deck-rules]]
+            id = "size"
+            name = "Vinte cartas"
+            size = { exact = 20 }
+            "#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_manifest_in_a_language_falls_back_to_the_source() {
+        let game = json!({
+            "labels": {"fogo": "Fogo", "gelo": "Gelo"},
+            "i18n": {"en": {
+                "game": {"name": "Game"},
+                "kinds": {"unit": {"back": "Setup", "future": "ignored"}},
+                "rules": {"duel.size": {"name": "Twenty cards"}},
+                "labels": {"fogo": "Fire"},
+                "later": {"keys": "are ignored"}
+            }}
+        });
+        let texts = GameTexts::of(&game).unwrap();
+        let m = manifest();
+        let en = texts.manifest_in(&m, "en");
+        assert_eq!(en.name, "Game");
+        assert_eq!(en.kinds["unit"].name, "Unidade", "untranslated: the source");
+        assert_eq!(
+            en.kinds["unit"].print.as_ref().unwrap().back.as_deref(),
+            Some("Setup")
+        );
+        assert_eq!(en.deck_rules[0].name, "Dez cartas");
+        assert_eq!(en.formats["duel"].deck_rules[0].name, "Twenty cards");
+        assert_eq!(texts.manifest_in(&m, "de"), m);
+        assert_eq!(texts.label_in("fogo", "en"), Some("Fire"));
+        assert_eq!(texts.label_in("gelo", "en"), Some("Gelo"));
+        assert_eq!(texts.label_in("fogo", "de"), Some("Fogo"));
+        assert_eq!(texts.label_in("agua", "en"), None);
+    }
+
+    #[test]
+    fn texts_of_the_wrong_types_are_refused() {
+        assert!(GameTexts::of(&json!({"labels": {"fogo": 3}})).is_err());
+        assert!(GameTexts::of(&json!({"i18n": {"en": {"kinds": {"unit": "Unit"}}}})).is_err());
+        assert_eq!(GameTexts::of(&json!({})).unwrap(), GameTexts::default());
+    }
+
+    #[test]
+    fn insert_and_get_name_strings_as_translation_files_do() {
+        let mut t = ManifestTexts::default();
+        assert!(t.is_empty());
+        assert!(t.insert("game", "", "name", "G".into()));
+        assert!(t.insert("rules", "duel.size", "name", "R".into()));
+        assert!(!t.insert("cards", "x", "name", "C".into()));
+        assert_eq!(t.get("game", "", "name"), Some("G"));
+        assert_eq!(t.get("rules", "duel.size", "name"), Some("R"));
+        assert_eq!(t.get("zones", "main", "name"), None);
+    }
+}

@@ -117,6 +117,25 @@ fn a_po_round_trip_changes_only_the_translated_strings() {
         changed[0].0,
         "only the text changed"
     );
+    // A template phrase travels the same way.
+    let vida = "msgctxt \"phrases/Vida\"\nmsgid \"Vida\"\nmsgstr \"Health\"";
+    assert!(po.contains(vida), "the export carries the template phrases");
+    ws.write("en.po", po.replacen(vida, &vida.replace("Health", "HP"), 1));
+    ws.run(["i18n", "import", "intrepidos", "en.po"])
+        .succeeds()
+        .stderr_has("imported 2 changes");
+    let last = ws.read("cards/intrepidos/i18n/en.toml");
+    let changed: Vec<(&str, &str)> = before
+        .lines()
+        .zip(last.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(
+        changed.len(),
+        1,
+        "the exported PO is the original: {changed:?}"
+    );
+    assert_eq!(changed[0].1, changed[0].0.replace("\"Health\"", "\"HP\""));
     ws.run(["check", "intrepidos"])
         .succeeds()
         .stderr_has("0 warnings");

@@ -52,3 +52,49 @@ impl HelperDef for T {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn render(template: &str, phrases: &[(&str, &str)], data: &serde_json::Value) -> String {
+        let mut index = CardIndex::default();
+        index.phrases = phrases
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        let mut hb = Handlebars::new();
+        hb.set_strict_mode(true);
+        hb.register_helper("t", Box::new(T(Arc::new(index))));
+        hb.render_template(template, data)
+            .unwrap_or_else(|e| format!("error: {}", e.reason()))
+    }
+
+    #[test]
+    fn prints_the_translation_or_else_the_phrase_escaped() {
+        let en = [
+            ("Vida", "Health"),
+            ("Nível mínimo {n}", "Minimum <level> {n}"),
+        ];
+        let data = json!({"lv": 2});
+        assert_eq!(render("{{t \"Vida\"}}", &en, &data), "Health");
+        assert_eq!(render("{{t \"Ataque\"}}", &en, &data), "Ataque");
+        assert_eq!(
+            render("{{t \"Nível mínimo {n}\" n=lv}}", &en, &data),
+            "Minimum &lt;level&gt; 2"
+        );
+        assert_eq!(
+            render("{{t \"Nível mínimo {n}\" n=lv}}", &[], &data),
+            "Nível mínimo 2"
+        );
+    }
+
+    #[test]
+    fn a_missing_value_or_a_phrase_that_is_not_text_is_an_error() {
+        let data = json!({"lv": 2, "list": [1]});
+        assert!(render("{{t \"x {n}\" n=nope}}", &[], &data).starts_with("error"));
+        assert!(render("{{t lv}}", &[], &data).starts_with("error"));
+        assert!(render("{{t \"x {n}\" n=list}}", &[], &data).starts_with("error"));
+    }
+}
