@@ -21,12 +21,14 @@ pub struct Phrase {
     pub span: Span,
 }
 
-/// The template files of game `game` (`templates/<game>/*.hbs`), relative
-/// to the workspace root, sorted; none when the folder does not exist.
+/// The names of the files in game `game`'s template folder
+/// (`templates/<game>/`), sorted, hidden ones left out; none when the
+/// folder does not exist. The sheets read the `.hbs` files and
+/// `style.css`; the phrases are in the `.hbs` files.
 ///
 /// # Errors
 /// When the folder cannot be listed.
-pub fn template_files(ws: &Workspace, game: &str) -> Result<Vec<String>, LoadError> {
+pub fn template_names(ws: &Workspace, game: &str) -> Result<Vec<String>, LoadError> {
     let dir = ws.root().join(TEMPLATES).join(game);
     if !dir.is_dir() {
         return Ok(Vec::new());
@@ -39,13 +41,15 @@ pub fn template_files(ws: &Workspace, game: &str) -> Result<Vec<String>, LoadErr
         .filter_map(Result::ok)
         .filter(|e| !e.path().is_dir())
         .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".hbs") && !n.starts_with('.'))
+        .filter(|n| !n.starts_with('.'))
         .collect();
     names.sort();
-    Ok(names
-        .into_iter()
-        .map(|n| format!("{TEMPLATES}/{game}/{n}"))
-        .collect())
+    Ok(names)
+}
+
+/// The workspace-relative path of template file `name` of game `game`.
+pub fn template_path(game: &str, name: &str) -> String {
+    format!("{TEMPLATES}/{game}/{name}")
 }
 
 /// Every phrase game `game`'s templates print, each once (at its first
@@ -58,7 +62,11 @@ pub fn read(
     game: &str,
     diags: &mut Diagnostics,
 ) -> Result<Vec<Phrase>, LoadError> {
-    let rels = template_files(ws, game)?;
+    let rels: Vec<String> = template_names(ws, game)?
+        .iter()
+        .filter(|n| n.ends_with(".hbs"))
+        .map(|n| template_path(game, n))
+        .collect();
     let found = ws.read_each(&rels, false, diags, |file, _, text| {
         let phrases: Vec<Phrase> = scan(text)
             .into_iter()

@@ -15,6 +15,15 @@ fn entry_line<'a>(text: &'a str, key: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no entry {key}"))
 }
 
+/// The lines that differ between two texts of as many lines: (old, new).
+fn changed_lines<'a>(before: &'a str, after: &'a str) -> Vec<(&'a str, &'a str)> {
+    before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .collect()
+}
+
 #[test]
 fn the_shipped_translations_are_complete_and_current() {
     let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
@@ -105,11 +114,7 @@ fn a_po_round_trip_changes_only_the_translated_strings() {
         .succeeds()
         .stderr_has("imported 1 change into cards/intrepidos/i18n/en.toml");
     let after = ws.read("cards/intrepidos/i18n/en.toml");
-    let changed: Vec<(&str, &str)> = before
-        .lines()
-        .zip(after.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed = changed_lines(&before, &after);
     assert_eq!(before.lines().count(), after.lines().count());
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert_eq!(
@@ -125,11 +130,7 @@ fn a_po_round_trip_changes_only_the_translated_strings() {
         .succeeds()
         .stderr_has("imported 2 changes");
     let last = ws.read("cards/intrepidos/i18n/en.toml");
-    let changed: Vec<(&str, &str)> = before
-        .lines()
-        .zip(last.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed = changed_lines(&before, &last);
     assert_eq!(
         changed.len(),
         1,
