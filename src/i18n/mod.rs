@@ -66,25 +66,19 @@ impl Translations {
     /// The translations of the template phrases in `lang`: source phrase →
     /// translation (empty in the source language or without a catalog).
     pub fn phrases(&self, lang: &str) -> BTreeMap<String, String> {
-        self.scoped(lang, |s| match s {
-            Scope::Phrase(p) => Some(p),
-            _ => None,
-        })
-    }
-
-    /// The translated enum labels in `lang`: value → label.
-    pub fn labels(&self, lang: &str) -> BTreeMap<String, String> {
-        self.scoped(lang, |s| match s {
-            Scope::Label(v) => Some(v),
-            _ => None,
-        })
-    }
-
-    fn scoped(&self, lang: &str, pick: fn(&Scope) -> Option<&String>) -> BTreeMap<String, String> {
         let entries = self.catalog(lang).map(|c| &c.entries).into_iter().flatten();
         entries
-            .filter_map(|(k, e)| Some((pick(&k.scope)?.clone(), e.text.clone())))
+            .filter_map(|(k, e)| match &k.scope {
+                Scope::Phrase(p) => Some((p.clone(), e.text.clone())),
+                _ => None,
+            })
             .collect()
+    }
+
+    /// The label of enum value `value` in `lang`, if translated.
+    pub fn label(&self, lang: &str, value: &str) -> Option<&str> {
+        let key = Key::new(Scope::Label(value.to_owned()), "");
+        self.catalog(lang)?.get(&key).map(|e| e.text.as_str())
     }
 }
 

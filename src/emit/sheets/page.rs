@@ -36,20 +36,19 @@ pub(super) enum Side {
 /// The script that shrinks overflowing card text (`default/fit.js`).
 pub const FIT_SCRIPT: &str = concat!("<script>\n", include_str!("default/fit.js"), "</script>\n");
 
-/// Writes the document around the pages.
-pub(super) fn document(
+/// Writes the start of the document, up to where its pages go.
+pub(super) fn document_head(
+    out: &mut String,
     title: &str,
     lang: &str,
     page: (f64, f64),
     body_class: &str,
     css: &[&str],
-    pages: &str,
-) -> String {
-    let mut out = String::with_capacity(pages.len() + 8192);
+) {
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
-    escape_into(lang, &mut out);
+    escape_into(lang, out);
     out.push_str("\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    escape_into(title, &mut out);
+    escape_into(title, out);
     let (w, h) = (mm(page.0), mm(page.1));
     let _ = write!(
         out,
@@ -60,12 +59,14 @@ pub(super) fn document(
         out.push('\n');
     }
     out.push_str("</style>\n</head>\n<body class=\"");
-    escape_into(body_class, &mut out);
+    escape_into(body_class, out);
     out.push_str("\">\n");
-    out.push_str(pages);
+}
+
+/// Writes the end of the document, after its pages.
+pub(super) fn document_tail(out: &mut String) {
     out.push_str(FIT_SCRIPT);
     out.push_str("</body>\n</html>\n");
-    out
 }
 
 /// Writes one page of card boxes with its crop marks.
@@ -132,7 +133,7 @@ pub(super) fn sheet(
 }
 
 /// One row of the cover's table of sheets.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct SheetEntry {
     /// Page number of the faces page.
     pub faces_page: usize,

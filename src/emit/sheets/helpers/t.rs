@@ -4,18 +4,18 @@
 //! language). Named arguments fill `{name}` placeholders after the lookup,
 //! so a translation may move them: `{{t "Nível mínimo {n}" n=fields.min_level}}`.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
 
 use handlebars::{
     Context, Handlebars, Helper, HelperDef, HelperResult, Output, RenderContext, RenderErrorReason,
 };
 
 use super::{required, scalar_text};
-use crate::emit::sheets::display::CardIndex;
 use crate::emit::sheets::icons::escape_into;
 
-/// The `t` helper, with the printed language's phrases.
-pub(super) struct T(pub(super) Arc<CardIndex>);
+/// The `t` helper, with the printed language's phrases: source phrase →
+/// translation.
+pub(super) struct T(pub(super) BTreeMap<String, String>);
 
 impl HelperDef for T {
     fn call<'reg: 'rc, 'rc>(
@@ -29,12 +29,7 @@ impl HelperDef for T {
         let Some(phrase) = required(h.param(0), "t")?.as_str() else {
             return Err(RenderErrorReason::InvalidParamType("a phrase (a string)").into());
         };
-        let mut text = self
-            .0
-            .phrases
-            .get(phrase)
-            .map_or(phrase, String::as_str)
-            .to_owned();
+        let mut text = self.0.get(phrase).map_or(phrase, String::as_str).to_owned();
         for (name, value) in h.hash() {
             if value.is_value_missing() {
                 return Err(handlebars::RenderError::strict_error(value.relative_path()));
@@ -59,14 +54,13 @@ mod tests {
     use serde_json::json;
 
     fn render(template: &str, phrases: &[(&str, &str)], data: &serde_json::Value) -> String {
-        let mut index = CardIndex::default();
-        index.phrases = phrases
+        let phrases = phrases
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
-        hb.register_helper("t", Box::new(T(Arc::new(index))));
+        hb.register_helper("t", Box::new(T(phrases)));
         hb.render_template(template, data)
             .unwrap_or_else(|e| format!("error: {}", e.reason()))
     }
