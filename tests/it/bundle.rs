@@ -740,6 +740,54 @@ fn every_reader_ignores_or_keeps_unknown_keys_of_a_newer_minor_version_as_the_sp
 }
 
 #[test]
+fn game_texts_of_the_wrong_types_are_refused_by_every_reader() {
+    let ws = free_form_game();
+    ws.write(
+        "cards/g/c.toml",
+        "[[card]]\nid = \"x\"\nkind = \"k\"\nname = \"X\"\nf = 1\n",
+    );
+    ws.run(["build"]).succeeds();
+    let valid = fs::read(bundle_of(ws.path(), "g")).unwrap();
+    let game = carta::bundle::Bundle::from_bytes(valid.clone())
+        .unwrap()
+        .game()
+        .clone();
+    let cases = [
+        ("labels", serde_json::json!({"fogo": 3})),
+        ("i18n", serde_json::json!({"en": {"kinds": {"k": "K"}}})),
+        (
+            "i18n",
+            serde_json::json!({"en": {"labels": {"fogo": ["Fire"]}}}),
+        ),
+    ];
+    for (key, value) in cases {
+        let mut crafted = game.clone();
+        crafted[key] = value.clone();
+        let section = rmp_serde::to_vec_named(&crafted).unwrap();
+        ws.write("crafted.carta", rebuilt(&valid, Some(&section), None, None));
+        for command in ["decompile", "inspect"] {
+            ws.run([command, "crafted.carta"])
+                .code(1)
+                .stderr_has(&format!("{key}:"));
+        }
+        let out = read_in_python(&ws.path().join("crafted.carta"));
+        assert_eq!(out.status.code(), Some(1), "Python of {key} = {value}");
+    }
+    // Well typed, with keys a later version may add, they read.
+    let mut later = game.clone();
+    later["i18n"] =
+        serde_json::json!({"en": {"kinds": {"k": {"name": "K", "later": "x"}}, "later": {}}});
+    let section = rmp_serde::to_vec_named(&later).unwrap();
+    ws.write("later.carta", rebuilt(&valid, Some(&section), None, None));
+    let bundle = carta::bundle::Bundle::open(ws.path().join("later.carta")).unwrap();
+    assert_eq!(bundle.manifest_in("en").kinds["k"].name, "K");
+    assert_eq!(
+        read_in_python(&ws.path().join("later.carta")).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
 fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
     let ws = free_form_game();
     ws.write(

@@ -109,6 +109,29 @@ def unpack_one(data):
     return value
 
 
+def is_str_map(value, depth):
+    """Whether `value` is a map of str, nested `depth` levels of maps."""
+    if depth == 0:
+        return isinstance(value, str)
+    return isinstance(value, dict) and all(is_str_map(v, depth - 1) for v in value.values())
+
+
+# The depth of string maps of each key of a language in the game's `i18n`.
+TEXT_KEYS = {"game": 1, "kinds": 2, "zones": 2, "formats": 2, "rules": 2, "labels": 1}
+
+
+def check_game_texts(game):
+    """The game section's `labels` and `i18n` (format 1.1) have the types
+    the format gives them; keys this reader does not know are ignored."""
+    check(is_str_map(game.get("labels", {}), 1), "game section: labels")
+    i18n = game.get("i18n", {})
+    check(isinstance(i18n, dict), "game section: i18n")
+    for lang, texts in i18n.items():
+        check(isinstance(texts, dict), f"game section: i18n of {lang}")
+        for key, depth in TEXT_KEYS.items():
+            check(is_str_map(texts.get(key, {}), depth), f"game section: i18n {lang} {key}")
+
+
 class Bundle:
     def __init__(self, data):
         check(data[:8] == MAGIC, "not a carta bundle")
@@ -137,6 +160,7 @@ class Bundle:
             sections[name] = payload[off:off + length]
         self.game = unpack_one(sections["game"])
         check(isinstance(self.game, dict) and isinstance(self.game.get("kinds"), dict), "game section")
+        check_game_texts(self.game)
         self.decks = unpack_one(sections["decks"])
         check(len(self.decks) == self.deck_count, "deck count")
         self.blocks = self._read_blocks(sections["cards"])
