@@ -33,7 +33,7 @@ use std::ops::Range;
 
 use self::assets::ImageCache;
 use self::geometry::{CardBox, Flip, Grid, PageBox};
-use self::page::{Cover, Placed, SheetEntry, Side};
+use self::page::{Cover, GridText, Placed, SheetEntry, Side};
 use self::renderer::{Failures, Renderer};
 use crate::config::{CardSize, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset};
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
@@ -499,6 +499,7 @@ impl<'a> Document<'_, 'a> {
         let cover = self.cover(sheets, flip, ph);
         cover.write(&mut buf, ph);
         out.write_all(buf.as_bytes())?;
+        let texts: Vec<GridText> = self.grids.iter().map(|g| GridText::new(g, flip)).collect();
         let mut failures = Failures::default();
         for (b, batch) in sheets.chunks(SHEETS_PER_BATCH).enumerate() {
             buf.clear();
@@ -514,7 +515,10 @@ impl<'a> Document<'_, 'a> {
             }
             for (k, sheet) in batch.iter().enumerate() {
                 let number = cover.sheets[b * SHEETS_PER_BATCH + k].faces_page;
-                self.write_sheet(&mut buf, number, sheet, flip, |i| &rendered[i - first]);
+                let text = &texts[sheet.grid];
+                self.write_sheet(&mut buf, number, sheet, text, flip.is_some(), |i| {
+                    &rendered[i - first]
+                });
             }
             out.write_all(buf.as_bytes())?;
         }
@@ -586,11 +590,10 @@ impl<'a> Document<'_, 'a> {
         out: &mut String,
         faces_page: usize,
         sheet: &Sheet,
-        flip: Option<Flip>,
+        text: &GridText,
+        duplex: bool,
         rendered: impl Fn(usize) -> &'r renderer::Rendered,
     ) {
-        let grid = &self.grids[sheet.grid];
-        let marks = grid.marks();
         let placed = |side: Side| -> Vec<Placed<'_>> {
             sheet
                 .slots
@@ -599,38 +602,23 @@ impl<'a> Document<'_, 'a> {
                 .map(|(slot, &(p, copy))| {
                     let card = self.prints[p].card;
                     let r = rendered(p);
-                    let (rect, html) = match (side, flip) {
-                        (Side::Backs, Some(f)) => (grid.back(slot, f), r.back.as_str()),
-                        _ => (grid.face(slot), r.face.as_str()),
-                    };
                     Placed {
-                        rect,
                         id: &card.id,
                         kind: &card.kind,
                         copy,
                         slot,
-                        html,
+                        html: if side == Side::Backs {
+                            &r.back
+                        } else {
+                            &r.face
+                        },
                     }
                 })
                 .collect()
         };
-        page::sheet(
-            out,
-            faces_page,
-            Side::Faces,
-            grid,
-            &placed(Side::Faces),
-            &marks,
-        );
-        if flip.is_some() {
-            page::sheet(
-                out,
-                faces_page + 1,
-                Side::Backs,
-                grid,
-                &placed(Side::Backs),
-                &marks,
-            );
+        page::sheet(out, faces_page, Side::Faces, text, &placed(Side::Faces));
+        if duplex {
+            page::sheet(out, faces_page + 1, Side::Backs, text, &placed(Side::Backs));
         }
     }
 }

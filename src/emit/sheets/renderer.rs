@@ -165,6 +165,7 @@ impl<'g> Renderer<'g> {
         let kprint = kind.and_then(|k| k.print.as_ref());
         let display = self.game.schemas.kind(&card.kind);
         let fields = display::display_fields(card, self.game);
+        let placeholder = serde_json::Map::new();
         let view = CardView {
             id: &card.id,
             kind: &card.kind,
@@ -176,7 +177,9 @@ impl<'g> Renderer<'g> {
                 &fields,
                 images,
             ),
-            fields: &fields,
+            // Put in below: the display fields are this card's own copy
+            // already, and moving them saves cloning every field again.
+            fields: &placeholder,
             raw: &card.fields,
             images: images.clone(),
             back: kprint.and_then(|k| k.back.as_deref()),
@@ -185,9 +188,14 @@ impl<'g> Renderer<'g> {
             ink_saver: self.ink_saver,
         };
         let face_name = self.templates.face_of(&card.kind);
-        let context = match Context::wraps(&view) {
-            Ok(context) => context,
+        let data = serde_json::to_value(&view).map(|mut data| {
+            data["fields"] = Value::Object(fields);
+            data
+        });
+        let context = match data {
+            Ok(data) => Context::from(data),
             Err(e) => {
+                let e = handlebars::RenderErrorReason::SerdeError(e).into();
                 return Rendered {
                     face: String::new(),
                     back: String::new(),
@@ -247,61 +255,94 @@ impl<'a> Failures<'a> {
 
 /// Reports every `{token}` in the card's text that is not a declared icon.
 fn check_tokens(sources: &SourceMap, card: &RawCard, icons: &IconSet, diags: &mut Vec<Diagnostic>) {
-    let mut found = Vec::new();
+    let mut path = Vec::new();
     for (k, v) in &card.fields {
-        walk_strings(
-            v,
-            &format!("/{}", k.replace('~', "~0").replace('/', "~1")),
-            &mut found,
-        );
-    }
-    for (pointer, text) in found {
-        for (_, token) in icons::tokens(text) {
-            if icons.resolve(token).is_some() {
-                continue;
-            }
-            let base = token
-                .rsplit_once(':')
-                .filter(|(_, n)| n.parse::<u32>().is_ok())
-                .map_or(token, |(b, _)| b);
-            let hint = crate::suggest::closest(base, icons.names());
-            let at = spans::field(sources, card, &pointer);
-            diags.push(
-                Diagnostic::error(
-                    "sheets::unknown-icon",
-                    format!(
-                        "`{{{token}}}` in `{}` of card `{}` is not an icon of this game",
-                        at.display, card.id
-                    ),
-                )
-                .at(card.file, at.value, "unknown icon token")
-                .with_help(match hint {
-                    Some(h) => format!("did you mean `{{{h}}}`?"),
-                    None => format!("declare `{base}` under [icons] in game.toml"),
-                }),
-            );
-        }
+        path.push(Step::Key(k));
+        walk_strings(v, &mut path, &mut |path, text| {
+            unknown_tokens(sources, card, icons, path, text, diags);
+        });
+        path.pop();
     }
 }
 
-fn walk_strings<'a>(v: &'a Value, pointer: &str, out: &mut Vec<(String, &'a str)>) {
+/// One step of a JSON pointer, kept borrowed until a pointer is needed.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The JSON pointer of `path`.
+fn pointer(path: &[Step<'_>]) -> String {
+    let mut out = String::new();
+    for step in path {
+        out.push('/');
+        match step {
+            Step::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
+            Step::Index(i) => out.push_str(&i.to_string()),
+        }
+    }
+    out
+}
+
+/// Calls `f` with every string of `v` that may hold a token, and its path.
+fn walk_strings<'a>(
+    v: &'a Value,
+    path: &mut Vec<Step<'a>>,
+    f: &mut dyn FnMut(&[Step<'a>], &'a str),
+) {
     match v {
-        Value::String(s) => out.push((pointer.to_owned(), s)),
+        Value::String(s) if s.contains('{') => f(path, s),
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                walk_strings(item, &format!("{pointer}/{i}"), out);
+                path.push(Step::Index(i));
+                walk_strings(item, path, f);
+                path.pop();
             }
         }
         Value::Object(map) => {
             for (k, item) in map {
-                walk_strings(
-                    item,
-                    &format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1")),
-                    out,
-                );
+                path.push(Step::Key(k));
+                walk_strings(item, path, f);
+                path.pop();
             }
         }
         _ => {}
+    }
+}
+
+/// Reports the tokens of `text` (at `path` in `card`) that name no icon.
+fn unknown_tokens(
+    sources: &SourceMap,
+    card: &RawCard,
+    icons: &IconSet,
+    path: &[Step<'_>],
+    text: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (_, token) in icons::tokens(text) {
+        if icons.resolve(token).is_some() {
+            continue;
+        }
+        let base = token
+            .rsplit_once(':')
+            .filter(|(_, n)| n.parse::<u32>().is_ok())
+            .map_or(token, |(b, _)| b);
+        let hint = crate::suggest::closest(base, icons.names());
+        let at = spans::field(sources, card, &pointer(path));
+        diags.push(
+            Diagnostic::error(
+                "sheets::unknown-icon",
+                format!(
+                    "`{{{token}}}` in `{}` of card `{}` is not an icon of this game",
+                    at.display, card.id
+                ),
+            )
+            .at(card.file, at.value, "unknown icon token")
+            .with_help(match hint {
+                Some(h) => format!("did you mean `{{{h}}}`?"),
+                None => format!("declare `{base}` under [icons] in game.toml"),
+            }),
+        );
     }
 }
 
