@@ -64,7 +64,7 @@ impl Game {
             rules: self.rules.clone(),
             schemas: self.schemas.clone(),
             decks: Vec::new(),
-            i18n: Translations::default(),
+            i18n: self.i18n.only(lang),
             reused_files: 0,
         };
         (game, l.untranslated)
@@ -143,7 +143,8 @@ pub fn compile(
     // Translations are checked over a pool without card errors, like rules.
     let translations = if cards_ok && !manifest.manifest.translations.is_empty() {
         let catalogs = i18n::check::read(ws, &manifest, diags)?;
-        let sources = i18n::Sources::of(&manifest, &schemas, &pool);
+        let sources = i18n::Sources::of(&manifest, &schemas, &pool)
+            .with_phrases(i18n::phrases::read(ws, &manifest.manifest.id, diags)?);
         let coverage = i18n::check(&sources, &catalogs, &manifest, &pool, diags);
         Translations {
             sources,

@@ -38,10 +38,7 @@ pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, Comm
         .iter()
         .filter_map(|g| {
             let coverage = g.i18n.coverage.as_ref().filter(|c| !c.is_empty())?;
-            let per_lang: Vec<String> = coverage
-                .iter()
-                .map(|c| format!("{}: {}/{}", c.lang, c.translated, c.total))
-                .collect();
+            let per_lang: Vec<String> = coverage.iter().map(ToString::to_string).collect();
             Some(format!("{} {}", g.id(), per_lang.join(", ")))
         })
         .collect();

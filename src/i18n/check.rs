@@ -21,6 +21,21 @@ pub struct Coverage {
     pub translated: usize,
     /// Cards.
     pub total: usize,
+    /// Template phrases it translates.
+    pub phrases: usize,
+    /// Template phrases.
+    pub phrases_total: usize,
+}
+
+impl std::fmt::Display for Coverage {
+    /// `en: 76/76`, and when phrases are missing `en: 76/76 (phrases 29/31)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}/{}", self.lang, self.translated, self.total)?;
+        if self.phrases < self.phrases_total {
+            write!(f, " (phrases {}/{})", self.phrases, self.phrases_total)?;
+        }
+        Ok(())
+    }
 }
 
 /// Reads the translation files of a game: one per declared language (a
@@ -110,27 +125,36 @@ pub fn check(
     pool: &CardPool,
     diags: &mut Diagnostics,
 ) -> Vec<Coverage> {
+    let phrases_total = sources
+        .strings
+        .keys()
+        .filter(|k| matches!(k.scope, Scope::Phrase(_)))
+        .count();
     let mut coverage = Vec::new();
     for lang in &manifest.manifest.translations {
         let found = catalogs.iter().find(|c| &c.lang == lang);
-        let translated = found.map_or(0, |c| check_one(sources, c, manifest, pool, diags));
+        let (translated, phrases) =
+            found.map_or((0, 0), |c| check_one(sources, c, manifest, pool, diags));
         coverage.push(Coverage {
             lang: lang.clone(),
             translated,
             total: pool.len(),
+            phrases,
+            phrases_total,
         });
     }
     coverage
 }
 
-/// Checks one catalog; returns how many cards it translates completely.
+/// Checks one catalog; returns how many cards it translates completely
+/// and how many template phrases it translates.
 fn check_one(
     sources: &Sources,
     catalog: &Catalog,
     manifest: &LoadedManifest,
     pool: &CardPool,
     diags: &mut Diagnostics,
-) -> usize {
+) -> (usize, usize) {
     let file = catalog.file;
     let lang = &catalog.lang;
     let mut unknown_cards = BTreeSet::new();
@@ -198,19 +222,22 @@ fn check_one(
 }
 
 /// Reports the strings `catalog` lacks; returns how many cards it
-/// translates completely.
+/// translates completely and how many template phrases it translates.
 fn report_missing(
     sources: &Sources,
     catalog: &Catalog,
     path: &str,
     diags: &mut Diagnostics,
-) -> usize {
+) -> (usize, usize) {
     let lang = &catalog.lang;
     let mut cards: BTreeMap<&str, (Vec<&str>, bool)> = BTreeMap::new();
     let mut labels = Vec::new();
+    let mut phrases = 0;
     for (key, source) in &sources.strings {
         let missing = !catalog.entries.contains_key(key);
         match &key.scope {
+            Scope::Phrase(_) if !missing => phrases += 1,
+            Scope::Phrase(phrase) => diags.push(missing_phrase(phrase, source, lang, path)),
             Scope::Card(id) => {
                 let card = cards.entry(id).or_default();
                 if missing {
@@ -270,7 +297,28 @@ fn report_missing(
             .with_help("add them under `[labels]`, by value"),
         );
     }
-    complete
+    (complete, phrases)
+}
+
+/// The warning for a template phrase without a translation, at its first
+/// use in a template.
+fn missing_phrase(phrase: &str, source: &super::Source, lang: &str, path: &str) -> Diagnostic {
+    let mut d = Diagnostic::warning(
+        "i18n::missing",
+        format!("the template phrase \"{phrase}\" has no {lang} translation"),
+    );
+    if let Some((f, span)) = &source.at {
+        d = d.at(*f, span.clone(), "printed in the source language");
+    }
+    d.with_help(format!(
+        "add `{} = \"…\"` under `[phrases]` in `{path}`",
+        toml_key(phrase)
+    ))
+}
+
+/// A phrase as a TOML key: quoted (and escaped) as a basic string.
+fn toml_key(phrase: &str) -> String {
+    toml::Value::String(phrase.to_owned()).to_string()
 }
 
 /// The diagnostic for an entry that translates nothing the game has.
@@ -391,6 +439,27 @@ fn unknown(
                 suggest::help(value, labelled.iter().map(String::as_str), "labelled values")
             })
         }
+        Scope::Phrase(phrase) => {
+            let used = scope_ids(sources, |s| match s {
+                Scope::Phrase(p) => Some(p),
+                _ => None,
+            });
+            Diagnostic::warning(
+                "i18n::unused-phrase",
+                format!("no template of this game prints the phrase \"{phrase}\""),
+            )
+            .at(file, entry.key_span.clone(), "translates nothing")
+            .with_help(if used.is_empty() {
+                "the templates of this game print no phrase with `{{t \"…\"}}`; remove the entry"
+                    .to_owned()
+            } else {
+                suggest::help(
+                    phrase,
+                    used.iter().map(String::as_str),
+                    "phrases the templates print",
+                )
+            })
+        }
         Scope::Game => unknown_field("the game".into(), of_scope(&key.scope)),
         Scope::Kind(id) => unknown_field(format!("kind `{id}`"), of_scope(&key.scope)),
         Scope::Zone(id) => unknown_field(format!("zone `{id}`"), of_scope(&key.scope)),
@@ -424,6 +493,7 @@ fn what_id(scope: &Scope) -> String {
         | Scope::Format(id)
         | Scope::Rule(id)
         | Scope::Label(id)
+        | Scope::Phrase(id)
         | Scope::Card(id) => id.clone(),
     }
 }

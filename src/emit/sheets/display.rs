@@ -1,6 +1,6 @@
 //! What a player reads: each card's fields with enum values replaced by
-//! their labels (`x-carta-labels`) and card references by the named card's
-//! name. Templates see these as `fields`, and the authored values as `raw`.
+//! their labels (`x-carta-labels`, translated in a localized game) and card
+//! references by the named card's name. Templates see these as `fields`, and the authored values as `raw`.
 
 use serde_json::{Map, Value, json};
 
@@ -22,9 +22,13 @@ pub(super) fn display_fields(card: &RawCard, game: &Game) -> Map<String, Value> 
 }
 
 fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
+    // In a localized game, the printed language's label where it has one.
+    let lang = &game.manifest.manifest.language;
     for p in &kd.labels {
         replace_at(fields, &p.path, &|v| {
-            scalar_key(v).and_then(|k| p.labels.get(&k).cloned())
+            let key = scalar_key(v)?;
+            let label = p.labels.get(&key)?;
+            Some(game.i18n.label(lang, &key).unwrap_or(label).to_owned())
         });
     }
     for r in &kd.refs {

@@ -107,24 +107,11 @@ impl Inputs {
         game: &str,
         diags: &mut Diagnostics,
     ) -> Result<Inputs, LoadError> {
-        let dir = ws.root().join("templates").join(game);
-        if !dir.is_dir() {
-            return Ok(Inputs::default());
-        }
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
-            .map_err(|source| LoadError::Io {
-                path: dir.clone(),
-                source,
-            })?
-            .filter_map(Result::ok)
-            .filter(|e| !e.path().is_dir())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|n| (n.ends_with(".hbs") || n == "style.css") && !n.starts_with('.'))
-            .collect();
-        names.sort();
+        let mut names = crate::i18n::phrases::template_names(ws, game)?;
+        names.retain(|n| n.ends_with(".hbs") || n == "style.css");
         let rels: Vec<String> = names
             .iter()
-            .map(|n| format!("templates/{game}/{n}"))
+            .map(|n| crate::i18n::phrases::template_path(game, n))
             .collect();
         let ids = ws.read_many(&rels, diags)?;
         Ok(Inputs {
