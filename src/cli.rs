@@ -404,6 +404,7 @@ pub struct ExportArgs {
 
 /// Runs a parsed command line and returns the process exit code:
 /// 0 clean, 1 problems found, 2 the command could not run.
+#[allow(clippy::needless_pass_by_value)] // `main` hands over the parsed line
 pub fn run(cli: Cli) -> ExitCode {
     let g = &cli.global;
     let output = Output::new(

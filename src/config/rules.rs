@@ -105,10 +105,13 @@ pub struct Format {
     pub deck_rules: Vec<Rule>,
 }
 
+// serde's `skip_serializing_if` passes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_false(b: &bool) -> bool {
     !b
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // as `is_false`
 fn is_error(s: &RuleSeverity) -> bool {
     *s == RuleSeverity::Error
 }
