@@ -1,5 +1,5 @@
 //! The command line: clap types, and the dispatch from a parsed command to
-//! its module in [`crate::commands`]. Nothing else happens here.
+//! its module in `commands`. Nothing else happens here.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

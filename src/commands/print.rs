@@ -18,7 +18,7 @@ use crate::load::Workspace;
 ///
 /// # Errors
 /// When the workspace or a file cannot be read or the output cannot be written.
-pub fn run(
+pub(crate) fn run(
     root: &Path,
     targets: &[String],
     out: &Path,

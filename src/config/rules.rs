@@ -1,5 +1,5 @@
 //! Rules as a game declares them in `game.toml`: zones, deck rules and box
-//! rules. These are the serde/schemars types; [`super::compile`] turns them
+//! rules. These are the serde/schemars types; `rules::compile` turns them
 //! into the evaluated form.
 
 use std::collections::BTreeMap;

@@ -75,7 +75,7 @@ type Value<'a> = Spanned<DeValue<'a>>;
 
 /// Parses translation file `file` (language `lang`), reporting every
 /// structural problem into `out`; semantic checks (unknown cards, stale
-/// entries) are [`super::check`]'s.
+/// entries) are [`super::check`](mod@super::check)'s.
 pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) -> Catalog {
     let mut catalog = Catalog {
         lang: lang.to_owned(),

@@ -12,7 +12,7 @@
 //!
 //! - [`sources`]: every translatable string of a compiled game, by [`Key`].
 //! - [`catalog`]: a translation file parsed with spans.
-//! - [`check`]: the diagnostics and the per-language coverage.
+//! - [`check`](mod@check): the diagnostics and the per-language coverage.
 //! - [`apply`]: a game's manifest and cards in one language, with fallback.
 //! - [`po`]: gettext PO export and import, for translators' tools.
 //! - [`edit`]: rewriting a translation file, keeping its layout.
