@@ -1,12 +1,12 @@
 //! The command line: clap types, and the dispatch from a parsed command to
-//! its module in [`crate::commands`]. Nothing else happens here.
+//! its module in `commands`. Nothing else happens here.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::commands::{self, ColorChoice, Output};
+use crate::commands::{self, ColorChoice, CommandError, Output, Report};
 use crate::config::{Duplex, Orientation, Paper};
 use crate::diag::Format;
 use crate::emit::sheets::SheetOptions;
@@ -162,33 +162,7 @@ pub enum Command {
     #[command(
         after_help = "Exit codes: runs until stopped (Ctrl-C); 2 it cannot watch the workspace or bind the port.\n\nExample:\n  carta watch --serve --open"
     )]
-    Watch {
-        /// Games to watch (all if none).
-        games: Vec<String>,
-        /// The output folder, relative to the workspace.
-        #[arg(long, value_name = "DIR", default_value = "build")]
-        out: PathBuf,
-        /// Serve a live preview (sheets, decks, diagnostics) that reloads on every save.
-        #[arg(long)]
-        serve: bool,
-        /// The preview's port (0: any free port).
-        #[arg(long, value_name = "N", default_value_t = 7878, requires = "serve")]
-        port: u16,
-        /// The address to listen on; the default serves this machine only.
-        #[arg(
-            long,
-            value_name = "IP",
-            default_value = "127.0.0.1",
-            requires = "serve"
-        )]
-        bind: std::net::IpAddr,
-        /// Open the preview in the default browser.
-        #[arg(long, requires = "serve")]
-        open: bool,
-        /// Print settings.
-        #[command(flatten)]
-        print: PrintArgs,
-    },
+    Watch(WatchArgs),
     /// The deck builder in the browser: browse each game's cards, build a
     /// deck judged by the game's rules on every change, share it as a code
     /// or a link, save it into `cards/<game>/decks/`, and judge many decks
@@ -196,21 +170,7 @@ pub enum Command {
     #[command(
         after_help = "Exit codes: runs until stopped; 2 when no game can be served (their problems are printed first) or the address cannot be bound.\n\nExample:\n  carta serve --open"
     )]
-    Serve {
-        /// Games to serve (all if none).
-        games: Vec<String>,
-        /// The port (0: any free port).
-        #[arg(long, value_name = "N", default_value_t = 7878)]
-        port: u16,
-        /// The address to listen on. The default serves this machine only;
-        /// another address (such as `0.0.0.0`) lets anyone on the network
-        /// browse the cards and save deck files into the workspace.
-        #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
-        host: std::net::IpAddr,
-        /// Open the builder in the default browser.
-        #[arg(long)]
-        open: bool,
-    },
+    Serve(ServeArgs),
     /// Print a completion script for a shell to stdout.
     #[command(
         after_help = "Exit codes: 0 printed.\n\nExample:\n  carta completions bash > ~/.local/share/bash-completion/completions/carta"
@@ -242,25 +202,7 @@ pub enum Command {
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, or a Tabletop Simulator deck
     /// (`DIR/<game>/<format>/`).
-    Export {
-        /// What to make.
-        #[arg(value_enum)]
-        format: ExportFormat,
-        /// Game ids, or deck files (`*.toml`, relative to the workspace).
-        targets: Vec<String>,
-        /// The output folder, relative to the workspace.
-        #[arg(long, value_name = "DIR", default_value = "build")]
-        out: PathBuf,
-        /// Pixels per inch of the card images (png, tts).
-        #[arg(long, value_name = "N", default_value_t = 300, value_parser = clap::value_parser!(u32).range(30..=1200))]
-        dpi: u32,
-        /// Include the bleed around each card image (png, tts).
-        #[arg(long)]
-        bleed: bool,
-        /// Print settings (pdf).
-        #[command(flatten)]
-        print: PrintArgs,
-    },
+    Export(ExportArgs),
 }
 
 /// What `carta export` makes.
@@ -390,8 +332,79 @@ pub enum DeckCommand {
     },
 }
 
+/// The options of `carta watch`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Games to watch (all if none).
+    pub games: Vec<String>,
+    /// The output folder, relative to the workspace.
+    #[arg(long, value_name = "DIR", default_value = "build")]
+    pub out: PathBuf,
+    /// Serve a live preview (sheets, decks, diagnostics) that reloads on every save.
+    #[arg(long)]
+    pub serve: bool,
+    /// The preview's port (0: any free port).
+    #[arg(long, value_name = "N", default_value_t = 7878, requires = "serve")]
+    pub port: u16,
+    /// The address to listen on; the default serves this machine only.
+    #[arg(
+        long,
+        value_name = "IP",
+        default_value = "127.0.0.1",
+        requires = "serve"
+    )]
+    pub bind: std::net::IpAddr,
+    /// Open the preview in the default browser.
+    #[arg(long, requires = "serve")]
+    pub open: bool,
+    /// Print settings.
+    #[command(flatten)]
+    pub print: PrintArgs,
+}
+
+/// The options of `carta serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Games to serve (all if none).
+    pub games: Vec<String>,
+    /// The port (0: any free port).
+    #[arg(long, value_name = "N", default_value_t = 7878)]
+    pub port: u16,
+    /// The address to listen on. The default serves this machine only;
+    /// another address (such as `0.0.0.0`) lets anyone on the network
+    /// browse the cards and save deck files into the workspace.
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// Open the builder in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// The options of `carta export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// What to make.
+    #[arg(value_enum)]
+    pub format: ExportFormat,
+    /// Game ids, or deck files (`*.toml`, relative to the workspace).
+    pub targets: Vec<String>,
+    /// The output folder, relative to the workspace.
+    #[arg(long, value_name = "DIR", default_value = "build")]
+    pub out: PathBuf,
+    /// Pixels per inch of the card images (png, tts).
+    #[arg(long, value_name = "N", default_value_t = 300, value_parser = clap::value_parser!(u32).range(30..=1200))]
+    pub dpi: u32,
+    /// Include the bleed around each card image (png, tts).
+    #[arg(long)]
+    pub bleed: bool,
+    /// Print settings (pdf).
+    #[command(flatten)]
+    pub print: PrintArgs,
+}
+
 /// Runs a parsed command line and returns the process exit code:
 /// 0 clean, 1 problems found, 2 the command could not run.
+#[allow(clippy::needless_pass_by_value)] // `main` hands over the parsed line
 pub fn run(cli: Cli) -> ExitCode {
     let g = &cli.global;
     let output = Output::new(
@@ -407,62 +420,23 @@ pub fn run(cli: Cli) -> ExitCode {
         g.quiet,
         g.verbose,
     );
-    let root = &g.dir;
     let result = match &cli.command {
         Command::Completions { shell } => return completions(*shell),
         Command::Man => return man_page(),
+        Command::Watch(args) => watch(g, args, &output),
+        Command::Serve(args) => serve(g, args, &output),
+        Command::Export(args) => export(g, args),
+        command => dispatch(g, command, &output),
+    };
+    output.finish(result)
+}
+
+/// The commands that run once and report.
+fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, CommandError> {
+    let root = &g.dir;
+    match command {
         Command::Init { path, game, name } => {
             commands::init::run(&root.join(path), game.as_deref(), name.as_deref(), !g.quiet)
-        }
-        Command::Watch {
-            games,
-            out,
-            serve,
-            port,
-            bind,
-            open,
-            print,
-        } => {
-            let options = commands::watch::WatchOptions {
-                games: games.clone(),
-                out: root.join(out),
-                sheets: print.options(),
-                serve: serve.then(|| std::net::SocketAddr::new(*bind, *port)),
-                open: *open,
-            };
-            let mut show = |report| {
-                output.finish(Ok(report));
-            };
-            commands::watch::watch(root, &options, &mut show)
-                .map(|()| commands::Report {
-                    diags: crate::diag::Diagnostics::new(),
-                    sources: crate::diag::SourceMap::new(),
-                    summary: "stopped watching".into(),
-                })
-                .map_err(|e| commands::CommandError::Watch(e.to_string()))
-        }
-        Command::Serve {
-            games,
-            port,
-            host,
-            open,
-        } => {
-            let options = commands::serve::ServeOptions {
-                games: games.clone(),
-                addr: std::net::SocketAddr::new(*host, *port),
-                open: *open,
-                out: root.join("build"),
-            };
-            let mut show = |report| {
-                output.finish(Ok(report));
-            };
-            commands::serve::serve(root, &options, &mut show)
-                .map(|()| commands::Report {
-                    diags: crate::diag::Diagnostics::new(),
-                    sources: crate::diag::SourceMap::new(),
-                    summary: "stopped serving".into(),
-                })
-                .map_err(|e| commands::CommandError::Watch(e.to_string()))
         }
         Command::Check { games, no_cache } => commands::check::run(root, games, *no_cache),
         Command::Decompile { bundle } => commands::bundle::show(root, bundle, false),
@@ -477,9 +451,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Build { games, out, print } => commands::build::run(
             root,
             games,
-            &root.join(out),
-            print.options(),
-            &print.languages,
+            &commands::build::Target {
+                out: &root.join(out),
+                sheets: print.options(),
+                languages: &print.languages,
+            },
             !output.is_json() && !g.quiet,
         ),
         Command::I18n { command } => match command {
@@ -504,35 +480,84 @@ pub fn run(cli: Cli) -> ExitCode {
             print.options(),
             &print.languages,
         ),
-        Command::Export {
-            format,
-            targets,
-            out,
-            dpi,
-            bleed,
-            print,
-        } => {
-            let format = match format {
-                ExportFormat::Pdf => commands::export::Format::Pdf,
-                ExportFormat::Png => commands::export::Format::Png,
-                ExportFormat::Tts => commands::export::Format::Tts,
-            };
-            let options = crate::emit::cards::ExportOptions {
-                dpi: *dpi,
-                bleed: *bleed,
-                ..Default::default()
-            };
-            commands::export::run(
-                root,
-                format,
-                targets,
-                &root.join(out),
-                print.options(),
-                options,
-            )
-        }
+        Command::Completions { .. }
+        | Command::Man
+        | Command::Watch(_)
+        | Command::Serve(_)
+        | Command::Export(_) => unreachable!("run handles these itself"),
+    }
+}
+
+/// `carta watch`: a report each round, until stopped.
+fn watch(g: &Global, args: &WatchArgs, output: &Output) -> Result<Report, CommandError> {
+    let options = commands::watch::WatchOptions {
+        games: args.games.clone(),
+        out: g.dir.join(&args.out),
+        sheets: args.print.options(),
+        serve: args
+            .serve
+            .then(|| std::net::SocketAddr::new(args.bind, args.port)),
+        open: args.open,
     };
-    output.finish(result)
+    let mut show = |report| {
+        output.finish(Ok(report));
+    };
+    stopped(
+        commands::watch::watch(&g.dir, &options, &mut show),
+        "stopped watching",
+    )
+}
+
+/// `carta serve`: a report each round, until stopped.
+fn serve(g: &Global, args: &ServeArgs, output: &Output) -> Result<Report, CommandError> {
+    let options = commands::serve::ServeOptions {
+        games: args.games.clone(),
+        addr: std::net::SocketAddr::new(args.host, args.port),
+        open: args.open,
+        out: g.dir.join("build"),
+    };
+    let mut show = |report| {
+        output.finish(Ok(report));
+    };
+    stopped(
+        commands::serve::serve(&g.dir, &options, &mut show),
+        "stopped serving",
+    )
+}
+
+/// The last report of a command that ran until stopped.
+fn stopped(
+    ran: Result<(), Box<dyn std::error::Error>>,
+    summary: &str,
+) -> Result<Report, CommandError> {
+    ran.map(|()| Report {
+        diags: crate::diag::Diagnostics::new(),
+        sources: crate::diag::SourceMap::new(),
+        summary: summary.into(),
+    })
+    .map_err(|e| CommandError::Watch(e.to_string()))
+}
+
+/// `carta export FORMAT`.
+fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
+    let format = match args.format {
+        ExportFormat::Pdf => commands::export::Format::Pdf,
+        ExportFormat::Png => commands::export::Format::Png,
+        ExportFormat::Tts => commands::export::Format::Tts,
+    };
+    let options = crate::emit::cards::ExportOptions {
+        dpi: args.dpi,
+        bleed: args.bleed,
+        ..Default::default()
+    };
+    commands::export::run(
+        &g.dir,
+        format,
+        &args.targets,
+        &g.dir.join(&args.out),
+        args.print.options(),
+        options,
+    )
 }
 
 /// `carta completions SHELL`: the completion script, from the clap types.

@@ -84,41 +84,11 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
                 .at(file, value.span(), "expected a string"),
             ),
             (zone, DeValue::Table(table)) => {
-                let mut entries = Vec::new();
-                for (id, count) in table {
-                    match count_of(count.get_ref()) {
-                        Ok(n) => entries.push(DeckEntry {
-                            id: id.get_ref().to_string(),
-                            count: n,
-                            span: id.span(),
-                        }),
-                        Err(found) => {
-                            complete = false;
-                            out.push(
-                            Diagnostic::error("deck::bad-count", format!("the count of `{}` must be a whole number from 1 to {MAX_COUNT}, but it is {found}", id.get_ref()))
-                                .at(file, count.span(), "not a number of copies")
-                                .with_help("write how many copies the deck holds, such as `escudo-orc = 3`; remove the line for none"),
-                            );
-                        }
-                    }
-                }
-                zones.push(DeckZone {
-                    id: zone.to_owned(),
-                    span: key.span(),
-                    entries,
-                });
+                let (z, whole) = zone_of(file, zone, key.span(), table, out);
+                complete &= whole;
+                zones.push(z);
             }
-            (other, _) => {
-                let hint = suggest::closest(other, ["game", "name", "format"]);
-                out.push(
-                    Diagnostic::error("deck::field", format!("`{other}` is not a deck field"))
-                        .at(file, key.span(), "unknown field")
-                        .with_help(hint.map_or_else(
-                            || "a deck file holds `game`, `name`, optionally `format`, and a table per zone such as `[main]`".into(),
-                            |h| format!("did you mean `{h}`?"),
-                        )),
-                );
-            }
+            (other, _) => out.push(unknown_field(file, other, key.span())),
         }
     }
     let head = 0..text.find('\n').unwrap_or(text.len());
@@ -148,6 +118,51 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
         zones,
         complete,
     })
+}
+
+/// One zone's table of a deck file, and whether every line of it counted.
+fn zone_of(
+    file: FileId,
+    zone: &str,
+    span: Span,
+    table: &toml::de::DeTable<'_>,
+    out: &mut Vec<Diagnostic>,
+) -> (DeckZone, bool) {
+    let mut entries = Vec::new();
+    let mut complete = true;
+    for (id, count) in table {
+        match count_of(count.get_ref()) {
+            Ok(n) => entries.push(DeckEntry {
+                id: id.get_ref().to_string(),
+                count: n,
+                span: id.span(),
+            }),
+            Err(found) => {
+                complete = false;
+                out.push(
+                    Diagnostic::error("deck::bad-count", format!("the count of `{}` must be a whole number from 1 to {MAX_COUNT}, but it is {found}", id.get_ref()))
+                        .at(file, count.span(), "not a number of copies")
+                        .with_help("write how many copies the deck holds, such as `escudo-orc = 3`; remove the line for none"),
+                );
+            }
+        }
+    }
+    let zone = DeckZone {
+        id: zone.to_owned(),
+        span,
+        entries,
+    };
+    (zone, complete)
+}
+
+fn unknown_field(file: FileId, field: &str, span: Span) -> Diagnostic {
+    let hint = suggest::closest(field, ["game", "name", "format"]);
+    Diagnostic::error("deck::field", format!("`{field}` is not a deck field"))
+        .at(file, span, "unknown field")
+        .with_help(hint.map_or_else(
+            || "a deck file holds `game`, `name`, optionally `format`, and a table per zone such as `[main]`".into(),
+            |h| format!("did you mean `{h}`?"),
+        ))
 }
 
 fn count_of(value: &DeValue<'_>) -> Result<u32, String> {
@@ -220,47 +235,64 @@ pub fn resolve(
             continue;
         };
         for (de, entry) in zone.entries.iter().enumerate() {
-            let Some(card) = pool.position(&entry.id) else {
-                let hint = suggest::closest(&entry.id, pool.ids());
-                out.push(
-                    Diagnostic::error(
-                        "deck::unknown-card",
-                        format!("`{}` is not a card of `{}`", entry.id, deck.game),
-                    )
-                    .at(deck.file, entry.span.clone(), "no such card")
-                    .with_help_opt(hint.map(|h| format!("did you mean `{h}`?"))),
-                );
+            let Some(card) = entry_card(deck, zone, entry, (z, manifest), pool, rules, out) else {
                 continue;
             };
-            if !rules.zones[z].accepts[card] {
-                let kind = &pool.card(card).kind;
-                let zone_decl = &zones[&zone.id];
-                out.push(
-                    Diagnostic::error(
-                        "deck::zone-kind",
-                        format!(
-                            "`{}` is of kind `{kind}`, which the zone `{}` does not take",
-                            entry.id, zone.id
-                        ),
-                    )
-                    .at(deck.file, entry.span.clone(), format!("of kind `{kind}`"))
-                    .with_help(format!(
-                        "the zone `{}` ({}) takes: {}",
-                        zone.id,
-                        zone_decl.name,
-                        zone_decl.kinds.join(", ")
-                    )),
-                );
-                continue;
-            }
             view.zones[z].push(Entry {
-                card: u32::try_from(card).expect("pool fits u32"),
+                card,
                 count: entry.count,
             });
             origin[z].push((dz, de));
         }
     }
     (out.len() == before && deck.complete).then_some(ResolvedDeck { view, origin })
+}
+
+/// The pool index of a deck line's card, when the game has it and zone `z`
+/// takes its kind; otherwise reports why and returns `None`.
+fn entry_card(
+    deck: &DeckFile,
+    zone: &DeckZone,
+    entry: &DeckEntry,
+    (z, manifest): (usize, &LoadedManifest),
+    pool: &CardPool,
+    rules: &RuleSet,
+    out: &mut Vec<Diagnostic>,
+) -> Option<u32> {
+    let Some(card) = pool.position(&entry.id) else {
+        let hint = suggest::closest(&entry.id, pool.ids());
+        out.push(
+            Diagnostic::error(
+                "deck::unknown-card",
+                format!("`{}` is not a card of `{}`", entry.id, deck.game),
+            )
+            .at(deck.file, entry.span.clone(), "no such card")
+            .with_help_opt(hint.map(|h| format!("did you mean `{h}`?"))),
+        );
+        return None;
+    };
+    if !rules.zones[z].accepts[card] {
+        let kind = &pool.card(card).kind;
+        let zone_decl = &manifest.manifest.zones[&zone.id];
+        out.push(
+            Diagnostic::error(
+                "deck::zone-kind",
+                format!(
+                    "`{}` is of kind `{kind}`, which the zone `{}` does not take",
+                    entry.id, zone.id
+                ),
+            )
+            .at(deck.file, entry.span.clone(), format!("of kind `{kind}`"))
+            .with_help(format!(
+                "the zone `{}` ({}) takes: {}",
+                zone.id,
+                zone_decl.name,
+                zone_decl.kinds.join(", ")
+            )),
+        );
+        return None;
+    }
+    Some(u32::try_from(card).expect("pool fits u32"))
 }
 
 /// The deck rules a deck is judged by: those of the format it names, or the

@@ -284,34 +284,7 @@ pub fn decode(code: &str, manifest: &Manifest, pool: &CardPool) -> Result<CodeDe
             .zones
             .get_index(z)
             .ok_or_else(|| CodeError::Unknown(format!("zone number {z}")))?;
-        let n_lines = r.varint()?;
-        if n_lines == 0 {
-            return Err(CodeError::NotCanonical("it lists an empty zone"));
-        }
-        let mut lines = Vec::new();
-        let mut card = 0usize;
-        for k in 0..n_lines {
-            let gap = r.varint()? as usize;
-            if k > 0 && gap == 0 {
-                return Err(CodeError::NotCanonical("it lists a card twice in a zone"));
-            }
-            card = card
-                .checked_add(gap)
-                .ok_or(CodeError::Malformed("a card index overflows"))?;
-            let id = ids
-                .get(card)
-                .ok_or_else(|| CodeError::Unknown(format!("card number {card}")))?;
-            check_zone_kind(manifest, pool, zone, id)?;
-            let count = r.varint()?;
-            let count = u32::try_from(count)
-                .ok()
-                .filter(|c| (1..=MAX_COUNT).contains(c))
-                .ok_or_else(|| CodeError::Count {
-                    card: (*id).to_owned(),
-                    count,
-                })?;
-            lines.push(((*id).to_owned(), count));
-        }
+        let lines = read_lines(&mut r, manifest, pool, &ids, zone)?;
         zones.insert(zone.clone(), lines);
     }
     if r.at != bytes.len() {
@@ -323,6 +296,45 @@ pub fn decode(code: &str, manifest: &Manifest, pool: &CardPool) -> Result<CodeDe
         format,
         zones,
     })
+}
+
+/// One zone's lines of a code: `(card id, copies)` in card order.
+fn read_lines(
+    r: &mut Reader<'_>,
+    manifest: &Manifest,
+    pool: &CardPool,
+    ids: &[&str],
+    zone: &str,
+) -> Result<Vec<(String, u32)>, CodeError> {
+    let n_lines = r.varint()?;
+    if n_lines == 0 {
+        return Err(CodeError::NotCanonical("it lists an empty zone"));
+    }
+    let mut lines = Vec::new();
+    let mut card = 0usize;
+    for k in 0..n_lines {
+        let gap = r.varint()? as usize;
+        if k > 0 && gap == 0 {
+            return Err(CodeError::NotCanonical("it lists a card twice in a zone"));
+        }
+        card = card
+            .checked_add(gap)
+            .ok_or(CodeError::Malformed("a card index overflows"))?;
+        let id = ids
+            .get(card)
+            .ok_or_else(|| CodeError::Unknown(format!("card number {card}")))?;
+        check_zone_kind(manifest, pool, zone, id)?;
+        let count = r.varint()?;
+        let count = u32::try_from(count)
+            .ok()
+            .filter(|c| (1..=MAX_COUNT).contains(c))
+            .ok_or_else(|| CodeError::Count {
+                card: (*id).to_owned(),
+                count,
+            })?;
+        lines.push(((*id).to_owned(), count));
+    }
+    Ok(lines)
 }
 
 /// The deck file of a decoded deck: `game`, `name`, `format` (when the

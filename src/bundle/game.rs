@@ -7,15 +7,27 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::error::BundleError;
+use super::texts::GameTexts;
 use crate::config::Manifest;
 
 /// The game section of `manifest`: its keys with defaults filled in, each
 /// number an integer where `written` (the manifest as parsed from
 /// `game.toml`) has an integer, so that `margin = 5` reads back as `5`.
-pub(crate) fn game_section(manifest: &Manifest, written: Option<&Value>) -> Value {
+/// `texts` add the `labels` and `i18n` keys, each when not empty.
+pub(crate) fn game_section(
+    manifest: &Manifest,
+    written: Option<&Value>,
+    texts: &GameTexts,
+) -> Value {
     let mut value = serde_json::to_value(manifest).expect("a manifest serializes");
     if let Some(written) = written {
         restore_integers(&mut value, written);
+    }
+    if let (Value::Object(map), Value::Object(extra)) = (
+        &mut value,
+        serde_json::to_value(texts).expect("strings serialize"),
+    ) {
+        map.extend(extra);
     }
     value
 }

@@ -8,7 +8,9 @@
 //! `docs/bundle-format.md` specifies every byte.
 //!
 //! - [`encode`] turns a manifest, cards and decks into bundle bytes
-//!   (deterministically: the same input gives the same bytes).
+//!   (deterministically: the same input gives the same bytes);
+//!   [`encode_translated`] adds the game's labels and translations
+//!   ([`GameTexts`]).
 //! - [`Bundle`] opens a bundle from a file or bytes, verifies it, and reads
 //!   one card by id without decoding the others.
 //!
@@ -45,6 +47,7 @@ mod record;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod texts;
 mod view;
 mod write;
 
@@ -57,5 +60,6 @@ pub use hash::SourceHash;
 pub use read::Bundle;
 pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};
 pub use summary::summary;
+pub use texts::{GameTexts, ManifestTexts, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};
-pub use write::{EncodeError, encode};
+pub use write::{EncodeError, encode, encode_translated};

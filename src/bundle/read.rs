@@ -14,6 +14,7 @@ use super::format::{
 };
 use super::game::manifest_of;
 use super::record::{Card, CardRef, DeckRecord};
+use super::texts::GameTexts;
 use super::view::one_value;
 use crate::config::Manifest;
 
@@ -49,6 +50,8 @@ pub struct Bundle {
     /// The game section as stored, unknown keys included.
     game: Value,
     manifest: Manifest,
+    /// The game section's labels and translations.
+    texts: GameTexts,
     /// The decks section as stored, unknown keys included.
     deck_values: Value,
     decks: Vec<DeckRecord>,
@@ -104,6 +107,7 @@ impl Bundle {
         let s = header.sections;
         let game = one_value(s.game.slice(payload, "game")?, MAX_DEPTH + 2, "game")?;
         let manifest = manifest_of(&game)?;
+        let texts = GameTexts::of(&game)?;
         let deck_values = one_value(s.decks.slice(payload, "decks")?, MAX_DEPTH + 2, "decks")?;
         // Deck keys this carta does not know are ignored here and kept in
         // `deck_values`.
@@ -132,6 +136,7 @@ impl Bundle {
             header,
             game,
             manifest,
+            texts,
             deck_values,
             decks,
         })
@@ -146,6 +151,26 @@ impl Bundle {
     /// minor version are not in it; [`Bundle::game`] has them).
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
+    }
+
+    /// The game manifest in language `lang`: kind, zone, format and rule
+    /// names (and the rest of the manifest's text) translated where the
+    /// bundle has a translation into `lang`, as written elsewhere.
+    ///
+    /// ```no_run
+    /// # let bundle = carta::bundle::Bundle::open("build/intrepidos/intrepidos.carta")?;
+    /// assert_eq!(bundle.manifest_in("en").kinds["action"].name, "Action");
+    /// assert_eq!(bundle.manifest_in("fr").kinds["action"].name, "Ação");
+    /// # Ok::<(), carta::bundle::BundleError>(())
+    /// ```
+    pub fn manifest_in(&self, lang: &str) -> Manifest {
+        self.texts.manifest_in(&self.manifest, lang)
+    }
+
+    /// The printed label of enum value `value` in `lang`, falling back to
+    /// the game's own language; `None` when no schema of the game labels it.
+    pub fn label_in(&self, value: &str, lang: &str) -> Option<&str> {
+        self.texts.label_in(value, lang)
     }
 
     /// The game section as stored: every key, numbers as the manifest

@@ -15,6 +15,7 @@ use super::format::{
 use super::game::game_section;
 use super::hash::SourceHash;
 use super::record::{CardRecord, DeckRecord};
+use super::texts::GameTexts;
 use crate::config::Manifest;
 
 /// Why a bundle could not be written.
@@ -74,6 +75,23 @@ pub fn encode(
     decks: &[DeckRecord],
     source_hash: SourceHash,
 ) -> Result<Vec<u8>, EncodeError> {
+    let texts = GameTexts::default();
+    encode_translated(manifest, written, &texts, cards, decks, source_hash)
+}
+
+/// [`encode`], with the game's enum labels and the manifest's translations
+/// in the game section (its `labels` and `i18n` keys).
+///
+/// # Errors
+/// As [`encode`].
+pub fn encode_translated(
+    manifest: &Manifest,
+    written: Option<&Value>,
+    texts: &GameTexts,
+    cards: &[CardRecord<'_>],
+    decks: &[DeckRecord],
+    source_hash: SourceHash,
+) -> Result<Vec<u8>, EncodeError> {
     let mut sorted: Vec<&CardRecord<'_>> = cards.iter().collect();
     sorted.sort_unstable_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
     for pair in sorted.windows(2) {
@@ -81,7 +99,7 @@ pub fn encode(
             return Err(EncodeError::DuplicateId(pair[0].id.to_owned()));
         }
     }
-    let game = msgpack(&game_section(manifest, written), "the manifest")?;
+    let game = msgpack(&game_section(manifest, written, texts), "the manifest")?;
     let deck_bytes = msgpack(decks, "the decks")?;
     let (index, records) = cards_and_index(&sorted)?;
 

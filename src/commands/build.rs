@@ -12,18 +12,27 @@ use crate::emit::{self, Emitter, Stage};
 use crate::game::{self, Decks, Game, Keep};
 use crate::load::Workspace;
 
+/// Where and how a build writes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Target<'a> {
+    /// The output folder.
+    pub(crate) out: &'a Path,
+    /// Print settings of the sheets.
+    pub(crate) sheets: SheetOptions,
+    /// Languages to print the sheets in besides the source language
+    /// (default: each manifest's `[print] languages`).
+    pub(crate) languages: &'a [String],
+}
+
 /// Builds the named games (all if none) of the workspace at `root` into
-/// `out`, with a progress bar on a terminal when `progress`; sheets also in
-/// each of `languages` (default: the manifest's `[print] languages`).
+/// `target`, with a progress bar on a terminal when `progress`.
 ///
 /// # Errors
 /// When the workspace cannot be read or the output cannot be written.
-pub fn run(
+pub(crate) fn run(
     root: &Path,
     games: &[String],
-    out: &Path,
-    sheets: SheetOptions,
-    languages: &[String],
+    target: &Target<'_>,
     progress: bool,
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
@@ -46,25 +55,46 @@ pub fn run(
     if diags.has_errors() {
         return Ok(nothing_written(ws, diags));
     }
-    let mut stage = Stage::new(out);
-    for game in &checked {
+    let games: Vec<&Game> = checked.iter().collect();
+    let units = emit_games(&mut ws, &games, target, &bar, &mut diags)?;
+    drop(bar);
+    Ok(match units {
+        Some(units) => Report {
+            summary: written(&games, root, target.out, &units),
+            diags,
+            sources: ws.sources,
+        },
+        None => nothing_written(ws, diags),
+    })
+}
+
+/// Runs every emitter of each of `games` (compiled with every field, and
+/// checked clean) into one stage, and swaps it into place when nothing
+/// failed. Returns what was written, or `None` when a problem was
+/// reported into `diags` (then nothing is).
+///
+/// # Errors
+/// When an input cannot be read or the output cannot be written.
+pub(super) fn emit_games(
+    ws: &mut Workspace,
+    games: &[&Game],
+    target: &Target<'_>,
+    bar: &Progress,
+    diags: &mut Diagnostics,
+) -> Result<Option<Vec<PathBuf>>, CommandError> {
+    let mut stage = Stage::new(target.out);
+    for game in games {
         bar.step(format!("writing {}", game.id()));
-        for emitter in emit::for_build(game, sheets) {
-            emitter.emit(game, &mut ws, &mut stage, &mut diags)?;
+        for emitter in emit::for_build(game, target.sheets) {
+            emitter.emit(game, ws, &mut stage, diags)?;
         }
-        emit_languages(game, languages, sheets, &mut ws, &mut stage, &mut diags)?;
+        emit_languages(game, target.languages, target.sheets, ws, &mut stage, diags)?;
         bar.done();
     }
-    drop(bar);
     if diags.has_errors() {
-        return Ok(nothing_written(ws, diags));
+        return Ok(None);
     }
-    let units = stage.commit()?;
-    Ok(Report {
-        summary: written(&checked, root, out, &units),
-        diags,
-        sources: ws.sources,
-    })
+    Ok(Some(stage.commit()?))
 }
 
 /// Stages the sheets of `game` in each language of `requested` (or of its
@@ -147,7 +177,7 @@ pub(super) fn nothing_written(ws: Workspace, diags: Diagnostics) -> Report {
 
 /// Where a build wrote what: `built bundles and sheets of 2 games into
 /// build/ (a/a.carta, a/sheets/, b/b.carta, b/sheets/)`.
-fn written(games: &[Game], root: &Path, out: &Path, units: &[PathBuf]) -> String {
+pub(super) fn written(games: &[&Game], root: &Path, out: &Path, units: &[PathBuf]) -> String {
     let out = out.strip_prefix(root).unwrap_or(out);
     let units: Vec<String> = units
         .iter()

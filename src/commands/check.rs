@@ -14,7 +14,7 @@ use crate::load::Workspace;
 ///
 /// # Errors
 /// When the workspace or a file cannot be read.
-pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, CommandError> {
+pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let at = ws.root().to_path_buf();
@@ -57,10 +57,7 @@ fn summary(checked: &[Checked]) -> String {
         .iter()
         .filter_map(|g| {
             let coverage = g.coverage().filter(|c| !c.is_empty())?;
-            let per_lang: Vec<String> = coverage
-                .iter()
-                .map(|c| format!("{}: {}/{}", c.lang, c.translated, c.total))
-                .collect();
+            let per_lang: Vec<String> = coverage.iter().map(ToString::to_string).collect();
             Some(format!("{} {}", g.id(), per_lang.join(", ")))
         })
         .collect();

@@ -10,21 +10,21 @@ use std::path::{Path, PathBuf};
 use super::Report;
 use crate::diag::Diagnostics;
 use crate::emit::sheets::{self, Inputs};
-use crate::game::{self, Decks, Keep};
+use crate::game::{self, Decks, Game, Keep};
 use crate::load::{LoadError, Workspace};
 use crate::server::{Catalog, GameEntry, Live};
 
 /// What `carta serve` was asked to do.
 #[derive(Debug, Clone)]
-pub struct ServeOptions {
+pub(crate) struct ServeOptions {
     /// The games to serve (all when empty).
-    pub games: Vec<String>,
+    pub(crate) games: Vec<String>,
     /// Where to listen.
-    pub addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
     /// Whether to open the builder in the default browser.
-    pub open: bool,
+    pub(crate) open: bool,
     /// The build folder, whose sheets the preview pages show.
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
 }
 
 /// Compiles the named games (all when empty) for the deck builder: every
@@ -33,19 +33,38 @@ pub struct ServeOptions {
 ///
 /// # Errors
 /// When the workspace or a file cannot be read, or a named game does not exist.
-pub fn catalog(
+pub(crate) fn catalog(
     root: &Path,
     games: &[String],
     diags: &mut Diagnostics,
 ) -> Result<(Catalog, Workspace), LoadError> {
     let mut ws = Workspace::open(root)?;
-    let mut served = Vec::new();
+    let mut compiled = Vec::new();
     for id in ws.select_games(games)? {
         let before = diags.error_count();
-        let Some(game) = game::compile(&mut ws, &id, Decks::Skip, Keep::All, diags)? else {
-            continue;
-        };
-        let inputs = Inputs::read(&mut ws, &id, diags)?;
+        let game = game::compile(&mut ws, &id, Decks::Skip, Keep::All, diags)?;
+        if let Some(game) = game.filter(|_| diags.error_count() == before) {
+            compiled.push(game);
+        }
+    }
+    let catalog = catalog_of(&mut ws, compiled, diags)?;
+    Ok((catalog, ws))
+}
+
+/// The catalog of `games`, compiled clean with every field: each game's
+/// faces rendered; a game whose faces fail is left out (reported).
+///
+/// # Errors
+/// When a game's templates cannot be read.
+pub(super) fn catalog_of(
+    ws: &mut Workspace,
+    games: Vec<Game>,
+    diags: &mut Diagnostics,
+) -> Result<Catalog, LoadError> {
+    let mut served = Vec::new();
+    for game in games {
+        let before = diags.error_count();
+        let inputs = Inputs::read(ws, game.id(), diags)?;
         let mut found = Vec::new();
         let faces = sheets::faces(ws.jail(), &ws.sources, &game, &inputs, &mut found);
         diags.extend(found);
@@ -53,7 +72,7 @@ pub fn catalog(
             served.push((game, faces));
         }
     }
-    Ok((Catalog::new(ws.root().to_path_buf(), served), ws))
+    Ok(Catalog::new(ws.root().to_path_buf(), served))
 }
 
 /// Serves the builder until the process is stopped; `report` shows the
@@ -62,7 +81,7 @@ pub fn catalog(
 /// # Errors
 /// When the workspace cannot be read, no game can be served, or the
 /// address cannot be bound.
-pub fn serve(
+pub(crate) fn serve(
     root: &Path,
     options: &ServeOptions,
     report: &mut dyn FnMut(Report),

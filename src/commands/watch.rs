@@ -19,9 +19,9 @@ use notify_debouncer_mini::notify::RecursiveMode;
 use super::Report;
 use crate::diag::{Diagnostics, Format, Renderer, SourceMap};
 use crate::emit::sheets::SheetOptions;
-use crate::game::{self, Keep};
+use crate::game::{self, Decks, Game, Keep};
 use crate::load::Workspace;
-use crate::server::{DeckVerdict, GameEntry, Live, Problem};
+use crate::server::{Catalog, DeckVerdict, GameEntry, Live, Problem};
 
 /// How long a burst of file events must be quiet before a rebuild (an
 /// editor's save is often several writes and a rename).
@@ -29,27 +29,27 @@ const DEBOUNCE: Duration = Duration::from_millis(100);
 
 /// What `carta watch` was asked to do.
 #[derive(Debug, Clone)]
-pub struct WatchOptions {
+pub(crate) struct WatchOptions {
     /// The games to watch (all when empty).
-    pub games: Vec<String>,
+    pub(crate) games: Vec<String>,
     /// The build folder (absolute, or relative to the current directory).
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Print settings of the sheets.
-    pub sheets: SheetOptions,
+    pub(crate) sheets: SheetOptions,
     /// Where to serve the preview, if at all.
-    pub serve: Option<SocketAddr>,
+    pub(crate) serve: Option<SocketAddr>,
     /// Whether to open the preview in the default browser.
-    pub open: bool,
+    pub(crate) open: bool,
 }
 
 /// Prints one round's diagnostics and summary.
-pub type Show<'a> = dyn FnMut(Report) + 'a;
+pub(crate) type Show<'a> = dyn FnMut(Report) + 'a;
 
 /// Watches the workspace at `root` until the process is stopped.
 ///
 /// # Errors
 /// When the workspace cannot be opened or watched, or the server cannot bind.
-pub fn watch(
+pub(crate) fn watch(
     root: &Path,
     options: &WatchOptions,
     report: &mut Show<'_>,
@@ -180,6 +180,31 @@ impl Watcher {
     /// Checks every watched game (cached), then builds `games` when the
     /// check is clean; prints the outcome and tells the preview.
     fn rebuild(&mut self, games: &[String], report: &mut Show<'_>) -> Result<(), Box<dyn Error>> {
+        let (entries, checked) = self.check()?;
+        let (round, catalog) = match checked {
+            Some(failed) => (failed, None),
+            None => self.build(games)?,
+        };
+        if let Some(live) = &self.live {
+            // The deck builder follows the last clean round.
+            if let Some(catalog) = catalog {
+                live.set_catalog(catalog);
+            }
+            publish(live, entries, &problems(&round.diags, &round.sources));
+        }
+        if self.clear {
+            // Clear the screen and scroll-back: only this round's diagnostics show.
+            eprint!("\x1b[2J\x1b[3J\x1b[H");
+        }
+        report(round);
+        Ok(())
+    }
+
+    /// Checks every watched game with the check cache, refreshing the
+    /// editor schemas. Returns each game's entry for the preview (with its
+    /// decks' verdicts when the check is clean) and, when it is not, the
+    /// round's report.
+    fn check(&self) -> Result<(Vec<Entry>, Option<Report>), Box<dyn Error>> {
         let mut ws = Workspace::open(&self.root)?;
         let mut diags = Diagnostics::new();
         let checked =
@@ -200,67 +225,96 @@ impl Watcher {
             };
             entries.push((g.id().to_owned(), g.manifest.manifest.name.clone(), decks));
         }
-        drop(checked);
-        let (diags, sources, summary) = if clean {
-            let games = if games.is_empty() {
-                &self.options.games
-            } else {
-                games
-            };
-            let r = super::build::run(
-                &self.root,
-                games,
-                &self.options.out,
-                self.options.sheets,
-                &[],
-                false,
-            )?;
-            (r.diags, r.sources, r.summary)
-        } else {
-            (
-                diags,
-                ws.sources,
-                "check failed, nothing rebuilt".to_owned(),
-            )
-        };
-        if let Some(live) = &self.live {
-            // The deck builder follows the last clean round.
-            if clean && !diags.has_errors() {
-                let mut ignored = Diagnostics::new();
-                let (catalog, _) =
-                    super::serve::catalog(&self.root, &self.options.games, &mut ignored)?;
-                live.set_catalog(catalog);
-            }
-            let problems = problems(&diags, &sources);
-            live.publish(|status| {
-                status.problems = problems;
-                let old = std::mem::take(&mut status.games);
-                status.games = entries
-                    .into_iter()
-                    .map(|(id, name, decks)| {
-                        // A broken round keeps the verdicts of the last good one.
-                        let decks = decks.unwrap_or_else(|| {
-                            old.iter()
-                                .find(|g| g.id == id)
-                                .map(|g| g.decks.clone())
-                                .unwrap_or_default()
-                        });
-                        GameEntry { id, name, decks }
-                    })
-                    .collect();
-            });
-        }
-        if self.clear {
-            // Clear the screen and scroll-back: only this round's diagnostics show.
-            eprint!("\x1b[2J\x1b[3J\x1b[H");
-        }
-        report(Report {
+        let failed = (!clean).then(|| Report {
             diags,
-            sources,
-            summary,
+            sources: ws.sources,
+            summary: "check failed, nothing rebuilt".to_owned(),
         });
-        Ok(())
+        Ok((entries, failed))
     }
+
+    /// Builds `games` (every watched game when empty) and, with the
+    /// preview, makes the deck builder's catalog of every watched game —
+    /// each game compiled once for both.
+    fn build(&self, games: &[String]) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
+        let mut ws = Workspace::open(&self.root)?;
+        let mut diags = Diagnostics::new();
+        let built = ws.select_games(if games.is_empty() {
+            &self.options.games
+        } else {
+            games
+        })?;
+        let wanted = if self.live.is_some() {
+            ws.select_games(&self.options.games)?
+        } else {
+            built.clone()
+        };
+        let mut compiled = Vec::new();
+        for id in &wanted {
+            let keep = Keep::All;
+            compiled.extend(game::compile(&mut ws, id, Decks::Check, keep, &mut diags)?);
+        }
+        if diags.has_errors() {
+            return Ok((super::build::nothing_written(ws, diags), None));
+        }
+        let target = super::build::Target {
+            out: &self.options.out,
+            sheets: self.options.sheets,
+            languages: &[],
+        };
+        let to_build: Vec<&Game> = compiled
+            .iter()
+            .filter(|g| built.iter().any(|id| id == g.id()))
+            .collect();
+        let bar = super::progress::Progress::new(false, 0);
+        let units = super::build::emit_games(&mut ws, &to_build, &target, &bar, &mut diags)?;
+        let summary = match &units {
+            Some(units) => super::build::written(&to_build, &self.root, &self.options.out, units),
+            None => "nothing written".to_owned(),
+        };
+        let catalog = match (&self.live, units) {
+            (Some(_), Some(_)) => {
+                // The builder's own problems are the check's, shown already.
+                Some(super::serve::catalog_of(
+                    &mut ws,
+                    compiled,
+                    &mut Diagnostics::new(),
+                )?)
+            }
+            _ => None,
+        };
+        let round = Report {
+            diags,
+            sources: ws.sources,
+            summary,
+        };
+        Ok((round, catalog))
+    }
+}
+
+/// A game's entry in the preview: its id, name, and its decks' verdicts
+/// (`None` when the check failed: the last good verdicts stay).
+type Entry = (String, String, Option<Vec<DeckVerdict>>);
+
+/// Tells the preview this round's problems and games.
+fn publish(live: &Live, entries: Vec<Entry>, problems: &[Problem]) {
+    live.publish(|status| {
+        status.problems = problems.to_vec();
+        let old = std::mem::take(&mut status.games);
+        status.games = entries
+            .into_iter()
+            .map(|(id, name, decks)| {
+                // A broken round keeps the verdicts of the last good one.
+                let decks = decks.unwrap_or_else(|| {
+                    old.iter()
+                        .find(|g| g.id == id)
+                        .map(|g| g.decks.clone())
+                        .unwrap_or_default()
+                });
+                GameEntry { id, name, decks }
+            })
+            .collect();
+    });
 }
 
 /// Game `id`'s deck files, each with the problems reported in it.

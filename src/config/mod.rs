@@ -133,6 +133,47 @@ impl Manifest {
     pub fn kind_ids(&self) -> Vec<String> {
         self.kinds.keys().cloned().collect()
     }
+
+    /// Calls `f` with every string of the manifest a translation replaces,
+    /// named as translation files name it, `(section, id, field)`:
+    /// `("game", "", "name")`, `("kinds", "action", "back")` (the word its
+    /// backs print), `("rules", "casual.deck-size", "name")` (a format's
+    /// rule is `<format>.<rule>`). Absent strings are not visited.
+    pub fn texts_mut(&mut self, f: &mut dyn FnMut(&str, &str, &str, &mut String)) {
+        f("game", "", "name", &mut self.name);
+        if let Some(d) = &mut self.description {
+            f("game", "", "description", d);
+        }
+        for (id, kind) in &mut self.kinds {
+            f("kinds", id, "name", &mut kind.name);
+            if let Some(d) = &mut kind.description {
+                f("kinds", id, "description", d);
+            }
+            if let Some(back) = kind.print.as_mut().and_then(|p| p.back.as_mut()) {
+                f("kinds", id, "back", back);
+            }
+        }
+        for (id, zone) in &mut self.zones {
+            f("zones", id, "name", &mut zone.name);
+        }
+        let mut rules: Vec<(String, &mut Rule)> = Vec::new();
+        for (id, format) in &mut self.formats {
+            f("formats", id, "name", &mut format.name);
+            if let Some(d) = &mut format.description {
+                f("formats", id, "description", d);
+            }
+            rules.extend(format.deck_rules.iter_mut().map(|r| (format!("{id}."), r)));
+        }
+        let own = self.deck_rules.iter_mut().chain(&mut self.box_rules);
+        rules.extend(own.map(|r| (String::new(), r)));
+        for (prefix, rule) in rules {
+            let id = format!("{prefix}{}", rule.id);
+            f("rules", &id, "name", &mut rule.name);
+            if let Some(m) = &mut rule.message {
+                f("rules", &id, "message", m);
+            }
+        }
+    }
 }
 
 /// The JSON Schema of the manifest, as committed in [`SCHEMA_PATH`].

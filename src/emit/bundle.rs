@@ -91,6 +91,52 @@ fn translations(game: &Game) -> Vec<bundle::Translated> {
         .collect()
 }
 
+/// The game section's texts: the enum labels (the first kind's, in manifest
+/// order, where two kinds label a value) and, per language with a
+/// translation file, the manifest's strings and labels it translates.
+fn game_texts(game: &Game) -> bundle::GameTexts {
+    let mut texts = bundle::GameTexts::default();
+    for kind in game.manifest.manifest.kinds.keys() {
+        for p in game
+            .schemas
+            .kind(kind)
+            .map(|k| &k.labels)
+            .into_iter()
+            .flatten()
+        {
+            for (value, label) in p.labels.iter() {
+                texts
+                    .labels
+                    .entry(value.clone())
+                    .or_insert_with(|| label.clone());
+            }
+        }
+    }
+    let mut source = game.manifest.manifest.clone();
+    let mut places = Vec::new();
+    source.texts_mut(&mut |section, id, field, _| {
+        places.push((section.to_owned(), id.to_owned(), field.to_owned()));
+    });
+    for catalog in &game.i18n.catalogs {
+        let mut one = bundle::ManifestTexts::default();
+        for (section, id, field) in &places {
+            let entry = Key::in_manifest(section, id, field).and_then(|k| catalog.get(&k));
+            if let Some(entry) = entry {
+                one.insert(section, id, field, entry.text.clone());
+            }
+        }
+        for value in texts.labels.keys() {
+            if let Some(entry) = catalog.get(&Key::new(Scope::Label(value.clone()), "")) {
+                one.labels.insert(value.clone(), entry.text.clone());
+            }
+        }
+        if !one.is_empty() {
+            texts.i18n.insert(catalog.lang.clone(), one);
+        }
+    }
+    texts
+}
+
 /// A checked deck file as the bundle stores it.
 pub fn deck_record(deck: &DeckFile, sources: &SourceMap) -> DeckRecord {
     DeckRecord {
@@ -126,9 +172,10 @@ pub fn encode_game(
         })
         .collect();
     let hash = source_hash(game, sources);
-    match bundle::encode(
+    match bundle::encode_translated(
         &game.manifest.manifest,
         Some(&game.manifest.written),
+        &game_texts(game),
         &cards,
         decks,
         hash,

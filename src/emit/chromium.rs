@@ -158,41 +158,15 @@ impl Chromium {
             message,
         };
         let profile = tempfile::tempdir().map_err(|e| failed(e.to_string()))?;
-        let mut cmd = Command::new(&self.binary);
-        cmd.args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()));
-        match job {
-            Job::Pdf { out, .. } => {
-                cmd.arg("--no-pdf-header-footer")
-                    .arg(format!("--print-to-pdf={}", out.display()));
-            }
-            Job::Screenshot {
-                out,
-                width,
-                height,
-                scale,
-                ..
-            } => {
-                cmd.arg(format!("--window-size={width},{height}"))
-                    .arg(format!("--force-device-scale-factor={scale}"))
-                    .arg(format!("--screenshot={}", out.display()));
-            }
-        }
-        let mut child = cmd
-            .arg(file_url(job.page()))
+        // Chromium's log goes to a file: a pipe nobody reads while waiting
+        // would block a chatty browser until the timeout.
+        let log_path = profile.path().join("stderr.log");
+        let log = std::fs::File::create(&log_path).map_err(|e| failed(e.to_string()))?;
+        let mut child = self
+            .command(job, profile.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
+            .stderr(log)
             .spawn()
             .map_err(|e| failed(format!("cannot start `{}`: {e}", self.binary.display())))?;
         let started = Instant::now();
@@ -210,11 +184,8 @@ impl Chromium {
                 None => std::thread::sleep(Duration::from_millis(20)),
             }
         };
-        let mut stderr = String::new();
-        if let Some(mut e) = child.stderr.take() {
-            let _ = std::io::Read::read_to_string(&mut e, &mut stderr);
-        }
         if !status.success() || !job.out().is_file() {
+            let stderr = std::fs::read_to_string(&log_path).unwrap_or_default();
             let tail: Vec<&str> = stderr.lines().rev().take(3).collect();
             return Err(failed(format!(
                 "{status}: {}",
@@ -222,6 +193,42 @@ impl Chromium {
             )));
         }
         Ok(())
+    }
+
+    /// The browser's command line for `job`, with its profile in `profile`.
+    fn command(&self, job: &Job, profile: &Path) -> Command {
+        let mut cmd = Command::new(&self.binary);
+        cmd.args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()));
+        match job {
+            Job::Pdf { out, .. } => {
+                cmd.arg("--no-pdf-header-footer")
+                    .arg(format!("--print-to-pdf={}", out.display()));
+            }
+            Job::Screenshot {
+                out,
+                width,
+                height,
+                scale,
+                ..
+            } => {
+                cmd.arg(format!("--window-size={width},{height}"))
+                    .arg(format!("--force-device-scale-factor={scale}"))
+                    .arg(format!("--screenshot={}", out.display()));
+            }
+        }
+        cmd.arg(file_url(job.page()));
+        cmd
     }
 }
 

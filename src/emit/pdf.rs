@@ -33,13 +33,24 @@ impl Emitter for PdfEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let Some(files) = self.sheets.files(game, ws, stage, diags)? else {
-            return Ok(());
-        };
         let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
             path: std::env::temp_dir(),
             source,
         })?;
+        let page = scratch.path().join("index.html");
+        let mut index = std::fs::File::create(&page)
+            .map(std::io::BufWriter::new)
+            .map_err(|source| EmitError::Write {
+                path: page.clone(),
+                source,
+            })?;
+        let written = self
+            .sheets
+            .write(game, ws, stage, (&mut index, &page), diags)?;
+        drop(index);
+        let Some(files) = written else {
+            return Ok(());
+        };
         for file in &files {
             let path = scratch.path().join(&file.path);
             let written = path
@@ -50,7 +61,7 @@ impl Emitter for PdfEmitter<'_> {
         }
         let out = scratch.path().join("sheets.pdf");
         let job = Job::Pdf {
-            page: scratch.path().join("index.html"),
+            page,
             out: out.clone(),
         };
         self.chromium.run_all(&[job], 1, "pdf")?;

@@ -51,42 +51,7 @@ impl Emitter for TtsEmitter<'_> {
         let Some(set) = self.export.render(game, ws, stage, diags)? else {
             return Ok(());
         };
-        // A sheet holds cards of one size and one back: TTS gives every
-        // card of a `CustomDeck` entry the same back.
-        let mut backs: Vec<(&RenderedCard, (u32, u32))> = Vec::new();
-        let mut sheets: Vec<Sheet<'_>> = Vec::new();
-        for card in &set.cards {
-            let px = pixels(card.size, &self.export.options);
-            let back = if let Some(b) = backs
-                .iter()
-                .position(|(c, p)| c.back == card.back && *p == px)
-            {
-                b
-            } else {
-                backs.push((card, px));
-                backs.len() - 1
-            };
-            match sheets.iter_mut().rev().find(|s| s.back == back) {
-                Some(s) if s.cards.len() < MAX_COLS * MAX_ROWS => s.cards.push(card),
-                _ => sheets.push(Sheet {
-                    cards: vec![card],
-                    back,
-                }),
-            }
-        }
-        let mut grids: Vec<Grid<'_>> = sheets
-            .iter()
-            .map(|s| Grid {
-                cols: s.cards.len().min(MAX_COLS),
-                cell: backs[s.back].1,
-                cells: s.cards.iter().map(|&c| (c, Side::Face)).collect(),
-            })
-            .collect();
-        grids.extend(backs.iter().map(|&(card, px)| Grid {
-            cells: vec![(card, Side::Back)],
-            cols: 1,
-            cell: px,
-        }));
+        let (sheets, grids) = layout(&set.cards, &self.export.options);
         let images = photograph(
             &set,
             &grids,
@@ -119,6 +84,51 @@ impl Emitter for TtsEmitter<'_> {
             json.as_bytes(),
         )
     }
+}
+
+/// Groups the cards into deck sheets — a sheet holds cards of one size
+/// and one back, since TTS gives every card of a `CustomDeck` entry the
+/// same back — and returns them with the grids to photograph: one per
+/// sheet, then one per distinct back.
+fn layout<'a>(
+    cards: &'a [RenderedCard],
+    options: &super::cards::ExportOptions,
+) -> (Vec<Sheet<'a>>, Vec<Grid<'a>>) {
+    let mut backs: Vec<(&RenderedCard, (u32, u32))> = Vec::new();
+    let mut sheets: Vec<Sheet<'_>> = Vec::new();
+    for card in cards {
+        let px = pixels(card.size, options);
+        let back = if let Some(b) = backs
+            .iter()
+            .position(|(c, p)| c.back == card.back && *p == px)
+        {
+            b
+        } else {
+            backs.push((card, px));
+            backs.len() - 1
+        };
+        match sheets.iter_mut().rev().find(|s| s.back == back) {
+            Some(s) if s.cards.len() < MAX_COLS * MAX_ROWS => s.cards.push(card),
+            _ => sheets.push(Sheet {
+                cards: vec![card],
+                back,
+            }),
+        }
+    }
+    let mut grids: Vec<Grid<'_>> = sheets
+        .iter()
+        .map(|s| Grid {
+            cols: s.cards.len().min(MAX_COLS),
+            cell: backs[s.back].1,
+            cells: s.cards.iter().map(|&c| (c, Side::Face)).collect(),
+        })
+        .collect();
+    grids.extend(backs.iter().map(|&(card, px)| Grid {
+        cells: vec![(card, Side::Back)],
+        cols: 1,
+        cell: px,
+    }));
+    (sheets, grids)
 }
 
 /// The saved object: one `DeckCustom` holding every copy of every card.

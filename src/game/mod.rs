@@ -69,7 +69,7 @@ impl Game {
             rules: self.rules.clone(),
             schemas: self.schemas.clone(),
             decks: Vec::new(),
-            i18n: Translations::default(),
+            i18n: self.i18n.only(lang),
             reused_files: 0,
         };
         (game, l.untranslated)
@@ -260,7 +260,11 @@ fn translations(
     let sources = if catalogs.is_empty() && keep != Keep::All {
         i18n::Sources::default()
     } else {
-        i18n::Sources::of(manifest, schemas, pool)
+        i18n::Sources::of(manifest, schemas, pool).with_phrases(i18n::phrases::read(
+            ws,
+            &manifest.manifest.id,
+            diags,
+        )?)
     };
     let coverage = i18n::check(&sources, &catalogs, manifest, pool, diags);
     Ok(Translations {

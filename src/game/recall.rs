@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Decks, Game, Head, Keep, check_card_text, finish, prepare};
 use crate::diag::{Diagnostic, Diagnostics, FileId, Label, Severity};
-use crate::i18n::Coverage;
+use crate::i18n::{Coverage, phrases};
 use crate::load::{
     CheckCache, Listing, LoadError, Mark, Stamp, Workspace, hash_text, settled_stamp,
 };
@@ -99,13 +99,16 @@ pub struct Draft {
 struct Record {
     cards: Vec<(String, Mark)>,
     decks: Vec<(String, Mark)>,
-    /// The translation files present, and the hash of each one read.
+    /// The translation files and the templates present, and the hash of
+    /// the text of each one the check read.
     translations: Vec<String>,
-    catalogs: Vec<(String, u64)>,
+    templates: Vec<String>,
+    texts: Vec<(String, u64)>,
     /// Every file the compiled game registered, in order.
     files: Vec<String>,
     total: usize,
-    coverage: Option<Vec<(String, usize, usize)>>,
+    /// Per language: translated cards, cards, translated phrases, phrases.
+    coverage: Option<Vec<(String, [usize; 4])>>,
     editor: Vec<String>,
     diagnostics: Vec<Kept>,
 }
@@ -195,18 +198,13 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
     };
     let record = (|| {
         let ids: Vec<FileId> = files.map(file_id).collect();
-        let i18n = format!("cards/{}/i18n/", game.id());
-        let catalogs = ids
-            .iter()
-            .map(|&id| ws.sources.get(id))
-            .filter(|f| f.name.starts_with(&i18n))
-            .map(|f| (f.name.clone(), hash_text(&f.text)))
-            .collect();
+        let texts = read_texts(ws, game.id(), &ids)?;
         Some(Record {
             cards: marked(cards)?,
             decks: marked(decks)?,
             translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
-            catalogs,
+            templates: phrases::template_names(ws, game.id()).ok()?,
+            texts,
             files: ids
                 .iter()
                 .map(|&id| ws.sources.get(id).name.clone())
@@ -214,7 +212,10 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
             total: game.pool.len(),
             coverage: game.i18n.coverage.as_ref().map(|c| {
                 c.iter()
-                    .map(|c| (c.lang.clone(), c.translated, c.total))
+                    .map(|c| {
+                        let counts = [c.translated, c.total, c.phrases, c.phrases_total];
+                        (c.lang.clone(), counts)
+                    })
                     .collect()
             }),
             editor: keys,
@@ -229,6 +230,32 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
         Some(record) => cache.put_record(record_key(ws), &record),
         None => cache.drop_record(),
     }
+}
+
+/// The hash of the text of each translation file and template the game
+/// read (among `ids`). A template read without a phrase was not kept; any
+/// text of it still without a phrase checks the same, so it is read again
+/// (`None`, no record, when it has gained one since).
+fn read_texts(ws: &Workspace, game: &str, ids: &[FileId]) -> Option<Vec<(String, u64)>> {
+    let i18n = format!("cards/{game}/i18n/");
+    let templates = phrases::template_path(game, "");
+    let mut out = Vec::new();
+    for &id in ids {
+        let f = ws.sources.get(id);
+        if f.name.starts_with(&i18n) {
+            out.push((f.name.clone(), hash_text(&f.text)));
+        } else if f.name.starts_with(&templates) {
+            let text = if ws.sources.unread().any(|u| u == id) {
+                let bytes = ws.jail().read(&ws.root().join(&f.name)).ok()?;
+                let text = String::from_utf8(bytes).ok()?;
+                phrases::scan(&text).is_empty().then_some(text)?
+            } else {
+                f.text.to_string()
+            };
+            out.push((f.name.clone(), hash_text(&text)));
+        }
+    }
+    Some(out)
 }
 
 fn file_id(i: usize) -> FileId {
@@ -291,11 +318,15 @@ fn recall(
         reused_files: reused,
         coverage: record.coverage.map(|c| {
             c.into_iter()
-                .map(|(lang, translated, total)| Coverage {
-                    lang,
-                    translated,
-                    total,
-                })
+                .map(
+                    |(lang, [translated, total, phrases, phrases_total])| Coverage {
+                        lang,
+                        translated,
+                        total,
+                        phrases,
+                        phrases_total,
+                    },
+                )
                 .collect()
         }),
     }))
@@ -367,10 +398,12 @@ fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, L
         }
         mark.stamp = settled_stamp(stamp);
     }
-    if ws.list_quietly(game, Listing::Translations)?.as_ref() != Some(&record.translations) {
+    if ws.list_quietly(game, Listing::Translations)?.as_ref() != Some(&record.translations)
+        || phrases::template_names(ws, game)? != record.templates
+    {
         return Ok(false);
     }
-    Ok(record.catalogs.iter().all(|(rel, content)| {
+    Ok(record.texts.iter().all(|(rel, content)| {
         ws.jail()
             .read(&ws.root().join(rel))
             .ok()

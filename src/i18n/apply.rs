@@ -2,8 +2,6 @@
 //! string put in, falling back to the source text where a translation is
 //! missing, and the list of what fell back (for the sheets' cover).
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::sources::replace;
@@ -20,8 +18,6 @@ pub struct Localized {
     pub manifest: Manifest,
     /// The cards with translated names and fields, in pool order.
     pub cards: Vec<RawCard>,
-    /// Enum value → translated label.
-    pub labels: BTreeMap<String, String>,
     /// The strings that kept their source text (`cards/x/effect`).
     pub untranslated: Vec<String>,
 }
@@ -41,7 +37,6 @@ pub fn localize<'a>(
         lang: lang.to_owned(),
         manifest: manifest.clone(),
         cards: cards.cloned().collect(),
-        labels: BTreeMap::new(),
         untranslated: Vec::new(),
     };
     let Some(catalog) = catalog else {
@@ -57,59 +52,12 @@ pub fn localize<'a>(
             out.untranslated.push(key.to_string());
         }
     }
-    let m = &mut out.manifest;
-    if let Some(t) = text(&Key::new(Scope::Game, "name")) {
-        m.name = t;
-    }
-    if let Some(t) = text(&Key::new(Scope::Game, "description")) {
-        m.description = Some(t);
-    }
-    m.language = lang.to_owned();
-    for (id, kind) in &mut m.kinds {
-        let scope = Scope::Kind(id.clone());
-        if let Some(t) = text(&Key::new(scope.clone(), "name")) {
-            kind.name = t;
+    out.manifest.language = lang.to_owned();
+    out.manifest.texts_mut(&mut |section, id, field, s| {
+        if let Some(t) = Key::in_manifest(section, id, field).and_then(|k| text(&k)) {
+            *s = t;
         }
-        if let Some(t) = text(&Key::new(scope, "description")) {
-            kind.description = Some(t);
-        }
-    }
-    for (id, zone) in &mut m.zones {
-        if let Some(t) = text(&Key::new(Scope::Zone(id.clone()), "name")) {
-            zone.name = t;
-        }
-    }
-    let mut rules: Vec<(String, &mut crate::config::rules::Rule)> = Vec::new();
-    for (id, format) in &mut m.formats {
-        let scope = Scope::Format(id.clone());
-        if let Some(t) = text(&Key::new(scope.clone(), "name")) {
-            format.name = t;
-        }
-        if let Some(t) = text(&Key::new(scope, "description")) {
-            format.description = Some(t);
-        }
-        rules.extend(format.deck_rules.iter_mut().map(|r| (format!("{id}."), r)));
-    }
-    rules.extend(
-        m.deck_rules
-            .iter_mut()
-            .chain(&mut m.box_rules)
-            .map(|r| (String::new(), r)),
-    );
-    for (prefix, rule) in rules {
-        let scope = Scope::Rule(format!("{prefix}{}", rule.id));
-        if let Some(t) = text(&Key::new(scope.clone(), "name")) {
-            rule.name = t;
-        }
-        if let Some(t) = text(&Key::new(scope, "message")) {
-            rule.message = Some(t);
-        }
-    }
-    for (key, entry) in &catalog.entries {
-        if let Scope::Label(value) = &key.scope {
-            out.labels.insert(value.clone(), entry.text.clone());
-        }
-    }
+    });
     for card in &mut out.cards {
         let scope = Scope::Card(card.id.clone());
         let strings = sources.card_strings(card);

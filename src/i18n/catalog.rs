@@ -10,6 +10,9 @@
 //! [labels]
 //! aries = { text = "Aries", source = "…" }
 //!
+//! [phrases]                       # captions templates print with {{t "…"}}
+//! "Vida" = { text = "Health", source = "…" }
+//!
 //! [cards.rei-frixo]
 //! name = { text = "King Phrixus", source = "…" }
 //! "levels.0.ability.text" = { text = "…", source = "…" }
@@ -30,8 +33,8 @@ use crate::load::parse_toml;
 use crate::suggest;
 
 /// The sections of a translation file.
-pub const SECTIONS: [&str; 7] = [
-    "game", "kinds", "zones", "formats", "rules", "labels", "cards",
+pub const SECTIONS: [&str; 8] = [
+    "game", "kinds", "zones", "formats", "rules", "labels", "phrases", "cards",
 ];
 
 /// One translated string.
@@ -72,7 +75,7 @@ type Value<'a> = Spanned<DeValue<'a>>;
 
 /// Parses translation file `file` (language `lang`), reporting every
 /// structural problem into `out`; semantic checks (unknown cards, stale
-/// entries) are [`super::check`]'s.
+/// entries) are [`super::check`](mod@super::check)'s.
 pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) -> Catalog {
     let mut catalog = Catalog {
         lang: lang.to_owned(),
@@ -88,9 +91,14 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
         };
         match name {
             "game" => fields(&mut catalog, Scope::Game, table, out),
-            "labels" => {
+            "labels" | "phrases" => {
                 for (value_key, entry) in table {
-                    let scope = Scope::Label(value_key.get_ref().to_string());
+                    let value = value_key.get_ref().to_string();
+                    let scope = if name == "labels" {
+                        Scope::Label(value)
+                    } else {
+                        Scope::Phrase(value)
+                    };
                     catalog.scope_spans.insert(scope.clone(), value_key.span());
                     add(
                         &mut catalog,
@@ -223,7 +231,7 @@ mod tests {
 
     #[test]
     fn reads_every_section_with_spans() {
-        let text = "[game]\nname = \"G\"\n[cards.a]\n\"levels.0.text\" = { text = \"T\", source = \"ab\" }\n[labels]\nfogo = \"Fire\"\n";
+        let text = "[game]\nname = \"G\"\n[cards.a]\n\"levels.0.text\" = { text = \"T\", source = \"ab\" }\n[labels]\nfogo = \"Fire\"\n[phrases]\n\"Vida\" = \"Health\"\n";
         let mut out = Vec::new();
         let c = parse(FileId(0), text, "en", &mut out);
         assert!(out.is_empty(), "{out:?}");
@@ -235,6 +243,8 @@ mod tests {
             c.entries
                 .contains_key(&Key::new(Scope::Label("fogo".into()), ""))
         );
+        let vida = &c.entries[&Key::new(Scope::Phrase("Vida".into()), "")];
+        assert_eq!(vida.text, "Health");
     }
 
     #[test]

@@ -46,6 +46,7 @@ fn table_for<'d>(doc: &'d mut DocumentMut, key: &Key) -> Option<&'d mut Table> {
     let (section, id) = match &key.scope {
         Scope::Game => ("game", None),
         Scope::Label(_) => ("labels", None),
+        Scope::Phrase(_) => ("phrases", None),
         Scope::Kind(id) => ("kinds", Some(id)),
         Scope::Zone(id) => ("zones", Some(id)),
         Scope::Format(id) => ("formats", Some(id)),
@@ -70,7 +71,7 @@ fn table_for<'d>(doc: &'d mut DocumentMut, key: &Key) -> Option<&'d mut Table> {
 /// Applies one change; whether the document changed.
 fn apply_one(doc: &mut DocumentMut, change: &Change) -> bool {
     let field = match &change.key.scope {
-        Scope::Label(value) => value.clone(),
+        Scope::Label(value) | Scope::Phrase(value) => value.clone(),
         _ => change.key.field.clone(),
     };
     let Some(table) = table_for(doc, &change.key) else {

@@ -12,15 +12,17 @@
 //!
 //! - [`sources`]: every translatable string of a compiled game, by [`Key`].
 //! - [`catalog`]: a translation file parsed with spans.
-//! - [`check`]: the diagnostics and the per-language coverage.
+//! - [`check`](mod@check): the diagnostics and the per-language coverage.
 //! - [`apply`]: a game's manifest and cards in one language, with fallback.
 //! - [`po`]: gettext PO export and import, for translators' tools.
 //! - [`edit`]: rewriting a translation file, keeping its layout.
+//! - [`phrases`]: the captions templates print through `{{t "…"}}`.
 
 pub mod apply;
 pub mod catalog;
 pub mod check;
 pub mod edit;
+pub mod phrases;
 pub mod po;
 pub mod sources;
 
@@ -29,6 +31,7 @@ pub use catalog::{Catalog, Entry};
 pub use check::{Coverage, check};
 pub use sources::{Source, Sources};
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use sha2::{Digest, Sha256};
@@ -49,6 +52,33 @@ impl Translations {
     /// The catalog of `lang`, if the game has one.
     pub fn catalog(&self, lang: &str) -> Option<&Catalog> {
         self.catalogs.iter().find(|c| c.lang == lang)
+    }
+
+    /// The translations a game printed in `lang` keeps: the catalog of
+    /// `lang` alone (its labels and template phrases print), no sources.
+    pub fn only(&self, lang: &str) -> Translations {
+        Translations {
+            catalogs: self.catalog(lang).cloned().into_iter().collect(),
+            ..Translations::default()
+        }
+    }
+
+    /// The translations of the template phrases in `lang`: source phrase →
+    /// translation (empty in the source language or without a catalog).
+    pub fn phrases(&self, lang: &str) -> BTreeMap<String, String> {
+        let entries = self.catalog(lang).map(|c| &c.entries).into_iter().flatten();
+        entries
+            .filter_map(|(k, e)| match &k.scope {
+                Scope::Phrase(p) => Some((p.clone(), e.text.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The label of enum value `value` in `lang`, if translated.
+    pub fn label(&self, lang: &str, value: &str) -> Option<&str> {
+        let key = Key::new(Scope::Label(value.to_owned()), "");
+        self.catalog(lang)?.get(&key).map(|e| e.text.as_str())
     }
 }
 
@@ -83,13 +113,16 @@ pub enum Scope {
     Rule(String),
     /// An enum value's printed label (`[labels]`: `<value> = …`).
     Label(String),
+    /// A caption a template prints with `{{t "…"}}` (`[phrases]`: `"<source
+    /// phrase>" = …`).
+    Phrase(String),
     /// A card (`[cards.<id>]`: `name` and its translatable fields by path).
     Card(String),
 }
 
 /// One translatable string: its scope and its field. A card's field is a
-/// dotted path with array indexes (`levels.0.ability.text`); a label's
-/// field is empty.
+/// dotted path with array indexes (`levels.0.ability.text`); a label's and
+/// a phrase's field is empty.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key {
     /// What it belongs to.
@@ -107,6 +140,21 @@ impl Key {
         }
     }
 
+    /// The key of a manifest string as [`crate::config::Manifest::texts_mut`]
+    /// names it (`None` for a section it does not visit).
+    pub fn in_manifest(section: &str, id: &str, field: &str) -> Option<Key> {
+        let id = id.to_owned();
+        let scope = match section {
+            "game" => Scope::Game,
+            "kinds" => Scope::Kind(id),
+            "zones" => Scope::Zone(id),
+            "formats" => Scope::Format(id),
+            "rules" => Scope::Rule(id),
+            _ => return None,
+        };
+        Some(Key::new(scope, field))
+    }
+
     /// Parses the form [`Key`]'s `Display` writes (a PO message context).
     pub fn parse(s: &str) -> Option<Key> {
         let (section, rest) = s.split_once('/')?;
@@ -117,6 +165,7 @@ impl Key {
         match section {
             "game" => Some(Key::new(Scope::Game, rest)),
             "labels" => Some(Key::new(Scope::Label(rest.to_owned()), "")),
+            "phrases" => Some(Key::new(Scope::Phrase(rest.to_owned()), "")),
             "kinds" => scoped(Scope::Kind),
             "zones" => scoped(Scope::Zone),
             "formats" => scoped(Scope::Format),
@@ -137,6 +186,7 @@ impl fmt::Display for Key {
             Scope::Format(id) => write!(f, "formats/{id}/{field}"),
             Scope::Rule(id) => write!(f, "rules/{id}/{field}"),
             Scope::Label(value) => write!(f, "labels/{value}"),
+            Scope::Phrase(phrase) => write!(f, "phrases/{phrase}"),
             Scope::Card(id) => write!(f, "cards/{id}/{field}"),
         }
     }
@@ -189,6 +239,7 @@ mod tests {
             Key::new(Scope::Format("casual".into()), "name"),
             Key::new(Scope::Rule("casual.deck-size".into()), "name"),
             Key::new(Scope::Label("a/b c".into()), ""),
+            Key::new(Scope::Phrase("Vida / {n} máx.".into()), ""),
             Key::new(Scope::Card("rei-frixo".into()), "levels.0.ability.text"),
         ] {
             assert_eq!(Key::parse(&key.to_string()), Some(key));

@@ -1,12 +1,14 @@
 //! The translatable strings of a game: its manifest's names and
-//! descriptions, its enum labels, and each card's `name` and the string
-//! fields its kind's schema marks `"x-carta-translate": true`.
+//! descriptions, its enum labels, each card's `name` and the string fields
+//! its kind's schema marks `"x-carta-translate": true`, and the phrases its
+//! templates print.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
 use super::{Key, LABELS_KEYWORD, Scope, TRANSLATE_KEYWORD};
+use crate::config::Manifest;
 use crate::diag::{FileId, Span};
 use crate::link::CardPool;
 use crate::validate::{GameSchemas, LoadedManifest, PathStep, RawCard};
@@ -48,86 +50,19 @@ impl Sources {
     pub fn of(manifest: &LoadedManifest, schemas: &GameSchemas, pool: &CardPool) -> Self {
         let mut sources = Sources::default();
         let m = &manifest.manifest;
-        let mut add = |key: Key, text: &str, pointer: &str| {
+        // Each string of the manifest, where `game.toml` writes it.
+        let mut texts = m.clone();
+        texts.texts_mut(&mut |section, id, field, text| {
+            let Some(key) = Key::in_manifest(section, id, field) else {
+                return;
+            };
             let at = manifest
                 .spans
-                .value_span(pointer)
+                .value_span(&pointer(m, section, id, field))
                 .map(|span| (manifest.file, span));
-            sources.strings.insert(
-                key,
-                Source {
-                    text: text.to_owned(),
-                    at,
-                },
-            );
-        };
-        add(Key::new(Scope::Game, "name"), &m.name, "/name");
-        if let Some(d) = &m.description {
-            add(Key::new(Scope::Game, "description"), d, "/description");
-        }
-        for (id, kind) in &m.kinds {
-            let scope = Scope::Kind(id.clone());
-            add(
-                Key::new(scope.clone(), "name"),
-                &kind.name,
-                &format!("/kinds/{id}/name"),
-            );
-            if let Some(d) = &kind.description {
-                add(
-                    Key::new(scope, "description"),
-                    d,
-                    &format!("/kinds/{id}/description"),
-                );
-            }
-        }
-        for (id, zone) in &m.zones {
-            add(
-                Key::new(Scope::Zone(id.clone()), "name"),
-                &zone.name,
-                &format!("/zones/{id}/name"),
-            );
-        }
-        let mut lists = vec![
-            (String::new(), "/deck-rules".to_owned(), &m.deck_rules),
-            (String::new(), "/box-rules".to_owned(), &m.box_rules),
-        ];
-        for (id, format) in &m.formats {
-            let scope = Scope::Format(id.clone());
-            add(
-                Key::new(scope.clone(), "name"),
-                &format.name,
-                &format!("/formats/{id}/name"),
-            );
-            if let Some(d) = &format.description {
-                add(
-                    Key::new(scope, "description"),
-                    d,
-                    &format!("/formats/{id}/description"),
-                );
-            }
-            lists.push((
-                format!("{id}."),
-                format!("/formats/{id}/deck-rules"),
-                &format.deck_rules,
-            ));
-        }
-        for (prefix, list, rules) in lists {
-            for (i, rule) in rules.iter().enumerate() {
-                let scope = Scope::Rule(format!("{prefix}{}", rule.id));
-                add(
-                    Key::new(scope.clone(), "name"),
-                    &rule.name,
-                    &format!("{list}/{i}/name"),
-                );
-                if let Some(message) = &rule.message {
-                    add(
-                        Key::new(scope, "message"),
-                        message,
-                        &format!("{list}/{i}/message"),
-                    );
-                }
-            }
-        }
+            let text = std::mem::take(text);
+            sources.strings.insert(key, Source { text, at });
+        });
         for kind in m.kinds.keys() {
             let mut paths = KindPaths::default();
             let strings = &mut sources.strings;
@@ -158,6 +93,18 @@ impl Sources {
             }
         }
         sources
+    }
+
+    /// These strings and the phrases the game's templates print
+    /// (`{{t "…"}}`, see [`super::phrases`]).
+    #[must_use]
+    pub fn with_phrases(mut self, phrases: Vec<super::phrases::Phrase>) -> Self {
+        for p in phrases {
+            let at = Some((p.file, p.span));
+            let key = Key::new(Scope::Phrase(p.text.clone()), "");
+            self.strings.insert(key, Source { text: p.text, at });
+        }
+        self
     }
 
     /// A card's translatable strings: (dotted path, text, whether it is the
@@ -212,6 +159,31 @@ impl Sources {
             );
         }
         out
+    }
+}
+
+/// The JSON pointer into `game.toml` of a manifest string named as
+/// [`Manifest::texts_mut`] names it.
+fn pointer(m: &Manifest, section: &str, id: &str, field: &str) -> String {
+    match (section, field) {
+        ("game", _) => format!("/{field}"),
+        ("kinds", "back") => format!("/kinds/{id}/print/back"),
+        ("rules", _) => {
+            let (list, rules, rule) = match id.split_once('.') {
+                Some((format, rule)) => (
+                    format!("/formats/{format}/deck-rules"),
+                    m.formats.get(format).map_or(&[][..], |f| &f.deck_rules),
+                    rule,
+                ),
+                None if m.deck_rules.iter().any(|r| r.id == id) => {
+                    ("/deck-rules".to_owned(), &m.deck_rules[..], id)
+                }
+                None => ("/box-rules".to_owned(), &m.box_rules[..], id),
+            };
+            let i = rules.iter().position(|r| r.id == rule).unwrap_or(0);
+            format!("{list}/{i}/{field}")
+        }
+        _ => format!("/{section}/{id}/{field}"),
     }
 }
 

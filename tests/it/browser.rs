@@ -550,14 +550,63 @@ fn zodiacos_prints_on_a4() {
 }
 
 #[test]
+fn zodiacos_prints_in_spanish_and_english() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    ws.run(["build", "zodiacos", "--lang", "en"]).succeeds();
+    // A label, then captions the templates write (`{{t "…"}}`).
+    let languages = [
+        ("es", "sheets", ["Acuario", "VIDA", "HABILIDAD"]),
+        ("en", "sheets/en", ["Aquarius", "HEALTH", "ABILITY"]),
+    ];
+    for (lang, dir, words) in languages {
+        let html = ws.path().join(format!("build/zodiacos/{dir}/index.html"));
+        let pdf = html.with_file_name("sheets.pdf");
+        run_chromium(
+            &html,
+            &[
+                "--no-pdf-header-footer".into(),
+                format!("--print-to-pdf={}", pdf.display()),
+            ],
+        );
+        let pdf_s = pdf.to_str().unwrap();
+        let text = tool("pdftotext", &[pdf_s, "-"]);
+        for word in words {
+            assert!(text.contains(word), "{lang}: the sheets lack {word:?}");
+        }
+        if lang == "en" {
+            let lower = text.to_lowercase();
+            for word in ["vida", "daño", "paso", "habilidad"] {
+                assert!(!lower.contains(word), "the English sheets print {word:?}");
+            }
+        }
+        if std::env::var_os("CARTA_BLESS").is_some() {
+            screenshot(pdf_s, 2, &format!("sheets-zodiacos-{lang}"));
+        }
+    }
+}
+
+#[test]
 fn intrepidos_prints_in_three_languages() {
     let ws = Workspace::shipped(&["intrepidos"]);
     ws.run(["build", "intrepidos", "--lang", "en", "--lang", "es"])
         .succeeds();
     let languages = [
-        ("pt-BR", "sheets", ["Certeiro", "Frixo", "Envenenada"]),
-        ("en", "sheets/en", ["Strike", "Phrixus", "Poisoned"]),
-        ("es", "sheets/es", ["Certero", "Frixo", "Envenenada"]),
+        // Card text, then a caption the templates write (`{{t "…"}}`).
+        (
+            "pt-BR",
+            "sheets",
+            ["Certeiro", "Frixo", "Envenenada", "recarga"],
+        ),
+        (
+            "en",
+            "sheets/en",
+            ["Strike", "Phrixus", "Poisoned", "cooldown"],
+        ),
+        (
+            "es",
+            "sheets/es",
+            ["Certero", "Frixo", "Envenenada", "ALCANCE"],
+        ),
     ];
     for (lang, dir, words) in languages {
         let html = ws.path().join(format!("build/intrepidos/{dir}/index.html"));
@@ -573,6 +622,12 @@ fn intrepidos_prints_in_three_languages() {
         let text = tool("pdftotext", &[pdf_s, "-"]);
         for word in words {
             assert!(text.contains(word), "{lang}: the sheets lack {word:?}");
+        }
+        if lang == "en" {
+            assert!(
+                !text.contains("recarga") && !text.contains("VIDA"),
+                "the English sheets print no Portuguese caption"
+            );
         }
         if std::env::var_os("CARTA_BLESS").is_some() {
             screenshot(pdf_s, 2, &format!("sheets-intrepidos-{lang}"));

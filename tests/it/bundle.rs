@@ -112,10 +112,15 @@ fn decompiling_the_bundle_of_every_shipped_game_gives_back_its_sources() {
         let text = ws.read(&format!("cards/{game}/game.toml"));
         let manifest: carta::config::Manifest = toml::from_str(&text).unwrap();
         let expected = serde_json::to_value(&manifest).unwrap();
+        // The labels (from the schemas) and the manifest's translations
+        // (from `i18n/`) are beside the manifest's own keys.
+        let mut stored = json["game"].clone();
+        let map = stored.as_object_mut().unwrap();
+        assert!(map.remove("labels").is_some(), "{game} labels enum values");
+        map.remove("i18n");
         assert!(
-            same_up_to_number_type(&json["game"], &expected),
-            "{game}: manifest {} is not {expected}",
-            json["game"]
+            same_up_to_number_type(&stored, &expected),
+            "{game}: manifest {stored} is not {expected}"
         );
         // ... with every value the manifest writes stored as written (type too)
         let written = toml_to_json(&toml::from_str::<toml::Value>(&text).unwrap());
@@ -732,6 +737,54 @@ fn every_reader_ignores_or_keeps_unknown_keys_of_a_newer_minor_version_as_the_sp
         .stderr_has("format version 2 is not supported");
     let out = read_in_python(&ws.path().join("major.carta"));
     assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn game_texts_of_the_wrong_types_are_refused_by_every_reader() {
+    let ws = free_form_game();
+    ws.write(
+        "cards/g/c.toml",
+        "[[card]]\nid = \"x\"\nkind = \"k\"\nname = \"X\"\nf = 1\n",
+    );
+    ws.run(["build"]).succeeds();
+    let valid = fs::read(bundle_of(ws.path(), "g")).unwrap();
+    let game = carta::bundle::Bundle::from_bytes(valid.clone())
+        .unwrap()
+        .game()
+        .clone();
+    let cases = [
+        ("labels", serde_json::json!({"fogo": 3})),
+        ("i18n", serde_json::json!({"en": {"kinds": {"k": "K"}}})),
+        (
+            "i18n",
+            serde_json::json!({"en": {"labels": {"fogo": ["Fire"]}}}),
+        ),
+    ];
+    for (key, value) in cases {
+        let mut crafted = game.clone();
+        crafted[key] = value.clone();
+        let section = rmp_serde::to_vec_named(&crafted).unwrap();
+        ws.write("crafted.carta", rebuilt(&valid, Some(&section), None, None));
+        for command in ["decompile", "inspect"] {
+            ws.run([command, "crafted.carta"])
+                .code(1)
+                .stderr_has(&format!("{key}:"));
+        }
+        let out = read_in_python(&ws.path().join("crafted.carta"));
+        assert_eq!(out.status.code(), Some(1), "Python of {key} = {value}");
+    }
+    // Well typed, with keys a later version may add, they read.
+    let mut later = game.clone();
+    later["i18n"] =
+        serde_json::json!({"en": {"kinds": {"k": {"name": "K", "later": "x"}}, "later": {}}});
+    let section = rmp_serde::to_vec_named(&later).unwrap();
+    ws.write("later.carta", rebuilt(&valid, Some(&section), None, None));
+    let bundle = carta::bundle::Bundle::open(ws.path().join("later.carta")).unwrap();
+    assert_eq!(bundle.manifest_in("en").kinds["k"].name, "K");
+    assert_eq!(
+        read_in_python(&ws.path().join("later.carta")).status.code(),
+        Some(0)
+    );
 }
 
 #[test]

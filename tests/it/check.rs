@@ -276,3 +276,15 @@ fn a_deck_file_with_the_stamp_it_was_checked_with_keeps_its_verdict() {
     stamp_at(&path, 1_700_000_001);
     ws.run(["check"]).fails().stderr_has("deck::size");
 }
+
+#[test]
+fn a_recheck_sees_a_new_phrase_in_a_template() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    for _ in 0..2 {
+        let run = ws.run(["check"]).succeeds();
+        assert!(!run.stderr.contains("(phrases"), "{}", run.stderr);
+    }
+    let template = "templates/intrepidos/_item.hbs";
+    ws.write(template, ws.read(template) + "{{t \"uma frase nova\"}}\n");
+    ws.run(["check"]).stderr_has("(phrases ");
+}

@@ -1,6 +1,8 @@
 //! Translations as data: sheets per language, the PO round trip, stale
 //! hashes and `i18n update`, and the bundle's reader in a language.
 
+use std::collections::BTreeSet;
+
 use carta::bundle::Bundle;
 use serde_json::{Value, json};
 
@@ -11,6 +13,15 @@ fn entry_line<'a>(text: &'a str, key: &str) -> &'a str {
     text.lines()
         .find(|l| l.starts_with(key))
         .unwrap_or_else(|| panic!("no entry {key}"))
+}
+
+/// The lines that differ between two texts of as many lines: (old, new).
+fn changed_lines<'a>(before: &'a str, after: &'a str) -> Vec<(&'a str, &'a str)> {
+    before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .collect()
 }
 
 #[test]
@@ -103,11 +114,7 @@ fn a_po_round_trip_changes_only_the_translated_strings() {
         .succeeds()
         .stderr_has("imported 1 change into cards/intrepidos/i18n/en.toml");
     let after = ws.read("cards/intrepidos/i18n/en.toml");
-    let changed: Vec<(&str, &str)> = before
-        .lines()
-        .zip(after.lines())
-        .filter(|(a, b)| a != b)
-        .collect();
+    let changed = changed_lines(&before, &after);
     assert_eq!(before.lines().count(), after.lines().count());
     assert_eq!(changed.len(), 1, "{changed:?}");
     assert_eq!(
@@ -115,6 +122,21 @@ fn a_po_round_trip_changes_only_the_translated_strings() {
         changed[0].0,
         "only the text changed"
     );
+    // A template phrase travels the same way.
+    let vida = "msgctxt \"phrases/Vida\"\nmsgid \"Vida\"\nmsgstr \"Health\"";
+    assert!(po.contains(vida), "the export carries the template phrases");
+    ws.write("en.po", po.replacen(vida, &vida.replace("Health", "HP"), 1));
+    ws.run(["i18n", "import", "intrepidos", "en.po"])
+        .succeeds()
+        .stderr_has("imported 2 changes");
+    let last = ws.read("cards/intrepidos/i18n/en.toml");
+    let changed = changed_lines(&before, &last);
+    assert_eq!(
+        changed.len(),
+        1,
+        "the exported PO is the original: {changed:?}"
+    );
+    assert_eq!(changed[0].1, changed[0].0.replace("\"Health\"", "\"HP\""));
     ws.run(["check", "intrepidos"])
         .succeeds()
         .stderr_has("0 warnings");
@@ -193,4 +215,172 @@ fn an_import_with_a_message_the_game_lacks_writes_nothing() {
     ws.run(["i18n", "export", "zodiacos", "--lang", "fr"])
         .fails()
         .stderr_has("game `zodiacos` declares no translation into `fr`");
+}
+
+/// The words (runs of letters) of the visible text of a sheets page's
+/// cards: the cover (carta's own English) and the markup left out.
+fn card_words(html: &str) -> BTreeSet<String> {
+    let body = &html[html.find("<body").expect("a body")..];
+    let mut text = String::new();
+    let mut rest = body;
+    // The cover is the first section; the cards follow it.
+    if let Some(end) = rest.find("</section>") {
+        rest = &rest[end..];
+    }
+    let mut in_tag = false;
+    let mut skip = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '<' => {
+                in_tag = true;
+                let tag = &rest[i..];
+                skip = tag.starts_with("<script") || tag.starts_with("<style");
+                text.push(' ');
+            }
+            '>' => in_tag = false,
+            c if !in_tag && !skip => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text
+        .replace("&amp;", "&")
+        .replace("&#39;", "'")
+        .replace("&quot;", "\"");
+    words(&text)
+}
+
+fn words(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The words of every translation in a translation file.
+fn translated_words(toml_text: &str) -> BTreeSet<String> {
+    fn walk(v: &toml::Value, out: &mut BTreeSet<String>) {
+        match v {
+            toml::Value::String(s) => out.extend(words(s)),
+            toml::Value::Table(t) => match t.get("text") {
+                Some(toml::Value::String(s)) => out.extend(words(s)),
+                _ => t.values().for_each(|v| walk(v, out)),
+            },
+            _ => {}
+        }
+    }
+    let doc: toml::Table = toml_text.parse().unwrap();
+    let mut out = BTreeSet::new();
+    doc.values().for_each(|v| walk(v, &mut out));
+    out
+}
+
+#[test]
+fn the_translated_sheets_print_no_caption_in_the_source_language() {
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    for (game, lang) in [
+        ("intrepidos", "en"),
+        ("zodiacos", "en"),
+        ("intrepidos", "es"),
+    ] {
+        ws.run(["build", game, "--lang", lang]).succeeds();
+        let source = ws.read(&format!("build/{game}/sheets/index.html"));
+        let translated = ws.read(&format!("build/{game}/sheets/{lang}/index.html"));
+        assert!(
+            !translated.contains("Untranslated"),
+            "{game} {lang}: every string is translated"
+        );
+        // A word both languages print must be one the translation itself
+        // uses (a name such as `Antares`, `Limbo`, `XP`): a caption left
+        // in the source language is not.
+        let allowed = translated_words(&ws.read(&format!("cards/{game}/i18n/{lang}.toml")));
+        let source_words = card_words(&source);
+        let printed = card_words(&translated);
+        let left: Vec<&String> = printed
+            .iter()
+            .filter(|w| source_words.contains(*w) && !allowed.contains(*w))
+            .collect();
+        assert!(
+            left.is_empty(),
+            "{game} {lang} prints in the source language: {left:?}"
+        );
+    }
+}
+
+#[test]
+fn a_template_phrase_without_a_translation_prints_in_the_source_language() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let en = ws.read("cards/zodiacos/i18n/en.toml");
+    let vida = entry_line(&en, "Vida = ");
+    ws.write(
+        "cards/zodiacos/i18n/en.toml",
+        en.replacen(&format!("{vida}\n"), "", 1),
+    );
+    ws.run(["check"])
+        .succeeds()
+        .stderr_has("the template phrase \"Vida\" has no en translation")
+        .stderr_has("zodiacos en: 60/60 (phrases 6/7)");
+    ws.run(["build", "--lang", "en"]).succeeds();
+    let sheets = ws.read("build/zodiacos/sheets/en/index.html");
+    assert!(sheets.contains("<span class=\"k\">Vida</span>"));
+    assert!(sheets.contains("<span class=\"k\">Damage</span>"));
+    assert!(sheets.contains("Untranslated, printed in es: 1 string (phrases/Vida)"));
+}
+
+#[test]
+fn the_bundle_carries_the_manifests_translations_and_labels() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["build"]).succeeds();
+    let path = ws.path().join("build/intrepidos/intrepidos.carta");
+    let bundle = Bundle::open(&path).unwrap();
+    assert_eq!(bundle.header().format_minor, carta::bundle::FORMAT_MINOR);
+    let en = bundle.manifest_in("en");
+    assert_eq!(en.name, "Zodiacus Intrepids");
+    assert_eq!(en.kinds["action"].name, "Action");
+    assert_eq!(en.zones["setup"].name, "Setup");
+    assert_eq!(en.deck_rules[0].name, "60-card deck");
+    let back = |m: &carta::config::Manifest| m.kinds["tower"].print.as_ref().unwrap().back.clone();
+    assert_eq!(back(&en).as_deref(), Some("Setup"));
+    let es = bundle.manifest_in("es");
+    assert_eq!(es.zones["setup"].name, "Preparación");
+    let fr = bundle.manifest_in("fr");
+    assert_eq!(
+        fr,
+        *bundle.manifest(),
+        "an untranslated language is the source"
+    );
+    assert_eq!(fr.kinds["action"].name, "Ação");
+    assert_eq!(bundle.label_in("aquario", "en"), Some("Aquarius"));
+    assert_eq!(bundle.label_in("aquario", "fr"), Some("Aquário"));
+    assert_eq!(bundle.label_in("no-such-value", "en"), None);
+    // `decompile` prints them as stored; the Python reader reads them.
+    let decompiled: Value = serde_json::from_str(
+        &ws.run(["decompile", path.to_str().unwrap()])
+            .succeeds()
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        decompiled["game"]["i18n"]["en"]["kinds"]["action"]["name"],
+        "Action"
+    );
+    assert_eq!(decompiled["game"]["labels"]["aquario"], "Aquário");
+    let python = |args: &[&str]| crate::bundle::python_reads(&path, args);
+    assert_eq!(
+        python(&["--manifest", "kinds", "action", "name", "en"]),
+        json!("Action")
+    );
+    assert_eq!(
+        python(&["--manifest", "zones", "setup", "name", "es"]),
+        json!("Preparación")
+    );
+    assert_eq!(
+        python(&["--manifest", "rules", "deck-size", "name", "fr"]),
+        json!(fr.deck_rules[0].name)
+    );
+    assert_eq!(
+        python(&["--manifest", "kinds", "tower", "back", "en"]),
+        json!("Setup")
+    );
+    assert_eq!(python(&["--label", "aquario", "en"]), json!("Aquarius"));
+    assert_eq!(python(&["--label", "aquario", "fr"]), json!("Aquário"));
 }

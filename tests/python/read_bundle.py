@@ -7,6 +7,11 @@ index by binary search.
 Usage: read_bundle.py BUNDLE
        read_bundle.py BUNDLE --field CARD PATH LANG
          (prints one field of one card in a language, with fallback, as JSON)
+       read_bundle.py BUNDLE --manifest SECTION ID FIELD LANG
+         (a kind's, zone's, format's, rule's or the game's string in a
+         language, with fallback: `kinds action name en`, `game "" name en`)
+       read_bundle.py BUNDLE --label VALUE LANG
+         (an enum value's printed label in a language, with fallback)
 """
 
 import json
@@ -104,6 +109,29 @@ def unpack_one(data):
     return value
 
 
+def is_str_map(value, depth):
+    """Whether `value` is a map of str, nested `depth` levels of maps."""
+    if depth == 0:
+        return isinstance(value, str)
+    return isinstance(value, dict) and all(is_str_map(v, depth - 1) for v in value.values())
+
+
+# The depth of string maps of each key of a language in the game's `i18n`.
+TEXT_KEYS = {"game": 1, "kinds": 2, "zones": 2, "formats": 2, "rules": 2, "labels": 1}
+
+
+def check_game_texts(game):
+    """The game section's `labels` and `i18n` (format 1.1) have the types
+    the format gives them; keys this reader does not know are ignored."""
+    check(is_str_map(game.get("labels", {}), 1), "game section: labels")
+    i18n = game.get("i18n", {})
+    check(isinstance(i18n, dict), "game section: i18n")
+    for lang, texts in i18n.items():
+        check(isinstance(texts, dict), f"game section: i18n of {lang}")
+        for key, depth in TEXT_KEYS.items():
+            check(is_str_map(texts.get(key, {}), depth), f"game section: i18n {lang} {key}")
+
+
 class Bundle:
     def __init__(self, data):
         check(data[:8] == MAGIC, "not a carta bundle")
@@ -132,6 +160,7 @@ class Bundle:
             sections[name] = payload[off:off + length]
         self.game = unpack_one(sections["game"])
         check(isinstance(self.game, dict) and isinstance(self.game.get("kinds"), dict), "game section")
+        check_game_texts(self.game)
         self.decks = unpack_one(sections["decks"])
         check(len(self.decks) == self.deck_count, "deck count")
         self.blocks = self._read_blocks(sections["cards"])
@@ -261,6 +290,50 @@ def field_in(record, path, lang):
     return value
 
 
+def source_text(game, section, ident, field):
+    """A string of the game section in the game's own language, named as
+    translation files name it: (`game`, "", `name`), (`kinds`, `action`,
+    `back`), (`rules`, `casual.deck-size`, `name`); None when absent."""
+    if section == "game":
+        return game.get(field)
+    if section in ("kinds", "zones", "formats"):
+        item = game.get(section, {}).get(ident, {})
+        if section == "kinds" and field == "back":
+            return item.get("print", {}).get("back")
+        return item.get(field)
+    if section == "rules":
+        fmt, _, rule = ident.rpartition(".")
+        if fmt:
+            lists = [game.get("formats", {}).get(fmt, {}).get("deck-rules", [])]
+        else:
+            lists = [game.get("deck-rules", []), game.get("box-rules", [])]
+        for rules in lists:
+            for r in rules:
+                if r.get("id") == rule:
+                    return r.get(field)
+    return None
+
+
+def manifest_text_in(game, section, ident, field, lang):
+    """A string of the game section in language `lang`: its translation
+    (the game section's `i18n`), else the source text."""
+    texts = game.get("i18n", {}).get(lang, {})
+    if section == "game":
+        translated = texts.get("game", {}).get(field)
+    else:
+        translated = texts.get(section, {}).get(ident, {}).get(field)
+    if translated is not None:
+        return translated
+    return source_text(game, section, ident, field)
+
+
+def label_in(game, value, lang):
+    """The printed label of enum value `value` in `lang`, else in the
+    game's own language; None when no schema labels it."""
+    translated = game.get("i18n", {}).get(lang, {}).get("labels", {}).get(value)
+    return translated if translated is not None else game.get("labels", {}).get(value)
+
+
 def main():
     with open(sys.argv[1], "rb") as f:
         bundle = Bundle(f.read())
@@ -269,6 +342,14 @@ def main():
         record = bundle.card(card_id)
         check(record is not None, f"no card {card_id}")
         json.dump(field_in(record, path, lang), sys.stdout, ensure_ascii=False)
+        print()
+        return
+    if len(sys.argv) == 7 and sys.argv[2] == "--manifest":
+        json.dump(manifest_text_in(bundle.game, *sys.argv[3:]), sys.stdout, ensure_ascii=False)
+        print()
+        return
+    if len(sys.argv) == 5 and sys.argv[2] == "--label":
+        json.dump(label_in(bundle.game, *sys.argv[3:]), sys.stdout, ensure_ascii=False)
         print()
         return
     cards = [as_source(bundle.card(i)) for i in bundle.ids_in_order()]

@@ -9,7 +9,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::icons::IconSet;
-use crate::config::Icons;
+use crate::config::{Icon, Icons};
 use crate::diag::{Diagnostic, FileId};
 use crate::load::{Jail, ReadProblem, SpanIndex};
 
@@ -94,63 +94,71 @@ pub(super) fn load_icons(
                 .or_else(|| spans.key_span(&pointer))
                 .unwrap_or(0..0)
         };
-        let svg = match (&icon.file, &icon.svg) {
-            (Some(path), None) => match read(jail, game, path) {
-                Ok(bytes) => {
-                    if let Ok(text) = String::from_utf8(bytes) {
-                        text
-                    } else {
-                        diags.push(
-                            Diagnostic::error(
-                                "sheets::icon",
-                                format!("icon file `{path}` is not UTF-8 text"),
-                            )
-                            .at(file, at("/file"), "this icon"),
-                        );
-                        continue;
-                    }
-                }
-                Err(problem) => {
-                    diags.push(
-                        Diagnostic::error(problem.code(), problem.message(path))
-                            .at(file, at("/file"), "icon file")
-                            .with_help("icon files are relative to the game's folder, inside the workspace"),
-                    );
-                    continue;
-                }
-            },
-            (None, Some(svg)) => svg.clone(),
-            _ => {
-                diags.push(
-                    Diagnostic::error(
-                        "sheets::icon",
-                        format!("icon `{name}` needs exactly one of `file` and `svg`"),
-                    )
-                    .at(file, at(""), "this icon"),
-                );
-                continue;
-            }
-        };
-        let svg = if let Some(start) = svg.find("<svg") {
-            svg[start..].trim_end().to_owned()
-        } else {
-            let sub = if icon.file.is_some() { "/file" } else { "/svg" };
-            diags.push(
-                Diagnostic::error(
+        let svg = icon_text(jail, game, name, icon).and_then(|svg| match svg.find("<svg") {
+            Some(start) => Ok(svg[start..].trim_end().to_owned()),
+            None => Err((
+                Box::new(Diagnostic::error(
                     "sheets::icon",
                     format!("icon `{name}` is not SVG: it has no `<svg` element"),
-                )
-                .at(file, at(sub), "not SVG"),
-            );
-            continue;
-        };
-        set.insert(
-            name,
-            svg,
-            icon.label.clone().unwrap_or_else(|| name.clone()),
-        );
+                )),
+                "not SVG",
+            )),
+        });
+        match svg {
+            Ok(svg) => set.insert(
+                name,
+                svg,
+                icon.label.clone().unwrap_or_else(|| name.clone()),
+            ),
+            Err((d, label)) => {
+                // At the entry's `file`, its `svg`, or the entry itself.
+                let sub = match (&icon.file, &icon.svg) {
+                    (Some(_), None) => "/file",
+                    (None, Some(_)) => "/svg",
+                    _ => "",
+                };
+                diags.push(d.at(file, at(sub), label));
+            }
+        }
     }
     set
+}
+
+/// The SVG text of one icon (read from its file, or written inline), or
+/// the problem with it and its label, for the caller to place.
+fn icon_text(
+    jail: &Jail,
+    game: &str,
+    name: &str,
+    icon: &Icon,
+) -> Result<String, (Box<Diagnostic>, &'static str)> {
+    match (&icon.file, &icon.svg) {
+        (Some(path), None) => match read(jail, game, path) {
+            Ok(bytes) => String::from_utf8(bytes).map_err(|_| {
+                let message = format!("icon file `{path}` is not UTF-8 text");
+                (
+                    Box::new(Diagnostic::error("sheets::icon", message)),
+                    "this icon",
+                )
+            }),
+            Err(problem) => Err((
+                Box::new(
+                    Diagnostic::error(problem.code(), problem.message(path)).with_help(
+                        "icon files are relative to the game's folder, inside the workspace",
+                    ),
+                ),
+                "icon file",
+            )),
+        },
+        (None, Some(svg)) => Ok(svg.clone()),
+        _ => Err((
+            Box::new(Diagnostic::error(
+                "sheets::icon",
+                format!("icon `{name}` needs exactly one of `file` and `svg`"),
+            )),
+            "this icon",
+        )),
+    }
 }
 
 /// The output name of an image: `img/` + the first 16 hex digits of the

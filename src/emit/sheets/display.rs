@@ -1,9 +1,6 @@
 //! What a player reads: each card's fields with enum values replaced by
-//! their labels (`x-carta-labels`) and card references by the named card's
-//! name. Templates see these as `fields`, and the authored values as `raw`.
-
-use std::collections::BTreeMap;
-use std::sync::Arc;
+//! their labels (`x-carta-labels`, translated in a localized game) and card
+//! references by the named card's name. Templates see these as `fields`, and the authored values as `raw`.
 
 use serde_json::{Map, Value, json};
 
@@ -11,10 +8,6 @@ use crate::game::Game;
 use crate::validate::KindSchema;
 use crate::validate::RawCard;
 use crate::validate::display::{replace_at, scalar_key};
-
-/// Every card of a game as templates see it through the `card` helper:
-/// `{id, kind, kind_name, name, fields, raw}`, by id.
-pub(crate) type CardIndex = BTreeMap<String, Value>;
 
 /// The display fields of `card`.
 pub(super) fn display_fields(card: &RawCard, game: &Game) -> Map<String, Value> {
@@ -29,9 +22,13 @@ pub(super) fn display_fields(card: &RawCard, game: &Game) -> Map<String, Value> 
 }
 
 fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
+    // In a localized game, the printed language's label where it has one.
+    let lang = &game.manifest.manifest.language;
     for p in &kd.labels {
         replace_at(fields, &p.path, &|v| {
-            scalar_key(v).and_then(|k| p.labels.get(&k).cloned())
+            let key = scalar_key(v)?;
+            let label = p.labels.get(&key)?;
+            Some(game.i18n.label(lang, &key).unwrap_or(label).to_owned())
         });
     }
     for r in &kd.refs {
@@ -43,28 +40,21 @@ fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
     }
 }
 
-/// The [`CardIndex`] of a game's whole pool (references may name cards
-/// that are not printed).
-pub(super) fn index(game: &Game) -> Arc<CardIndex> {
-    let m = &game.manifest.manifest;
-    Arc::new(
-        game.pool
-            .iter()
-            .map(|card| {
-                let kind_name = m
-                    .kinds
-                    .get(&card.kind)
-                    .map_or(card.kind.as_str(), |k| k.name.as_str());
-                let view = json!({
-                    "id": card.id,
-                    "kind": card.kind,
-                    "kind_name": kind_name,
-                    "name": card.name,
-                    "fields": display_fields(card, game),
-                    "raw": card.fields,
-                });
-                (card.id.clone(), view)
-            })
-            .collect(),
-    )
+/// A card as templates see it through the `card` helper:
+/// `{id, kind, kind_name, name, fields, raw}`.
+pub(super) fn card_value(card: &RawCard, game: &Game) -> Value {
+    let kind_name = game
+        .manifest
+        .manifest
+        .kinds
+        .get(&card.kind)
+        .map_or(card.kind.as_str(), |k| k.name.as_str());
+    json!({
+        "id": card.id,
+        "kind": card.kind,
+        "kind_name": kind_name,
+        "name": card.name,
+        "fields": display_fields(card, game),
+        "raw": card.fields,
+    })
 }

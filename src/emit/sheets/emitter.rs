@@ -2,7 +2,8 @@
 //! files of `<game>/sheets/` (the whole pool) or `<game>/decks/<deck>/` (one
 //! deck), replaced whole.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use super::{Inputs, OutputFile, Print, Selection, SheetOptions, budget, pool_prints, render};
 use crate::diag::Diagnostics;
@@ -55,6 +56,7 @@ impl<'g> SheetsEmitter<'g> {
     /// The same sheets in language `lang`, into `<dir>/<lang>/` inside the
     /// source language's folder (which the same build must stage first),
     /// with `notes` on the cover (what kept its source text).
+    #[must_use]
     pub fn in_language(mut self, lang: &str, notes: Vec<String>) -> Self {
         self.dir = self.dir.join(lang);
         self.selection.notes = notes;
@@ -64,17 +66,21 @@ impl<'g> SheetsEmitter<'g> {
 }
 
 impl SheetsEmitter<'_> {
-    /// Renders the sheets' files (`index.html` and the art), counting the
-    /// printed copies against the run's limit in `stage`; `None` once the
-    /// problems are reported into `diags`.
+    /// Renders the sheets, streaming `index.html` into `index` (see
+    /// [`render`]) and counting the printed copies against the run's limit
+    /// in `stage`; returns the art files to write beside it, `None` once
+    /// the problems are reported into `diags` (then `index` holds nothing
+    /// usable).
     ///
     /// # Errors
-    /// When the game's templates cannot be read.
-    pub fn files(
+    /// When the game's templates cannot be read or `index` written (the
+    /// error names `index_path`).
+    pub fn write(
         &self,
         game: &Game,
         ws: &mut Workspace,
         stage: &mut Stage,
+        (index, index_path): (&mut dyn Write, &Path),
         diags: &mut Diagnostics,
     ) -> Result<Option<Vec<OutputFile>>, EmitError> {
         if !budget::within(stage, ws, &self.selection.prints, diags) {
@@ -82,17 +88,22 @@ impl SheetsEmitter<'_> {
         }
         let inputs = Inputs::read(ws, game.id(), diags)?;
         let mut found = Vec::new();
-        let files = render(
+        let written = render(
             ws.jail(),
             &ws.sources,
             game,
             &inputs,
             &self.selection,
             &self.options,
+            index,
             &mut found,
-        );
+        )
+        .and_then(|files| index.flush().map(|()| files));
         diags.extend(found);
-        Ok(files)
+        written.map_err(|source| EmitError::Write {
+            path: index_path.to_path_buf(),
+            source,
+        })
     }
 }
 
@@ -108,14 +119,15 @@ impl Emitter for SheetsEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        if let Some(files) = self.files(game, ws, stage, diags)? {
-            let dir = PathBuf::from(game.id()).join(&self.dir);
-            if !self.nested {
-                stage.folder(&dir)?;
-            }
-            for file in files {
-                stage.write(&dir.join(&file.path), &file.bytes)?;
-            }
+        let dir = PathBuf::from(game.id()).join(&self.dir);
+        if !self.nested {
+            stage.folder(&dir)?;
+        }
+        let path = dir.join("index.html");
+        let mut index = stage.create(&path)?;
+        let files = self.write(game, ws, stage, (&mut index, &path), diags)?;
+        for file in files.into_iter().flatten() {
+            stage.write(&dir.join(&file.path), &file.bytes)?;
         }
         Ok(())
     }

@@ -252,9 +252,26 @@ fn dedup(v: &mut Vec<f64>) {
 /// A length in mm as CSS text: at most three decimals, no trailing zeros,
 /// so that the same geometry always prints the same bytes.
 pub fn mm(v: f64) -> String {
-    let s = format!("{:.3}", v + 0.0);
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.into() }
+    // Integer thousandths: `{:.3}` on a float takes the slow exact path,
+    // and a sheet prints tens of numbers per card. Near a tie the product
+    // may round otherwise than the exact decimal does: the slow path then.
+    let scaled = v * 1000.0;
+    if !scaled.is_finite() || scaled.abs() >= 1e15 || (scaled.fract().abs() - 0.5).abs() < 1e-6 {
+        let s = format!("{:.3}", v + 0.0);
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        return if s == "-0" { "0".into() } else { s.into() };
+    }
+    let thousandths = scaled.round();
+    #[allow(clippy::cast_possible_truncation)] // finite and below 1e15: exact in i64
+    let t = thousandths as i64;
+    let sign = if t < 0 { "-" } else { "" };
+    let (whole, frac) = (t.unsigned_abs() / 1000, t.unsigned_abs() % 1000);
+    if frac == 0 {
+        format!("{sign}{whole}")
+    } else {
+        let digits = format!("{frac:03}");
+        format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
+    }
 }
 
 #[cfg(test)]
@@ -355,5 +372,26 @@ mod tests {
         assert_eq!(mm(3.0), "3");
         assert_eq!(mm(9.750_000_1), "9.75");
         assert_eq!(mm(-0.0001), "0");
+        assert_eq!(mm(-2.5), "-2.5");
+        assert_eq!(mm(0.0625), "0.062");
+    }
+
+    #[test]
+    fn mm_prints_what_three_decimals_print() {
+        let exact = |v: f64| {
+            let s = format!("{:.3}", v + 0.0);
+            let s = s.trim_end_matches('0').trim_end_matches('.').to_owned();
+            if s == "-0" { "0".to_owned() } else { s }
+        };
+        for i in -20_000..20_000 {
+            for v in [
+                f64::from(i) / 16.0,
+                f64::from(i) / 7.0,
+                f64::from(i) * 0.0001,
+                f64::from(i) * 0.0635 + 3.0,
+            ] {
+                assert_eq!(mm(v), exact(v), "{v}");
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@ mod helpers;
 pub mod icons;
 mod layout;
 mod page;
+mod renderer;
 mod spans;
 mod templates;
 mod view;
@@ -27,14 +28,13 @@ pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
-
-use serde_json::Value;
+use std::io::{self, Write};
+use std::ops::Range;
 
 use self::assets::ImageCache;
 use self::geometry::{CardBox, Flip, Grid, PageBox};
-use self::page::{Cover, Placed, SheetEntry, Side};
-use self::templates::Templates;
+use self::page::{Cover, GridText, Placed, SheetEntry, Side};
+use self::renderer::{Failures, Renderer};
 use crate::config::{CardSize, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset};
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::game::Game;
@@ -107,24 +107,13 @@ impl Inputs {
         game: &str,
         diags: &mut Diagnostics,
     ) -> Result<Inputs, LoadError> {
-        let dir = ws.root().join("templates").join(game);
-        if !dir.is_dir() {
-            return Ok(Inputs::default());
-        }
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
-            .map_err(|source| LoadError::Io {
-                path: dir.clone(),
-                source,
-            })?
-            .filter_map(Result::ok)
-            .filter(|e| !e.path().is_dir())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|n| (n.ends_with(".hbs") || n == "style.css") && !n.starts_with('.'))
-            .collect();
-        names.sort();
+        let mut names = crate::i18n::phrases::template_names(ws, game)?;
+        // Matched exactly, as the kind ids in template names are.
+        #[allow(clippy::case_sensitive_file_extension_comparisons)]
+        names.retain(|n| n.ends_with(".hbs") || n == "style.css");
         let rels: Vec<String> = names
             .iter()
-            .map(|n| format!("templates/{game}/{n}"))
+            .map(|n| crate::i18n::phrases::template_path(game, n))
             .collect();
         let ids = ws.read_many(&rels, diags)?;
         Ok(Inputs {
@@ -145,7 +134,7 @@ struct Build {
     ink_saver: bool,
 }
 
-fn resolve_build(print: &PrintSettings, o: &SheetOptions) -> Build {
+fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
     Build {
         page: PageBox {
             paper: o.paper.unwrap_or(print.paper),
@@ -191,16 +180,52 @@ pub struct Selection<'a> {
     pub notes: Vec<String>,
 }
 
-/// Every printed card's face and back HTML, and what they need.
+/// Every printed card's face and back, held together: for the outputs
+/// that place cards one by one (exports, the deck builder) rather than on
+/// sheets streamed to disk.
 struct Rendered<'a> {
-    /// The prints in sheet order: kinds in manifest order, then selection order.
+    /// The prints in sheet order.
     prints: Vec<Print<'a>>,
-    /// Card id → (face, back) HTML.
-    rendered: BTreeMap<&'a str, (String, String)>,
+    /// Their faces and backs, in the same order.
+    cards: Vec<renderer::Rendered>,
     /// The game's extra CSS.
     css: String,
     /// The art the cards use.
     images: ImageCache,
+}
+
+/// The prints of `selection` in sheet order — kinds in manifest order,
+/// then selection order — without those of no copies.
+fn sheet_order<'a>(game: &Game, selection: &Selection<'a>) -> Vec<Print<'a>> {
+    let kinds = game.manifest.manifest.kind_ids();
+    let mut prints: Vec<Print<'a>> = selection
+        .prints
+        .iter()
+        .copied()
+        .filter(|p| p.count > 0)
+        .collect();
+    prints.sort_by_key(|p| {
+        kinds
+            .iter()
+            .position(|k| *k == p.card.kind)
+            .unwrap_or(usize::MAX)
+    });
+    prints
+}
+
+/// Each print's art, read in order into `images` (see [`Renderer::prepare`]).
+fn prepare_all(
+    renderer: &Renderer<'_>,
+    jail: &Jail,
+    sources: &SourceMap,
+    prints: &[Print<'_>],
+    images: &mut ImageCache,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<BTreeMap<String, String>> {
+    prints
+        .iter()
+        .map(|p| renderer.prepare(jail, sources, p.card, images, diags))
+        .collect()
 }
 
 /// Renders the face and back of every card of `selection`, reporting
@@ -214,110 +239,21 @@ fn render_faces<'a>(
     ink_saver: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Rendered<'a> {
-    let m = &game.manifest.manifest;
-    let mfile = game.manifest.file;
-    let default_print = PrintSettings::default();
-    let print = m.print.as_ref().unwrap_or(&default_print);
-    let icons = Arc::new(assets::load_icons(
-        jail,
-        &m.id,
-        &m.icons,
-        (mfile, &game.manifest.spans),
-        diags,
-    ));
-    let kinds = m.kind_ids();
-    let cards = display::index(game);
-    let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, &cards, diags);
-    let gview = GameView {
-        id: m.id.clone(),
-        name: m.name.clone(),
-        language: m.language.clone(),
-    };
-
-    // Order: kinds in manifest order, then selection order.
-    let mut prints: Vec<Print<'a>> = selection
-        .prints
-        .iter()
-        .copied()
-        .filter(|p| p.count > 0)
-        .collect();
-    prints.sort_by_key(|p| {
-        kinds
-            .iter()
-            .position(|k| *k == p.card.kind)
-            .unwrap_or(usize::MAX)
-    });
-
+    let renderer = Renderer::new(jail, sources, game, inputs, ink_saver, diags);
+    let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
-    let mut rendered: BTreeMap<&'a str, (String, String)> = BTreeMap::new();
-    let mut template_errors = BTreeMap::new();
-    for p in &prints {
-        let card = p.card;
-        let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
-        check_tokens(sources, card, &icons, diags);
-        let display = game.schemas.kind(&card.kind);
-        let art_fields: Vec<&str> = kprint
-            .map(|k| k.images.iter().map(String::as_str).collect::<Vec<_>>())
-            .unwrap_or_default()
-            .into_iter()
-            .chain(display.into_iter().flat_map(|d| {
-                d.face
-                    .iter()
-                    .filter(|f| f.role == crate::validate::display::Role::Art)
-                    .map(|f| f.key.as_str())
-            }))
-            .collect();
-        let card_images = card_images(jail, sources, &m.id, card, &art_fields, &mut images, diags);
-        let fields = cards
-            .get(&card.id)
-            .and_then(|v| v["fields"].as_object())
-            .unwrap_or(&card.fields);
-        let view = CardView {
-            id: &card.id,
-            kind: &card.kind,
-            kind_name: m
-                .kinds
-                .get(&card.kind)
-                .map_or(card.kind.as_str(), |k| k.name.as_str()),
-            name: &card.name,
-            copies: p.count,
-            layout: layout::layout(
-                display.map(|d| d.face.as_slice()).unwrap_or_default(),
-                fields,
-                &card_images,
-            ),
-            fields,
-            raw: &card.fields,
-            images: card_images,
-            back: kprint.and_then(|k| k.back.as_deref()),
-            game: &gview,
-            size: card_box(print, kprint).into(),
-            ink_saver,
-        };
-        let mut one = |name: &str| match templates.render(name, &view) {
-            Ok(html) => html,
-            Err(e) => {
-                let key = (
-                    name.to_owned(),
-                    e.line_no,
-                    e.column_no,
-                    templates::render_message(&e),
-                );
-                template_errors.entry(key).or_insert_with(|| (e, card));
-                String::new()
-            }
-        };
-        let face = one(templates.face_of(&card.kind));
-        let back = one(templates.back_of(&card.kind));
-        rendered.insert(&card.id, (face, back));
+    let arts = prepare_all(&renderer, jail, sources, &prints, &mut images, diags);
+    let arts: Vec<&BTreeMap<String, String>> = arts.iter().collect();
+    let mut rendered = renderer.render_all(&prints, &arts);
+    let mut failures = Failures::default();
+    for (p, r) in prints.iter().zip(&mut rendered) {
+        failures.add(p.card, r);
     }
-    for ((name, ..), (e, card)) in template_errors {
-        diags.push(template_error(&templates, sources, &name, &e, card));
-    }
+    failures.report(&renderer, sources, diags);
     Rendered {
         prints,
-        rendered,
-        css: templates.css,
+        cards: rendered,
+        css: renderer.css().to_owned(),
         images,
     }
 }
@@ -367,32 +303,26 @@ pub fn render_cards(
 ) -> Option<CardSet> {
     let errors_before = error_count(diags);
     let m = &game.manifest.manifest;
-    let default_print = PrintSettings::default();
-    let print = m.print.as_ref().unwrap_or(&default_print);
-    let mut faces = render_faces(jail, sources, game, inputs, selection, false, diags);
+    let print = m.print.clone().unwrap_or_default();
+    let faces = render_faces(jail, sources, game, inputs, selection, false, diags);
     if error_count(diags) > errors_before {
         return None;
     }
     let cards = faces
         .prints
         .iter()
-        .map(|p| {
-            let (face, back) = faces
-                .rendered
-                .remove(p.card.id.as_str())
-                .unwrap_or_default();
-            RenderedCard {
-                id: p.card.id.clone(),
-                kind: p.card.kind.clone(),
-                name: p.card.name.clone(),
-                count: p.count,
-                size: card_box(
-                    print,
-                    m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref()),
-                ),
-                face,
-                back,
-            }
+        .zip(faces.cards)
+        .map(|(p, r)| RenderedCard {
+            id: p.card.id.clone(),
+            kind: p.card.kind.clone(),
+            name: p.card.name.clone(),
+            count: p.count,
+            size: card_box(
+                &print,
+                m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref()),
+            ),
+            face: r.face,
+            back: r.back,
         })
         .collect();
     Some(CardSet {
@@ -426,8 +356,27 @@ fn image_files(images: ImageCache) -> Vec<OutputFile> {
     files
 }
 
-/// Renders the sheets of `game`. Reports every problem into `diags`;
-/// returns the files only when there was no error.
+/// How many sheets are rendered and written at a time: enough cards for
+/// every core, few enough that a build holds a handful of pages.
+const SHEETS_PER_BATCH: usize = 16;
+
+/// One printed sheet: its grid and its slots (an index into the prints, and
+/// which copy).
+struct Sheet {
+    grid: usize,
+    slots: Vec<(usize, u32)>,
+}
+
+/// Renders the sheets of `game`, streaming `index.html` into `index` a few
+/// sheets at a time (faces rendered on every core), so that memory does
+/// not grow with the number of cards. Reports every problem into `diags`
+/// and returns the art files to write beside it — only when there was no
+/// error; then what was written to `index` is incomplete and must be
+/// thrown away.
+///
+/// # Errors
+/// When `index` cannot be written.
+#[allow(clippy::too_many_arguments)] // the emitter's inputs, each needed
 pub fn render(
     jail: &Jail,
     sources: &SourceMap,
@@ -435,58 +384,245 @@ pub fn render(
     inputs: &Inputs,
     selection: &Selection<'_>,
     options: &SheetOptions,
+    index: &mut dyn Write,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<OutputFile>> {
+) -> io::Result<Option<Vec<OutputFile>>> {
     let errors_before = error_count(diags);
     let m = &game.manifest.manifest;
-    let default_print = PrintSettings::default();
-    let print = m.print.as_ref().unwrap_or(&default_print);
-    let build = resolve_build(print, options);
-    let Rendered {
-        prints,
-        rendered,
-        css,
-        images,
-    } = render_faces(
-        jail,
-        sources,
-        game,
-        inputs,
-        selection,
-        build.ink_saver,
-        diags,
-    );
+    let build = resolve_build(&m.print.clone().unwrap_or_default(), *options);
+    let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
+    let prints = sheet_order(game, selection);
+    let mut images = ImageCache::default();
+    let arts = prepare_all(&renderer, jail, sources, &prints, &mut images, diags);
 
     // Geometry: consecutive kinds with the same card box share sheets.
-    let mut groups: Vec<(CardBox, Vec<Print<'_>>)> = Vec::new();
-    for p in &prints {
-        let b = card_box(
-            print,
-            m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref()),
-        );
+    let mut groups: Vec<(CardBox, Range<usize>)> = Vec::new();
+    for (i, p) in prints.iter().enumerate() {
+        let b = renderer.card_box(&p.card.kind);
         match groups.last_mut() {
-            Some((gb, ps)) if *gb == b => ps.push(*p),
-            _ => groups.push((b, vec![*p])),
+            Some((gb, range)) if *gb == b => range.end = i + 1,
+            _ => groups.push((b, i..i + 1)),
         }
     }
     let mut grids = Vec::new();
-    for (b, ps) in &groups {
+    for (b, range) in &groups {
         match Grid::fit(build.page, *b) {
             Some(g) => grids.push(g),
-            None => diags.push(layout_error(game, &ps[0].card.kind, *b, build.page)),
+            None => diags.push(layout_error(
+                game,
+                &prints[range.start].card.kind,
+                *b,
+                build.page,
+            )),
         }
     }
-    if error_count(diags) > errors_before {
-        return None;
+    if grids.len() < groups.len() {
+        return Ok(None);
     }
-    let html = assemble(game, selection, &build, &css, &groups, &grids, &rendered);
-    let mut files = vec![OutputFile {
-        path: "index.html".into(),
-        bytes: html.into_bytes(),
-    }];
-    files.extend(image_files(images));
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Some(files)
+    let sheets = paginate(&prints, &groups, &grids);
+    let doc = Document {
+        game,
+        selection,
+        build: &build,
+        prints: &prints,
+        grids: &grids,
+    };
+    let failures = doc.write(&renderer, &arts, &sheets, index)?;
+    failures.report(&renderer, sources, diags);
+    if error_count(diags) > errors_before {
+        return Ok(None);
+    }
+    Ok(Some(image_files(images)))
+}
+
+/// Cuts each group's copies into sheets of its grid.
+fn paginate(
+    prints: &[Print<'_>],
+    groups: &[(CardBox, Range<usize>)],
+    grids: &[Grid],
+) -> Vec<Sheet> {
+    let mut sheets = Vec::new();
+    for (g, ((_, range), grid)) in groups.iter().zip(grids).enumerate() {
+        let copies: Vec<(usize, u32)> = range
+            .clone()
+            .flat_map(|i| (1..=prints[i].count).map(move |c| (i, c)))
+            .collect();
+        for chunk in copies.chunks(grid.per_page()) {
+            sheets.push(Sheet {
+                grid: g,
+                slots: chunk.to_vec(),
+            });
+        }
+    }
+    sheets
+}
+
+/// One sheets document being written: the selection and how it is laid out.
+struct Document<'d, 'a> {
+    game: &'d Game,
+    selection: &'d Selection<'a>,
+    build: &'d Build,
+    prints: &'d [Print<'a>],
+    grids: &'d [Grid],
+}
+
+impl<'a> Document<'_, 'a> {
+    /// Writes the document: its head, the cover, the sheets in batches
+    /// (each batch's cards rendered on every core), its tail. Returns the
+    /// template failures met.
+    fn write(
+        &self,
+        renderer: &Renderer<'_>,
+        arts: &[BTreeMap<String, String>],
+        sheets: &[Sheet],
+        out: &mut dyn Write,
+    ) -> io::Result<Failures<'a>> {
+        let m = &self.game.manifest.manifest;
+        let flip = Flip::of(self.build.duplex, self.build.page.orientation);
+        let (pw, ph) = self.build.page.size();
+        let mut buf = String::new();
+        let class = format!(
+            "paper-{} {}{}",
+            self.build.page.paper.label().to_ascii_lowercase(),
+            if self.build.page.orientation == Orientation::Portrait {
+                "portrait"
+            } else {
+                "landscape"
+            },
+            if self.build.ink_saver {
+                " ink-saver"
+            } else {
+                ""
+            }
+        );
+        let title = format!("{} — print and play", m.name);
+        let css = [BASE_CSS, renderer.css()];
+        page::document_head(&mut buf, &title, &m.language, (pw, ph), &class, &css);
+        let cover = self.cover(sheets, flip, ph);
+        cover.write(&mut buf, ph);
+        out.write_all(buf.as_bytes())?;
+        let texts: Vec<GridText> = self.grids.iter().map(|g| GridText::new(g, flip)).collect();
+        let mut failures = Failures::default();
+        for (b, batch) in sheets.chunks(SHEETS_PER_BATCH).enumerate() {
+            buf.clear();
+            let first = batch[0].slots[0].0;
+            let end = batch
+                .last()
+                .and_then(|s| s.slots.last())
+                .map_or(first, |s| s.0 + 1);
+            let art: Vec<&BTreeMap<String, String>> = arts[first..end].iter().collect();
+            let mut rendered = renderer.render_all(&self.prints[first..end], &art);
+            for (i, r) in rendered.iter_mut().enumerate() {
+                failures.add(self.prints[first + i].card, r);
+            }
+            for (k, sheet) in batch.iter().enumerate() {
+                let number = cover.sheets[b * SHEETS_PER_BATCH + k].faces_page;
+                let text = &texts[sheet.grid];
+                self.write_sheet(&mut buf, number, sheet, text, flip.is_some(), |i| {
+                    &rendered[i - first]
+                });
+            }
+            out.write_all(buf.as_bytes())?;
+        }
+        buf.clear();
+        page::document_tail(&mut buf);
+        out.write_all(buf.as_bytes())?;
+        Ok(failures)
+    }
+
+    /// The cover: what is printed, how, and the table of sheets.
+    fn cover(&self, sheets: &[Sheet], flip: Option<Flip>, ph: f64) -> Cover<'_> {
+        let m = &self.game.manifest.manifest;
+        let kind_name = |k: &str| {
+            m.kinds
+                .get(k)
+                .map_or(k.to_owned(), |kind| kind.name.clone())
+        };
+        let mut counts: Vec<(String, usize, u32)> = Vec::new();
+        for kind in m.kinds.keys() {
+            let ps: Vec<&Print<'_>> = self
+                .prints
+                .iter()
+                .filter(|p| p.card.kind == *kind)
+                .collect();
+            if !ps.is_empty() {
+                counts.push((kind_name(kind), ps.len(), ps.iter().map(|p| p.count).sum()));
+            }
+        }
+        let mut cover = Cover {
+            game: &m.name,
+            subject: &self.selection.subject,
+            instructions: [instructions(self.build, flip), self.selection.notes.clone()].concat(),
+            counts,
+            sheets: Vec::new(),
+        };
+        let per_sheet = if flip.is_some() { 2 } else { 1 };
+        // The cover's length depends only on how many sheets there are.
+        cover.sheets = sheets.iter().map(|_| SheetEntry::default()).collect();
+        let first_page = cover.pages(ph) + 1;
+        for (i, sheet) in sheets.iter().enumerate() {
+            let faces_page = first_page + i * per_sheet;
+            let mut kinds: Vec<String> = Vec::new();
+            let mut names: Vec<(String, u32)> = Vec::new();
+            for &(p, _) in &sheet.slots {
+                let card = self.prints[p].card;
+                let k = kind_name(&card.kind);
+                if !kinds.contains(&k) {
+                    kinds.push(k);
+                }
+                match names.last_mut() {
+                    Some((n, c)) if *n == card.name => *c += 1,
+                    _ => names.push((card.name.clone(), 1)),
+                }
+            }
+            cover.sheets[i] = SheetEntry {
+                faces_page,
+                backs_page: flip.map(|_| faces_page + 1),
+                kinds,
+                boxes: sheet.slots.len(),
+                names,
+            };
+        }
+        cover
+    }
+
+    /// Writes one sheet's faces page, and its backs page when duplex.
+    fn write_sheet<'r>(
+        &self,
+        out: &mut String,
+        faces_page: usize,
+        sheet: &Sheet,
+        text: &GridText,
+        duplex: bool,
+        rendered: impl Fn(usize) -> &'r renderer::Rendered,
+    ) {
+        let placed = |side: Side| -> Vec<Placed<'_>> {
+            sheet
+                .slots
+                .iter()
+                .enumerate()
+                .map(|(slot, &(p, copy))| {
+                    let card = self.prints[p].card;
+                    let r = rendered(p);
+                    Placed {
+                        id: &card.id,
+                        kind: &card.kind,
+                        copy,
+                        slot,
+                        html: if side == Side::Backs {
+                            &r.back
+                        } else {
+                            &r.face
+                        },
+                    }
+                })
+                .collect()
+        };
+        page::sheet(out, faces_page, Side::Faces, text, &placed(Side::Faces));
+        if duplex {
+            page::sheet(out, faces_page + 1, Side::Backs, text, &placed(Side::Backs));
+        }
+    }
 }
 
 /// One card's face as printed, on its own.
@@ -542,13 +678,13 @@ pub fn faces(
         diags,
     );
     let cards = rendered
-        .rendered
-        .into_iter()
-        .filter_map(|(id, (face, _))| {
-            let card = game.pool.get(id)?;
-            let kprint = m.kinds.get(&card.kind).and_then(|k| k.print.as_ref());
+        .prints
+        .iter()
+        .zip(rendered.cards)
+        .map(|(p, r)| {
+            let kprint = m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref());
             let size = card_box(print, kprint).into();
-            Some((id.to_owned(), Face { html: face, size }))
+            (p.card.id.clone(), Face { html: r.face, size })
         })
         .collect();
     Faces {
@@ -562,155 +698,6 @@ pub fn faces(
             .map(|i| (i.url, i.bytes))
             .collect(),
     }
-}
-
-/// Lays the rendered cards out on pages and writes the document.
-fn assemble(
-    game: &Game,
-    selection: &Selection<'_>,
-    build: &Build,
-    css: &str,
-    groups: &[(CardBox, Vec<Print<'_>>)],
-    grids: &[Grid],
-    rendered: &BTreeMap<&str, (String, String)>,
-) -> String {
-    let m = &game.manifest.manifest;
-    let flip = Flip::of(build.duplex, build.page.orientation);
-    let (pw, ph) = build.page.size();
-    // Each sheet: its grid and its (card, copy) slots.
-    let mut sheets: Vec<(&Grid, Vec<(&RawCard, u32)>)> = Vec::new();
-    for ((_, prints), grid) in groups.iter().zip(grids) {
-        let copies: Vec<(&RawCard, u32)> = prints
-            .iter()
-            .flat_map(|p| (1..=p.count).map(move |c| (p.card, c)))
-            .collect();
-        for chunk in copies.chunks(grid.per_page()) {
-            sheets.push((grid, chunk.to_vec()));
-        }
-    }
-    let kind_name = |k: &str| {
-        m.kinds
-            .get(k)
-            .map_or(k.to_owned(), |kind| kind.name.clone())
-    };
-    let mut counts: Vec<(String, usize, u32)> = Vec::new();
-    for kind in m.kinds.keys() {
-        let ps: Vec<&Print<'_>> = groups
-            .iter()
-            .flat_map(|(_, p)| p)
-            .filter(|p| p.card.kind == *kind)
-            .collect();
-        if !ps.is_empty() {
-            counts.push((kind_name(kind), ps.len(), ps.iter().map(|p| p.count).sum()));
-        }
-    }
-    let mut cover = Cover {
-        game: &m.name,
-        subject: &selection.subject,
-        instructions: [instructions(build, flip), selection.notes.clone()].concat(),
-        counts,
-        sheets: Vec::new(),
-    };
-    let per_sheet = if flip.is_some() { 2 } else { 1 };
-    // The cover's length depends only on how many sheets there are.
-    cover.sheets = sheets
-        .iter()
-        .map(|_| SheetEntry {
-            faces_page: 0,
-            backs_page: None,
-            kinds: vec![],
-            boxes: 0,
-            names: vec![],
-        })
-        .collect();
-    let first_page = cover.pages(ph) + 1;
-    for (i, (_, slots)) in sheets.iter().enumerate() {
-        let faces_page = first_page + i * per_sheet;
-        let mut kinds: Vec<String> = Vec::new();
-        let mut names: Vec<(String, u32)> = Vec::new();
-        for (card, _) in slots {
-            let k = kind_name(&card.kind);
-            if !kinds.contains(&k) {
-                kinds.push(k);
-            }
-            match names.last_mut() {
-                Some((n, c)) if *n == card.name => *c += 1,
-                _ => names.push((card.name.clone(), 1)),
-            }
-        }
-        cover.sheets[i] = SheetEntry {
-            faces_page,
-            backs_page: flip.map(|_| faces_page + 1),
-            kinds,
-            boxes: slots.len(),
-            names,
-        };
-    }
-    let mut body = String::new();
-    cover.write(&mut body, ph);
-    let empty = (String::new(), String::new());
-    for (i, (grid, slots)) in sheets.iter().enumerate() {
-        let faces_page = cover.sheets[i].faces_page;
-        let marks = grid.marks();
-        let placed = |side: Side| -> Vec<Placed<'_>> {
-            slots
-                .iter()
-                .enumerate()
-                .map(|(slot, (card, copy))| {
-                    let (face, back) = rendered.get(card.id.as_str()).unwrap_or(&empty);
-                    let (rect, html) = match (side, flip) {
-                        (Side::Backs, Some(f)) => (grid.back(slot, f), back.as_str()),
-                        _ => (grid.face(slot), face.as_str()),
-                    };
-                    Placed {
-                        rect,
-                        id: &card.id,
-                        kind: &card.kind,
-                        copy: *copy,
-                        slot,
-                        html,
-                    }
-                })
-                .collect()
-        };
-        page::sheet(
-            &mut body,
-            faces_page,
-            Side::Faces,
-            grid,
-            &placed(Side::Faces),
-            &marks,
-        );
-        if flip.is_some() {
-            page::sheet(
-                &mut body,
-                faces_page + 1,
-                Side::Backs,
-                grid,
-                &placed(Side::Backs),
-                &marks,
-            );
-        }
-    }
-    let class = format!(
-        "paper-{} {}{}",
-        build.page.paper.label().to_ascii_lowercase(),
-        if build.page.orientation == Orientation::Portrait {
-            "portrait"
-        } else {
-            "landscape"
-        },
-        if build.ink_saver { " ink-saver" } else { "" }
-    );
-    let title = format!("{} — print and play", m.name);
-    page::document(
-        &title,
-        &m.language,
-        (pw, ph),
-        &class,
-        &[BASE_CSS, css],
-        &body,
-    )
 }
 
 /// The cover's printing instructions.
@@ -735,157 +722,6 @@ fn instructions(build: &Build, flip: Option<Flip>) -> Vec<String> {
         out.push("Ink saver: no card backgrounds or art.".into());
     }
     out
-}
-
-/// Reports every `{token}` in the card's text that is not a declared icon.
-fn check_tokens(
-    sources: &SourceMap,
-    card: &RawCard,
-    icons: &icons::IconSet,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let mut found = Vec::new();
-    for (k, v) in &card.fields {
-        walk_strings(
-            v,
-            &format!("/{}", k.replace('~', "~0").replace('/', "~1")),
-            &mut found,
-        );
-    }
-    for (pointer, text) in found {
-        for (_, token) in icons::tokens(text) {
-            if icons.resolve(token).is_some() {
-                continue;
-            }
-            let base = token
-                .rsplit_once(':')
-                .filter(|(_, n)| n.parse::<u32>().is_ok())
-                .map_or(token, |(b, _)| b);
-            let hint = crate::suggest::closest(base, icons.names());
-            diags.push(
-                Diagnostic::error(
-                    "sheets::unknown-icon",
-                    format!(
-                        "`{{{token}}}` in `{}` of card `{}` is not an icon of this game",
-                        spans::field(sources, card, &pointer).display,
-                        card.id
-                    ),
-                )
-                .at(
-                    card.file,
-                    spans::field(sources, card, &pointer).value,
-                    "unknown icon token",
-                )
-                .with_help(match hint {
-                    Some(h) => format!("did you mean `{{{h}}}`?"),
-                    None => format!("declare `{base}` under [icons] in game.toml"),
-                }),
-            );
-        }
-    }
-}
-
-fn walk_strings<'a>(v: &'a Value, pointer: &str, out: &mut Vec<(String, &'a str)>) {
-    match v {
-        Value::String(s) => out.push((pointer.to_owned(), s)),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                walk_strings(item, &format!("{pointer}/{i}"), out);
-            }
-        }
-        Value::Object(map) => {
-            for (k, item) in map {
-                walk_strings(
-                    item,
-                    &format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1")),
-                    out,
-                );
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Reads the art of a card, reporting problems at the field.
-fn card_images(
-    jail: &Jail,
-    sources: &SourceMap,
-    game: &str,
-    card: &RawCard,
-    art_fields: &[&str],
-    cache: &mut ImageCache,
-    diags: &mut Vec<Diagnostic>,
-) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    for &field in art_fields {
-        if out.contains_key(field) {
-            continue;
-        }
-        let Some(value) = card.fields.get(field) else {
-            continue;
-        };
-        let pointer = format!("/{field}");
-        let Some(rel) = value.as_str() else {
-            diags.push(
-                Diagnostic::error(
-                    "sheets::image-type",
-                    format!("`{field}` of card `{}` must be an image path", card.id),
-                )
-                .at(
-                    card.file,
-                    spans::field(sources, card, &pointer).value,
-                    "not a path",
-                ),
-            );
-            continue;
-        };
-        match cache.get(jail, game, rel) {
-            Ok(image) => {
-                out.insert(field.to_owned(), image.url.clone());
-            }
-            Err((code, message)) => diags.push(
-                Diagnostic::error(code, message)
-                    .at(
-                        card.file,
-                        spans::field(sources, card, &pointer).value,
-                        "this image",
-                    )
-                    .with_help(format!(
-                        "art paths are relative to `cards/{game}/` and stay inside the workspace"
-                    )),
-            ),
-        }
-    }
-    out
-}
-
-fn template_error(
-    templates: &Templates,
-    sources: &SourceMap,
-    name: &str,
-    e: &handlebars::RenderError,
-    card: &RawCard,
-) -> Diagnostic {
-    let message = format!(
-        "template `{}` fails on card `{}`: {}",
-        name.strip_prefix("carta/")
-            .map_or(format!("{name}.hbs"), |n| format!("(built-in) {n}")),
-        card.id,
-        templates::render_message(e)
-    );
-    let d = Diagnostic::error("sheets::template-render", message).with_help(
-        "in strict mode a missing field is an error: guard optional fields with `{{#if …}}`",
-    );
-    match templates.render_place(e, sources) {
-        Some((file, span)) => d
-            .at(file, span, "fails here")
-            .with_label(crate::diag::Label::new(
-                card.file,
-                card.header.clone(),
-                "on this card",
-            )),
-        None => d.at(card.file, card.header.clone(), "on this card"),
-    }
 }
 
 fn layout_error(game: &Game, kind: &str, b: CardBox, page: PageBox) -> Diagnostic {

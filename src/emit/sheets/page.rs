@@ -4,14 +4,12 @@
 
 use std::fmt::Write as _;
 
-use super::geometry::{Grid, Line, Rect, mm};
+use super::geometry::{Flip, Grid, Line, Rect, mm};
 use super::icons::escape_into;
 
 /// One card box placed on a page.
 #[derive(Debug)]
 pub(super) struct Placed<'a> {
-    /// Where.
-    pub rect: Rect,
     /// The card id.
     pub id: &'a str,
     /// The kind id.
@@ -22,6 +20,72 @@ pub(super) struct Placed<'a> {
     pub slot: usize,
     /// The rendered template.
     pub html: &'a str,
+}
+
+/// What every sheet of one grid prints alike, formatted once: each slot's
+/// box on each side, and the crop marks.
+#[derive(Debug)]
+pub(super) struct GridText {
+    cols: usize,
+    rows: usize,
+    /// Each slot's `style` on the faces page.
+    faces: Vec<String>,
+    /// Each slot's `style` on the backs page (mirrored for duplex).
+    backs: Vec<String>,
+    /// The crop marks' SVG (empty without marks).
+    marks: String,
+}
+
+impl GridText {
+    /// The text of `grid`, its backs mirrored by `flip`.
+    pub(super) fn new(grid: &Grid, flip: Option<Flip>) -> Self {
+        let (b, s) = (mm(grid.card.bleed), mm(grid.card.safe));
+        let style = |r: Rect| {
+            format!(
+                "left:{}mm;top:{}mm;width:{}mm;height:{}mm;--bleed:{b}mm;--safe:{s}mm",
+                mm(r.x),
+                mm(r.y),
+                mm(r.w),
+                mm(r.h)
+            )
+        };
+        let slots = 0..grid.per_page();
+        GridText {
+            cols: grid.cols,
+            rows: grid.rows,
+            faces: slots.clone().map(|i| style(grid.face(i))).collect(),
+            backs: slots
+                .map(|i| style(flip.map_or_else(|| grid.face(i), |f| grid.back(i, f))))
+                .collect(),
+            marks: marks_svg(grid, &grid.marks()),
+        }
+    }
+}
+
+fn marks_svg(grid: &Grid, marks: &[Line]) -> String {
+    let mut out = String::new();
+    if marks.is_empty() {
+        return out;
+    }
+    let (pw, ph) = grid.page.size();
+    let _ = write!(
+        out,
+        "<svg class=\"marks\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
+        w = mm(pw),
+        h = mm(ph)
+    );
+    for l in marks {
+        let _ = write!(
+            out,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+            mm(l.x1),
+            mm(l.y1),
+            mm(l.x2),
+            mm(l.y2)
+        );
+    }
+    out.push_str("</svg>\n");
+    out
 }
 
 /// Which side a page shows.
@@ -36,20 +100,19 @@ pub(super) enum Side {
 /// The script that shrinks overflowing card text (`default/fit.js`).
 pub const FIT_SCRIPT: &str = concat!("<script>\n", include_str!("default/fit.js"), "</script>\n");
 
-/// Writes the document around the pages.
-pub(super) fn document(
+/// Writes the start of the document, up to where its pages go.
+pub(super) fn document_head(
+    out: &mut String,
     title: &str,
     lang: &str,
     page: (f64, f64),
     body_class: &str,
     css: &[&str],
-    pages: &str,
-) -> String {
-    let mut out = String::with_capacity(pages.len() + 8192);
+) {
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
-    escape_into(lang, &mut out);
+    escape_into(lang, out);
     out.push_str("\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    escape_into(title, &mut out);
+    escape_into(title, out);
     let (w, h) = (mm(page.0), mm(page.1));
     let _ = write!(
         out,
@@ -60,12 +123,14 @@ pub(super) fn document(
         out.push('\n');
     }
     out.push_str("</style>\n</head>\n<body class=\"");
-    escape_into(body_class, &mut out);
+    escape_into(body_class, out);
     out.push_str("\">\n");
-    out.push_str(pages);
+}
+
+/// Writes the end of the document, after its pages.
+pub(super) fn document_tail(out: &mut String) {
     out.push_str(FIT_SCRIPT);
     out.push_str("</body>\n</html>\n");
-    out
 }
 
 /// Writes one page of card boxes with its crop marks.
@@ -73,9 +138,8 @@ pub(super) fn sheet(
     out: &mut String,
     number: usize,
     side: Side,
-    grid: &Grid,
+    grid: &GridText,
     cards: &[Placed<'_>],
-    marks: &[Line],
 ) {
     let side_name = match side {
         Side::Faces => "faces",
@@ -86,8 +150,10 @@ pub(super) fn sheet(
         "<section class=\"sheet {side_name}\" data-page=\"{number}\" data-side=\"{side_name}\" data-cols=\"{}\" data-rows=\"{}\">",
         grid.cols, grid.rows
     );
-    let (b, s) = (mm(grid.card.bleed), mm(grid.card.safe));
-    let face_or_back = if side == Side::Faces { "face" } else { "back" };
+    let (face_or_back, styles) = match side {
+        Side::Faces => ("face", &grid.faces),
+        Side::Backs => ("back", &grid.backs),
+    };
     for c in cards {
         out.push_str("<div class=\"card ");
         out.push_str(face_or_back);
@@ -97,42 +163,18 @@ pub(super) fn sheet(
         escape_into(c.id, out);
         let _ = write!(
             out,
-            "\" data-copy=\"{}\" data-slot=\"{}\" style=\"left:{}mm;top:{}mm;width:{}mm;height:{}mm;--bleed:{b}mm;--safe:{s}mm\">",
-            c.copy,
-            c.slot,
-            mm(c.rect.x),
-            mm(c.rect.y),
-            mm(c.rect.w),
-            mm(c.rect.h)
+            "\" data-copy=\"{}\" data-slot=\"{}\" style=\"{}\">",
+            c.copy, c.slot, styles[c.slot]
         );
         out.push_str(c.html.trim());
         out.push_str("</div>\n");
     }
-    if !marks.is_empty() {
-        let (pw, ph) = grid.page.size();
-        let _ = write!(
-            out,
-            "<svg class=\"marks\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
-            w = mm(pw),
-            h = mm(ph)
-        );
-        for l in marks {
-            let _ = write!(
-                out,
-                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-                mm(l.x1),
-                mm(l.y1),
-                mm(l.x2),
-                mm(l.y2)
-            );
-        }
-        out.push_str("</svg>\n");
-    }
+    out.push_str(&grid.marks);
     out.push_str("</section>\n");
 }
 
 /// One row of the cover's table of sheets.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(super) struct SheetEntry {
     /// Page number of the faces page.
     pub faces_page: usize,

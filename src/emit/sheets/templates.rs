@@ -16,12 +16,12 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use handlebars::{Handlebars, RenderError, RenderErrorReason, TemplateError};
+use handlebars::{Context, Handlebars, RenderError, RenderErrorReason, TemplateError};
 
-use super::display::CardIndex;
 use super::helpers;
 use super::icons::IconSet;
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
+use crate::game::Game;
 
 /// The embedded default face.
 pub const DEFAULT_FACE: &str = include_str!("default/face.hbs");
@@ -40,8 +40,8 @@ pub struct TemplateFile {
 }
 
 /// A game's compiled templates.
-pub(super) struct Templates {
-    hb: Handlebars<'static>,
+pub(super) struct Templates<'g> {
+    hb: Handlebars<'g>,
     faces: BTreeMap<String, String>,
     backs: BTreeMap<String, String>,
     files: BTreeMap<String, FileId>,
@@ -49,7 +49,7 @@ pub(super) struct Templates {
     pub css: String,
 }
 
-impl std::fmt::Debug for Templates {
+impl std::fmt::Debug for Templates<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Templates")
             .field("faces", &self.faces)
@@ -57,7 +57,7 @@ impl std::fmt::Debug for Templates {
     }
 }
 
-impl Templates {
+impl<'g> Templates<'g> {
     /// Compiles the game's templates over the defaults. `kinds` are the
     /// game's kind ids; a file that names no kind (and is not a partial) is
     /// a warning, since it would never print.
@@ -66,13 +66,13 @@ impl Templates {
         sources: &SourceMap,
         kinds: &[String],
         icons: &Arc<IconSet>,
-        cards: &Arc<CardIndex>,
+        game: &'g Game,
         diags: &mut Vec<Diagnostic>,
-    ) -> Templates {
+    ) -> Templates<'g> {
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
         hb.set_prevent_indent(true);
-        helpers::register(&mut hb, icons, cards);
+        helpers::register(&mut hb, icons, game);
         for (name, text) in [("carta/face", DEFAULT_FACE), ("carta/back", DEFAULT_BACK)] {
             hb.register_template_string(name, text)
                 .expect("the embedded templates parse");
@@ -153,16 +153,13 @@ impl Templates {
         self.backs.get(kind).map_or("carta/back", String::as_str)
     }
 
-    /// Renders template `name` with `data`.
+    /// Renders template `name` with `data` (one card's view, made into a
+    /// context once for its face and its back).
     ///
     /// # Errors
     /// When the template fails on this data (strict mode: a missing field).
-    pub(super) fn render<T: serde::Serialize>(
-        &self,
-        name: &str,
-        data: &T,
-    ) -> Result<String, RenderError> {
-        self.hb.render(name, data)
+    pub(super) fn render(&self, name: &str, data: &Context) -> Result<String, RenderError> {
+        self.hb.render_with_context(name, data)
     }
 
     /// A render error as a diagnostic at the template's line, or `None`

@@ -22,11 +22,11 @@ use crate::deck::MAX_COUNT;
 use crate::deckcode::{self, CodeDeck};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
-use crate::rules::{DeckView, Entry, RuleSet};
+use crate::rules::{DeckView, Entry, RuleSet, Violation};
 
 /// The games the builder serves.
 #[derive(Debug, Default)]
-pub struct Catalog {
+pub(crate) struct Catalog {
     /// The workspace, where "save" writes decks.
     root: PathBuf,
     games: BTreeMap<String, GameCatalog>,
@@ -35,7 +35,7 @@ pub struct Catalog {
 impl Catalog {
     /// A catalog of compiled games (a clean check each) and their faces,
     /// of the workspace at `root`.
-    pub fn new(root: PathBuf, games: impl IntoIterator<Item = (Game, Faces)>) -> Self {
+    pub(crate) fn new(root: PathBuf, games: impl IntoIterator<Item = (Game, Faces)>) -> Self {
         Catalog {
             root,
             games: games
@@ -56,7 +56,7 @@ impl Catalog {
     }
 
     /// The served games' ids and names.
-    pub fn games_served(&self) -> impl Iterator<Item = (&str, &str)> {
+    pub(crate) fn games_served(&self) -> impl Iterator<Item = (&str, &str)> {
         self.games
             .values()
             .map(|g| (g.id(), g.game.manifest.manifest.name.as_str()))
@@ -68,7 +68,7 @@ impl Catalog {
     }
 
     /// Whether no game is served.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.games.is_empty()
     }
 }
@@ -400,35 +400,7 @@ impl GameCatalog {
             .rules_of(deck.format.as_deref())
             .expect("a validated deck names a declared format");
         let violations = rules.check(&deck.view);
-        let tallies = rules.explain(&deck.view);
-        let card_at = |(z, i): (usize, usize)| {
-            let e = deck.view.zones[z][i];
-            self.game.pool.card(e.card as usize).id.clone()
-        };
-        let problems: Vec<Problem> = violations
-            .iter()
-            .map(|v| {
-                let rule = &rules.rules[v.rule];
-                let tally = tallies.iter().find(|t| t.rule == v.rule);
-                Problem {
-                    rule: rule.id.clone(),
-                    name: rule.name.clone(),
-                    code: rule.code(false),
-                    severity: if rule.severity == RuleSeverity::Warning {
-                        "warning"
-                    } else {
-                        "error"
-                    },
-                    message: v.message.clone(),
-                    source: rule.source.clone(),
-                    expected: tally.map(|t| t.expected.clone()).unwrap_or_default(),
-                    actual: tally.map(|t| t.actual.clone()).unwrap_or_default(),
-                    zone: v.zone.map(|z| rules.zones[z].id.clone()),
-                    card: v.primary.map(card_at),
-                    cards: v.entries.iter().copied().map(card_at).collect(),
-                }
-            })
-            .collect();
+        let problems = self.problems(rules, deck, &violations);
         let figures = rules
             .figures(&deck.view)
             .into_iter()
@@ -461,6 +433,44 @@ impl GameCatalog {
             unavailable: self.unavailable(rules, deck, &broken),
             code: self.encode(deck),
         }
+    }
+
+    /// The rules a deck breaks, each with its tally and the cards it names.
+    fn problems(
+        &self,
+        rules: &RuleSet,
+        deck: &ValidDeck,
+        violations: &[Violation],
+    ) -> Vec<Problem> {
+        let tallies = rules.explain(&deck.view);
+        let card_at = |(z, i): (usize, usize)| {
+            let e = deck.view.zones[z][i];
+            self.game.pool.card(e.card as usize).id.clone()
+        };
+        violations
+            .iter()
+            .map(|v| {
+                let rule = &rules.rules[v.rule];
+                let tally = tallies.iter().find(|t| t.rule == v.rule);
+                Problem {
+                    rule: rule.id.clone(),
+                    name: rule.name.clone(),
+                    code: rule.code(false),
+                    severity: if rule.severity == RuleSeverity::Warning {
+                        "warning"
+                    } else {
+                        "error"
+                    },
+                    message: v.message.clone(),
+                    source: rule.source.clone(),
+                    expected: tally.map(|t| t.expected.clone()).unwrap_or_default(),
+                    actual: tally.map(|t| t.actual.clone()).unwrap_or_default(),
+                    zone: v.zone.map(|z| rules.zones[z].id.clone()),
+                    card: v.primary.map(card_at),
+                    cards: v.entries.iter().copied().map(card_at).collect(),
+                }
+            })
+            .collect()
     }
 
     /// For each card and zone it may stand in: the error rules one more

@@ -3,8 +3,6 @@
 //! a list of ids, the list of cards. An id that names no card of the game
 //! is a render error.
 
-use std::sync::Arc;
-
 use handlebars::{
     Context, Handlebars, Helper, HelperDef, RenderContext, RenderError, RenderErrorReason,
     ScopedJson,
@@ -12,24 +10,26 @@ use handlebars::{
 use serde_json::Value;
 
 use super::required;
-use crate::emit::sheets::display::CardIndex;
+use crate::emit::sheets::display::card_value;
+use crate::game::Game;
 
-/// The `card` helper.
-pub(super) struct CardHelper(pub(super) Arc<CardIndex>);
+/// The `card` helper: each card's view is made when a template asks for it.
+pub(super) struct CardHelper<'g>(pub(super) &'g Game);
 
-impl CardHelper {
+impl CardHelper<'_> {
     fn one(&self, id: &Value) -> Result<Value, RenderError> {
         let Some(id) = id.as_str() else {
             return Err(RenderErrorReason::InvalidParamType("a card id").into());
         };
         self.0
+            .pool
             .get(id)
-            .cloned()
+            .map(|card| card_value(card, self.0))
             .ok_or_else(|| RenderErrorReason::Other(format!("no card `{id}` in this game")).into())
     }
 }
 
-impl HelperDef for CardHelper {
+impl HelperDef for CardHelper<'_> {
     fn call_inner<'reg: 'rc, 'rc>(
         &self,
         h: &Helper<'rc>,

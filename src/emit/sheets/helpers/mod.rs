@@ -5,6 +5,7 @@ mod card;
 mod fields;
 mod icon;
 mod join;
+mod t;
 mod text;
 mod upper;
 
@@ -13,17 +14,20 @@ use std::sync::Arc;
 use handlebars::{Handlebars, PathAndJson, RenderError};
 use serde_json::Value;
 
-use super::display::CardIndex;
 use super::icons::IconSet;
+use crate::game::Game;
 
-/// Registers every helper on `hb`, with the game's icons and cards.
-pub(super) fn register(hb: &mut Handlebars<'_>, icons: &Arc<IconSet>, cards: &Arc<CardIndex>) {
-    hb.register_helper("card", Box::new(card::CardHelper(cards.clone())));
+/// Registers every helper on `hb`, with the game's icons, cards and (in a
+/// localized game) its language's template phrases.
+pub(super) fn register<'g>(hb: &mut Handlebars<'g>, icons: &Arc<IconSet>, game: &'g Game) {
+    hb.register_helper("card", Box::new(card::CardHelper(game)));
     hb.register_helper("text", Box::new(text::Text(icons.clone())));
     hb.register_helper("icon", Box::new(icon::IconHelper(icons.clone())));
     hb.register_helper("join", Box::new(join::Join));
     hb.register_helper("fields", Box::new(fields::Fields(icons.clone())));
     hb.register_helper("upper", Box::new(upper::Upper));
+    let lang = &game.manifest.manifest.language;
+    hb.register_helper("t", Box::new(t::T(game.i18n.phrases(lang))));
 }
 
 /// The value of a parameter, or a strict-mode error when it is missing.

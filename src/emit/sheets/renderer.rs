@@ -1,0 +1,421 @@
+//! One game's cards rendered one at a time: the templates compiled once,
+//! each card's art read before it renders ([`Renderer::prepare`], in card
+//! order, so that each file is read once and its problems are reported in
+//! order), then faces and backs rendered on every core
+//! ([`Renderer::render_all`]) from the game itself — no copy of the pool is
+//! built for the templates, so what a build holds does not grow with the
+//! number of cards rendered.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use handlebars::{Context, RenderError};
+use rayon::prelude::*;
+use serde_json::Value;
+
+use super::assets::{self, ImageCache};
+use super::geometry::CardBox;
+use super::icons::{self, IconSet};
+use super::templates::{self, Templates};
+use super::view::{CardView, GameView};
+use super::{Inputs, Print, card_box, display, layout, spans};
+use crate::config::PrintSettings;
+use crate::diag::{Diagnostic, SourceMap};
+use crate::game::Game;
+use crate::load::Jail;
+use crate::validate::RawCard;
+use crate::validate::display::Role;
+
+/// A game's compiled templates and what every card's view shares.
+pub(super) struct Renderer<'g> {
+    game: &'g Game,
+    print: PrintSettings,
+    templates: Templates<'g>,
+    icons: Arc<IconSet>,
+    view: GameView,
+    ink_saver: bool,
+}
+
+/// A card's face and back as rendered, and the templates that failed on it.
+pub(super) struct Rendered {
+    /// The face's HTML (empty when its template failed).
+    pub face: String,
+    /// The back's HTML (empty when its template failed).
+    pub back: String,
+    failures: Vec<(String, RenderError)>,
+}
+
+/// Template failures, each reported once, at the first card (in sheet
+/// order) it happened on.
+#[derive(Default)]
+pub(super) struct Failures<'a> {
+    first: BTreeMap<FailureKey, (RenderError, &'a RawCard)>,
+}
+
+/// What makes two failures the same: the template, the line and column,
+/// the message.
+type FailureKey = (String, Option<usize>, Option<usize>, String);
+
+impl<'g> Renderer<'g> {
+    /// Compiles `game`'s templates and icons, reporting their problems.
+    pub(super) fn new(
+        jail: &Jail,
+        sources: &SourceMap,
+        game: &'g Game,
+        inputs: &Inputs,
+        ink_saver: bool,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Self {
+        let m = &game.manifest.manifest;
+        let icons = Arc::new(assets::load_icons(
+            jail,
+            &m.id,
+            &m.icons,
+            (game.manifest.file, &game.manifest.spans),
+            diags,
+        ));
+        let kinds = m.kind_ids();
+        let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, game, diags);
+        Renderer {
+            game,
+            print: m.print.clone().unwrap_or_default(),
+            templates,
+            icons,
+            view: GameView {
+                id: m.id.clone(),
+                name: m.name.clone(),
+                language: m.language.clone(),
+            },
+            ink_saver,
+        }
+    }
+
+    /// The card box of cards of `kind`.
+    pub(super) fn card_box(&self, kind: &str) -> CardBox {
+        let m = &self.game.manifest.manifest;
+        card_box(
+            &self.print,
+            m.kinds.get(kind).and_then(|k| k.print.as_ref()),
+        )
+    }
+
+    /// The game's own CSS (`style.css`).
+    pub(super) fn css(&self) -> &str {
+        &self.templates.css
+    }
+
+    /// Checks `card`'s icon tokens and reads its art into `cache`,
+    /// reporting problems; returns its art's URLs by field.
+    pub(super) fn prepare(
+        &self,
+        jail: &Jail,
+        sources: &SourceMap,
+        card: &RawCard,
+        cache: &mut ImageCache,
+        diags: &mut Vec<Diagnostic>,
+    ) -> BTreeMap<String, String> {
+        check_tokens(sources, card, &self.icons, diags);
+        let kprint = self
+            .game
+            .manifest
+            .manifest
+            .kinds
+            .get(&card.kind)
+            .and_then(|k| k.print.as_ref());
+        let display = self.game.schemas.kind(&card.kind);
+        let mut art_fields: Vec<&str> = kprint
+            .map(|k| k.images.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        art_fields.extend(display.into_iter().flat_map(|d| {
+            d.face
+                .iter()
+                .filter(|f| f.role == Role::Art)
+                .map(|f| f.key.as_str())
+        }));
+        card_images(
+            jail,
+            sources,
+            &self.view.id,
+            card,
+            &art_fields,
+            cache,
+            diags,
+        )
+    }
+
+    /// Renders every print (with its art from [`Renderer::prepare`]) on
+    /// every core; the results keep the order of `prints`.
+    pub(super) fn render_all(
+        &self,
+        prints: &[Print<'_>],
+        images: &[&BTreeMap<String, String>],
+    ) -> Vec<Rendered> {
+        prints
+            .par_iter()
+            .zip(images.par_iter())
+            .map(|(p, images)| self.render(*p, images))
+            .collect()
+    }
+
+    /// Renders the face and back of one print.
+    fn render(&self, p: Print<'_>, images: &BTreeMap<String, String>) -> Rendered {
+        let card = p.card;
+        let m = &self.game.manifest.manifest;
+        let kind = m.kinds.get(&card.kind);
+        let kprint = kind.and_then(|k| k.print.as_ref());
+        let display = self.game.schemas.kind(&card.kind);
+        let fields = display::display_fields(card, self.game);
+        let placeholder = serde_json::Map::new();
+        let view = CardView {
+            id: &card.id,
+            kind: &card.kind,
+            kind_name: kind.map_or(card.kind.as_str(), |k| k.name.as_str()),
+            name: &card.name,
+            copies: p.count,
+            layout: layout::layout(
+                display.map(|d| d.face.as_slice()).unwrap_or_default(),
+                &fields,
+                images,
+            ),
+            // Put in below: the display fields are this card's own copy
+            // already, and moving them saves cloning every field again.
+            fields: &placeholder,
+            raw: &card.fields,
+            images: images.clone(),
+            back: kprint.and_then(|k| k.back.as_deref()),
+            game: &self.view,
+            size: card_box(&self.print, kprint).into(),
+            ink_saver: self.ink_saver,
+        };
+        let face_name = self.templates.face_of(&card.kind);
+        let data = serde_json::to_value(&view).map(|mut data| {
+            data["fields"] = Value::Object(fields);
+            data
+        });
+        let context = match data {
+            Ok(data) => Context::from(data),
+            Err(e) => {
+                let e = handlebars::RenderErrorReason::SerdeError(e).into();
+                return Rendered {
+                    face: String::new(),
+                    back: String::new(),
+                    failures: vec![(face_name.to_owned(), e)],
+                };
+            }
+        };
+        let mut failures = Vec::new();
+        let mut one = |name: &str| match self.templates.render(name, &context) {
+            Ok(mut html) => {
+                // handlebars starts every output at 8 KiB; a face is smaller.
+                html.shrink_to_fit();
+                html
+            }
+            Err(e) => {
+                failures.push((name.to_owned(), e));
+                String::new()
+            }
+        };
+        let face = one(face_name);
+        let back = one(self.templates.back_of(&card.kind));
+        Rendered {
+            face,
+            back,
+            failures,
+        }
+    }
+}
+
+impl<'a> Failures<'a> {
+    /// Keeps the failures of `card`'s render that were not seen before.
+    pub(super) fn add(&mut self, card: &'a RawCard, rendered: &mut Rendered) {
+        for (name, e) in rendered.failures.drain(..) {
+            let key = (name, e.line_no, e.column_no, templates::render_message(&e));
+            self.first.entry(key).or_insert((e, card));
+        }
+    }
+
+    /// Reports every failure kept.
+    pub(super) fn report(
+        self,
+        renderer: &Renderer<'_>,
+        sources: &SourceMap,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        for ((name, ..), (e, card)) in self.first {
+            diags.push(template_error(
+                &renderer.templates,
+                sources,
+                &name,
+                &e,
+                card,
+            ));
+        }
+    }
+}
+
+/// Reports every `{token}` in the card's text that is not a declared icon.
+fn check_tokens(sources: &SourceMap, card: &RawCard, icons: &IconSet, diags: &mut Vec<Diagnostic>) {
+    let mut path = Vec::new();
+    for (k, v) in &card.fields {
+        path.push(Step::Key(k));
+        walk_strings(v, &mut path, &mut |path, text| {
+            unknown_tokens(sources, card, icons, path, text, diags);
+        });
+        path.pop();
+    }
+}
+
+/// One step of a JSON pointer, kept borrowed until a pointer is needed.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The JSON pointer of `path`.
+fn pointer(path: &[Step<'_>]) -> String {
+    let mut out = String::new();
+    for step in path {
+        out.push('/');
+        match step {
+            Step::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
+            Step::Index(i) => out.push_str(&i.to_string()),
+        }
+    }
+    out
+}
+
+/// Calls `f` with every string of `v` that may hold a token, and its path.
+fn walk_strings<'a>(
+    v: &'a Value,
+    path: &mut Vec<Step<'a>>,
+    f: &mut dyn FnMut(&[Step<'a>], &'a str),
+) {
+    match v {
+        Value::String(s) if s.contains('{') => f(path, s),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(Step::Index(i));
+                walk_strings(item, path, f);
+                path.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                path.push(Step::Key(k));
+                walk_strings(item, path, f);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Reports the tokens of `text` (at `path` in `card`) that name no icon.
+fn unknown_tokens(
+    sources: &SourceMap,
+    card: &RawCard,
+    icons: &IconSet,
+    path: &[Step<'_>],
+    text: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (_, token) in icons::tokens(text) {
+        if icons.resolve(token).is_some() {
+            continue;
+        }
+        let base = token
+            .rsplit_once(':')
+            .filter(|(_, n)| n.parse::<u32>().is_ok())
+            .map_or(token, |(b, _)| b);
+        let hint = crate::suggest::closest(base, icons.names());
+        let at = spans::field(sources, card, &pointer(path));
+        diags.push(
+            Diagnostic::error(
+                "sheets::unknown-icon",
+                format!(
+                    "`{{{token}}}` in `{}` of card `{}` is not an icon of this game",
+                    at.display, card.id
+                ),
+            )
+            .at(card.file, at.value, "unknown icon token")
+            .with_help(match hint {
+                Some(h) => format!("did you mean `{{{h}}}`?"),
+                None => format!("declare `{base}` under [icons] in game.toml"),
+            }),
+        );
+    }
+}
+
+/// Reads the art of a card, reporting problems at the field.
+fn card_images(
+    jail: &Jail,
+    sources: &SourceMap,
+    game: &str,
+    card: &RawCard,
+    art_fields: &[&str],
+    cache: &mut ImageCache,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for &field in art_fields {
+        if out.contains_key(field) {
+            continue;
+        }
+        let Some(value) = card.fields.get(field) else {
+            continue;
+        };
+        let at = || spans::field(sources, card, &format!("/{field}")).value;
+        let Some(rel) = value.as_str() else {
+            diags.push(
+                Diagnostic::error(
+                    "sheets::image-type",
+                    format!("`{field}` of card `{}` must be an image path", card.id),
+                )
+                .at(card.file, at(), "not a path"),
+            );
+            continue;
+        };
+        match cache.get(jail, game, rel) {
+            Ok(image) => {
+                out.insert(field.to_owned(), image.url.clone());
+            }
+            Err((code, message)) => diags.push(
+                Diagnostic::error(code, message)
+                    .at(card.file, at(), "this image")
+                    .with_help(format!(
+                        "art paths are relative to `cards/{game}/` and stay inside the workspace"
+                    )),
+            ),
+        }
+    }
+    out
+}
+
+fn template_error(
+    templates: &Templates<'_>,
+    sources: &SourceMap,
+    name: &str,
+    e: &RenderError,
+    card: &RawCard,
+) -> Diagnostic {
+    let message = format!(
+        "template `{}` fails on card `{}`: {}",
+        name.strip_prefix("carta/")
+            .map_or(format!("{name}.hbs"), |n| format!("(built-in) {n}")),
+        card.id,
+        templates::render_message(e)
+    );
+    let d = Diagnostic::error("sheets::template-render", message).with_help(
+        "in strict mode a missing field is an error: guard optional fields with `{{#if …}}`",
+    );
+    match templates.render_place(e, sources) {
+        Some((file, span)) => d
+            .at(file, span, "fails here")
+            .with_label(crate::diag::Label::new(
+                card.file,
+                card.header.clone(),
+                "on this card",
+            )),
+        None => d.at(card.file, card.header.clone(), "on this card"),
+    }
+}
