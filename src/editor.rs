@@ -305,22 +305,53 @@ pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitE
             path: path.clone(),
             source,
         };
-        let old = match std::fs::read_to_string(&path) {
-            Ok(s) => Some(s),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(failed(e)),
-        };
-        if old.as_deref() == Some(f.text.as_str()) {
-            continue;
-        }
-        if f.path == TAPLO_CONFIG && old.as_ref().is_some_and(|o| !o.starts_with(TAPLO_HEADER)) {
-            out.kept.push(f.path.clone());
+        if f.path == TAPLO_CONFIG {
+            let old = match std::fs::read_to_string(&path) {
+                Ok(s) => Some(s),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                Err(e) => return Err(failed(e)),
+            };
+            if old.as_deref() == Some(f.text.as_str()) {
+                continue;
+            }
+            if old.as_ref().is_some_and(|o| !o.starts_with(TAPLO_HEADER)) {
+                out.kept.push(f.path.clone());
+                continue;
+            }
+        } else if holds(&path, f.text.as_bytes()).map_err(failed)? {
             continue;
         }
         write_atomic(&path, f.text.as_bytes()).map_err(failed)?;
         out.written.push(f.path.clone());
     }
     Ok(out)
+}
+
+/// Whether the file at `path` holds exactly `bytes`, compared a block at a
+/// time: a game's deck schema takes megabytes, and holding the old one
+/// beside the new would double them.
+fn holds(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+    use std::io::Read;
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    if file.metadata()?.len() != bytes.len() as u64 {
+        return Ok(false);
+    }
+    let mut block = vec![0u8; 64 << 10];
+    let mut rest = bytes;
+    loop {
+        let n = file.read(&mut block)?;
+        if n == 0 {
+            return Ok(rest.is_empty());
+        }
+        if rest.len() < n || rest[..n] != block[..n] {
+            return Ok(false);
+        }
+        rest = &rest[n..];
+    }
 }
 
 /// What [`write_changed`] did.
