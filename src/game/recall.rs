@@ -426,7 +426,13 @@ fn restore(ws: &mut Workspace, record: &Record) -> Option<Vec<Diagnostic>> {
     for (i, rel) in record.files.iter().enumerate() {
         ids.insert(rel, file_id(first + i));
     }
+    // The record lies in the workspace: a crafted one must not put an
+    // escape sequence on the terminal, nor a span that runs backwards.
+    let clean = |s: &str| !s.chars().any(char::is_control);
     let label = |l: &KeptLabel| {
+        if !clean(&l.message) || l.start > l.end {
+            return None;
+        }
         Some(Label {
             file: *ids.get(l.file.as_str())?,
             span: l.start..l.end,
@@ -435,6 +441,9 @@ fn restore(ws: &mut Workspace, record: &Record) -> Option<Vec<Diagnostic>> {
     };
     let mut out = Vec::with_capacity(record.diagnostics.len());
     for k in &record.diagnostics {
+        if !clean(&k.message) || !k.help.as_deref().is_none_or(clean) {
+            return None;
+        }
         let primary = match &k.primary {
             Some(l) => Some(label(l)?),
             None => None,
@@ -465,10 +474,72 @@ fn intern(code: &str) -> Option<&'static str> {
     if let Some(c) = codes.iter().find(|c| **c == code) {
         return Some(c);
     }
-    if codes.len() >= 256 || code.len() > 64 {
+    if codes.len() >= 256 || code.len() > 64 || !code.chars().all(|c| c.is_ascii_graphic()) {
         return None;
     }
     let leaked: &'static str = Box::leak(code.to_owned().into_boxed_str());
     codes.push(leaked);
     Some(leaked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(message: &str, code: &str) -> Record {
+        Record {
+            cards: Vec::new(),
+            decks: Vec::new(),
+            translations: Vec::new(),
+            templates: Vec::new(),
+            texts: Vec::new(),
+            files: vec!["cards/g/decks/a.toml".into()],
+            total: 0,
+            coverage: None,
+            editor: Vec::new(),
+            diagnostics: vec![Kept {
+                severity: 1,
+                code: code.into(),
+                message: message.into(),
+                primary: Some(KeptLabel {
+                    file: "cards/g/decks/a.toml".into(),
+                    start: 0,
+                    end: 3,
+                    message: "here".into(),
+                }),
+                labels: Vec::new(),
+                help: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_recorded_diagnostic_is_placed_in_the_files_it_names() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("cards")).unwrap();
+        let mut ws = Workspace::open(dir.path()).unwrap();
+        let placed = restore(&mut ws, &record("a deck", "deck::size")).unwrap();
+        assert_eq!(placed[0].code, "deck::size");
+        let primary = placed[0].primary.as_ref().unwrap();
+        assert_eq!(ws.sources.get(primary.file).name, "cards/g/decks/a.toml");
+    }
+
+    #[test]
+    fn a_crafted_record_is_refused_and_registers_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("cards")).unwrap();
+        let mut ws = Workspace::open(dir.path()).unwrap();
+        for crafted in [
+            record("\u{1b}]0;owned\u{7}", "deck::size"),
+            record("a deck", "deck::\u{1b}[2J"),
+            record("a deck", &"x".repeat(65)),
+        ] {
+            assert!(restore(&mut ws, &crafted).is_none());
+            assert_eq!(ws.sources.len(), 0);
+        }
+        let mut backwards = record("a deck", "deck::size");
+        let label = backwards.diagnostics[0].primary.as_mut().unwrap();
+        (label.start, label.end) = (3, 0);
+        assert!(restore(&mut ws, &backwards).is_none());
+    }
 }
