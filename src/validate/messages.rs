@@ -190,32 +190,45 @@ fn form_error(
     site: &Site<'_, '_, '_>,
 ) -> Diagnostic {
     let (field, found) = (&site.field, &site.found);
-    let (code, message, label) = match kind {
-        ValidationErrorKind::Type { kind } => {
-            let expected = type_names(kind);
-            let message = format!("{field} must be {expected}, but it is {found}");
-            ("schema::type", message, format!("expected {expected}"))
-        }
-        ValidationErrorKind::Enum { options } => {
-            return choice(
-                site.subject,
-                &site.at,
-                field,
-                error.instance(),
-                options,
-                "schema::enum",
-            );
-        }
+    match kind {
+        ValidationErrorKind::Enum { options } => choice(
+            site.subject,
+            &site.at,
+            field,
+            error.instance(),
+            options,
+            "schema::enum",
+        ),
         ValidationErrorKind::Constant { expected_value } => {
             let options = Value::Array(vec![(**expected_value).clone()]);
-            return choice(
+            choice(
                 site.subject,
                 &site.at,
                 field,
                 error.instance(),
                 &options,
                 "schema::const",
-            );
+            )
+        }
+        _ => {
+            let (code, message, label) = form_words(kind, error, field, found);
+            site.error(code, message, label)
+        }
+    }
+}
+
+/// The code, message and label of a form error other than a choice.
+fn form_words(
+    kind: &ValidationErrorKind,
+    error: &ValidationError<'_>,
+    field: &str,
+    found: &str,
+) -> (&'static str, String, String) {
+    match kind {
+        ValidationErrorKind::Type { kind } => {
+            let expected = type_names(kind);
+            let message = format!("{field} must be {expected}, but it is {found}");
+            ("schema::type", message, format!("expected {expected}"))
         }
         ValidationErrorKind::UniqueItems => (
             "schema::items",
@@ -252,8 +265,7 @@ fn form_error(
             format!("{field}: {}", crate::diag::clip(&error.to_string())),
             "here".into(),
         ),
-    };
-    site.error(code, message, label)
+    }
 }
 
 /// In a failed `oneOf`/`anyOf`, the alternative the author most likely meant,
