@@ -548,7 +548,7 @@ pub(super) fn key_of(values: &[Option<Value>]) -> String {
         .join("\u{1}")
 }
 
-/// A group as words: `element `fire``.
+/// A group as words, such as: element `fire`.
 pub(super) fn describe_group(fields: &[String], values: &[Option<Value>]) -> String {
     fields
         .iter()

@@ -592,7 +592,7 @@ fn parse_schema(file: FileId, text: &str) -> Result<Value, Box<Diagnostic>> {
 }
 
 /// The span of the first `"key"` in a JSON text, or the start of the file.
-/// serde_json keeps no spans, so schema errors are placed by the key they name.
+/// `serde_json` keeps no spans, so schema errors are placed by the key they name.
 fn approx_span(text: &str, key: &str) -> std::ops::Range<usize> {
     if key.is_empty() {
         return 0..0;
@@ -621,7 +621,7 @@ pub(super) fn json_pointer_span(text: &str, pointer: &str) -> std::ops::Range<us
     span
 }
 
-/// The byte offset of a 1-based line and column (as serde_json reports them).
+/// The byte offset of a 1-based line and column (as `serde_json` reports them).
 fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let line_start: usize = text
         .split_inclusive('\n')
