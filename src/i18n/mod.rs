@@ -56,6 +56,7 @@ impl Translations {
 
     /// The translations a game printed in `lang` keeps: the catalog of
     /// `lang` alone (its labels and template phrases print), no sources.
+    #[must_use]
     pub fn only(&self, lang: &str) -> Translations {
         Translations {
             catalogs: self.catalog(lang).cloned().into_iter().collect(),

@@ -491,3 +491,21 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
     ws.run(["build"]).succeeds();
     assert!(html(&ws).contains("<div class=\"back-kind\">Preparação</div>"));
 }
+
+#[test]
+fn a_game_template_that_names_layout_is_given_the_laid_out_card() {
+    // The layout is made only for templates that can read it: the default
+    // face, or a game whose templates name it (here through a partial).
+    let ws = mini(&card("a", "text = \"Golpe\""));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<p class=\"l\">{{> _layout}}</p>\n",
+    );
+    ws.write(
+        "templates/mini/_layout.hbs",
+        "{{#if layout}}laid out: {{#each layout.other}}{{@key}};{{/each}}{{else}}plain{{/if}}",
+    );
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(page.contains("<p class=\"l\">laid out: "), "{page}");
+}
