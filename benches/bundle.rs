@@ -300,7 +300,9 @@ fn inflate_all(bundle: &[u8], with: Inflate) -> usize {
             }
             Inflate::Libdeflate => {
                 raw.resize(raw_len, 0);
-                let n = libdeflate.zlib_decompress(stored, &mut raw).expect("inflates");
+                let n = libdeflate
+                    .zlib_decompress(stored, &mut raw)
+                    .expect("inflates");
                 assert_eq!(n, raw_len);
             }
         }

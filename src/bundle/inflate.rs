@@ -97,10 +97,13 @@ impl Inflater {
         };
         match result {
             SUCCESS if used == deflate.len() => Ok(&self.raw),
-            SUCCESS => Err(format!(
-                "its DEFLATE data ends {} bytes before the Adler-32 that closes the stream",
-                deflate.len() - used
-            )),
+            SUCCESS => Err(match deflate.len() - used {
+                1 => "its DEFLATE data stops 1 byte short of the Adler-32 that closes the stream"
+                    .into(),
+                n => format!(
+                    "its DEFLATE data stops {n} bytes short of the Adler-32 that closes the stream"
+                ),
+            }),
             TOO_SHORT => Err(format!(
                 "inflates to fewer than the {raw_len} bytes the block table says"
             )),
