@@ -8,6 +8,8 @@
 //! cargo bench --bench editor                 # 20,000 cards
 //! cargo bench --bench editor -- --cards 5000
 //! ```
+// A benchmark reads as one measured scenario, top to bottom.
+#![allow(clippy::too_many_lines)]
 
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/synth.rs"]

@@ -8,6 +8,8 @@
 //! cargo run --release --example synth -- --cards 20000 --decks 1000 --out /tmp/synth [--seed 7]
 //! carta -C /tmp/synth build
 //! ```
+// A generator written as the game it writes, top to bottom.
+#![allow(clippy::too_many_lines)]
 
 use std::fs;
 use std::io;
@@ -89,7 +91,7 @@ const SIGNS: [&str; 12] = [
 const COLORS: [&str; 4] = ["green", "blue", "yellow", "red"];
 const ATTACKS: [&str; 3] = ["ac", "ad", "am"];
 
-/// A small deterministic generator (SplitMix64).
+/// A small deterministic generator (`SplitMix64`).
 pub struct Rng(u64);
 
 impl Rng {
@@ -111,7 +113,8 @@ impl Rng {
     }
 
     fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as usize) as i64
+        let span = usize::try_from(hi - lo + 1).expect("lo ≤ hi");
+        lo + i64::try_from(self.below(span)).expect("below the span")
     }
 
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {

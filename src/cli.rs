@@ -1,5 +1,5 @@
 //! The command line: clap types, and the dispatch from a parsed command to
-//! its module in [`crate::commands`]. Nothing else happens here.
+//! its module in `commands`. Nothing else happens here.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -404,6 +404,7 @@ pub struct ExportArgs {
 
 /// Runs a parsed command line and returns the process exit code:
 /// 0 clean, 1 problems found, 2 the command could not run.
+#[allow(clippy::needless_pass_by_value)] // `main` hands over the parsed line
 pub fn run(cli: Cli) -> ExitCode {
     let g = &cli.global;
     let output = Output::new(

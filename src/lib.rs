@@ -15,13 +15,13 @@
 //! 6. [`emit`] turns a game into outputs: the binary [`bundle`] game
 //!    clients read, and print-and-play sheets.
 //!
-//! [`commands`] are the command line's verbs, one file each; [`cli`] parses
+//! `commands` are the command line's verbs, one file each; [`cli`] parses
 //! the arguments and dispatches; [`diag`] is what every stage reports
 //! through; [`config`] (the manifest's types) sits under everything.
 
 pub mod bundle;
 pub mod cli;
-pub mod commands;
+pub(crate) mod commands;
 pub mod config;
 pub mod deck;
 pub mod deckcode;
@@ -34,6 +34,6 @@ pub mod limits;
 pub mod link;
 pub mod load;
 pub mod rules;
-pub mod server;
-pub mod suggest;
+pub(crate) mod server;
+pub(crate) mod suggest;
 pub mod validate;

@@ -3,7 +3,10 @@
 
 /// The candidate closest to `name`, if one is close enough to be a likely
 /// typo (edit distance at most a third of the name's length, and at least 1).
-pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
     candidates
         .into_iter()
@@ -22,7 +25,7 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// The help line for an unknown `name`: "did you mean `x`?" for the
 /// closest candidate, or else `intro` and every candidate, so the reader
 /// always learns what is allowed.
-pub fn help<'a, I>(name: &str, candidates: I, intro: &str) -> String
+pub(crate) fn help<'a, I>(name: &str, candidates: I, intro: &str) -> String
 where
     I: IntoIterator<Item = &'a str>,
     I::IntoIter: Clone,
@@ -38,7 +41,7 @@ where
 /// accents dropped, every other run of characters one dash (`Fúria de
 /// Áries` → `furia-de-aries`), at most `max` characters. Empty when
 /// nothing is left.
-pub fn slug(text: &str, max: usize) -> String {
+pub(crate) fn slug(text: &str, max: usize) -> String {
     let mut out = String::new();
     for c in text.chars().map(unaccent).flat_map(char::to_lowercase) {
         if out.len() >= max {

@@ -14,7 +14,7 @@ use crate::diag::{Diagnostics, SourceMap};
 ///
 /// # Errors
 /// When the bundle cannot be read, or is damaged or not a bundle.
-pub fn show(root: &Path, given: &Path, inspect: bool) -> Result<Report, CommandError> {
+pub(crate) fn show(root: &Path, given: &Path, inspect: bool) -> Result<Report, CommandError> {
     let bundle = Bundle::open(root.join(given)).map_err(|source| CommandError::Bundle {
         path: given.to_path_buf(),
         source,

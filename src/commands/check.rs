@@ -13,7 +13,7 @@ use crate::load::Workspace;
 ///
 /// # Errors
 /// When the workspace or a file cannot be read.
-pub fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, CommandError> {
+pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let keep = if no_cache {

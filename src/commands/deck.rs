@@ -17,7 +17,7 @@ use crate::rules::RuleSet;
 ///
 /// # Errors
 /// When the workspace or a file cannot be read.
-pub fn check(
+pub(crate) fn check(
     root: &Path,
     files: &[PathBuf],
     explain: bool,
@@ -64,7 +64,7 @@ pub fn check(
 ///
 /// # Errors
 /// When the workspace or a file cannot be read.
-pub fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
+pub(crate) fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let mut games = Games::default();
@@ -99,7 +99,7 @@ pub fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
 ///
 /// # Errors
 /// When the workspace or a file cannot be read.
-pub fn decode(root: &Path, code: &str) -> Result<Report, CommandError> {
+pub(crate) fn decode(root: &Path, code: &str) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let known = ws.game_ids()?;

@@ -21,7 +21,7 @@ use crate::load::Workspace;
 
 /// What to export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// The print-and-play sheets as one PDF.
     Pdf,
     /// One PNG per card face and back.
@@ -46,7 +46,7 @@ impl Format {
 /// # Errors
 /// When there is no browser, the workspace or a file cannot be read, the
 /// browser fails or the output cannot be written.
-pub fn run(
+pub(crate) fn run(
     root: &Path,
     format: Format,
     targets: &[String],

@@ -116,7 +116,7 @@ fn rewrite(
 ///
 /// # Errors
 /// When a file cannot be read or written.
-pub fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Report, CommandError> {
+pub(crate) fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let Some(compiled) = open(&mut ws, game, lang, &mut diags)? else {
@@ -163,7 +163,7 @@ pub fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Report, Com
 ///
 /// # Errors
 /// When a file cannot be read or written.
-pub fn export(
+pub(crate) fn export(
     root: &Path,
     game: &str,
     lang: &str,
@@ -204,7 +204,7 @@ pub fn export(
 ///
 /// # Errors
 /// When a file cannot be read or written.
-pub fn import(
+pub(crate) fn import(
     root: &Path,
     game: &str,
     file: &Path,

@@ -11,11 +11,11 @@ use crate::load::{LoadError, Workspace};
 
 /// The game id `carta init` uses when none is given and the folder's name
 /// is not a valid id.
-pub const DEFAULT_GAME: &str = "my-game";
+pub(crate) const DEFAULT_GAME: &str = "my-game";
 
 /// Why `carta init` could not run (exit 2).
 #[derive(Debug, thiserror::Error)]
-pub enum InitError {
+pub(crate) enum InitError {
     /// The game id is not a valid id.
     #[error(
         "`{0}` is not a valid game id: use lowercase letters, digits and single dashes, such as `my-game`"
@@ -48,7 +48,7 @@ pub enum InitError {
 ///
 /// # Errors
 /// As [`init`].
-pub fn run(
+pub(crate) fn run(
     dir: &Path,
     game: Option<&str>,
     name: Option<&str>,
@@ -76,7 +76,7 @@ pub fn run(
 
 impl InitError {
     /// The stable code of the error in JSON output.
-    pub fn code(&self) -> &'static str {
+    pub(crate) fn code(&self) -> &'static str {
         match self {
             InitError::BadId(_) => "init::bad-id",
             InitError::BadName => "init::bad-name",
@@ -90,15 +90,15 @@ impl InitError {
 
 /// What `carta init` made.
 #[derive(Debug)]
-pub struct Created {
+pub(crate) struct Created {
     /// The game id.
-    pub game: String,
+    pub(crate) game: String,
     /// The files written, relative to the workspace.
-    pub files: Vec<String>,
+    pub(crate) files: Vec<String>,
     /// The check of the new game (clean unless the workspace around it is not).
-    pub diagnostics: Diagnostics,
+    pub(crate) diagnostics: Diagnostics,
     /// The workspace, with the files the check read.
-    pub workspace: Workspace,
+    pub(crate) workspace: Workspace,
 }
 
 /// The example game's files: (path with `{{ID}}` in it, content).
@@ -126,7 +126,7 @@ const FILES: &[(&str, &str)] = &[
 
 /// The game id for `dir` when none is given: the folder's name when it is a
 /// valid id, else [`DEFAULT_GAME`].
-pub fn default_id(dir: &Path) -> String {
+pub(crate) fn default_id(dir: &Path) -> String {
     std::path::absolute(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| n.to_string_lossy().to_lowercase()))
@@ -135,7 +135,7 @@ pub fn default_id(dir: &Path) -> String {
 }
 
 /// A display name from an id: `my-game` → `My Game`.
-pub fn default_name(id: &str) -> String {
+pub(crate) fn default_name(id: &str) -> String {
     id.split('-')
         .map(|w| {
             let mut c = w.chars();
@@ -152,7 +152,7 @@ pub fn default_name(id: &str) -> String {
 ///
 /// # Errors
 /// A bad id or name, any file that exists, or an I/O failure.
-pub fn init(root: &Path, id: &str, name: &str) -> Result<Created, InitError> {
+pub(crate) fn init(root: &Path, id: &str, name: &str) -> Result<Created, InitError> {
     if !crate::validate::is_valid_id(id) {
         return Err(InitError::BadId(id.to_owned()));
     }
@@ -206,7 +206,7 @@ pub fn init(root: &Path, id: &str, name: &str) -> Result<Created, InitError> {
 
 /// The folders of `cards/` with no `game.toml` (carta skips them), as
 /// workspace-relative paths, sorted.
-pub fn folders_without_manifest(root: &Path) -> Vec<String> {
+pub(crate) fn folders_without_manifest(root: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(root.join("cards")) else {
         return Vec::new();
     };
@@ -223,7 +223,7 @@ pub fn folders_without_manifest(root: &Path) -> Vec<String> {
 }
 
 /// Warns about each folder of `cards/` without a `game.toml`, naming the fix.
-pub fn warn_folders_without_manifest(root: &Path, diags: &mut Diagnostics) {
+pub(crate) fn warn_folders_without_manifest(root: &Path, diags: &mut Diagnostics) {
     for folder in folders_without_manifest(root) {
         let game = folder.trim_start_matches("cards/");
         diags.push(

@@ -4,20 +4,20 @@
 //! could not run; [`crate::cli`] only parses the command line and
 //! dispatches here.
 
-pub mod build;
-pub mod bundle;
-pub mod check;
-pub mod deck;
-pub mod export;
-pub mod i18n;
-pub mod init;
-pub mod print;
-pub mod progress;
+pub(crate) mod build;
+pub(crate) mod bundle;
+pub(crate) mod check;
+pub(crate) mod deck;
+pub(crate) mod export;
+pub(crate) mod i18n;
+pub(crate) mod init;
+pub(crate) mod print;
+pub(crate) mod progress;
 mod report;
-pub mod serve;
-pub mod watch;
+pub(crate) mod serve;
+pub(crate) mod watch;
 
-pub use report::{ColorChoice, CommandError, Output, Report};
+pub(crate) use report::{ColorChoice, CommandError, Output, Report};
 
 use std::path::Path;
 use std::sync::Arc;
@@ -33,7 +33,7 @@ use crate::load::{LoadError, Workspace};
 ///
 /// # Errors
 /// When a file cannot be read.
-pub fn open_deck<'g>(
+pub(crate) fn open_deck<'g>(
     ws: &mut Workspace,
     path: &Path,
     games: &'g mut Games,

@@ -18,7 +18,7 @@ use crate::load::Workspace;
 ///
 /// # Errors
 /// When the workspace or a file cannot be read or the output cannot be written.
-pub fn run(
+pub(crate) fn run(
     root: &Path,
     targets: &[String],
     out: &Path,
@@ -91,8 +91,11 @@ pub(super) fn each_target(
         &mut Diagnostics,
     ) -> Result<(), CommandError>,
 ) -> Result<usize, CommandError> {
-    let (decks, games): (Vec<&String>, Vec<&String>) =
-        targets.iter().partition(|t| t.ends_with(".toml"));
+    let (decks, games): (Vec<&String>, Vec<&String>) = targets.iter().partition(|t| {
+        Path::new(t.as_str())
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+    });
     let mut done = 0;
     // Each game is compiled once, however many of its decks are named.
     let mut compiled = Games::default();

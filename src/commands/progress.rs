@@ -9,11 +9,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 /// A progress bar that may be hidden; it clears itself when dropped.
 #[derive(Debug)]
-pub struct Progress(ProgressBar);
+pub(crate) struct Progress(ProgressBar);
 
 impl Progress {
     /// A bar of `len` steps, drawn only when `wanted` and stderr is a terminal.
-    pub fn new(wanted: bool, len: usize) -> Self {
+    pub(crate) fn new(wanted: bool, len: usize) -> Self {
         if !wanted || !std::io::stderr().is_terminal() {
             return Progress(ProgressBar::hidden());
         }
@@ -28,12 +28,12 @@ impl Progress {
     }
 
     /// Says what the next step is.
-    pub fn step(&self, what: String) {
+    pub(crate) fn step(&self, what: String) {
         self.0.set_message(what);
     }
 
     /// Marks a step done.
-    pub fn done(&self) {
+    pub(crate) fn done(&self) {
         self.0.inc(1);
     }
 }

@@ -17,18 +17,18 @@ use crate::load::LoadError;
 /// A command that ran: its diagnostics, the sources they point into, and a
 /// one-line summary.
 #[derive(Debug)]
-pub struct Report {
+pub(crate) struct Report {
     /// Every problem found.
-    pub diags: Diagnostics,
+    pub(crate) diags: Diagnostics,
     /// The files read.
-    pub sources: SourceMap,
+    pub(crate) sources: SourceMap,
     /// What was done, such as `checked 5 games, 468 cards`.
-    pub summary: String,
+    pub(crate) summary: String,
 }
 
 /// Why a command could not run.
 #[derive(Debug, thiserror::Error)]
-pub enum CommandError {
+pub(crate) enum CommandError {
     /// The workspace or a file could not be read.
     #[error(transparent)]
     Load(#[from] LoadError),
@@ -53,7 +53,7 @@ pub enum CommandError {
 
 impl CommandError {
     /// The stable code of the error in JSON output.
-    pub fn code(&self) -> &'static str {
+    pub(crate) fn code(&self) -> &'static str {
         match self {
             CommandError::Load(LoadError::NotAWorkspace(_)) => "load::not-a-workspace",
             CommandError::Load(LoadError::UnknownGame { .. }) => "load::unknown-game",
@@ -69,7 +69,7 @@ impl CommandError {
 
     /// The exit code: 1 for a damaged bundle (a problem found in the
     /// input), 2 when the command could not run.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CommandError::Bundle { source, .. } if !source.is_io() => 1,
             _ => 2,
@@ -79,7 +79,7 @@ impl CommandError {
 
 /// How diagnostics are shown in this run.
 #[derive(Debug)]
-pub struct Output {
+pub(crate) struct Output {
     renderer: Renderer,
     format: Format,
     quiet: bool,
@@ -89,7 +89,7 @@ pub struct Output {
 
 /// When to color human output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// When stderr is a terminal and `NO_COLOR` is unset.
     Auto,
     /// Always.
@@ -100,7 +100,7 @@ pub enum ColorChoice {
 
 impl Output {
     /// Human or JSON output; `quiet` shows errors only, `verbose` advice too.
-    pub fn new(format: Format, color: ColorChoice, quiet: bool, verbose: bool) -> Self {
+    pub(crate) fn new(format: Format, color: ColorChoice, quiet: bool, verbose: bool) -> Self {
         let color = match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -125,13 +125,13 @@ impl Output {
     }
 
     /// Whether diagnostics go out as JSON lines.
-    pub fn is_json(&self) -> bool {
+    pub(crate) fn is_json(&self) -> bool {
         self.format == Format::Json
     }
 
     /// Shows what a command returned and gives its exit code: 0 clean,
     /// 1 problems found, 2 the command could not run.
-    pub fn finish(&self, result: Result<Report, CommandError>) -> ExitCode {
+    pub(crate) fn finish(&self, result: Result<Report, CommandError>) -> ExitCode {
         match result {
             Ok(report) => self.show(report),
             Err(e) => {

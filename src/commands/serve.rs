@@ -16,15 +16,15 @@ use crate::server::{Catalog, GameEntry, Live};
 
 /// What `carta serve` was asked to do.
 #[derive(Debug, Clone)]
-pub struct ServeOptions {
+pub(crate) struct ServeOptions {
     /// The games to serve (all when empty).
-    pub games: Vec<String>,
+    pub(crate) games: Vec<String>,
     /// Where to listen.
-    pub addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
     /// Whether to open the builder in the default browser.
-    pub open: bool,
+    pub(crate) open: bool,
     /// The build folder, whose sheets the preview pages show.
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
 }
 
 /// Compiles the named games (all when empty) for the deck builder: every
@@ -33,7 +33,7 @@ pub struct ServeOptions {
 ///
 /// # Errors
 /// When the workspace or a file cannot be read, or a named game does not exist.
-pub fn catalog(
+pub(crate) fn catalog(
     root: &Path,
     games: &[String],
     diags: &mut Diagnostics,
@@ -81,7 +81,7 @@ pub(super) fn catalog_of(
 /// # Errors
 /// When the workspace cannot be read, no game can be served, or the
 /// address cannot be bound.
-pub fn serve(
+pub(crate) fn serve(
     root: &Path,
     options: &ServeOptions,
     report: &mut dyn FnMut(Report),

@@ -29,27 +29,27 @@ const DEBOUNCE: Duration = Duration::from_millis(100);
 
 /// What `carta watch` was asked to do.
 #[derive(Debug, Clone)]
-pub struct WatchOptions {
+pub(crate) struct WatchOptions {
     /// The games to watch (all when empty).
-    pub games: Vec<String>,
+    pub(crate) games: Vec<String>,
     /// The build folder (absolute, or relative to the current directory).
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Print settings of the sheets.
-    pub sheets: SheetOptions,
+    pub(crate) sheets: SheetOptions,
     /// Where to serve the preview, if at all.
-    pub serve: Option<SocketAddr>,
+    pub(crate) serve: Option<SocketAddr>,
     /// Whether to open the preview in the default browser.
-    pub open: bool,
+    pub(crate) open: bool,
 }
 
 /// Prints one round's diagnostics and summary.
-pub type Show<'a> = dyn FnMut(Report) + 'a;
+pub(crate) type Show<'a> = dyn FnMut(Report) + 'a;
 
 /// Watches the workspace at `root` until the process is stopped.
 ///
 /// # Errors
 /// When the workspace cannot be opened or watched, or the server cannot bind.
-pub fn watch(
+pub(crate) fn watch(
     root: &Path,
     options: &WatchOptions,
     report: &mut Show<'_>,

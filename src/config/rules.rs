@@ -1,5 +1,5 @@
 //! Rules as a game declares them in `game.toml`: zones, deck rules and box
-//! rules. These are the serde/schemars types; [`super::compile`] turns them
+//! rules. These are the serde/schemars types; `rules::compile` turns them
 //! into the evaluated form.
 
 use std::collections::BTreeMap;
@@ -105,10 +105,13 @@ pub struct Format {
     pub deck_rules: Vec<Rule>,
 }
 
+// serde's `skip_serializing_if` passes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
 fn is_false(b: &bool) -> bool {
     !b
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // as `is_false`
 fn is_error(s: &RuleSeverity) -> bool {
     *s == RuleSeverity::Error
 }

@@ -3,7 +3,7 @@
 //! A stage pushes [`Diagnostic`]s into a [`Diagnostics`] sink and carries on, so
 //! one run reports every problem it can find. A diagnostic names its place by
 //! [`FileId`] and byte span; the [`SourceMap`] turns those into file names,
-//! lines and columns when the diagnostics are rendered ([`render`]).
+//! lines and columns when the diagnostics are rendered (`render`).
 
 mod render;
 mod source;

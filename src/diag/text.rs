@@ -30,7 +30,7 @@ fn is_escaped(c: char) -> bool {
 /// The most characters of a message, help or label shown in a report.
 pub(super) const MAX_MESSAGE: usize = 600;
 
-/// A value from a source, cut to [`MAX_QUOTED`] characters with a note of
+/// A value from a source, cut to `MAX_QUOTED` characters with a note of
 /// how many more there were, for quoting in a one-line message.
 pub fn clip(s: &str) -> Cow<'_, str> {
     clip_to(s, MAX_QUOTED)

@@ -67,10 +67,10 @@ impl Emitter for PngEmitter<'_> {
         let dir = unit(game, "png").join(&self.0.target.stem);
         stage.folder(&dir)?;
         let cut = |i: usize| {
-            let (g, k) = place[i];
-            let (x, y, w, h) = grids[g].cell_rect(k);
-            images[g]
-                .crop(x, y, w, h)
+            let (grid, cell) = place[i];
+            let (x, y, width, height) = grids[grid].cell_rect(cell);
+            images[grid]
+                .crop(x, y, width, height)
                 .expect("a cell lies inside its grid")
                 .encode(self.0.options.dpi)
         };

@@ -42,7 +42,7 @@ pub fn localize<'a>(
     let Some(catalog) = catalog else {
         if lang != manifest.language {
             out.untranslated = sources.strings.keys().map(Key::to_string).collect();
-            out.manifest.language = lang.to_owned();
+            lang.clone_into(&mut out.manifest.language);
         }
         return out;
     };
@@ -52,7 +52,7 @@ pub fn localize<'a>(
             out.untranslated.push(key.to_string());
         }
     }
-    out.manifest.language = lang.to_owned();
+    lang.clone_into(&mut out.manifest.language);
     out.manifest.texts_mut(&mut |section, id, field, s| {
         if let Some(t) = Key::in_manifest(section, id, field).and_then(|k| text(&k)) {
             *s = t;

@@ -75,7 +75,7 @@ type Value<'a> = Spanned<DeValue<'a>>;
 
 /// Parses translation file `file` (language `lang`), reporting every
 /// structural problem into `out`; semantic checks (unknown cards, stale
-/// entries) are [`super::check`]'s.
+/// entries) are [`super::check`](mod@super::check)'s.
 pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) -> Catalog {
     let mut catalog = Catalog {
         lang: lang.to_owned(),
@@ -90,7 +90,7 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
             continue;
         };
         match name {
-            "game" => fields(&mut catalog, Scope::Game, table, out),
+            "game" => fields(&mut catalog, &Scope::Game, table, out),
             "labels" | "phrases" => {
                 for (value_key, entry) in table {
                     let value = value_key.get_ref().to_string();
@@ -121,7 +121,7 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
                     };
                     catalog.scope_spans.insert(scope.clone(), id.span());
                     if let Some(t) = table_of(file, inner, id.get_ref(), out) {
-                        fields(&mut catalog, scope, t, out);
+                        fields(&mut catalog, &scope, t, out);
                     }
                 }
             }
@@ -158,7 +158,7 @@ fn table_of<'t>(
     table
 }
 
-fn fields(catalog: &mut Catalog, scope: Scope, table: &Table<'_>, out: &mut Vec<Diagnostic>) {
+fn fields(catalog: &mut Catalog, scope: &Scope, table: &Table<'_>, out: &mut Vec<Diagnostic>) {
     for (field, entry) in table {
         let key = Key::new(scope.clone(), field.get_ref().to_string());
         add(catalog, key, field.span(), entry, out);

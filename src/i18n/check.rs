@@ -155,7 +155,6 @@ fn check_one(
     pool: &CardPool,
     diags: &mut Diagnostics,
 ) -> (usize, usize) {
-    let file = catalog.file;
     let lang = &catalog.lang;
     let mut unknown_cards = BTreeSet::new();
     for (key, entry) in &catalog.entries {
@@ -173,45 +172,8 @@ fn check_one(
             }
             continue;
         };
-        let (want, got) = (tokens(&source.text), tokens(&entry.text));
-        if want != got {
-            let mut d = Diagnostic::error(
-                "i18n::placeholders",
-                format!(
-                    "the {lang} translation of `{key}` has {}, but its source text has {}",
-                    list_or_none(&got),
-                    list_or_none(&want)
-                ),
-            )
-            .at(file, entry.text_span.clone(), "placeholders differ")
-            .with_help("a translation keeps every `{…}` placeholder and icon token of its source, each as many times");
-            if let Some((f, span)) = &source.at {
-                d = d.with_label(Label::new(*f, span.clone(), "the source text"));
-            }
-            diags.push(d);
-        }
-        let current = source_hash(&source.text);
-        let stale = match &entry.hash {
-            None => Some(format!(
-                "the {lang} translation of `{key}` records no source hash, so carta cannot tell whether it is up to date"
-            )),
-            Some(h) if *h != current => Some(format!(
-                "the {lang} translation of `{key}` was made from an older source text"
-            )),
-            Some(_) => None,
-        };
-        if let Some(message) = stale {
-            let mut d = Diagnostic::warning("i18n::stale", message)
-                .at(file, entry.text_span.clone(), "review this translation")
-                .with_help(format!(
-                    "compare it with the source text \"{}\", then run `carta i18n update --lang {lang}`",
-                    source.text
-                ));
-            if let Some((f, span)) = &source.at {
-                d = d.with_label(Label::new(*f, span.clone(), "the source"));
-            }
-            diags.push(d);
-        }
+        diags.extend(placeholders(catalog, key, entry, source));
+        diags.extend(stale(catalog, key, entry, source));
     }
     report_missing(
         sources,
@@ -219,6 +181,68 @@ fn check_one(
         &file_path(&manifest.manifest.id, lang),
         diags,
     )
+}
+
+/// The error for a translation whose placeholders differ from its source's.
+fn placeholders(
+    catalog: &Catalog,
+    key: &Key,
+    entry: &catalog::Entry,
+    source: &super::Source,
+) -> Option<Diagnostic> {
+    let (want, got) = (tokens(&source.text), tokens(&entry.text));
+    if want == got {
+        return None;
+    }
+    let mut d = Diagnostic::error(
+        "i18n::placeholders",
+        format!(
+            "the {} translation of `{key}` has {}, but its source text has {}",
+            catalog.lang,
+            list_or_none(&got),
+            list_or_none(&want)
+        ),
+    )
+    .at(catalog.file, entry.text_span.clone(), "placeholders differ")
+    .with_help("a translation keeps every `{…}` placeholder and icon token of its source, each as many times");
+    if let Some((f, span)) = &source.at {
+        d = d.with_label(Label::new(*f, span.clone(), "the source text"));
+    }
+    Some(d)
+}
+
+/// The warning for a translation made from another source text than the
+/// current one (or from one it does not record).
+fn stale(
+    catalog: &Catalog,
+    key: &Key,
+    entry: &catalog::Entry,
+    source: &super::Source,
+) -> Option<Diagnostic> {
+    let lang = &catalog.lang;
+    let message = match &entry.hash {
+        None => format!(
+            "the {lang} translation of `{key}` records no source hash, so carta cannot tell whether it is up to date"
+        ),
+        Some(h) if *h != source_hash(&source.text) => {
+            format!("the {lang} translation of `{key}` was made from an older source text")
+        }
+        Some(_) => return None,
+    };
+    let mut d = Diagnostic::warning("i18n::stale", message)
+        .at(
+            catalog.file,
+            entry.text_span.clone(),
+            "review this translation",
+        )
+        .with_help(format!(
+            "compare it with the source text \"{}\", then run `carta i18n update --lang {lang}`",
+            source.text
+        ));
+    if let Some((f, span)) = &source.at {
+        d = d.with_label(Label::new(*f, span.clone(), "the source"));
+    }
+    Some(d)
 }
 
 /// Reports the strings `catalog` lacks; returns how many cards it
@@ -259,8 +283,34 @@ fn report_missing(
             _ => {}
         }
     }
+    let complete = missing_cards(sources, &cards, lang, path, diags);
+    if !labels.is_empty() {
+        diags.push(
+            Diagnostic::warning(
+                "i18n::missing",
+                format!(
+                    "the labels of {} have no {lang} translation",
+                    labels.join(", ")
+                ),
+            )
+            .at(catalog.file, 0..0, "in this translation")
+            .with_help("add them under `[labels]`, by value"),
+        );
+    }
+    (complete, phrases)
+}
+
+/// Reports each card some of whose strings `cards` lists as missing;
+/// returns how many cards have none missing.
+fn missing_cards(
+    sources: &Sources,
+    cards: &BTreeMap<&str, (Vec<&str>, bool)>,
+    lang: &str,
+    path: &str,
+    diags: &mut Diagnostics,
+) -> usize {
     let mut complete = 0;
-    for (id, (fields, _)) in &cards {
+    for (id, (fields, _)) in cards {
         if fields.is_empty() {
             complete += 1;
             continue;
@@ -284,20 +334,7 @@ fn report_missing(
             "add `[cards.{id}]` to `{path}`, or translate it in the file `carta i18n export --lang {lang}` writes"
         )));
     }
-    if !labels.is_empty() {
-        diags.push(
-            Diagnostic::warning(
-                "i18n::missing",
-                format!(
-                    "the labels of {} have no {lang} translation",
-                    labels.join(", ")
-                ),
-            )
-            .at(catalog.file, 0..0, "in this translation")
-            .with_help("add them under `[labels]`, by value"),
-        );
-    }
-    (complete, phrases)
+    complete
 }
 
 /// The warning for a template phrase without a translation, at its first
@@ -339,63 +376,11 @@ fn unknown(
             .at(file, scope_span.clone(), "translates nothing")
             .with_help(suggest::help(&what_id(&key.scope), known, kind))
     };
-    let unknown_field = |owner: String, known: Vec<String>| {
-        Diagnostic::error(
-            "i18n::unknown-field",
-            format!("{owner} has no translatable field `{}`", key.field),
-        )
-        .at(file, entry.key_span.clone(), "no such field")
-        .with_help(suggest::help(
-            &key.field,
-            known.iter().map(String::as_str),
-            "translatable fields",
-        ))
-    };
-    let of_scope = |scope: &Scope| -> Vec<String> {
-        sources
-            .strings
-            .keys()
-            .filter(|k| &k.scope == scope)
-            .map(|k| k.field.clone())
-            .collect()
-    };
+    let unknown_field =
+        |owner: String| unknown_field(file, key, entry, &owner, &fields_of(sources, &key.scope));
     Some(match &key.scope {
         Scope::Card(id) => {
-            let Some(card) = pool.get(id) else {
-                if !unknown_cards.insert(id.clone()) {
-                    return None;
-                }
-                return Some(
-                    Diagnostic::error(
-                        "i18n::unknown-card",
-                        format!("there is no card `{id}` to translate"),
-                    )
-                    .at(file, scope_span, "unknown card")
-                    .with_help(suggest::help(
-                        id,
-                        pool.ids().collect::<Vec<_>>(),
-                        "cards",
-                    )),
-                );
-            };
-            if sources.is_known_untranslatable(&card.kind, &key.field) == Some(true) {
-                return Some(
-                    Diagnostic::error(
-                        "i18n::not-translatable",
-                        format!("field `{}` of card `{id}` is not translatable", key.field),
-                    )
-                    .at(file, entry.key_span.clone(), "not translatable")
-                    .with_help(format!(
-                        "only `name` and the string fields the schema of kind `{}` marks `\"x-carta-translate\": true` are translated",
-                        card.kind
-                    )),
-                );
-            }
-            let mut known = of_scope(&key.scope);
-            if known.len() <= 1 {
-                known = sources.translatable_patterns(&card.kind);
-            }
-            unknown_field(format!("card `{id}`"), known)
+            return unknown_in_card(sources, catalog, key, entry, pool, unknown_cards, id);
         }
         Scope::Kind(id) if !m.kinds.contains_key(id) => unknown_entry(
             format!("kind `{id}`"),
@@ -423,48 +408,153 @@ fn unknown(
                 "rules",
             )
         }
-        Scope::Label(value) => {
-            let labelled = scope_ids(sources, |s| match s {
-                Scope::Label(v) => Some(v),
-                _ => None,
-            });
+        Scope::Label(value) => unknown_label(sources, file, entry, value),
+        Scope::Phrase(phrase) => unused_phrase(sources, file, entry, phrase),
+        Scope::Game => unknown_field("the game".into()),
+        Scope::Kind(id) => unknown_field(format!("kind `{id}`")),
+        Scope::Zone(id) => unknown_field(format!("zone `{id}`")),
+        Scope::Format(id) => unknown_field(format!("format `{id}`")),
+        Scope::Rule(id) => unknown_field(format!("rule `{id}`")),
+    })
+}
+
+/// The diagnostic for a card entry that translates nothing: an unknown
+/// card (once per card), a field that is not translatable, or no such field.
+fn unknown_in_card(
+    sources: &Sources,
+    catalog: &Catalog,
+    key: &Key,
+    entry: &catalog::Entry,
+    pool: &CardPool,
+    unknown_cards: &mut BTreeSet<String>,
+    id: &str,
+) -> Option<Diagnostic> {
+    let file = catalog.file;
+    let Some(card) = pool.get(id) else {
+        if !unknown_cards.insert(id.to_owned()) {
+            return None;
+        }
+        let scope_span = catalog.scope_spans.get(&key.scope).cloned().unwrap_or(0..0);
+        return Some(
             Diagnostic::error(
-                "i18n::unknown-entry",
-                format!("no enum value `{value}` of this game has a label (`x-carta-labels`) to translate"),
+                "i18n::unknown-card",
+                format!("there is no card `{id}` to translate"),
             )
-            .at(file, entry.key_span.clone(), "no such label")
-            .with_help(if labelled.is_empty() {
-                "the schemas of this game give no enum value a label (`x-carta-labels`)".to_owned()
-            } else {
-                suggest::help(value, labelled.iter().map(String::as_str), "labelled values")
-            })
-        }
-        Scope::Phrase(phrase) => {
-            let used = scope_ids(sources, |s| match s {
-                Scope::Phrase(p) => Some(p),
-                _ => None,
-            });
-            Diagnostic::warning(
-                "i18n::unused-phrase",
-                format!("no template of this game prints the phrase \"{phrase}\""),
-            )
-            .at(file, entry.key_span.clone(), "translates nothing")
-            .with_help(if used.is_empty() {
-                "the templates of this game print no phrase with `{{t \"…\"}}`; remove the entry"
-                    .to_owned()
-            } else {
-                suggest::help(
-                    phrase,
-                    used.iter().map(String::as_str),
-                    "phrases the templates print",
-                )
-            })
-        }
-        Scope::Game => unknown_field("the game".into(), of_scope(&key.scope)),
-        Scope::Kind(id) => unknown_field(format!("kind `{id}`"), of_scope(&key.scope)),
-        Scope::Zone(id) => unknown_field(format!("zone `{id}`"), of_scope(&key.scope)),
-        Scope::Format(id) => unknown_field(format!("format `{id}`"), of_scope(&key.scope)),
-        Scope::Rule(id) => unknown_field(format!("rule `{id}`"), of_scope(&key.scope)),
+            .at(file, scope_span, "unknown card")
+            .with_help(suggest::help(id, pool.ids().collect::<Vec<_>>(), "cards")),
+        );
+    };
+    if sources.is_known_untranslatable(&card.kind, &key.field) == Some(true) {
+        return Some(not_translatable(file, key, entry, id, &card.kind));
+    }
+    let mut known = fields_of(sources, &key.scope);
+    if known.len() <= 1 {
+        known = sources.translatable_patterns(&card.kind);
+    }
+    Some(unknown_field(
+        file,
+        key,
+        entry,
+        &format!("card `{id}`"),
+        &known,
+    ))
+}
+
+fn unknown_field(
+    file: crate::diag::FileId,
+    key: &Key,
+    entry: &catalog::Entry,
+    owner: &str,
+    known: &[String],
+) -> Diagnostic {
+    Diagnostic::error(
+        "i18n::unknown-field",
+        format!("{owner} has no translatable field `{}`", key.field),
+    )
+    .at(file, entry.key_span.clone(), "no such field")
+    .with_help(suggest::help(
+        &key.field,
+        known.iter().map(String::as_str),
+        "translatable fields",
+    ))
+}
+
+/// The translatable fields the game has in `scope`.
+fn fields_of(sources: &Sources, scope: &Scope) -> Vec<String> {
+    sources
+        .strings
+        .keys()
+        .filter(|k| &k.scope == scope)
+        .map(|k| k.field.clone())
+        .collect()
+}
+
+fn not_translatable(
+    file: crate::diag::FileId,
+    key: &Key,
+    entry: &catalog::Entry,
+    id: &str,
+    kind: &str,
+) -> Diagnostic {
+    Diagnostic::error(
+        "i18n::not-translatable",
+        format!("field `{}` of card `{id}` is not translatable", key.field),
+    )
+    .at(file, entry.key_span.clone(), "not translatable")
+    .with_help(format!(
+        "only `name` and the string fields the schema of kind `{kind}` marks `\"x-carta-translate\": true` are translated"
+    ))
+}
+
+fn unknown_label(
+    sources: &Sources,
+    file: crate::diag::FileId,
+    entry: &catalog::Entry,
+    value: &str,
+) -> Diagnostic {
+    let labelled = scope_ids(sources, |s| match s {
+        Scope::Label(v) => Some(v),
+        _ => None,
+    });
+    Diagnostic::error(
+        "i18n::unknown-entry",
+        format!("no enum value `{value}` of this game has a label (`x-carta-labels`) to translate"),
+    )
+    .at(file, entry.key_span.clone(), "no such label")
+    .with_help(if labelled.is_empty() {
+        "the schemas of this game give no enum value a label (`x-carta-labels`)".to_owned()
+    } else {
+        suggest::help(
+            value,
+            labelled.iter().map(String::as_str),
+            "labelled values",
+        )
+    })
+}
+
+fn unused_phrase(
+    sources: &Sources,
+    file: crate::diag::FileId,
+    entry: &catalog::Entry,
+    phrase: &str,
+) -> Diagnostic {
+    let used = scope_ids(sources, |s| match s {
+        Scope::Phrase(p) => Some(p),
+        _ => None,
+    });
+    Diagnostic::warning(
+        "i18n::unused-phrase",
+        format!("no template of this game prints the phrase \"{phrase}\""),
+    )
+    .at(file, entry.key_span.clone(), "translates nothing")
+    .with_help(if used.is_empty() {
+        "the templates of this game print no phrase with `{{t \"…\"}}`; remove the entry".to_owned()
+    } else {
+        suggest::help(
+            phrase,
+            used.iter().map(String::as_str),
+            "phrases the templates print",
+        )
     })
 }
 

@@ -12,7 +12,7 @@
 //!
 //! - [`sources`]: every translatable string of a compiled game, by [`Key`].
 //! - [`catalog`]: a translation file parsed with spans.
-//! - [`check`]: the diagnostics and the per-language coverage.
+//! - [`check`](mod@check): the diagnostics and the per-language coverage.
 //! - [`apply`]: a game's manifest and cards in one language, with fallback.
 //! - [`po`]: gettext PO export and import, for translators' tools.
 //! - [`edit`]: rewriting a translation file, keeping its layout.
@@ -56,6 +56,7 @@ impl Translations {
 
     /// The translations a game printed in `lang` keeps: the catalog of
     /// `lang` alone (its labels and template phrases print), no sources.
+    #[must_use]
     pub fn only(&self, lang: &str) -> Translations {
         Translations {
             catalogs: self.catalog(lang).cloned().into_iter().collect(),

@@ -64,7 +64,11 @@ pub fn read(
 ) -> Result<Vec<Phrase>, LoadError> {
     let rels: Vec<String> = template_names(ws, game)?
         .iter()
-        .filter(|n| n.ends_with(".hbs"))
+        // Template names are matched exactly, as the kind ids in them are.
+        .filter(|n| {
+            #[allow(clippy::case_sensitive_file_extension_comparisons)]
+            n.ends_with(".hbs")
+        })
         .map(|n| template_path(game, n))
         .collect();
     let found = ws.read_each(&rels, false, diags, |file, _, text| {

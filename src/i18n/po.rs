@@ -21,8 +21,8 @@ use super::{Catalog, Key, Sources, source_hash};
 /// translations filled in.
 pub fn export(game: &str, lang: &str, sources: &Sources, catalog: Option<&Catalog>) -> String {
     let mut meta = CatalogMetadata::new();
-    meta.project_id_version = game.to_owned();
-    meta.language = lang.to_owned();
+    game.clone_into(&mut meta.project_id_version);
+    lang.clone_into(&mut meta.language);
     meta.mime_version = "1.0".into();
     meta.content_type = "text/plain; charset=UTF-8".into();
     meta.content_transfer_encoding = "8bit".into();

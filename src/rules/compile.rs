@@ -224,6 +224,47 @@ impl Cx<'_> {
         out
     }
 
+    /// The index of zone `z` a deck rule at `at` names; box rules (no
+    /// `zones`) take none.
+    fn zone(
+        &self,
+        at: &str,
+        z: &str,
+        zones: &[(String, Vec<String>)],
+        diags: &mut Diagnostics,
+    ) -> Option<usize> {
+        let pointer = format!("{at}/zone");
+        if zones.is_empty() {
+            diags.push(
+                self.error(
+                    "rules::zone",
+                    &pointer,
+                    "box rules look at the whole card pool and take no `zone`".into(),
+                    "not allowed here",
+                )
+                .with_help("remove `zone`, or move the rule to `[[deck-rules]]`"),
+            );
+            return None;
+        }
+        let found = zones.iter().position(|(id, _)| id == z);
+        if found.is_none() {
+            diags.push(
+                self.error(
+                    "rules::zone",
+                    &pointer,
+                    format!("`{z}` is not a zone of this game"),
+                    "unknown zone",
+                )
+                .with_help(suggest::help(
+                    z,
+                    zones.iter().map(|(id, _)| id.as_str()),
+                    "zones",
+                )),
+            );
+        }
+        found
+    }
+
     fn rule(
         &self,
         at: &str,
@@ -249,41 +290,9 @@ impl Cx<'_> {
             );
             return None;
         }
-        let zone = match (&rule.zone, zones.is_empty()) {
-            (None, _) => None,
-            (Some(z), true) => {
-                diags.push(
-                    self.error(
-                        "rules::zone",
-                        &format!("{at}/zone"),
-                        "box rules look at the whole card pool and take no `zone`".into(),
-                        "not allowed here",
-                    )
-                    .with_help("remove `zone`, or move the rule to `[[deck-rules]]`"),
-                );
-                let _ = z;
-                return None;
-            }
-            (Some(z), false) => {
-                if let Some(p) = zones.iter().position(|(id, _)| id == z) {
-                    Some(p)
-                } else {
-                    diags.push(
-                        self.error(
-                            "rules::zone",
-                            &format!("{at}/zone"),
-                            format!("`{z}` is not a zone of this game"),
-                            "unknown zone",
-                        )
-                        .with_help(suggest::help(
-                            z,
-                            zones.iter().map(|(id, _)| id.as_str()),
-                            "zones",
-                        )),
-                    );
-                    return None;
-                }
-            }
+        let zone = match &rule.zone {
+            None => None,
+            Some(z) => Some(self.zone(at, z, zones, diags)?),
         };
         let scope: Vec<String> = match zone {
             Some(z) => zones[z].1.clone(),
@@ -539,7 +548,7 @@ pub(super) fn key_of(values: &[Option<Value>]) -> String {
         .join("\u{1}")
 }
 
-/// A group as words: `element `fire``.
+/// A group as words, such as: element `fire`.
 pub(super) fn describe_group(fields: &[String], values: &[Option<Value>]) -> String {
     fields
         .iter()

@@ -59,7 +59,7 @@ impl Count {
             fields_ok?;
             groups(c, sc)
         };
-        let cap = cap(c, sc, diags)?;
+        let cap = cap(c, sc, diags).ok()?;
         Some(Check::Count(Count {
             bounds,
             matches,
@@ -188,15 +188,23 @@ fn noun(kinds: Option<&[String]>, conditions: usize) -> String {
     }
 }
 
+/// A cap filter that did not compile (reported).
+struct BrokenCap;
+
 /// With `cap`: each card's most copies counted (`u32::MAX`: all of them),
-/// or `Some(None)` without caps; `None` once a broken cap filter is reported.
-fn cap(c: &spec::Count, sc: &Scoped<'_, '_>, diags: &mut Diagnostics) -> Option<Option<Vec<u32>>> {
+/// or `None` without caps.
+fn cap(
+    c: &spec::Count,
+    sc: &Scoped<'_, '_>,
+    diags: &mut Diagnostics,
+) -> Result<Option<Vec<u32>>, BrokenCap> {
     let mut caps = Vec::new();
     for (i, o) in c.cap.iter().enumerate() {
         let pointer = format!("{}/count/cap/{i}/filter", sc.at);
-        caps.push((sc.filter(&o.filter, &pointer, diags)?, o.max));
+        let filter = sc.filter(&o.filter, &pointer, diags).ok_or(BrokenCap)?;
+        caps.push((filter, o.max));
     }
-    Some((!caps.is_empty()).then(|| {
+    Ok((!caps.is_empty()).then(|| {
         sc.each(|card| {
             caps.iter()
                 .find(|(f, _)| f.matches(card))

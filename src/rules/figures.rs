@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{Check, DeckView, RuleSet, within};
+use super::{Check, DeckView, Entry, RuleSet, within};
 use crate::config::rules::Bounds;
 
 /// One bounded figure of a deck.
@@ -35,6 +35,10 @@ fn bounds(b: &Bounds) -> (Option<f64>, Option<f64>) {
     }
 }
 
+/// A figure of one rule, before it knows its rule: (group, value,
+/// bounds, unit, within the bounds).
+type Push<'p> = dyn FnMut(String, f64, (Option<f64>, Option<f64>), &'static str, bool) + 'p;
+
 impl RuleSet {
     /// Every figure the rules bound, in rule order.
     pub fn figures(&self, deck: &DeckView) -> Vec<Figure> {
@@ -63,47 +67,61 @@ impl RuleSet {
                         within(&s.bounds, n),
                     );
                 }
-                Check::Count(c) => {
-                    let names = c.groups.as_ref().map_or(&[][..], |(_, n)| n.as_slice());
-                    let mut per = vec![0u64; names.len().max(1)];
-                    for e in entries.filter(|e| c.matches[e.card as usize]) {
-                        let g = c.groups.as_ref().map_or(0, |(of, _)| of[e.card as usize]);
-                        per[g as usize] += u64::from(e.count);
-                    }
-                    for (g, &n) in per.iter().enumerate() {
-                        let required = c.required.contains(&(g as u32));
-                        // Per-group counts bound only the groups present (or required).
-                        if !names.is_empty() && n == 0 && !required {
-                            continue;
-                        }
-                        let group = names.get(g).cloned().unwrap_or_default();
-                        push(group, n as f64, bounds(&c.bounds), "", within(&c.bounds, n));
-                    }
-                }
-                Check::Share(s) => {
-                    let mut per = vec![0u64; s.names.len()];
-                    let mut total = 0u64;
-                    for e in entries {
-                        total += u64::from(e.count);
-                        if let Some(n) = per.get_mut(s.group[e.card as usize] as usize) {
-                            *n += u64::from(e.count);
-                        }
-                    }
-                    for (g, &n) in per.iter().enumerate() {
-                        let percent = if total == 0 {
-                            0.0
-                        } else {
-                            n as f64 * 100.0 / total as f64
-                        };
-                        let cap = f64::from(s.max_percent);
-                        let ok = n * 100 <= total * u64::from(s.max_percent);
-                        push(s.names[g].clone(), percent, (None, Some(cap)), "%", ok);
-                    }
-                }
+                Check::Count(c) => count_figures(c, entries, &mut push),
+                Check::Share(s) => share_figures(s, entries, &mut push),
                 Check::Copies(_) | Check::Bind(_) | Check::Distinct(_) => {}
             }
         }
         out
+    }
+}
+
+/// A count rule's figures: one, or one per group present (or required).
+fn count_figures(
+    c: &super::count::Count,
+    entries: impl Iterator<Item = Entry>,
+    push: &mut Push<'_>,
+) {
+    let names = c.groups.as_ref().map_or(&[][..], |(_, n)| n.as_slice());
+    let mut per = vec![0u64; names.len().max(1)];
+    for e in entries.filter(|e| c.matches[e.card as usize]) {
+        let g = c.groups.as_ref().map_or(0, |(of, _)| of[e.card as usize]);
+        per[g as usize] += u64::from(e.count);
+    }
+    for (g, &n) in per.iter().enumerate() {
+        let required = c.required.contains(&(g as u32));
+        // Per-group counts bound only the groups present (or required).
+        if !names.is_empty() && n == 0 && !required {
+            continue;
+        }
+        let group = names.get(g).cloned().unwrap_or_default();
+        push(group, n as f64, bounds(&c.bounds), "", within(&c.bounds, n));
+    }
+}
+
+/// A share rule's figures: each group's percent of the cards it looks at.
+fn share_figures(
+    s: &super::share::Share,
+    entries: impl Iterator<Item = Entry>,
+    push: &mut Push<'_>,
+) {
+    let mut per = vec![0u64; s.names.len()];
+    let mut total = 0u64;
+    for e in entries {
+        total += u64::from(e.count);
+        if let Some(n) = per.get_mut(s.group[e.card as usize] as usize) {
+            *n += u64::from(e.count);
+        }
+    }
+    for (g, &n) in per.iter().enumerate() {
+        let percent = if total == 0 {
+            0.0
+        } else {
+            n as f64 * 100.0 / total as f64
+        };
+        let cap = f64::from(s.max_percent);
+        let ok = n * 100 <= total * u64::from(s.max_percent);
+        push(s.names[g].clone(), percent, (None, Some(cap)), "%", ok);
     }
 }
 

@@ -125,13 +125,12 @@ impl Cond {
     fn holds(&self, value: Option<&Value>) -> bool {
         match (self, value) {
             (Cond::Any(values), Some(v)) => values.iter().any(|x| same(x, v)),
-            (Cond::Any(_), None) => false,
+            (Cond::Any(_) | Cond::Range { .. }, None) => false,
             (Cond::Not(values), Some(v)) => !values.iter().any(|x| same(x, v)),
             (Cond::Not(_), None) => true,
             (Cond::Range { min, max }, Some(v)) => v
                 .as_f64()
                 .is_some_and(|n| min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)),
-            (Cond::Range { .. }, None) => false,
             (Cond::Exists(want), v) => v.is_some() == *want,
         }
     }
@@ -172,7 +171,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn card(kind: &str, fields: Value) -> RawCard {
+    fn card(kind: &str, fields: &Value) -> RawCard {
         RawCard {
             id: "c".into(),
             kind: kind.into(),
@@ -194,9 +193,9 @@ mod tests {
     fn filters_match_as_documented() {
         let merc = card(
             "character",
-            json!({"kingdom": "ferro", "mercenary": true, "level": 2, "bonus": {"attribute": "defense"}}),
+            &json!({"kingdom": "ferro", "mercenary": true, "level": 2, "bonus": {"attribute": "defense"}}),
         );
-        let plain = card("character", json!({"kingdom": "livre", "level": 1}));
+        let plain = card("character", &json!({"kingdom": "livre", "level": 1}));
         let table = [
             (json!({"kind": "character"}), true, true),
             (json!({"kind": ["hero", "character"]}), true, true),

@@ -440,6 +440,9 @@ fn a_cap_limits_what_one_card_adds_to_a_count() {
     );
 }
 
+/// A figure as a test reads it: (rule, group, value, min, max, ok).
+type Shown<'a> = (&'a str, &'a str, f64, Option<f64>, Option<f64>, bool);
+
 #[test]
 fn figures_are_the_numbers_the_rules_bound_and_agree_with_the_check() {
     let (pool, rules, diags) = rules(
@@ -451,8 +454,6 @@ fn figures_are_the_numbers_the_rules_bound_and_agree_with_the_check() {
     assert!(!diags.has_errors());
     let view = deck(&pool, &[("knight", 3), ("bolt", 1)], &[]);
     let figures = rules.deck.figures(&view);
-    /// (rule, group, value, min, max, ok)
-    type Shown<'a> = (&'a str, &'a str, f64, Option<f64>, Option<f64>, bool);
     let shown: Vec<Shown<'_>> = figures
         .iter()
         .map(|f| {

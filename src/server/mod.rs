@@ -7,7 +7,7 @@
 //! the build folder, and learns about changes through [`Live`], which the
 //! watcher updates after every rebuild.
 
-pub mod builder;
+pub(crate) mod builder;
 mod page;
 
 use std::convert::Infallible;
@@ -25,58 +25,58 @@ use axum::routing::get;
 use futures_util::Stream;
 use serde::Serialize;
 
-pub use builder::Catalog;
+pub(crate) use builder::Catalog;
 
 /// One diagnostic as the overlay shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
+pub(crate) struct Problem {
     /// `error`, `warning` or `advice`.
-    pub severity: String,
+    pub(crate) severity: String,
     /// The stable code.
-    pub code: String,
+    pub(crate) code: String,
     /// The message.
-    pub message: String,
+    pub(crate) message: String,
     /// `file:line:column`, when the problem has a place.
-    pub place: Option<String>,
+    pub(crate) place: Option<String>,
     /// The help line.
-    pub help: Option<String>,
+    pub(crate) help: Option<String>,
 }
 
 /// A deck file and whether its last check found it legal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DeckVerdict {
+pub(crate) struct DeckVerdict {
     /// The deck file, relative to the workspace.
-    pub file: String,
+    pub(crate) file: String,
     /// The problems its check reported (none: legal).
-    pub problems: Vec<Problem>,
+    pub(crate) problems: Vec<Problem>,
 }
 
 /// One game as the server shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GameEntry {
+pub(crate) struct GameEntry {
     /// The game id.
-    pub id: String,
+    pub(crate) id: String,
     /// Its display name.
-    pub name: String,
+    pub(crate) name: String,
     /// Its decks, from the last build without errors.
-    pub decks: Vec<DeckVerdict>,
+    pub(crate) decks: Vec<DeckVerdict>,
 }
 
 /// What the server shows, as of the last rebuild.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Status {
+pub(crate) struct Status {
     /// Bumped on every rebuild; pages reload when it moves.
-    pub generation: u64,
+    pub(crate) generation: u64,
     /// The games, as of their last good build.
-    pub games: Vec<GameEntry>,
+    pub(crate) games: Vec<GameEntry>,
     /// The diagnostics of the last check (errors mean the pages show the
     /// last good build).
-    pub problems: Vec<Problem>,
+    pub(crate) problems: Vec<Problem>,
 }
 
 /// The state the watcher shares with the server.
 #[derive(Debug)]
-pub struct Live {
+pub(crate) struct Live {
     status: Mutex<Status>,
     changed: tokio::sync::watch::Sender<u64>,
     out: PathBuf,
@@ -86,7 +86,7 @@ pub struct Live {
 
 impl Live {
     /// A state serving the build folder `out`.
-    pub fn new(out: PathBuf) -> Arc<Self> {
+    pub(crate) fn new(out: PathBuf) -> Arc<Self> {
         Arc::new(Live {
             status: Mutex::new(Status::default()),
             changed: tokio::sync::watch::Sender::new(0),
@@ -97,7 +97,7 @@ impl Live {
 
     /// Publishes a rebuild: `update` edits the status, the generation moves,
     /// and every open page is told.
-    pub fn publish(&self, update: impl FnOnce(&mut Status)) {
+    pub(crate) fn publish(&self, update: impl FnOnce(&mut Status)) {
         let generation = {
             let mut s = self.status.lock().expect("status lock");
             update(&mut s);
@@ -108,7 +108,7 @@ impl Live {
     }
 
     /// Replaces the deck builder's games.
-    pub fn set_catalog(&self, catalog: Catalog) {
+    pub(crate) fn set_catalog(&self, catalog: Catalog) {
         *self.catalog.write().expect("catalog lock") = Arc::new(catalog);
     }
 
@@ -127,7 +127,7 @@ impl Live {
 ///
 /// # Errors
 /// When the address cannot be bound.
-pub fn start(addr: SocketAddr, live: Arc<Live>) -> std::io::Result<SocketAddr> {
+pub(crate) fn start(addr: SocketAddr, live: Arc<Live>) -> std::io::Result<SocketAddr> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -209,6 +209,37 @@ fn header_of(text: &str, span: Span) -> Span {
 }
 
 impl FileContext<'_> {
+    /// Validates a card's `fields` against its kind's `schema` (when the
+    /// file parsed), reporting every error; returns the fields.
+    fn validate(
+        &self,
+        table: &DeTable<'_>,
+        header: &Span,
+        id: &str,
+        schema: Option<&super::KindSchema>,
+        fields: Map<String, Value>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Map<String, Value> {
+        // jsonschema validates a `Value`: the map moves in and back out.
+        let instance = Value::Object(fields);
+        if let Some(schema) = schema.filter(|s| self.syntax_ok && !s.validator.is_valid(&instance))
+        {
+            let subject = Subject {
+                file: self.file,
+                table,
+                span: header.clone(),
+                noun: format!("card `{id}`"),
+                extra_root_keys: &RESERVED,
+                schemas: self.schemas,
+            };
+            diagnose(schema.validator.iter_errors(&instance), &subject, diags);
+        }
+        let Value::Object(fields) = instance else {
+            unreachable!("built as an object above")
+        };
+        fields
+    }
+
     /// One card: its reserved fields checked, its other fields validated
     /// against its kind's schema (when the file parsed), its references
     /// collected. `None` when it has no usable id or kind.
@@ -250,26 +281,10 @@ impl FileContext<'_> {
             }
         };
         let schema = self.schemas.kind(&kind);
-        // jsonschema validates a `Value`: the map moves in and back out.
-        let instance = Value::Object(fields);
-        if let Some(schema) = schema.filter(|s| self.syntax_ok && !s.validator.is_valid(&instance))
-        {
-            let subject = Subject {
-                file,
-                table,
-                span: header.clone(),
-                noun: format!("card `{id}`"),
-                extra_root_keys: &RESERVED,
-                schemas: self.schemas,
-            };
-            diagnose(schema.validator.iter_errors(&instance), &subject, diags);
-        }
+        let fields = self.validate(table, &header, &id, schema, fields, diags);
         let refs = schema
             .map(|s| collect_refs(table, &s.refs))
             .unwrap_or_default();
-        let Value::Object(fields) = instance else {
-            unreachable!("built as an object above")
-        };
         Some(RawCard {
             id,
             kind,

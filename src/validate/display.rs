@@ -182,6 +182,40 @@ pub(super) fn check_keywords(
     }
 }
 
+/// Checks one entry of an `x-carta-labels` at `here` (shown as `shown`):
+/// it labels an allowed value, with non-empty text.
+fn check_label(
+    key: &str,
+    label: &Value,
+    values: &[String],
+    (here, shown): (&str, &str),
+    file: FileId,
+    text: &str,
+    diags: &mut Diagnostics,
+) {
+    let error = |message: String| Diagnostic::error("schema::bad-labels", message);
+    let key_at = json_pointer_span(
+        text,
+        &format!("{here}/{}", key.replace('~', "~0").replace('/', "~1")),
+    );
+    if !values.iter().any(|v| v == key) {
+        diags.push(
+            error(format!("`{LABELS_KEYWORD}` at `{shown}` labels `{key}`, which is not one of the allowed values"))
+                .at(file, key_at.clone(), "not an allowed value")
+                .with_help(suggest::help(key, values.iter().map(String::as_str), "allowed values")),
+        );
+    }
+    if label.as_str().is_none_or(|s| s.trim().is_empty()) {
+        diags.push(
+            error(format!(
+                "the label of `{key}` in `{LABELS_KEYWORD}` at `{shown}` must be non-empty text"
+            ))
+            .at(file, key_at, "not a label")
+            .with_help("a label is the text a player reads on the card, e.g. \"Escorpião\""),
+        );
+    }
+}
+
 /// Checks one `x-carta-labels`: an object of non-empty strings beside an
 /// `enum` or `const`, with exactly one label per allowed value.
 fn check_labels(
@@ -218,26 +252,7 @@ fn check_labels(
         }
     };
     for (key, label) in labels {
-        let key_at = json_pointer_span(
-            text,
-            &format!("{here}/{}", key.replace('~', "~0").replace('/', "~1")),
-        );
-        if !values.contains(key) {
-            diags.push(
-                error(format!("`{LABELS_KEYWORD}` at `{shown}` labels `{key}`, which is not one of the allowed values"))
-                    .at(file, key_at.clone(), "not an allowed value")
-                    .with_help(suggest::help(key, values.iter().map(String::as_str), "allowed values")),
-            );
-        }
-        if label.as_str().is_none_or(|s| s.trim().is_empty()) {
-            diags.push(
-                error(format!(
-                    "the label of `{key}` in `{LABELS_KEYWORD}` at `{shown}` must be non-empty text"
-                ))
-                .at(file, key_at, "not a label")
-                .with_help("a label is the text a player reads on the card, e.g. \"Escorpião\""),
-            );
-        }
+        check_label(key, label, &values, (&here, shown), file, text, diags);
     }
     let missing: Vec<&str> = values
         .iter()

@@ -76,15 +76,15 @@ impl Site<'_, '_, '_> {
         value_error(self.subject, &self.at, code, message, label)
     }
 
-    fn range(&self, bound: String) -> Diagnostic {
+    fn range(&self, bound: &str) -> Diagnostic {
         range(self.subject, &self.at, &self.field, &self.found, bound)
     }
 
-    fn items(&self, bound: String) -> Diagnostic {
+    fn items(&self, bound: &str) -> Diagnostic {
         items(self.subject, &self.at, &self.field, &self.found, bound)
     }
 
-    fn length(&self, bound: String) -> Diagnostic {
+    fn length(&self, bound: &str) -> Diagnostic {
         length(self.subject, &self.at, &self.field, bound)
     }
 }
@@ -149,26 +149,28 @@ fn diagnose_one(
 /// A value out of a numeric, length or count bound, or off its pattern.
 fn bound_error(kind: &ValidationErrorKind, site: &Site<'_, '_, '_>) -> Option<Diagnostic> {
     Some(match kind {
-        ValidationErrorKind::Minimum { limit } => site.range(format!("at least {limit}")),
-        ValidationErrorKind::Maximum { limit } => site.range(format!("at most {limit}")),
+        ValidationErrorKind::Minimum { limit } => site.range(&format!("at least {limit}")),
+        ValidationErrorKind::Maximum { limit } => site.range(&format!("at most {limit}")),
         ValidationErrorKind::ExclusiveMinimum { limit } => {
-            site.range(format!("greater than {limit}"))
+            site.range(&format!("greater than {limit}"))
         }
-        ValidationErrorKind::ExclusiveMaximum { limit } => site.range(format!("less than {limit}")),
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            site.range(&format!("less than {limit}"))
+        }
         ValidationErrorKind::MultipleOf { multiple_of, .. } => {
-            site.range(format!("a multiple of {multiple_of}"))
+            site.range(&format!("a multiple of {multiple_of}"))
         }
         ValidationErrorKind::MinLength { limit } => {
-            site.length(format!("at least {limit} character{}", plural(*limit)))
+            site.length(&format!("at least {limit} character{}", plural(*limit)))
         }
         ValidationErrorKind::MaxLength { limit } => {
-            site.length(format!("at most {limit} character{}", plural(*limit)))
+            site.length(&format!("at most {limit} character{}", plural(*limit)))
         }
         ValidationErrorKind::MinItems { limit } => {
-            site.items(format!("at least {limit} item{}", plural(*limit)))
+            site.items(&format!("at least {limit} item{}", plural(*limit)))
         }
         ValidationErrorKind::MaxItems { limit } => {
-            site.items(format!("at most {limit} item{}", plural(*limit)))
+            site.items(&format!("at most {limit} item{}", plural(*limit)))
         }
         ValidationErrorKind::Pattern { pattern } => site.error(
             "schema::pattern",
@@ -190,32 +192,45 @@ fn form_error(
     site: &Site<'_, '_, '_>,
 ) -> Diagnostic {
     let (field, found) = (&site.field, &site.found);
-    let (code, message, label) = match kind {
-        ValidationErrorKind::Type { kind } => {
-            let expected = type_names(kind);
-            let message = format!("{field} must be {expected}, but it is {found}");
-            ("schema::type", message, format!("expected {expected}"))
-        }
-        ValidationErrorKind::Enum { options } => {
-            return choice(
-                site.subject,
-                &site.at,
-                field,
-                error.instance(),
-                options,
-                "schema::enum",
-            );
-        }
+    match kind {
+        ValidationErrorKind::Enum { options } => choice(
+            site.subject,
+            &site.at,
+            field,
+            error.instance(),
+            options,
+            "schema::enum",
+        ),
         ValidationErrorKind::Constant { expected_value } => {
             let options = Value::Array(vec![(**expected_value).clone()]);
-            return choice(
+            choice(
                 site.subject,
                 &site.at,
                 field,
                 error.instance(),
                 &options,
                 "schema::const",
-            );
+            )
+        }
+        _ => {
+            let (code, message, label) = form_words(kind, error, field, found);
+            site.error(code, message, label)
+        }
+    }
+}
+
+/// The code, message and label of a form error other than a choice.
+fn form_words(
+    kind: &ValidationErrorKind,
+    error: &ValidationError<'_>,
+    field: &str,
+    found: &str,
+) -> (&'static str, String, String) {
+    match kind {
+        ValidationErrorKind::Type { kind } => {
+            let expected = type_names(kind);
+            let message = format!("{field} must be {expected}, but it is {found}");
+            ("schema::type", message, format!("expected {expected}"))
         }
         ValidationErrorKind::UniqueItems => (
             "schema::items",
@@ -252,8 +267,7 @@ fn form_error(
             format!("{field}: {}", crate::diag::clip(&error.to_string())),
             "here".into(),
         ),
-    };
-    site.error(code, message, label)
+    }
 }
 
 /// In a failed `oneOf`/`anyOf`, the alternative the author most likely meant,
@@ -334,7 +348,7 @@ fn range(
     at: &Located,
     field: &str,
     found: &str,
-    bound: String,
+    bound: &str,
 ) -> Diagnostic {
     value_error(
         subject,
@@ -345,7 +359,7 @@ fn range(
     )
 }
 
-fn length(subject: &Subject<'_, '_>, at: &Located, field: &str, bound: String) -> Diagnostic {
+fn length(subject: &Subject<'_, '_>, at: &Located, field: &str, bound: &str) -> Diagnostic {
     value_error(
         subject,
         at,
@@ -360,7 +374,7 @@ fn items(
     at: &Located,
     field: &str,
     found: &str,
-    bound: String,
+    bound: &str,
 ) -> Diagnostic {
     value_error(
         subject,

@@ -132,43 +132,15 @@ impl GameSchemas {
         let mut schemas = GameSchemas::default();
         let mut missing = Vec::new();
         let docs = super::schema_refs::drop_unresolvable(docs, diags);
-        let resources: Vec<_> = docs
-            .iter()
-            .map(|d| (d.uri.clone(), Resource::from_contents(d.doc.clone())))
-            .collect();
-        let registry = match Registry::new()
-            .draft(Draft::Draft202012)
-            .extend(resources)
-            .and_then(jsonschema::RegistryBuilder::prepare)
-        {
-            Ok(r) => r,
-            Err(e) => {
-                diags.push(Diagnostic::error(
-                    "schema::invalid-schema",
-                    format!(
-                        "the schemas cannot be registered: {}",
-                        without_uris(&e.to_string())
-                    ),
-                ));
-                return (schemas, missing);
-            }
+        let Some(registry) = registry(&docs, diags) else {
+            return (schemas, missing);
         };
         for (kind, uri) in kinds {
             let Some(doc) = docs.iter().find(|d| &d.uri == uri) else {
                 missing.push(kind.clone());
                 continue;
             };
-            let built = jsonschema::options()
-                .with_draft(Draft::Draft202012)
-                .with_registry(&registry)
-                .with_base_uri(uri.clone())
-                // The `regex` engine runs in linear time; it refuses
-                // backreferences and look-around when the schema compiles
-                // instead of giving up on a card's value later.
-                .with_pattern_options(PatternOptions::regex())
-                .offline()
-                .build(&doc.doc);
-            match built {
+            match validator(&registry, uri, doc) {
                 Ok(validator) => {
                     schemas.kinds.insert(
                         kind.clone(),
@@ -185,13 +157,20 @@ impl GameSchemas {
             }
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
-        let found: Vec<_> = schemas
+        schemas.annotate();
+        (schemas, missing)
+    }
+
+    /// Finds, for every compiled kind, the references and labels its schema
+    /// declares and the fields its default face shows.
+    fn annotate(&mut self) {
+        let found: Vec<_> = self
             .kinds
             .iter()
             .map(|(kind, k)| {
                 let (mut refs, mut labels) = (Vec::new(), Vec::new());
-                schemas.walk(
-                    &schemas.docs[&k.uri],
+                self.walk(
+                    &self.docs[&k.uri],
                     &k.uri,
                     &mut Vec::new(),
                     0,
@@ -210,14 +189,13 @@ impl GameSchemas {
                         }
                     },
                 );
-                (kind.clone(), refs, labels, schemas.face_fields(&k.uri))
+                (kind.clone(), refs, labels, self.face_fields(&k.uri))
             })
             .collect();
         for (kind, refs, labels, face) in found {
-            let k = schemas.kinds.get_mut(&kind).expect("compiled above");
+            let k = self.kinds.get_mut(&kind).expect("compiled above");
             (k.refs, k.labels, k.face) = (refs, labels, face);
         }
-        (schemas, missing)
     }
 
     /// Every schema document of the game, by the URI it is registered under.
@@ -448,6 +426,50 @@ impl GameSchemas {
 }
 
 /// Why the schema of `kind` did not compile, placed at the keyword.
+/// The registry of a game's schema documents, which `$ref`s resolve
+/// against (and nothing else: no network, no files).
+fn registry(docs: &[SchemaDoc], diags: &mut Diagnostics) -> Option<Registry<'static>> {
+    let resources: Vec<_> = docs
+        .iter()
+        .map(|d| (d.uri.clone(), Resource::from_contents(d.doc.clone())))
+        .collect();
+    let built = Registry::new()
+        .draft(Draft::Draft202012)
+        .extend(resources)
+        .and_then(jsonschema::RegistryBuilder::prepare);
+    match built {
+        Ok(r) => Some(r),
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                "schema::invalid-schema",
+                format!(
+                    "the schemas cannot be registered: {}",
+                    without_uris(&e.to_string())
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// The validator of the schema document `doc`, registered at `uri`.
+fn validator<'d>(
+    registry: &Registry<'_>,
+    uri: &str,
+    doc: &'d SchemaDoc,
+) -> Result<Validator, jsonschema::ValidationError<'d>> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .with_registry(registry)
+        .with_base_uri(uri.to_owned())
+        // The `regex` engine runs in linear time; it refuses
+        // backreferences and look-around when the schema compiles
+        // instead of giving up on a card's value later.
+        .with_pattern_options(PatternOptions::regex())
+        .offline()
+        .build(&doc.doc)
+}
+
 fn compile_error(kind: &str, doc: &SchemaDoc, e: &jsonschema::ValidationError<'_>) -> Diagnostic {
     let pointer = e.schema_path().to_string();
     let regex = matches!(e.kind(), jsonschema::error::ValidationErrorKind::Format { format } if format == "regex");
@@ -570,7 +592,7 @@ fn parse_schema(file: FileId, text: &str) -> Result<Value, Box<Diagnostic>> {
 }
 
 /// The span of the first `"key"` in a JSON text, or the start of the file.
-/// serde_json keeps no spans, so schema errors are placed by the key they name.
+/// `serde_json` keeps no spans, so schema errors are placed by the key they name.
 fn approx_span(text: &str, key: &str) -> std::ops::Range<usize> {
     if key.is_empty() {
         return 0..0;
@@ -599,7 +621,7 @@ pub(super) fn json_pointer_span(text: &str, pointer: &str) -> std::ops::Range<us
     span
 }
 
-/// The byte offset of a 1-based line and column (as serde_json reports them).
+/// The byte offset of a 1-based line and column (as `serde_json` reports them).
 fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let line_start: usize = text
         .split_inclusive('\n')

@@ -560,16 +560,8 @@ fn zodiacos_prints_in_spanish_and_english() {
     ];
     for (lang, dir, words) in languages {
         let html = ws.path().join(format!("build/zodiacos/{dir}/index.html"));
-        let pdf = html.with_file_name("sheets.pdf");
-        run_chromium(
-            &html,
-            &[
-                "--no-pdf-header-footer".into(),
-                format!("--print-to-pdf={}", pdf.display()),
-            ],
-        );
+        let (pdf, text) = printed_text(&html);
         let pdf_s = pdf.to_str().unwrap();
-        let text = tool("pdftotext", &[pdf_s, "-"]);
         for word in words {
             assert!(text.contains(word), "{lang}: the sheets lack {word:?}");
         }
@@ -583,6 +575,20 @@ fn zodiacos_prints_in_spanish_and_english() {
             screenshot(pdf_s, 2, &format!("sheets-zodiacos-{lang}"));
         }
     }
+}
+
+/// Prints `html` to `sheets.pdf` beside it and returns the PDF with its text.
+fn printed_text(html: &std::path::Path) -> (std::path::PathBuf, String) {
+    let pdf = html.with_file_name("sheets.pdf");
+    run_chromium(
+        html,
+        &[
+            "--no-pdf-header-footer".into(),
+            format!("--print-to-pdf={}", pdf.display()),
+        ],
+    );
+    let text = tool("pdftotext", &[pdf.to_str().unwrap(), "-"]);
+    (pdf, text)
 }
 
 #[test]
@@ -610,16 +616,8 @@ fn intrepidos_prints_in_three_languages() {
     ];
     for (lang, dir, words) in languages {
         let html = ws.path().join(format!("build/intrepidos/{dir}/index.html"));
-        let pdf = html.with_file_name("sheets.pdf");
-        run_chromium(
-            &html,
-            &[
-                "--no-pdf-header-footer".into(),
-                format!("--print-to-pdf={}", pdf.display()),
-            ],
-        );
+        let (pdf, text) = printed_text(&html);
         let pdf_s = pdf.to_str().unwrap();
-        let text = tool("pdftotext", &[pdf_s, "-"]);
         for word in words {
             assert!(text.contains(word), "{lang}: the sheets lack {word:?}");
         }

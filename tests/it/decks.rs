@@ -109,7 +109,7 @@ fn random_deck(rng: &mut Rng, by_kind: &HashMap<&str, Vec<&str>>) -> Zones {
                 };
                 let other = rng.pick(&kind(swapped));
                 if !lines.iter().any(|(x, _)| x == other) {
-                    lines[i].0 = other.to_owned();
+                    other.clone_into(&mut lines[i].0);
                 }
             }
             5 => lines[i].1 = 0,
@@ -270,7 +270,7 @@ fn code_deck(game: &Game, lines: &[(usize, usize, u32)], name: &str) -> CodeDeck
         game: "intrepidos".into(),
         name: name.into(),
         format: None,
-        zones: Default::default(),
+        zones: indexmap::IndexMap::default(),
     };
     for &(z, card, count) in lines {
         let (zone, decl) = zones.get_index(z % zones.len()).unwrap();
@@ -640,8 +640,8 @@ fn the_code_in_the_deck_codes_spec_still_decodes() {
 
 #[test]
 fn a_code_for_a_game_not_in_the_workspace_says_so_once() {
-    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
     use base64::Engine;
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
     let mut bytes = vec![1, 0, 0, 0, 0, 4];
     bytes.extend(b"nope");
     bytes.extend([1, b'x', 0]);

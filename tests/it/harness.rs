@@ -231,5 +231,5 @@ pub(crate) fn assert_golden(path: &Path, actual: &str) {
         expected == actual,
         "output differs from {} (run with CARTA_BLESS=1 to accept)\n--- expected\n{expected}\n--- actual\n{actual}",
         path.display()
-    )
+    );
 }

@@ -258,8 +258,6 @@ fn words(text: &str) -> BTreeSet<String> {
 
 /// The words of every translation in a translation file.
 fn translated_words(toml_text: &str) -> BTreeSet<String> {
-    let doc: toml::Table = toml_text.parse().unwrap();
-    let mut out = BTreeSet::new();
     fn walk(v: &toml::Value, out: &mut BTreeSet<String>) {
         match v {
             toml::Value::String(s) => out.extend(words(s)),
@@ -270,6 +268,8 @@ fn translated_words(toml_text: &str) -> BTreeSet<String> {
             _ => {}
         }
     }
+    let doc: toml::Table = toml_text.parse().unwrap();
+    let mut out = BTreeSet::new();
     doc.values().for_each(|v| walk(v, &mut out));
     out
 }

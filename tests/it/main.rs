@@ -1,4 +1,6 @@
 //! The integration tests: one binary, one module per area.
+// A test reads as one scenario, top to bottom; splitting it only hides the steps.
+#![allow(clippy::too_many_lines)]
 
 mod architecture;
 mod browser;

@@ -32,7 +32,7 @@ fn card_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
             if name != "decks" && name != "i18n" {
                 card_files(&path, out);
             }
-        } else if name.ends_with(".toml") && name != "game.toml" {
+        } else if path.extension().is_some_and(|e| e == "toml") && name != "game.toml" {
             out.push(path);
         }
     }

@@ -216,7 +216,12 @@ fn art_is_copied_under_a_content_hashed_name() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect::<Vec<_>>();
     assert_eq!(img.len(), 1, "one file for equal content: {img:?}");
-    assert!(img[0].ends_with(".png") && img[0].len() == 16 + 4);
+    // carta names it: lowercase hex, then `.png`.
+    assert!(
+        img[0]
+            .strip_suffix(".png")
+            .is_some_and(|hex| hex.len() == 16)
+    );
     assert!(page.contains(&format!("src=\"img/{}\"", img[0])));
 }
 
@@ -485,4 +490,22 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
     ws.write("cards/mini/game.toml", game);
     ws.run(["build"]).succeeds();
     assert!(html(&ws).contains("<div class=\"back-kind\">Preparação</div>"));
+}
+
+#[test]
+fn a_game_template_that_names_layout_is_given_the_laid_out_card() {
+    // The layout is made only for templates that can read it: the default
+    // face, or a game whose templates name it (here through a partial).
+    let ws = mini(&card("a", "text = \"Golpe\""));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<p class=\"l\">{{> _layout}}</p>\n",
+    );
+    ws.write(
+        "templates/mini/_layout.hbs",
+        "{{#if layout}}laid out: {{#each layout.other}}{{@key}};{{/each}}{{else}}plain{{/if}}",
+    );
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(page.contains("<p class=\"l\">laid out: "), "{page}");
 }

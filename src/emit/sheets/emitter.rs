@@ -56,6 +56,7 @@ impl<'g> SheetsEmitter<'g> {
     /// The same sheets in language `lang`, into `<dir>/<lang>/` inside the
     /// source language's folder (which the same build must stage first),
     /// with `notes` on the cover (what kept its source text).
+    #[must_use]
     pub fn in_language(mut self, lang: &str, notes: Vec<String>) -> Self {
         self.dir = self.dir.join(lang);
         self.selection.notes = notes;

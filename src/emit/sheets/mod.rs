@@ -108,6 +108,8 @@ impl Inputs {
         diags: &mut Diagnostics,
     ) -> Result<Inputs, LoadError> {
         let mut names = crate::i18n::phrases::template_names(ws, game)?;
+        // Matched exactly, as the kind ids in template names are.
+        #[allow(clippy::case_sensitive_file_extension_comparisons)]
         names.retain(|n| n.ends_with(".hbs") || n == "style.css");
         let rels: Vec<String> = names
             .iter()
@@ -132,7 +134,7 @@ struct Build {
     ink_saver: bool,
 }
 
-fn resolve_build(print: &PrintSettings, o: &SheetOptions) -> Build {
+fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
     Build {
         page: PageBox {
             paper: o.paper.unwrap_or(print.paper),
@@ -185,7 +187,7 @@ struct Rendered<'a> {
     /// The prints in sheet order.
     prints: Vec<Print<'a>>,
     /// Their faces and backs, in the same order.
-    rendered: Vec<renderer::Rendered>,
+    cards: Vec<renderer::Rendered>,
     /// The game's extra CSS.
     css: String,
     /// The art the cards use.
@@ -250,7 +252,7 @@ fn render_faces<'a>(
     failures.report(&renderer, sources, diags);
     Rendered {
         prints,
-        rendered,
+        cards: rendered,
         css: renderer.css().to_owned(),
         images,
     }
@@ -309,7 +311,7 @@ pub fn render_cards(
     let cards = faces
         .prints
         .iter()
-        .zip(faces.rendered)
+        .zip(faces.cards)
         .map(|(p, r)| RenderedCard {
             id: p.card.id.clone(),
             kind: p.card.kind.clone(),
@@ -387,7 +389,7 @@ pub fn render(
 ) -> io::Result<Option<Vec<OutputFile>>> {
     let errors_before = error_count(diags);
     let m = &game.manifest.manifest;
-    let build = resolve_build(&m.print.clone().unwrap_or_default(), options);
+    let build = resolve_build(&m.print.clone().unwrap_or_default(), *options);
     let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
     let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
@@ -678,7 +680,7 @@ pub fn faces(
     let cards = rendered
         .prints
         .iter()
-        .zip(rendered.rendered)
+        .zip(rendered.cards)
         .map(|(p, r)| {
             let kprint = m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref());
             let size = card_box(print, kprint).into();

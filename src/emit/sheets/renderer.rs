@@ -172,11 +172,13 @@ impl<'g> Renderer<'g> {
             kind_name: kind.map_or(card.kind.as_str(), |k| k.name.as_str()),
             name: &card.name,
             copies: p.count,
-            layout: layout::layout(
-                display.map(|d| d.face.as_slice()).unwrap_or_default(),
-                &fields,
-                images,
-            ),
+            layout: self.templates.reads_layout(&card.kind).then(|| {
+                layout::layout(
+                    display.map(|d| d.face.as_slice()).unwrap_or_default(),
+                    &fields,
+                    images,
+                )
+            }),
             // Put in below: the display fields are this card's own copy
             // already, and moving them saves cloning every field again.
             fields: &placeholder,

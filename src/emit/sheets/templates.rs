@@ -45,6 +45,8 @@ pub(super) struct Templates<'g> {
     faces: BTreeMap<String, String>,
     backs: BTreeMap<String, String>,
     files: BTreeMap<String, FileId>,
+    /// Whether a template of the game itself mentions `layout`.
+    mentions_layout: bool,
     /// The game's extra CSS (`style.css`), if any.
     pub css: String,
 }
@@ -82,6 +84,7 @@ impl<'g> Templates<'g> {
             faces: BTreeMap::new(),
             backs: BTreeMap::new(),
             files: BTreeMap::new(),
+            mentions_layout: false,
             css: String::new(),
         };
         for f in files {
@@ -114,6 +117,7 @@ impl<'g> Templates<'g> {
             self.css = text.to_string();
             return;
         }
+        self.mentions_layout |= text.contains("layout");
         let Some(name) = f.name.strip_suffix(".hbs") else {
             return;
         };
@@ -146,6 +150,14 @@ impl<'g> Templates<'g> {
     /// The template name of `kind`'s face.
     pub(super) fn face_of(&self, kind: &str) -> &str {
         self.faces.get(kind).map_or("carta/face", String::as_str)
+    }
+
+    /// Whether the face of `kind` may read the default face's `layout`: it
+    /// is the default face, or some template of the game names `layout`.
+    /// Laying a card out costs a share of a build; most games' own
+    /// templates never read it.
+    pub(super) fn reads_layout(&self, kind: &str) -> bool {
+        self.mentions_layout || self.face_of(kind) == "carta/face"
     }
 
     /// The template name of `kind`'s back.

@@ -64,8 +64,10 @@ pub struct CardView<'a> {
     /// Its art, by field name: the URL of the copied image, relative to the
     /// sheets' `index.html`.
     pub images: BTreeMap<String, String>,
-    /// The default face's blocks, laid out from the kind's schema.
-    pub layout: super::layout::Layout,
+    /// The default face's blocks, laid out from the kind's schema (left
+    /// out when no template of the card could read it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout: Option<super::layout::Layout>,
     /// The word the kind's back prints under the game's name, if the
     /// manifest gives it one (`[kinds.<k>.print] back`).
     pub back: Option<&'a str>,

@@ -26,7 +26,7 @@ use crate::rules::{DeckView, Entry, RuleSet, Violation};
 
 /// The games the builder serves.
 #[derive(Debug, Default)]
-pub struct Catalog {
+pub(crate) struct Catalog {
     /// The workspace, where "save" writes decks.
     root: PathBuf,
     games: BTreeMap<String, GameCatalog>,
@@ -35,7 +35,7 @@ pub struct Catalog {
 impl Catalog {
     /// A catalog of compiled games (a clean check each) and their faces,
     /// of the workspace at `root`.
-    pub fn new(root: PathBuf, games: impl IntoIterator<Item = (Game, Faces)>) -> Self {
+    pub(crate) fn new(root: PathBuf, games: impl IntoIterator<Item = (Game, Faces)>) -> Self {
         Catalog {
             root,
             games: games
@@ -56,7 +56,7 @@ impl Catalog {
     }
 
     /// The served games' ids and names.
-    pub fn games_served(&self) -> impl Iterator<Item = (&str, &str)> {
+    pub(crate) fn games_served(&self) -> impl Iterator<Item = (&str, &str)> {
         self.games
             .values()
             .map(|g| (g.id(), g.game.manifest.manifest.name.as_str()))
@@ -68,7 +68,7 @@ impl Catalog {
     }
 
     /// Whether no game is served.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.games.is_empty()
     }
 }
