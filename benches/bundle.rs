@@ -13,8 +13,9 @@
 //! `Card`s (target ≥ 3× faster than `serde_json` parsing the decompiled
 //! JSON), reading every card's name and one field through borrowed
 //! `CardRef` views (target ≥ 5× faster than `serde_json` into `Value`; also
-//! measured with criterion, both sides in the same run), and the size
-//! against minified JSON (target ≤ 60%) and gzip'd JSON.
+//! measured with criterion, both sides in the same run), inflating the
+//! blocks alone with zlib-rs and with libdeflate (the reader's inflater),
+//! and the size against minified JSON (target ≤ 60%) and gzip'd JSON.
 // A benchmark reads as one measured scenario, top to bottom.
 #![allow(clippy::too_many_lines)]
 
@@ -270,9 +271,9 @@ fn scan_json(json: &[u8]) -> (usize, usize) {
 /// The inflater [`inflate_all`] uses.
 #[derive(Clone, Copy)]
 enum Inflate {
-    /// flate2 with the zlib-rs backend, the reader's before carta 0.3.
+    /// flate2 with the zlib-rs backend (what carta's writer compresses with).
     ZlibRs,
-    /// libdeflate's whole-buffer decompressor, the reader's now.
+    /// libdeflate's whole-buffer decompressor (what carta's reader inflates with).
     Libdeflate,
 }
 
