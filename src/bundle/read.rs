@@ -265,7 +265,8 @@ impl Bundle {
 
     /// Calls `f` with a borrowed view of every card, in id order, inflating
     /// each block once into one buffer that is reused: nothing is allocated
-    /// per card or per block. Stops at the first damaged block or record.
+    /// per card, and per block only when a block is larger than every one
+    /// before it. Stops at the first damaged block or record.
     ///
     /// # Errors
     /// When a block or a record is damaged.
