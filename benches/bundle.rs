@@ -13,8 +13,9 @@
 //! `Card`s (target ≥ 3× faster than `serde_json` parsing the decompiled
 //! JSON), reading every card's name and one field through borrowed
 //! `CardRef` views (target ≥ 5× faster than `serde_json` into `Value`; also
-//! measured with criterion, both sides in the same run), and the size
-//! against minified JSON (target ≤ 60%) and gzip'd JSON.
+//! measured with criterion, both sides in the same run), inflating the
+//! blocks alone with zlib-rs and with libdeflate (the reader's inflater),
+//! and the size against minified JSON (target ≤ 60%) and gzip'd JSON.
 // A benchmark reads as one measured scenario, top to bottom.
 #![allow(clippy::too_many_lines)]
 
@@ -88,8 +89,11 @@ fn main() {
         let v: Decompiled = serde_json::from_slice(black_box(&json)).expect("parses");
         black_box(v);
     };
-    let inflate_only = || {
-        black_box(inflate_all(&bytes));
+    let inflate = |with: Inflate| {
+        let bytes = &bytes;
+        move || {
+            black_box(inflate_all(bytes, with));
+        }
     };
     // Every card's name and one field (`effect`: items and actions have it;
     // for the others the lookup walks all of their fields to miss it).
@@ -105,7 +109,8 @@ fn main() {
         all_threads,
         json_value,
         json_typed,
-        inflating,
+        inflating_zlib_rs,
+        inflating_libdeflate,
         viewed,
         json_scanned,
     ] = medians(
@@ -115,7 +120,8 @@ fn main() {
             &decode(true),
             &parse_json,
             &parse_json_typed,
-            &inflate_only,
+            &inflate(Inflate::ZlibRs),
+            &inflate(Inflate::Libdeflate),
             &view_scan,
             &json_scan,
         ],
@@ -160,8 +166,14 @@ fn main() {
         ms(all_threads)
     );
     println!(
-        "  inflating the blocks alone, 1 thread    {:>9.1} ms",
-        ms(inflating)
+        "  inflating the blocks alone, zlib-rs     {:>9.1} ms   {:.3} of serde_json Value",
+        ms(inflating_zlib_rs),
+        inflating_zlib_rs.as_secs_f64() / json_value.as_secs_f64()
+    );
+    println!(
+        "  inflating the blocks alone, libdeflate  {:>9.1} ms   {:.3} of serde_json Value",
+        ms(inflating_libdeflate),
+        inflating_libdeflate.as_secs_f64() / json_value.as_secs_f64()
     );
     println!(
         "  parse the JSON, serde_json Value        {:>9.1} ms",
@@ -256,19 +268,47 @@ fn scan_json(json: &[u8]) -> (usize, usize) {
     (names, effects)
 }
 
-/// Inflates every block of records (read as docs/bundle-format.md says);
-/// returns the inflated size.
-fn inflate_all(bundle: &[u8]) -> usize {
+/// The inflater [`inflate_all`] uses.
+#[derive(Clone, Copy)]
+enum Inflate {
+    /// flate2 with the zlib-rs backend (what carta's writer compresses with).
+    ZlibRs,
+    /// libdeflate's whole-buffer decompressor (what carta's reader inflates with).
+    Libdeflate,
+}
+
+/// Inflates every block of records (read as docs/bundle-format.md says),
+/// reusing one decompressor and one buffer, and checking each block's
+/// Adler-32 with either inflater; returns the inflated size.
+fn inflate_all(bundle: &[u8], with: Inflate) -> usize {
     let u32_at = |at: usize| u32::from_le_bytes(bundle[at..at + 4].try_into().unwrap()) as usize;
     let cards = 128 + u32_at(112);
     let mut total = 0;
+    let mut raw = Vec::new();
+    let mut zlib_rs = flate2::Decompress::new(true);
+    let mut libdeflate = libdeflater::Decompressor::new();
     for b in 0..u32_at(cards) {
         let entry = cards + 4 + 12 * b;
         let stored = &bundle[cards + u32_at(entry)..][..u32_at(entry + 4)];
-        let mut raw = Vec::with_capacity(u32_at(entry + 8));
-        flate2::Decompress::new(true)
-            .decompress_vec(stored, &mut raw, flate2::FlushDecompress::Finish)
-            .expect("inflates");
+        let raw_len = u32_at(entry + 8);
+        match with {
+            Inflate::ZlibRs => {
+                raw.clear();
+                raw.reserve(raw_len);
+                zlib_rs.reset(true);
+                let status = zlib_rs
+                    .decompress_vec(stored, &mut raw, flate2::FlushDecompress::Finish)
+                    .expect("inflates");
+                assert_eq!(status, flate2::Status::StreamEnd);
+            }
+            Inflate::Libdeflate => {
+                raw.resize(raw_len, 0);
+                let n = libdeflate
+                    .zlib_decompress(stored, &mut raw)
+                    .expect("inflates");
+                assert_eq!(n, raw_len);
+            }
+        }
         total += raw.len();
     }
     total

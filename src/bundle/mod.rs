@@ -42,6 +42,7 @@ mod error;
 mod format;
 mod game;
 mod hash;
+mod inflate;
 mod read;
 mod record;
 mod summary;

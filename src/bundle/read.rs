@@ -3,7 +3,6 @@
 use std::ops::Range;
 use std::path::Path;
 
-use flate2::{Decompress, FlushDecompress, Status};
 use rayon::prelude::*;
 use serde_json::{Map, Value};
 
@@ -13,6 +12,7 @@ use super::format::{
     u32_at,
 };
 use super::game::manifest_of;
+use super::inflate::Inflater;
 use super::record::{Card, CardRef, DeckRecord};
 use super::texts::GameTexts;
 use super::view::one_value;
@@ -222,9 +222,9 @@ impl Bundle {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => {
-                    let mut raw = Vec::new();
-                    self.inflate(self.entry(mid, 2), &mut raw)?;
-                    return self.card_in(mid, &raw)?.to_card().map(Some);
+                    let mut inflater = Inflater::new();
+                    let raw = self.inflate(self.entry(mid, 2), &mut inflater)?;
+                    return self.card_in(mid, raw)?.to_card().map(Some);
                 }
             }
         }
@@ -238,7 +238,8 @@ impl Bundle {
             bundle: self,
             next: 0,
             block: 0,
-            raw: None,
+            inflater: Inflater::new(),
+            inflated: false,
             done: false,
         }
     }
@@ -250,13 +251,12 @@ impl Bundle {
     pub fn decode_all(&self) -> Result<Vec<Card>, BundleError> {
         let per_block: Vec<Vec<Card>> = (0..self.blocks.len())
             .into_par_iter()
-            .map(|b| {
-                let mut raw = Vec::new();
-                self.inflate(b, &mut raw)?;
+            .map_init(Inflater::new, |inflater, b| {
+                let raw = self.inflate(b, inflater)?;
                 self.blocks[b]
                     .entries
                     .clone()
-                    .map(|i| self.card_in(i, &raw)?.to_card())
+                    .map(|i| self.card_in(i, raw)?.to_card())
                     .collect()
             })
             .collect::<Result<_, _>>()?;
@@ -265,16 +265,17 @@ impl Bundle {
 
     /// Calls `f` with a borrowed view of every card, in id order, inflating
     /// each block once into one buffer that is reused: nothing is allocated
-    /// per card. Stops at the first damaged block or record.
+    /// per card, and per block only when a block is larger than every one
+    /// before it. Stops at the first damaged block or record.
     ///
     /// # Errors
     /// When a block or a record is damaged.
     pub fn visit(&self, mut f: impl FnMut(CardRef<'_>)) -> Result<(), BundleError> {
-        let mut raw = Vec::new();
+        let mut inflater = Inflater::new();
         for (b, block) in self.blocks.iter().enumerate() {
-            self.inflate(b, &mut raw)?;
+            let raw = self.inflate(b, &mut inflater)?;
             for i in block.entries.clone() {
-                f(self.card_in(i, &raw)?);
+                f(self.card_in(i, raw)?);
             }
         }
         Ok(())
@@ -326,48 +327,13 @@ impl Bundle {
         &self.bytes[start..start + self.entry(i, 1)]
     }
 
-    /// Inflates block `b` into `raw` (replacing what it held), which must
-    /// come out exactly as long as the block table says (the buffer is
-    /// never grown past that).
-    fn inflate(&self, b: usize, raw: &mut Vec<u8>) -> Result<(), BundleError> {
+    /// Inflates block `b` with `inflater`, which must come out exactly as
+    /// long as the block table says.
+    fn inflate<'i>(&self, b: usize, inflater: &'i mut Inflater) -> Result<&'i [u8], BundleError> {
         let block = &self.blocks[b];
-        let stored = &self.bytes[block.stored.clone()];
-        let bad = |what: String| BundleError::corrupt("cards", format!("block {b}: {what}"));
-        // A zlib stream is a 2-byte header, DEFLATE data and an Adler-32 of
-        // the inflated bytes. The payload CRC already vouches for the
-        // stored bytes, so the Adler-32 (a tenth of inflating's time) is
-        // not recomputed: the header is checked and the DEFLATE data
-        // inflated raw, and it must end where the Adler-32 begins.
-        let deflate = match *stored {
-            [cmf, flg, ref data @ .., _, _, _, _]
-                if cmf & 0x0f == 8
-                    && cmf >> 4 <= 7
-                    && flg & 0x20 == 0
-                    && (u16::from(cmf) << 8 | u16::from(flg)) % 31 == 0 =>
-            {
-                data
-            }
-            _ => return Err(bad("not a zlib stream".into())),
-        };
-        raw.clear();
-        raw.reserve_exact(block.raw_len);
-        let mut z = Decompress::new(false);
-        let status = z.decompress_vec(deflate, raw, FlushDecompress::Finish);
-        match status {
-            Ok(Status::StreamEnd) => {}
-            Ok(_) => return Err(bad("inflates to more than the block table says".into())),
-            Err(e) => return Err(bad(format!("not a valid zlib stream ({e})"))),
-        }
-        if raw.len() != block.raw_len || z.total_in() != deflate.len() as u64 {
-            return Err(bad(format!(
-                "inflates to {} bytes from {} of {}, the block table says {} from all",
-                raw.len(),
-                z.total_in() + 2,
-                stored.len(),
-                block.raw_len
-            )));
-        }
-        Ok(())
+        inflater
+            .inflate(&self.bytes[block.stored.clone()], block.raw_len)
+            .map_err(|e| BundleError::corrupt("cards", format!("block {b}: {e}")))
     }
 
     /// The record of entry `i`, viewed in its inflated block: it must be the
@@ -410,8 +376,10 @@ struct Cards<'a> {
     next: usize,
     /// The block that holds it.
     block: usize,
-    /// That block, inflated (once).
-    raw: Option<Vec<u8>>,
+    /// Inflates each block into one buffer.
+    inflater: Inflater,
+    /// Whether the inflater holds that block.
+    inflated: bool,
     /// Whether an error ended the iteration.
     done: bool,
 }
@@ -426,19 +394,18 @@ impl Iterator for Cards<'_> {
         let blocks = &self.bundle.blocks;
         while blocks[self.block].entries.end <= self.next {
             self.block += 1;
-            self.raw = None;
+            self.inflated = false;
         }
-        if self.raw.is_none() {
-            let mut raw = Vec::new();
-            if let Err(e) = self.bundle.inflate(self.block, &mut raw) {
+        if !self.inflated {
+            if let Err(e) = self.bundle.inflate(self.block, &mut self.inflater) {
                 self.done = true;
                 return Some(Err(e));
             }
-            self.raw = Some(raw);
+            self.inflated = true;
         }
         let card = self
             .bundle
-            .card_in(self.next, self.raw.as_deref().unwrap_or_default())
+            .card_in(self.next, self.inflater.inflated())
             .and_then(|c| c.to_card());
         self.next += 1;
         self.done = card.is_err();

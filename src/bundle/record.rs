@@ -155,18 +155,14 @@ impl<'a> CardRef<'a> {
         let (mut id, mut kind, mut name, mut copies, mut fields) = (None, None, None, None, None);
         let mut i18n = None;
         for _ in 0..entries {
-            let key = c.key()?;
-            let mut string = || -> Result<&'a str, Bad> {
-                c.value(0)
-                    .ok()
-                    .and_then(|v| v.as_str())
-                    .ok_or(format!("`{key}` is not a string"))
-            };
+            // Compared as bytes: the keys the format defines are ASCII.
+            let key = c.key_bytes()?;
+            let mut string = |what: &str| c.str().map_err(|_| format!("`{what}` is not a string"));
             match key {
-                "id" => id = Some(string()?),
-                "kind" => kind = Some(string()?),
-                "name" => name = Some(string()?),
-                "copies" => {
+                b"id" => id = Some(string("id")?),
+                b"kind" => kind = Some(string("kind")?),
+                b"name" => name = Some(string("name")?),
+                b"copies" => {
                     let n = c
                         .value(0)
                         .ok()
@@ -177,13 +173,14 @@ impl<'a> CardRef<'a> {
                         ))?;
                     copies = u32::try_from(n).ok();
                 }
-                "fields" => {
+                b"fields" => {
                     fields = Some(c.fields(&RESERVED, super::MAX_DEPTH)?);
                 }
                 // language → field path → text: two levels of maps.
-                "i18n" => i18n = Some(c.value(2)?),
+                b"i18n" => i18n = Some(c.value(2)?),
                 // A key of a later minor version: checked, then ignored.
                 _ => {
+                    std::str::from_utf8(key).map_err(|_| "a map key is not UTF-8")?;
                     c.value(super::MAX_DEPTH + 1)?;
                 }
             }

@@ -640,6 +640,90 @@ fn crafted_blocks_are_refused_without_inflating_past_their_claim() {
     assert!(open(&two).0.is_err());
 }
 
+#[test]
+fn a_block_must_inflate_to_its_length_and_end_where_its_stored_bytes_end() {
+    let game = rmp_serde::to_vec_named(&manifest()).unwrap();
+    let record = record_with_field(&[1]);
+    let len = record.len() as u32;
+    // `record_len`: what the index and the block table say the block
+    // inflates to.
+    let open = |stored: &[u8], record_len: u32| {
+        read_everything(assemble(
+            &game,
+            &[0x90],
+            &index_of_one("x", record_len),
+            &raw_block(stored, record_len),
+            1,
+            0,
+        ))
+        .map_err(|e| e.to_string())
+    };
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut z, &record).unwrap();
+    let stream = z.finish().unwrap();
+    let (deflate, adler) = stream.split_at(stream.len() - 4);
+
+    let err = open(&stream, len + 1).unwrap_err();
+    assert!(err.contains("block 0: inflates to fewer than the"), "{err}");
+    let err = open(&stream, len - 1).unwrap_err();
+    assert!(err.contains("block 0: inflates to more than the"), "{err}");
+    // a byte between the DEFLATE data and the Adler-32
+    let err = open(&[deflate, &[0], adler].concat(), len).unwrap_err();
+    assert!(err.contains("stops 1 byte short of the Adler-32"), "{err}");
+    // a DEFLATE block of the reserved type 3
+    let err = open(&[0x78, 0x9c, 0x07, 0, 0, 0, 0], len).unwrap_err();
+    assert!(err.contains("block 0: not a valid zlib stream"), "{err}");
+    // a stream cut short, its Adler-32 kept
+    let err = open(&[&deflate[..deflate.len() - 3], adler].concat(), len).unwrap_err();
+    assert!(err.contains("block 0: "), "{err}");
+    assert_eq!(open(&stream, len), Ok(()));
+}
+
+#[test]
+fn blocks_of_every_size_read_alike_through_one_reused_buffer() {
+    // Cards of 5 to 45 KiB: blocks of one to a few cards, a smaller block
+    // after a larger one, so the reused buffer both grows and shrinks.
+    let texts: Vec<Map<String, Value>> = [40, 5, 45, 9, 30, 6, 6, 20]
+        .iter()
+        .enumerate()
+        .map(|(i, kib)| fields(json!({ "text": format!("{i}").repeat(kib * 1024) })))
+        .collect();
+    let ids: Vec<String> = (0..texts.len()).map(|i| format!("c{i}")).collect();
+    let records: Vec<CardRecord> = ids
+        .iter()
+        .zip(&texts)
+        .map(|(id, fields)| CardRecord {
+            id,
+            kind: "unit",
+            name: id,
+            copies: None,
+            fields,
+            i18n: None,
+        })
+        .collect();
+    let bytes = encode(&manifest(), None, &records, &[], SourceHash::default()).unwrap();
+    let bundle = Bundle::from_bytes(bytes).unwrap();
+    assert!(bundle.block_count() >= 4, "{}", bundle.block_count());
+    let owned: Vec<Card> = bundle.cards().collect::<Result<_, _>>().unwrap();
+    assert_eq!(owned, bundle.decode_all().unwrap());
+    let mut seen = Vec::new();
+    bundle
+        .visit(|card| {
+            let text = card.field("text").unwrap().and_then(|v| v.as_str());
+            seen.push((card.id.to_owned(), text.map(str::len)));
+        })
+        .unwrap();
+    let expected: Vec<_> = owned
+        .iter()
+        .map(|c| (c.id.clone(), c.fields["text"].as_str().map(str::len)))
+        .collect();
+    assert_eq!(seen, expected);
+    assert_eq!(seen[2].1, Some(45 * 1024));
+    for (id, fields) in ids.iter().zip(&texts) {
+        assert_eq!(&bundle.card(id).unwrap().unwrap().fields, fields);
+    }
+}
+
 fn mutation() -> impl Strategy<Value = (usize, u8, u8)> {
     // (position, kind of change, byte)
     (any::<usize>(), 0u8..5, any::<u8>())

@@ -197,6 +197,10 @@ fn container(bytes: &[u8], len: usize, map: bool) -> ValueRef<'_> {
     }
 }
 
+fn too_deep() -> Bad {
+    format!("values nest deeper than {} levels", super::MAX_DEPTH)
+}
+
 /// A string found not to be UTF-8 when read: only card fields hold
 /// strings checked that late.
 fn in_cards(detail: Bad) -> BundleError {
@@ -281,22 +285,13 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    /// Reads a map key: a string.
-    pub(crate) fn key(&mut self) -> Result<&'a str, Bad> {
-        std::str::from_utf8(self.key_bytes()?).map_err(|_| "a string is not UTF-8".into())
-    }
-
     /// Reads the bytes of a map key, a string, without checking them for
     /// UTF-8.
-    fn key_bytes(&mut self) -> Result<&'a [u8], Bad> {
-        let len = match self.byte()? {
-            marker @ 0xa0..=0xbf => u64::from(marker & 0x1f),
-            0xd9 => self.be(1)?,
-            0xda => self.be(2)?,
-            0xdb => self.be(4)?,
-            _ => return Err("a map key is not a string".into()),
-        };
-        self.take(len as usize)
+    pub(crate) fn key_bytes(&mut self) -> Result<&'a [u8], Bad> {
+        match self.byte()? {
+            marker @ (0xa0..=0xbf | 0xd9..=0xdb) => self.str_body(marker),
+            _ => Err("a map key is not a string".into()),
+        }
     }
 
     /// Reads a record's `fields`: a map whose keys may not be any of
@@ -350,91 +345,117 @@ impl<'a> Cursor<'a> {
     }
 
     /// Steps over one value, checking it whole (its strings for UTF-8 only
-    /// when `utf8`), without recursing: the containers still open are
-    /// counted in a fixed array on the stack.
+    /// when `utf8`). Most values are scalars, checked here at once; a
+    /// container goes on in [`Cursor::check_nested`].
     fn check(&mut self, depth: usize, utf8: bool) -> Result<(), Bad> {
-        // Per open container: the items left (a map counts keys and values
-        // apart) and whether it is a map.
+        let marker = self.byte()?;
+        match self.step(marker, utf8)? {
+            None => Ok(()),
+            Some(_) if depth == 0 => Err(too_deep()),
+            Some(first) => self.check_nested(first, depth, utf8),
+        }
+    }
+
+    /// Checks the items of a container whose header has just been read
+    /// (`first`: its item count, a map counting keys and values apart, and
+    /// whether it is a map), without recursing: the containers still open
+    /// are counted in a fixed array on the stack.
+    fn check_nested(&mut self, first: (u64, bool), depth: usize, utf8: bool) -> Result<(), Bad> {
         let mut open = [(0u64, false); MAX_OPEN];
-        let mut n_open = 0usize;
         let depth = depth.min(MAX_OPEN);
-        loop {
-            let key = match n_open.checked_sub(1).map(|i| &mut open[i]) {
-                Some((left, map)) => {
-                    let key = *map && *left % 2 == 0;
-                    *left -= 1;
-                    key
-                }
-                None => false,
-            };
+        let mut n_open = 0usize;
+        if first.0 > 0 {
+            open[0] = first;
+            n_open = 1;
+        }
+        while n_open > 0 {
+            let (left, map) = &mut open[n_open - 1];
+            let key = *map && *left % 2 == 0;
+            *left -= 1;
             let marker = self.byte()?;
-            let is_str = matches!(marker, 0xa0..=0xbf | 0xd9..=0xdb);
-            if key && !is_str {
+            if key && !matches!(marker, 0xa0..=0xbf | 0xd9..=0xdb) {
                 return Err("a map key is not a string".into());
             }
-            let (items, map) = match marker {
-                0x00..=0x7f | 0xe0..=0xff | 0xc2 | 0xc3 => (None, false),
-                0xcc..=0xcf => {
-                    self.take(1 << (marker - 0xcc))?;
-                    (None, false)
-                }
-                0xd0..=0xd3 => {
-                    self.take(1 << (marker - 0xd0))?;
-                    (None, false)
-                }
-                0xcb => {
-                    let f = f64::from_bits(self.be(8)?);
-                    if !f.is_finite() {
-                        return Err(format!("the float {f} is not finite"));
-                    }
-                    (None, false)
-                }
-                0xa0..=0xbf | 0xd9..=0xdb => {
-                    let len = match marker {
-                        0xd9 => self.be(1)?,
-                        0xda => self.be(2)?,
-                        0xdb => self.be(4)?,
-                        _ => u64::from(marker & 0x1f),
-                    };
-                    let bytes = self.take(len as usize)?;
-                    if utf8 && std::str::from_utf8(bytes).is_err() {
-                        return Err("a string is not UTF-8".into());
-                    }
-                    (None, false)
-                }
-                0x90..=0x9f => (Some(u64::from(marker & 0x0f)), false),
-                0xdc => (Some(self.be(2)?), false),
-                0xdd => (Some(self.be(4)?), false),
-                0x80..=0x8f => (Some(2 * u64::from(marker & 0x0f)), true),
-                0xde => (Some(2 * self.be(2)?), true),
-                0xdf => (Some(2 * self.be(4)?), true),
-                0xc0 => return Err("a nil value (the format has none)".into()),
-                0xca => return Err("a float 32 (the format stores floats as float 64)".into()),
-                0xc4..=0xc6 => return Err("a binary value (the format has none)".into()),
-                0xc7..=0xc9 | 0xd4..=0xd8 => {
-                    return Err("an extension value (the format has none)".into());
-                }
-                0xc1 => return Err("the unused marker 0xc1".into()),
-            };
-            if let Some(items) = items {
+            if let Some(items) = self.step(marker, utf8)? {
                 if n_open == depth {
-                    return Err(format!(
-                        "values nest deeper than {} levels",
-                        super::MAX_DEPTH
-                    ));
+                    return Err(too_deep());
                 }
-                if items > 0 {
-                    open[n_open] = (items, map);
+                if items.0 > 0 {
+                    open[n_open] = items;
                     n_open += 1;
                 }
             }
             while n_open > 0 && open[n_open - 1].0 == 0 {
                 n_open -= 1;
             }
-            if n_open == 0 {
-                return Ok(());
-            }
         }
+        Ok(())
+    }
+
+    /// Steps over the value that `marker` starts, checking it: a scalar
+    /// whole (a string for UTF-8 only when `utf8`), a container's header
+    /// only, returning its item count (a map counting keys and values
+    /// apart) and whether it is a map.
+    fn step(&mut self, marker: u8, utf8: bool) -> Result<Option<(u64, bool)>, Bad> {
+        Ok(match marker {
+            0x00..=0x7f | 0xe0..=0xff | 0xc2 | 0xc3 => None,
+            0xcc..=0xcf => {
+                self.take(1 << (marker - 0xcc))?;
+                None
+            }
+            0xd0..=0xd3 => {
+                self.take(1 << (marker - 0xd0))?;
+                None
+            }
+            0xcb => {
+                let f = f64::from_bits(self.be(8)?);
+                if !f.is_finite() {
+                    return Err(format!("the float {f} is not finite"));
+                }
+                None
+            }
+            0xa0..=0xbf | 0xd9..=0xdb => {
+                let bytes = self.str_body(marker)?;
+                if utf8 && std::str::from_utf8(bytes).is_err() {
+                    return Err("a string is not UTF-8".into());
+                }
+                None
+            }
+            0x90..=0x9f => Some((u64::from(marker & 0x0f), false)),
+            0xdc => Some((self.be(2)?, false)),
+            0xdd => Some((self.be(4)?, false)),
+            0x80..=0x8f => Some((2 * u64::from(marker & 0x0f), true)),
+            0xde => Some((2 * self.be(2)?, true)),
+            0xdf => Some((2 * self.be(4)?, true)),
+            0xc0 => return Err("a nil value (the format has none)".into()),
+            0xca => return Err("a float 32 (the format stores floats as float 64)".into()),
+            0xc4..=0xc6 => return Err("a binary value (the format has none)".into()),
+            0xc7..=0xc9 | 0xd4..=0xd8 => {
+                return Err("an extension value (the format has none)".into());
+            }
+            0xc1 => return Err("the unused marker 0xc1".into()),
+        })
+    }
+
+    /// The bytes of the string whose marker (`0xa0..=0xbf`, `0xd9..=0xdb`)
+    /// has just been read.
+    fn str_body(&mut self, marker: u8) -> Result<&'a [u8], Bad> {
+        let len = match marker {
+            0xd9 => self.be(1)?,
+            0xda => self.be(2)?,
+            0xdb => self.be(4)?,
+            _ => u64::from(marker & 0x1f),
+        };
+        self.take(len as usize)
+    }
+
+    /// Reads a string, checking it for UTF-8 (once).
+    pub(crate) fn str(&mut self) -> Result<&'a str, Bad> {
+        let marker = self.byte()?;
+        if !matches!(marker, 0xa0..=0xbf | 0xd9..=0xdb) {
+            return Err("not a string".into());
+        }
+        std::str::from_utf8(self.str_body(marker)?).map_err(|_| "a string is not UTF-8".into())
     }
 
     /// Reads a value already checked by [`Cursor::value`], stepping over
