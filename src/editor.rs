@@ -508,7 +508,7 @@ fn cards_schema(m: &Manifest, docs: &BTreeMap<String, &Value>) -> Value {
             "description": format!("One card of {}: `id`, `kind` and `name`, then the fields of its kind.", m.name),
             "type": "object",
             "required": ["id", "kind", "name"],
-            "properties": reserved_properties(&kind_list, kinds),
+            "properties": reserved_properties(&kind_list, &kinds),
             "allOf": branches,
         }),
     );
@@ -530,7 +530,7 @@ fn cards_schema(m: &Manifest, docs: &BTreeMap<String, &Value>) -> Value {
 }
 
 /// The reserved fields carta checks itself, as schema properties.
-fn reserved_properties(kind_list: &str, kinds: Vec<Value>) -> Value {
+fn reserved_properties(kind_list: &str, kinds: &[Value]) -> Value {
     json!({
         "id": {
             "title": "Id",
@@ -719,70 +719,90 @@ fn to_draft7(schema: &Value, resolve: &dyn Fn(&str) -> Option<String>) -> Value 
     let Value::Object(obj) = schema else {
         return schema.clone();
     };
-    let map_of = |v: &Value| -> Value {
-        match v {
-            Value::Object(m) => Value::Object(
-                m.iter()
-                    .map(|(k, s)| (k.clone(), to_draft7(s, resolve)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
+    let mut out = Draft7 {
+        out: Map::new(),
+        dependencies: Map::new(),
+        resolve,
     };
-    let list_of = |v: &Value| -> Value {
-        match v {
-            Value::Array(a) => Value::Array(a.iter().map(|s| to_draft7(s, resolve)).collect()),
-            other => to_draft7(other, resolve),
-        }
-    };
-    let optional_contains = obj.get("minContains").and_then(Value::as_u64) == Some(0);
-    let mut out = Map::new();
-    let mut dependencies = Map::new();
     for (k, v) in obj {
-        match k.as_str() {
-            "$schema"
-            | "$id"
-            | "$anchor"
-            | "$dynamicAnchor"
-            | "$dynamicRef"
-            | "$recursiveRef"
-            | "$recursiveAnchor"
-            | "$vocabulary"
-            | "unevaluatedProperties"
-            | "unevaluatedItems"
-            | "minContains"
-            | "maxContains" => {}
+        out.keyword(k, v, obj);
+    }
+    let Draft7 {
+        mut out,
+        dependencies,
+        ..
+    } = out;
+    if !dependencies.is_empty() {
+        out.insert("dependencies".into(), Value::Object(dependencies));
+    }
+    Value::Object(out)
+}
+
+/// The keywords of draft 2020-12 (and of the schema's identity) a draft 7
+/// schema leaves out.
+const DRAFT7_LACKS: [&str; 12] = [
+    "$schema",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "$vocabulary",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minContains",
+    "maxContains",
+];
+
+/// A draft 7 schema object being written from a draft 2020-12 one.
+struct Draft7<'r> {
+    out: Map<String, Value>,
+    /// `dependentRequired` and `dependentSchemas`, merged.
+    dependencies: Map<String, Value>,
+    resolve: &'r dyn Fn(&str) -> Option<String>,
+}
+
+impl Draft7<'_> {
+    /// Writes keyword `k` (of value `v`, in the schema object `obj`).
+    fn keyword(&mut self, k: &str, v: &Value, obj: &Map<String, Value>) {
+        let optional_contains = obj.get("minContains").and_then(Value::as_u64) == Some(0);
+        if DRAFT7_LACKS.contains(&k) {
+            return;
+        }
+        match k {
             "$ref" => {
-                if let Some(r) = v.as_str().and_then(resolve) {
-                    out.insert("$ref".into(), r.into());
+                if let Some(r) = v.as_str().and_then(self.resolve) {
+                    self.out.insert("$ref".into(), r.into());
                 }
             }
             "$defs" | "definitions" => {
-                out.insert("definitions".into(), map_of(v));
+                self.out.insert("definitions".into(), self.map_of(v));
             }
             "properties" | "patternProperties" => {
-                out.insert(k.clone(), map_of(v));
+                self.out.insert(k.to_owned(), self.map_of(v));
             }
             "dependentSchemas" => {
-                if let Value::Object(m) = map_of(v) {
-                    dependencies.extend(m);
+                if let Value::Object(m) = self.map_of(v) {
+                    self.dependencies.extend(m);
                 }
             }
             "dependentRequired" => {
                 if let Value::Object(m) = v {
-                    dependencies.extend(m.clone());
+                    self.dependencies.extend(m.clone());
                 }
             }
             "prefixItems" => {
-                out.insert("items".into(), list_of(v));
+                self.out.insert("items".into(), self.list_of(v));
                 if let Some(rest) = obj.get("items") {
-                    out.insert("additionalItems".into(), to_draft7(rest, resolve));
+                    let rest = to_draft7(rest, self.resolve);
+                    self.out.insert("additionalItems".into(), rest);
                 }
             }
             "items" if obj.contains_key("prefixItems") => {}
             "contains" if optional_contains => {}
             "allOf" | "anyOf" | "oneOf" => {
-                out.insert(k.clone(), list_of(v));
+                self.out.insert(k.to_owned(), self.list_of(v));
             }
             "items"
             | "contains"
@@ -793,17 +813,33 @@ fn to_draft7(schema: &Value, resolve: &dyn Fn(&str) -> Option<String>) -> Value 
             | "then"
             | "else"
             | "additionalItems" => {
-                out.insert(k.clone(), to_draft7(v, resolve));
+                self.out.insert(k.to_owned(), to_draft7(v, self.resolve));
             }
             _ => {
-                out.insert(k.clone(), v.clone());
+                self.out.insert(k.to_owned(), v.clone());
             }
         }
     }
-    if !dependencies.is_empty() {
-        out.insert("dependencies".into(), Value::Object(dependencies));
+
+    /// An object of schemas (`properties`, `$defs`), each translated.
+    fn map_of(&self, v: &Value) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, s)| (k.clone(), to_draft7(s, self.resolve)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
     }
-    Value::Object(out)
+
+    /// A list of schemas (`allOf`, `prefixItems`), each translated.
+    fn list_of(&self, v: &Value) -> Value {
+        match v {
+            Value::Array(a) => Value::Array(a.iter().map(|s| to_draft7(s, self.resolve)).collect()),
+            other => to_draft7(other, self.resolve),
+        }
+    }
 }
 
 #[cfg(test)]

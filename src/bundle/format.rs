@@ -61,7 +61,7 @@ pub struct Section {
 impl Section {
     /// The section's bytes within `payload`, if it lies inside.
     pub(crate) fn slice<'a>(
-        &self,
+        self,
         payload: &'a [u8],
         name: &'static str,
     ) -> Result<&'a [u8], BundleError> {
@@ -86,13 +86,13 @@ impl Section {
 /// The four sections, in the order they are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Sections {
-    /// The game manifest (MessagePack map).
+    /// The game manifest (`MessagePack` map).
     pub game: Section,
-    /// The example decks (MessagePack array).
+    /// The example decks (`MessagePack` array).
     pub decks: Section,
     /// The index: card ids in byte order, with the place of each record.
     pub index: Section,
-    /// The card records (MessagePack maps) in id order, in zlib blocks.
+    /// The card records (`MessagePack` maps) in id order, in zlib blocks.
     pub cards: Section,
 }
 

@@ -3,8 +3,8 @@
 //!
 //! A bundle is a fixed 128-byte [`Header`] followed by four sections: the
 //! game manifest, the example decks, an index sorted by card id, and the card
-//! records in zlib-compressed blocks. Records are MessagePack, so any
-//! language with a MessagePack library and zlib can read them;
+//! records in zlib-compressed blocks. Records are `MessagePack`, so any
+//! language with a `MessagePack` library and zlib can read them;
 //! `docs/bundle-format.md` specifies every byte.
 //!
 //! - [`encode`] turns a manifest, cards and decks into bundle bytes

@@ -464,11 +464,9 @@ fn check_blocks(cards: &[u8], start: usize) -> Result<Vec<Block>, BundleError> {
 
 /// Checks the index against the blocks, and records which entries each
 /// block holds; returns where the entries and the ids lie within `index`.
-fn check_index(
-    index: &[u8],
-    card_count: u32,
-    blocks: &mut [Block],
-) -> Result<(Range<usize>, Range<usize>), BundleError> {
+/// The index's entry count (the header's card count) and where its
+/// entries end.
+fn index_count(index: &[u8], card_count: u32) -> Result<(u32, usize), BundleError> {
     let bad = |detail: String| BundleError::corrupt("index", detail);
     if index.len() < 4 {
         return Err(bad("shorter than its count".into()));
@@ -489,6 +487,16 @@ fn check_index(
                 index.len()
             ))
         })?;
+    Ok((count, entries_end))
+}
+
+fn check_index(
+    index: &[u8],
+    card_count: u32,
+    blocks: &mut [Block],
+) -> Result<(Range<usize>, Range<usize>), BundleError> {
+    let bad = |detail: String| BundleError::corrupt("index", detail);
+    let (count, entries_end) = index_count(index, card_count)?;
     let ids = &index[entries_end..];
     let (mut id_end, mut block, mut rec_end) = (0usize, 0usize, 0usize);
     let mut previous: Option<&[u8]> = None;

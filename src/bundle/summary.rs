@@ -81,6 +81,6 @@ mod tests {
         assert_eq!(super::group(0), "0");
         assert_eq!(super::group(999), "999");
         assert_eq!(super::group(1000), "1,000");
-        assert_eq!(super::group(1234567), "1,234,567");
+        assert_eq!(super::group(1_234_567), "1,234,567");
     }
 }

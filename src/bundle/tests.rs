@@ -1,5 +1,8 @@
 //! Round trips, the hostile-input cases, and a proptest of random mutations.
 
+// A test reads as one scenario, top to bottom; splitting it only hides the steps.
+#![allow(clippy::too_many_lines)]
+
 use std::cell::Cell;
 
 use indexmap::IndexMap;
@@ -244,7 +247,7 @@ fn with_record(record: &[u8]) -> Vec<u8> {
     )
 }
 
-/// The MessagePack of a card record `x` whose field `f` is `value` (raw).
+/// The `MessagePack` of a card record `x` whose field `f` is `value` (raw).
 fn record_with_field(value: &[u8]) -> Vec<u8> {
     let mut r = vec![0x84];
     for s in ["id", "x", "kind", "unit", "name", "X", "fields"] {

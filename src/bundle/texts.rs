@@ -118,7 +118,7 @@ impl GameTexts {
         if let Some(texts) = self.i18n.get(lang) {
             out.texts_mut(&mut |section, id, field, s| {
                 if let Some(t) = texts.get(section, id, field) {
-                    *s = t.to_owned();
+                    t.clone_into(s);
                 }
             });
         }

@@ -1,4 +1,4 @@
-//! Borrowed MessagePack: values that point into the bytes they were read
+//! Borrowed `MessagePack`: values that point into the bytes they were read
 //! from, so that a reader can look at every card of a block without
 //! allocating anything.
 //!
@@ -15,7 +15,7 @@ use serde_json::{Map, Number, Value};
 
 use super::error::BundleError;
 
-/// A MessagePack value borrowed from a record.
+/// A `MessagePack` value borrowed from a record.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ValueRef<'a> {
     /// `true` or `false`.
@@ -207,7 +207,7 @@ fn in_cards(detail: Bad) -> BundleError {
     BundleError::corrupt("cards", detail)
 }
 
-/// A position in MessagePack bytes.
+/// A position in `MessagePack` bytes.
 #[derive(Debug, Clone)]
 pub(crate) struct Cursor<'a> {
     bytes: &'a [u8],
@@ -253,12 +253,12 @@ impl<'a> Cursor<'a> {
 
     /// A big-endian unsigned integer of `n` bytes (1, 2, 4 or 8).
     fn be(&mut self, n: usize) -> Result<u64, Bad> {
-        let b = self.take(n)?;
-        Ok(match *b {
-            [x] => u64::from(x),
-            [x, y] => u64::from(u16::from_be_bytes([x, y])),
-            [x, y, z, w] => u64::from(u32::from_be_bytes([x, y, z, w])),
-            _ => b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x)),
+        let bytes = self.take(n)?;
+        Ok(match *bytes {
+            [b0] => u64::from(b0),
+            [b0, b1] => u64::from(u16::from_be_bytes([b0, b1])),
+            [b0, b1, b2, b3] => u64::from(u32::from_be_bytes([b0, b1, b2, b3])),
+            _ => bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
         })
     }
 
@@ -478,7 +478,7 @@ impl<'a> Cursor<'a> {
         let mut be = |n: usize| self.be(n).unwrap_or_default();
         Ok(match marker {
             0x00..=0x7f => ValueRef::Int(i64::from(marker)),
-            0xe0..=0xff => ValueRef::Int(i64::from(marker as i8)),
+            0xe0..=0xff => ValueRef::Int(i64::from(marker.cast_signed())),
             0xc3 => ValueRef::Bool(true),
             0xcc..=0xcf => {
                 let n = be(1 << (marker - 0xcc));
@@ -488,7 +488,7 @@ impl<'a> Cursor<'a> {
                 let width = 1usize << (marker - 0xd0);
                 // Sign-extend from `width` bytes.
                 let shift = 64 - 8 * width as u32;
-                ValueRef::Int(((be(width) << shift) as i64) >> shift)
+                ValueRef::Int((be(width) << shift).cast_signed() >> shift)
             }
             0xcb => ValueRef::Float(f64::from_bits(be(8))),
             0xa0..=0xbf | 0xd9..=0xdb => {
@@ -524,7 +524,6 @@ impl<'a> Cursor<'a> {
             let marker = self.bytes[self.at];
             self.at += 1;
             let (skip, items) = match marker {
-                0x00..=0x7f | 0xe0..=0xff | 0xc2 | 0xc3 => (0, 0),
                 0xcc..=0xcf => (1 << (marker - 0xcc), 0),
                 0xd0..=0xd3 => (1 << (marker - 0xd0), 0),
                 0xcb => (8, 0),
@@ -538,7 +537,8 @@ impl<'a> Cursor<'a> {
                 0x80..=0x8f => (0, 2 * usize::from(marker & 0x0f)),
                 0xde => (0, 2 * self.len_trusted(2)),
                 0xdf => (0, 2 * self.len_trusted(4)),
-                // Refused by `value`, so never met here.
+                // Fixints, nil and booleans hold nothing more; any other
+                // marker is refused by `value`, so never met here.
                 _ => (0, 0),
             };
             self.at += skip;

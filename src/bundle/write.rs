@@ -48,7 +48,7 @@ pub enum EncodeError {
     /// The bundle would exceed 4 GiB.
     #[error("the bundle would exceed 4 GiB")]
     TooLarge,
-    /// MessagePack encoding failed.
+    /// `MessagePack` encoding failed.
     #[error("cannot encode {what}: {source}")]
     Encode {
         /// What was being encoded.
@@ -186,6 +186,12 @@ fn cards_and_index(sorted: &[&CardRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), Enc
     for card in sorted {
         index.extend_from_slice(card.id.as_bytes());
     }
+    Ok((index, cards_section(&blocks)?))
+}
+
+/// The cards section: the block table, then each block deflated (on every
+/// core).
+fn cards_section(blocks: &[Vec<u8>]) -> Result<Vec<u8>, EncodeError> {
     let stored: Vec<Vec<u8>> = blocks.par_iter().map(|b| deflate(b)).collect();
     let mut cards = Vec::with_capacity(
         4 + BLOCK_ENTRY_LEN * blocks.len() + stored.iter().map(Vec::len).sum::<usize>(),
@@ -201,7 +207,7 @@ fn cards_and_index(sorted: &[&CardRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), Enc
     for packed in stored {
         cards.extend_from_slice(&packed);
     }
-    Ok((index, cards))
+    Ok(cards)
 }
 
 /// A zlib stream (RFC 1950) of `raw`, at the default level.

@@ -325,7 +325,9 @@ fn read_card_files(
     // An unchanged file (same stamp) is taken from the cache unread.
     let reuse = |file: FileId, rel: &str, stamp| {
         let (mut cards, mark) = cache?.get_stamped::<Vec<RawCard>>(rel, stamp)?;
-        cards.iter_mut().for_each(|c| c.file = file);
+        for c in &mut cards {
+            c.file = file;
+        }
         reused.fetch_add(1, Ordering::Relaxed);
         let found = FileCards {
             cards,
@@ -389,7 +391,9 @@ fn check_card_text(
         Some((cards, mark))
     });
     if let Some((mut cards, mark)) = hit {
-        cards.iter_mut().for_each(|c| c.file = file);
+        for c in &mut cards {
+            c.file = file;
+        }
         let found = FileCards {
             cards,
             diagnostics: Vec::new(),
@@ -477,18 +481,18 @@ pub fn check_deck(
     Some(parsed)
 }
 
-/// Reads the game's schema files (its `schemas/<game>/` folder and any other
-/// path a kind names) and compiles one validator per kind.
-fn compile_schemas(
+/// The game's schema files — its `schemas/<game>/` folder and any other
+/// path a kind names, when it stays inside the workspace — and the paths
+/// refused (reported).
+fn schema_files(
     ws: &mut Workspace,
     manifest: &LoadedManifest,
+    paths: &BTreeMap<String, String>,
     diags: &mut Diagnostics,
-) -> Result<(GameSchemas, Vec<FileId>), LoadError> {
-    let m = &manifest.manifest;
-    let paths = m.schema_paths();
-    let mut files = ws.schema_files(&m.id, diags)?;
+) -> Result<(Vec<String>, Vec<String>), LoadError> {
+    let mut files = ws.schema_files(&manifest.manifest.id, diags)?;
     let mut refused = Vec::new();
-    for (kind, path) in &paths {
+    for (kind, path) in paths {
         if files.contains(path) {
             continue;
         }
@@ -515,6 +519,19 @@ fn compile_schemas(
             }
         }
     }
+    Ok((files, refused))
+}
+
+/// Reads the game's schema files (its `schemas/<game>/` folder and any other
+/// path a kind names) and compiles one validator per kind.
+fn compile_schemas(
+    ws: &mut Workspace,
+    manifest: &LoadedManifest,
+    diags: &mut Diagnostics,
+) -> Result<(GameSchemas, Vec<FileId>), LoadError> {
+    let m = &manifest.manifest;
+    let paths = m.schema_paths();
+    let (files, refused) = schema_files(ws, manifest, &paths, diags)?;
     let mut ids = ws.read_many(&files, diags)?;
     ids.retain(|&f| ws.is_text(f));
     let kinds = m.kind_ids();

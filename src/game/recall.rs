@@ -94,7 +94,7 @@ pub struct Draft {
     pub(super) files: Range<usize>,
 }
 
-/// The record, as stored (MessagePack, in the check cache).
+/// The record, as stored (`MessagePack`, in the check cache).
 #[derive(Debug, Serialize, Deserialize)]
 struct Record {
     cards: Vec<(String, Mark)>,

@@ -27,7 +27,7 @@
 //! Beside the entries, `build/.cache/<game>.verdict` holds the game's
 //! record: what the whole check concluded from the files it names (written
 //! and read by the compiled game, framed like an entry: magic `carta-v1`,
-//! key, checksum, MessagePack payload).
+//! key, checksum, `MessagePack` payload).
 
 use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};

@@ -272,14 +272,14 @@ pub(super) fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem
         Err(e) => {
             // A folder may refuse to open at all on some systems.
             return Err(match fs::metadata(path) {
-                Ok(m) if !m.is_file() => ReadProblem::NotRegular(noun(&m.file_type())),
+                Ok(m) if !m.is_file() => ReadProblem::NotRegular(noun(m.file_type())),
                 _ => ReadProblem::Io(e),
             });
         }
     };
     let meta = file.metadata().map_err(ReadProblem::Io)?;
     if !meta.is_file() {
-        return Err(ReadProblem::NotRegular(noun(&meta.file_type())));
+        return Err(ReadProblem::NotRegular(noun(meta.file_type())));
     }
     if meta.len() > max {
         return Err(ReadProblem::TooLarge { limit: max });
@@ -297,7 +297,7 @@ pub(super) fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem
 }
 
 /// What a file that is not a regular file is, as a noun phrase.
-fn noun(kind: &fs::FileType) -> &'static str {
+fn noun(kind: fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

@@ -76,7 +76,9 @@ pub enum Listing {
 }
 
 impl Listing {
-    /// The folder walked, and which paths below it are listed.
+    /// The folder walked, and which paths below it are listed. The layout
+    /// names `.toml` files exactly, as the editors' schema mappings do.
+    #[allow(clippy::case_sensitive_file_extension_comparisons)]
     fn of(self, game: &str) -> (String, fn(&str) -> bool) {
         match self {
             Listing::Cards => (format!("cards/{game}"), |inner| {
@@ -241,14 +243,14 @@ impl Workspace {
         reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
         process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
     ) -> Result<Vec<Option<T>>, LoadError> {
+        // Per file: what `process` made of it and its bytes when they are
+        // kept, or why it could not be read.
+        type Read<T> = Result<Result<(Option<T>, Option<Vec<u8>>), ReadProblem>, LoadError>;
         let ids: Vec<FileId> = rels
             .iter()
             .map(|rel| self.sources.add_unread(rel.clone()))
             .collect();
         let (root, jail) = (&self.root, &self.jail);
-        // Per file: what `process` made of it and its bytes when they are
-        // kept, or why it could not be read.
-        type Read<T> = Result<Result<(Option<T>, Option<Vec<u8>>), ReadProblem>, LoadError>;
         let results: Vec<Read<T>> = ids
             .par_iter()
             .zip(rels)

@@ -159,6 +159,46 @@ impl<'g> Renderer<'g> {
 
     /// Renders the face and back of one print.
     fn render(&self, p: Print<'_>, images: &BTreeMap<String, String>) -> Rendered {
+        let face_name = self.templates.face_of(&p.card.kind);
+        let context = match self.context(p, images) {
+            Ok(context) => context,
+            Err(e) => {
+                let e = handlebars::RenderErrorReason::SerdeError(e).into();
+                return Rendered {
+                    face: String::new(),
+                    back: String::new(),
+                    failures: vec![(face_name.to_owned(), e)],
+                };
+            }
+        };
+        let mut failures = Vec::new();
+        let mut one = |name: &str| match self.templates.render(name, &context) {
+            Ok(mut html) => {
+                // handlebars starts every output at 8 KiB; a face is smaller.
+                html.shrink_to_fit();
+                html
+            }
+            Err(e) => {
+                failures.push((name.to_owned(), e));
+                String::new()
+            }
+        };
+        let face = one(face_name);
+        let back = one(self.templates.back_of(&p.card.kind));
+        Rendered {
+            face,
+            back,
+            failures,
+        }
+    }
+
+    /// What a print's templates see: its [`CardView`], as one context for
+    /// its face and its back.
+    fn context(
+        &self,
+        p: Print<'_>,
+        images: &BTreeMap<String, String>,
+    ) -> Result<Context, serde_json::Error> {
         let card = p.card;
         let m = &self.game.manifest.manifest;
         let kind = m.kinds.get(&card.kind);
@@ -189,41 +229,9 @@ impl<'g> Renderer<'g> {
             size: card_box(&self.print, kprint).into(),
             ink_saver: self.ink_saver,
         };
-        let face_name = self.templates.face_of(&card.kind);
-        let data = serde_json::to_value(&view).map(|mut data| {
-            data["fields"] = Value::Object(fields);
-            data
-        });
-        let context = match data {
-            Ok(data) => Context::from(data),
-            Err(e) => {
-                let e = handlebars::RenderErrorReason::SerdeError(e).into();
-                return Rendered {
-                    face: String::new(),
-                    back: String::new(),
-                    failures: vec![(face_name.to_owned(), e)],
-                };
-            }
-        };
-        let mut failures = Vec::new();
-        let mut one = |name: &str| match self.templates.render(name, &context) {
-            Ok(mut html) => {
-                // handlebars starts every output at 8 KiB; a face is smaller.
-                html.shrink_to_fit();
-                html
-            }
-            Err(e) => {
-                failures.push((name.to_owned(), e));
-                String::new()
-            }
-        };
-        let face = one(face_name);
-        let back = one(self.templates.back_of(&card.kind));
-        Rendered {
-            face,
-            back,
-            failures,
-        }
+        let mut data = serde_json::to_value(&view)?;
+        data["fields"] = Value::Object(fields);
+        Ok(Context::from(data))
     }
 }
 
