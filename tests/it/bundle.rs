@@ -415,8 +415,8 @@ fn record(value: &[u8]) -> Vec<u8> {
     r
 }
 
-#[test]
-fn damaged_and_hostile_bundles_are_refused_with_exit_1() {
+/// A free-form game of one card, built: its workspace and its bundle.
+fn one_card_bundle() -> (Workspace, Vec<u8>) {
     let ws = free_form_game();
     ws.write(
         "cards/g/c.toml",
@@ -424,6 +424,12 @@ fn damaged_and_hostile_bundles_are_refused_with_exit_1() {
     );
     ws.run(["build"]).succeeds();
     let valid = fs::read(bundle_of(ws.path(), "g")).unwrap();
+    (ws, valid)
+}
+
+#[test]
+fn damaged_and_hostile_bundles_are_refused_with_exit_1() {
+    let (ws, valid) = one_card_bundle();
     assert_eq!(
         with_record(&valid, &record(&[1])),
         valid,
@@ -741,13 +747,7 @@ fn every_reader_ignores_or_keeps_unknown_keys_of_a_newer_minor_version_as_the_sp
 
 #[test]
 fn game_texts_of_the_wrong_types_are_refused_by_every_reader() {
-    let ws = free_form_game();
-    ws.write(
-        "cards/g/c.toml",
-        "[[card]]\nid = \"x\"\nkind = \"k\"\nname = \"X\"\nf = 1\n",
-    );
-    ws.run(["build"]).succeeds();
-    let valid = fs::read(bundle_of(ws.path(), "g")).unwrap();
+    let (ws, valid) = one_card_bundle();
     let game = carta::bundle::Bundle::from_bytes(valid.clone())
         .unwrap()
         .game()
@@ -789,13 +789,7 @@ fn game_texts_of_the_wrong_types_are_refused_by_every_reader() {
 
 #[test]
 fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
-    let ws = free_form_game();
-    ws.write(
-        "cards/g/c.toml",
-        "[[card]]\nid = \"x\"\nkind = \"k\"\nname = \"X\"\nf = 1\n",
-    );
-    ws.run(["build"]).succeeds();
-    let valid = fs::read(bundle_of(ws.path(), "g")).unwrap();
+    let (ws, valid) = one_card_bundle();
     let crafted = |record: Value| {
         rebuilt(
             &valid,
