@@ -2,6 +2,7 @@
 //! game (zones, kinds, fields its filters use) with diagnostics in
 //! `game.toml`, then precomputed over the card pool.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeSet, HashMap};
 
 use indexmap::IndexMap;
@@ -354,25 +355,22 @@ impl Scoped<'_, '_> {
         self.cx.pool.iter().map(&mut f).collect()
     }
 
-    /// Interned copy keys of every card, and their display names.
+    /// Interned copy keys of every card, and each key's display name (that
+    /// of the first card with it), by key.
     pub(super) fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
         let mut interner = Interner::default();
-        let mut names = Vec::new();
         let paths: Vec<Vec<String>> = fields.iter().map(|f| path(f)).collect();
         let keys = self.each(|card| {
-            let values: Vec<Option<Value>> = paths
-                .iter()
-                .map(|p| field_value(card, p).map(std::borrow::Cow::into_owned))
-                .collect();
-            let display = values
-                .iter()
-                .map(|v| v.as_ref().map_or("-".into(), scalar_text))
-                .collect::<Vec<_>>()
-                .join(" / ");
-            names.push(display.clone());
-            interner.intern(&key_of(&values), || display)
+            let values: Vec<_> = paths.iter().map(|p| field_value(card, p)).collect();
+            interner.intern(&key_of(&values), || {
+                values
+                    .iter()
+                    .map(|v| v.as_deref().map_or("-".into(), scalar_text))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            })
         });
-        (keys, names)
+        (keys, interner.names)
     }
 
     /// Reports bounds that can never be met.
@@ -536,10 +534,10 @@ pub(super) fn scalar_text(v: &Value) -> String {
 }
 
 /// A hashable key for a tuple of field values (numbers compared by value).
-pub(super) fn key_of(values: &[Option<Value>]) -> String {
+pub(super) fn key_of<V: std::borrow::Borrow<Value>>(values: &[Option<V>]) -> String {
     values
         .iter()
-        .map(|v| match v {
+        .map(|v| match v.as_ref().map(Borrow::borrow) {
             None => "\u{0}".to_owned(),
             Some(Value::Number(n)) => n.as_f64().map_or_else(|| n.to_string(), |f| f.to_string()),
             Some(other) => other.to_string(),

@@ -15,7 +15,7 @@ pub(super) struct Copies {
     pub(super) limit: Vec<Option<u32>>,
     /// Per pool card: its copy key (cards with the same key are copies).
     pub(super) key: Vec<u32>,
-    /// Per pool card: the copy key as words (`Escudo Orc`, `escudo-orc`).
+    /// Per copy key: the key as words (`Escudo Orc`, `escudo-orc`).
     pub(super) key_name: Vec<String>,
     /// Whether each card is its own copy group (the key is the id, or no two
     /// limited cards share a key): each line of a zone is then its own group.
@@ -166,7 +166,7 @@ impl Copies {
                     actual: format!("{} copies", g.total),
                     expected: format!("at most {}", g.limit),
                     ok,
-                    subject: Some(format!("`{}`", self.key_name[self.key_position(g.key)])),
+                    subject: Some(format!("`{}`", self.key_name[g.key as usize])),
                     primary: Some(primary),
                     entries: g
                         .places
@@ -187,10 +187,6 @@ impl Copies {
             entries: Vec::new(),
             missing: 0,
         });
-    }
-
-    fn key_position(&self, key: u32) -> usize {
-        self.key.iter().position(|&k| k == key).unwrap_or(0)
     }
 }
 

@@ -11,7 +11,7 @@ pub(super) struct Distinct {
     pub(super) applies: Vec<bool>,
     /// Per pool card: its key.
     pub(super) key: Vec<u32>,
-    /// Per pool card: its key as words.
+    /// Per key: the key as words.
     pub(super) key_name: Vec<String>,
     /// Whether the key is the card id (each line of a zone is then its own group).
     pub(super) by_id: bool,
@@ -70,7 +70,7 @@ impl Distinct {
             }
         }
         for (k, n, places) in groups.iter().filter(|g| g.1 > 1) {
-            let name = &self.key_name[self.key.iter().position(|x| x == k).unwrap_or(0)];
+            let name = &self.key_name[*k as usize];
             report(Finding {
                 actual: format!("{n} times"),
                 expected: "every card different".into(),
