@@ -32,9 +32,14 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     let summary = summary(&checked);
     // The record of each compiled game, now that its editor schemas are written.
     for c in checked {
-        if let Checked::Compiled(game, Some(draft)) = c {
-            let keys = editor::game_keys(&game);
-            game::remember(&ws, &game, draft, &diags, keys);
+        if let Checked::Compiled(game, draft) = c {
+            if let Some(draft) = draft {
+                let keys = editor::game_keys(&game);
+                game::remember(&ws, &game, draft, &diags, keys);
+            }
+            // The command ends here and the process with it: freeing every
+            // card one by one would only add to the check's time.
+            std::mem::forget(game);
         }
     }
     Ok(Report {
