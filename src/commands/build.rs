@@ -126,6 +126,10 @@ pub(super) fn emit_languages(
     } else {
         requested
     };
+    if languages.is_empty() {
+        return Ok(());
+    }
+    let sources = game::translatable(ws, game, diags)?;
     for lang in languages {
         if lang != &m.language && !m.translations.contains(lang) {
             let span = game.manifest.spans.key_span("/language").unwrap_or(0..0);
@@ -142,7 +146,7 @@ pub(super) fn emit_languages(
             );
             continue;
         }
-        let (localized, untranslated) = game.localized(lang);
+        let (localized, untranslated) = game.localized(lang, &sources);
         let notes = language_report(lang, &m.language, &untranslated);
         SheetsEmitter::pool(&localized, sheets)
             .in_language(lang, notes)

@@ -62,6 +62,11 @@ fn open(
         );
         return Ok(None);
     }
+    // A game without a translation file yet has its strings made now: a
+    // first export lists them all.
+    let sources = game::translatable(ws, &compiled, diags)?.into_owned();
+    let mut compiled = compiled;
+    compiled.i18n.sources = sources;
     Ok(Some(compiled))
 }
 

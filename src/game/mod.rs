@@ -47,7 +47,8 @@ impl Game {
     /// The game in `lang` (its own language or one of its translations):
     /// every translated string put in, the source text where a translation
     /// is missing; and the keys of what kept its source text.
-    pub fn localized(&self, lang: &str) -> (Game, Vec<String>) {
+    /// `sources` are its translatable strings ([`translatable`]).
+    pub fn localized(&self, lang: &str, sources: &i18n::Sources) -> (Game, Vec<String>) {
         let catalog = (lang != self.manifest.manifest.language)
             .then(|| self.i18n.catalog(lang))
             .flatten();
@@ -55,7 +56,7 @@ impl Game {
             lang,
             &self.manifest.manifest,
             self.pool.iter(),
-            &self.i18n.sources,
+            sources,
             catalog,
         );
         // Relinking the same ids reports nothing new.
@@ -207,7 +208,7 @@ fn finish(
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
-    let i18n = translations(ws, &manifest, &schemas, &pool, cards_ok, keep, diags)?;
+    let i18n = translations(ws, &manifest, &schemas, &pool, cards_ok, diags)?;
     let mut game = Game {
         manifest,
         pool,
@@ -240,6 +241,27 @@ fn finish(
     Ok((game, draft))
 }
 
+/// The translatable strings of `game`, compiled with every field kept
+/// ([`Keep::All`]): those its compile kept when it has a translation file
+/// to check, or made now when it has none yet — for what needs them
+/// anyway (sheets in a language without a file, a first export for
+/// translators).
+///
+/// # Errors
+/// When a template cannot be read.
+pub fn translatable<'g>(
+    ws: &mut Workspace,
+    game: &'g Game,
+    diags: &mut Diagnostics,
+) -> Result<std::borrow::Cow<'g, i18n::Sources>, LoadError> {
+    if !game.i18n.catalogs.is_empty() || game.manifest.manifest.translations.is_empty() {
+        return Ok(std::borrow::Cow::Borrowed(&game.i18n.sources));
+    }
+    let phrases = i18n::phrases::read(ws, game.id(), diags)?;
+    let sources = i18n::Sources::of(&game.manifest, &game.schemas, &game.pool);
+    Ok(std::borrow::Cow::Owned(sources.with_phrases(phrases)))
+}
+
 /// Checks the game's translations over a pool without card errors (like
 /// rules); nothing when it declares none.
 fn translations(
@@ -248,16 +270,16 @@ fn translations(
     schemas: &GameSchemas,
     pool: &CardPool,
     cards_ok: bool,
-    keep: Keep,
     diags: &mut Diagnostics,
 ) -> Result<Translations, LoadError> {
     if !cards_ok || manifest.manifest.translations.is_empty() {
         return Ok(Translations::default());
     }
     let catalogs = i18n::check::read(ws, manifest, diags)?;
-    // Without a catalog to check them against, a check has no use for
-    // the game's strings (and did not keep their fields).
-    let sources = if catalogs.is_empty() && keep != Keep::All {
+    // Without a catalog to check them against, a compile has no use for
+    // the game's strings (a check did not even keep their fields); what
+    // needs them anyway makes them ([`translatable`]).
+    let sources = if catalogs.is_empty() {
         i18n::Sources::default()
     } else {
         i18n::Sources::of(manifest, schemas, pool).with_phrases(i18n::phrases::read(

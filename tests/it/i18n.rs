@@ -384,3 +384,46 @@ fn the_bundle_carries_the_manifests_translations_and_labels() {
     assert_eq!(python(&["--label", "aquario", "en"]), json!("Aquarius"));
     assert_eq!(python(&["--label", "aquario", "fr"]), json!("Aquário"));
 }
+
+#[test]
+fn a_language_without_a_translation_file_yet_prints_and_exports_every_source_string() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let manifest = ws.read("cards/intrepidos/game.toml");
+    ws.write(
+        "cards/intrepidos/game.toml",
+        manifest.replacen(
+            "translations = [\"en\", \"es\"]",
+            "translations = [\"en\", \"es\", \"fr\"]",
+            1,
+        ),
+    );
+    // The sheets fall back to the source text, and the cover counts it all.
+    ws.run(["build", "intrepidos", "--lang", "fr"]).succeeds();
+    let fr = ws.read("build/intrepidos/sheets/fr/index.html");
+    assert!(fr.contains("<html lang=\"fr\"") && fr.contains("Rei Frixo"));
+    assert!(
+        fr.contains("Untranslated, printed in pt-BR: ")
+            && fr.contains("(game/description, game/name"),
+        "the cover lists what kept its source text"
+    );
+    // A first export hands the translator every string, phrases included.
+    ws.run([
+        "i18n",
+        "export",
+        "intrepidos",
+        "--lang",
+        "fr",
+        "--out",
+        "fr.po",
+    ])
+    .succeeds();
+    let po = ws.read("fr.po");
+    assert!(
+        po.contains("msgctxt \"cards/rei-frixo/name\"\nmsgid \"Rei Frixo\""),
+        "{po}"
+    );
+    assert!(
+        po.contains("msgctxt \"phrases/"),
+        "the template phrases too"
+    );
+}
