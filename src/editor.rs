@@ -111,7 +111,7 @@ impl<'g> Inputs<'g> {
         };
         written.expect("the inputs serialize");
         let digest = hasher.0.finalize();
-        digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+        crate::digest::hex(&digest[..12])
     }
 }
 

@@ -26,6 +26,7 @@ pub mod config;
 pub mod deck;
 pub mod deckcode;
 pub mod diag;
+pub mod digest;
 pub mod editor;
 pub mod emit;
 pub mod game;

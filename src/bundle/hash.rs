@@ -28,7 +28,7 @@ impl SourceHash {
 
     /// The hash as 64 lowercase hex digits.
     pub fn to_hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        crate::digest::hex(&self.0)
     }
 }
 

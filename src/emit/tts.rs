@@ -11,7 +11,6 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use super::cards::{Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, photograph, pixels, unit};
 use super::chromium::file_url;
@@ -226,6 +225,5 @@ fn transform() -> Value {
 
 /// A stable six-hex-digit object id (TTS's form), from what the object is.
 fn guid(of: &str) -> String {
-    let digest = Sha256::digest(of.as_bytes());
-    digest[..3].iter().map(|b| format!("{b:02x}")).collect()
+    crate::digest::sha256_hex(of.as_bytes(), 3)
 }

@@ -34,8 +34,6 @@ pub use sources::{Source, Sources};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use sha2::{Digest, Sha256};
-
 /// A game's translations, as compiled with it.
 #[derive(Debug, Clone, Default)]
 pub struct Translations {
@@ -196,11 +194,7 @@ impl fmt::Display for Key {
 /// The hash of a source text a translation keeps: 16 hex digits of its
 /// SHA-256 (enough to notice a change; not a security measure).
 pub fn source_hash(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::digest::sha256_hex(text.as_bytes(), 8)
 }
 
 /// The placeholders and icon tokens of a text (`{AC}`, `{dice:red:2}`,

@@ -6,8 +6,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use sha2::{Digest, Sha256};
-
 use super::icons::IconSet;
 use crate::config::{Icon, Icons};
 use crate::diag::{Diagnostic, FileId};
@@ -165,9 +163,7 @@ fn icon_text(
 /// SHA-256 of its bytes + its extension, so equal art is stored once and a
 /// changed image gets a new name (no stale browser cache).
 pub(super) fn hashed_url(bytes: &[u8], ext: &str) -> String {
-    let digest = Sha256::digest(bytes);
-    let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
-    format!("img/{hex}.{ext}")
+    format!("img/{}.{ext}", crate::digest::sha256_hex(bytes, 8))
 }
 
 /// Card art read so far, by path as written, so each file is read once.
