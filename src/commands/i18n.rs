@@ -64,9 +64,14 @@ fn open(
     }
     // A game without a translation file yet has its strings made now: a
     // first export lists them all.
-    let sources = game::translatable(ws, &compiled, diags)?.into_owned();
+    let made = match game::translatable(ws, &compiled, diags)? {
+        std::borrow::Cow::Owned(sources) => Some(sources),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
     let mut compiled = compiled;
-    compiled.i18n.sources = sources;
+    if let Some(sources) = made {
+        compiled.i18n.sources = sources;
+    }
     Ok(Some(compiled))
 }
 

@@ -251,8 +251,13 @@ impl Watcher {
         };
         let mut compiled = Vec::new();
         for id in &wanted {
-            let keep = Keep::All;
-            compiled.extend(game::compile(&mut ws, id, Decks::Check, keep, &mut diags)?);
+            compiled.extend(game::compile(
+                &mut ws,
+                id,
+                Decks::Check,
+                Keep::All,
+                &mut diags,
+            )?);
         }
         if diags.has_errors() {
             return Ok((super::build::nothing_written(ws, diags), None));

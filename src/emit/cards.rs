@@ -10,7 +10,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::chromium::{Chromium, Job};
-use super::sheets::budget;
 use super::sheets::geometry::{CardBox, mm};
 use super::sheets::icons::escape_into;
 use super::sheets::{CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, render_cards};
@@ -82,10 +81,10 @@ impl ImageExport<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<Option<CardSet>, EmitError> {
-        if !budget::within(stage, ws, &self.target.selection.prints, diags) {
+        let prints = &self.target.selection.prints;
+        let Some(inputs) = Inputs::to_print(ws, stage, game, prints, diags)? else {
             return Ok(None);
-        }
-        let inputs = Inputs::read(ws, game.id(), diags)?;
+        };
         let mut found = Vec::new();
         let set = render_cards(
             ws.jail(),

@@ -12,8 +12,6 @@ use crate::validate::RawCard;
 /// A game's strings in one language.
 #[derive(Debug, Clone)]
 pub struct Localized {
-    /// The language.
-    pub lang: String,
     /// The manifest with translated names and descriptions.
     pub manifest: Manifest,
     /// The cards with translated names and fields, in pool order.
@@ -34,7 +32,6 @@ pub fn localize<'a>(
     catalog: Option<&Catalog>,
 ) -> Localized {
     let mut out = Localized {
-        lang: lang.to_owned(),
         manifest: manifest.clone(),
         cards: cards.cloned().collect(),
         untranslated: Vec::new(),

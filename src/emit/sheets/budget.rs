@@ -10,7 +10,7 @@ use crate::load::Workspace;
 
 /// [`spend`] against the run's count in `stage` and the workspace's limit:
 /// `false` once the excess is reported into `diags`.
-pub(crate) fn within(
+pub(super) fn within(
     stage: &mut Stage,
     ws: &Workspace,
     prints: &[Print<'_>],

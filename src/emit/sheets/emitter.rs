@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{Inputs, OutputFile, Print, Selection, SheetOptions, budget, pool_prints, render};
+use super::{Inputs, OutputFile, Print, Selection, SheetOptions, pool_prints, render};
 use crate::diag::Diagnostics;
 use crate::emit::{EmitError, Emitter, Stage};
 use crate::game::Game;
@@ -83,10 +83,9 @@ impl SheetsEmitter<'_> {
         (index, index_path): (&mut dyn Write, &Path),
         diags: &mut Diagnostics,
     ) -> Result<Option<Vec<OutputFile>>, EmitError> {
-        if !budget::within(stage, ws, &self.selection.prints, diags) {
+        let Some(inputs) = Inputs::to_print(ws, stage, game, &self.selection.prints, diags)? else {
             return Ok(None);
-        }
-        let inputs = Inputs::read(ws, game.id(), diags)?;
+        };
         let mut found = Vec::new();
         let written = render(
             ws.jail(),

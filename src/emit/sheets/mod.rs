@@ -7,7 +7,7 @@
 //! into the files of `DIR/<game>/sheets/`.
 
 mod assets;
-pub(crate) mod budget;
+mod budget;
 pub mod deck;
 mod display;
 mod emitter;
@@ -123,6 +123,27 @@ impl Inputs {
                 .map(|(name, file)| TemplateFile { name, file })
                 .collect(),
         })
+    }
+}
+
+impl Inputs {
+    /// The inputs to print `prints` of `game`, once they are counted
+    /// against the run's printed-copies limit in `stage`; `None` when they
+    /// exceed it (reported).
+    ///
+    /// # Errors
+    /// When a template cannot be read.
+    pub fn to_print(
+        ws: &mut Workspace,
+        stage: &mut crate::emit::Stage,
+        game: &Game,
+        prints: &[Print<'_>],
+        diags: &mut Diagnostics,
+    ) -> Result<Option<Inputs>, LoadError> {
+        if !budget::within(stage, ws, prints, diags) {
+            return Ok(None);
+        }
+        Inputs::read(ws, game.id(), diags).map(Some)
     }
 }
 
@@ -302,8 +323,6 @@ pub fn render_cards(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<CardSet> {
     let errors_before = error_count(diags);
-    let m = &game.manifest.manifest;
-    let print = m.print.clone().unwrap_or_default();
     let faces = render_faces(jail, sources, game, inputs, selection, false, diags);
     if error_count(diags) > errors_before {
         return None;
@@ -317,16 +336,13 @@ pub fn render_cards(
             kind: p.card.kind.clone(),
             name: p.card.name.clone(),
             count: p.count,
-            size: card_box(
-                &print,
-                m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref()),
-            ),
+            size: r.size,
             face: r.face,
             back: r.back,
         })
         .collect();
     Some(CardSet {
-        language: m.language.clone(),
+        language: game.manifest.manifest.language.clone(),
         css: format!("{BASE_CSS}\n{}", faces.css),
         cards,
         images: image_files(faces.images),
@@ -656,9 +672,12 @@ pub fn faces(
     inputs: &Inputs,
     diags: &mut Vec<Diagnostic>,
 ) -> Faces {
-    let m = &game.manifest.manifest;
-    let default_print = PrintSettings::default();
-    let print = m.print.as_ref().unwrap_or(&default_print);
+    let ink_saver = game
+        .manifest
+        .manifest
+        .print
+        .as_ref()
+        .is_some_and(|p| p.ink_saver);
     let selection = Selection {
         subject: String::new(),
         prints: game
@@ -668,23 +687,17 @@ pub fn faces(
             .collect(),
         notes: Vec::new(),
     };
-    let rendered = render_faces(
-        jail,
-        sources,
-        game,
-        inputs,
-        &selection,
-        print.ink_saver,
-        diags,
-    );
+    let rendered = render_faces(jail, sources, game, inputs, &selection, ink_saver, diags);
     let cards = rendered
         .prints
         .iter()
         .zip(rendered.cards)
         .map(|(p, r)| {
-            let kprint = m.kinds.get(&p.card.kind).and_then(|k| k.print.as_ref());
-            let size = card_box(print, kprint).into();
-            (p.card.id.clone(), Face { html: r.face, size })
+            let face = Face {
+                html: r.face,
+                size: r.size.into(),
+            };
+            (p.card.id.clone(), face)
         })
         .collect();
     Faces {

@@ -42,6 +42,8 @@ pub(super) struct Rendered {
     pub face: String,
     /// The back's HTML (empty when its template failed).
     pub back: String,
+    /// The card's box, as its templates saw it.
+    pub size: CardBox,
     failures: Vec<(String, RenderError)>,
 }
 
@@ -160,13 +162,15 @@ impl<'g> Renderer<'g> {
     /// Renders the face and back of one print.
     fn render(&self, p: Print<'_>, images: &BTreeMap<String, String>) -> Rendered {
         let face_name = self.templates.face_of(&p.card.kind);
-        let context = match self.context(p, images) {
+        let size = self.card_box(&p.card.kind);
+        let context = match self.context(p, size, images) {
             Ok(context) => context,
             Err(e) => {
                 let e = handlebars::RenderErrorReason::SerdeError(e).into();
                 return Rendered {
                     face: String::new(),
                     back: String::new(),
+                    size,
                     failures: vec![(face_name.to_owned(), e)],
                 };
             }
@@ -188,6 +192,7 @@ impl<'g> Renderer<'g> {
         Rendered {
             face,
             back,
+            size,
             failures,
         }
     }
@@ -197,6 +202,7 @@ impl<'g> Renderer<'g> {
     fn context(
         &self,
         p: Print<'_>,
+        size: CardBox,
         images: &BTreeMap<String, String>,
     ) -> Result<Context, serde_json::Error> {
         let card = p.card;
@@ -226,7 +232,7 @@ impl<'g> Renderer<'g> {
             images: images.clone(),
             back: kprint.and_then(|k| k.back.as_deref()),
             game: &self.view,
-            size: card_box(&self.print, kprint).into(),
+            size: size.into(),
             ink_saver: self.ink_saver,
         };
         let mut data = serde_json::to_value(&view)?;
