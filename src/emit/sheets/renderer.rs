@@ -32,6 +32,9 @@ pub(super) struct Renderer<'g> {
     print: PrintSettings,
     templates: Templates<'g>,
     icons: Arc<IconSet>,
+    /// Per kind, the fields that hold art: the kind's `print.images` and
+    /// the art of its default face.
+    art_fields: BTreeMap<String, Vec<String>>,
     view: GameView,
     ink_saver: bool,
 }
@@ -78,11 +81,26 @@ impl<'g> Renderer<'g> {
         ));
         let kinds = m.kind_ids();
         let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, game, diags);
+        let art_fields = kinds
+            .iter()
+            .map(|kind| {
+                let images = m.kinds.get(kind).and_then(|k| k.print.as_ref());
+                let mut fields: Vec<String> = images.map(|k| k.images.clone()).unwrap_or_default();
+                fields.extend(game.schemas.kind(kind).into_iter().flat_map(|d| {
+                    d.face
+                        .iter()
+                        .filter(|f| f.role == Role::Art)
+                        .map(|f| f.key.clone())
+                }));
+                (kind.clone(), fields)
+            })
+            .collect();
         Renderer {
             game,
             print: m.print.clone().unwrap_or_default(),
             templates,
             icons,
+            art_fields,
             view: GameView {
                 id: m.id.clone(),
                 name: m.name.clone(),
@@ -117,32 +135,11 @@ impl<'g> Renderer<'g> {
         diags: &mut Vec<Diagnostic>,
     ) -> BTreeMap<String, String> {
         check_tokens(sources, card, &self.icons, diags);
-        let kprint = self
-            .game
-            .manifest
-            .manifest
-            .kinds
+        let art_fields = self
+            .art_fields
             .get(&card.kind)
-            .and_then(|k| k.print.as_ref());
-        let display = self.game.schemas.kind(&card.kind);
-        let mut art_fields: Vec<&str> = kprint
-            .map(|k| k.images.iter().map(String::as_str).collect())
-            .unwrap_or_default();
-        art_fields.extend(display.into_iter().flat_map(|d| {
-            d.face
-                .iter()
-                .filter(|f| f.role == Role::Art)
-                .map(|f| f.key.as_str())
-        }));
-        card_images(
-            jail,
-            sources,
-            &self.view.id,
-            card,
-            &art_fields,
-            cache,
-            diags,
-        )
+            .map_or(&[][..], Vec::as_slice);
+        card_images(jail, sources, &self.view.id, card, art_fields, cache, diags)
     }
 
     /// Renders every print (with its art from [`Renderer::prepare`]) on
@@ -368,12 +365,12 @@ fn card_images(
     sources: &SourceMap,
     game: &str,
     card: &RawCard,
-    art_fields: &[&str],
+    art_fields: &[String],
     cache: &mut ImageCache,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for &field in art_fields {
+    for field in art_fields.iter().map(String::as_str) {
         if out.contains_key(field) {
             continue;
         }
