@@ -387,13 +387,7 @@ fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, L
         if stamp.is_some_and(|s| mark.same_stamp(s)) {
             continue;
         }
-        let same = ws
-            .jail()
-            .read(&path)
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .is_some_and(|text| hash_text(&text) == mark.content);
-        if !same {
+        if text_hash(ws, rel) != Some(mark.content) {
             return Ok(false);
         }
         mark.stamp = settled_stamp(stamp);
@@ -403,13 +397,17 @@ fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, L
     {
         return Ok(false);
     }
-    Ok(record.texts.iter().all(|(rel, content)| {
-        ws.jail()
-            .read(&ws.root().join(rel))
-            .ok()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .is_some_and(|text| hash_text(&text) == *content)
-    }))
+    Ok(record
+        .texts
+        .iter()
+        .all(|(rel, content)| text_hash(ws, rel) == Some(*content)))
+}
+
+/// The hash of workspace file `rel`'s text, read now; `None` when it cannot
+/// be read or is not UTF-8.
+fn text_hash(ws: &Workspace, rel: &str) -> Option<u64> {
+    let bytes = ws.jail().read(&ws.root().join(rel)).ok()?;
+    String::from_utf8(bytes).ok().map(|text| hash_text(&text))
 }
 
 /// Registers the files the compiled game would have (unread: a
