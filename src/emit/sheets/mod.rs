@@ -405,7 +405,10 @@ pub fn render(
 ) -> io::Result<Option<Vec<OutputFile>>> {
     let errors_before = error_count(diags);
     let m = &game.manifest.manifest;
-    let build = resolve_build(&m.print.clone().unwrap_or_default(), *options);
+    let build = resolve_build(
+        m.print.as_ref().unwrap_or(&PrintSettings::default()),
+        *options,
+    );
     let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
     let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
