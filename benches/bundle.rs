@@ -22,6 +22,8 @@
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/synth.rs"]
 mod synth;
+#[path = "common/timing.rs"]
+mod timing;
 
 use std::hint::black_box;
 use std::io::Write;
@@ -31,6 +33,8 @@ use std::time::{Duration, Instant};
 use carta::bundle::{Bundle, Card, ValueRef};
 use carta::diag::Diagnostics;
 use carta::load::Workspace;
+
+use timing::medians;
 
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --all-targets` does not,
@@ -333,25 +337,6 @@ struct JsonCard {
     copies: Option<u32>,
     #[serde(flatten)]
     fields: serde_json::Map<String, serde_json::Value>,
-}
-
-/// The median times of `runs` rounds of each of `fs`, run in turn, after
-/// one warm-up round.
-fn medians<const N: usize>(runs: usize, fs: [&dyn Fn(); N]) -> [Duration; N] {
-    let mut times = [(); N].map(|()| Vec::with_capacity(runs));
-    for round in 0..=runs {
-        for (f, t) in fs.iter().zip(&mut times) {
-            let start = Instant::now();
-            f();
-            if round > 0 {
-                t.push(start.elapsed());
-            }
-        }
-    }
-    times.map(|mut t| {
-        t.sort();
-        t[runs / 2]
-    })
 }
 
 /// Checks the workspace and encodes its one game, as `carta build` does.

@@ -14,13 +14,17 @@
 #[allow(dead_code, unreachable_pub)]
 #[path = "../examples/synth.rs"]
 mod synth;
+#[path = "common/timing.rs"]
+mod timing;
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use carta::diag::Diagnostics;
 use carta::game::{self, Keep};
 use carta::load::Workspace;
+
+use timing::medians;
 
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --all-targets` does not,
@@ -90,23 +94,4 @@ fn main() {
         "  editor files on disk                     {:>8.1} KiB",
         size as f64 / 1024.0
     );
-}
-
-/// Median time of each function, run interleaved so that load from other
-/// processes falls on all alike (one warm-up round first).
-fn medians<const N: usize>(runs: usize, fs: [&dyn Fn(); N]) -> [Duration; N] {
-    let mut times = [(); N].map(|()| Vec::with_capacity(runs));
-    for round in 0..=runs {
-        for (f, t) in fs.iter().zip(&mut times) {
-            let start = Instant::now();
-            f();
-            if round > 0 {
-                t.push(start.elapsed());
-            }
-        }
-    }
-    times.map(|mut t| {
-        t.sort();
-        t[t.len() / 2]
-    })
 }
