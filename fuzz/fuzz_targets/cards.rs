@@ -23,6 +23,6 @@ fuzz_target!(|data: &[u8]| {
     let mut sources = SourceMap::new();
     let file = sources.add("cards/intrepidos/fuzz.toml", text);
     let kinds = shipped.game.manifest.manifest.kind_ids();
-    let found = read_cards(file, text, &kinds, &shipped.schemas, None);
+    let found = read_cards(file, text, &kinds, &shipped.schemas, None, false);
     common::render_all(&found.diagnostics, &sources);
 });

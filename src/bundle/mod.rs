@@ -59,8 +59,10 @@ pub use format::{
 };
 pub use hash::SourceHash;
 pub use read::Bundle;
+pub(crate) use record::PackedRecord;
 pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};
 pub use summary::summary;
 pub use texts::{GameTexts, ManifestTexts, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};
+pub(crate) use write::encode_records;
 pub use write::{EncodeError, encode, encode_translated};

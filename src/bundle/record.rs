@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::error::BundleError;
 use super::view::{Bad, Cursor, MapRef, ValueRef};
-use crate::validate::RawCard;
+use crate::validate::PackedFields;
 use crate::validate::{MAX_COPIES, RESERVED};
 
 /// A card to write: borrowed from the checked sources.
@@ -31,21 +31,26 @@ pub struct CardRecord<'a> {
     pub i18n: Option<&'a Translated>,
 }
 
+/// A checked card to write whose fields are packed already: written as
+/// the same bytes as its [`CardRecord`], the fields copied in as they are.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PackedRecord<'a> {
+    /// The card's id.
+    pub(crate) id: &'a str,
+    /// Its kind.
+    pub(crate) kind: &'a str,
+    /// Its display name.
+    pub(crate) name: &'a str,
+    /// Physical copies, when the source says.
+    pub(crate) copies: Option<u32>,
+    /// Every other field, packed.
+    pub(crate) fields: &'a PackedFields,
+    /// Its translations, when it has any.
+    pub(crate) i18n: Option<&'a Translated>,
+}
+
 /// A card's translations: language → dotted field path → text.
 pub type Translated = BTreeMap<String, BTreeMap<String, String>>;
-
-impl<'a> From<&'a RawCard> for CardRecord<'a> {
-    fn from(card: &'a RawCard) -> Self {
-        CardRecord {
-            id: &card.id,
-            kind: &card.kind,
-            name: &card.name,
-            copies: card.copies,
-            fields: &card.fields,
-            i18n: None,
-        }
-    }
-}
 
 /// A card read from a bundle: the common fields typed, the rest as generic
 /// values with the types the author gave them (an integer stays an integer,

@@ -384,6 +384,67 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
 }
 
 #[test]
+fn a_packed_record_is_written_as_the_same_bytes_as_its_card_record() {
+    use super::write::Record;
+    use crate::validate::PackedFields;
+    let f = fields(
+        json!({ "attack": 3, "speed": 2.5, "text": "Guardião {dano}", "list": [1, {"a": null}] }),
+    );
+    let packed = PackedFields::pack(&f);
+    let mut translated = Translated::new();
+    translated.insert(
+        "en".into(),
+        [("name".to_owned(), "Guardian".to_owned())].into(),
+    );
+    for (copies, i18n) in [
+        (None, None),
+        (Some(3), None),
+        (Some(70_000), Some(&translated)),
+        (None, Some(&translated)),
+    ] {
+        let plain = CardRecord {
+            id: "c",
+            kind: "unit",
+            name: "Guardião",
+            copies,
+            fields: &f,
+            i18n,
+        };
+        let packed = PackedRecord {
+            id: "c",
+            kind: "unit",
+            name: "Guardião",
+            copies,
+            fields: &packed,
+            i18n,
+        };
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        plain.write(&mut a).unwrap();
+        packed.write(&mut b).unwrap();
+        assert_eq!(a, b, "copies {copies:?}, i18n {}", i18n.is_some());
+    }
+    // Too deep is refused the same way, naming the field.
+    let mut deep = json!(1);
+    for _ in 0..=MAX_DEPTH {
+        deep = json!([deep]);
+    }
+    let deep = PackedFields::pack(&fields(json!({ "ok": 1, "f": deep })));
+    let record = PackedRecord {
+        id: "c",
+        kind: "unit",
+        name: "C",
+        copies: None,
+        fields: &deep,
+        i18n: None,
+    };
+    let err = record.write(&mut Vec::new()).unwrap_err();
+    assert!(
+        matches!(&err, EncodeError::TooDeep { id, field } if id == "c" && field == "f"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_empty_game_round_trips() {
     let bytes = encode(&manifest(), None, &[], &[], SourceHash::default()).unwrap();
     let bundle = Bundle::from_bytes(bytes).unwrap();

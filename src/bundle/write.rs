@@ -14,7 +14,7 @@ use super::format::{
 };
 use super::game::game_section;
 use super::hash::SourceHash;
-use super::record::{CardRecord, DeckRecord};
+use super::record::{CardRecord, DeckRecord, PackedRecord};
 use super::texts::GameTexts;
 use crate::config::Manifest;
 
@@ -92,32 +92,115 @@ pub fn encode_translated(
     decks: &[DeckRecord],
     source_hash: SourceHash,
 ) -> Result<Vec<u8>, EncodeError> {
-    let mut sorted: Vec<&CardRecord<'_>> = cards.iter().collect();
-    sorted.sort_unstable_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
+    encode_records(manifest, written, texts, cards, decks, source_hash)
+}
+
+/// A card as the writer takes it: [`CardRecord`], or a checked card whose
+/// fields are packed already ([`PackedRecord`]).
+pub(crate) trait Record: Sync {
+    /// The card's id.
+    fn id(&self) -> &str;
+    /// Appends the card's record to `out`.
+    ///
+    /// # Errors
+    /// When a field nests deeper than [`MAX_DEPTH`], or encoding fails.
+    fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
+}
+
+impl Record for CardRecord<'_> {
+    fn id(&self) -> &str {
+        self.id
+    }
+
+    fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        check_depth(self.id, self.fields)?;
+        rmp_serde::encode::write_named(out, self).map_err(|source| EncodeError::Encode {
+            what: format!("card `{}`", self.id),
+            source,
+        })
+    }
+}
+
+impl Record for PackedRecord<'_> {
+    fn id(&self) -> &str {
+        self.id
+    }
+
+    /// The same bytes as [`CardRecord`]'s, with the packed fields copied
+    /// in as they are instead of encoded again.
+    fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        let mut check = super::view::Cursor::new(self.fields.bytes());
+        if check.fields(&[], MAX_DEPTH).is_err() {
+            // Which field: the unpacked map says.
+            check_depth(self.id, &self.fields.unpack())?;
+        }
+        let what = || format!("card `{}`", self.id);
+        let len = 4 + u32::from(self.copies.is_some()) + u32::from(self.i18n.is_some());
+        let io = |e: rmp::encode::ValueWriteError| EncodeError::Encode {
+            what: what(),
+            source: rmp_serde::encode::Error::InvalidValueWrite(e),
+        };
+        rmp::encode::write_map_len(out, len).map_err(io)?;
+        for (key, value) in [("id", self.id), ("kind", self.kind), ("name", self.name)] {
+            rmp::encode::write_str(out, key).map_err(io)?;
+            rmp::encode::write_str(out, value).map_err(io)?;
+        }
+        let encode = |source| EncodeError::Encode {
+            what: what(),
+            source,
+        };
+        if let Some(copies) = self.copies {
+            rmp::encode::write_str(out, "copies").map_err(io)?;
+            rmp_serde::encode::write(out, &copies).map_err(encode)?;
+        }
+        rmp::encode::write_str(out, "fields").map_err(io)?;
+        out.extend_from_slice(self.fields.bytes());
+        if let Some(i18n) = self.i18n {
+            rmp::encode::write_str(out, "i18n").map_err(io)?;
+            rmp_serde::encode::write_named(out, i18n).map_err(encode)?;
+        }
+        Ok(())
+    }
+}
+
+/// [`encode_translated`] over any records.
+pub(crate) fn encode_records<R: Record>(
+    manifest: &Manifest,
+    written: Option<&Value>,
+    texts: &GameTexts,
+    cards: &[R],
+    decks: &[DeckRecord],
+    source_hash: SourceHash,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut sorted: Vec<&R> = cards.iter().collect();
+    sorted.sort_unstable_by(|a, b| a.id().as_bytes().cmp(b.id().as_bytes()));
     for pair in sorted.windows(2) {
-        if pair[0].id == pair[1].id {
-            return Err(EncodeError::DuplicateId(pair[0].id.to_owned()));
+        if pair[0].id() == pair[1].id() {
+            return Err(EncodeError::DuplicateId(pair[0].id().to_owned()));
         }
     }
     let game = msgpack(&game_section(manifest, written, texts), "the manifest")?;
     let deck_bytes = msgpack(decks, "the decks")?;
     let (index, records) = cards_and_index(&sorted)?;
 
-    let mut payload =
-        Vec::with_capacity(game.len() + deck_bytes.len() + index.len() + records.len());
+    // The sections follow each other in the payload, in this order.
+    let parts = [&game, &deck_bytes, &index, &records];
+    let mut offset = 0usize;
+    let mut crc = crc32fast::Hasher::new();
     let mut place = |bytes: &[u8]| -> Result<Section, EncodeError> {
-        let offset = u32_len(payload.len())?;
-        payload.extend_from_slice(bytes);
-        Ok(Section {
-            offset,
+        let section = Section {
+            offset: u32_len(offset)?,
             len: u32_len(bytes.len())?,
-        })
+        };
+        offset += bytes.len();
+        crc.update(bytes);
+        Ok(section)
     };
     let sections = Sections {
-        game: place(&game)?,
-        decks: place(&deck_bytes)?,
-        index: place(&index)?,
-        cards: place(&records)?,
+        game: place(parts[0])?,
+        decks: place(parts[1])?,
+        index: place(parts[2])?,
+        cards: place(parts[3])?,
     };
     let header = Header {
         format_version: FORMAT_VERSION,
@@ -126,86 +209,119 @@ pub fn encode_translated(
         deck_count: u32_len(decks.len())?,
         source_hash,
         carta_version: carta_version(),
-        payload_len: u32_len(payload.len())?,
-        payload_crc32: crc32fast::hash(&payload),
+        payload_len: u32_len(offset)?,
+        payload_crc32: crc.finalize(),
         sections,
     };
-    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    // Written once, straight from the sections: no second copy of the
+    // payload.
+    let mut out = Vec::with_capacity(HEADER_LEN + offset);
     out.extend_from_slice(&header.to_bytes());
-    out.extend_from_slice(&payload);
+    for part in parts {
+        out.extend_from_slice(part);
+    }
     Ok(out)
 }
 
 /// The index and the cards section: the records in id order, grouped into
 /// blocks of about [`BLOCK_TARGET`] bytes, each block compressed with zlib.
-fn cards_and_index(sorted: &[&CardRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
-    let ids_len: usize = sorted.iter().map(|c| c.id.len()).sum();
+fn cards_and_index<R: Record>(sorted: &[&R]) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
+    let ids_len: usize = sorted.iter().map(|c| c.id().len()).sum();
     let mut index = Vec::with_capacity(4 + INDEX_ENTRY_LEN * sorted.len() + ids_len);
     index.extend_from_slice(&u32_len(sorted.len())?.to_le_bytes());
-    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    let mut blocks = Blocks::default();
     let mut current = Vec::new();
     let mut record = Vec::new();
     let mut id_offset = 0usize;
     for card in sorted {
-        check_depth(card)?;
         record.clear();
-        rmp_serde::encode::write_named(&mut record, card).map_err(|source| {
-            EncodeError::Encode {
-                what: format!("card `{}`", card.id),
-                source,
-            }
-        })?;
+        card.write(&mut record)?;
         if record.len() > MAX_BLOCK {
             return Err(EncodeError::RecordTooLarge {
-                id: card.id.to_owned(),
+                id: card.id().to_owned(),
                 len: record.len(),
             });
         }
         // A block closes at the target size, or early when the next record
         // would take it past the most a block may inflate to.
         if current.len() >= BLOCK_TARGET || current.len() + record.len() > MAX_BLOCK {
-            blocks.push(std::mem::take(&mut current));
+            blocks.close(std::mem::take(&mut current));
         }
         let start = current.len();
         current.extend_from_slice(&record);
         let entry = [
             id_offset,
-            card.id.len(),
-            blocks.len(),
+            card.id().len(),
+            blocks.count(),
             start,
             current.len() - start,
         ];
         for n in entry {
             index.extend_from_slice(&u32_len(n)?.to_le_bytes());
         }
-        id_offset += card.id.len();
+        id_offset += card.id().len();
     }
     if !current.is_empty() {
-        blocks.push(current);
+        blocks.close(current);
     }
+    blocks.flush();
     for card in sorted {
-        index.extend_from_slice(card.id.as_bytes());
+        index.extend_from_slice(card.id().as_bytes());
     }
-    Ok((index, cards_section(&blocks)?))
+    Ok((index, cards_section(&blocks.stored)?))
 }
 
-/// The cards section: the block table, then each block deflated (on every
-/// core).
-fn cards_section(blocks: &[Vec<u8>]) -> Result<Vec<u8>, EncodeError> {
-    let stored: Vec<Vec<u8>> = blocks.par_iter().map(|b| deflate(b)).collect();
+/// The blocks of the cards section as they close, deflated a few at a
+/// time on every core: only a handful is held uncompressed at once.
+#[derive(Default)]
+struct Blocks {
+    /// Closed blocks not deflated yet.
+    raw: Vec<Vec<u8>>,
+    /// Each deflated block and the length it inflates to, in order.
+    stored: Vec<(Vec<u8>, usize)>,
+}
+
+impl Blocks {
+    /// How many raw blocks wait before they are deflated together.
+    const BATCH: usize = 8;
+
+    fn close(&mut self, block: Vec<u8>) {
+        self.raw.push(block);
+        if self.raw.len() == Self::BATCH {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        let done: Vec<(Vec<u8>, usize)> = self
+            .raw
+            .par_drain(..)
+            .map(|b| (deflate(&b), b.len()))
+            .collect();
+        self.stored.extend(done);
+    }
+
+    /// How many blocks have closed.
+    fn count(&self) -> usize {
+        self.stored.len() + self.raw.len()
+    }
+}
+
+/// The cards section: the block table, then each deflated block.
+fn cards_section(stored: &[(Vec<u8>, usize)]) -> Result<Vec<u8>, EncodeError> {
     let mut cards = Vec::with_capacity(
-        4 + BLOCK_ENTRY_LEN * blocks.len() + stored.iter().map(Vec::len).sum::<usize>(),
+        4 + BLOCK_ENTRY_LEN * stored.len() + stored.iter().map(|(p, _)| p.len()).sum::<usize>(),
     );
-    cards.extend_from_slice(&u32_len(blocks.len())?.to_le_bytes());
-    let mut offset = 4 + BLOCK_ENTRY_LEN * blocks.len();
-    for (raw, packed) in blocks.iter().zip(&stored) {
-        for n in [offset, packed.len(), raw.len()] {
+    cards.extend_from_slice(&u32_len(stored.len())?.to_le_bytes());
+    let mut offset = 4 + BLOCK_ENTRY_LEN * stored.len();
+    for (packed, raw_len) in stored {
+        for n in [offset, packed.len(), *raw_len] {
             cards.extend_from_slice(&u32_len(n)?.to_le_bytes());
         }
         offset += packed.len();
     }
-    for packed in stored {
-        cards.extend_from_slice(&packed);
+    for (packed, _) in stored {
+        cards.extend_from_slice(packed);
     }
     Ok(cards)
 }
@@ -217,11 +333,11 @@ fn deflate(raw: &[u8]) -> Vec<u8> {
     enc.finish().expect("writing to a Vec cannot fail")
 }
 
-fn check_depth(card: &CardRecord<'_>) -> Result<(), EncodeError> {
-    for (field, value) in card.fields {
+fn check_depth(id: &str, fields: &serde_json::Map<String, Value>) -> Result<(), EncodeError> {
+    for (field, value) in fields {
         if depth_exceeds(value, MAX_DEPTH) {
             return Err(EncodeError::TooDeep {
-                id: card.id.to_owned(),
+                id: id.to_owned(),
                 field: field.clone(),
             });
         }

@@ -1,15 +1,17 @@
 //! The bundle emitter: `<game>/<game>.carta`, the binary file game clients
 //! load ([`crate::bundle`] is the format and its reader).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use super::{EmitError, Emitter, Stage};
-use crate::bundle::{self, CardRecord, DeckRecord, SourceHash};
+use crate::bundle::{self, DeckRecord, PackedRecord, SourceHash};
 use crate::deck::DeckFile;
 use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::game::Game;
 use crate::i18n::{Key, Scope};
 use crate::load::Workspace;
+use crate::validate::PackedFields;
 
 /// Writes each game's bundle.
 #[derive(Debug, Clone, Copy)]
@@ -162,17 +164,34 @@ pub fn encode_game(
     diags: &mut Diagnostics,
 ) -> Option<Vec<u8>> {
     let translated = translations(game);
-    let cards: Vec<CardRecord<'_>> = game
+    // A game compiled with every field has them packed, as the bundle
+    // stores them; any other is packed here.
+    let packed: Vec<Cow<'_, PackedFields>> = game
+        .pool
+        .iter()
+        .map(|card| {
+            card.packed.as_ref().map_or_else(
+                || Cow::Owned(PackedFields::pack(&card.fields)),
+                Cow::Borrowed,
+            )
+        })
+        .collect();
+    let cards: Vec<PackedRecord<'_>> = game
         .pool
         .iter()
         .zip(&translated)
-        .map(|(card, t)| CardRecord {
+        .zip(&packed)
+        .map(|((card, t), fields)| PackedRecord {
+            id: &card.id,
+            kind: &card.kind,
+            name: &card.name,
+            copies: card.copies,
+            fields,
             i18n: Some(t).filter(|t| !t.is_empty()),
-            ..CardRecord::from(card)
         })
         .collect();
     let hash = source_hash(game, sources);
-    match bundle::encode_translated(
+    match bundle::encode_records(
         &game.manifest.manifest,
         Some(&game.manifest.written),
         &game_texts(game),

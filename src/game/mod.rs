@@ -80,7 +80,9 @@ impl Game {
 /// What a compiled game keeps of the cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keep {
-    /// Every field (`carta build` and whatever emits the cards).
+    /// Every field (`carta build` and whatever emits the cards): packed
+    /// ([`RawCard::all_fields`] unpacks them), and unpacked what `Rules`
+    /// keeps.
     All,
     /// Only the fields the game's rules read (`carta check`: a 20,000-card
     /// game then fits in a fraction of the memory).
@@ -143,7 +145,9 @@ struct Head {
     manifest: LoadedManifest,
     schemas: GameSchemas,
     kinds: Vec<String>,
-    kept: Option<BTreeSet<String>>,
+    kept: BTreeSet<String>,
+    /// Whether every field is kept packed besides ([`Keep::All`]).
+    pack: bool,
     cache: Option<CheckCache>,
     errors_before: usize,
 }
@@ -165,7 +169,7 @@ fn prepare(
         return Ok(None);
     };
     let (schemas, schema_files) = compile_schemas(ws, &manifest, diags)?;
-    let kept = kept_fields(ws.root(), &manifest, &schemas, keep);
+    let kept = kept_fields(ws.root(), &manifest, &schemas);
     let cache = (keep == Keep::RulesCached).then(|| {
         // Everything besides a file's own text that its result depends on.
         let mut key = format!("{kept:?}");
@@ -180,6 +184,7 @@ fn prepare(
         manifest,
         schemas,
         kept,
+        pack: keep == Keep::All,
         cache,
         errors_before,
     }))
@@ -297,29 +302,22 @@ fn translations(
 }
 
 /// The field names rules read and, in a game with a translation file to
-/// check, the fields that hold translatable text: all a check keeps of a
-/// card (`None`: keep every field).
-fn kept_fields(
-    root: &Path,
-    manifest: &LoadedManifest,
-    schemas: &GameSchemas,
-    keep: Keep,
-) -> Option<BTreeSet<String>> {
-    (keep != Keep::All).then(|| {
-        let m = &manifest.manifest;
-        // A catalog that turns out unreadable only makes this keep more.
-        let catalogs = m
-            .translations
-            .iter()
-            .any(|lang| root.join(i18n::file_path(&m.id, lang)).exists());
-        let mut fields = if catalogs {
-            i18n::sources::translatable_fields(manifest, schemas)
-        } else {
-            BTreeSet::new()
-        };
-        m.all_rules().for_each(|r| r.fields(&mut fields));
-        fields
-    })
+/// check, the fields that hold translatable text: all a compile keeps of
+/// a card unpacked (a build keeps every field packed besides).
+fn kept_fields(root: &Path, manifest: &LoadedManifest, schemas: &GameSchemas) -> BTreeSet<String> {
+    let m = &manifest.manifest;
+    // A catalog that turns out unreadable only makes this keep more.
+    let catalogs = m
+        .translations
+        .iter()
+        .any(|lang| root.join(i18n::file_path(&m.id, lang)).exists());
+    let mut fields = if catalogs {
+        i18n::sources::translatable_fields(manifest, schemas)
+    } else {
+        BTreeSet::new()
+    };
+    m.all_rules().for_each(|r| r.fields(&mut fields));
+    fields
 }
 
 /// The cards of a game's files, and how they were found.
@@ -422,7 +420,14 @@ fn check_card_text(
         };
         return (found, mark, true);
     }
-    let found = read_cards(file, text, &head.kinds, &head.schemas, head.kept.as_ref());
+    let found = read_cards(
+        file,
+        text,
+        &head.kinds,
+        &head.schemas,
+        Some(&head.kept),
+        head.pack,
+    );
     let mark = match (cache, content) {
         (Some(cache), Some(content)) if found.diagnostics.is_empty() => {
             cache.put(rel, content, stamp, &found.cards)

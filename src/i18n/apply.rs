@@ -61,14 +61,14 @@ pub fn localize<'a>(
         if let Some(t) = text(&Key::new(scope.clone(), "name")) {
             card.name = t;
         }
-        let mut fields = Value::Object(std::mem::take(&mut card.fields));
+        let mut fields = Value::Object(card.take_all_fields());
         for (field, _, is_name) in strings {
             if let (false, Some(t)) = (is_name, text(&Key::new(scope.clone(), field.clone()))) {
                 replace(&mut fields, &field, &t);
             }
         }
         if let Value::Object(map) = fields {
-            card.fields = map;
+            card.set_all_fields(map);
         }
     }
     out

@@ -114,7 +114,7 @@ impl Sources {
         let Some(paths) = self.kinds.get(&card.kind) else {
             return out;
         };
-        let root = Value::Object(card.fields.clone());
+        let root = Value::Object(card.all_fields().into_owned());
         let mut found = BTreeSet::new();
         for pattern in &paths.translate {
             collect(&root, pattern, &mut Vec::new(), &mut |path, text| {

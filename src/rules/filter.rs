@@ -178,6 +178,7 @@ mod tests {
             name: "C".into(),
             copies: None,
             fields: fields.as_object().unwrap().clone(),
+            packed: None,
             file: crate::diag::FileId(0),
             header: 0..0,
             id_span: 0..0,

@@ -47,6 +47,7 @@ fn pool() -> CardPool {
             },
             copies: None,
             fields: fields.as_object().unwrap().clone(),
+            packed: None,
             file: FileId(0),
             header: i..i,
             id_span: i..i,

@@ -10,6 +10,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::messages::{Subject, diagnose};
+use super::packed::PackedFields;
 use super::schemas::{GameSchemas, PathStep, RefPattern};
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::load::{parse_toml, table_to_json};
@@ -33,8 +34,15 @@ pub struct RawCard {
     pub name: String,
     /// Physical copies in the box, if the card says.
     pub copies: Option<u32>,
-    /// Every field but the reserved ones, as authored.
+    /// The fields but the reserved ones, as authored: every one, or only
+    /// those the compile kept (what the rules read) when every field is
+    /// in [`RawCard::packed`] or was dropped. Emitters read
+    /// [`RawCard::all_fields`].
     pub fields: Map<String, Value>,
+    /// Every field but the reserved ones, packed, when the compile kept
+    /// them all (`carta build`): then `fields` holds only the kept ones.
+    #[serde(skip)]
+    pub packed: Option<PackedFields>,
     /// The file the card is in.
     #[serde(skip)]
     pub file: FileId,
@@ -44,6 +52,40 @@ pub struct RawCard {
     pub id_span: Span,
     /// The card references in its fields.
     pub refs: Vec<CardRef>,
+}
+
+impl RawCard {
+    /// Every field but the reserved ones: unpacked when the card keeps
+    /// them packed, else its `fields`.
+    pub fn all_fields(&self) -> std::borrow::Cow<'_, Map<String, Value>> {
+        match &self.packed {
+            Some(packed) => std::borrow::Cow::Owned(packed.unpack()),
+            None => std::borrow::Cow::Borrowed(&self.fields),
+        }
+    }
+
+    /// Every field but the reserved ones, taken out to be changed and put
+    /// back with [`RawCard::set_all_fields`].
+    pub fn take_all_fields(&mut self) -> Map<String, Value> {
+        match &self.packed {
+            Some(packed) => packed.unpack(),
+            None => std::mem::take(&mut self.fields),
+        }
+    }
+
+    /// Replaces every field; a card that keeps them packed packs them
+    /// again and keeps in `fields` the same fields as before.
+    pub fn set_all_fields(&mut self, fields: Map<String, Value>) {
+        if self.packed.is_none() {
+            self.fields = fields;
+            return;
+        }
+        self.packed = Some(PackedFields::pack(&fields));
+        self.fields = fields
+            .into_iter()
+            .filter(|(k, _)| self.fields.contains_key(k))
+            .collect();
+    }
 }
 
 /// A field value that names another card.
@@ -72,13 +114,15 @@ pub struct FileCards {
 /// Reads and validates the cards of one file. Files are independent, so
 /// callers run this in parallel.
 /// With `keep`, only those fields are kept on the cards (the rest are
-/// validated, then dropped): `carta check` keeps what rules read.
+/// validated, then dropped): `carta check` keeps what rules read. With
+/// `pack`, every field is kept packed as well ([`RawCard::packed`]).
 pub fn read_cards(
     file: FileId,
     text: &str,
     kinds: &[String],
     schemas: &GameSchemas,
     keep: Option<&BTreeSet<String>>,
+    pack: bool,
 ) -> FileCards {
     let mut out = FileCards::default();
     let (doc, syntax_ok) = parse_toml(file, text, &mut out.diagnostics);
@@ -96,6 +140,7 @@ pub fn read_cards(
         kinds,
         schemas,
         keep,
+        pack,
         syntax_ok,
     };
     let mut saw_cards = false;
@@ -127,6 +172,8 @@ struct FileContext<'a> {
     kinds: &'a [String],
     schemas: &'a GameSchemas,
     keep: Option<&'a BTreeSet<String>>,
+    /// Whether to keep every field packed.
+    pack: bool,
     /// Whether the file parsed without a syntax error.
     syntax_ok: bool,
 }
@@ -148,6 +195,9 @@ impl FileContext<'_> {
             &mut scratch
         };
         if let Some(mut raw) = self.read_card(table, header, sink) {
+            if self.pack {
+                raw.packed = Some(PackedFields::pack(&raw.fields));
+            }
             if let Some(keep) = self.keep {
                 // A new map, not `retain`: the old one's capacity would stay allocated.
                 raw.fields = std::mem::take(&mut raw.fields)
@@ -291,6 +341,7 @@ impl FileContext<'_> {
             name: name.map(|n| n.0).unwrap_or_default(),
             copies,
             fields,
+            packed: None,
             file,
             header,
             id_span,

@@ -6,6 +6,7 @@ mod card;
 pub mod display;
 pub mod manifest;
 mod messages;
+mod packed;
 mod pointer;
 mod schema_refs;
 mod schemas;
@@ -13,6 +14,7 @@ mod schemas;
 pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id, read_cards};
 pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};
+pub use packed::PackedFields;
 pub use pointer::{Located, locate};
 pub use schemas::{
     GameSchemas, KindSchema, PathStep, REF_KEYWORD, RefPattern, SchemaDoc, Visit, uri_of,

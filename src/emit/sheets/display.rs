@@ -9,9 +9,13 @@ use crate::validate::KindSchema;
 use crate::validate::RawCard;
 use crate::validate::display::{replace_at, scalar_key};
 
-/// The display fields of `card`.
-pub(super) fn display_fields(card: &RawCard, game: &Game) -> Map<String, Value> {
-    let mut fields = Value::Object(card.fields.clone());
+/// The display fields of `card`, whose fields are `raw`.
+pub(super) fn display_fields(
+    card: &RawCard,
+    raw: &Map<String, Value>,
+    game: &Game,
+) -> Map<String, Value> {
+    let mut fields = Value::Object(raw.clone());
     if let Some(kd) = game.schemas.kind(&card.kind) {
         relabel(&mut fields, kd, game);
     }
@@ -49,12 +53,13 @@ pub(super) fn card_value(card: &RawCard, game: &Game) -> Value {
         .kinds
         .get(&card.kind)
         .map_or(card.kind.as_str(), |k| k.name.as_str());
+    let raw = card.all_fields();
     json!({
         "id": card.id,
         "kind": card.kind,
         "kind_name": kind_name,
         "name": card.name,
-        "fields": display_fields(card, game),
-        "raw": card.fields,
+        "fields": display_fields(card, &raw, game),
+        "raw": raw,
     })
 }

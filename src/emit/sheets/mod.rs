@@ -234,21 +234,6 @@ fn sheet_order<'a>(game: &Game, selection: &Selection<'a>) -> Vec<Print<'a>> {
     prints
 }
 
-/// Each print's art, read in order into `images` (see [`Renderer::prepare`]).
-fn prepare_all(
-    renderer: &Renderer<'_>,
-    jail: &Jail,
-    sources: &SourceMap,
-    prints: &[Print<'_>],
-    images: &mut ImageCache,
-    diags: &mut Vec<Diagnostic>,
-) -> Vec<BTreeMap<String, String>> {
-    prints
-        .iter()
-        .map(|p| renderer.prepare(jail, sources, p.card, images, diags))
-        .collect()
-}
-
 /// Renders the face and back of every card of `selection`, reporting
 /// template and art problems into `diags`.
 fn render_faces<'a>(
@@ -263,7 +248,7 @@ fn render_faces<'a>(
     let renderer = Renderer::new(jail, sources, game, inputs, ink_saver, diags);
     let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
-    let arts = prepare_all(&renderer, jail, sources, &prints, &mut images, diags);
+    let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
     let arts: Vec<&BTreeMap<String, String>> = arts.iter().collect();
     let mut rendered = renderer.render_all(&prints, &arts);
     let mut failures = Failures::default();
@@ -412,7 +397,7 @@ pub fn render(
     let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
     let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
-    let arts = prepare_all(&renderer, jail, sources, &prints, &mut images, diags);
+    let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
 
     // Geometry: consecutive kinds with the same card box share sheets.
     let mut groups: Vec<(CardBox, Range<usize>)> = Vec::new();

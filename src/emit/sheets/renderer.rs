@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use handlebars::{Context, RenderError};
 use rayon::prelude::*;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::assets::{self, ImageCache};
 use super::geometry::CardBox;
@@ -124,22 +124,41 @@ impl<'g> Renderer<'g> {
         &self.templates.css
     }
 
-    /// Checks `card`'s icon tokens and reads its art into `cache`,
-    /// reporting problems; returns its art's URLs by field.
-    pub(super) fn prepare(
+    /// Checks each print's icon tokens (on every core) and reads its art
+    /// into `cache`, reporting problems; returns each print's art URLs by
+    /// field, in the order of `prints`.
+    pub(super) fn prepare_all(
         &self,
         jail: &Jail,
         sources: &SourceMap,
-        card: &RawCard,
+        prints: &[Print<'_>],
         cache: &mut ImageCache,
         diags: &mut Vec<Diagnostic>,
-    ) -> BTreeMap<String, String> {
-        check_tokens(sources, card, &self.icons, diags);
-        let art_fields = self
-            .art_fields
-            .get(&card.kind)
-            .map_or(&[][..], Vec::as_slice);
-        card_images(jail, sources, &self.view.id, card, art_fields, cache, diags)
+    ) -> Vec<BTreeMap<String, String>> {
+        let checked: Vec<(Vec<Diagnostic>, ArtValues<'_>)> = prints
+            .par_iter()
+            .map(|p| {
+                let fields = p.card.all_fields();
+                let mut found = Vec::new();
+                check_tokens(sources, p.card, &fields, &self.icons, &mut found);
+                let art = self
+                    .art_fields
+                    .get(&p.card.kind)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|f| Some((f.as_str(), fields.get(f)?.clone())))
+                    .collect();
+                (found, art)
+            })
+            .collect();
+        prints
+            .iter()
+            .zip(checked)
+            .map(|(p, (found, art))| {
+                diags.extend(found);
+                card_images(jail, sources, &self.view.id, p.card, &art, cache, diags)
+            })
+            .collect()
     }
 
     /// Renders every print (with its art from [`Renderer::prepare`]) on
@@ -207,7 +226,8 @@ impl<'g> Renderer<'g> {
         let kind = m.kinds.get(&card.kind);
         let kprint = kind.and_then(|k| k.print.as_ref());
         let display = self.game.schemas.kind(&card.kind);
-        let fields = display::display_fields(card, self.game);
+        let raw = card.all_fields();
+        let fields = display::display_fields(card, &raw, self.game);
         let placeholder = serde_json::Map::new();
         let view = CardView {
             id: &card.id,
@@ -225,7 +245,7 @@ impl<'g> Renderer<'g> {
             // Put in below: the display fields are this card's own copy
             // already, and moving them saves cloning every field again.
             fields: &placeholder,
-            raw: &card.fields,
+            raw: &raw,
             images: images.clone(),
             back: kprint.and_then(|k| k.back.as_deref()),
             game: &self.view,
@@ -267,9 +287,15 @@ impl<'a> Failures<'a> {
 }
 
 /// Reports every `{token}` in the card's text that is not a declared icon.
-fn check_tokens(sources: &SourceMap, card: &RawCard, icons: &IconSet, diags: &mut Vec<Diagnostic>) {
+fn check_tokens(
+    sources: &SourceMap,
+    card: &RawCard,
+    fields: &Map<String, Value>,
+    icons: &IconSet,
+    diags: &mut Vec<Diagnostic>,
+) {
     let mut path = Vec::new();
-    for (k, v) in &card.fields {
+    for (k, v) in fields {
         path.push(Step::Key(k));
         walk_strings(v, &mut path, &mut |path, text| {
             unknown_tokens(sources, card, icons, path, text, diags);
@@ -359,24 +385,25 @@ fn unknown_tokens(
     }
 }
 
-/// Reads the art of a card, reporting problems at the field.
+/// A card's art fields and their values.
+type ArtValues<'a> = Vec<(&'a str, Value)>;
+
+/// Reads the art of a card (its art fields' values), reporting problems
+/// at the field.
 fn card_images(
     jail: &Jail,
     sources: &SourceMap,
     game: &str,
     card: &RawCard,
-    art_fields: &[String],
+    art: &[(&str, Value)],
     cache: &mut ImageCache,
     diags: &mut Vec<Diagnostic>,
 ) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    for field in art_fields.iter().map(String::as_str) {
+    for &(field, ref value) in art {
         if out.contains_key(field) {
             continue;
         }
-        let Some(value) = card.fields.get(field) else {
-            continue;
-        };
         let at = || spans::field(sources, card, &format!("/{field}")).value;
         let Some(rel) = value.as_str() else {
             diags.push(

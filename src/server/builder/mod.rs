@@ -112,12 +112,13 @@ impl GameCatalog {
                     .filter(|z| z.accepts[i])
                     .map(|z| z.id.as_str())
                     .collect();
+                let fields = Value::Object(c.all_fields().into_owned());
                 let values: Map<String, Value> = facets
                     .iter()
-                    .filter_map(|f| Some((f.field.clone(), c.fields.get(&f.field)?.clone())))
+                    .filter_map(|f| Some((f.field.clone(), fields.get(&f.field)?.clone())))
                     .collect();
                 let mut text = String::new();
-                collect_text(&Value::Object(c.fields.clone()), &mut text);
+                collect_text(&fields, &mut text);
                 serde_json::json!({
                     "id": c.id,
                     "kind": c.kind,
@@ -221,7 +222,7 @@ fn facets(game: &Game) -> Vec<Facet> {
         let ns: Vec<i64> = game
             .pool
             .iter()
-            .filter_map(|c| c.fields.get(&f.field).and_then(Value::as_i64))
+            .filter_map(|c| c.all_fields().get(&f.field).and_then(Value::as_i64))
             .collect();
         f.min = ns.iter().copied().min();
         f.max = ns.iter().copied().max();
