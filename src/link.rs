@@ -2,13 +2,14 @@
 //! unique within the game, and every card reference must name an existing
 //! card of an allowed kind.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use crate::diag::{Diagnostic, Diagnostics, Label};
 use crate::suggest;
 use crate::validate::{CardRef, RawCard};
 
-/// Every card of a game, in source order, with an index by id.
+/// Every card of a game, in source order, with an index by id (hashed
+/// with foldhash: ids are looked up for every deck entry and reference).
 #[derive(Debug, Default)]
 pub struct CardPool {
     cards: Vec<RawCard>,

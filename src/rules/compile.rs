@@ -21,7 +21,7 @@ use crate::diag::{Diagnostic, Diagnostics, Label};
 use crate::link::CardPool;
 use crate::suggest;
 use crate::validate::LoadedManifest;
-use crate::validate::{GameSchemas, RESERVED};
+use crate::validate::{GameSchemas, RESERVED, RawCard};
 
 /// A game's compiled rules.
 #[derive(Debug, Clone, Default)]
@@ -360,12 +360,22 @@ impl Scoped<'_, '_> {
     pub(super) fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
         let mut interner = Interner::default();
         let paths: Vec<Vec<String>> = fields.iter().map(|f| path(f)).collect();
+        // One key buffer for the whole pool, written straight from each
+        // card: a rule compiles over every card.
+        let mut key = String::new();
         let keys = self.each(|card| {
-            let values: Vec<_> = paths.iter().map(|p| field_value(card, p)).collect();
-            interner.intern(&key_of(&values), || {
-                values
+            key.clear();
+            for p in &paths {
+                write_field_key(card, p, &mut key);
+            }
+            interner.intern(&key, || {
+                paths
                     .iter()
-                    .map(|v| v.as_deref().map_or("-".into(), scalar_text))
+                    .map(|p| {
+                        field_value(card, p)
+                            .as_deref()
+                            .map_or("-".into(), scalar_text)
+                    })
                     .collect::<Vec<_>>()
                     .join(" / ")
             })
@@ -502,7 +512,7 @@ impl Scoped<'_, '_> {
 /// small integers a deck check compares without hashing.
 #[derive(Default)]
 pub(super) struct Interner {
-    ids: HashMap<String, u32>,
+    ids: foldhash::HashMap<String, u32>,
     /// Each number's display name.
     pub(super) names: Vec<String>,
 }
@@ -534,24 +544,64 @@ pub(super) fn scalar_text(v: &Value) -> String {
 }
 
 /// A hashable key for a tuple of field values (numbers compared by value).
-pub(super) fn key_of<V: std::borrow::Borrow<Value>>(values: &[Option<V>]) -> String {
-    values
-        .iter()
-        .map(|v| match v.as_ref().map(Borrow::borrow) {
-            None => "\u{0}".to_owned(),
-            Some(Value::Number(n)) => n.as_f64().map_or_else(|| n.to_string(), |f| f.to_string()),
-            Some(other) => other.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\u{1}")
+pub(super) fn key_of<V: Borrow<Value>>(values: &[Option<V>]) -> String {
+    let mut key = String::new();
+    write_key(values, &mut key);
+    key
+}
+
+/// Appends the key of `values` ([`key_of`]) to `out`: each value tagged by
+/// its type, strings with their length, so that no two tuples share a key.
+pub(super) fn write_key<V: Borrow<Value>>(values: &[Option<V>], out: &mut String) {
+    use std::fmt::Write;
+    for v in values {
+        // Writing into a String cannot fail.
+        let _ = match v.as_ref().map(Borrow::borrow) {
+            None => write!(out, "0;"),
+            Some(Value::String(s)) => {
+                write_string_key(s, out);
+                Ok(())
+            }
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(f) => write!(out, "n{f};"),
+                None => write!(out, "n{n};"),
+            },
+            Some(other) => write!(out, "j{other};"),
+        };
+    }
+}
+
+/// Appends the key of `card`'s value at `path` to `out`, as [`write_key`]
+/// does, without copying a reserved field into a value first.
+pub(super) fn write_field_key(card: &RawCard, path: &[String], out: &mut String) {
+    let reserved = match path {
+        [f] if f == "id" => Some(&card.id),
+        [f] if f == "kind" => Some(&card.kind),
+        [f] if f == "name" => Some(&card.name),
+        _ => None,
+    };
+    match reserved {
+        Some(s) => write_string_key(s, out),
+        None => write_key(&[field_value(card, path)], out),
+    }
+}
+
+/// Appends the key of a string value (see [`write_key`]).
+fn write_string_key(s: &str, out: &mut String) {
+    use std::fmt::Write;
+    // Writing into a String cannot fail.
+    let _ = write!(out, "s{}:{s};", s.len());
 }
 
 /// A group as words, such as: element `fire`.
-pub(super) fn describe_group(fields: &[String], values: &[Option<Value>]) -> String {
+pub(super) fn describe_group<V: Borrow<Value>>(fields: &[String], values: &[Option<V>]) -> String {
     fields
         .iter()
         .zip(values)
-        .map(|(f, v)| format!("{f} `{}`", v.as_ref().map_or("-".into(), scalar_text)))
+        .map(|(f, v)| {
+            let text = v.as_ref().map_or("-".into(), |v| scalar_text(v.borrow()));
+            format!("{f} `{text}`")
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::compile::{Interner, Scoped, describe_group, key_of, path};
+use super::compile::{Interner, Scoped, describe_group, key_of, path, write_field_key};
 use super::filter::field_value;
 use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::{self as spec, Bounds};
@@ -219,13 +219,16 @@ fn groups(c: &spec::Count, sc: &Scoped<'_, '_>) -> (Option<Groups>, Vec<u32>) {
     let mut interner = Interner::default();
     let names = c.per.names();
     let paths: Vec<Vec<String>> = names.iter().map(|f| path(f)).collect();
-    let label = |v: &[Option<Value>]| describe_group(names, v);
+    let mut key = String::new();
     let group_of = sc.each(|card| {
-        let values: Vec<Option<Value>> = paths
-            .iter()
-            .map(|p| field_value(card, p).map(std::borrow::Cow::into_owned))
-            .collect();
-        interner.intern(&key_of(&values), || label(&values))
+        key.clear();
+        for p in &paths {
+            write_field_key(card, p, &mut key);
+        }
+        interner.intern(&key, || {
+            let values: Vec<_> = paths.iter().map(|p| field_value(card, p)).collect();
+            describe_group(names, &values)
+        })
     });
     let required = c
         .values
@@ -235,7 +238,7 @@ fn groups(c: &spec::Count, sc: &Scoped<'_, '_>) -> (Option<Groups>, Vec<u32>) {
                 Value::Array(items) if names.len() > 1 => items.iter().cloned().map(Some).collect(),
                 other => vec![Some(other.clone())],
             };
-            interner.intern(&key_of(&values), || label(&values))
+            interner.intern(&key_of(&values), || describe_group(names, &values))
         })
         .collect();
     (Some((group_of, interner.names)), required)
