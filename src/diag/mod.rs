@@ -137,6 +137,16 @@ pub struct Diagnostics {
     items: Vec<Diagnostic>,
 }
 
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+
+    /// Everything reported, in the order reported.
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
 impl Diagnostics {
     /// An empty sink.
     pub fn new() -> Self {

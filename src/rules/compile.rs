@@ -6,6 +6,7 @@ use std::borrow::Borrow;
 use std::collections::{BTreeSet, HashMap};
 
 use indexmap::IndexMap;
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::bind::Bind;
@@ -193,7 +194,7 @@ impl Cx<'_> {
         zones: &[(String, Vec<String>)],
         diags: &mut Diagnostics,
     ) -> Vec<CompiledRule> {
-        let mut out = Vec::new();
+        let mut todo = Vec::new();
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for (i, rule) in rules.iter().enumerate() {
             let at = format!("/{list}/{i}");
@@ -218,9 +219,21 @@ impl Cx<'_> {
                 );
                 continue;
             }
-            if let Some(compiled) = self.rule(&at, rule, zones, diags) {
-                out.push(compiled);
-            }
+            todo.push((at, rule));
+        }
+        // Each rule compiles over the whole pool on its own: on every core,
+        // its diagnostics kept apart and reported in the rules' order.
+        let compiled: Vec<(Option<CompiledRule>, Diagnostics)> = todo
+            .par_iter()
+            .map(|(at, rule)| {
+                let mut found = Diagnostics::new();
+                (self.rule(at, rule, zones, &mut found), found)
+            })
+            .collect();
+        let mut out = Vec::with_capacity(compiled.len());
+        for (rule, found) in compiled {
+            diags.extend(found);
+            out.extend(rule);
         }
         out
     }
