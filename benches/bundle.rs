@@ -351,8 +351,9 @@ fn build(root: &Path) -> (Vec<u8>, Duration) {
         "the synthetic game checks clean: {:?}",
         diags.iter().next()
     );
-    let bytes =
-        carta::emit::bundle::encode_game(&games[0], &[], &ws.sources, &mut diags).expect("encodes");
+    let bytes = carta::emit::bundle::encode_game(&games[0], &[], &ws, &mut diags)
+        .expect("reads")
+        .expect("encodes");
     (bytes, start.elapsed())
 }
 

@@ -16,19 +16,37 @@ impl SourceHash {
     /// path; a path given twice counts once).
     pub fn of<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         let sorted: std::collections::BTreeMap<&str, &str> = files.into_iter().collect();
-        let mut h = Sha256::new();
+        let mut h = SourceHasher::default();
         for (path, text) in sorted {
-            h.update(path.as_bytes());
-            h.update([0]);
-            h.update((text.len() as u64).to_le_bytes());
-            h.update(text.as_bytes());
+            h.add(path, text);
         }
-        SourceHash(h.finalize().into())
+        h.finish()
     }
 
     /// The hash as 64 lowercase hex digits.
     pub fn to_hex(&self) -> String {
         crate::digest::hex(&self.0)
+    }
+}
+
+/// A [`SourceHash`] made one file at a time, so that no more than one
+/// file's text need be in memory: files must come sorted by path, each
+/// path once.
+#[derive(Default)]
+pub struct SourceHasher(Sha256);
+
+impl SourceHasher {
+    /// Adds the next file.
+    pub fn add(&mut self, path: &str, text: &str) {
+        self.0.update(path.as_bytes());
+        self.0.update([0]);
+        self.0.update((text.len() as u64).to_le_bytes());
+        self.0.update(text.as_bytes());
+    }
+
+    /// The hash of the files added.
+    pub fn finish(self) -> SourceHash {
+        SourceHash(self.0.finalize().into())
     }
 }
 

@@ -57,7 +57,7 @@ pub use format::{
     BLOCK_ENTRY_LEN, BLOCK_TARGET, EXTENSION, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header,
     INDEX_ENTRY_LEN, MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO, Section, Sections,
 };
-pub use hash::SourceHash;
+pub use hash::{SourceHash, SourceHasher};
 pub use read::Bundle;
 pub(crate) use record::PackedRecord;
 pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};

@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::sheets::{SheetOptions, SheetsEmitter};
 use crate::emit::{self, Emitter, Stage};
 use crate::game::{self, Decks, Game, Keep};
-use crate::load::Workspace;
+use crate::load::{LoadError, Workspace};
 
 /// Where and how a build writes.
 #[derive(Debug, Clone, Copy)]
@@ -53,7 +53,7 @@ pub(crate) fn run(
         bar.done();
     }
     if diags.has_errors() {
-        return Ok(nothing_written(ws, diags));
+        return Ok(nothing_written(ws, diags)?);
     }
     let games: Vec<&Game> = checked.iter().collect();
     let units = emit_games(&mut ws, &games, target, &bar, &mut diags)?;
@@ -64,7 +64,7 @@ pub(crate) fn run(
             diags,
             sources: ws.sources,
         },
-        None => nothing_written(ws, diags),
+        None => nothing_written(ws, diags)?,
     };
     // The command ends here and the process with it: freeing every card's
     // fields one by one would take a fiftieth of the build for nothing.
@@ -175,12 +175,11 @@ fn language_report(lang: &str, source: &str, untranslated: &[String]) -> Vec<Str
 }
 
 /// The report of a build that found errors: the stage is dropped unused.
-pub(super) fn nothing_written(ws: Workspace, diags: Diagnostics) -> Report {
-    Report {
-        diags,
-        sources: ws.sources,
-        summary: "nothing written".into(),
-    }
+///
+/// # Errors
+/// When a file a diagnostic points into cannot be read again.
+pub(super) fn nothing_written(ws: Workspace, diags: Diagnostics) -> Result<Report, LoadError> {
+    Report::new(ws, diags, "nothing written")
 }
 
 /// Where a build wrote what: `built bundles and sheets of 2 games into

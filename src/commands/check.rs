@@ -42,11 +42,7 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
             std::mem::forget(game);
         }
     }
-    Ok(Report {
-        diags,
-        sources: ws.sources,
-        summary,
-    })
+    Ok(Report::new(ws, diags, summary)?)
 }
 
 /// "checked 2 games, 120 cards …": the line a check ends with.

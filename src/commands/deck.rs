@@ -53,11 +53,7 @@ pub(crate) fn check(
         files.len(),
         plural(files.len())
     );
-    Ok(Report {
-        diags,
-        sources: ws.sources,
-        summary,
-    })
+    Ok(Report::new(ws, diags, summary)?)
 }
 
 /// `carta deck code FILE`: prints the deck's share code on stdout.
@@ -88,11 +84,7 @@ pub(crate) fn code(root: &Path, path: &Path) -> Result<Report, CommandError> {
         }
     }
     diags.extend(found);
-    Ok(Report {
-        diags,
-        sources: ws.sources,
-        summary: "deck code".into(),
-    })
+    Ok(Report::new(ws, diags, "deck code")?)
 }
 
 /// `carta deck decode CODE`: prints the deck file a code stands for.
@@ -139,11 +131,7 @@ pub(crate) fn decode(root: &Path, code: &str) -> Result<Report, CommandError> {
             }
         }
     }
-    Ok(Report {
-        diags,
-        sources: ws.sources,
-        summary: "deck decode".into(),
-    })
+    Ok(Report::new(ws, diags, "deck decode")?)
 }
 
 /// `--explain`: the tally of every rule, as a table on stdout (human) or as

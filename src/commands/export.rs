@@ -93,13 +93,13 @@ pub(crate) fn run(
         },
     )?;
     if diags.has_errors() {
-        return Ok(nothing_written(ws, diags));
+        return Ok(nothing_written(ws, diags)?);
     }
     stage.commit()?;
-    Ok(Report {
+    Ok(Report::new(
+        ws,
         diags,
-        sources: ws.sources,
-        summary: format!(
+        format!(
             "exported {done} {} as {}",
             if done == 1 {
                 "game or deck"
@@ -108,5 +108,5 @@ pub(crate) fn run(
             },
             format.name()
         ),
-    })
+    )?)
 }

@@ -42,7 +42,7 @@ pub(crate) fn run(
         },
     )?;
     if diags.has_errors() {
-        return Ok(nothing_written(ws, diags));
+        return Ok(nothing_written(ws, diags)?);
     }
     stage.commit()?;
     let noun = if printed == 1 {
@@ -50,11 +50,7 @@ pub(crate) fn run(
     } else {
         "sets of sheets"
     };
-    Ok(Report {
-        diags,
-        sources: ws.sources,
-        summary: format!("printed {printed} {noun}"),
-    })
+    Ok(Report::new(ws, diags, format!("printed {printed} {noun}"))?)
 }
 
 /// The sheets of a target: a game's into `<game>/sheets/`, a deck's into

@@ -12,7 +12,7 @@ use crate::diag::{
 };
 use crate::emit::EmitError;
 use crate::limits::{Limits, MAX_DIAGNOSTICS_VAR};
-use crate::load::LoadError;
+use crate::load::{LoadError, Workspace};
 
 /// A command that ran: its diagnostics, the sources they point into, and a
 /// one-line summary.
@@ -24,6 +24,26 @@ pub(crate) struct Report {
     pub(crate) sources: SourceMap,
     /// What was done, such as `checked 5 games, 468 cards`.
     pub(crate) summary: String,
+}
+
+impl Report {
+    /// The report of a command over `ws`: with the text of every file a
+    /// diagnostic points into, read back where it was not kept.
+    ///
+    /// # Errors
+    /// When such a file cannot be read again.
+    pub(crate) fn new(
+        mut ws: Workspace,
+        diags: Diagnostics,
+        summary: impl Into<String>,
+    ) -> Result<Report, LoadError> {
+        ws.restore(&diags)?;
+        Ok(Report {
+            diags,
+            sources: ws.sources,
+            summary: summary.into(),
+        })
+    }
 }
 
 /// Why a command could not run.
@@ -59,6 +79,7 @@ impl CommandError {
             CommandError::Load(LoadError::UnknownGame { .. }) => "load::unknown-game",
             CommandError::Load(LoadError::Io { .. }) => "load::io",
             CommandError::Load(LoadError::Limit(_)) => "load::limit",
+            CommandError::Load(LoadError::Changed { .. }) => "load::changed",
             CommandError::Emit(_) => "emit::write",
             CommandError::Init(e) => e.code(),
             CommandError::Watch(_) => "watch::failed",

@@ -105,11 +105,7 @@ pub(crate) fn serve(
         })
         .collect();
     if diags.iter().next().is_some() {
-        report(Report {
-            diags,
-            sources: ws.sources,
-            summary,
-        });
+        report(Report::new(ws, diags, summary)?);
     }
     if empty {
         return Err("no game can be served".into());

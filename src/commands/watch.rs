@@ -225,11 +225,11 @@ impl Watcher {
             };
             entries.push((g.id().to_owned(), g.manifest.manifest.name.clone(), decks));
         }
-        let failed = (!clean).then(|| Report {
-            diags,
-            sources: ws.sources,
-            summary: "check failed, nothing rebuilt".to_owned(),
-        });
+        let failed = if clean {
+            None
+        } else {
+            Some(Report::new(ws, diags, "check failed, nothing rebuilt")?)
+        };
         Ok((entries, failed))
     }
 
@@ -260,7 +260,7 @@ impl Watcher {
             )?);
         }
         if diags.has_errors() {
-            return Ok((super::build::nothing_written(ws, diags), None));
+            return Ok((super::build::nothing_written(ws, diags)?, None));
         }
         let target = super::build::Target {
             out: &self.options.out,
@@ -288,11 +288,7 @@ impl Watcher {
             }
             _ => None,
         };
-        let round = Report {
-            diags,
-            sources: ws.sources,
-            summary,
-        };
+        let round = Report::new(ws, diags, summary)?;
         Ok((round, catalog))
     }
 }

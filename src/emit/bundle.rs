@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use super::{EmitError, Emitter, Stage};
 use crate::bundle::{self, DeckRecord, PackedRecord, SourceHash};
 use crate::deck::DeckFile;
-use crate::diag::{Diagnostic, Diagnostics, SourceMap};
+use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::game::Game;
 use crate::i18n::{Key, Scope};
-use crate::load::Workspace;
+use crate::load::{LoadError, Workspace};
 use crate::validate::PackedFields;
 
 /// Writes each game's bundle.
@@ -34,7 +34,7 @@ impl Emitter for BundleEmitter {
             .iter()
             .map(|d| deck_record(d, &ws.sources))
             .collect();
-        if let Some(bytes) = encode_game(game, &decks, &ws.sources, diags) {
+        if let Some(bytes) = encode_game(game, &decks, ws, diags)? {
             stage.write(&bundle_path(Path::new(""), game.id()), &bytes)?;
         }
         Ok(())
@@ -48,22 +48,36 @@ pub fn bundle_path(out: &Path, game: &str) -> PathBuf {
 
 /// The source hash of `game`: every file of the game that the check read
 /// (its `cards/<game>/` folder, its `schemas/<game>/` folder and the schema
-/// of each kind), by workspace-relative path.
-pub fn source_hash(game: &Game, sources: &SourceMap) -> SourceHash {
+/// of each kind), by workspace-relative path. A file whose text was not
+/// kept is read again, one at a time.
+///
+/// # Errors
+/// When such a file cannot be read again or has changed since.
+pub fn source_hash(game: &Game, ws: &Workspace) -> Result<SourceHash, LoadError> {
     let m = &game.manifest.manifest;
     let cards = format!("cards/{}/", m.id);
     let schemas = format!("schemas/{}/", m.id);
     let kind_schemas = m.schema_paths();
-    SourceHash::of(
-        sources
-            .iter()
-            .filter(|(_, f)| {
-                f.name.starts_with(&cards)
-                    || f.name.starts_with(&schemas)
-                    || kind_schemas.values().any(|p| *p == f.name)
-            })
-            .map(|(_, f)| (f.name.as_str(), &*f.text)),
-    )
+    let mut files: Vec<(&str, FileId)> = ws
+        .sources
+        .iter()
+        .filter(|(_, f)| {
+            f.name.starts_with(&cards)
+                || f.name.starts_with(&schemas)
+                || kind_schemas.values().any(|p| *p == f.name)
+        })
+        .map(|(id, f)| (f.name.as_str(), id))
+        .collect();
+    // A path read twice counts once, with its last reading.
+    files.sort_unstable();
+    let mut hasher = bundle::SourceHasher::default();
+    for (i, &(name, id)) in files.iter().enumerate() {
+        if files.get(i + 1).is_some_and(|next| next.0 == name) {
+            continue;
+        }
+        hasher.add(name, &ws.text_of(id)?);
+    }
+    Ok(hasher.finish())
 }
 
 /// Each card's translations, in pool order: language → dotted field → text.
@@ -155,14 +169,19 @@ pub fn deck_record(deck: &DeckFile, sources: &SourceMap) -> DeckRecord {
     }
 }
 
-/// Encodes the bundle of one checked game. A failure (a field nested too
-/// deep) is reported as a diagnostic at the card.
+/// Encodes the bundle of one checked game of the workspace `ws`. A
+/// failure (a field nested too deep) is reported as a diagnostic at the
+/// card.
+///
+/// # Errors
+/// When a source file cannot be read again for the source hash, or has
+/// changed since the check.
 pub fn encode_game(
     game: &Game,
     decks: &[DeckRecord],
-    sources: &SourceMap,
+    ws: &Workspace,
     diags: &mut Diagnostics,
-) -> Option<Vec<u8>> {
+) -> Result<Option<Vec<u8>>, LoadError> {
     let translated = translations(game);
     // A game compiled with every field has them packed, as the bundle
     // stores them; any other is packed here.
@@ -190,7 +209,7 @@ pub fn encode_game(
             i18n: Some(t).filter(|t| !t.is_empty()),
         })
         .collect();
-    let hash = source_hash(game, sources);
+    let hash = source_hash(game, ws)?;
     match bundle::encode_records(
         &game.manifest.manifest,
         Some(&game.manifest.written),
@@ -199,7 +218,7 @@ pub fn encode_game(
         decks,
         hash,
     ) {
-        Ok(bytes) => Some(bytes),
+        Ok(bytes) => Ok(Some(bytes)),
         Err(e) => {
             let place = match &e {
                 bundle::EncodeError::TooDeep { id, .. }
@@ -214,7 +233,7 @@ pub fn encode_game(
                 Some((file, span)) => d.at(file, span, "in this card"),
                 None => d.at(game.manifest.file, 0..0, "in this game"),
             });
-            None
+            Ok(None)
         }
     }
 }

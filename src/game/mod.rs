@@ -201,7 +201,7 @@ fn finish(
     diags: &mut Diagnostics,
 ) -> Result<(Game, Option<recall::Draft>), LoadError> {
     let (since, first_file) = (diags.len(), ws.sources.len());
-    let read = read_card_files(ws, &head, keep, diags)?;
+    let read = read_card_files(ws, &head, diags)?;
     let Head {
         manifest,
         schemas,
@@ -335,7 +335,6 @@ struct CardFiles {
 fn read_card_files(
     ws: &mut Workspace,
     head: &Head,
-    keep: Keep,
     diags: &mut Diagnostics,
 ) -> Result<CardFiles, LoadError> {
     let game = head.manifest.manifest.id.clone();
@@ -355,11 +354,11 @@ fn read_card_files(
         };
         Some((found, Some(mark)))
     };
-    // A file's text stays in memory only when it has something to report,
-    // or when every field is kept anyway (build).
+    // A file's text stays in memory only when it has something to report:
+    // what needs it later reads it again (`Workspace::text_of`, `restore`).
     let per_file = ws.read_each_stamped(
         &card_files,
-        keep == Keep::All,
+        false,
         diags,
         reuse,
         |file, rel, text, stamp| {

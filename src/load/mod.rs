@@ -35,6 +35,9 @@ pub struct Workspace {
     jail: Jail,
     /// The limits of this run.
     limits: Limits,
+    /// The CRC-32 of each file read whose text was not kept, to know it
+    /// unchanged when it is read again ([`Workspace::text_of`]).
+    evicted: std::collections::HashMap<FileId, u32>,
 }
 
 /// Why a workspace could not be opened or a file not read (exit 2).
@@ -62,6 +65,22 @@ pub enum LoadError {
     /// A limit is set to something that is not a number.
     #[error(transparent)]
     Limit(#[from] BadLimit),
+    /// A file changed on disk between two reads of one run.
+    #[error("`{path}` changed while carta was reading the workspace; run the command again")]
+    Changed {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// What a parallel read keeps of one file.
+enum Kept {
+    /// Its bytes, to become its resident text.
+    Text(Vec<u8>),
+    /// Only the CRC-32 of its bytes.
+    Crc(u32),
+    /// Nothing: it was not read.
+    Unread,
 }
 
 /// Which files of a game [`Workspace::list_quietly`] lists.
@@ -117,7 +136,39 @@ impl Workspace {
             not_utf8: Vec::new(),
             jail,
             limits,
+            evicted: std::collections::HashMap::new(),
         })
+    }
+
+    /// The text of file `id`: its text when it is resident, else read again
+    /// — and then the same bytes as when it was first read, which a
+    /// CRC-32 taken then tells (a file changed since is an error: what was
+    /// checked is no longer what is on disk).
+    ///
+    /// # Errors
+    /// When the file cannot be read again or has changed.
+    pub fn text_of(&self, id: FileId) -> Result<std::borrow::Cow<'_, str>, LoadError> {
+        let file = self.sources.get(id);
+        if file.resident {
+            return Ok(std::borrow::Cow::Borrowed(&file.text));
+        }
+        let path = self.root.join(&file.name);
+        let changed = || LoadError::Changed { path: path.clone() };
+        let bytes = match self.jail.read(&path) {
+            Ok(bytes) => bytes,
+            Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
+            Err(_) => return Err(changed()),
+        };
+        if self
+            .evicted
+            .get(&id)
+            .is_some_and(|&crc| crc != crc32fast::hash(&bytes))
+        {
+            return Err(changed());
+        }
+        String::from_utf8(bytes)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|_| changed())
     }
 
     /// The limits of this run.
@@ -244,8 +295,8 @@ impl Workspace {
         process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
     ) -> Result<Vec<Option<T>>, LoadError> {
         // Per file: what `process` made of it and its bytes when they are
-        // kept, or why it could not be read.
-        type Read<T> = Result<Result<(Option<T>, Option<Vec<u8>>), ReadProblem>, LoadError>;
+        // kept (else their CRC-32), or why it could not be read.
+        type Read<T> = Result<Result<(Option<T>, Kept), ReadProblem>, LoadError>;
         let ids: Vec<FileId> = rels
             .iter()
             .map(|rel| self.sources.add_unread(rel.clone()))
@@ -258,7 +309,7 @@ impl Workspace {
                 let path = root.join(rel);
                 let stamp = jail.stamp(&path);
                 if let Some(value) = stamp.and_then(|s| reuse(id, rel, s)) {
-                    return Ok(Ok((Some(value), None)));
+                    return Ok(Ok((Some(value), Kept::Unread)));
                 }
                 let bytes = match jail.read(&path) {
                     Ok(bytes) => bytes,
@@ -266,18 +317,27 @@ impl Workspace {
                     Err(problem) => return Ok(Err(problem)),
                 };
                 let Ok(text) = std::str::from_utf8(&bytes) else {
-                    return Ok(Ok((None, Some(bytes))));
+                    return Ok(Ok((None, Kept::Text(bytes))));
                 };
                 let (value, keep) = process(id, rel, text, stamp);
-                Ok(Ok((Some(value), (keep || keep_all).then_some(bytes))))
+                let kept = if keep || keep_all {
+                    Kept::Text(bytes)
+                } else {
+                    Kept::Crc(crc32fast::hash(&bytes))
+                };
+                Ok(Ok((Some(value), kept)))
             })
             .collect();
         let mut out = Vec::with_capacity(ids.len());
         for (id, result) in ids.into_iter().zip(results) {
             match result? {
                 Ok((value, kept)) => {
-                    if let Some(bytes) = kept {
-                        self.fill(id, bytes, diags);
+                    match kept {
+                        Kept::Text(bytes) => self.fill(id, bytes, diags),
+                        Kept::Crc(crc) => {
+                            self.evicted.insert(id, crc);
+                        }
+                        Kept::Unread => {}
                     }
                     out.push(value);
                 }
@@ -559,4 +619,33 @@ fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
         .map_err(io_err)?
         .map(|e| e.map(|e| e.path()).map_err(io_err))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_not_kept_is_read_again_and_refused_once_it_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("cards/g")).unwrap();
+        let rels = ["cards/g/a.toml".to_owned(), "cards/g/b.toml".to_owned()];
+        for rel in &rels {
+            fs::write(dir.path().join(rel), format!("# {rel}\n")).unwrap();
+        }
+        let mut ws = Workspace::open(dir.path()).unwrap();
+        let mut diags = Diagnostics::new();
+        // Neither text is kept: nothing was reported about them.
+        let read = ws
+            .read_each(&rels, false, &mut diags, |_, _, text| (text.len(), false))
+            .unwrap();
+        assert_eq!(read, [Some(17), Some(17)]);
+        let [a, b] = [FileId(0), FileId(1)];
+        assert!(!ws.sources.get(a).resident && ws.sources.get(a).text.is_empty());
+        assert_eq!(ws.text_of(a).unwrap(), "# cards/g/a.toml\n");
+        fs::write(dir.path().join(&rels[1]), "# changed since\n").unwrap();
+        let err = ws.text_of(b).unwrap_err();
+        assert!(matches!(err, LoadError::Changed { .. }), "{err}");
+        assert!(err.to_string().contains("b.toml"), "{err}");
+    }
 }

@@ -3,7 +3,7 @@
 //! face printed counts, over every game and deck of the run.
 
 use super::{Print, spans};
-use crate::diag::{Diagnostic, Diagnostics, SourceMap};
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::Stage;
 use crate::limits::MAX_PRINT_COPIES_VAR;
 use crate::load::Workspace;
@@ -18,7 +18,7 @@ pub(super) fn within(
 ) -> bool {
     let mut found = Vec::new();
     let limit = ws.limits().max_print_copies;
-    let ok = spend(stage.printed(), limit, prints, &ws.sources, &mut found);
+    let ok = spend(stage.printed(), limit, prints, ws, &mut found);
     diags.extend(found);
     ok
 }
@@ -30,7 +30,7 @@ fn spend(
     used: &mut u64,
     limit: u64,
     prints: &[Print<'_>],
-    sources: &SourceMap,
+    ws: &Workspace,
     diags: &mut Vec<Diagnostic>,
 ) -> bool {
     let wanted: u64 = prints.iter().map(|p| u64::from(p.count)).sum();
@@ -47,7 +47,7 @@ fn spend(
         "lower `copies`, print fewer games or decks at once, or raise the limit with {MAX_PRINT_COPIES_VAR}=<n>"
     ));
     if let Some(most) = prints.iter().max_by_key(|p| p.count) {
-        let at = spans::field(sources, most.card, "/copies");
+        let at = spans::field(&ws.sources, ws.jail(), most.card, "/copies");
         d = d.at(
             most.card.file,
             at.value,

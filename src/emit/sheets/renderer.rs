@@ -140,7 +140,7 @@ impl<'g> Renderer<'g> {
             .map(|p| {
                 let fields = p.card.all_fields();
                 let mut found = Vec::new();
-                check_tokens(sources, p.card, &fields, &self.icons, &mut found);
+                check_tokens(sources, jail, p.card, &fields, &self.icons, &mut found);
                 let art = self
                     .art_fields
                     .get(&p.card.kind)
@@ -289,6 +289,7 @@ impl<'a> Failures<'a> {
 /// Reports every `{token}` in the card's text that is not a declared icon.
 fn check_tokens(
     sources: &SourceMap,
+    jail: &Jail,
     card: &RawCard,
     fields: &Map<String, Value>,
     icons: &IconSet,
@@ -298,7 +299,7 @@ fn check_tokens(
     for (k, v) in fields {
         path.push(Step::Key(k));
         walk_strings(v, &mut path, &mut |path, text| {
-            unknown_tokens(sources, card, icons, path, text, diags);
+            unknown_tokens(sources, jail, card, icons, path, text, diags);
         });
         path.pop();
     }
@@ -352,6 +353,7 @@ fn walk_strings<'a>(
 /// Reports the tokens of `text` (at `path` in `card`) that name no icon.
 fn unknown_tokens(
     sources: &SourceMap,
+    jail: &Jail,
     card: &RawCard,
     icons: &IconSet,
     path: &[Step<'_>],
@@ -367,7 +369,7 @@ fn unknown_tokens(
             .filter(|(_, n)| n.parse::<u32>().is_ok())
             .map_or(token, |(b, _)| b);
         let hint = crate::suggest::closest(base, icons.names());
-        let at = spans::field(sources, card, &pointer(path));
+        let at = spans::field(sources, jail, card, &pointer(path));
         diags.push(
             Diagnostic::error(
                 "sheets::unknown-icon",
@@ -404,7 +406,7 @@ fn card_images(
         if out.contains_key(field) {
             continue;
         }
-        let at = || spans::field(sources, card, &format!("/{field}")).value;
+        let at = || spans::field(sources, jail, card, &format!("/{field}")).value;
         let Some(rel) = value.as_str() else {
             diags.push(
                 Diagnostic::error(

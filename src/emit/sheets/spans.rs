@@ -3,16 +3,26 @@
 //! when there is something to report) and follows the pointer with the
 //! validator's own [`locate`].
 
+use std::borrow::Cow;
+
 use crate::diag::SourceMap;
-use crate::load::parse_toml;
+use crate::load::{Jail, parse_toml};
 use crate::validate::{Located, RawCard, locate};
 
 /// The span of `pointer` (a JSON pointer into the card's fields, such as
 /// `/levels/0/ability/text`) in `card`'s file, and the field as a person
 /// reads it (`levels[0].ability.text`); the card's header when the card
-/// cannot be found again.
-pub(super) fn field(sources: &SourceMap, card: &RawCard, pointer: &str) -> Located {
-    let (doc, _) = parse_toml(card.file, &sources.get(card.file).text, &mut Vec::new());
+/// cannot be found again. A file whose text was not kept is read again
+/// through `jail`.
+pub(super) fn field(sources: &SourceMap, jail: &Jail, card: &RawCard, pointer: &str) -> Located {
+    let file = sources.get(card.file);
+    let text: Cow<'_, str> = if file.resident {
+        Cow::Borrowed(&file.text)
+    } else {
+        let bytes = jail.read(&jail.root().join(&file.name)).unwrap_or_default();
+        Cow::Owned(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    let (doc, _) = parse_toml(card.file, &text, &mut Vec::new());
     let cards = doc
         .get_ref()
         .iter()
