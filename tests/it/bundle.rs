@@ -260,6 +260,23 @@ fn the_source_hash_follows_the_sources() {
 }
 
 #[test]
+fn a_failed_build_shows_the_lines_of_card_files_whose_text_it_did_not_keep() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    // The same id as a card of `pocoes.toml`, written differently: the
+    // error is in the new file, its "first defined here" label in
+    // `pocoes.toml`, whose text the build did not keep (it has nothing to
+    // report itself) and reads back to show it.
+    ws.write(
+        "cards/intrepidos/itens/zz-copia.toml",
+        "[[card]]\nid='pocao-de-cura'\nkind = \"potion\"\nname = \"Cópia\"\nclass = \"cura\"\nmin_level = 1\neffect = \"x\"\n",
+    );
+    let run = ws.run(["build"]).fails();
+    let run = run.stderr_has("first defined here");
+    run.stderr_has("itens/pocoes.toml")
+        .stderr_has("id = \"pocao-de-cura\"");
+}
+
+#[test]
 fn a_failed_build_writes_nothing_and_keeps_the_previous_bundle() {
     let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
     ws.run(["build"]).succeeds();
