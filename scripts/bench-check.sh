@@ -60,7 +60,9 @@ for n in "${sizes[@]}"; do
     # (a comment appended: new content, the same cards) and checks again.
     "$carta" -C "$ws" -q check > /dev/null
     read -r re rm < <(measure sh -c 'echo "# edit $$" >> "$1" && exec "$2" -C "$3" -q check' sh "$edited" "$carta" "$ws")
-    read -r bu bm < <(measure "$carta" -C "$ws" -q build --out "$work/out$n")
+    # Like the check column, without the cache (a rebuild from it skips
+    # parsing the unchanged card files).
+    read -r bu bm < <(measure "$carta" -C "$ws" -q build --no-cache --out "$work/out$n")
     if [ -x "$taplo" ] && [ "$game" != synth ]; then
         # A real pack's schemas (oneOf, $ref) are given to taplo as carta's
         # own editor schemas (draft 7, which taplo reads), found through the

@@ -143,6 +143,10 @@ pub enum Command {
         /// The output folder, relative to the workspace.
         #[arg(long, value_name = "DIR", default_value = "build")]
         out: PathBuf,
+        /// Parse and validate every card file, ignoring (and not writing)
+        /// the cache of the last build in `build/.cache/<game>.all/`.
+        #[arg(long)]
+        no_cache: bool,
         /// Print settings.
         #[command(flatten)]
         print: PrintArgs,
@@ -448,7 +452,12 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             DeckCommand::Code { file } => commands::deck::code(root, file),
             DeckCommand::Decode { code } => commands::deck::decode(root, code),
         },
-        Command::Build { games, out, print } => commands::build::run(
+        Command::Build {
+            games,
+            out,
+            no_cache,
+            print,
+        } => commands::build::run(
             root,
             games,
             &commands::build::Target {
@@ -456,6 +465,7 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
                 sheets: print.options(),
                 languages: &print.languages,
             },
+            !no_cache,
             !output.is_json() && !g.quiet,
         ),
         Command::I18n { command } => match command {

@@ -25,7 +25,8 @@ pub(crate) struct Target<'a> {
 }
 
 /// Builds the named games (all if none) of the workspace at `root` into
-/// `target`, with a progress bar on a terminal when `progress`.
+/// `target`, with a progress bar on a terminal when `progress`; with
+/// `cached`, card files unchanged since the last build come from its cache.
 ///
 /// # Errors
 /// When the workspace cannot be read or the output cannot be written.
@@ -33,6 +34,7 @@ pub(crate) fn run(
     root: &Path,
     games: &[String],
     target: &Target<'_>,
+    cached: bool,
     progress: bool,
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
@@ -47,7 +49,7 @@ pub(crate) fn run(
             &mut ws,
             id,
             Decks::Check,
-            Keep::All,
+            if cached { Keep::AllCached } else { Keep::All },
             &mut diags,
         )?);
         bar.done();

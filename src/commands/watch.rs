@@ -255,7 +255,8 @@ impl Watcher {
                 &mut ws,
                 id,
                 Decks::Check,
-                Keep::All,
+                // Each round rebuilds from the files the save changed.
+                Keep::AllCached,
                 &mut diags,
             )?);
         }

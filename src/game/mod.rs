@@ -90,6 +90,18 @@ pub enum Keep {
     /// As `Rules`, and reusing (and refreshing) the check cache under
     /// `build/.cache/` for card files unchanged since the last check.
     RulesCached,
+    /// As `All`, through a cache of its own (`build/.cache/<game>.all/`:
+    /// packed fields make larger entries than a check's, and the two
+    /// would overwrite each other's): a rebuild reads again only the card
+    /// files that changed (`carta build`, `carta watch`).
+    AllCached,
+}
+
+impl Keep {
+    /// Whether every field is kept (packed).
+    fn all_fields(self) -> bool {
+        matches!(self, Keep::All | Keep::AllCached)
+    }
 }
 
 /// Whether to check the decks under `cards/<game>/decks/` too.
@@ -170,21 +182,26 @@ fn prepare(
     };
     let (schemas, schema_files) = compile_schemas(ws, &manifest, diags)?;
     let kept = kept_fields(ws.root(), &manifest, &schemas);
-    let cache = (keep == Keep::RulesCached).then(|| {
+    let cache = matches!(keep, Keep::RulesCached | Keep::AllCached).then(|| {
         // Everything besides a file's own text that its result depends on.
         let mut key = format!("{kept:?}");
         for &f in std::iter::once(&manifest.file).chain(&schema_files) {
             let file = ws.sources.get(f);
             key.push_str(&format!("\u{0}{}\u{0}{}", file.name, file.text));
         }
-        CheckCache::new(ws.root(), game, hash_text(&key))
+        let name = if keep.all_fields() {
+            format!("{game}.all")
+        } else {
+            game.to_owned()
+        };
+        CheckCache::new(ws.root(), &name, hash_text(&key))
     });
     Ok(Some(Head {
         kinds: manifest.manifest.kind_ids(),
         manifest,
         schemas,
         kept,
-        pack: keep == Keep::All,
+        pack: keep.all_fields(),
         cache,
         errors_before,
     }))
@@ -450,7 +467,7 @@ fn check_example_decks(
     let never = |_: FileId, _: &str, _: Stamp| None;
     let checked = ws.read_each_stamped(
         &deck_files,
-        keep == Keep::All,
+        keep.all_fields(),
         diags,
         never,
         |file, _, text, stamp| {
@@ -469,7 +486,7 @@ fn check_example_decks(
         };
         marks.push((rel, mark));
         diags.extend(out);
-        if keep == Keep::All {
+        if keep.all_fields() {
             game.decks.extend(deck);
         }
     }

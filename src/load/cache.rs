@@ -24,6 +24,10 @@
 //! (and overwritten): a stale or damaged cache is never trusted. Hashes are Rust's `DefaultHasher`, which
 //! is stable for one build of carta, and the key includes carta's version.
 //!
+//! `carta build` keeps its own entries, with every field packed, in
+//! `build/.cache/<game>.all/` (same layout; a check's entries keep only the
+//! rules' fields).
+//!
 //! Beside the entries, `build/.cache/<game>.verdict` holds the game's
 //! record: what the whole check concluded from the files it names (written
 //! and read by the compiled game, framed like an entry: magic `carta-v1`,

@@ -41,7 +41,6 @@ pub struct RawCard {
     pub fields: Map<String, Value>,
     /// Every field but the reserved ones, packed, when the compile kept
     /// them all (`carta build`): then `fields` holds only the kept ones.
-    #[serde(skip)]
     pub packed: Option<PackedFields>,
     /// The file the card is in.
     #[serde(skip)]

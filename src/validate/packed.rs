@@ -30,9 +30,63 @@ impl PackedFields {
     }
 }
 
+/// Stored as `MessagePack` `bin` by the check cache.
+impl serde::Serialize for PackedFields {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PackedFields {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Bytes;
+        impl serde::de::Visitor<'_> for Bytes {
+            type Value = PackedFields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("packed fields (bytes)")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<PackedFields, E> {
+                Ok(PackedFields(v.into()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<PackedFields, E> {
+                Ok(PackedFields(v.into_boxed_slice()))
+            }
+        }
+        let packed = d.deserialize_byte_buf(Bytes)?;
+        // `unpack` trusts what `pack` made; bytes from elsewhere (a cache
+        // entry) must be such a map, or they are refused here.
+        rmp_serde::from_slice::<Map<String, Value>>(&packed.0)
+            .map_err(|_| serde::de::Error::custom("packed fields that are not a map of fields"))?;
+        Ok(packed)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packed_fields_round_trip_through_a_cache_entry_and_refuse_other_bytes() {
+        let Value::Object(map) = serde_json::json!({"a": 1, "b": ["x"]}) else {
+            unreachable!()
+        };
+        let packed = PackedFields::pack(&map);
+        let stored = rmp_serde::to_vec(&packed).unwrap();
+        assert_eq!(
+            rmp_serde::from_slice::<PackedFields>(&stored).unwrap(),
+            packed
+        );
+        // bytes that are MessagePack but not a map, and a map cut short
+        for bad in [rmp_serde::to_vec(&1).unwrap(), packed.bytes()[..3].to_vec()] {
+            let stored = rmp_serde::to_vec(&serde_bytes_of(&bad)).unwrap();
+            assert!(rmp_serde::from_slice::<PackedFields>(&stored).is_err());
+        }
+    }
+
+    /// `bytes` as `MessagePack` `bin`, as a cache entry stores packed fields.
+    fn serde_bytes_of(bytes: &[u8]) -> PackedFields {
+        PackedFields(bytes.into())
+    }
 
     #[test]
     fn fields_unpack_as_they_were_packed_with_their_order_and_number_types() {

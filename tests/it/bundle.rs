@@ -277,6 +277,37 @@ fn a_failed_build_shows_the_lines_of_card_files_whose_text_it_did_not_keep() {
 }
 
 #[test]
+fn a_rebuild_from_the_build_cache_sees_every_change_and_writes_the_same_bundle() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["build"]).succeeds();
+    assert!(ws.path().join("build/.cache/intrepidos.all").is_dir());
+    let file = "cards/intrepidos/itens/pocoes.toml";
+    ws.write(
+        file,
+        ws.read(file)
+            .replace("\"Poção de Cura\"", "\"Poção de Cura Maior\""),
+    );
+    ws.run(["build"]).succeeds();
+    let names: Vec<Value> = decompile(ws.path(), "intrepidos")["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].clone())
+        .collect();
+    assert!(
+        names.contains(&Value::from("Poção de Cura Maior")),
+        "{names:?}"
+    );
+    let cached = fs::read(bundle_of(ws.path(), "intrepidos")).unwrap();
+    ws.run(["build", "--no-cache"]).succeeds();
+    assert_eq!(
+        fs::read(bundle_of(ws.path(), "intrepidos")).unwrap(),
+        cached,
+        "the cache changes nothing in the bundle"
+    );
+}
+
+#[test]
 fn a_failed_build_writes_nothing_and_keeps_the_previous_bundle() {
     let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
     ws.run(["build"]).succeeds();
@@ -311,7 +342,11 @@ fn a_failed_build_writes_nothing_and_keeps_the_previous_bundle() {
         "[[card]]\nid = \"x\"\nkind = \"potion\"\nname = \"X\"\nclass = 3\n",
     );
     fresh.run(["build"]).fails();
-    assert!(!fresh.path().join("build").exists());
+    // Only the cache of the files it read, as `carta check` leaves it.
+    let left: Vec<_> = fs::read_dir(fresh.path().join("build"))
+        .map(|d| d.map(|e| e.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.iter().all(|n| n == ".cache"), "{left:?}");
 }
 
 #[test]
