@@ -385,7 +385,6 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
 
 #[test]
 fn a_packed_record_is_written_as_the_same_bytes_as_its_card_record() {
-    use super::write::Record;
     use crate::validate::PackedFields;
     let f = fields(
         json!({ "attack": 3, "speed": 2.5, "text": "Guardião {dano}", "list": [1, {"a": null}] }),
@@ -419,7 +418,7 @@ fn a_packed_record_is_written_as_the_same_bytes_as_its_card_record() {
             i18n,
         };
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        plain.write(&mut a).unwrap();
+        rmp_serde::encode::write_named(&mut a, &plain).unwrap();
         packed.write(&mut b).unwrap();
         assert_eq!(a, b, "copies {copies:?}, i18n {}", i18n.is_some());
     }

@@ -17,6 +17,7 @@ use super::hash::SourceHash;
 use super::record::{CardRecord, DeckRecord, PackedRecord};
 use super::texts::GameTexts;
 use crate::config::Manifest;
+use crate::validate::PackedFields;
 
 /// Why a bundle could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -92,43 +93,31 @@ pub fn encode_translated(
     decks: &[DeckRecord],
     source_hash: SourceHash,
 ) -> Result<Vec<u8>, EncodeError> {
-    encode_records(manifest, written, texts, cards, decks, source_hash)
+    // One way to write a record: with its fields packed, as a build has
+    // them already.
+    let packed: Vec<PackedFields> = cards.iter().map(|c| PackedFields::pack(c.fields)).collect();
+    let records: Vec<PackedRecord<'_>> = cards
+        .iter()
+        .zip(&packed)
+        .map(|(c, fields)| PackedRecord {
+            id: c.id,
+            kind: c.kind,
+            name: c.name,
+            copies: c.copies,
+            fields,
+            i18n: c.i18n,
+        })
+        .collect();
+    encode_records(manifest, written, texts, &records, decks, source_hash)
 }
 
-/// A card as the writer takes it: [`CardRecord`], or a checked card whose
-/// fields are packed already ([`PackedRecord`]).
-pub(crate) trait Record: Sync {
-    /// The card's id.
-    fn id(&self) -> &str;
-    /// Appends the card's record to `out`.
+impl PackedRecord<'_> {
+    /// Appends the card's record to `out`: the bytes `MessagePack` gives
+    /// its [`CardRecord`], the packed fields copied in as they are.
     ///
     /// # Errors
     /// When a field nests deeper than [`MAX_DEPTH`], or encoding fails.
-    fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError>;
-}
-
-impl Record for CardRecord<'_> {
-    fn id(&self) -> &str {
-        self.id
-    }
-
-    fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        check_depth(self.id, self.fields)?;
-        rmp_serde::encode::write_named(out, self).map_err(|source| EncodeError::Encode {
-            what: format!("card `{}`", self.id),
-            source,
-        })
-    }
-}
-
-impl Record for PackedRecord<'_> {
-    fn id(&self) -> &str {
-        self.id
-    }
-
-    /// The same bytes as [`CardRecord`]'s, with the packed fields copied
-    /// in as they are instead of encoded again.
-    fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    pub(crate) fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         let mut check = super::view::Cursor::new(self.fields.bytes());
         if check.fields(&[], MAX_DEPTH).is_err() {
             // Which field: the unpacked map says.
@@ -163,20 +152,20 @@ impl Record for PackedRecord<'_> {
     }
 }
 
-/// [`encode_translated`] over any records.
-pub(crate) fn encode_records<R: Record>(
+/// [`encode_translated`] over cards whose fields are packed.
+pub(crate) fn encode_records(
     manifest: &Manifest,
     written: Option<&Value>,
     texts: &GameTexts,
-    cards: &[R],
+    cards: &[PackedRecord<'_>],
     decks: &[DeckRecord],
     source_hash: SourceHash,
 ) -> Result<Vec<u8>, EncodeError> {
-    let mut sorted: Vec<&R> = cards.iter().collect();
-    sorted.sort_unstable_by(|a, b| a.id().as_bytes().cmp(b.id().as_bytes()));
+    let mut sorted: Vec<&PackedRecord<'_>> = cards.iter().collect();
+    sorted.sort_unstable_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
     for pair in sorted.windows(2) {
-        if pair[0].id() == pair[1].id() {
-            return Err(EncodeError::DuplicateId(pair[0].id().to_owned()));
+        if pair[0].id == pair[1].id {
+            return Err(EncodeError::DuplicateId(pair[0].id.to_owned()));
         }
     }
     let game = msgpack(&game_section(manifest, written, texts), "the manifest")?;
@@ -225,8 +214,8 @@ pub(crate) fn encode_records<R: Record>(
 
 /// The index and the cards section: the records in id order, grouped into
 /// blocks of about [`BLOCK_TARGET`] bytes, each block compressed with zlib.
-fn cards_and_index<R: Record>(sorted: &[&R]) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
-    let ids_len: usize = sorted.iter().map(|c| c.id().len()).sum();
+fn cards_and_index(sorted: &[&PackedRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
+    let ids_len: usize = sorted.iter().map(|c| c.id.len()).sum();
     let mut index = Vec::with_capacity(4 + INDEX_ENTRY_LEN * sorted.len() + ids_len);
     index.extend_from_slice(&u32_len(sorted.len())?.to_le_bytes());
     let mut blocks = Blocks::default();
@@ -238,7 +227,7 @@ fn cards_and_index<R: Record>(sorted: &[&R]) -> Result<(Vec<u8>, Vec<u8>), Encod
         card.write(&mut record)?;
         if record.len() > MAX_BLOCK {
             return Err(EncodeError::RecordTooLarge {
-                id: card.id().to_owned(),
+                id: card.id.to_owned(),
                 len: record.len(),
             });
         }
@@ -251,7 +240,7 @@ fn cards_and_index<R: Record>(sorted: &[&R]) -> Result<(Vec<u8>, Vec<u8>), Encod
         current.extend_from_slice(&record);
         let entry = [
             id_offset,
-            card.id().len(),
+            card.id.len(),
             blocks.count(),
             start,
             current.len() - start,
@@ -259,14 +248,14 @@ fn cards_and_index<R: Record>(sorted: &[&R]) -> Result<(Vec<u8>, Vec<u8>), Encod
         for n in entry {
             index.extend_from_slice(&u32_len(n)?.to_le_bytes());
         }
-        id_offset += card.id().len();
+        id_offset += card.id.len();
     }
     if !current.is_empty() {
         blocks.close(current);
     }
     blocks.flush();
     for card in sorted {
-        index.extend_from_slice(card.id().as_bytes());
+        index.extend_from_slice(card.id.as_bytes());
     }
     Ok((index, cards_section(&blocks.stored)?))
 }

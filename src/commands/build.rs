@@ -61,11 +61,10 @@ pub(crate) fn run(
     let units = emit_games(&mut ws, &games, target, &bar, &mut diags)?;
     drop(bar);
     let report = match units {
-        Some(units) => Report {
-            summary: written(&games, root, target.out, &units),
-            diags,
-            sources: ws.sources,
-        },
+        Some(units) => {
+            let summary = written(&games, root, target.out, &units);
+            Report::new(ws, diags, summary)?
+        }
         None => nothing_written(ws, diags)?,
     };
     // The command ends here and the process with it: freeing every card's

@@ -12,7 +12,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::EmitError;
 use crate::game::{self, Decks, Game, Keep};
 use crate::i18n::{self, edit, po};
-use crate::load::{LoadError, Workspace};
+use crate::load::Workspace;
 
 /// Compiles `game` for its translations; `None` (reported) when it cannot
 /// be translated as it stands.
@@ -130,7 +130,7 @@ pub(crate) fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Repo
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let Some(compiled) = open(&mut ws, game, lang, &mut diags)? else {
-        return Ok(done(ws, diags, "nothing written".into())?);
+        return Ok(Report::new(ws, diags, "nothing written")?);
     };
     let mut updated = Vec::new();
     for catalog in &compiled.i18n.catalogs {
@@ -166,7 +166,7 @@ pub(crate) fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Repo
     } else {
         format!("updated source hashes: {}", updated.join(", "))
     };
-    Ok(done(ws, diags, summary)?)
+    Ok(Report::new(ws, diags, summary)?)
 }
 
 /// `carta i18n export GAME --lang L [-o FILE]`: the PO file to translate.
@@ -182,7 +182,7 @@ pub(crate) fn export(
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let Some(compiled) = open(&mut ws, game, Some(lang), &mut diags)? else {
-        return Ok(done(ws, diags, "nothing written".into())?);
+        return Ok(Report::new(ws, diags, "nothing written")?);
     };
     let text = po::export(
         game,
@@ -206,7 +206,11 @@ pub(crate) fn export(
         let _ = std::io::stdout().lock().write_all(text.as_bytes());
         String::new()
     };
-    Ok(done(ws, without_code(diags, "i18n::missing"), summary)?)
+    Ok(Report::new(
+        ws,
+        without_code(diags, "i18n::missing"),
+        summary,
+    )?)
 }
 
 /// `carta i18n import GAME FILE [--lang L]`: reads a translated PO file
@@ -231,10 +235,10 @@ pub(crate) fn import(
                 .at(po_file, 0..0, "no `Language:` header")
                 .with_help("pass `--lang <tag>`"),
         );
-        return Ok(done(ws, diags, "nothing written".into())?);
+        return Ok(Report::new(ws, diags, "nothing written")?);
     };
     let Some(compiled) = open(&mut ws, game, Some(&lang), &mut diags)? else {
-        return Ok(done(ws, diags, "nothing written".into())?);
+        return Ok(Report::new(ws, diags, "nothing written")?);
     };
     let imported = match po::import(&text, &compiled.i18n.sources, compiled.i18n.catalog(&lang)) {
         Ok(i) => i,
@@ -244,7 +248,7 @@ pub(crate) fn import(
                     .at(po_file, 0..0, "here")
                     .with_help("export a fresh file with `carta i18n export`"),
             );
-            return Ok(done(ws, diags, "nothing written".into())?);
+            return Ok(Report::new(ws, diags, "nothing written")?);
         }
     };
     for (context, why) in &imported.problems {
@@ -260,7 +264,7 @@ pub(crate) fn import(
         );
     }
     if diags.has_errors() {
-        return Ok(done(ws, diags, "nothing written".into())?);
+        return Ok(Report::new(ws, diags, "nothing written")?);
     }
     let n = imported.changes.len();
     let wrote = n > 0 && rewrite(&ws, &compiled, &lang, &imported.changes)?;
@@ -275,7 +279,7 @@ pub(crate) fn import(
     };
     // What was stale or missing before the import is reported by the next check.
     let diags = without_code(without_code(diags, "i18n::missing"), "i18n::stale");
-    Ok(done(ws, diags, summary)?)
+    Ok(Report::new(ws, diags, summary)?)
 }
 
 /// The `Language:` of a PO header, if it has one.
@@ -291,8 +295,4 @@ fn without_code(diags: Diagnostics, code: &str) -> Diagnostics {
     let mut out = Diagnostics::new();
     out.extend(diags.into_sorted().into_iter().filter(|d| d.code != code));
     out
-}
-
-fn done(ws: Workspace, diags: Diagnostics, summary: String) -> Result<Report, LoadError> {
-    Report::new(ws, diags, summary)
 }

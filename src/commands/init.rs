@@ -67,11 +67,11 @@ pub(crate) fn run(
         created.game,
         dir.display()
     );
-    Ok(Report {
-        diags: created.diagnostics,
-        sources: created.workspace.sources,
+    Ok(Report::new(
+        created.workspace,
+        created.diagnostics,
         summary,
-    })
+    )?)
 }
 
 impl InitError {

@@ -26,6 +26,9 @@ pub struct SourceFile {
     pub text: Arc<str>,
     /// Whether `text` holds the file's text.
     pub resident: bool,
+    /// For a file read whose text was not kept: the CRC-32 of its bytes,
+    /// which reading it again must give (else it changed since).
+    pub crc: Option<u32>,
     /// Byte offset of every line's start, computed once when first needed,
     /// so that placing many diagnostics in one file stays linear.
     line_starts: OnceLock<Vec<usize>>,
@@ -38,6 +41,7 @@ impl SourceFile {
             name,
             text,
             resident: true,
+            crc: None,
             line_starts: OnceLock::new(),
         }
     }
@@ -145,6 +149,12 @@ impl SourceMap {
             .iter()
             .enumerate()
             .map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    /// Records the CRC-32 of the bytes of a file read whose text is not
+    /// kept.
+    pub fn set_crc(&mut self, id: FileId, crc: u32) {
+        self.files[id.0 as usize].crc = Some(crc);
     }
 
     /// Replaces the text of a file (the loader registers names first, then

@@ -465,19 +465,16 @@ fn check_example_decks(
 ) -> Result<Vec<(String, Option<Mark>)>, LoadError> {
     let deck_files = ws.deck_files(game.id(), diags)?;
     let never = |_: FileId, _: &str, _: Stamp| None;
-    let checked = ws.read_each_stamped(
-        &deck_files,
-        keep.all_fields(),
-        diags,
-        never,
-        |file, _, text, stamp| {
+    // As a card file's, a deck file's text stays only when it has
+    // something to report.
+    let checked =
+        ws.read_each_stamped(&deck_files, false, diags, never, |file, _, text, stamp| {
             let mut out = Vec::new();
             let deck = check_deck(game, file, text, &mut out);
             let report = !out.is_empty();
             let mark = (keep == Keep::RulesCached).then(|| recall::text_mark(text, stamp));
             ((deck, out, mark), report)
-        },
-    )?;
+        })?;
     let mut marks = Vec::with_capacity(deck_files.len());
     for (rel, checked) in deck_files.into_iter().zip(checked) {
         let Some((deck, out, mark)) = checked else {

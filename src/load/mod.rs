@@ -14,13 +14,14 @@ pub use self::confine::{Jail, ReadProblem, Stamp};
 
 pub use self::toml::{Document, SpanIndex, parse_toml, table_to_json, to_json};
 
+use std::borrow::Cow;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
+use crate::diag::{Diagnostic, Diagnostics, FileId, SourceFile, SourceMap};
 use crate::limits::{BadLimit, Limits};
 
 /// A workspace on disk: a folder with a `cards/` folder in it.
@@ -35,9 +36,6 @@ pub struct Workspace {
     jail: Jail,
     /// The limits of this run.
     limits: Limits,
-    /// The CRC-32 of each file read whose text was not kept, to know it
-    /// unchanged when it is read again ([`Workspace::text_of`]).
-    evicted: std::collections::HashMap<FileId, u32>,
 }
 
 /// Why a workspace could not be opened or a file not read (exit 2).
@@ -71,6 +69,32 @@ pub enum LoadError {
         /// The file.
         path: PathBuf,
     },
+}
+
+/// The text of `file`, a file of the workspace behind `jail`: its text
+/// when it is resident, else read again — and then the same bytes as when
+/// it was first read, which its CRC-32 taken then tells (a file changed
+/// since is an error: what was checked is no longer what is on disk).
+///
+/// # Errors
+/// When the file cannot be read again or has changed.
+pub fn text_of<'f>(jail: &Jail, file: &'f SourceFile) -> Result<Cow<'f, str>, LoadError> {
+    if file.resident {
+        return Ok(Cow::Borrowed(&file.text));
+    }
+    let path = jail.root().join(&file.name);
+    let changed = || LoadError::Changed { path: path.clone() };
+    let bytes = match jail.read(&path) {
+        Ok(bytes) => bytes,
+        Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
+        Err(_) => return Err(changed()),
+    };
+    if file.crc.is_some_and(|crc| crc != crc32fast::hash(&bytes)) {
+        return Err(changed());
+    }
+    String::from_utf8(bytes)
+        .map(Cow::Owned)
+        .map_err(|_| changed())
 }
 
 /// What a parallel read keeps of one file.
@@ -136,39 +160,15 @@ impl Workspace {
             not_utf8: Vec::new(),
             jail,
             limits,
-            evicted: std::collections::HashMap::new(),
         })
     }
 
-    /// The text of file `id`: its text when it is resident, else read again
-    /// — and then the same bytes as when it was first read, which a
-    /// CRC-32 taken then tells (a file changed since is an error: what was
-    /// checked is no longer what is on disk).
+    /// The text of file `id` (see [`text_of`]).
     ///
     /// # Errors
     /// When the file cannot be read again or has changed.
-    pub fn text_of(&self, id: FileId) -> Result<std::borrow::Cow<'_, str>, LoadError> {
-        let file = self.sources.get(id);
-        if file.resident {
-            return Ok(std::borrow::Cow::Borrowed(&file.text));
-        }
-        let path = self.root.join(&file.name);
-        let changed = || LoadError::Changed { path: path.clone() };
-        let bytes = match self.jail.read(&path) {
-            Ok(bytes) => bytes,
-            Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
-            Err(_) => return Err(changed()),
-        };
-        if self
-            .evicted
-            .get(&id)
-            .is_some_and(|&crc| crc != crc32fast::hash(&bytes))
-        {
-            return Err(changed());
-        }
-        String::from_utf8(bytes)
-            .map(std::borrow::Cow::Owned)
-            .map_err(|_| changed())
+    pub fn text_of(&self, id: FileId) -> Result<Cow<'_, str>, LoadError> {
+        text_of(&self.jail, self.sources.get(id))
     }
 
     /// The limits of this run.
@@ -334,9 +334,7 @@ impl Workspace {
                 Ok((value, kept)) => {
                     match kept {
                         Kept::Text(bytes) => self.fill(id, bytes, diags),
-                        Kept::Crc(crc) => {
-                            self.evicted.insert(id, crc);
-                        }
+                        Kept::Crc(crc) => self.sources.set_crc(id, crc),
                         Kept::Unread => {}
                     }
                     out.push(value);
@@ -386,15 +384,14 @@ impl Workspace {
             .filter(|f| wanted.contains(f))
             .collect();
         for id in missing {
-            let path = self.root.join(&self.sources.get(id).name);
-            let bytes = match self.jail.read(&path) {
-                Ok(bytes) => bytes,
-                Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
-                // Changed since it was read: show it empty rather than unsafely.
-                Err(_) => Vec::new(),
+            let text = match text_of(&self.jail, self.sources.get(id)) {
+                Ok(text) => text.into_owned(),
+                // Changed since it was read: show it empty rather than
+                // under spans that no longer fit it.
+                Err(LoadError::Changed { .. }) => String::new(),
+                Err(e) => return Err(e),
             };
-            self.sources
-                .set_text(id, String::from_utf8_lossy(&bytes).into_owned().into());
+            self.sources.set_text(id, text.into());
         }
         Ok(())
     }

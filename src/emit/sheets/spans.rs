@@ -3,10 +3,8 @@
 //! when there is something to report) and follows the pointer with the
 //! validator's own [`locate`].
 
-use std::borrow::Cow;
-
 use crate::diag::SourceMap;
-use crate::load::{Jail, parse_toml};
+use crate::load::{Jail, parse_toml, text_of};
 use crate::validate::{Located, RawCard, locate};
 
 /// The span of `pointer` (a JSON pointer into the card's fields, such as
@@ -15,13 +13,8 @@ use crate::validate::{Located, RawCard, locate};
 /// cannot be found again. A file whose text was not kept is read again
 /// through `jail`.
 pub(super) fn field(sources: &SourceMap, jail: &Jail, card: &RawCard, pointer: &str) -> Located {
-    let file = sources.get(card.file);
-    let text: Cow<'_, str> = if file.resident {
-        Cow::Borrowed(&file.text)
-    } else {
-        let bytes = jail.read(&jail.root().join(&file.name)).unwrap_or_default();
-        Cow::Owned(String::from_utf8_lossy(&bytes).into_owned())
-    };
+    // A file changed since it was read gives no span: the header's.
+    let text = text_of(jail, sources.get(card.file)).unwrap_or_default();
     let (doc, _) = parse_toml(card.file, &text, &mut Vec::new());
     let cards = doc
         .get_ref()
