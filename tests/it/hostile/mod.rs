@@ -11,23 +11,30 @@ use std::process::Command;
 use crate::harness::{Run, Workspace, run_in, run_with};
 use crate::sheets::{card, mini};
 
-/// What a file outside every workspace holds; it must never be printed.
-const SECRET: &str = "SECRET-4c1d-never-print-me";
+// Issue 22's rows, one file per front: what carta writes, what its export
+// browser loads, what its server answers, what its parsers cost.
+mod browser;
+mod parsers;
+mod server;
+mod writes;
 
-fn json(ws: &Workspace, args: &[&str]) -> Run {
+/// What a file outside every workspace holds; it must never be printed.
+pub(crate) const SECRET: &str = "SECRET-4c1d-never-print-me";
+
+pub(crate) fn json(ws: &Workspace, args: &[&str]) -> Run {
     let mut all = vec!["--message-format", "json"];
     all.extend(args);
     ws.run(all)
 }
 
-fn json_env(ws: &Workspace, args: &[&str], env: &[(&str, &str)]) -> Run {
+pub(crate) fn json_env(ws: &Workspace, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut all = vec!["--message-format", "json"];
     all.extend(args);
     run_with(ws.path(), all, env)
 }
 
 /// The diagnostics with `code`, asserting there is one.
-fn with_code(run: &Run, code: &str) -> Vec<serde_json::Value> {
+pub(crate) fn with_code(run: &Run, code: &str) -> Vec<serde_json::Value> {
     let found: Vec<_> = run
         .json()
         .into_iter()
@@ -43,7 +50,7 @@ fn with_code(run: &Run, code: &str) -> Vec<serde_json::Value> {
 }
 
 /// Every error of a JSON run has a file and a line.
-fn all_located(run: &Run) {
+pub(crate) fn all_located(run: &Run) {
     for d in run.json() {
         if d["severity"] == "error" {
             assert!(
@@ -54,7 +61,7 @@ fn all_located(run: &Run) {
     }
 }
 
-fn mkfifo(path: &Path) {
+pub(crate) fn mkfifo(path: &Path) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     let _ = fs::remove_file(path);
     assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
@@ -62,7 +69,7 @@ fn mkfifo(path: &Path) {
 
 /// A folder outside the workspace holding the secret in a card, a schema
 /// and a plain file.
-fn outside() -> tempfile::TempDir {
+pub(crate) fn outside() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     fs::write(p.join("secret.txt"), SECRET).unwrap();
@@ -79,7 +86,7 @@ fn outside() -> tempfile::TempDir {
     dir
 }
 
-fn no_secret(run: &Run) {
+pub(crate) fn no_secret(run: &Run) {
     assert!(
         !run.stdout.contains(SECRET) && !run.stderr.contains(SECRET),
         "a file outside the workspace leaked:\n{}{}",
