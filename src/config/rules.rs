@@ -169,6 +169,21 @@ pub struct Count {
     /// however many the deck holds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cap: Vec<Override>,
+    /// Counts only the cards that share `field` with the one card matching
+    /// `bound` (the characters of the deck's city's kingdom, say); when no
+    /// single card matches `bound`, every card matching the filter counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub like: Option<Like>,
+}
+
+/// A `count`'s `like`: the cards counted share a field with the one bound card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Like {
+    /// The card whose field the counted cards share (one, copies counted).
+    pub bound: Filter,
+    /// The field they share.
+    pub field: String,
 }
 
 /// A `copies` check: how many copies of one card a deck may hold.

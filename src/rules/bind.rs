@@ -23,6 +23,37 @@ pub(super) struct Bind {
     pub(super) ids: Vec<String>,
 }
 
+/// The single card of `entries` that `bound` marks, if there is exactly
+/// one (copies counted): the card a `bind` or a `count`'s `like` refers to.
+pub(super) fn single<P: Copy>(
+    bound: &[bool],
+    entries: impl Iterator<Item = (P, Entry)>,
+) -> Option<(P, Entry)> {
+    let mut found = None;
+    for (place, e) in entries.filter(|(_, e)| bound[e.card as usize]) {
+        if found.is_some() || e.count != 1 {
+            return None;
+        }
+        found = Some((place, e));
+    }
+    found
+}
+
+/// Each pool card's value of `field`, interned (`u32::MAX` when absent),
+/// and the values' names.
+pub(super) fn values_of(sc: &Scoped<'_, '_>, field: &str) -> (Vec<u32>, Vec<String>) {
+    let mut interner = Interner::default();
+    let field = path(field);
+    let value = sc.each(|card| match field_value(card, &field) {
+        None => u32::MAX,
+        Some(v) => {
+            let text = scalar_text(&v);
+            interner.intern(&text, || text.clone())
+        }
+    });
+    (value, interner.names)
+}
+
 impl Bind {
     /// Compiles a `bind` check: which cards are bound, which must agree,
     /// and each card's value of the field.
@@ -40,35 +71,19 @@ impl Bind {
             &format!("{at}/bind/field"),
             diags,
         )?;
-        let mut interner = Interner::default();
-        let field = path(&b.field);
-        let value = sc.each(|card| match field_value(card, &field) {
-            None => u32::MAX,
-            Some(v) => {
-                let text = scalar_text(&v);
-                interner.intern(&text, || text.clone())
-            }
-        });
+        let (value, names) = values_of(sc, &b.field);
         Some(Check::Bind(Bind {
             bound: sc.each(|c| bound.matches(c)),
             applies: sc.each(|c| filter.matches(c)),
             value,
-            names: interner.names,
+            names,
             field: b.field.clone(),
             ids: sc.each(|c| c.id.clone()),
         }))
     }
 
-    /// The single bound card, if there is exactly one (copies counted).
     fn the_bound(&self, entries: impl Iterator<Item = (At, Entry)>) -> Option<(At, Entry)> {
-        let mut found = None;
-        for (place, e) in entries.filter(|(_, e)| self.bound[e.card as usize]) {
-            if found.is_some() || e.count != 1 {
-                return None;
-            }
-            found = Some((place, e));
-        }
-        found
+        single(&self.bound, entries)
     }
 
     pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)> + Clone) -> bool {

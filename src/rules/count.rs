@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::bind::{single, values_of};
 use super::compile::{Interner, Scoped, describe_group, key_of, path, write_field_key};
 use super::filter::field_value;
 use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
@@ -26,6 +27,39 @@ pub(super) struct Count {
     pub(super) required: Vec<u32>,
     /// With `cap`: per pool card, the most copies it adds to the count.
     pub(super) cap: Option<Vec<u32>>,
+    /// With `like`: only cards sharing a field with the one bound card count.
+    pub(super) like: Option<Like>,
+}
+
+/// A compiled `like`: which pool cards are bound, and each card's value of
+/// the shared field.
+#[derive(Debug, Clone)]
+pub(super) struct Like {
+    bound: Vec<bool>,
+    value: Vec<u32>,
+}
+
+impl Like {
+    /// Compiles a `like`; its field must be one of the counted `kinds`.
+    fn compile(
+        l: &spec::Like,
+        kinds: Option<&[String]>,
+        sc: &Scoped<'_, '_>,
+        diags: &mut Diagnostics,
+    ) -> Option<Like> {
+        let at = sc.at;
+        let bound = sc.filter(&l.bound, &format!("{at}/count/like/bound"), diags)?;
+        sc.fields(
+            std::slice::from_ref(&l.field),
+            kinds,
+            &format!("{at}/count/like/field"),
+            diags,
+        )?;
+        Some(Like {
+            bound: sc.each(|c| bound.matches(c)),
+            value: values_of(sc, &l.field).0,
+        })
+    }
 }
 
 impl Count {
@@ -60,6 +94,10 @@ impl Count {
             groups(c, sc)
         };
         let cap = cap(c, sc, diags).ok()?;
+        let like = match &c.like {
+            Some(l) => Some(Like::compile(l, kinds.as_deref(), sc, diags)?),
+            None => None,
+        };
         Some(Check::Count(Count {
             bounds,
             matches,
@@ -67,15 +105,35 @@ impl Count {
             groups,
             required,
             cap,
+            like,
         }))
     }
 
-    fn totals(&self, entries: impl Iterator<Item = (At, Entry)>) -> (u64, Vec<u64>, Vec<Vec<At>>) {
+    /// Which deck lines count: the filter's cards, and with `like` only
+    /// those sharing the field with the one bound card (when there is one).
+    pub(super) fn counted<P: Copy>(
+        &self,
+        entries: impl Iterator<Item = (P, Entry)> + Clone,
+    ) -> impl Iterator<Item = (P, Entry)> + Clone {
+        let want = self
+            .like
+            .as_ref()
+            .and_then(|l| single(&l.bound, entries.clone()).map(|(_, b)| (l, b)));
+        entries.filter(move |(_, e)| {
+            self.matches[e.card as usize]
+                && want.is_none_or(|(l, b)| l.value[e.card as usize] == l.value[b.card as usize])
+        })
+    }
+
+    fn totals(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)> + Clone,
+    ) -> (u64, Vec<u64>, Vec<Vec<At>>) {
         let n = self.groups.as_ref().map_or(0, |(_, names)| names.len());
         let mut per = vec![0u64; n];
         let mut at = vec![Vec::new(); n.max(1)];
         let mut total = 0;
-        for (place, e) in entries.filter(|(_, e)| self.matches[e.card as usize]) {
+        for (place, e) in self.counted(entries) {
             let adds = self.adds(e);
             total += adds;
             match &self.groups {
@@ -90,12 +148,9 @@ impl Count {
         (total, per, at)
     }
 
-    pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
+    pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)> + Clone) -> bool {
         if self.groups.is_none() {
-            let total: u64 = entries
-                .filter(|(_, e)| self.matches[e.card as usize])
-                .map(|(_, e)| self.adds(e))
-                .sum();
+            let total: u64 = self.counted(entries).map(|(_, e)| self.adds(e)).sum();
             return within(&self.bounds, total);
         }
         let (_, per, _) = self.totals(entries);
@@ -120,7 +175,7 @@ impl Count {
 
     pub(super) fn eval(
         &self,
-        entries: impl Iterator<Item = (At, Entry)>,
+        entries: impl Iterator<Item = (At, Entry)> + Clone,
         report: &mut dyn FnMut(Finding),
     ) {
         let (total, per, mut at) = self.totals(entries);

@@ -49,7 +49,12 @@ impl Fast {
             let bit = zone.bounds.len();
             match &rule.check {
                 Check::Size(s) => zone.sizes.push(s.bounds),
-                Check::Count(c) if c.groups.is_none() && c.cap.is_none() && bit < MAX_FUSED => {
+                Check::Count(c)
+                    if c.groups.is_none()
+                        && c.cap.is_none()
+                        && c.like.is_none()
+                        && bit < MAX_FUSED =>
+                {
                     zone.bounds.push(c.bounds);
                     for ((m, _), _) in zone
                         .cards

@@ -79,12 +79,12 @@ impl RuleSet {
 /// A count rule's figures: one, or one per group present (or required).
 fn count_figures(
     c: &super::count::Count,
-    entries: impl Iterator<Item = Entry>,
+    entries: impl Iterator<Item = Entry> + Clone,
     push: &mut Push<'_>,
 ) {
     let names = c.groups.as_ref().map_or(&[][..], |(_, n)| n.as_slice());
     let mut per = vec![0u64; names.len().max(1)];
-    for e in entries.filter(|e| c.matches[e.card as usize]) {
+    for ((), e) in c.counted(entries.map(|e| ((), e))) {
         let g = c.groups.as_ref().map_or(0, |(of, _)| of[e.card as usize]);
         per[g as usize] += u64::from(e.count);
     }

@@ -441,6 +441,29 @@ fn a_cap_limits_what_one_card_adds_to_a_count() {
     );
 }
 
+#[test]
+fn like_counts_only_cards_sharing_a_field_with_the_one_bound_card() {
+    // Two level-1 characters of the city's kingdom: `rogue` (kingdom b)
+    // does not count beside `city-a`, and counts beside `city-b`.
+    table(
+        "[[deck-rules]]\nid = \"two\"\nname = \"Two of the city's kingdom\"\nzone = \"main\"\n\
+         count = { filter = { kind = \"character\", level = 1 }, like = { bound = { kind = \"city\" }, field = \"kingdom\" }, min = 2 }\n",
+        &[
+            (&[("city-a", 1), ("knight", 2)], &[], &[]),
+            (&[("city-a", 1), ("knight", 1), ("rogue", 1)], &[], &["two"]),
+            (&[("city-a", 1), ("rogue", 3)], &[], &["two"]),
+            (&[("city-b", 1), ("rogue", 2)], &[], &[]),
+            // No single bound card: every matching card counts.
+            (&[("knight", 1), ("rogue", 1)], &[], &[]),
+            (
+                &[("city-a", 1), ("city-b", 1), ("knight", 1), ("rogue", 1)],
+                &[],
+                &[],
+            ),
+        ],
+    );
+}
+
 /// A figure as a test reads it: (rule, group, value, min, max, ok).
 type Shown<'a> = (&'a str, &'a str, f64, Option<f64>, Option<f64>, bool);
 
