@@ -187,6 +187,16 @@ fn by_hand(zones: &Zones, kind_of: &HashMap<&str, &str>) -> Option<BTreeSet<&'st
     ] {
         rule(total("setup", &|x| x == k) == n, id);
     }
+    // The Alpha and the Beta differ (by name; no two setup cards share one).
+    for (id, k) in [
+        ("setup-towers-differ", "tower"),
+        ("setup-guardians-differ", "guardian"),
+    ] {
+        rule(
+            zones["setup"].iter().all(|(c, n)| kind(c) != k || *n <= 1),
+            id,
+        );
+    }
     Some(broken)
 }
 
@@ -675,7 +685,7 @@ fn json_tallies_for_explain() {
         .into_iter()
         .filter(|d| d["code"] == "deck::tally")
         .collect();
-    assert_eq!(tallies.len(), 11);
+    assert_eq!(tallies.len(), 13);
     assert!(tallies.iter().all(|t| t["severity"] == "advice"));
 }
 
