@@ -167,6 +167,51 @@ fn every_shipped_rule_says_where_it_comes_from() {
     assert!(seen >= 50, "only {seen} shipped rules");
 }
 
+/// What a rule's `source` claims: stated by the rulebook, inferred, or a
+/// sample of this pack — the status docs/rules.md must show for it.
+fn status(source: &str) -> &'static str {
+    if source.starts_with("inferred: ") {
+        "inferred"
+    } else if source.starts_with("sample: ") {
+        "sample"
+    } else if source.contains("(inferred: ") {
+        "stated, with an inference"
+    } else if source.contains("sample)") {
+        "stated, with a sample"
+    } else {
+        "stated"
+    }
+}
+
+#[test]
+fn docs_rules_lists_every_shipped_rule_with_the_status_its_source_claims() {
+    let docs = fs::read_to_string(repo().join("docs/rules.md")).unwrap();
+    let (_, games, _) = shipped();
+    for game in &games {
+        let m = &game.manifest.manifest;
+        let heading = format!("#### {}: ", m.id);
+        let start = docs
+            .find(&heading)
+            .unwrap_or_else(|| panic!("docs/rules.md has no table for `{}`", m.id));
+        let table = &docs[start..];
+        let table = &table[..table[heading.len()..]
+            .find("\n#### ")
+            .or_else(|| table.find("\n### "))
+            .map_or(table.len(), |end| end + heading.len())];
+        for rule in m.all_rules() {
+            let row = table
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{}`", rule.id)))
+                .unwrap_or_else(|| {
+                    panic!("docs/rules.md lists no rule `{}` of `{}`", rule.id, m.id)
+                });
+            let want = status(rule.source.as_deref().unwrap_or_default());
+            let shown = row.split(" | ").nth(2).unwrap_or_default();
+            assert_eq!(shown, want, "`{}` of `{}`: {row}", rule.id, m.id);
+        }
+    }
+}
+
 #[test]
 fn every_example_deck_is_legal() {
     let mut seen = 0;
