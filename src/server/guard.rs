@@ -13,11 +13,13 @@
 //!   to all of them: an address cannot be rebound, a name can);
 //! - a request the browser marks as sent by another site
 //!   (`Sec-Fetch-Site`) may only be a navigation to a page;
-//! - a request that is not `GET` or `HEAD` must carry an `Origin` that is
-//!   this server's (browsers send it on every such request, same-origin
-//!   included; a request without one is refused), and a JSON body
+//! - a request that is not `GET` or `HEAD` must not carry an `Origin` other
+//!   than this server's (`null` included), and must carry a JSON body
 //!   (`Content-Type: application/json`, which a cross-site page can only
-//!   send after a preflight carta never grants);
+//!   send after a preflight carta never grants). Browsers send `Origin` on
+//!   every such request, same-origin included (the Fetch standard), so a
+//!   request without one was not sent by a browser but by a program on
+//!   this machine, such as a script using the API: it is let through;
 //! - a body announced larger than the limit is refused at once, unread;
 //! - a request must arrive whole, body included, within
 //!   [`REQUEST_TIMEOUT`].
@@ -93,7 +95,10 @@ impl Origins {
         let host = if ip.is_unspecified() || ip.is_loopback() {
             "127.0.0.1".to_owned()
         } else {
-            SocketAddr::new(ip, 0).to_string().trim_end_matches(":0").to_owned()
+            SocketAddr::new(ip, 0)
+                .to_string()
+                .trim_end_matches(":0")
+                .to_owned()
         };
         format!("http://{host}:{}/", self.bound.port())
     }
@@ -107,7 +112,7 @@ pub(super) async fn guard(State(origins): State<Origins>, req: Request, next: Ne
             Ok(response) => response,
             Err(_) => json_error(
                 StatusCode::REQUEST_TIMEOUT,
-                format!(
+                &format!(
                     "the request did not arrive within {} s",
                     REQUEST_TIMEOUT.as_secs()
                 ),
@@ -141,24 +146,23 @@ fn refusal(origins: &Origins, req: &Request) -> Option<Response> {
     if from_another_site(headers) {
         return Some(json_error(
             StatusCode::FORBIDDEN,
-            "another site's page cannot use carta's server".into(),
+            "another site's page cannot use carta's server",
         ));
     }
     if req.method() != Method::GET && req.method() != Method::HEAD {
-        if !headers
+        if headers
             .get(header::ORIGIN)
-            .is_some_and(|o| origins.is_ours(o))
+            .is_some_and(|o| !origins.is_ours(o))
         {
             return Some(json_error(
                 StatusCode::FORBIDDEN,
-                "only carta's own pages can send this request (its Origin is not this server)"
-                    .into(),
+                "only carta's own pages can send this request (its Origin is not this server)",
             ));
         }
         if !is_json(headers) {
             return Some(json_error(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "the request must be JSON (Content-Type: application/json)".into(),
+                "the request must be JSON (Content-Type: application/json)",
             ));
         }
     }
@@ -168,7 +172,7 @@ fn refusal(origins: &Origins, req: &Request) -> Option<Response> {
     if announced.is_some_and(|n| n > MAX_BODY as u64) {
         return Some(json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
-            format!("the request is larger than {MAX_BODY} bytes"),
+            &format!("the request is larger than {MAX_BODY} bytes"),
         ));
     }
     None
@@ -191,7 +195,7 @@ fn is_json(headers: &HeaderMap) -> bool {
         .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
 }
 
-fn json_error(status: StatusCode, message: String) -> Response {
+fn json_error(status: StatusCode, message: &str) -> Response {
     (status, axum::Json(json!({ "error": message }))).into_response()
 }
 
@@ -205,7 +209,12 @@ mod tests {
 
     #[test]
     fn only_this_servers_names_and_port_are_ours() {
-        for yes in ["127.0.0.1:7878", "localhost:7878", "LocalHost:7878", "[::1]:7878"] {
+        for yes in [
+            "127.0.0.1:7878",
+            "localhost:7878",
+            "LocalHost:7878",
+            "[::1]:7878",
+        ] {
             assert!(ours("127.0.0.1:7878", yes), "{yes}");
         }
         for no in [
@@ -250,9 +259,21 @@ mod tests {
             from_another_site(&h)
         };
         assert!(!with(&[]));
-        assert!(!with(&[("sec-fetch-site", "same-origin"), ("sec-fetch-mode", "cors")]));
-        assert!(!with(&[("sec-fetch-site", "cross-site"), ("sec-fetch-mode", "navigate")]));
-        assert!(with(&[("sec-fetch-site", "cross-site"), ("sec-fetch-mode", "no-cors")]));
-        assert!(with(&[("sec-fetch-site", "same-site"), ("sec-fetch-mode", "cors")]));
+        assert!(!with(&[
+            ("sec-fetch-site", "same-origin"),
+            ("sec-fetch-mode", "cors")
+        ]));
+        assert!(!with(&[
+            ("sec-fetch-site", "cross-site"),
+            ("sec-fetch-mode", "navigate")
+        ]));
+        assert!(with(&[
+            ("sec-fetch-site", "cross-site"),
+            ("sec-fetch-mode", "no-cors")
+        ]));
+        assert!(with(&[
+            ("sec-fetch-site", "same-site"),
+            ("sec-fetch-mode", "cors")
+        ]));
     }
 }

@@ -145,7 +145,11 @@ impl Live {
     /// folder — and the build folder in the workspace, when it is named
     /// inside it (a workspace's own `build` may be a link to anywhere).
     fn sheets(&self, game: &str) -> Option<Jail> {
-        if !self.snapshot().games.iter().any(|g| g.id == game) || !plain(Path::new(game)) {
+        let served = {
+            let status = self.status.lock().expect("status lock");
+            status.games.iter().any(|g| g.id == game)
+        };
+        if !served || !plain(Path::new(game)) {
             return None;
         }
         let inside = self

@@ -91,23 +91,18 @@ pub(super) async fn serve(listener: TcpListener, app: Router, limits: ConnLimits
         .header_read_timeout(limits.header_timeout)
         .max_buf_size(MAX_HEAD_BYTES);
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let Ok((stream, _)) = listener.accept().await else {
             // Out of file descriptors, or a connection reset before it was
             // accepted: wait a little rather than spin.
-            Err(_) => {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
         };
         // Past the cap the connection is dropped (closed) at once.
         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
             continue;
         };
-        let conn = http.serve_connection(
-            TokioIo::new(stream),
-            TowerToHyperService::new(app.clone()),
-        );
+        let conn =
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
         tokio::spawn(async move {
             // A connection's error (a timeout, a reset) ends only it.
             let _ = conn.await;
@@ -122,18 +117,27 @@ mod tests {
 
     #[test]
     fn limits_come_from_the_environment_or_default() {
-        assert_eq!(ConnLimits::from_lookup(|_| None).unwrap(), ConnLimits::default());
+        assert_eq!(
+            ConnLimits::from_lookup(|_| None).unwrap(),
+            ConnLimits::default()
+        );
         let set = ConnLimits::from_lookup(|var| {
-            Some(if var == HEADER_TIMEOUT_VAR { "250" } else { "7" }.to_owned())
+            Some(
+                if var == HEADER_TIMEOUT_VAR {
+                    "250"
+                } else {
+                    "7"
+                }
+                .to_owned(),
+            )
         })
         .unwrap();
         assert_eq!(set.header_timeout, Duration::from_millis(250));
         assert_eq!(set.max_connections, 7);
         for bad in ["0", "-1", "soon", ""] {
-            let err = ConnLimits::from_lookup(|var| {
-                (var == MAX_CONNECTIONS_VAR).then(|| bad.to_owned())
-            })
-            .unwrap_err();
+            let err =
+                ConnLimits::from_lookup(|var| (var == MAX_CONNECTIONS_VAR).then(|| bad.to_owned()))
+                    .unwrap_err();
             assert_eq!(err.var, MAX_CONNECTIONS_VAR);
         }
     }

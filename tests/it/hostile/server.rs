@@ -102,7 +102,11 @@ fn ask(port: u16, head: &str, body: &str) -> (u16, String) {
 
 /// A `GET path` with `Host: host`.
 fn get(port: u16, host: &str, path: &str) -> (u16, String) {
-    ask(port, &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n"), "")
+    ask(
+        port,
+        &format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n"),
+        "",
+    )
 }
 
 /// A `POST path` with `Host: host` and the extra header lines `headers`.
@@ -120,7 +124,13 @@ fn a_foreign_host_is_refused_on_every_route_dns_rebinding_included() {
     let s = serve(&ws, &[]);
     let p = s.port;
     let own = format!("127.0.0.1:{p}");
-    for path in ["/api/games", "/api/games/mini", "/play/", "/", "/status.json"] {
+    for path in [
+        "/api/games",
+        "/api/games/mini",
+        "/play/",
+        "/",
+        "/status.json",
+    ] {
         assert_eq!(get(p, &own, path).0, 200, "{path}");
         assert_eq!(get(p, &format!("localhost:{p}"), path).0, 200, "{path}");
         for host in [
@@ -159,12 +169,20 @@ fn a_cross_site_post_cannot_save_a_deck() {
     for (headers, status) in [
         (format!("{evil}Content-Type: text/plain\r\n"), 403),
         (format!("{evil}Content-Type: application/json\r\n"), 403),
-        ("Origin: null\r\nContent-Type: application/json\r\n".into(), 403),
-        ("Content-Type: application/json\r\n".into(), 403),
-        (format!("Origin: http://{own}\r\nContent-Type: text/plain\r\n"), 415),
+        (
+            "Origin: null\r\nContent-Type: application/json\r\n".into(),
+            403,
+        ),
+        ("Content-Type: text/plain\r\n".into(), 415),
+        (
+            format!("Origin: http://{own}\r\nContent-Type: text/plain\r\n"),
+            415,
+        ),
         (format!("Origin: http://{own}\r\n"), 415),
         (
-            format!("Origin: http://{own}\r\nContent-Type: application/json\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: no-cors\r\n"),
+            format!(
+                "Origin: http://{own}\r\nContent-Type: application/json\r\nSec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: no-cors\r\n"
+            ),
             403,
         ),
     ] {
@@ -182,11 +200,14 @@ fn a_cross_site_post_cannot_save_a_deck() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names.len(), 1, "no other file was written: {names:?}");
-    // carta's own page, as a browser sends it, still saves.
-    for origin in [format!("http://{own}"), format!("http://localhost:{p}")] {
-        let headers = format!(
-            "Origin: {origin}\r\nContent-Type: application/json; charset=utf-8\r\nSec-Fetch-Site: same-origin\r\n"
-        );
+    // carta's own page, as a browser sends it, still saves; so does a
+    // script on this machine (no browser: no Origin).
+    for origin in [
+        format!("Origin: http://{own}\r\nSec-Fetch-Site: same-origin\r\n"),
+        format!("Origin: http://localhost:{p}\r\n"),
+        String::new(),
+    ] {
+        let headers = format!("{origin}Content-Type: application/json; charset=utf-8\r\n");
         let (got, text) = post(p, &own, save, &headers, body);
         assert_eq!(got, 201, "{text}");
     }
@@ -214,10 +235,17 @@ fn sheets_linked_outside_the_build_are_never_served() {
     symlink(out.path().join("secret.txt"), sheets.join("leak.txt")).unwrap();
     symlink(out.path(), sheets.join("out")).unwrap();
     symlink("/etc", sheets.join("etc")).unwrap();
-    for path in ["/g/mini/leak.txt", "/g/mini/out/secret.txt", "/g/mini/etc/passwd"] {
+    for path in [
+        "/g/mini/leak.txt",
+        "/g/mini/out/secret.txt",
+        "/g/mini/etc/passwd",
+    ] {
         let (status, text) = get(p, &own, path);
         assert!(matches!(status, 403 | 404), "{path}: {text}");
-        assert!(!text.contains(SECRET) && !text.contains("root:"), "{path}: {text}");
+        assert!(
+            !text.contains(SECRET) && !text.contains("root:"),
+            "{path}: {text}"
+        );
     }
     // The sheets folder itself a link out (to the secret's folder, to `/`).
     fs::remove_dir_all(&sheets).unwrap();
@@ -232,7 +260,10 @@ fn sheets_linked_outside_the_build_are_never_served() {
         ] {
             let (status, text) = get(p, &own, path);
             assert_ne!(status, 500, "{path}");
-            assert!(!text.contains(SECRET) && !text.contains("root:"), "{path}: {text}");
+            assert!(
+                !text.contains(SECRET) && !text.contains("root:"),
+                "{path}: {text}"
+            );
         }
     }
     // A FIFO named like a sheet is refused at once, not waited on.
@@ -285,7 +316,11 @@ fn an_idle_connection_is_closed_after_the_header_timeout() {
     let mut partial = connect(p);
     write!(partial, "GET /play/ HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\n").unwrap();
     let mut kept = connect(p);
-    write!(kept, "GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\n\r\n").unwrap();
+    write!(
+        kept,
+        "GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\n\r\n"
+    )
+    .unwrap();
     let mut answer = [0; 4096];
     let n = kept.read(&mut answer).unwrap();
     assert!(answer[..n].starts_with(b"HTTP/1.1 200"));
@@ -296,7 +331,10 @@ fn an_idle_connection_is_closed_after_the_header_timeout() {
     let mut rest = Vec::new();
     let _ = kept.read_to_end(&mut rest);
     let took = start.elapsed();
-    assert!(took >= Duration::from_millis(300), "closed too soon: {took:?}");
+    assert!(
+        took >= Duration::from_millis(300),
+        "closed too soon: {took:?}"
+    );
     assert!(took < Duration::from_secs(5), "closed after {took:?}");
 }
 
@@ -329,7 +367,8 @@ fn a_flood_of_idle_connections_does_not_keep_carta_from_answering() {
     // carta's own request, while the flood is still open: answered once the
     // idle connections have timed out (2 s).
     let asked = Instant::now();
-    let request = format!("GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\nConnection: close\r\n\r\n");
+    let request =
+        format!("GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\nConnection: close\r\n\r\n");
     let text = loop {
         let mut stream = connect(p);
         let mut answer = Vec::new();
@@ -342,7 +381,10 @@ fn a_flood_of_idle_connections_does_not_keep_carta_from_answering() {
         assert!(asked.elapsed() < Duration::from_secs(10), "never answered");
         std::thread::sleep(Duration::from_millis(100));
     };
-    assert!(text.starts_with("HTTP/1.1 200") && text.contains("Mini"), "{text}");
+    assert!(
+        text.starts_with("HTTP/1.1 200") && text.contains("Mini"),
+        "{text}"
+    );
     eprintln!("answered {:?} into a flood of 300", asked.elapsed());
     drop(idle);
 }
