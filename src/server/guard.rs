@@ -21,8 +21,8 @@
 //!   request without one was not sent by a browser but by a program on
 //!   this machine, such as a script using the API: it is let through;
 //! - a body announced larger than the limit is refused at once, unread;
-//! - a request must arrive whole, body included, within
-//!   [`REQUEST_TIMEOUT`].
+//! - a request must arrive whole, body included, within the request
+//!   timeout (`net::REQUEST_TIMEOUT`), or it is answered `408`.
 //!
 //! Every answer forbids framing, so no other site can lay carta's pages
 //! under its own to trick a click on *Save*.
@@ -39,9 +39,15 @@ use serde_json::json;
 
 use super::builder::api::MAX_BODY;
 
-/// How long a request may take to arrive whole, body included, once its
-/// head has (see `net::HEADER_TIMEOUT` for the head).
-pub(crate) const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// What the guard knows: the server's origins and how long a request may
+/// take to arrive.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Guard {
+    /// The server's names and port.
+    pub(super) origins: Origins,
+    /// How long a request may take to arrive whole, once its head has.
+    pub(super) request_timeout: Duration,
+}
 
 /// The names and port under which the server is its own origin.
 #[derive(Debug, Clone, Copy)]
@@ -105,16 +111,16 @@ impl Origins {
 }
 
 /// The checks of the module's documentation, around every route.
-pub(super) async fn guard(State(origins): State<Origins>, req: Request, next: Next) -> Response {
-    let mut response = match refusal(&origins, &req) {
+pub(super) async fn guard(State(guard): State<Guard>, req: Request, next: Next) -> Response {
+    let mut response = match refusal(&guard.origins, &req) {
         Some(refused) => refused,
-        None => match tokio::time::timeout(REQUEST_TIMEOUT, next.run(req)).await {
+        None => match tokio::time::timeout(guard.request_timeout, next.run(req)).await {
             Ok(response) => response,
             Err(_) => json_error(
                 StatusCode::REQUEST_TIMEOUT,
                 &format!(
-                    "the request did not arrive within {} s",
-                    REQUEST_TIMEOUT.as_secs()
+                    "the request did not arrive within {} ms",
+                    guard.request_timeout.as_millis()
                 ),
             ),
         },

@@ -200,7 +200,10 @@ pub(crate) fn start(
         .route("/g/{game}/{*path}", get(game_file))
         .merge(builder::api::routes())
         .layer(axum::middleware::from_fn_with_state(
-            guard::Origins::new(bound),
+            guard::Guard {
+                origins: guard::Origins::new(bound),
+                request_timeout: limits.request_timeout,
+            },
             guard::guard,
         ))
         .with_state(live);

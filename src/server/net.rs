@@ -24,6 +24,11 @@ use crate::limits::BadLimit;
 pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Environment variable overriding [`HEADER_TIMEOUT`], in milliseconds.
 pub(crate) const HEADER_TIMEOUT_VAR: &str = "CARTA_SERVER_HEADER_TIMEOUT_MS";
+/// How long a request may take to arrive whole, body included, once its
+/// head has; a body sent slower is answered `408` and its connection cut.
+pub(crate) const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// Environment variable overriding [`REQUEST_TIMEOUT`], in milliseconds.
+pub(crate) const REQUEST_TIMEOUT_VAR: &str = "CARTA_SERVER_REQUEST_TIMEOUT_MS";
 /// The most connections served at once (a browser opens six per server;
 /// live-reload pages hold one each).
 pub(crate) const MAX_CONNECTIONS: usize = 128;
@@ -38,6 +43,8 @@ const MAX_HEAD_BYTES: usize = 16 << 10;
 pub(crate) struct ConnLimits {
     /// See [`HEADER_TIMEOUT`].
     pub(crate) header_timeout: Duration,
+    /// See [`REQUEST_TIMEOUT`].
+    pub(crate) request_timeout: Duration,
     /// See [`MAX_CONNECTIONS`].
     pub(crate) max_connections: usize,
 }
@@ -46,6 +53,7 @@ impl Default for ConnLimits {
     fn default() -> Self {
         ConnLimits {
             header_timeout: HEADER_TIMEOUT,
+            request_timeout: REQUEST_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
         }
     }
@@ -73,6 +81,8 @@ impl ConnLimits {
         Ok(ConnLimits {
             header_timeout: read(HEADER_TIMEOUT_VAR)?
                 .map_or(d.header_timeout, Duration::from_millis),
+            request_timeout: read(REQUEST_TIMEOUT_VAR)?
+                .map_or(d.request_timeout, Duration::from_millis),
             max_connections: read(MAX_CONNECTIONS_VAR)?.map_or(d.max_connections, |n| {
                 usize::try_from(n).unwrap_or(Semaphore::MAX_PERMITS)
             }),
@@ -123,16 +133,17 @@ mod tests {
         );
         let set = ConnLimits::from_lookup(|var| {
             Some(
-                if var == HEADER_TIMEOUT_VAR {
-                    "250"
-                } else {
+                if var == MAX_CONNECTIONS_VAR {
                     "7"
+                } else {
+                    "250"
                 }
                 .to_owned(),
             )
         })
         .unwrap();
         assert_eq!(set.header_timeout, Duration::from_millis(250));
+        assert_eq!(set.request_timeout, Duration::from_millis(250));
         assert_eq!(set.max_connections, 7);
         for bad in ["0", "-1", "soon", ""] {
             let err =

@@ -282,6 +282,10 @@ fn an_oversize_content_length_is_refused_at_once() {
     let s = serve(&ws, &[]);
     let p = s.port;
     let own = format!("127.0.0.1:{p}");
+    // The baseline: a plain GET of the games, in the same run.
+    let start = Instant::now();
+    assert_eq!(get(p, &own, "/api/games").0, 200);
+    let plain = start.elapsed();
     let mut stream = connect(p);
     let start = Instant::now();
     write!(
@@ -297,7 +301,32 @@ fn an_oversize_content_length_is_refused_at_once() {
     // The default header timeout is 10 s; the answer comes before any of
     // the body does.
     assert!(took < Duration::from_secs(2), "answered in {took:?}");
-    eprintln!("413 for Content-Length 99999999999 in {took:?}");
+    eprintln!(
+        "413 for Content-Length 99999999999 in {took:?}; a plain GET in {plain:?} (x{:.2}); the header timeout is 10 s",
+        took.as_secs_f64() / plain.as_secs_f64()
+    );
+}
+
+#[test]
+fn a_body_that_never_finishes_is_answered_408() {
+    let ws = workspace();
+    let s = serve(&ws, &[("CARTA_SERVER_REQUEST_TIMEOUT_MS", "500")]);
+    let p = s.port;
+    let own = format!("127.0.0.1:{p}");
+    let mut stream = connect(p);
+    let start = Instant::now();
+    write!(
+        stream,
+        "POST /api/organize HTTP/1.1\r\nHost: {own}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"decks\": ["
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let took = start.elapsed();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(took >= Duration::from_millis(400), "{took:?}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
 }
 
 /// Whether `stream` was closed by the server (an end of file or a reset).
@@ -347,6 +376,7 @@ fn a_flood_of_idle_connections_does_not_keep_carta_from_answering() {
     ];
     let s = serve(&ws, &env);
     let p = s.port;
+    let flood = Instant::now();
     let idle: Vec<TcpStream> = (0..300).map(|_| connect(p)).collect();
     // Past the cap, a connection is closed as soon as it is accepted; the
     // ones within it are held until the header timeout.
@@ -385,6 +415,9 @@ fn a_flood_of_idle_connections_does_not_keep_carta_from_answering() {
         text.starts_with("HTTP/1.1 200") && text.contains("Mini"),
         "{text}"
     );
-    eprintln!("answered {:?} into a flood of 300", asked.elapsed());
+    eprintln!(
+        "answered {:?} after a flood of 300 idle connections began (header timeout 2 s, cap 16)",
+        flood.elapsed()
+    );
     drop(idle);
 }
