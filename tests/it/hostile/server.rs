@@ -440,3 +440,47 @@ fn a_flood_of_idle_connections_does_not_keep_carta_from_answering() {
     );
     drop(idle);
 }
+
+#[test]
+fn a_server_limit_that_is_not_a_number_stops_the_command_with_exit_2() {
+    let ws = workspace();
+    for (command, var) in [
+        (
+            &["serve", "--port", "0"][..],
+            "CARTA_SERVER_MAX_CONNECTIONS",
+        ),
+        (
+            &["watch", "--serve", "--port", "0"][..],
+            "CARTA_SERVER_HEADER_TIMEOUT_MS",
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
+            .args(command)
+            .current_dir(ws.path())
+            .env(var, "lots")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        let code = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status.code();
+            }
+            if start.elapsed() > Duration::from_mins(1) {
+                let _ = child.kill();
+                panic!("{command:?} with {var}=lots kept running");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        assert_eq!(code, Some(2), "{command:?}: {stderr}");
+        assert!(stderr.contains(var) && stderr.contains("lots"), "{stderr}");
+    }
+}
