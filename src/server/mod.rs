@@ -11,7 +11,7 @@
 
 pub(crate) mod builder;
 mod guard;
-pub(crate) mod net;
+mod net;
 mod page;
 
 use std::convert::Infallible;
