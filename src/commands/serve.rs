@@ -12,7 +12,7 @@ use crate::diag::Diagnostics;
 use crate::emit::sheets::{self, Inputs};
 use crate::game::{self, Decks, Game, Keep};
 use crate::load::{LoadError, Workspace};
-use crate::server::{Catalog, GameEntry, Live};
+use crate::server::{Catalog, ConnLimits, GameEntry, Live};
 
 /// What `carta serve` was asked to do.
 #[derive(Debug, Clone)]
@@ -87,8 +87,10 @@ pub(crate) fn serve(
     report: &mut dyn FnMut(Report),
 ) -> Result<(), Box<dyn Error>> {
     let root = std::path::absolute(root)?;
+    let limits = ConnLimits::from_env()?;
     let mut diags = Diagnostics::new();
     let (catalog, ws) = catalog(&root, &options.games, &mut diags)?;
+    let max_bytes = ws.jail().max_bytes();
     let broken = diags.has_errors();
     let empty = catalog.is_empty();
     let summary = if broken {
@@ -110,10 +112,10 @@ pub(crate) fn serve(
     if empty {
         return Err("no game can be served".into());
     }
-    let live = Live::new(options.out.clone());
+    let live = Live::new(&root, &options.out, max_bytes)?;
     live.set_catalog(catalog);
     live.publish(|status| status.games = entries);
-    let bound = crate::server::start(options.addr, live)?;
+    let bound = crate::server::start(options.addr, live, limits)?;
     if !bound.ip().is_loopback() {
         eprintln!(
             "warning: serving on {} — anyone who can reach this machine can browse the cards and save deck files into cards/<game>/decks/",

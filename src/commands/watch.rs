@@ -21,7 +21,7 @@ use crate::diag::{Diagnostics, Format, Renderer, SourceMap};
 use crate::emit::sheets::SheetOptions;
 use crate::game::{self, Decks, Game, Keep};
 use crate::load::Workspace;
-use crate::server::{Catalog, DeckVerdict, GameEntry, Live, Problem};
+use crate::server::{Catalog, ConnLimits, DeckVerdict, GameEntry, Live, Problem};
 
 /// How long a burst of file events must be quiet before a rebuild (an
 /// editor's save is often several writes and a rename).
@@ -55,8 +55,14 @@ pub(crate) fn watch(
     report: &mut Show<'_>,
 ) -> Result<(), Box<dyn Error>> {
     let root = std::path::absolute(root)?;
-    Workspace::open(&root)?.select_games(&options.games)?;
-    let live = options.serve.map(|_| Live::new(options.out.clone()));
+    let ws = Workspace::open(&root)?;
+    ws.select_games(&options.games)?;
+    let max_bytes = ws.jail().max_bytes();
+    let limits = ConnLimits::from_env()?;
+    let live = match options.serve {
+        Some(_) => Some(Live::new(&root, &options.out, max_bytes)?),
+        None => None,
+    };
     let mut watcher = Watcher {
         root: root.clone(),
         options: options.clone(),
@@ -69,7 +75,7 @@ pub(crate) fn watch(
     }
     watcher.rebuild(&options.games, report)?;
     if let (Some(addr), Some(live)) = (options.serve, live) {
-        let bound = crate::server::start(addr, live).map_err(|e| {
+        let bound = crate::server::start(addr, live, limits).map_err(|e| {
             format!("cannot serve the preview on {addr}: {e} (choose another port with `--port N`, or `--port 0` for any free one)")
         })?;
         let url = format!("http://{bound}/");

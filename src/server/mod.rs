@@ -3,14 +3,19 @@
 //! their verdicts) that reloads itself when the sources change, with the
 //! diagnostics laid over it while they are broken.
 //!
-//! It listens on loopback only unless told otherwise, serves files only from
-//! the build folder, and learns about changes through [`Live`], which the
-//! watcher updates after every rebuild.
+//! It listens on loopback only unless told otherwise, answers only its own
+//! pages ([`guard`]: the `Host`, the `Origin`, the body), bounds its
+//! connections in time and number ([`net`]), serves files only from the
+//! build folder and through the read jail, and learns about changes through
+//! [`Live`], which the watcher updates after every rebuild.
 
 pub(crate) mod builder;
+mod guard;
+mod net;
 mod page;
 
 use std::convert::Infallible;
+use std::error::Error;
 use std::net::SocketAddr;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
@@ -26,6 +31,9 @@ use futures_util::Stream;
 use serde::Serialize;
 
 pub(crate) use builder::Catalog;
+pub(crate) use net::ConnLimits;
+
+use crate::load::{Jail, ReadProblem};
 
 /// One diagnostic as the overlay shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -79,20 +87,31 @@ pub(crate) struct Status {
 pub(crate) struct Live {
     status: Mutex<Status>,
     changed: tokio::sync::watch::Sender<u64>,
+    /// The workspace (absolute).
+    root: PathBuf,
+    /// The build folder (absolute), whose sheets `/g/` serves.
     out: PathBuf,
+    /// The largest file served from it, in bytes.
+    max_bytes: u64,
     /// The deck builder's games (swapped whole when they change).
     catalog: RwLock<Arc<Catalog>>,
 }
 
 impl Live {
-    /// A state serving the build folder `out`.
-    pub(crate) fn new(out: PathBuf) -> Arc<Self> {
-        Arc::new(Live {
+    /// A state serving the build folder `out` of the workspace `root`,
+    /// files of at most `max_bytes`.
+    ///
+    /// # Errors
+    /// When the current folder cannot be read (to make the paths absolute).
+    pub(crate) fn new(root: &Path, out: &Path, max_bytes: u64) -> std::io::Result<Arc<Self>> {
+        Ok(Arc::new(Live {
             status: Mutex::new(Status::default()),
             changed: tokio::sync::watch::Sender::new(0),
-            out,
+            root: std::path::absolute(root)?,
+            out: std::path::absolute(out)?,
+            max_bytes,
             catalog: RwLock::default(),
-        })
+        }))
     }
 
     /// Publishes a rebuild: `update` edits the status, the generation moves,
@@ -120,14 +139,53 @@ impl Live {
     fn snapshot(&self) -> Status {
         self.status.lock().expect("status lock").clone()
     }
+
+    /// The read jail of `game`'s built sheets, when the game is served and
+    /// its sheets folder, once links are followed, lies in the build
+    /// folder — and the build folder in the workspace, when it is named
+    /// inside it (a workspace's own `build` may be a link to anywhere).
+    fn sheets(&self, game: &str) -> Option<Jail> {
+        let served = {
+            let status = self.status.lock().expect("status lock");
+            status.games.iter().any(|g| g.id == game)
+        };
+        if !served || !plain(Path::new(game)) {
+            return None;
+        }
+        let inside = self
+            .out
+            .strip_prefix(&self.root)
+            .is_ok_and(|rel| plain(rel) || rel.as_os_str().is_empty());
+        let out = if inside {
+            Jail::new(&self.root, self.max_bytes)
+                .ok()?
+                .confine(&self.out)
+                .ok()?
+        } else {
+            self.out.clone()
+        };
+        let out = Jail::new(&out, self.max_bytes).ok()?;
+        let sheets = out.confine(&out.root().join(game).join("sheets")).ok()?;
+        Jail::new(&sheets, self.max_bytes).ok()
+    }
 }
 
-/// Binds `addr` and serves in a background thread; returns the address
-/// bound (the port is the system's choice when `addr`'s is 0).
+/// Whether `path` is relative and only plain names (no `..`, no root).
+fn plain(path: &Path) -> bool {
+    path.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// Binds `addr` and serves in a background thread, each connection within
+/// `limits`; returns the address bound (the port is the system's choice
+/// when `addr`'s is 0).
 ///
 /// # Errors
 /// When the address cannot be bound.
-pub(crate) fn start(addr: SocketAddr, live: Arc<Live>) -> std::io::Result<SocketAddr> {
+pub(crate) fn start(
+    addr: SocketAddr,
+    live: Arc<Live>,
+    limits: ConnLimits,
+) -> Result<SocketAddr, Box<dyn Error>> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -141,13 +199,18 @@ pub(crate) fn start(addr: SocketAddr, live: Arc<Live>) -> std::io::Result<Socket
         .route("/g/{game}/", get(game_page))
         .route("/g/{game}/{*path}", get(game_file))
         .merge(builder::api::routes())
+        .layer(axum::middleware::from_fn_with_state(
+            guard::Guard {
+                origins: guard::Origins::new(bound),
+                request_timeout: limits.request_timeout,
+            },
+            guard::guard,
+        ))
         .with_state(live);
     std::thread::spawn(move || {
-        runtime.block_on(async move {
-            // The server lives as long as the watcher: an error here ends
-            // only the preview, which the page then shows as unreachable.
-            let _ = axum::serve(listener, app).await;
-        });
+        // The server lives as long as the watcher or `serve`; it stops
+        // only with the process.
+        runtime.block_on(net::serve(listener, app, limits));
     });
     Ok(bound)
 }
@@ -178,24 +241,28 @@ async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
     let Some(entry) = status.games.iter().find(|g| g.id == game) else {
         return (StatusCode::NOT_FOUND, Html(page::index(&status))).into_response();
     };
-    let sheets = std::fs::read_to_string(live.out.join(&game).join("sheets/index.html")).ok();
+    let sheets = live
+        .sheets(&game)
+        .and_then(|jail| jail.read(&jail.root().join("index.html")).ok())
+        .and_then(|bytes| String::from_utf8(bytes).ok());
     Html(page::game(&status, entry, sheets.as_deref())).into_response()
 }
 
-/// A file of the game's built sheets (art, styles), confined to them.
+/// A file of the game's built sheets (art, styles), read through the jail
+/// of the sheets folder: a regular file inside it once links are followed,
+/// within the size limit.
 async fn game_file(
     State(live): State<Arc<Live>>,
     UrlPath((game, path)): UrlPath<(String, String)>,
 ) -> Response {
     let rel = Path::new(&path);
-    let plain = |p: &Path| p.components().all(|c| matches!(c, Component::Normal(_)));
-    if !plain(Path::new(&game)) || !plain(rel) {
+    let Some(jail) = live.sheets(&game).filter(|_| plain(rel)) else {
         return StatusCode::NOT_FOUND.into_response();
-    }
-    let file = live.out.join(&game).join("sheets").join(rel);
-    match std::fs::read(&file) {
-        Ok(bytes) => ([(header::CONTENT_TYPE, content_type(&file))], bytes).into_response(),
-        Err(_) => StatusCode::NOT_FOUND.into_response(),
+    };
+    match jail.read(&jail.root().join(rel)) {
+        Ok(bytes) => ([(header::CONTENT_TYPE, content_type(rel))], bytes).into_response(),
+        Err(ReadProblem::Missing) => StatusCode::NOT_FOUND.into_response(),
+        Err(_) => StatusCode::FORBIDDEN.into_response(),
     }
 }
 

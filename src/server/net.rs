@@ -1,0 +1,155 @@
+//! The server's connections: accepted by hand (not through `axum::serve`)
+//! so that each is bounded in time and their number is bounded.
+//!
+//! A client that opens a connection and sends nothing, or a header a byte
+//! at a time, is cut after [`HEADER_TIMEOUT`]; the same clock runs between
+//! two requests of a kept-alive connection. At most [`MAX_CONNECTIONS`] are
+//! served at once: past that, a new connection is closed as soon as it is
+//! accepted, so a flood of idle ones cannot queue up, and carta's own pages
+//! are answered again once the idle ones have timed out.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+use crate::limits::BadLimit;
+
+/// How long a client has to send a request's head (and, between two
+/// requests on one connection, the next one's) before it is cut.
+pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Environment variable overriding [`HEADER_TIMEOUT`], in milliseconds.
+pub(crate) const HEADER_TIMEOUT_VAR: &str = "CARTA_SERVER_HEADER_TIMEOUT_MS";
+/// How long a request may take to arrive whole, body included, once its
+/// head has; a body sent slower is answered `408` and its connection cut.
+pub(crate) const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// Environment variable overriding [`REQUEST_TIMEOUT`], in milliseconds.
+pub(crate) const REQUEST_TIMEOUT_VAR: &str = "CARTA_SERVER_REQUEST_TIMEOUT_MS";
+/// The most connections served at once (a browser opens six per server;
+/// live-reload pages hold one each).
+pub(crate) const MAX_CONNECTIONS: usize = 128;
+/// Environment variable overriding [`MAX_CONNECTIONS`].
+pub(crate) const MAX_CONNECTIONS_VAR: &str = "CARTA_SERVER_MAX_CONNECTIONS";
+/// The largest read buffer of a connection, in bytes: a request head
+/// longer than this is refused with `431`.
+const MAX_HEAD_BYTES: usize = 16 << 10;
+
+/// The bounds on connections of one server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ConnLimits {
+    /// See [`HEADER_TIMEOUT`].
+    pub(crate) header_timeout: Duration,
+    /// See [`REQUEST_TIMEOUT`].
+    pub(crate) request_timeout: Duration,
+    /// See [`MAX_CONNECTIONS`].
+    pub(crate) max_connections: usize,
+}
+
+impl Default for ConnLimits {
+    fn default() -> Self {
+        ConnLimits {
+            header_timeout: HEADER_TIMEOUT,
+            request_timeout: REQUEST_TIMEOUT,
+            max_connections: MAX_CONNECTIONS,
+        }
+    }
+}
+
+impl ConnLimits {
+    /// The defaults, overridden by the environment variables that are set.
+    ///
+    /// # Errors
+    /// When a variable is set to something that is not a positive number.
+    pub(crate) fn from_env() -> Result<Self, BadLimit> {
+        Self::from_lookup(|var| std::env::var(var).ok())
+    }
+
+    fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, BadLimit> {
+        let read = |var: &'static str| -> Result<Option<u64>, BadLimit> {
+            lookup(var)
+                .map(|value| match value.trim().parse::<u64>() {
+                    Ok(n) if n > 0 => Ok(n),
+                    _ => Err(BadLimit { var, value }),
+                })
+                .transpose()
+        };
+        let d = ConnLimits::default();
+        Ok(ConnLimits {
+            header_timeout: read(HEADER_TIMEOUT_VAR)?
+                .map_or(d.header_timeout, Duration::from_millis),
+            request_timeout: read(REQUEST_TIMEOUT_VAR)?
+                .map_or(d.request_timeout, Duration::from_millis),
+            max_connections: read(MAX_CONNECTIONS_VAR)?.map_or(d.max_connections, |n| {
+                usize::try_from(n).unwrap_or(Semaphore::MAX_PERMITS)
+            }),
+        })
+    }
+}
+
+/// Serves `app` on every connection `listener` accepts, within `limits`,
+/// until the runtime stops.
+pub(super) async fn serve(listener: TcpListener, app: Router, limits: ConnLimits) {
+    let permits = Arc::new(Semaphore::new(
+        limits.max_connections.min(Semaphore::MAX_PERMITS),
+    ));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(MAX_HEAD_BYTES);
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            // Out of file descriptors, or a connection reset before it was
+            // accepted: wait a little rather than spin.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        // Past the cap the connection is dropped (closed) at once.
+        let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
+            continue;
+        };
+        let conn =
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        tokio::spawn(async move {
+            // A connection's error (a timeout, a reset) ends only it.
+            let _ = conn.await;
+            drop(permit);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_come_from_the_environment_or_default() {
+        assert_eq!(
+            ConnLimits::from_lookup(|_| None).unwrap(),
+            ConnLimits::default()
+        );
+        let set = ConnLimits::from_lookup(|var| {
+            Some(
+                if var == MAX_CONNECTIONS_VAR {
+                    "7"
+                } else {
+                    "250"
+                }
+                .to_owned(),
+            )
+        })
+        .unwrap();
+        assert_eq!(set.header_timeout, Duration::from_millis(250));
+        assert_eq!(set.request_timeout, Duration::from_millis(250));
+        assert_eq!(set.max_connections, 7);
+        for bad in ["0", "-1", "soon", ""] {
+            let err =
+                ConnLimits::from_lookup(|var| (var == MAX_CONNECTIONS_VAR).then(|| bad.to_owned()))
+                    .unwrap_err();
+            assert_eq!(err.var, MAX_CONNECTIONS_VAR);
+        }
+    }
+}
