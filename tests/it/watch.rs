@@ -53,9 +53,19 @@ pub(crate) fn start_watch(root: &Path) -> (Killed, String) {
 /// Starts carta with `args` in `root` and waits for the address its server
 /// prints (on loopback); the process and that URL.
 pub(crate) fn start_server(root: &Path, args: &[&str]) -> (Killed, String) {
+    start_server_with(root, args, &[])
+}
+
+/// [`start_server`] with more environment variables (the server's limits).
+pub(crate) fn start_server_with(
+    root: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Killed, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
         .args(args)
         .current_dir(root)
+        .envs(env.iter().copied())
         .env("NO_COLOR", "1")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -5,7 +5,7 @@
 //! sockets) would.
 
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::os::unix::fs::symlink;
 use std::process::{Command, Stdio};
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use super::{SECRET, outside};
 use crate::harness::Workspace;
 use crate::sheets::{card, mini};
-use crate::watch::Killed;
+use crate::watch::{Killed, start_server_with};
 
 /// How long any one answer may take (the server's own default header
 /// timeout is 10 s).
@@ -29,33 +29,13 @@ struct Serve {
 /// Starts `carta serve --port 0` in `ws` with `env` and waits for its
 /// address.
 fn serve(ws: &Workspace, env: &[(&str, &str)]) -> Serve {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
-        .args(["serve", "--port", "0"])
-        .current_dir(ws.path())
-        .envs(env.iter().copied())
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    // Keeps draining stderr so that the server never blocks on a full pipe.
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(at) = line.find("http://127.0.0.1:") {
-                let rest = &line[at + "http://127.0.0.1:".len()..];
-                let port: String = rest.chars().take_while(char::is_ascii_digit).collect();
-                let _ = tx.send(port);
-            }
-        }
-    });
-    let process = Killed(child);
-    let port = rx
-        .recv_timeout(Duration::from_mins(2))
-        .expect("carta serve prints its address")
-        .parse()
-        .unwrap();
+    let (process, url) = start_server_with(ws.path(), &["serve", "--port", "0"], env);
+    let port = url["http://127.0.0.1:".len()..]
+        .trim_end_matches('/')
+        .split('/')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {url}"));
     Serve {
         _process: process,
         port,
