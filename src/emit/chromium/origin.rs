@@ -1,0 +1,292 @@
+//! The one place an export's browser may load from: an HTTP origin on
+//! 127.0.0.1 and an ephemeral port, in this process, that serves the
+//! export's own files (the page, the art the sheets copied) and refuses
+//! everything else. The browser also uses it as its proxy, so a request
+//! for any other address reaches it too, and is refused.
+//!
+//! Every answer carries a Content-Security-Policy that lets the page load
+//! only from this origin (images and fonts also from `data:`), run only
+//! carta's own fit script (by its hash), and embed no frame or plugin. A
+//! page from `http://` cannot reach `file://` at all: Chromium refuses it.
+//!
+//! The page is a document fetched once. Any later request for a document
+//! (a `<meta http-equiv=refresh>`, a navigation) is refused and recorded,
+//! so the job stops at once with an error instead of photographing an
+//! error page or reloading until its time limit.
+
+use std::collections::BTreeSet;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::response::Response;
+use base64::Engine as _;
+use sha2::{Digest as _, Sha256};
+
+use crate::emit::sheets::FIT_SCRIPT;
+
+/// The longest requested URL an error quotes.
+const MAX_QUOTED: usize = 200;
+
+/// A running origin for one job; stopped when dropped.
+pub(super) struct Origin {
+    addr: SocketAddr,
+    served: Arc<Served>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+/// What an origin serves and what it saw.
+struct Served {
+    /// The folder the files are in.
+    root: PathBuf,
+    /// `127.0.0.1:<port>`, the only authority it answers for.
+    host: String,
+    /// The page, `/`-separated, relative to `root`.
+    page: String,
+    /// The page's subresources, `/`-separated, relative to `root`.
+    files: BTreeSet<String>,
+    /// Whether the page was fetched.
+    page_served: AtomicBool,
+    /// The first document asked for after the page: a navigation.
+    navigation: Mutex<Option<String>>,
+    /// The Content-Security-Policy header of every answer.
+    policy: HeaderValue,
+}
+
+impl Origin {
+    /// Starts serving `page` and `files` (paths relative to `root`, `/`
+    /// separated; any that is not a plain relative path is left out).
+    pub(super) fn start(root: &Path, page: &str, files: &[String]) -> std::io::Result<Origin> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let served = Arc::new(Served {
+            root: root.to_path_buf(),
+            host: addr.to_string(),
+            page: page.to_owned(),
+            files: files.iter().filter(|f| plain(f)).cloned().collect(),
+            page_served: AtomicBool::new(false),
+            navigation: Mutex::new(None),
+            policy: HeaderValue::from_str(&policy()).expect("the policy is ASCII"),
+        });
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("carta-export-origin")
+            .enable_io()
+            .build()?;
+        let app = Router::new().fallback(answer).with_state(Arc::clone(&served));
+        let listener = {
+            let _entered = runtime.enter();
+            tokio::net::TcpListener::from_std(listener)?
+        };
+        runtime.spawn(async move {
+            // Serving ends only when the runtime is dropped with the origin.
+            let _ = axum::serve(listener, app).await;
+        });
+        Ok(Origin {
+            addr,
+            served,
+            runtime: Some(runtime),
+        })
+    }
+
+    /// The origin, `http://127.0.0.1:<port>`.
+    pub(super) fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The page's URL.
+    pub(super) fn page_url(&self) -> String {
+        format!("{}/{}", self.base(), encode(&self.served.page))
+    }
+
+    /// The document the page tried to load after itself, if any.
+    pub(super) fn navigation(&self) -> Option<String> {
+        self.served
+            .navigation
+            .lock()
+            .map_or(None, |n| n.as_ref().cloned())
+    }
+}
+
+impl Drop for Origin {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// The Content-Security-Policy of every answer: nothing but this origin's
+/// files and `data:` images and fonts, styles inline or from here, and no
+/// script but carta's fit script.
+pub(super) fn policy() -> String {
+    let body = FIT_SCRIPT
+        .strip_prefix("<script>")
+        .and_then(|s| s.strip_suffix("</script>\n"))
+        .expect("FIT_SCRIPT is one script element");
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(body));
+    format!(
+        "default-src 'none'; script-src 'sha256-{hash}'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'; \
+         frame-ancestors 'none'"
+    )
+}
+
+/// Whether `rel` is a plain relative path: no root, no `..`, no `.`.
+fn plain(rel: &str) -> bool {
+    !rel.is_empty()
+        && !rel.contains('\\')
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// `rel` as a URL path: each byte outside the unreserved set escaped.
+fn encode(rel: &str) -> String {
+    const KEEP: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'/')
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'.')
+        .remove(b'~');
+    percent_encoding::utf8_percent_encode(rel, KEEP).to_string()
+}
+
+async fn answer(State(served): State<Arc<Served>>, req: Request) -> Response {
+    let rel = match served.admit(&req) {
+        Ok(rel) => rel,
+        Err(status) => return refusal(status),
+    };
+    let path = served.root.join(&rel);
+    let Ok(Ok(bytes)) = tokio::task::spawn_blocking(move || std::fs::read(path)).await else {
+        return refusal(StatusCode::NOT_FOUND);
+    };
+    let head = req.method() == Method::HEAD;
+    let len = bytes.len();
+    let mut response = Response::new(if head {
+        Body::empty()
+    } else {
+        Body::from(bytes)
+    });
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime(&rel)));
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
+    headers.insert(header::CONTENT_SECURITY_POLICY, served.policy.clone());
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+impl Served {
+    /// The file `req` may have, or why not. A second document (anything
+    /// after the page that the browser would show as a page) is recorded
+    /// as a navigation.
+    fn admit(&self, req: &Request) -> Result<String, StatusCode> {
+        if req.method() != Method::GET && req.method() != Method::HEAD {
+            return Err(StatusCode::METHOD_NOT_ALLOWED);
+        }
+        let uri = req.uri();
+        let ours = match uri.authority() {
+            // Absolute form: the browser's proxy request.
+            Some(authority) => uri.scheme_str() == Some("http") && authority == self.host.as_str(),
+            None => req
+                .headers()
+                .get(header::HOST)
+                .is_some_and(|h| h.as_bytes() == self.host.as_bytes()),
+        };
+        let rel = percent_encoding::percent_decode_str(uri.path().trim_start_matches('/'))
+            .decode_utf8()
+            .ok()
+            .filter(|_| ours);
+        let document = req
+            .headers()
+            .get(header::ACCEPT)
+            .is_some_and(|a| a.as_bytes().windows(9).any(|w| w == b"text/html"));
+        if document {
+            let first = rel.as_deref() == Some(self.page.as_str())
+                && !self.page_served.swap(true, Ordering::SeqCst);
+            if !first {
+                self.record(&uri.to_string());
+                return Err(StatusCode::CONFLICT);
+            }
+            return Ok(self.page.clone());
+        }
+        match rel {
+            Some(rel) if self.files.contains(rel.as_ref()) => Ok(rel.into_owned()),
+            Some(_) => Err(StatusCode::NOT_FOUND),
+            None => Err(StatusCode::FORBIDDEN),
+        }
+    }
+
+    fn record(&self, url: &str) {
+        if let Ok(mut n) = self.navigation.lock() {
+            n.get_or_insert_with(|| {
+                let mut quoted: String = url.chars().take(MAX_QUOTED).collect();
+                if quoted.len() < url.len() {
+                    quoted.push('…');
+                }
+                quoted
+            });
+        }
+    }
+}
+
+fn refusal(status: StatusCode) -> Response {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = status;
+    response
+}
+
+/// The media type of a file carta serves, by its extension.
+fn mime(rel: &str) -> &'static str {
+    let ext = rel.rsplit_once('.').map_or("", |(_, e)| e);
+    match ext.to_ascii_lowercase().as_str() {
+        "html" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "gif" => "image/gif",
+        "svg" => "image/svg+xml",
+        "woff2" => "font/woff2",
+        "woff" => "font/woff",
+        "ttf" => "font/ttf",
+        "otf" => "font/otf",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_allows_carta_s_script_by_its_hash_and_nothing_from_elsewhere() {
+        let p = policy();
+        assert!(p.starts_with("default-src 'none'; script-src 'sha256-"), "{p}");
+        assert!(!p.contains("unsafe-eval") && !p.contains("script-src 'self'"));
+        assert!(!p.contains('*') && !p.contains("http"), "{p}");
+    }
+
+    #[test]
+    fn only_plain_relative_paths_are_served() {
+        assert!(plain("img/ab12.png") && plain("index.html"));
+        for bad in ["", "/etc/passwd", "../x", "img/../../x", "./x", "a\\..\\b"] {
+            assert!(!plain(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn page_urls_escape_what_a_url_cannot_hold() {
+        assert_eq!(encode("grid 1/Fúria#1.html"), "grid%201/F%C3%BAria%231.html");
+    }
+}
