@@ -268,13 +268,13 @@ impl Chromium {
         if let Some(url) = origin.navigation() {
             return Err(navigated(job, url));
         }
-        if !status.success() || !job.out.is_file() {
-            let stderr = std::fs::read_to_string(&log_path).unwrap_or_default();
-            let tail: Vec<&str> = stderr.lines().rev().take(3).collect();
-            return Err(failed(format!(
-                "{status}: {}",
-                tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
-            )));
+        if status.success() && !job.out.is_file() {
+            return Err(failed(
+                "it ended without writing its output (did the page navigate away?)".to_owned(),
+            ));
+        }
+        if !status.success() {
+            return Err(failed(format!("{status}: {}", log_tail(&log_path))));
         }
         Ok(())
     }
@@ -331,6 +331,19 @@ const SEALED: [&str; 6] = [
     "--disable-domain-reliability",
     "--disable-breakpad",
 ];
+
+/// The last lines of the browser's log, without the noise of a machine
+/// with no D-Bus.
+fn log_tail(path: &Path) -> String {
+    let log = std::fs::read_to_string(path).unwrap_or_default();
+    let tail: Vec<&str> = log
+        .lines()
+        .rev()
+        .filter(|l| !l.contains(":ERROR:dbus/"))
+        .take(3)
+        .collect();
+    tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+}
 
 fn navigated(job: &Job, url: String) -> ChromiumError {
     ChromiumError::Navigated {

@@ -215,7 +215,10 @@ impl Served {
             let first = rel.as_deref() == Some(self.page.as_str())
                 && !self.page_served.swap(true, Ordering::SeqCst);
             if !first {
-                self.record(&uri.to_string());
+                self.record(&match uri.authority() {
+                    Some(_) => uri.to_string(),
+                    None => format!("http://{}{uri}", self.host),
+                });
                 return Err(StatusCode::CONFLICT);
             }
             return Ok(self.page.clone());
@@ -267,7 +270,77 @@ fn mime(rel: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use std::io::{Read as _, Write as _};
+
     use super::*;
+
+    /// Sends `request` (a request line and headers) with `Connection:
+    /// close`, and returns the answer's status code and head.
+    fn ask(origin: &Origin, request: &str) -> (u16, String) {
+        let mut stream = std::net::TcpStream::connect(origin.addr).unwrap();
+        write!(stream, "{request}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status = answer[9..12].parse().unwrap();
+        (status, answer.to_ascii_lowercase())
+    }
+
+    fn site() -> (tempfile::TempDir, Origin) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("img")).unwrap();
+        std::fs::write(dir.path().join("index.html"), "<p>page</p>").unwrap();
+        std::fs::write(dir.path().join("img/a.png"), "png").unwrap();
+        std::fs::write(dir.path().join("secret.txt"), "secret").unwrap();
+        let files = ["img/a.png".to_owned(), "../secret.txt".to_owned()];
+        let origin = Origin::start(dir.path(), "index.html", &files).unwrap();
+        (dir, origin)
+    }
+
+    #[test]
+    fn the_page_is_served_once_with_the_policy_then_a_reload_is_recorded() {
+        let (_dir, origin) = site();
+        let host = origin.addr.to_string();
+        let doc = format!("GET /index.html HTTP/1.1\r\nHost: {host}\r\nAccept: text/html,*/*");
+        let (status, head) = ask(&origin, &doc);
+        assert_eq!(status, 200, "{head}");
+        assert!(head.contains("content-security-policy: default-src 'none'"), "{head}");
+        assert!(head.contains("<p>page</p>"));
+        assert_eq!(origin.navigation(), None);
+        assert_eq!(ask(&origin, &doc).0, 409);
+        assert_eq!(
+            origin.navigation(),
+            Some(format!("{}/index.html", origin.base()))
+        );
+    }
+
+    #[test]
+    fn a_document_from_elsewhere_is_a_navigation() {
+        let (_dir, origin) = site();
+        let nav = "GET http://example.com/x HTTP/1.1\r\nHost: example.com\r\nAccept: text/html";
+        assert_eq!(ask(&origin, nav).0, 409);
+        assert_eq!(origin.navigation().as_deref(), Some("http://example.com/x"));
+    }
+
+    #[test]
+    fn only_listed_files_of_this_origin_are_served() {
+        let (_dir, origin) = site();
+        let host = origin.addr.to_string();
+        let get = |path: &str, host: &str| format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: image/*");
+        let (status, head) = ask(&origin, &get("/img/a.png", &host));
+        assert_eq!(status, 200);
+        assert!(head.contains("content-type: image/png"), "{head}");
+        for path in ["/secret.txt", "/img/../secret.txt", "/img/%2e%2e/secret.txt", "/index.html"] {
+            assert_eq!(ask(&origin, &get(path, &host)).0, 404, "{path}");
+        }
+        assert_eq!(ask(&origin, &get("/img/a.png", "evil.example")).0, 403);
+        let proxied = "GET http://127.0.0.1:1/img/a.png HTTP/1.1\r\nHost: 127.0.0.1:1";
+        assert_eq!(ask(&origin, proxied).0, 403);
+        let post = format!("POST /img/a.png HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0");
+        assert_eq!(ask(&origin, &post).0, 405);
+        let tunnel = "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443";
+        assert_eq!(ask(&origin, tunnel).0, 405);
+        assert_eq!(origin.navigation(), None, "no document was asked for");
+    }
 
     #[test]
     fn the_policy_allows_carta_s_script_by_its_hash_and_nothing_from_elsewhere() {
