@@ -178,7 +178,10 @@ pub fn photograph(
     let mut jobs = Vec::new();
     for (i, grid) in grids.iter().enumerate() {
         let page = format!("grid-{i}.html");
-        write(&dir.join(&page), grid_html(set, grid, options, scale, zoom).as_bytes())?;
+        write(
+            &dir.join(&page),
+            grid_html(set, grid, options, scale, zoom).as_bytes(),
+        )?;
         let (w, h) = grid.size();
         jobs.push(Job {
             page,

@@ -51,7 +51,7 @@ struct Served {
     /// The page's subresources, `/`-separated, relative to `root`.
     files: BTreeSet<String>,
     /// Whether the page was fetched.
-    page_served: AtomicBool,
+    page_sent: AtomicBool,
     /// The first document asked for after the page: a navigation.
     navigation: Mutex<Option<String>>,
     /// The Content-Security-Policy header of every answer.
@@ -70,7 +70,7 @@ impl Origin {
             host: addr.to_string(),
             page: page.to_owned(),
             files: files.iter().filter(|f| plain(f)).cloned().collect(),
-            page_served: AtomicBool::new(false),
+            page_sent: AtomicBool::new(false),
             navigation: Mutex::new(None),
             policy: HeaderValue::from_str(&policy()).expect("the policy is ASCII"),
         });
@@ -79,7 +79,9 @@ impl Origin {
             .thread_name("carta-export-origin")
             .enable_io()
             .build()?;
-        let app = Router::new().fallback(answer).with_state(Arc::clone(&served));
+        let app = Router::new()
+            .fallback(answer)
+            .with_state(Arc::clone(&served));
         let listener = {
             let _entered = runtime.enter();
             tokio::net::TcpListener::from_std(listener)?
@@ -213,7 +215,7 @@ impl Served {
             .is_some_and(|a| a.as_bytes().windows(9).any(|w| w == b"text/html"));
         if document {
             let first = rel.as_deref() == Some(self.page.as_str())
-                && !self.page_served.swap(true, Ordering::SeqCst);
+                && !self.page_sent.swap(true, Ordering::SeqCst);
             if !first {
                 self.record(&match uri.authority() {
                     Some(_) => uri.to_string(),
@@ -303,7 +305,10 @@ mod tests {
         let doc = format!("GET /index.html HTTP/1.1\r\nHost: {host}\r\nAccept: text/html,*/*");
         let (status, head) = ask(&origin, &doc);
         assert_eq!(status, 200, "{head}");
-        assert!(head.contains("content-security-policy: default-src 'none'"), "{head}");
+        assert!(
+            head.contains("content-security-policy: default-src 'none'"),
+            "{head}"
+        );
         assert!(head.contains("<p>page</p>"));
         assert_eq!(origin.navigation(), None);
         assert_eq!(ask(&origin, &doc).0, 409);
@@ -325,11 +330,18 @@ mod tests {
     fn only_listed_files_of_this_origin_are_served() {
         let (_dir, origin) = site();
         let host = origin.addr.to_string();
-        let get = |path: &str, host: &str| format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: image/*");
+        let get = |path: &str, host: &str| {
+            format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: image/*")
+        };
         let (status, head) = ask(&origin, &get("/img/a.png", &host));
         assert_eq!(status, 200);
         assert!(head.contains("content-type: image/png"), "{head}");
-        for path in ["/secret.txt", "/img/../secret.txt", "/img/%2e%2e/secret.txt", "/index.html"] {
+        for path in [
+            "/secret.txt",
+            "/img/../secret.txt",
+            "/img/%2e%2e/secret.txt",
+            "/index.html",
+        ] {
             assert_eq!(ask(&origin, &get(path, &host)).0, 404, "{path}");
         }
         assert_eq!(ask(&origin, &get("/img/a.png", "evil.example")).0, 403);
@@ -345,7 +357,10 @@ mod tests {
     #[test]
     fn the_policy_allows_carta_s_script_by_its_hash_and_nothing_from_elsewhere() {
         let p = policy();
-        assert!(p.starts_with("default-src 'none'; script-src 'sha256-"), "{p}");
+        assert!(
+            p.starts_with("default-src 'none'; script-src 'sha256-"),
+            "{p}"
+        );
         assert!(!p.contains("unsafe-eval") && !p.contains("script-src 'self'"));
         assert!(!p.contains('*') && !p.contains("http"), "{p}");
     }
@@ -360,6 +375,9 @@ mod tests {
 
     #[test]
     fn page_urls_escape_what_a_url_cannot_hold() {
-        assert_eq!(encode("grid 1/Fúria#1.html"), "grid%201/F%C3%BAria%231.html");
+        assert_eq!(
+            encode("grid 1/Fúria#1.html"),
+            "grid%201/F%C3%BAria%231.html"
+        );
     }
 }

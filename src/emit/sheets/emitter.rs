@@ -68,11 +68,7 @@ impl<'g> SheetsEmitter<'g> {
 impl SheetsEmitter<'_> {
     /// How many card faces the sheets print, every copy counted.
     pub fn copies(&self) -> usize {
-        self.selection
-            .prints
-            .iter()
-            .map(|p| p.count as usize)
-            .sum()
+        self.selection.prints.iter().map(|p| p.count as usize).sum()
     }
 
     /// Renders the sheets, streaming `index.html` into `index` (see

@@ -52,7 +52,9 @@ fn frames_objects_embeds_and_navigations_to_file_urls_never_reach_the_pdf() {
     let secret = format!("file://{}", out.path().join("secret.txt").display());
     for markup in [
         format!("<iframe src=\"{secret}\" width=\"300\" height=\"80\"></iframe>"),
-        format!("<object data=\"{secret}\" type=\"text/plain\" width=\"300\" height=\"80\"></object>"),
+        format!(
+            "<object data=\"{secret}\" type=\"text/plain\" width=\"300\" height=\"80\"></object>"
+        ),
         format!("<embed src=\"{secret}\" type=\"text/plain\" width=\"300\" height=\"80\">"),
         format!("<script>location.href = \"{secret}\";</script>"),
         format!("<meta http-equiv=\"refresh\" content=\"0;url={secret}\">"),
@@ -63,8 +65,14 @@ fn frames_objects_embeds_and_navigations_to_file_urls_never_reach_the_pdf() {
         assert_eq!(run.code, Some(0), "{markup}: {}{}", run.stdout, run.stderr);
         no_secret(&run);
         let text = pdf_text(&ws);
-        assert!(!text.contains(SECRET), "{markup} put the outside file into the PDF");
-        assert!(text.contains("Carta a"), "{markup}: the page itself is printed");
+        assert!(
+            !text.contains(SECRET),
+            "{markup} put the outside file into the PDF"
+        );
+        assert!(
+            text.contains("Carta a"),
+            "{markup}: the page itself is printed"
+        );
     }
 }
 
@@ -161,7 +169,13 @@ fn template_scripts_do_not_run_and_carta_s_fit_script_does() {
     // it is printed only when carta's own script ran (without it, two
     // thirds are cut off).
     let long = "Longo ".repeat(300);
-    let ws = mini(&[card("a", "text = \"Curto\""), card("b", &format!("text = \"{long}\""))].concat());
+    let ws = mini(
+        &[
+            card("a", "text = \"Curto\""),
+            card("b", &format!("text = \"{long}\"")),
+        ]
+        .concat(),
+    );
     let run = json(&ws, &["export", "pdf"]);
     assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
     assert_eq!(pdf_text(&ws).matches("Longo").count(), 300);
@@ -228,8 +242,14 @@ fn a_page_slower_than_its_time_limit_is_stopped_with_a_clear_error() {
     assert_eq!(run.code, Some(2), "{}{}", run.stdout, run.stderr);
     let d = &with_code(&run, "export::time-limit")[0];
     let message = d["message"].as_str().unwrap();
-    assert!(message.contains("`c0`") && message.contains("`c5`"), "{message}");
-    assert!(message.contains("2 s") && message.contains("CARTA_EXPORT_SECONDS"), "{message}");
+    assert!(
+        message.contains("`c0`") && message.contains("`c5`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("2 s") && message.contains("CARTA_EXPORT_SECONDS"),
+        "{message}"
+    );
     assert!(took < Duration::from_secs(20), "stopped after {took:?}");
     assert!(!ws.path().join("build/mini").exists(), "nothing is written");
     let bad = json_env(&ws, &["export", "png"], &[("CARTA_EXPORT_SECONDS", "0")]);
