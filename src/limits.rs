@@ -95,6 +95,8 @@ mod tests {
         let l = Limits::from_lookup(|v| (v == MAX_PRINT_COPIES_VAR).then(|| "12".into())).unwrap();
         assert_eq!(l.max_print_copies, 12);
         assert_eq!(l.max_file_bytes, Limits::default().max_file_bytes);
+        let l = Limits::from_lookup(|v| (v == EXPORT_SECONDS_VAR).then(|| "5".into())).unwrap();
+        assert_eq!(l.export_seconds, 5);
         for bad in ["0", "-1", "ten", ""] {
             let e = Limits::from_lookup(|_| Some(bad.into())).unwrap_err();
             assert_eq!(e.value, bad);
