@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
@@ -166,15 +166,18 @@ async fn answer(State(served): State<Arc<Served>>, req: Request) -> Response {
         Err(status) => return refusal(status),
     };
     let path = served.root.join(&rel);
-    let Ok(Ok(bytes)) = tokio::task::spawn_blocking(move || std::fs::read(path)).await else {
+    let opened = tokio::task::spawn_blocking(move || {
+        let file = std::fs::File::open(path)?;
+        let len = file.metadata()?.len();
+        Ok::<_, std::io::Error>((file, len))
+    });
+    let Ok(Ok((file, len))) = opened.await else {
         return refusal(StatusCode::NOT_FOUND);
     };
-    let head = req.method() == Method::HEAD;
-    let len = bytes.len();
-    let mut response = Response::new(if head {
+    let mut response = Response::new(if req.method() == Method::HEAD {
         Body::empty()
     } else {
-        Body::from(bytes)
+        chunks(file)
     });
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime(&rel)));
@@ -186,6 +189,28 @@ async fn answer(State(served): State<Arc<Served>>, req: Request) -> Response {
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// The rest of `file` as a body of 64 KiB chunks read on the blocking
+/// pool: a PDF's page of a large game is never held whole.
+fn chunks(file: std::fs::File) -> Body {
+    let stream = futures_util::stream::unfold(Some(file), |file| async move {
+        let mut file = file?;
+        let read = tokio::task::spawn_blocking(move || {
+            let mut buf = vec![0; 64 << 10];
+            let n = std::io::Read::read(&mut file, &mut buf)?;
+            buf.truncate(n);
+            Ok::<_, std::io::Error>((file, buf))
+        })
+        .await
+        .map_err(std::io::Error::other);
+        match read {
+            Ok(Ok((_, buf))) if buf.is_empty() => None,
+            Ok(Ok((file, buf))) => Some((Ok(Bytes::from(buf)), Some(file))),
+            Ok(Err(e)) | Err(e) => Some((Err(e), None)),
+        }
+    });
+    Body::from_stream(stream)
 }
 
 impl Served {

@@ -59,6 +59,10 @@ fn frames_objects_embeds_and_navigations_to_file_urls_never_reach_the_pdf() {
         format!("<script>location.href = \"{secret}\";</script>"),
         format!("<meta http-equiv=\"refresh\" content=\"0;url={secret}\">"),
         format!("<link rel=\"stylesheet\" href=\"{secret}\"><img src=\"{secret}\">"),
+        format!(
+            "<iframe width=\"300\" height=\"80\" srcdoc=\"<iframe src='{secret}'></iframe>\
+             <meta http-equiv=refresh content='0;url={secret}'>\"></iframe>"
+        ),
     ] {
         let ws = templated(&card("a", ""), &markup);
         let run = json(&ws, &["export", "pdf"]);
