@@ -220,7 +220,7 @@ pub fn photograph(
         .collect()
 }
 
-/// What a grid shows, for errors: `card `a``, or `cards `a` … `c``.
+/// What a grid shows, for errors: card `a`, or cards `a` … `c`.
 fn about(grid: &Grid<'_>) -> String {
     let side = |s: Side| if s == Side::Back { " (back)" } else { "" };
     match (grid.cells.first(), grid.cells.last()) {

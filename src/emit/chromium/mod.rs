@@ -386,6 +386,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_page_s_time_limit_grows_with_every_500_card_boxes_it_draws() {
+        let chromium = Chromium {
+            binary: PathBuf::from("chromium"),
+            limit: Duration::from_secs(60),
+        }
+        .with_limit(7);
+        let job = |cards| Job {
+            page: "index.html".into(),
+            out: PathBuf::from("out.pdf"),
+            about: "the sheets of `mini`".into(),
+            cards,
+            shot: Shot::Pdf,
+        };
+        assert_eq!(chromium.limit_of(&job(0)), Duration::from_secs(7));
+        assert_eq!(chromium.limit_of(&job(70)), Duration::from_secs(7));
+        assert_eq!(chromium.limit_of(&job(500)), Duration::from_secs(7));
+        assert_eq!(chromium.limit_of(&job(1_001)), Duration::from_secs(21));
+    }
+
+    #[test]
     fn file_urls_escape_what_a_url_cannot_hold() {
         assert_eq!(
             file_url(Path::new("/srv/jogos/a b/Fúria#1.png")),
