@@ -389,7 +389,7 @@ mod tests {
     fn a_page_s_time_limit_grows_with_every_500_card_boxes_it_draws() {
         let chromium = Chromium {
             binary: PathBuf::from("chromium"),
-            limit: Duration::from_secs(60),
+            limit: Duration::from_mins(1),
         }
         .with_limit(7);
         let job = |cards| Job {
