@@ -214,9 +214,9 @@ fn chunks(file: std::fs::File) -> Body {
 }
 
 impl Served {
-    /// The file `req` may have, or why not. A second document (anything
-    /// after the page that the browser would show as a page) is recorded
-    /// as a navigation.
+    /// The file `req` may have, or why not. The page is served once; a
+    /// document asked for after it (what the browser would show in its
+    /// place) is recorded as a navigation.
     fn admit(&self, req: &Request) -> Result<String, StatusCode> {
         if req.method() != Method::GET && req.method() != Method::HEAD {
             return Err(StatusCode::METHOD_NOT_ALLOWED);
@@ -238,17 +238,19 @@ impl Served {
             .headers()
             .get(header::ACCEPT)
             .is_some_and(|a| a.as_bytes().windows(9).any(|w| w == b"text/html"));
-        if document {
-            let first = rel.as_deref() == Some(self.page.as_str())
-                && !self.page_sent.swap(true, Ordering::SeqCst);
-            if !first {
-                self.record(&match uri.authority() {
-                    Some(_) => uri.to_string(),
-                    None => format!("http://{}{uri}", self.host),
-                });
-                return Err(StatusCode::CONFLICT);
-            }
+        // The first request for the page is the page; any later document
+        // is the page leaving.
+        if rel.as_deref() == Some(self.page.as_str())
+            && !self.page_sent.swap(true, Ordering::SeqCst)
+        {
             return Ok(self.page.clone());
+        }
+        if document {
+            self.record(&match uri.authority() {
+                Some(_) => uri.to_string(),
+                None => format!("http://{}{uri}", self.host),
+            });
+            return Err(StatusCode::CONFLICT);
         }
         match rel {
             Some(rel) if self.files.contains(rel.as_ref()) => Ok(rel.into_owned()),
@@ -361,6 +363,8 @@ mod tests {
         let (status, head) = ask(&origin, &get("/img/a.png", &host));
         assert_eq!(status, 200);
         assert!(head.contains("content-type: image/png"), "{head}");
+        // The page once, as the browser's first request; never again.
+        assert_eq!(ask(&origin, &get("/index.html", &host)).0, 200);
         for path in [
             "/secret.txt",
             "/img/../secret.txt",
