@@ -8,6 +8,8 @@ pub const MAX_FILE_BYTES_VAR: &str = "CARTA_MAX_FILE_BYTES";
 pub const MAX_PRINT_COPIES_VAR: &str = "CARTA_MAX_PRINT_COPIES";
 /// Environment variable overriding [`Limits::max_diagnostics_per_file`].
 pub const MAX_DIAGNOSTICS_VAR: &str = "CARTA_MAX_DIAGNOSTICS_PER_FILE";
+/// Environment variable overriding [`Limits::export_seconds`].
+pub const EXPORT_SECONDS_VAR: &str = "CARTA_EXPORT_SECONDS";
 
 /// The limits of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +22,9 @@ pub struct Limits {
     /// The most diagnostics reported for one file; the rest are counted in
     /// one closing diagnostic (default 200).
     pub max_diagnostics_per_file: usize,
+    /// The seconds the export browser may spend on one page (per 500 card
+    /// boxes it draws) before it is stopped (default 60).
+    pub export_seconds: u64,
 }
 
 impl Default for Limits {
@@ -28,6 +33,7 @@ impl Default for Limits {
             max_file_bytes: 64 << 20,
             max_print_copies: 100_000,
             max_diagnostics_per_file: 200,
+            export_seconds: 60,
         }
     }
 }
@@ -74,6 +80,7 @@ impl Limits {
                 d.max_diagnostics_per_file as u64,
             )?)
             .unwrap_or(usize::MAX),
+            export_seconds: read(EXPORT_SECONDS_VAR, d.export_seconds)?,
         })
     }
 }
@@ -88,6 +95,8 @@ mod tests {
         let l = Limits::from_lookup(|v| (v == MAX_PRINT_COPIES_VAR).then(|| "12".into())).unwrap();
         assert_eq!(l.max_print_copies, 12);
         assert_eq!(l.max_file_bytes, Limits::default().max_file_bytes);
+        let l = Limits::from_lookup(|v| (v == EXPORT_SECONDS_VAR).then(|| "5".into())).unwrap();
+        assert_eq!(l.export_seconds, 5);
         for bad in ["0", "-1", "ten", ""] {
             let e = Limits::from_lookup(|_| Some(bad.into())).unwrap_err();
             assert_eq!(e.value, bad);

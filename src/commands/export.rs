@@ -61,6 +61,7 @@ pub(crate) fn run(
         source,
     })?;
     let mut ws = Workspace::open(root)?;
+    let chromium = chromium.with_limit(ws.limits().export_seconds);
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(&out);
     let done = each_target(

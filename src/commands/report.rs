@@ -80,6 +80,7 @@ impl CommandError {
             CommandError::Load(LoadError::Io { .. }) => "load::io",
             CommandError::Load(LoadError::Limit(_)) => "load::limit",
             CommandError::Load(LoadError::Changed { .. }) => "load::changed",
+            CommandError::Emit(EmitError::Chromium(e)) => e.code(),
             CommandError::Emit(_) => "emit::write",
             CommandError::Init(e) => e.code(),
             CommandError::Watch(_) => "watch::failed",

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::chromium::{Chromium, Job};
+use super::chromium::{Chromium, Job, Shot, Site};
 use super::sheets::geometry::{CardBox, mm};
 use super::sheets::icons::escape_into;
 use super::sheets::{CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, render_cards};
@@ -177,19 +177,31 @@ pub fn photograph(
     };
     let mut jobs = Vec::new();
     for (i, grid) in grids.iter().enumerate() {
-        let page = dir.join(format!("grid-{i}.html"));
-        write(&page, grid_html(set, grid, options, scale, zoom).as_bytes())?;
+        let page = format!("grid-{i}.html");
+        write(
+            &dir.join(&page),
+            grid_html(set, grid, options, scale, zoom).as_bytes(),
+        )?;
         let (w, h) = grid.size();
-        jobs.push(Job::Screenshot {
+        jobs.push(Job {
             page,
             out: dir.join(format!("grid-{i}.png")),
-            // One CSS pixel more than needed: the image is cut to size.
-            width: (f64::from(w) / device).ceil() as u32 + 1,
-            height: (f64::from(h) / device).ceil() as u32 + 1,
-            scale: device,
+            about: about(grid),
+            cards: grid.cells.len(),
+            shot: Shot::Png {
+                // One CSS pixel more than needed: the image is cut to size.
+                width: (f64::from(w) / device).ceil() as u32 + 1,
+                height: (f64::from(h) / device).ceil() as u32 + 1,
+                scale: device,
+            },
         });
     }
-    chromium.run_all(&jobs, options.parallel, what)?;
+    // The browser may load the grid pages' art, written beside them.
+    let site = Site {
+        root: dir.to_path_buf(),
+        files: set.images.iter().map(|f| f.path.clone()).collect(),
+    };
+    chromium.run_all(&site, &jobs, options.parallel, what)?;
     grids
         .iter()
         .enumerate()
@@ -206,6 +218,18 @@ pub fn photograph(
             })
         })
         .collect()
+}
+
+/// What a grid shows, for errors: card `a`, or cards `a` … `c`.
+fn about(grid: &Grid<'_>) -> String {
+    let side = |s: Side| if s == Side::Back { " (back)" } else { "" };
+    match (grid.cells.first(), grid.cells.last()) {
+        (Some((a, sa)), Some((b, sb))) if grid.cells.len() > 1 => {
+            format!("cards `{}`{} … `{}`{}", a.id, side(*sa), b.id, side(*sb))
+        }
+        (Some((a, sa)), _) => format!("card `{}`{}", a.id, side(*sa)),
+        _ => "an empty grid".to_owned(),
+    }
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), EmitError> {

@@ -3,7 +3,7 @@
 //! `carta print` writes: the same pages, sizes and card positions.
 
 use super::cards::unit;
-use super::chromium::{Chromium, Job};
+use super::chromium::{Chromium, Job, Shot, Site};
 use super::sheets::SheetsEmitter;
 use super::{EmitError, Emitter, Stage};
 use crate::diag::Diagnostics;
@@ -60,11 +60,19 @@ impl Emitter for PdfEmitter<'_> {
             written.map_err(|source| EmitError::Write { path, source })?;
         }
         let out = scratch.path().join("sheets.pdf");
-        let job = Job::Pdf {
-            page,
-            out: out.clone(),
+        // The browser may load the page and the art written beside it.
+        let site = Site {
+            root: scratch.path().to_path_buf(),
+            files: files.iter().map(|f| f.path.clone()).collect(),
         };
-        self.chromium.run_all(&[job], 1, "pdf")?;
+        let job = Job {
+            page: "index.html".to_owned(),
+            out: out.clone(),
+            about: format!("the sheets of `{}`", self.stem),
+            cards: self.sheets.copies().saturating_mul(2),
+            shot: Shot::Pdf,
+        };
+        self.chromium.run_all(&site, &[job], 1, "pdf")?;
         let bytes = std::fs::read(&out).map_err(|source| EmitError::Write {
             path: out.clone(),
             source,

@@ -66,6 +66,11 @@ impl<'g> SheetsEmitter<'g> {
 }
 
 impl SheetsEmitter<'_> {
+    /// How many card faces the sheets print, every copy counted.
+    pub fn copies(&self) -> usize {
+        self.selection.prints.iter().map(|p| p.count as usize).sum()
+    }
+
     /// Renders the sheets, streaming `index.html` into `index` (see
     /// [`render`]) and counting the printed copies against the run's limit
     /// in `stage`; returns the art files to write beside it, `None` once
