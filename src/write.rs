@@ -466,21 +466,39 @@ impl Folder {
         Ok(out)
     }
 
-    /// Reads regular file `name` of at most `max` bytes, opened without
-    /// following a link and without blocking; `None` for anything else.
-    pub fn read(&self, name: &str, max: u64) -> Option<Vec<u8>> {
+    /// Opens regular file `name` for reading, without following a link
+    /// and without blocking (a FIFO would wait for a writer); `None` when
+    /// nothing is there.
+    ///
+    /// # Errors
+    /// [`WriteError::Link`] or [`WriteError::NotAFile`] when something else
+    /// than a regular file is there.
+    pub fn open_read(&self, name: &str) -> Result<Option<File>, WriteError> {
         let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        let fd = rustix::fs::openat(&self.fd, name, flags, Mode::empty()).ok()?;
-        let file = File::from(fd);
-        let meta = file.metadata().ok()?;
-        if !meta.is_file() || meta.len() > max {
-            return None;
+        let file = match rustix::fs::openat(&self.fd, name, flags, Mode::empty()) {
+            Ok(fd) => File::from(fd),
+            Err(Errno::NOENT) => return Ok(None),
+            Err(e) => {
+                return Err(self
+                    .refusal(OsStr::new(name), "a file")
+                    .unwrap_or_else(|| io_error(&self.shown(name), e)));
+            }
+        };
+        let kind = rustix::fs::fstat(&file).map_err(|e| io_error(&self.shown(name), e))?;
+        match Kind::of(FileType::from_raw_mode(kind.st_mode)) {
+            Kind::File => Ok(Some(file)),
+            kind => Err(WriteError::NotAFile {
+                path: self.shown(name),
+                what: kind.noun(),
+                wanted: "a file",
+            }),
         }
-        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-        file.take(max.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .ok()?;
-        (bytes.len() as u64 <= max).then_some(bytes)
+    }
+
+    /// Reads regular file `name` of at most `max` bytes, as
+    /// [`Folder::open_read`] opens it; `None` for anything else.
+    pub fn read(&self, name: &str, max: u64) -> Option<Vec<u8>> {
+        read_at_most(self.open_read(name).ok()??, max)
     }
 
     /// Flushes file `name`, or every file of folder `name`, to disk; links
@@ -503,6 +521,20 @@ impl Folder {
             .sync_all()
             .map_err(|source| WriteError::Io { path, source })
     }
+}
+
+/// The bytes of `file` when it holds at most `max` (never reading more,
+/// whatever its size said).
+pub fn read_at_most(file: File, max: u64) -> Option<Vec<u8>> {
+    let len = file.metadata().ok()?.len();
+    if len > max {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= max).then_some(bytes)
 }
 
 /// The components of `rel`, which must be a plain relative path (`.`

@@ -196,6 +196,7 @@ fn prepare(
         };
         CheckCache::new(ws.root(), &name, hash_text(&key))
     });
+    let cache = cache.transpose()?.flatten();
     Ok(Some(Head {
         kinds: manifest.manifest.kind_ids(),
         manifest,
@@ -388,6 +389,7 @@ fn read_card_files(
         },
     )?;
     if let Some(cache) = cache {
+        cache.refused()?;
         cache.prune(&card_files);
     }
     let mut out = CardFiles {
