@@ -178,10 +178,18 @@ pub fn carries_keys(root: &Path, game: &str, keys: &[String]) -> bool {
 fn stale_game_files(root: &Path, game: &Game) -> Vec<EditorFile> {
     let inputs = Inputs::of(game);
     let mut out = Vec::new();
-    if !has_key(root, &cards_schema_path(&inputs.manifest.id), &inputs.key(false)) {
+    if !has_key(
+        root,
+        &cards_schema_path(&inputs.manifest.id),
+        &inputs.key(false),
+    ) {
         out.push(cards_file(&inputs));
     }
-    if !has_key(root, &deck_schema_path(&inputs.manifest.id), &inputs.key(true)) {
+    if !has_key(
+        root,
+        &deck_schema_path(&inputs.manifest.id),
+        &inputs.key(true),
+    ) {
         out.push(deck_file(&inputs));
     }
     out

@@ -318,6 +318,42 @@ impl Folder {
         }
     }
 
+    /// Creates file `name`, or truncates the regular file there, and returns
+    /// it for writing; a link, a FIFO or a device there is refused.
+    ///
+    /// # Errors
+    /// See [`WriteError`].
+    pub fn create_file(&self, name: &str) -> Result<File, WriteError> {
+        let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::NONBLOCK;
+        let fd = rustix::fs::openat(
+            &self.fd,
+            name,
+            flags | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o666),
+        )
+        .map_err(|e| {
+            self.refusal(OsStr::new(name), "a file")
+                .unwrap_or_else(|| io_error(&self.shown(name), e))
+        })?;
+        let file = File::from(fd);
+        let stat = rustix::fs::fstat(&file).map_err(|e| io_error(&self.shown(name), e))?;
+        match Kind::of(FileType::from_raw_mode(stat.st_mode)) {
+            // Truncated only once known to be a regular file.
+            Kind::File => file
+                .set_len(0)
+                .map(|()| file)
+                .map_err(|source| WriteError::Io {
+                    path: self.shown(name),
+                    source,
+                }),
+            kind => Err(WriteError::NotAFile {
+                path: self.shown(name),
+                what: kind.noun(),
+                wanted: "a file",
+            }),
+        }
+    }
+
     /// A new temporary file beside `name`, created exclusively: whatever
     /// lies at any name it tries (a planted FIFO, a link) is never opened.
     fn temp(&self, name: &str) -> Result<(String, File), WriteError> {
@@ -507,7 +543,9 @@ impl Folder {
     /// # Errors
     /// When a file cannot be synced.
     pub fn sync(&self, name: &str) -> Result<(), WriteError> {
-        if let Some(inner) = self.existing(name)? {
+        if self.kind(name)? == Some(Kind::Folder)
+            && let Some(inner) = self.existing(name)?
+        {
             for (entry, _) in inner.entries()? {
                 inner.sync(&entry.to_string_lossy())?;
             }
@@ -546,10 +584,7 @@ fn components<'p>(rel: &'p Path, base: &Path) -> Result<Vec<&'p OsStr>, WriteErr
             Component::Normal(part) => Ok(part),
             _ => Err(WriteError::Io {
                 path: base.join(rel),
-                source: io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    "not a plain relative path",
-                ),
+                source: io::Error::new(io::ErrorKind::InvalidInput, "not a plain relative path"),
             }),
         })
         .collect()
@@ -579,7 +614,12 @@ mod tests {
         let mut out: Vec<_> = walkdir::WalkDir::new(dir)
             .into_iter()
             .map(|e| e.unwrap())
-            .map(|e| (e.path().to_path_buf(), fs::read(e.path()).unwrap_or_default()))
+            .map(|e| {
+                (
+                    e.path().to_path_buf(),
+                    fs::read(e.path()).unwrap_or_default(),
+                )
+            })
             .collect();
         out.sort();
         out
@@ -650,6 +690,9 @@ mod tests {
         assert!(e.to_string().contains("FIFO"), "{e}");
         assert_eq!(root.read("p", 10), None);
         assert_eq!(root.sub("file/x").unwrap_err().code(), "write::not-a-file");
-        assert_eq!(root.kind("p").unwrap(), Some(Kind::Other("a FIFO (named pipe)")));
+        assert_eq!(
+            root.kind("p").unwrap(),
+            Some(Kind::Other("a FIFO (named pipe)"))
+        );
     }
 }

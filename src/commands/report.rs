@@ -80,7 +80,8 @@ impl CommandError {
             CommandError::Load(LoadError::Io { .. }) => "load::io",
             CommandError::Load(LoadError::Limit(_)) => "load::limit",
             CommandError::Load(LoadError::Changed { .. }) => "load::changed",
-            CommandError::Load(LoadError::Write(e)) | CommandError::Emit(EmitError::Confined(e))
+            CommandError::Load(LoadError::Write(e))
+            | CommandError::Emit(EmitError::Confined(e))
                 if e.is_refusal() =>
             {
                 e.code()
@@ -96,9 +97,8 @@ impl CommandError {
     /// How to fix it, where carta can say.
     pub(crate) fn help(&self) -> Option<&'static str> {
         match self {
-            CommandError::Load(LoadError::Write(e)) | CommandError::Emit(EmitError::Confined(e)) => {
-                e.is_refusal().then(|| e.help())
-            }
+            CommandError::Load(LoadError::Write(e))
+            | CommandError::Emit(EmitError::Confined(e)) => e.is_refusal().then(|| e.help()),
             CommandError::Init(super::init::InitError::Confined(e)) => Some(e.help()),
             _ => None,
         }
