@@ -379,6 +379,17 @@ impl Folder {
     /// See [`WriteError`].
     pub fn write_atomic(&self, name: &str, bytes: &[u8], sync: bool) -> Result<(), WriteError> {
         self.check_file(name)?;
+        self.replace(name, bytes, sync)
+    }
+
+    /// Writes `bytes` to a new temporary file renamed over entry `name`,
+    /// whatever it is: a link or a FIFO there is replaced itself, never
+    /// opened nor followed. For files only carta writes, named by it (the
+    /// check cache's entries), where a planted entry is just stale.
+    ///
+    /// # Errors
+    /// When the file cannot be written or renamed (over a folder).
+    pub fn replace(&self, name: &str, bytes: &[u8], sync: bool) -> Result<(), WriteError> {
         self.write_temp(name, bytes, sync, |tmp| {
             rustix::fs::renameat(&self.fd, tmp, &self.fd, name)
         })

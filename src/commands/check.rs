@@ -35,7 +35,7 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
         if let Checked::Compiled(game, draft) = c {
             if let Some(draft) = draft {
                 let keys = editor::game_keys(&game);
-                game::remember(&ws, &game, draft, &diags, keys)?;
+                game::remember(&ws, &game, draft, &diags, keys);
             }
             // The command ends here and the process with it: freeing every
             // card one by one would only add to the check's time.

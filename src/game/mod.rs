@@ -389,7 +389,6 @@ fn read_card_files(
         },
     )?;
     if let Some(cache) = cache {
-        cache.refused()?;
         cache.prune(&card_files);
     }
     let mut out = CardFiles {

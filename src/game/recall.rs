@@ -185,16 +185,7 @@ fn record_key(ws: &Workspace) -> u64 {
 /// Writes the record of a game this check compiled, with its editor
 /// schemas' `keys`; forgets the old one when the check leaves nothing to
 /// vouch for (a card file with problems is never cached).
-///
-/// # Errors
-/// When a link or a non-regular file is where the record goes.
-pub fn remember(
-    ws: &Workspace,
-    game: &Game,
-    draft: Draft,
-    diags: &Diagnostics,
-    keys: Vec<String>,
-) -> Result<(), LoadError> {
+pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, keys: Vec<String>) {
     let Draft {
         cache,
         cards,
@@ -236,10 +227,9 @@ pub fn remember(
         })
     })();
     match record {
-        Some(record) => cache.put_record(record_key(ws), &record)?,
-        None => cache.drop_record()?,
+        Some(record) => cache.put_record(record_key(ws), &record),
+        None => cache.drop_record(),
     }
-    Ok(())
 }
 
 /// The hash of the text of each translation file and template the game
@@ -321,7 +311,7 @@ fn recall(
         return Ok(None);
     };
     diags.extend(kept);
-    cache.put_record(record_key(ws), &record)?;
+    cache.put_record(record_key(ws), &record);
     Ok(Some(Recalled {
         id: game.to_owned(),
         cards: record.total,

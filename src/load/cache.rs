@@ -35,7 +35,6 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::SystemTime;
 
 use serde::Serialize;
@@ -59,9 +58,6 @@ pub struct CheckCache {
     /// The record's file name, `<game>.verdict`.
     record: String,
     key: u64,
-    /// The first entry carta refused to write (a link or a FIFO where an
-    /// entry goes), reported once the files are read.
-    refused: Mutex<Option<WriteError>>,
 }
 
 /// What a cache entry says of the file it was made from: enough for the
@@ -146,31 +142,7 @@ impl CheckCache {
             dir,
             record: format!("{game}.verdict"),
             key: h.finish(),
-            refused: Mutex::new(None),
         }))
-    }
-
-    /// The first entry or record the cache refused to write: a link or a
-    /// non-regular file where it writes.
-    ///
-    /// # Errors
-    /// That refusal.
-    pub fn refused(&self) -> Result<(), WriteError> {
-        match self.refused.lock().ok().and_then(|mut r| r.take()) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-
-    /// Writes an entry or the record; a refusal is kept for
-    /// [`CheckCache::refused`], an I/O error only costs a slower next check.
-    fn keep(&self, written: Result<(), WriteError>) {
-        if let Err(e) = written
-            && e.is_refusal()
-            && let Ok(mut refused) = self.refused.lock()
-        {
-            refused.get_or_insert(e);
-        }
     }
 
     /// The game's record, if one was written with this key (and `extra`,
@@ -185,14 +157,12 @@ impl CheckCache {
         fresh.then(|| rmp_serde::from_slice(payload).ok())?
     }
 
-    /// Writes the game's record (atomically; a record that cannot be
-    /// written only makes the next check a full one).
-    ///
-    /// # Errors
-    /// When a link or a non-regular file is where the record goes.
-    pub fn put_record<T: Serialize>(&self, extra: u64, record: &T) -> Result<(), WriteError> {
+    /// Writes the game's record (atomically, replacing whatever entry is
+    /// there without following it; a record that cannot be written only
+    /// makes the next check a full one).
+    pub fn put_record<T: Serialize>(&self, extra: u64, record: &T) {
         let Ok(payload) = rmp_serde::to_vec(record) else {
-            return Ok(());
+            return;
         };
         let mut bytes = Vec::with_capacity(32 + payload.len());
         bytes.extend(RECORD_MAGIC);
@@ -200,18 +170,12 @@ impl CheckCache {
             bytes.extend(word.to_le_bytes());
         }
         bytes.extend(payload);
-        self.keep(self.parent.write_atomic(&self.record, &bytes, false));
-        self.refused()
+        let _ = self.parent.replace(&self.record, &bytes, false);
     }
 
-    /// Forgets the game's record.
-    ///
-    /// # Errors
-    /// When a link or a non-regular file is where the record goes.
-    pub fn drop_record(&self) -> Result<(), WriteError> {
-        self.parent.check_file(&self.record)?;
+    /// Forgets the game's record (a link there is removed itself).
+    pub fn drop_record(&self) {
         let _ = self.parent.remove_file(&self.record);
-        Ok(())
     }
 
     fn entry(rel: &str) -> String {
@@ -257,8 +221,10 @@ impl CheckCache {
 
     /// Remembers what checking card file `rel` kept, with the file's stamp
     /// when it is settled (written atomically, without fsync: a lost entry
-    /// is only a slower next check). Returns the entry's mark (`None` when
-    /// what was kept does not serialize or was not written).
+    /// is only a slower next check; whatever entry was there, a planted
+    /// link or FIFO included, is replaced, not followed). Returns the
+    /// entry's mark (`None` when what was kept does not serialize or was
+    /// not written).
     pub fn put<T: Serialize + ?Sized>(
         &self,
         rel: &str,
@@ -282,10 +248,8 @@ impl CheckCache {
             bytes.extend(word.to_le_bytes());
         }
         bytes.extend(payload);
-        let written = self.dir.write_atomic(&Self::entry(rel), &bytes, false);
-        let ok = written.is_ok();
-        self.keep(written);
-        ok.then_some(mark)
+        let written = self.dir.replace(&Self::entry(rel), &bytes, false);
+        written.is_ok().then_some(mark)
     }
 
     /// Removes the entries of files that are no longer card files: only
@@ -435,7 +399,7 @@ mod tests {
         let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
         let record = vec![card("a")];
         assert_eq!(cache.get_record::<Vec<Card>>(9), None, "none yet");
-        cache.put_record(9, &record).unwrap();
+        cache.put_record(9, &record);
         assert_eq!(cache.get_record(9), Some(record.clone()));
         assert_eq!(cache.get_record::<Vec<Card>>(8), None, "other limits");
         assert_eq!(
@@ -453,8 +417,8 @@ mod tests {
         *bytes.last_mut().unwrap() ^= 1;
         fs::write(&path, &bytes).unwrap();
         assert_eq!(cache.get_record::<Vec<Card>>(9), None, "damaged");
-        cache.put_record(9, &record).unwrap();
-        cache.drop_record().unwrap();
+        cache.put_record(9, &record);
+        cache.drop_record();
         assert_eq!(cache.get_record::<Vec<Card>>(9), None, "dropped");
     }
 
