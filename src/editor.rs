@@ -313,15 +313,12 @@ pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitE
         let (dir, name) = write::split(Path::new(&f.path));
         let folder = root.sub(dir)?;
         if f.path == TAPLO_CONFIG {
-            let old = match folder.open_read(name)? {
-                // Larger than the limit: not the few lines carta writes.
-                Some(file) => Some(
-                    write::read_at_most(file, max_file_bytes())
-                        .map(|b| String::from_utf8_lossy(&b).into_owned())
-                        .unwrap_or_default(),
-                ),
-                None => None,
-            };
+            // Larger than the limit: not the few lines carta writes.
+            let old = folder.open_read(name)?.map(|file| {
+                write::read_at_most(file, max_file_bytes())
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default()
+            });
             if old.as_deref() == Some(f.text.as_str()) {
                 continue;
             }

@@ -8,10 +8,13 @@ use super::{SECRET, json, mkfifo, outside, with_code};
 use crate::harness::{Run, Workspace};
 use crate::sheets::{card, mini};
 
-/// Every entry under `dir` (links not followed): its path, what it is, and
-/// a file's bytes or a link's target.
-fn snapshot(dir: &Path) -> Vec<(String, &'static str, Vec<u8>)> {
-    fn walk(dir: &Path, base: &Path, out: &mut Vec<(String, &'static str, Vec<u8>)>) {
+/// Every entry of a folder tree: its path, what it is, and a file's bytes
+/// or a link's target.
+type Snapshot = Vec<(String, &'static str, Vec<u8>)>;
+
+/// The entries under `dir`, links not followed.
+fn snapshot(dir: &Path) -> Snapshot {
+    fn walk(dir: &Path, base: &Path, out: &mut Snapshot) {
         for entry in fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let rel = path.strip_prefix(base).unwrap().display().to_string();
@@ -37,7 +40,7 @@ fn snapshot(dir: &Path) -> Vec<(String, &'static str, Vec<u8>)> {
 
 /// A folder outside every workspace with files and a `sheets/` folder of
 /// its own (what a build's swap would replace), and its snapshot.
-fn victim() -> (tempfile::TempDir, Vec<(String, &'static str, Vec<u8>)>) {
+fn victim() -> (tempfile::TempDir, Snapshot) {
     let dir = outside();
     fs::create_dir_all(dir.path().join("sheets/img")).unwrap();
     fs::write(dir.path().join("sheets/index.html"), SECRET).unwrap();
@@ -219,15 +222,15 @@ fn a_translation_file_or_folder_that_is_a_link_is_not_written_through() {
 
 #[test]
 fn a_linked_game_output_folder_is_neither_written_nor_swapped() {
-    for (rel, args) in [
-        ("build/mini", &["build"][..]),
-        ("build/mini", &["print", "mini"][..]),
-        ("build/mini/sheets", &["build", "--no-cache"][..]),
-        ("build/mini/mini.carta", &["build", "--no-cache"][..]),
+    for (rel, args, file) in [
+        ("build/mini", &["build"][..], false),
+        ("build/mini", &["print", "mini"][..], false),
+        ("build/mini/sheets", &["build", "--no-cache"][..], false),
+        ("build/mini/mini.carta", &["build", "--no-cache"][..], true),
     ] {
         let (out, before) = victim();
         let ws = mini(&card("a", ""));
-        let to = if rel.ends_with(".carta") {
+        let to = if file {
             out.path().join("secret.txt")
         } else {
             out.path().to_path_buf()
