@@ -225,7 +225,7 @@ fn has_key(root: &Path, rel: &str, key: &str) -> bool {
     use std::io::Read;
     let mut head = [0u8; 512];
     let (dir, name) = write::split(Path::new(rel));
-    let opened = Folder::open(root)
+    let opened = Folder::workspace(root)
         .and_then(|root| root.existing(dir))
         .and_then(|dir| dir.map_or(Ok(None), |d| d.open_read(name)));
     let Ok(Some(mut file)) = opened else {
@@ -307,7 +307,7 @@ pub fn refresh_reporting<'g>(
 /// When a file cannot be read or written, or a link or a non-regular file
 /// is where one goes.
 pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitError> {
-    let root = Folder::open(root)?;
+    let root = Folder::workspace(root)?;
     let mut out = Written::default();
     for f in files {
         let (dir, name) = write::split(Path::new(&f.path));

@@ -167,6 +167,17 @@ impl Folder {
             .map_err(|e| io_error(path, e))
     }
 
+    /// Opens the workspace at `root` as given; paths below it are shown
+    /// relative to it in messages (`build/.cache/<game>`).
+    ///
+    /// # Errors
+    /// When it cannot be opened as a folder.
+    pub fn workspace(root: &Path) -> Result<Folder, WriteError> {
+        let mut folder = Folder::open(root)?;
+        folder.path = PathBuf::new();
+        Ok(folder)
+    }
+
     /// Creates the folder at `path` as given, with its parents, and opens
     /// it: an output folder the user named on the command line.
     ///
@@ -209,8 +220,11 @@ impl Folder {
     /// # Errors
     /// When a component is a link or no folder, or cannot be created.
     pub fn sub(&self, rel: impl AsRef<Path>) -> Result<Folder, WriteError> {
-        self.walk(rel.as_ref(), true)
-            .map(|f| f.expect("created folders exist"))
+        let rel = rel.as_ref();
+        self.walk(rel, true)?.ok_or_else(|| WriteError::Io {
+            path: self.shown(rel),
+            source: io::Error::new(io::ErrorKind::NotFound, "removed while being created"),
+        })
     }
 
     /// The folder `rel` below this one, or `None` when some component is

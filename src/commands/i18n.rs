@@ -81,7 +81,7 @@ fn open(
 /// through a link, never onto a FIFO or a device (see [`crate::write`]).
 fn write_atomic(root: &Path, rel: &str, text: &str) -> Result<(), CommandError> {
     let (dir, name) = write::split(Path::new(rel));
-    let dir = Folder::open(root)
+    let dir = Folder::workspace(root)
         .and_then(|root| root.sub(dir))
         .map_err(EmitError::from)?;
     dir.write_atomic(name, text.as_bytes(), true)

@@ -169,7 +169,11 @@ pub(crate) fn init(root: &Path, id: &str, name: &str) -> Result<Created, InitErr
             )
         })
         .collect();
-    let folder = Folder::create(root)?;
+    std::fs::create_dir_all(root).map_err(|source| WriteError::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let folder = Folder::workspace(root)?;
     let mut existing = Vec::new();
     for (path, _) in &files {
         if present(&folder, path)? {

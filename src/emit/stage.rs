@@ -157,7 +157,8 @@ impl Stage {
         }
         for unit in &units {
             let (dir, name) = write::split(unit);
-            let staged = stage.existing(dir)?.expect("staged units exist");
+            // The stage is this run's: its folders were all made above.
+            let staged = stage.sub(dir)?;
             let target = out.sub(dir)?;
             staged.sync(name)?;
             swap(&staged, &target, name)?;
@@ -194,7 +195,7 @@ fn open_out(root: &Path, out: &Path) -> Result<(Folder, bool), WriteError> {
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
     });
     if let Some(rel) = inside {
-        let root = Folder::open(root)?;
+        let root = Folder::workspace(root)?;
         let created = root.existing(rel)?.is_none();
         return Ok((root.sub(rel)?, created));
     }

@@ -127,7 +127,7 @@ impl CheckCache {
     pub fn new(root: &Path, game: &str, key: u64) -> Result<Option<Self>, WriteError> {
         let mut h = DefaultHasher::new();
         (env!("CARGO_PKG_VERSION"), key).hash(&mut h);
-        let opened = Folder::open(root).and_then(|root| {
+        let opened = Folder::workspace(root).and_then(|root| {
             let parent = root.sub(Path::new("build").join(".cache"))?;
             let dir = parent.sub(game)?;
             Ok((parent, dir))

@@ -45,14 +45,13 @@ pub(super) fn write(
     let rel = format!("cards/{game}/decks/{stem}.toml");
     let name = format!("{stem}.toml");
     let failed = |e: WriteError| {
-        let relative = e.to_string().replace(&format!("{}/", root.display()), "");
         if e.is_refusal() {
-            SaveError::Refused(relative)
+            SaveError::Refused(e.to_string())
         } else {
-            SaveError::Io(relative)
+            SaveError::Io(e.to_string())
         }
     };
-    let dir = Folder::open(root)
+    let dir = Folder::workspace(root)
         .and_then(|root| root.sub(Path::new("cards").join(game).join("decks")))
         .map_err(failed)?;
     let written = if overwrite {
