@@ -353,6 +353,7 @@ impl Folder {
         let stat = rustix::fs::fstat(&file).map_err(|e| io_error(&self.shown(name), e))?;
         match Kind::of(FileType::from_raw_mode(stat.st_mode)) {
             // Truncated only once known to be a regular file.
+            Kind::File if stat.st_size == 0 => Ok(file),
             Kind::File => file
                 .set_len(0)
                 .map(|()| file)
