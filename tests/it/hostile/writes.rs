@@ -359,3 +359,41 @@ fn a_users_taplo_config_and_regular_editor_files_still_work() {
             .contains("key ")
     );
 }
+
+#[test]
+fn watch_refuses_a_linked_cache_folder_too() {
+    use std::io::{BufRead, BufReader};
+    let (out, before) = victim();
+    let ws = mini(&card("a", ""));
+    link(&ws, "build/.cache/mini", out.path());
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_carta"))
+        .arg("watch")
+        .current_dir(ws.path())
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = crate::watch::Killed(child);
+    let stderr = child.0.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_mins(1);
+    let mut seen = String::new();
+    while !seen.contains("is a symbolic link") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => seen.push_str(&line),
+            Err(_) => panic!("watch never refused the link:\n{seen}"),
+        }
+    }
+    assert!(seen.contains("build/.cache/mini"), "{seen}");
+    drop(child);
+    assert_eq!(snapshot(out.path()), before);
+}
