@@ -388,10 +388,10 @@ fn watch_refuses_a_linked_cache_folder_too() {
     let mut seen = String::new();
     while !seen.contains("is a symbolic link") {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(line) => seen.push_str(&line),
-            Err(_) => panic!("watch never refused the link:\n{seen}"),
-        }
+        let line = rx
+            .recv_timeout(left)
+            .unwrap_or_else(|e| panic!("watch never refused the link ({e}):\n{seen}"));
+        seen.push_str(&line);
     }
     assert!(seen.contains("build/.cache/mini"), "{seen}");
     drop(child);
