@@ -25,6 +25,7 @@ use crate::config::Manifest;
 use crate::emit::EmitError;
 use crate::game::Game;
 use crate::validate::{MAX_COPIES, uri_of};
+use crate::write::{self, Folder, WriteError};
 
 /// Where the editor schemas are written, relative to the workspace root.
 pub const DIR: &str = "schemas/carta/editor";
@@ -169,8 +170,7 @@ pub fn carries_keys(root: &Path, game: &str, keys: &[String]) -> bool {
     let [cards, deck] = keys else {
         return false;
     };
-    has_key(&root.join(cards_schema_path(game)), cards)
-        && has_key(&root.join(deck_schema_path(game)), deck)
+    has_key(root, &cards_schema_path(game), cards) && has_key(root, &deck_schema_path(game), deck)
 }
 
 /// The game's editor files whose key differs from the one written in the
@@ -179,13 +179,15 @@ fn stale_game_files(root: &Path, game: &Game) -> Vec<EditorFile> {
     let inputs = Inputs::of(game);
     let mut out = Vec::new();
     if !has_key(
-        &root.join(cards_schema_path(&inputs.manifest.id)),
+        root,
+        &cards_schema_path(&inputs.manifest.id),
         &inputs.key(false),
     ) {
         out.push(cards_file(&inputs));
     }
     if !has_key(
-        &root.join(deck_schema_path(&inputs.manifest.id)),
+        root,
+        &deck_schema_path(&inputs.manifest.id),
         &inputs.key(true),
     ) {
         out.push(deck_file(&inputs));
@@ -216,12 +218,17 @@ fn key_comment(key: &str) -> String {
     )
 }
 
-/// Whether the file at `path` begins with the key `key` (it is at most a
-/// few hundred bytes in).
-fn has_key(path: &Path, key: &str) -> bool {
+/// Whether editor file `rel` of the workspace at `root` begins with the
+/// key `key` (it is at most a few hundred bytes in). Anything but a regular
+/// file reached without a link has no key (and is refused when written).
+fn has_key(root: &Path, rel: &str, key: &str) -> bool {
     use std::io::Read;
     let mut head = [0u8; 512];
-    let Ok(mut file) = std::fs::File::open(path) else {
+    let (dir, name) = write::split(Path::new(rel));
+    let opened = Folder::workspace(root)
+        .and_then(|root| root.existing(dir))
+        .and_then(|dir| dir.map_or(Ok(None), |d| d.open_read(name)));
+    let Ok(Some(mut file)) = opened else {
         return false;
     };
     let n = file.read(&mut head).unwrap_or(0);
@@ -293,24 +300,25 @@ pub fn refresh_reporting<'g>(
 
 /// Writes each file whose content differs from what is on disk (atomically),
 /// and returns the paths written. A `.taplo.toml` that carta did not write
-/// is left alone and returned in `kept`.
+/// is left alone and returned in `kept`. Files are read and written only as
+/// regular files, never through a link (see [`crate::write`]).
 ///
 /// # Errors
-/// When a file cannot be read or written.
+/// When a file cannot be read or written, or a link or a non-regular file
+/// is where one goes.
 pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitError> {
+    let root = Folder::workspace(root)?;
     let mut out = Written::default();
     for f in files {
-        let path = root.join(&f.path);
-        let failed = |source| EmitError::Write {
-            path: path.clone(),
-            source,
-        };
+        let (dir, name) = write::split(Path::new(&f.path));
+        let folder = root.sub(dir)?;
         if f.path == TAPLO_CONFIG {
-            let old = match std::fs::read_to_string(&path) {
-                Ok(s) => Some(s),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-                Err(e) => return Err(failed(e)),
-            };
+            // Larger than the limit: not the few lines carta writes.
+            let old = folder.open_read(name)?.map(|file| {
+                write::read_at_most(file, max_file_bytes())
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default()
+            });
             if old.as_deref() == Some(f.text.as_str()) {
                 continue;
             }
@@ -318,32 +326,41 @@ pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitE
                 out.kept.push(f.path.clone());
                 continue;
             }
-        } else if holds(&path, f.text.as_bytes()).map_err(failed)? {
+        } else if holds(&folder, name, f.text.as_bytes())? {
             continue;
         }
-        write_atomic(&path, f.text.as_bytes()).map_err(failed)?;
+        folder.write_atomic(name, f.text.as_bytes(), false)?;
         out.written.push(f.path.clone());
     }
     Ok(out)
 }
 
-/// Whether the file at `path` holds exactly `bytes`, compared a block at a
-/// time: a game's deck schema takes megabytes, and holding the old one
+/// The per-file size limit of reads.
+fn max_file_bytes() -> u64 {
+    crate::limits::Limits::from_env()
+        .unwrap_or_default()
+        .max_file_bytes
+}
+
+/// Whether file `name` of `folder` holds exactly `bytes`, compared a block
+/// at a time: a game's deck schema takes megabytes, and holding the old one
 /// beside the new would double them.
-fn holds(path: &Path, bytes: &[u8]) -> io::Result<bool> {
+fn holds(folder: &Folder, name: &str, bytes: &[u8]) -> Result<bool, WriteError> {
     use std::io::Read;
-    let mut file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(e),
+    let Some(mut file) = folder.open_read(name)? else {
+        return Ok(false);
     };
-    if file.metadata()?.len() != bytes.len() as u64 {
+    let io = |source| WriteError::Io {
+        path: folder.shown(name),
+        source,
+    };
+    if file.metadata().map_err(io)?.len() != bytes.len() as u64 {
         return Ok(false);
     }
     let mut block = vec![0u8; 64 << 10];
     let mut rest = bytes;
     loop {
-        let n = file.read(&mut block)?;
+        let n = file.read(&mut block).map_err(io)?;
         if n == 0 {
             return Ok(rest.is_empty());
         }
@@ -361,20 +378,6 @@ pub struct Written {
     pub written: Vec<String>,
     /// Files carta would have written but left alone because the user owns them.
     pub kept: Vec<String>,
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over
-/// `path`: an editor reading the schema never sees half of it.
-fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
 }
 
 fn pretty(v: &impl Serialize) -> String {

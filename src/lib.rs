@@ -17,7 +17,8 @@
 //!
 //! `commands` are the command line's verbs, one file each; [`cli`] parses
 //! the arguments and dispatches; [`diag`] is what every stage reports
-//! through; [`config`] (the manifest's types) sits under everything.
+//! through; [`config`] (the manifest's types) sits under everything;
+//! [`write`] is the one way anything is written or deleted.
 
 pub mod bundle;
 pub mod cli;
@@ -38,3 +39,4 @@ pub mod rules;
 pub(crate) mod server;
 pub(crate) mod suggest;
 pub mod validate;
+pub mod write;

@@ -87,7 +87,7 @@ pub(super) fn emit_games(
     bar: &Progress,
     diags: &mut Diagnostics,
 ) -> Result<Option<Vec<PathBuf>>, CommandError> {
-    let mut stage = Stage::new(target.out);
+    let mut stage = Stage::new(ws.root(), target.out);
     for game in games {
         bar.step(format!("writing {}", game.id()));
         for emitter in emit::for_build(game, target.sheets) {

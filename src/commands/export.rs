@@ -63,7 +63,7 @@ pub(crate) fn run(
     let mut ws = Workspace::open(root)?;
     let chromium = chromium.with_limit(ws.limits().export_seconds);
     let mut diags = Diagnostics::new();
-    let mut stage = Stage::new(&out);
+    let mut stage = Stage::new(root, &out);
     let done = each_target(
         &mut ws,
         targets,

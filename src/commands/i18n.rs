@@ -13,6 +13,7 @@ use crate::emit::EmitError;
 use crate::game::{self, Decks, Game, Keep};
 use crate::i18n::{self, edit, po};
 use crate::load::Workspace;
+use crate::write::{self, Folder};
 
 /// Compiles `game` for its translations; `None` (reported) when it cannot
 /// be translated as it stands.
@@ -75,20 +76,16 @@ fn open(
     Ok(Some(compiled))
 }
 
-/// Writes `text` to workspace file `rel` atomically (a temporary file
-/// beside it, renamed over it).
+/// Writes `text` to workspace file `rel` atomically: a new temporary file
+/// beside it, created exclusively, synced and renamed over it; never
+/// through a link, never onto a FIFO or a device (see [`crate::write`]).
 fn write_atomic(root: &Path, rel: &str, text: &str) -> Result<(), CommandError> {
-    let path = root.join(rel);
-    let err = |source| EmitError::Write {
-        path: path.clone(),
-        source,
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(err)?;
-    }
-    let tmp = path.with_extension("toml.tmp");
-    std::fs::write(&tmp, text).map_err(err)?;
-    std::fs::rename(&tmp, &path).map_err(err)?;
+    let (dir, name) = write::split(Path::new(rel));
+    let dir = Folder::workspace(root)
+        .and_then(|root| root.sub(dir))
+        .map_err(EmitError::from)?;
+    dir.write_atomic(name, text.as_bytes(), true)
+        .map_err(EmitError::from)?;
     Ok(())
 }
 

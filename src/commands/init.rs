@@ -2,12 +2,13 @@
 //! builds clean at once: a manifest with two example kinds, their schemas,
 //! a card file per kind, a deck, templates, and the editor files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{CommandError, Report};
 use crate::diag::Diagnostics;
 use crate::game::{self, Decks, Keep};
 use crate::load::{LoadError, Workspace};
+use crate::write::{self, Folder, Kind, WriteError};
 
 /// The game id `carta init` uses when none is given and the folder's name
 /// is not a valid id.
@@ -27,14 +28,9 @@ pub(crate) enum InitError {
     /// Some of the files to write exist.
     #[error("carta init writes nothing over existing files, and these exist: {}", .0.join(", "))]
     Exists(Vec<String>),
-    /// Writing failed.
-    #[error("cannot write `{path}`: {source}")]
-    Io {
-        /// The path that failed.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
+    /// Writing failed, or a link or a non-regular file is in the way.
+    #[error(transparent)]
+    Confined(#[from] WriteError),
     /// The new game could not be checked.
     #[error(transparent)]
     Load(#[from] LoadError),
@@ -81,7 +77,8 @@ impl InitError {
             InitError::BadId(_) => "init::bad-id",
             InitError::BadName => "init::bad-name",
             InitError::Exists(_) => "init::exists",
-            InitError::Io { .. } => "init::io",
+            InitError::Confined(e) if e.is_refusal() => e.code(),
+            InitError::Confined(_) => "init::io",
             InitError::Load(_) => "init::load",
             InitError::Emit(_) => "emit::write",
         }
@@ -172,22 +169,27 @@ pub(crate) fn init(root: &Path, id: &str, name: &str) -> Result<Created, InitErr
             )
         })
         .collect();
-    let existing: Vec<String> = files
-        .iter()
-        .map(|(p, _)| p.clone())
-        .filter(|p| root.join(p).exists())
-        .collect();
+    std::fs::create_dir_all(root).map_err(|source| WriteError::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let folder = Folder::workspace(root)?;
+    let mut existing = Vec::new();
+    for (path, _) in &files {
+        if present(&folder, path)? {
+            existing.push(path.clone());
+        }
+    }
     if !existing.is_empty() {
         return Err(InitError::Exists(existing));
     }
     let mut written = Vec::new();
     for (path, text) in &files {
-        write_new(&root.join(path), text)?;
+        write_new(&folder, path, text)?;
         written.push(path.clone());
     }
-    let gitignore = root.join(".gitignore");
-    if !gitignore.exists() {
-        write_new(&gitignore, "build/\n")?;
+    if !present(&folder, ".gitignore")? {
+        write_new(&folder, ".gitignore", "build/\n")?;
         written.push(".gitignore".into());
     }
     let mut ws = Workspace::open(root)?;
@@ -238,21 +240,31 @@ pub(crate) fn warn_folders_without_manifest(root: &Path, diags: &mut Diagnostics
     }
 }
 
-fn write_new(path: &Path, text: &str) -> Result<(), InitError> {
-    let io = |source| InitError::Io {
-        path: path.to_path_buf(),
-        source,
+/// Whether workspace file `rel` exists. A link on the way to it, or in
+/// its place, is refused before anything is written.
+fn present(root: &Folder, rel: &str) -> Result<bool, WriteError> {
+    let (dir, name) = write::split(Path::new(rel));
+    let Some(dir) = root.existing(dir)? else {
+        return Ok(false);
     };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
+    match dir.kind(name)? {
+        Some(Kind::Link) => Err(WriteError::Link {
+            path: dir.shown(name),
+        }),
+        found => Ok(found.is_some()),
     }
-    // `create_new`: a file that appeared since the check is not overwritten.
-    let mut file = std::fs::File::options()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(io)?;
-    std::io::Write::write_all(&mut file, text.as_bytes()).map_err(io)
+}
+
+/// Creates workspace file `rel` with `text`, and the folders on its way;
+/// never through a link, never over a file that appeared since the check.
+fn write_new(root: &Folder, rel: &str, text: &str) -> Result<(), WriteError> {
+    let (dir, name) = write::split(Path::new(rel));
+    let dir = root.sub(dir)?;
+    let mut file = dir.create_new(name)?;
+    std::io::Write::write_all(&mut file, text.as_bytes()).map_err(|source| WriteError::Io {
+        path: dir.shown(name),
+        source,
+    })
 }
 
 #[cfg(test)]

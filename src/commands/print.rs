@@ -27,7 +27,7 @@ pub(crate) fn run(
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
-    let mut stage = Stage::new(out);
+    let mut stage = Stage::new(root, out);
     let printed = each_target(
         &mut ws,
         targets,

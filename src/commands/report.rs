@@ -81,11 +81,27 @@ impl CommandError {
             CommandError::Load(LoadError::Limit(_)) => "load::limit",
             CommandError::Load(LoadError::Changed { .. }) => "load::changed",
             CommandError::Emit(EmitError::Chromium(e)) => e.code(),
-            CommandError::Emit(_) => "emit::write",
+            CommandError::Load(LoadError::Write(e))
+            | CommandError::Emit(EmitError::Confined(e))
+                if e.is_refusal() =>
+            {
+                e.code()
+            }
+            CommandError::Load(LoadError::Write(_)) | CommandError::Emit(_) => "emit::write",
             CommandError::Init(e) => e.code(),
             CommandError::Watch(_) => "watch::failed",
             CommandError::Bundle { source, .. } if source.is_io() => "bundle::io",
             CommandError::Bundle { .. } => "bundle::damaged",
+        }
+    }
+
+    /// How to fix it, where carta can say.
+    pub(crate) fn help(&self) -> Option<&'static str> {
+        match self {
+            CommandError::Load(LoadError::Write(e))
+            | CommandError::Emit(EmitError::Confined(e)) => e.is_refusal().then(|| e.help()),
+            CommandError::Init(super::init::InitError::Confined(e)) => Some(e.help()),
+            _ => None,
         }
     }
 
@@ -160,10 +176,16 @@ impl Output {
                 let message = e.to_string();
                 if self.format == Format::Json {
                     // One JSON object, as for every other error.
-                    let d = Diagnostic::error(e.code(), message);
+                    let mut d = Diagnostic::error(e.code(), message);
+                    if let Some(help) = e.help() {
+                        d = d.with_help(help);
+                    }
                     let _ = self.renderer.emit(&[d], &SourceMap::new());
                 } else {
                     eprintln!("error: {}", escape_controls(&message));
+                    if let Some(help) = e.help() {
+                        eprintln!("  help: {help}");
+                    }
                 }
                 ExitCode::from(e.exit_code())
             }

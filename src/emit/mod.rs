@@ -62,6 +62,10 @@ pub enum EmitError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// carta refused to write where a link or a non-regular file is, or
+    /// the output folder could not be written.
+    #[error(transparent)]
+    Confined(#[from] crate::write::WriteError),
     /// The browser an export renders with is missing or failed.
     #[error(transparent)]
     Chromium(#[from] chromium::ChromiumError),

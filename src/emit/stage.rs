@@ -11,12 +11,13 @@
 //! worst; the next build removes stages (and half-swapped leftovers) whose
 //! process is gone.
 
-use std::collections::BTreeSet;
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeSet, HashMap};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Component, Path, PathBuf};
 
 use super::EmitError;
+use crate::write::{self, Folder, Kind, WriteError};
 
 /// The prefix of a stage folder's name: `.stage-<pid>`.
 const STAGE_PREFIX: &str = ".stage-";
@@ -24,10 +25,13 @@ const STAGE_PREFIX: &str = ".stage-";
 /// A build's staging folder under the output folder.
 #[derive(Debug)]
 pub struct Stage {
+    root: PathBuf,
     out: PathBuf,
-    dir: PathBuf,
+    /// The output folder and the stage in it, once opened.
+    open: Option<(Folder, Folder)>,
+    /// Folders of the stage already opened, by path relative to it.
+    folders: HashMap<PathBuf, Folder>,
     units: BTreeSet<PathBuf>,
-    created: bool,
     /// Whether the stage created the output folder (removed again, when
     /// empty, by a build that writes nothing).
     created_out: bool,
@@ -38,14 +42,20 @@ pub struct Stage {
 }
 
 impl Stage {
-    /// A stage for output folder `out`. Nothing is created until the first
-    /// write: a build that fails before it leaves no trace.
-    pub fn new(out: &Path) -> Stage {
+    /// A stage for output folder `out` of the workspace at `root`. Nothing
+    /// is created until the first write: a build that fails before it
+    /// leaves no trace.
+    ///
+    /// An output folder inside the workspace (`build/`) is reached from
+    /// the root without following a link; one outside it was named by the
+    /// user and is taken as given. Under it, nothing is followed.
+    pub fn new(root: &Path, out: &Path) -> Stage {
         Stage {
+            root: root.to_path_buf(),
             out: out.to_path_buf(),
-            dir: out.join(format!("{STAGE_PREFIX}{}", std::process::id())),
+            open: None,
+            folders: HashMap::new(),
             units: BTreeSet::new(),
-            created: false,
             created_out: false,
             committed: false,
             printed: 0,
@@ -58,25 +68,32 @@ impl Stage {
         &mut self.printed
     }
 
-    /// Creates the output folder and the stage on first use, removing what
-    /// dead builds left behind.
-    fn ensure(&mut self) -> Result<(), EmitError> {
-        if self.created {
-            return Ok(());
+    fn stage_name() -> String {
+        format!("{STAGE_PREFIX}{}", std::process::id())
+    }
+
+    /// Opens (creating) the output folder and the stage on first use,
+    /// removing what dead builds left behind.
+    fn ensure(&mut self) -> Result<&Folder, EmitError> {
+        if self.open.is_none() {
+            let (out, created) = open_out(&self.root, &self.out)?;
+            self.created_out = created;
+            remove_stale(&out);
+            let name = Stage::stage_name();
+            out.remove_all(&name)?;
+            let stage = out.sub(&name)?;
+            self.open = Some((out, stage));
         }
-        let write = |source| EmitError::Write {
-            path: self.dir.clone(),
-            source,
-        };
-        self.created_out = !self.out.exists();
-        fs::create_dir_all(&self.out).map_err(write)?;
-        remove_stale(&self.out);
-        if self.dir.exists() {
-            fs::remove_dir_all(&self.dir).map_err(write)?;
+        Ok(&self.open.as_ref().expect("opened above").1)
+    }
+
+    /// The stage's folder `rel`, created.
+    fn staged(&mut self, rel: &Path) -> Result<&Folder, EmitError> {
+        if !self.folders.contains_key(rel) {
+            let folder = self.ensure()?.sub(rel)?;
+            self.folders.insert(rel.to_path_buf(), folder);
         }
-        fs::create_dir(&self.dir).map_err(write)?;
-        self.created = true;
-        Ok(())
+        Ok(&self.folders[rel])
     }
 
     /// Declares `unit` (relative to the output folder) a folder that is
@@ -85,12 +102,7 @@ impl Stage {
     /// # Errors
     /// When its staging folder cannot be created.
     pub fn folder(&mut self, unit: &Path) -> Result<(), EmitError> {
-        self.ensure()?;
-        let staged = self.dir.join(unit);
-        fs::create_dir_all(&staged).map_err(|source| EmitError::Write {
-            path: staged,
-            source,
-        })?;
+        self.staged(unit)?;
         self.units.insert(unit.to_path_buf());
         Ok(())
     }
@@ -102,11 +114,10 @@ impl Stage {
     /// When the file cannot be written.
     pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), EmitError> {
         let mut file = self.create(path)?;
-        let staged = self.dir.join(path);
         file.write_all(bytes)
             .and_then(|()| file.flush())
             .map_err(|source| EmitError::Write {
-                path: staged,
+                path: self.out.join(path),
                 source,
             })
     }
@@ -117,103 +128,119 @@ impl Stage {
     /// # Errors
     /// When the file cannot be created.
     pub fn create(&mut self, path: &Path) -> Result<BufWriter<File>, EmitError> {
-        self.ensure()?;
         if !self.units.iter().any(|u| path.starts_with(u)) {
             self.units.insert(path.to_path_buf());
         }
-        let staged = self.dir.join(path);
-        let created = staged
-            .parent()
-            .map_or(Ok(()), fs::create_dir_all)
-            .and_then(|()| File::create(&staged));
-        created
-            .map(BufWriter::new)
-            .map_err(|source| EmitError::Write {
-                path: staged,
-                source,
-            })
+        let (dir, name) = write::split(path);
+        let file = self.staged(dir)?.create_file(name)?;
+        Ok(BufWriter::new(file))
     }
 
     /// Moves every staged unit into place and returns them (relative to the
-    /// output folder, in order).
+    /// output folder, in order). A link or a non-regular file where a unit
+    /// goes, or on its way, is refused before any unit is moved.
     ///
     /// # Errors
-    /// When a unit cannot be synced or renamed; units swapped before it stay
-    /// swapped, the others keep their old contents.
+    /// When a unit is refused, or cannot be synced or renamed; units
+    /// swapped before it stay swapped, the others keep their old contents.
     pub fn commit(mut self) -> Result<Vec<PathBuf>, EmitError> {
         let units = std::mem::take(&mut self.units);
+        let Some((out, stage)) = self.open.as_ref() else {
+            self.committed = true;
+            return Ok(Vec::new());
+        };
         for unit in &units {
-            let staged = self.dir.join(unit);
-            let target = self.out.join(unit);
-            sync(&staged)
-                .and_then(|()| swap(&staged, &target))
-                .map_err(|source| EmitError::Write {
-                    path: target.clone(),
-                    source,
-                })?;
+            let (dir, name) = write::split(unit);
+            if let Some(target) = out.existing(dir)? {
+                refuse_special(&target, name)?;
+            }
+        }
+        for unit in &units {
+            let (dir, name) = write::split(unit);
+            // The stage is this run's: its folders were all made above.
+            let staged = stage.sub(dir)?;
+            let target = out.sub(dir)?;
+            staged.sync(name)?;
+            swap(&staged, &target, name)?;
         }
         self.committed = true;
-        let _ = fs::remove_dir_all(&self.dir);
+        let _ = out.remove_all(&Stage::stage_name());
         Ok(units.into_iter().collect())
     }
 }
 
 impl Drop for Stage {
     fn drop(&mut self) {
-        if self.created && !self.committed {
-            let _ = fs::remove_dir_all(&self.dir);
+        if let Some((out, _)) = &self.open
+            && !self.committed
+        {
+            let _ = out.remove_all(&Stage::stage_name());
             if self.created_out {
-                let _ = fs::remove_dir(&self.out);
+                // `rmdir` never follows a link, and keeps a non-empty folder.
+                let _ = std::fs::remove_dir(&self.out);
             }
         }
     }
 }
 
-/// Flushes a staged file, or every file of a staged folder, to disk before
-/// it replaces anything.
-fn sync(path: &Path) -> io::Result<()> {
-    if path.is_dir() {
-        for entry in fs::read_dir(path)? {
-            sync(&entry?.path())?;
-        }
-        Ok(())
-    } else {
-        File::open(path)?.sync_all()
+/// Opens the output folder `out`, creating it, and says whether it was
+/// created. Inside the workspace at `root` it is reached from the root one
+/// folder at a time without following a link; elsewhere, the user named
+/// it and it is opened as given.
+fn open_out(root: &Path, out: &Path) -> Result<(Folder, bool), WriteError> {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let (root_abs, out_abs) = (absolute(root), absolute(out));
+    let inside = out_abs.strip_prefix(&root_abs).ok().filter(|rel| {
+        rel.components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    });
+    if let Some(rel) = inside {
+        let root = Folder::workspace(root)?;
+        let created = root.existing(rel)?.is_none();
+        return Ok((root.sub(rel)?, created));
+    }
+    let created = std::fs::symlink_metadata(out).is_err();
+    Ok((Folder::create(out)?, created))
+}
+
+/// Refuses a link, or anything but a file or a folder, at `name`.
+fn refuse_special(dir: &Folder, name: &str) -> Result<(), WriteError> {
+    match dir.kind(name)? {
+        Some(Kind::Link) => Err(WriteError::Link {
+            path: dir.shown(name),
+        }),
+        Some(Kind::Other(what)) => Err(WriteError::NotAFile {
+            path: dir.shown(name),
+            what,
+            wanted: "a file or a folder",
+        }),
+        _ => Ok(()),
     }
 }
 
-/// Replaces `target` by `staged`: a file by a rename over it, a folder by
-/// moving the old one aside first.
-fn swap(staged: &Path, target: &Path) -> io::Result<()> {
-    let parent = target.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(parent)?;
-    let replaces_file = target.is_file() && staged.is_file();
-    if replaces_file || fs::symlink_metadata(target).is_err() {
-        return fs::rename(staged, target);
+/// Replaces entry `name` of `target` by the same entry of `staged`: a file
+/// by a rename over it, a folder by moving the old one aside first.
+fn swap(staged: &Folder, target: &Folder, name: &str) -> Result<(), WriteError> {
+    refuse_special(target, name)?;
+    let old_kind = target.kind(name)?;
+    let replaces_file = old_kind == Some(Kind::File) && staged.kind(name)? == Some(Kind::File);
+    if replaces_file || old_kind.is_none() {
+        return staged.rename(name, target, name);
     }
-    let name = target.file_name().unwrap_or_default().to_string_lossy();
-    let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-    fs::rename(target, &old)?;
-    if let Err(e) = fs::rename(staged, target) {
-        let _ = fs::rename(&old, target);
+    let old = format!(".{name}.old-{}", std::process::id());
+    target.remove_all(&old)?;
+    target.rename(name, target, &old)?;
+    if let Err(e) = staged.rename(name, target, name) {
+        let _ = target.rename(&old, target, name);
         return Err(e);
     }
-    remove(&old)
-}
-
-/// Removes a file or a folder.
-fn remove(path: &Path) -> io::Result<()> {
-    if path.is_dir() {
-        fs::remove_dir_all(path)
-    } else {
-        fs::remove_file(path)
-    }
+    target.remove_all(&old)
 }
 
 /// Removes the stages of builds whose process is gone, and the folders they
 /// left half-swapped (`.<name>.old-<pid>`, and `.<name>.tmp-<pid>` of
-/// earlier carta versions) one level down.
-fn remove_stale(out: &Path) {
+/// earlier carta versions) one level down; never a link, nor through one.
+fn remove_stale(out: &Folder) {
     let dead = |name: &str, marker: &str| {
         name.starts_with('.')
             && name
@@ -221,16 +248,21 @@ fn remove_stale(out: &Path) {
                 .and_then(|(_, pid)| pid.parse::<u32>().ok())
                 .is_some_and(|pid| !alive(pid))
     };
-    let entries = |dir: &Path| fs::read_dir(dir).into_iter().flatten().flatten();
-    for entry in entries(out) {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(STAGE_PREFIX) && dead(&name, STAGE_PREFIX) {
-            let _ = fs::remove_dir_all(entry.path());
-        } else if entry.path().is_dir() && !name.starts_with('.') {
-            for inner in entries(&entry.path()) {
-                let name = inner.file_name().to_string_lossy().into_owned();
-                if dead(&name, ".old-") || dead(&name, ".tmp-") {
-                    let _ = remove(&inner.path());
+    let real = |kind: Kind| matches!(kind, Kind::File | Kind::Folder);
+    for (name, kind) in out.entries().into_iter().flatten() {
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with(STAGE_PREFIX) && kind == Kind::Folder && dead(name, STAGE_PREFIX) {
+            let _ = out.remove_all(name);
+        } else if kind == Kind::Folder
+            && !name.starts_with('.')
+            && let Ok(Some(inner)) = out.existing(name)
+        {
+            for (leftover, kind) in inner.entries().into_iter().flatten() {
+                let Some(leftover) = leftover.to_str() else {
+                    continue;
+                };
+                if real(kind) && (dead(leftover, ".old-") || dead(leftover, ".tmp-")) {
+                    let _ = inner.remove_all(leftover);
                 }
             }
         }
@@ -247,6 +279,8 @@ fn alive(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::fs;
 
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(dir)
@@ -266,7 +300,7 @@ mod tests {
         fs::write(g.join("g.carta"), "old").unwrap();
         fs::write(g.join("keep.txt"), "not ours").unwrap();
 
-        let mut stage = Stage::new(out.path());
+        let mut stage = Stage::new(out.path(), out.path());
         stage.folder(Path::new("g/sheets")).unwrap();
         stage
             .write(Path::new("g/sheets/index.html"), b"new page")
@@ -297,7 +331,7 @@ mod tests {
         fs::create_dir_all(out.path().join("g")).unwrap();
         fs::write(out.path().join("g/g.carta"), "old").unwrap();
         {
-            let mut stage = Stage::new(out.path());
+            let mut stage = Stage::new(out.path(), out.path());
             stage.write(Path::new("g/g.carta"), b"new").unwrap();
         }
         assert_eq!(
@@ -311,7 +345,7 @@ mod tests {
     fn a_failed_build_leaves_no_output_folder_it_created() {
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("build");
-        let mut stage = Stage::new(&out);
+        let mut stage = Stage::new(root.path(), &out);
         stage.write(Path::new("g/g.carta"), b"new").unwrap();
         drop(stage);
         assert!(!out.exists());
@@ -327,7 +361,7 @@ mod tests {
         fs::create_dir_all(out.path().join(format!("g/.sheets.old-{dead}"))).unwrap();
         let live = std::process::id();
         fs::create_dir_all(out.path().join(format!("g/.sheets.tmp-{live}"))).unwrap();
-        let mut stage = Stage::new(out.path());
+        let mut stage = Stage::new(out.path(), out.path());
         stage.write(Path::new("g/g.carta"), b"new").unwrap();
         drop(stage);
         assert_eq!(names(out.path()), ["g"]);

@@ -196,6 +196,7 @@ fn prepare(
         };
         CheckCache::new(ws.root(), &name, hash_text(&key))
     });
+    let cache = cache.transpose()?.flatten();
     Ok(Some(Head {
         kinds: manifest.manifest.kind_ids(),
         manifest,

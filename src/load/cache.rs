@@ -33,15 +33,15 @@
 //! and read by the compiled game, framed like an entry: magic `carta-v1`,
 //! key, checksum, `MessagePack` payload).
 
-use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::SystemTime;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::confine::Stamp;
+use crate::write::{Folder, Kind, WriteError};
 
 const MAGIC: &[u8; 8] = b"carta-c2";
 const HEADER: usize = 56;
@@ -51,8 +51,12 @@ const RECORD_MAGIC: &[u8; 8] = b"carta-v1";
 /// The check cache of one game.
 #[derive(Debug)]
 pub struct CheckCache {
-    dir: PathBuf,
-    record: PathBuf,
+    /// `build/.cache/`, where the record lies.
+    parent: Folder,
+    /// `build/.cache/<game>/`, the entries.
+    dir: Folder,
+    /// The record's file name, `<game>.verdict`.
+    record: String,
     key: u64,
 }
 
@@ -114,21 +118,37 @@ const MAX_ENTRY: u64 = 64 << 20;
 impl CheckCache {
     /// The cache of `game` in the workspace at `root`; `key` stands for
     /// everything besides a file's own text that its validation depends on.
-    pub fn new(root: &Path, game: &str, key: u64) -> Self {
+    /// `Ok(None)` when its folder cannot be made (a read-only workspace:
+    /// the check runs without a cache).
+    ///
+    /// # Errors
+    /// When `build/`, `build/.cache/` or `build/.cache/<game>` is a link or
+    /// no folder: nothing is read from it or written there.
+    pub fn new(root: &Path, game: &str, key: u64) -> Result<Option<Self>, WriteError> {
         let mut h = DefaultHasher::new();
         (env!("CARGO_PKG_VERSION"), key).hash(&mut h);
-        let cache = root.join("build").join(".cache");
-        CheckCache {
-            dir: cache.join(game),
-            record: cache.join(format!("{game}.verdict")),
+        let opened = Folder::workspace(root).and_then(|root| {
+            let parent = root.sub(Path::new("build").join(".cache"))?;
+            let dir = parent.sub(game)?;
+            Ok((parent, dir))
+        });
+        let (parent, dir) = match opened {
+            Ok(folders) => folders,
+            Err(e) if e.is_refusal() => return Err(e),
+            Err(_) => return Ok(None),
+        };
+        Ok(Some(CheckCache {
+            parent,
+            dir,
+            record: format!("{game}.verdict"),
             key: h.finish(),
-        }
+        }))
     }
 
     /// The game's record, if one was written with this key (and `extra`,
     /// whatever else the record depends on) and is intact.
     pub fn get_record<T: DeserializeOwned>(&self, extra: u64) -> Option<T> {
-        let bytes = super::confine::read_regular(&self.record, MAX_ENTRY).ok()?;
+        let bytes = self.parent.read(&self.record, MAX_ENTRY)?;
         let (header, payload) = bytes.split_at_checked(32)?;
         let fresh = &header[..8] == RECORD_MAGIC
             && word(header, 8) == self.key
@@ -137,8 +157,9 @@ impl CheckCache {
         fresh.then(|| rmp_serde::from_slice(payload).ok())?
     }
 
-    /// Writes the game's record (atomically; a record that cannot be
-    /// written only makes the next check a full one).
+    /// Writes the game's record (atomically, replacing whatever entry is
+    /// there without following it; a record that cannot be written only
+    /// makes the next check a full one).
     pub fn put_record<T: Serialize>(&self, extra: u64, record: &T) {
         let Ok(payload) = rmp_serde::to_vec(record) else {
             return;
@@ -149,16 +170,16 @@ impl CheckCache {
             bytes.extend(word.to_le_bytes());
         }
         bytes.extend(payload);
-        write_renamed(&self.record, &bytes);
+        let _ = self.parent.replace(&self.record, &bytes, false);
     }
 
-    /// Forgets the game's record.
+    /// Forgets the game's record (a link there is removed itself).
     pub fn drop_record(&self) {
-        let _ = fs::remove_file(&self.record);
+        let _ = self.parent.remove_file(&self.record);
     }
 
-    fn entry(&self, rel: &str) -> PathBuf {
-        self.dir.join(format!("{:016x}", hash_text(rel)))
+    fn entry(rel: &str) -> String {
+        format!("{:016x}", hash_text(rel))
     }
 
     /// What was kept for card file `rel`, if the cache holds it for this
@@ -179,9 +200,9 @@ impl CheckCache {
         rel: &str,
         same: impl Fn(&Mark) -> bool,
     ) -> Option<(T, Mark)> {
-        // The cache lies in the workspace too: a FIFO or device planted
-        // there must not block or flood the check.
-        let bytes = super::confine::read_regular(&self.entry(rel), MAX_ENTRY).ok()?;
+        // The cache lies in the workspace too: a FIFO, a device or a link
+        // planted there is not read.
+        let bytes = self.dir.read(&Self::entry(rel), MAX_ENTRY)?;
         let (header, payload) = bytes.split_at_checked(HEADER)?;
         let mark = Mark {
             stamp: [word(header, 24), word(header, 32), word(header, 40)],
@@ -199,9 +220,11 @@ impl CheckCache {
     }
 
     /// Remembers what checking card file `rel` kept, with the file's stamp
-    /// when it is settled (written atomically; a cache that cannot be
-    /// written is only a slower next check). Returns the entry's mark
-    /// (`None` when what was kept does not serialize).
+    /// when it is settled (written atomically, without fsync: a lost entry
+    /// is only a slower next check; whatever entry was there, a planted
+    /// link or FIFO included, is replaced, not followed). Returns the
+    /// entry's mark (`None` when what was kept does not serialize or was
+    /// not written).
     pub fn put<T: Serialize + ?Sized>(
         &self,
         rel: &str,
@@ -225,38 +248,39 @@ impl CheckCache {
             bytes.extend(word.to_le_bytes());
         }
         bytes.extend(payload);
-        write_renamed(&self.entry(rel), &bytes);
-        Some(mark)
+        let written = self.dir.replace(&Self::entry(rel), &bytes, false);
+        written.is_ok().then_some(mark)
     }
 
-    /// Removes the entries of files that are no longer card files.
+    /// Removes the entries of files that are no longer card files: only
+    /// regular files named like an entry (or like one's temporary file),
+    /// never a link or anything else.
     pub fn prune(&self, card_files: &[String]) {
-        let keep: std::collections::HashSet<PathBuf> =
-            card_files.iter().map(|r| self.entry(r)).collect();
-        for entry in fs::read_dir(&self.dir).into_iter().flatten().flatten() {
-            if !keep.contains(&entry.path()) {
-                let _ = fs::remove_file(entry.path());
+        let keep: std::collections::HashSet<String> =
+            card_files.iter().map(|r| Self::entry(r)).collect();
+        for (name, kind) in self.dir.entries().into_iter().flatten() {
+            let Some(name) = name.to_str() else { continue };
+            if kind == Kind::File && is_entry_name(name) && !keep.contains(name) {
+                let _ = self.dir.remove_file(name);
             }
         }
     }
 }
 
-/// Writes `bytes` to a temp file renamed over `path`, so a reader never
-/// sees half of it; no fsync: a lost cache file only costs re-checking.
-fn write_renamed(path: &Path, bytes: &[u8]) {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let dir = path.parent().unwrap_or(Path::new("."));
-    if fs::create_dir_all(dir).is_ok()
-        && fs::write(&tmp, bytes).is_ok()
-        && fs::rename(&tmp, path).is_err()
-    {
-        let _ = fs::remove_file(&tmp);
+/// Whether `name` is an entry's (16 hex digits) or a temporary file's
+/// left by a killed check (`.<entry>.<pid>-<n>.tmp`).
+fn is_entry_name(name: &str) -> bool {
+    let hex = |s: &str| s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit());
+    if let Some(tmp) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) {
+        return tmp.split_once('.').is_some_and(|(entry, _)| hex(entry));
     }
+    hex(name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     /// Stands for a card: any serde type round-trips.
     #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
@@ -275,7 +299,7 @@ mod tests {
     #[test]
     fn an_entry_round_trips_and_anything_stale_or_damaged_is_ignored() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = CheckCache::new(dir.path(), "g", 1);
+        let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
         let cards = vec![card("a"), card("b")];
         cache.put("cards/g/x.toml", 7, None, &cards);
         assert_eq!(
@@ -288,11 +312,17 @@ mod tests {
             "the file's text changed"
         );
         assert_eq!(
-            CheckCache::new(dir.path(), "g", 2).get::<Vec<Card>>("cards/g/x.toml", 7),
+            CheckCache::new(dir.path(), "g", 2)
+                .unwrap()
+                .unwrap()
+                .get::<Vec<Card>>("cards/g/x.toml", 7),
             None,
             "the schemas changed"
         );
-        let entry = cache.entry("cards/g/x.toml");
+        let entry = dir
+            .path()
+            .join("build/.cache/g")
+            .join(CheckCache::entry("cards/g/x.toml"));
         let mut bytes = fs::read(&entry).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
@@ -316,7 +346,7 @@ mod tests {
     #[test]
     fn a_settled_stamp_finds_the_entry_without_the_text_and_a_fresh_one_is_not_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = CheckCache::new(dir.path(), "g", 1);
+        let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
         let cards = vec![card("a")];
         let old = Stamp {
             len: 10,
@@ -366,14 +396,17 @@ mod tests {
     #[test]
     fn a_record_round_trips_only_with_its_key_and_intact() {
         let dir = tempfile::tempdir().unwrap();
-        let cache = CheckCache::new(dir.path(), "g", 1);
+        let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
         let record = vec![card("a")];
         assert_eq!(cache.get_record::<Vec<Card>>(9), None, "none yet");
         cache.put_record(9, &record);
         assert_eq!(cache.get_record(9), Some(record.clone()));
         assert_eq!(cache.get_record::<Vec<Card>>(8), None, "other limits");
         assert_eq!(
-            CheckCache::new(dir.path(), "g", 2).get_record::<Vec<Card>>(9),
+            CheckCache::new(dir.path(), "g", 2)
+                .unwrap()
+                .unwrap()
+                .get_record::<Vec<Card>>(9),
             None,
             "other schemas"
         );
@@ -387,5 +420,34 @@ mod tests {
         cache.put_record(9, &record);
         cache.drop_record();
         assert_eq!(cache.get_record::<Vec<Card>>(9), None, "dropped");
+    }
+
+    #[test]
+    fn prune_removes_only_entries_and_a_linked_cache_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = tempfile::tempdir().unwrap();
+        fs::write(victim.path().join("notes.txt"), b"mine").unwrap();
+        let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
+        cache.put("cards/g/x.toml", 7, None, &vec![card("a")]);
+        let folder = dir.path().join("build/.cache/g");
+        fs::write(folder.join("README"), b"not an entry").unwrap();
+        fs::write(folder.join(".0123456789abcdef.1-0.tmp"), b"left").unwrap();
+        std::os::unix::fs::symlink(
+            victim.path().join("notes.txt"),
+            folder.join("fedcba9876543210"),
+        )
+        .unwrap();
+        cache.prune(&[]);
+        let mut left: Vec<String> = fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["README", "fedcba9876543210"]);
+
+        std::os::unix::fs::symlink(victim.path(), dir.path().join("build/.cache/h")).unwrap();
+        let e = CheckCache::new(dir.path(), "h", 1).unwrap_err();
+        assert_eq!(e.code(), "write::link");
+        assert_eq!(fs::read_dir(victim.path()).unwrap().count(), 1);
     }
 }

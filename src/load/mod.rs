@@ -63,6 +63,10 @@ pub enum LoadError {
     /// A limit is set to something that is not a number.
     #[error(transparent)]
     Limit(#[from] BadLimit),
+    /// carta refused to write where a link or a non-regular file is (the
+    /// check cache under `build/.cache/`).
+    #[error(transparent)]
+    Write(#[from] crate::write::WriteError),
     /// A file changed on disk between two reads of one run.
     #[error("`{path}` changed while carta was reading the workspace; run the command again")]
     Changed {

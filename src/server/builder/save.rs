@@ -2,8 +2,9 @@
 //! `cards/<game>/decks/`, under a sanitised name, never over an existing
 //! file unless asked, never outside the workspace.
 
-use std::io::Write as _;
 use std::path::Path;
+
+use crate::write::{Folder, WriteError};
 
 /// Why a deck was not saved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +30,11 @@ pub(super) fn stem(wanted: &str) -> String {
 }
 
 /// Writes `text` to `cards/<game>/decks/<stem>.toml` under `root`
-/// (through a temporary file renamed over it); returns its
-/// workspace-relative path.
+/// (through a new temporary file, synced and renamed over it, or linked
+/// into place when it must not replace one); returns its
+/// workspace-relative path. Every folder on the way is reached without
+/// following a link, and a link or a non-regular file at the target is
+/// refused (see [`crate::write`]).
 pub(super) fn write(
     root: &Path,
     game: &str,
@@ -39,50 +43,29 @@ pub(super) fn write(
     overwrite: bool,
 ) -> Result<String, SaveError> {
     let rel = format!("cards/{game}/decks/{stem}.toml");
-    let dir = root.join("cards").join(game).join("decks");
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| SaveError::Io(format!("cannot create the decks folder: {e}")))?;
-    let (Ok(real_dir), Ok(real_root)) = (dir.canonicalize(), root.canonicalize()) else {
-        return Err(SaveError::Refused(
-            "the decks folder cannot be resolved".into(),
-        ));
-    };
-    if !real_dir.starts_with(&real_root) {
-        return Err(SaveError::Refused(
-            "the decks folder leads outside the workspace".into(),
-        ));
-    }
-    let target = real_dir.join(format!("{stem}.toml"));
-    match std::fs::symlink_metadata(&target) {
-        Ok(m) if !m.file_type().is_file() => {
-            return Err(SaveError::Refused(format!("`{rel}` is not a plain file")));
+    let name = format!("{stem}.toml");
+    let failed = |e: WriteError| {
+        if e.is_refusal() {
+            SaveError::Refused(e.to_string())
+        } else {
+            SaveError::Io(e.to_string())
         }
-        Ok(_) if !overwrite => return Err(SaveError::Exists(rel)),
-        _ => {}
+    };
+    let dir = Folder::workspace(root)
+        .and_then(|root| root.sub(Path::new("cards").join(game).join("decks")))
+        .map_err(failed)?;
+    let written = if overwrite {
+        dir.write_atomic(&name, text.as_bytes(), true)
+    } else {
+        dir.write_new_atomic(&name, text.as_bytes())
+    };
+    match written {
+        Ok(()) => Ok(rel),
+        Err(e) if e.io_kind() == Some(std::io::ErrorKind::AlreadyExists) => {
+            Err(SaveError::Exists(rel))
+        }
+        Err(e) => Err(failed(e)),
     }
-    let tmp = real_dir.join(format!(".{stem}.toml.{}.tmp", std::process::id()));
-    let result = std::fs::File::create_new(&tmp)
-        .and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.sync_all()
-        })
-        .and_then(|()| {
-            if !overwrite && target.exists() {
-                return Err(std::io::Error::from(std::io::ErrorKind::AlreadyExists));
-            }
-            std::fs::rename(&tmp, &target)
-        });
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(
-            if e.kind() == std::io::ErrorKind::AlreadyExists && !overwrite {
-                SaveError::Exists(rel)
-            } else {
-                SaveError::Io(format!("cannot write `{rel}`: {e}"))
-            },
-        );
-    }
-    Ok(rel)
 }
 
 #[cfg(test)]
@@ -120,5 +103,37 @@ mod tests {
             .unwrap()
             .collect();
         assert_eq!(left.len(), 1, "no temporary file is left");
+    }
+
+    #[test]
+    fn a_save_never_goes_through_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let victim = tempfile::tempdir().unwrap();
+        std::fs::write(victim.path().join("a.toml"), "mine").unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join("cards/g")).unwrap();
+        std::os::unix::fs::symlink(victim.path(), root.join("cards/g/decks")).unwrap();
+        let refused = write(root, "g", "b", "attack", true);
+        assert!(
+            matches!(&refused, Err(SaveError::Refused(why)) if why.contains("cards/g/decks")),
+            "{refused:?}"
+        );
+        std::fs::remove_file(root.join("cards/g/decks")).unwrap();
+        std::fs::create_dir(root.join("cards/g/decks")).unwrap();
+        std::os::unix::fs::symlink(
+            victim.path().join("a.toml"),
+            root.join("cards/g/decks/a.toml"),
+        )
+        .unwrap();
+        for overwrite in [false, true] {
+            let refused = write(root, "g", "a", "attack", overwrite);
+            assert!(matches!(refused, Err(SaveError::Refused(_))), "{refused:?}");
+        }
+        let names: Vec<_> = std::fs::read_dir(victim.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        assert_eq!(
+            std::fs::read_to_string(victim.path().join("a.toml")).unwrap(),
+            "mine"
+        );
     }
 }
