@@ -1,6 +1,8 @@
 //! TOML with spans: parsing with error recovery, and conversion of the
 //! span-keeping tree to JSON values for schema validation.
 
+use std::num::IntErrorKind;
+
 use serde_json::{Map, Number, Value};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -64,7 +66,7 @@ pub fn to_json(value: &Spanned<DeValue<'_>>) -> Result<Value, (Span, String)> {
         DeValue::String(s) => Value::String(s.to_string()),
         DeValue::Integer(i) => {
             let n = i64::from_str_radix(i.as_str(), i.radix())
-                .map_err(|_| (value.span(), format!("integer {i} does not fit in 64 bits")))?;
+                .map_err(|e| (value.span(), integer_error(i, e.kind())))?;
             Value::Number(n.into())
         }
         DeValue::Float(f) => {
@@ -86,6 +88,22 @@ pub fn to_json(value: &Spanned<DeValue<'_>>) -> Result<Value, (Span, String)> {
         DeValue::Array(items) => Value::Array(items.iter().map(to_json).collect::<Result<_, _>>()?),
         DeValue::Table(table) => Value::Object(table_to_json(table)?),
     })
+}
+
+/// Why an integer the TOML parser let through is not an `i64`: too large,
+/// or not an integer at all (`0x` with no digit, a digit of another
+/// script such as `٠`), which the parser leaves to its caller.
+fn integer_error(i: &toml::de::DeInteger<'_>, kind: &IntErrorKind) -> String {
+    match kind {
+        IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+            format!("integer {i} does not fit in 64 bits")
+        }
+        IntErrorKind::Empty => format!("{i} is not a valid integer: it has no digits"),
+        _ => format!(
+            "{i} is not a valid integer: it holds a character that is not a digit of base {}",
+            i.radix()
+        ),
+    }
 }
 
 /// Converts a TOML table to a JSON object (see [`to_json`]).
@@ -184,6 +202,24 @@ mod tests {
         assert!(!ok);
         assert!(diags.len() >= 2, "{diags:?}");
         assert!(diags.iter().all(|d| d.code == "toml::syntax"));
+    }
+
+    #[test]
+    fn malformed_integers_are_not_called_too_large() {
+        for (text, said) in [
+            ("n = 0x", "0x is not a valid integer: it has no digits"),
+            ("n = 0b", "0b is not a valid integer: it has no digits"),
+            ("n = 0o", "0o is not a valid integer: it has no digits"),
+            ("n = 1_0\u{660}", "not a digit of base 10"),
+            ("n = 99999999999999999999", "integer 99999999999999999999 does not fit in 64 bits"),
+            ("n = 0x8000000000000000", "does not fit in 64 bits"),
+        ] {
+            let (doc, _) = parse_toml(FileId(0), text, &mut Vec::new());
+            let (span, message) = table_to_json(doc.get_ref()).unwrap_err();
+            assert!(message.contains(said), "{text}: {message}");
+            assert_eq!(span.start, 4, "{text}");
+        }
+        assert_eq!(json_of("n = -9223372036854775808")["n"], i64::MIN);
     }
 
     #[test]
