@@ -17,8 +17,8 @@ pub struct Limits {
     /// The most card faces one build or print may lay out, counting every
     /// copy (default 100,000: a 20,000-card pool at five copies each).
     pub max_print_copies: u64,
-    /// The most diagnostics reported for one file; the rest are counted in
-    /// one closing diagnostic (default 200).
+    /// The most diagnostics reported, and kept in memory, for one file; the
+    /// rest are counted in one closing diagnostic (default 200).
     pub max_diagnostics_per_file: usize,
 }
 
@@ -76,6 +76,16 @@ impl Limits {
             .unwrap_or(usize::MAX),
         })
     }
+}
+
+/// The diagnostics kept per file in this run: what the environment says,
+/// or the default when it says nothing usable (opening the workspace
+/// reports a bad value). Parsers read it to bound the memory a file's
+/// problems take, as the output does to bound what it shows.
+pub fn max_diagnostics_per_file() -> usize {
+    Limits::from_env()
+        .unwrap_or_default()
+        .max_diagnostics_per_file
 }
 
 #[cfg(test)]

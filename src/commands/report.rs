@@ -11,7 +11,7 @@ use crate::diag::{
     Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap, escape_controls,
 };
 use crate::emit::EmitError;
-use crate::limits::{Limits, MAX_DIAGNOSTICS_VAR};
+use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::{LoadError, Workspace};
 
 /// A command that ran: its diagnostics, the sources they point into, and a
@@ -139,9 +139,7 @@ impl Output {
             quiet,
             verbose,
             // A bad value is reported when the workspace opens.
-            max_per_file: Limits::from_env()
-                .unwrap_or_default()
-                .max_diagnostics_per_file,
+            max_per_file: max_diagnostics_per_file(),
         }
     }
 
