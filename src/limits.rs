@@ -8,6 +8,8 @@ pub const MAX_FILE_BYTES_VAR: &str = "CARTA_MAX_FILE_BYTES";
 pub const MAX_PRINT_COPIES_VAR: &str = "CARTA_MAX_PRINT_COPIES";
 /// Environment variable overriding [`Limits::max_diagnostics_per_file`].
 pub const MAX_DIAGNOSTICS_VAR: &str = "CARTA_MAX_DIAGNOSTICS_PER_FILE";
+/// Environment variable overriding [`Limits::max_decompile_bytes`].
+pub const MAX_DECOMPILE_BYTES_VAR: &str = "CARTA_MAX_DECOMPILE_BYTES";
 
 /// The limits of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +22,10 @@ pub struct Limits {
     /// The most diagnostics reported, and kept in memory, for one file; the
     /// rest are counted in one closing diagnostic (default 200).
     pub max_diagnostics_per_file: usize,
+    /// The most bytes of JSON `carta decompile` writes (default 256 MiB): a
+    /// bundle of a few kilobytes can hold blocks that inflate to 16 MiB of
+    /// NUL bytes each, which JSON writes six bytes apiece.
+    pub max_decompile_bytes: u64,
 }
 
 impl Default for Limits {
@@ -28,6 +34,7 @@ impl Default for Limits {
             max_file_bytes: 64 << 20,
             max_print_copies: 100_000,
             max_diagnostics_per_file: 200,
+            max_decompile_bytes: 256 << 20,
         }
     }
 }
@@ -74,6 +81,7 @@ impl Limits {
                 d.max_diagnostics_per_file as u64,
             )?)
             .unwrap_or(usize::MAX),
+            max_decompile_bytes: read(MAX_DECOMPILE_BYTES_VAR, d.max_decompile_bytes)?,
         })
     }
 }

@@ -84,6 +84,10 @@ impl CommandError {
             CommandError::Init(e) => e.code(),
             CommandError::Watch(_) => "watch::failed",
             CommandError::Bundle { source, .. } if source.is_io() => "bundle::io",
+            CommandError::Bundle {
+                source: BundleError::TooLarge { .. },
+                ..
+            } => "bundle::too-large",
             CommandError::Bundle { .. } => "bundle::damaged",
         }
     }
