@@ -926,6 +926,16 @@ fn write_json_streams_what_to_json_holds() {
 
 #[test]
 fn write_json_holds_one_card_at_a_time() {
+    struct Count<'a>(&'a mut usize);
+    impl std::io::Write for Count<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            *self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
     // Four cards of 2 MiB of NUL bytes: a bundle of a few kilobytes whose
     // JSON (six bytes a NUL) is 48 MiB.
     let nul = "\0".repeat(2 << 20);
@@ -940,18 +950,11 @@ fn write_json_holds_one_card_at_a_time() {
     assert!(bytes.len() < 64 << 10, "{} bytes", bytes.len());
     let bundle = Bundle::from_bytes(bytes).unwrap();
     let mut written = 0usize;
-    struct Count<'a>(&'a mut usize);
-    impl std::io::Write for Count<'_> {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            *self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     let (done, largest) = largest_allocation(|| {
-        bundle.write_json(std::io::BufWriter::new(Count(&mut written)), std::path::Path::new("b"))
+        bundle.write_json(
+            std::io::BufWriter::new(Count(&mut written)),
+            std::path::Path::new("b"),
+        )
     });
     done.unwrap();
     assert!(written > 48 << 20, "{written}");

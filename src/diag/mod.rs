@@ -136,11 +136,8 @@ pub fn cap(diags: &mut Vec<Diagnostic>, max: usize) {
         // Sorted: the first folded diagnostic is the first not shown.
         let p = placeholder.get_or_insert_with(|| {
             let at = d.primary.clone().expect("placed");
-            Diagnostic::new(Severity::Advice, ELIDED, "diagnostics past the cap").at(
-                at.file,
-                at.span,
-                "",
-            )
+            Diagnostic::new(Severity::Advice, ELIDED, "diagnostics past the cap")
+                .at(at.file, at.span, "")
         });
         p.elided.count += count;
         p.elided.errors += errors;
@@ -406,7 +403,11 @@ mod tests {
         // Two files, positions out of order, errors and warnings.
         let items: Vec<Diagnostic> = (0..5_000)
             .map(|i| {
-                let severity = if i % 3 == 0 { Severity::Warning } else { Severity::Error };
+                let severity = if i % 3 == 0 {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                };
                 at(u32::from(i % 2 == 1), (i * 7_919) % 5_003, severity)
             })
             .collect();

@@ -138,7 +138,7 @@ pub fn to_json(value: &Spanned<DeValue<'_>>) -> Result<Value, (Span, String)> {
         DeValue::String(s) => Value::String(s.to_string()),
         DeValue::Integer(i) => {
             let n = i64::from_str_radix(i.as_str(), i.radix())
-                .map_err(|e| (value.span(), integer_error(i, e.kind())))?;
+                .map_err(|e| (value.span(), integer_error(i, *e.kind())))?;
             Value::Number(n.into())
         }
         DeValue::Float(f) => {
@@ -165,7 +165,7 @@ pub fn to_json(value: &Spanned<DeValue<'_>>) -> Result<Value, (Span, String)> {
 /// Why an integer the TOML parser let through is not an `i64`: too large,
 /// or not an integer at all (`0x` with no digit, a digit of another
 /// script such as `٠`), which the parser leaves to its caller.
-fn integer_error(i: &toml::de::DeInteger<'_>, kind: &IntErrorKind) -> String {
+fn integer_error(i: &toml::de::DeInteger<'_>, kind: IntErrorKind) -> String {
     match kind {
         IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
             format!("integer {i} does not fit in 64 bits")
@@ -283,7 +283,10 @@ mod tests {
             ("n = 0b", "0b is not a valid integer: it has no digits"),
             ("n = 0o", "0o is not a valid integer: it has no digits"),
             ("n = 1_0\u{660}", "not a digit of base 10"),
-            ("n = 99999999999999999999", "integer 99999999999999999999 does not fit in 64 bits"),
+            (
+                "n = 99999999999999999999",
+                "integer 99999999999999999999 does not fit in 64 bits",
+            ),
             ("n = 0x8000000000000000", "does not fit in 64 bits"),
         ] {
             let (doc, _) = parse_toml(FileId(0), text, &mut Vec::new());
@@ -304,7 +307,9 @@ mod tests {
         parse_toml(FileId(0), text, &mut theirs);
         for d in &ours {
             assert!(
-                theirs.iter().any(|t| t.message == d.message && t.primary == d.primary),
+                theirs
+                    .iter()
+                    .any(|t| t.message == d.message && t.primary == d.primary),
                 "{:?} not among {theirs:#?}",
                 d.message
             );

@@ -11,6 +11,7 @@ use crate::sheets::{card, mini};
 /// The peak resident memory, in bytes, of `carta check --no-cache` in `ws`
 /// (`wait4` gives the rusage of that one child, whatever else the tests
 /// run at the same time).
+#[expect(clippy::zombie_processes, reason = "reaped by `wait4`, for its rusage")]
 fn peak_check_bytes(ws: &Workspace) -> u64 {
     let child = Command::new(env!("CARGO_BIN_EXE_carta"))
         .args(["check", "--no-cache"])
@@ -158,7 +159,11 @@ fn bidi_controls_in_file_names_ids_kinds_and_keys_are_shown_escaped() {
     for raw in ['\u{202e}', '\u{2066}'] {
         assert!(!human.stderr.contains(raw), "{raw:?} in {}", human.stderr);
     }
-    assert!(human.stderr.contains("cod\\u{202e}lmot.toml"), "{}", human.stderr);
+    assert!(
+        human.stderr.contains("cod\\u{202e}lmot.toml"),
+        "{}",
+        human.stderr
+    );
     assert!(human.stderr.contains("card\\u{202e}"), "{}", human.stderr);
     assert!(human.stderr.contains("e\\u{202e}vil"), "{}", human.stderr);
     // JSON keeps the exact text: escaping is its reader's business.
@@ -188,11 +193,17 @@ fn malformed_integers_are_not_valid_and_overflow_does_not_fit() {
         ("0x", "0x is not a valid integer: it has no digits"),
         ("0b", "0b is not a valid integer: it has no digits"),
         ("0o", "0o is not a valid integer: it has no digits"),
-        ("1_0\u{660}", "is not a valid integer: it holds a character that is not a digit of base 10"),
+        (
+            "1_0\u{660}",
+            "is not a valid integer: it holds a character that is not a digit of base 10",
+        ),
         ("1__0", "`_` may only go between digits"),
         ("_1", "`_` may only go between digits"),
         ("0x_1", "`_` may only go between digits"),
-        ("99999999999999999999", "integer 99999999999999999999 does not fit in 64 bits"),
+        (
+            "99999999999999999999",
+            "integer 99999999999999999999 does not fit in 64 bits",
+        ),
     ] {
         let ws = mini(&card("a", &format!("text = {value}")));
         let run = json(&ws, &["check"]);
@@ -204,7 +215,13 @@ fn malformed_integers_are_not_valid_and_overflow_does_not_fit() {
             .unwrap();
         let message = d["message"].as_str().unwrap();
         assert!(message.contains(said), "{value}: {message}");
-        assert!(!message.contains("does not fit") || value.starts_with('9'), "{value}: {message}");
-        assert_eq!((d["line"].as_u64(), d["file"].as_str()), (Some(5), Some("cards/mini/cards.toml")));
+        assert!(
+            !message.contains("does not fit") || value.starts_with('9'),
+            "{value}: {message}"
+        );
+        assert_eq!(
+            (d["line"].as_u64(), d["file"].as_str()),
+            (Some(5), Some("cards/mini/cards.toml"))
+        );
     }
 }
