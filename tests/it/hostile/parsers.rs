@@ -97,6 +97,32 @@ fn a_file_of_thousands_of_broken_cards_keeps_the_cap_and_counts_the_rest() {
     ws.run(["check"]).fails().stderr_has(": 3000 errors, ");
 }
 
+#[test]
+fn a_deck_of_thousands_of_unknown_ids_keeps_the_cap_and_counts_the_rest() {
+    let ws = mini(&card("a", ""));
+    let lines: String = (0..3_000).map(|i| format!("nope-{i} = 1\n")).collect();
+    ws.write(
+        "cards/mini/decks/d.toml",
+        format!("game = \"mini\"\nname = \"D\"\n\n[main]\n{lines}"),
+    );
+    let run = json(&ws, &["deck", "check", "cards/mini/decks/d.toml"]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let all = run.json();
+    let shown: Vec<_> = all.iter().filter(|d| d["severity"] == "error").collect();
+    assert_eq!(shown.len(), 200);
+    assert_eq!(
+        (shown[0]["line"].as_u64(), shown[199]["line"].as_u64()),
+        (Some(5), Some(204))
+    );
+    assert_eq!(
+        with_code(&run, "diag::truncated")[0]["message"],
+        "and 2800 more diagnostics in this file"
+    );
+    ws.run(["deck", "check", "cards/mini/decks/d.toml"])
+        .fails()
+        .stderr_has(": 3000 errors, ");
+}
+
 // ---- Bundles: decompile streams, and refuses an amplification bomb (row 13) ----
 
 /// A mini game whose card holds `n` NUL characters: a bundle of a few
