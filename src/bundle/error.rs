@@ -59,7 +59,7 @@ pub enum BundleError {
     },
     /// Decompiling the bundle would write more JSON than the limit allows.
     #[error(
-        "decompiling this bundle would write more than {limit} bytes of JSON (its cards inflate far beyond the bundle's own size); nothing was written"
+        "decompiling this bundle would write more than {limit} bytes of JSON (its cards inflate far beyond the bundle's own size); nothing was written (to decompile it anyway, raise the limit: CARTA_MAX_DECOMPILE_BYTES=<bytes>)"
     )]
     TooLarge {
         /// The limit, in bytes.
