@@ -123,6 +123,32 @@ fn a_deck_of_thousands_of_unknown_ids_keeps_the_cap_and_counts_the_rest() {
         .stderr_has(": 3000 errors, ");
 }
 
+#[test]
+fn a_translation_file_of_thousands_of_broken_entries_keeps_the_cap() {
+    let ws = mini(&card("a", ""));
+    let game = ws.read("cards/mini/game.toml").replacen(
+        "language = \"pt-BR\"\n",
+        "language = \"pt-BR\"\ntranslations = [\"en\"]\n",
+        1,
+    );
+    ws.write("cards/mini/game.toml", game);
+    let lines: String = (0..3_000).map(|i| format!("p{i} = 1\n")).collect();
+    ws.write("cards/mini/i18n/en.toml", format!("[phrases]\n{lines}"));
+    let run = json(&ws, &["check", "--no-cache"]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let malformed = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "i18n::malformed")
+        .count();
+    assert_eq!(malformed, 200);
+    let note = &with_code(&run, "diag::truncated")[0];
+    assert_eq!(note["file"], "cards/mini/i18n/en.toml");
+    ws.run(["check", "--no-cache"])
+        .fails()
+        .stderr_has(": 3000 errors, ");
+}
+
 // ---- Bundles: decompile streams, and refuses an amplification bomb (row 13) ----
 
 /// A mini game whose card holds `n` NUL characters: a bundle of a few
