@@ -7,12 +7,13 @@ use std::path::Path;
 
 use super::{CommandError, Report};
 use crate::bundle::{Bundle, BundleError};
-use crate::diag::{Diagnostics, SourceMap};
+use crate::diag::{Diagnostics, SourceMap, escape_controls};
 use crate::limits::Limits;
 use crate::load::LoadError;
 
 /// Reads the bundle at `given` (relative to `root`) and prints it whole as
-/// JSON, or its summary when `inspect`. The JSON is streamed, one card at
+/// JSON, or its summary (control and bidi characters escaped) when
+/// `inspect`. The JSON is streamed, one card at
 /// a time, once a first pass has found that it stays within
 /// [`Limits::max_decompile_bytes`]: a bundle that would write more is
 /// refused before anything is written.
@@ -29,8 +30,11 @@ pub(crate) fn show(root: &Path, given: &Path, inspect: bool) -> Result<Report, C
     let bundle = Bundle::open(root.join(given)).map_err(bad)?;
     if inspect {
         let text = crate::bundle::summary(&bundle, given).map_err(bad)?;
-        // A closed pipe (`| head`) is not an error worth reporting.
-        let _ = io::stdout().lock().write_all(text.as_bytes());
+        // The bundle's names are the stranger's: no escape reaches the
+        // terminal. A closed pipe (`| head`) is not an error worth reporting.
+        let _ = io::stdout()
+            .lock()
+            .write_all(escape_controls(&text).as_bytes());
     } else {
         let limit = limits.max_decompile_bytes;
         let mut counted = Counter { bytes: 0, limit };

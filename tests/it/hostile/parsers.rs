@@ -229,6 +229,27 @@ fn bidi_controls_in_file_names_ids_kinds_and_keys_are_shown_escaped() {
 }
 
 #[test]
+fn inspect_shows_a_bundles_names_escaped() {
+    let ws = mini(&card("a", ""));
+    let game = ws.read("cards/mini/game.toml").replacen(
+        "name = \"Mini\"",
+        "name = \"Mini\\u001b]0;PWNED\\u0007 \\u202Eatad\"",
+        1,
+    );
+    ws.write("cards/mini/game.toml", game);
+    ws.run(["build"]).succeeds();
+    let run = ws.run(["inspect", "build/mini/mini.carta"]).succeeds();
+    for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!run.stdout.contains(raw), "{raw:?} in {}", run.stdout);
+    }
+    assert!(
+        run.stdout.contains("\\u{1b}]0;PWNED\\u{7} \\u{202e}atad"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn accents_and_emoji_stay_readable() {
     let ws = mini(&card("a", "\"coração🔥\" = 1\n\"niño\u{200d}👩\" = 2"));
     let human = ws.run(["--color", "never", "check"]).fails();
