@@ -6,7 +6,8 @@ use indexmap::IndexMap;
 use toml::de::DeValue;
 
 use crate::config::rules::RuleSeverity;
-use crate::diag::{Diagnostic, FileId, Label, Severity, Span};
+use crate::diag::{Cap, Diagnostic, FileId, Label, Severity, Span};
+use crate::limits::max_diagnostics_per_file;
 use crate::link::CardPool;
 use crate::load::parse_toml;
 use crate::rules::{DeckView, Entry, RuleSet, Rules, Tally};
@@ -130,6 +131,7 @@ fn zone_of(
 ) -> (DeckZone, bool) {
     let mut entries = Vec::new();
     let mut complete = true;
+    let mut cap = Cap::new(max_diagnostics_per_file());
     for (id, count) in table {
         match count_of(count.get_ref()) {
             Ok(n) => entries.push(DeckEntry {
@@ -139,7 +141,7 @@ fn zone_of(
             }),
             Err(found) => {
                 complete = false;
-                out.push(
+                cap.push(out,
                     Diagnostic::error("deck::bad-count", format!("the count of `{}` must be a whole number from 1 to {MAX_COUNT}, but it is {found}", id.get_ref()))
                         .at(file, count.span(), "not a number of copies")
                         .with_help("write how many copies the deck holds, such as `escudo-orc = 3`; remove the line for none"),
@@ -204,7 +206,6 @@ pub fn resolve(
         zones: vec![Vec::new(); rules.zones.len()],
     };
     let mut origin = vec![Vec::new(); rules.zones.len()];
-    let before = out.len();
     if zones.is_empty() {
         out.push(
             Diagnostic::error(
@@ -218,9 +219,12 @@ pub fn resolve(
         );
         return None;
     }
+    // A deck of a million unknown ids keeps the diagnostics of a few.
+    let mut found = Vec::new();
+    let mut cap = Cap::new(max_diagnostics_per_file());
     for (dz, zone) in deck.zones.iter().enumerate() {
         let Some(z) = rules.zones.iter().position(|r| r.id == zone.id) else {
-            out.push(
+            found.push(
                 Diagnostic::error(
                     "deck::unknown-zone",
                     format!("`{}` is not a zone of `{}`", zone.id, deck.game),
@@ -235,7 +239,9 @@ pub fn resolve(
             continue;
         };
         for (de, entry) in zone.entries.iter().enumerate() {
-            let Some(card) = entry_card(deck, zone, entry, (z, manifest), pool, rules, out) else {
+            let card = entry_card(deck, zone, entry, (z, manifest), pool, rules, &mut found);
+            cap.settle(&mut found);
+            let Some(card) = card else {
                 continue;
             };
             view.zones[z].push(Entry {
@@ -245,7 +251,9 @@ pub fn resolve(
             origin[z].push((dz, de));
         }
     }
-    (out.len() == before && deck.complete).then_some(ResolvedDeck { view, origin })
+    let clean = found.is_empty() && deck.complete;
+    out.append(&mut found);
+    clean.then_some(ResolvedDeck { view, origin })
 }
 
 /// The pool index of a deck line's card, when the game has it and zone `z`

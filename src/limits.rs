@@ -10,6 +10,8 @@ pub const MAX_PRINT_COPIES_VAR: &str = "CARTA_MAX_PRINT_COPIES";
 pub const MAX_DIAGNOSTICS_VAR: &str = "CARTA_MAX_DIAGNOSTICS_PER_FILE";
 /// Environment variable overriding [`Limits::export_seconds`].
 pub const EXPORT_SECONDS_VAR: &str = "CARTA_EXPORT_SECONDS";
+/// Environment variable overriding [`Limits::max_decompile_bytes`].
+pub const MAX_DECOMPILE_BYTES_VAR: &str = "CARTA_MAX_DECOMPILE_BYTES";
 
 /// The limits of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,12 +21,16 @@ pub struct Limits {
     /// The most card faces one build or print may lay out, counting every
     /// copy (default 100,000: a 20,000-card pool at five copies each).
     pub max_print_copies: u64,
-    /// The most diagnostics reported for one file; the rest are counted in
-    /// one closing diagnostic (default 200).
+    /// The most diagnostics reported, and kept in memory, for one file; the
+    /// rest are counted in one closing diagnostic (default 200).
     pub max_diagnostics_per_file: usize,
     /// The seconds the export browser may spend on one page (per 500 card
     /// boxes it draws) before it is stopped (default 60).
     pub export_seconds: u64,
+    /// The most bytes of JSON `carta decompile` writes (default 256 MiB): a
+    /// bundle of a few kilobytes can hold blocks that inflate to 16 MiB of
+    /// NUL bytes each, which JSON writes six bytes apiece.
+    pub max_decompile_bytes: u64,
 }
 
 impl Default for Limits {
@@ -34,6 +40,7 @@ impl Default for Limits {
             max_print_copies: 100_000,
             max_diagnostics_per_file: 200,
             export_seconds: 60,
+            max_decompile_bytes: 256 << 20,
         }
     }
 }
@@ -81,8 +88,19 @@ impl Limits {
             )?)
             .unwrap_or(usize::MAX),
             export_seconds: read(EXPORT_SECONDS_VAR, d.export_seconds)?,
+            max_decompile_bytes: read(MAX_DECOMPILE_BYTES_VAR, d.max_decompile_bytes)?,
         })
     }
+}
+
+/// The diagnostics kept per file in this run: what the environment says,
+/// or the default when it says nothing usable (opening the workspace
+/// reports a bad value). Parsers read it to bound the memory a file's
+/// problems take, as the output does to bound what it shows.
+pub fn max_diagnostics_per_file() -> usize {
+    Limits::from_env()
+        .unwrap_or_default()
+        .max_diagnostics_per_file
 }
 
 #[cfg(test)]

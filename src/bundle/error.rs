@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use super::format::FORMAT_VERSION;
 
 /// Why a bundle could not be opened or a record not decoded. Every variant
-/// but [`BundleError::Io`] means the bytes are damaged or not a bundle.
+/// but [`BundleError::Io`] and [`BundleError::TooLarge`] means the bytes
+/// are damaged or not a bundle.
 #[derive(Debug, thiserror::Error)]
 pub enum BundleError {
     /// The file could not be read.
@@ -55,6 +56,14 @@ pub enum BundleError {
         expected: u32,
         /// The checksum of the bytes.
         found: u32,
+    },
+    /// Decompiling the bundle would write more JSON than the limit allows.
+    #[error(
+        "decompiling this bundle would write more than {limit} bytes of JSON (its cards inflate far beyond the bundle's own size); nothing was written (to decompile it anyway, raise the limit: CARTA_MAX_DECOMPILE_BYTES=<bytes>)"
+    )]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: u64,
     },
     /// A section is malformed although the checksums match (a crafted file,
     /// or a bug in the writer).

@@ -4,6 +4,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use rayon::prelude::*;
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::{Map, Value};
 
 use super::error::BundleError;
@@ -291,22 +293,37 @@ impl Bundle {
     pub fn to_json(&self) -> Result<Value, BundleError> {
         let cards = self
             .cards()
-            .map(|c| {
-                c.map(|c| {
-                    let mut json = c.to_source_json();
-                    if let (Value::Object(map), false) = (&mut json, c.i18n.is_empty()) {
-                        let i18n = serde_json::to_value(&c.i18n).expect("strings serialize");
-                        map.insert("i18n".into(), i18n);
-                    }
-                    json
-                })
-            })
+            .map(|c| c.map(|c| card_json(&c)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut map = Map::new();
         map.insert("game".into(), self.game.clone());
         map.insert("cards".into(), Value::Array(cards));
         map.insert("decks".into(), self.deck_values.clone());
         Ok(Value::Object(map))
+    }
+
+    /// Writes [`Bundle::to_json`]'s JSON, pretty-printed, to `out` as it
+    /// walks the cards, so that only one block and one card are in memory
+    /// at a time, whatever the bundle inflates to.
+    ///
+    /// # Errors
+    /// When a block or a record is damaged, or `out` fails (an
+    /// [`BundleError::Io`] naming `path`).
+    pub fn write_json(&self, out: impl std::io::Write, path: &Path) -> Result<(), BundleError> {
+        let damaged = std::cell::RefCell::new(None);
+        let whole = Whole {
+            bundle: self,
+            damaged: &damaged,
+        };
+        let mut ser = serde_json::Serializer::pretty(out);
+        let written = whole.serialize(&mut ser);
+        if let Some(e) = damaged.into_inner() {
+            return Err(e);
+        }
+        written.map_err(|e| BundleError::Io {
+            path: path.to_path_buf(),
+            source: e.into(),
+        })
     }
 
     /// Field `k` (0..5) of index entry `i`.
@@ -543,4 +560,53 @@ fn check_index(
         last.entries.end = count as usize;
     }
     Ok((4..entries_end, entries_end..index.len()))
+}
+
+/// The bundle as `carta decompile` writes it, its cards serialized as they
+/// are decoded; the first damaged record ends the walk and is kept in
+/// `damaged`.
+struct Whole<'b> {
+    bundle: &'b Bundle,
+    damaged: &'b std::cell::RefCell<Option<BundleError>>,
+}
+
+impl Serialize for Whole<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(3))?;
+        map.serialize_entry("game", &self.bundle.game)?;
+        map.serialize_entry("cards", &CardsJson(self))?;
+        map.serialize_entry("decks", &self.bundle.deck_values)?;
+        map.end()
+    }
+}
+
+/// The cards array of [`Whole`].
+struct CardsJson<'w, 'b>(&'w Whole<'b>);
+
+impl Serialize for CardsJson<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.bundle.len()))?;
+        for card in self.0.bundle.cards() {
+            match card {
+                Ok(card) => seq.serialize_element(&card_json(&card))?,
+                Err(e) => {
+                    let message = e.to_string();
+                    *self.0.damaged.borrow_mut() = Some(e);
+                    return Err(serde::ser::Error::custom(message));
+                }
+            }
+        }
+        seq.end()
+    }
+}
+
+/// A card as `carta decompile` shows it: as in its source, with its
+/// translations.
+fn card_json(c: &Card) -> Value {
+    let mut json = c.to_source_json();
+    if let (Value::Object(map), false) = (&mut json, c.i18n.is_empty()) {
+        let i18n = serde_json::to_value(&c.i18n).expect("strings serialize");
+        map.insert("i18n".into(), i18n);
+    }
+    json
 }

@@ -911,3 +911,52 @@ fn borrowed_views_read_what_owned_cards_read() {
     bundle.visit(|c| names.push(c.name.len())).unwrap();
     assert_eq!(names.len(), sample.cards.len());
 }
+
+#[test]
+fn write_json_streams_what_to_json_holds() {
+    let bytes = Sample::new().encode();
+    let bundle = Bundle::from_bytes(bytes).unwrap();
+    let mut streamed = Vec::new();
+    bundle
+        .write_json(&mut streamed, std::path::Path::new("b.carta"))
+        .unwrap();
+    let whole = serde_json::to_string_pretty(&bundle.to_json().unwrap()).unwrap();
+    assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+}
+
+#[test]
+fn write_json_holds_one_card_at_a_time() {
+    struct Count<'a>(&'a mut usize);
+    impl std::io::Write for Count<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            *self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // Four cards of 2 MiB of NUL bytes: a bundle of a few kilobytes whose
+    // JSON (six bytes a NUL) is 48 MiB.
+    let nul = "\0".repeat(2 << 20);
+    let mut sample = Sample::new();
+    sample.cards = (0..4)
+        .map(|i| {
+            let f = fields(json!({ "text": nul }));
+            (format!("c{i}"), "unit".to_owned(), "N".to_owned(), None, f)
+        })
+        .collect();
+    let bytes = sample.encode();
+    assert!(bytes.len() < 64 << 10, "{} bytes", bytes.len());
+    let bundle = Bundle::from_bytes(bytes).unwrap();
+    let mut written = 0usize;
+    let (done, largest) = largest_allocation(|| {
+        bundle.write_json(
+            std::io::BufWriter::new(Count(&mut written)),
+            std::path::Path::new("b"),
+        )
+    });
+    done.unwrap();
+    assert!(written > 48 << 20, "{written}");
+    assert!(largest < 12 << 20, "largest allocation {largest}");
+}

@@ -11,7 +11,7 @@ use crate::diag::{
     Diagnostic, Diagnostics, Format, Renderer, Severity, SourceMap, escape_controls,
 };
 use crate::emit::EmitError;
-use crate::limits::{Limits, MAX_DIAGNOSTICS_VAR};
+use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::{LoadError, Workspace};
 
 /// A command that ran: its diagnostics, the sources they point into, and a
@@ -91,6 +91,10 @@ impl CommandError {
             CommandError::Init(e) => e.code(),
             CommandError::Watch(_) => "watch::failed",
             CommandError::Bundle { source, .. } if source.is_io() => "bundle::io",
+            CommandError::Bundle {
+                source: BundleError::TooLarge { .. },
+                ..
+            } => "bundle::too-large",
             CommandError::Bundle { .. } => "bundle::damaged",
         }
     }
@@ -156,9 +160,7 @@ impl Output {
             quiet,
             verbose,
             // A bad value is reported when the workspace opens.
-            max_per_file: Limits::from_env()
-                .unwrap_or_default()
-                .max_diagnostics_per_file,
+            max_per_file: max_diagnostics_per_file(),
         }
     }
 

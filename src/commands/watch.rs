@@ -20,6 +20,7 @@ use super::Report;
 use crate::diag::{Diagnostics, Format, Renderer, SourceMap};
 use crate::emit::sheets::SheetOptions;
 use crate::game::{self, Decks, Game, Keep};
+use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::Workspace;
 use crate::server::{Catalog, ConnLimits, DeckVerdict, GameEntry, Live, Problem};
 
@@ -353,14 +354,14 @@ fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
     Some((m.len(), m.modified().ok()?))
 }
 
-/// The diagnostics as the preview shows them, in order.
+/// The diagnostics as the preview shows them, in order, capped per file
+/// as the terminal shows them.
 fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
     let json = Renderer::new(Format::Json, false, 100);
-    let mut all: Vec<_> = diags.iter().cloned().collect();
-    all.sort_by(|a, b| {
-        let key = |d: &crate::diag::Diagnostic| d.primary.as_ref().map(|l| (l.file, l.span.start));
-        key(a).cmp(&key(b))
-    });
+    let mut copy = Diagnostics::new();
+    copy.extend(diags.iter().cloned());
+    let raise = format!("{MAX_DIAGNOSTICS_VAR}=<n>");
+    let all = copy.into_capped(max_diagnostics_per_file(), &raise);
     all.iter()
         .filter_map(|d| {
             serde_json::from_str::<serde_json::Value>(json.render(d, sources).trim()).ok()

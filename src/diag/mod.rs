@@ -78,6 +78,115 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// How to fix it, when carta can tell.
     pub help: Option<String>,
+    /// For a placeholder ([`ELIDED`]): the diagnostics of its file it
+    /// stands for, counted but not kept; nothing for every other one.
+    pub elided: Elided,
+}
+
+/// The code of the placeholder that stands for a file's diagnostics past
+/// the cap ([`cap`]); [`Diagnostics::into_capped`] turns it into the
+/// `diag::truncated` note, so it is never shown itself.
+pub const ELIDED: &str = "diag::elided";
+
+/// How many diagnostics a placeholder stands for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Elided {
+    /// All of them.
+    pub count: usize,
+    /// Those that are errors, so a run still counts (and fails on) them.
+    pub errors: usize,
+}
+
+/// Keeps at most `max` diagnostics per file in `diags` (the first by
+/// position, as [`Diagnostics::into_capped`] would show them) and folds the
+/// rest, with any earlier placeholder, into one placeholder per file at
+/// the first of them: a file with millions of problems then costs the
+/// memory of `max`, not of millions. The order is that of
+/// [`Diagnostics::into_sorted`].
+pub fn cap(diags: &mut Vec<Diagnostic>, max: usize) {
+    sort(diags);
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len().min(max.saturating_add(64)));
+    // The file being walked, how many of its diagnostics are kept, and its
+    // placeholder so far.
+    let mut current: Option<(FileId, usize, Option<Diagnostic>)> = None;
+    for d in diags.drain(..) {
+        let Some(file) = d.primary.as_ref().map(|l| l.file) else {
+            out.push(d);
+            continue;
+        };
+        if current.as_ref().is_none_or(|(f, _, _)| *f != file) {
+            if let Some((_, _, Some(p))) = current.take() {
+                out.push(p);
+            }
+            current = Some((file, 0, None));
+        }
+        let Some((_, kept, placeholder)) = current.as_mut() else {
+            continue;
+        };
+        if d.code != ELIDED && *kept < max {
+            *kept += 1;
+            out.push(d);
+            continue;
+        }
+        let (count, errors) = if d.code == ELIDED {
+            (d.elided.count, d.elided.errors)
+        } else {
+            (1, usize::from(d.severity == Severity::Error))
+        };
+        // Sorted: the first folded diagnostic is the first not shown.
+        let p = placeholder.get_or_insert_with(|| {
+            let at = d.primary.clone().expect("placed");
+            Diagnostic::new(Severity::Advice, ELIDED, "diagnostics past the cap")
+                .at(at.file, at.span, "")
+        });
+        p.elided.count += count;
+        p.elided.errors += errors;
+    }
+    if let Some((_, _, Some(p))) = current {
+        out.push(p);
+    }
+    *diags = out;
+}
+
+/// Sorts as [`Diagnostics::into_sorted`] does.
+fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by_key(|d| d.primary.as_ref().map(|l| (l.file, l.span.start)));
+}
+
+/// Keeps a list of diagnostics bounded as it grows: [`cap`]s it each time
+/// it doubles past the cap, so memory follows the cap, not the problems.
+#[derive(Debug, Clone, Copy)]
+pub struct Cap {
+    max: usize,
+    next: usize,
+}
+
+impl Cap {
+    /// About `max` diagnostics per file kept.
+    pub fn new(max: usize) -> Self {
+        Cap {
+            max,
+            next: Self::after(0, max),
+        }
+    }
+
+    fn after(len: usize, max: usize) -> usize {
+        len.max(max).max(64).saturating_mul(2)
+    }
+
+    /// Adds `d` to `out`.
+    pub fn push(&mut self, out: &mut Vec<Diagnostic>, d: Diagnostic) {
+        out.push(d);
+        self.settle(out);
+    }
+
+    /// Caps `out` if it has grown past the point where it should be.
+    pub fn settle(&mut self, out: &mut Vec<Diagnostic>) {
+        if out.len() >= self.next {
+            cap(out, self.max);
+            self.next = Self::after(out.len(), self.max);
+        }
+    }
 }
 
 impl Diagnostic {
@@ -100,6 +209,7 @@ impl Diagnostic {
             primary: None,
             labels: Vec::new(),
             help: None,
+            elided: Elided::default(),
         }
     }
 
@@ -179,17 +289,20 @@ impl Diagnostics {
         self.items.get(range).unwrap_or_default()
     }
 
-    /// How many errors (not warnings or advice) were reported.
+    /// How many errors (not warnings or advice) were reported, those a
+    /// placeholder stands for included.
     pub fn error_count(&self) -> usize {
         self.items
             .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count()
+            .map(|d| usize::from(d.severity == Severity::Error) + d.elided.errors)
+            .sum()
     }
 
     /// Whether any error was reported.
     pub fn has_errors(&self) -> bool {
-        self.items.iter().any(|d| d.severity == Severity::Error)
+        self.items
+            .iter()
+            .any(|d| d.severity == Severity::Error || d.elided.errors > 0)
     }
 
     /// Everything reported, in the order reported.
@@ -202,7 +315,8 @@ impl Diagnostics {
     /// of a file's are dropped and counted in one advice at the first
     /// dropped one, so that a file with 40,000 problems costs no more to
     /// show than one with `max`.
-    /// `raise` says how to raise the limit.
+    /// `raise` says how to raise the limit. Placeholders ([`cap`]) are
+    /// counted among the dropped, never shown.
     pub fn into_capped(self, max: usize, raise: &str) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         let mut current: Option<(FileId, usize, usize)> = None; // file, shown, dropped
@@ -227,23 +341,24 @@ impl Diagnostics {
                 out.push(d);
                 continue;
             };
-            match &mut current {
-                Some((file, shown, dropped)) if *file == primary.file => {
-                    if *shown < max {
-                        *shown += 1;
-                        out.push(d);
-                    } else {
-                        *dropped += 1;
-                        first_dropped.get_or_insert(primary);
-                    }
+            if current.is_none_or(|(file, _, _)| file != primary.file) {
+                if let Some((_, _, dropped)) = current {
+                    flush(&mut out, dropped, first_dropped.take());
                 }
-                _ => {
-                    if let Some((_, _, dropped)) = current {
-                        flush(&mut out, dropped, first_dropped.take());
-                    }
-                    current = Some((primary.file, 1, 0));
-                    out.push(d);
-                }
+                current = Some((primary.file, 0, 0));
+            }
+            let Some((_, shown, dropped)) = &mut current else {
+                continue;
+            };
+            if d.code == ELIDED {
+                *dropped += d.elided.count;
+                first_dropped.get_or_insert(primary);
+            } else if *shown < max {
+                *shown += 1;
+                out.push(d);
+            } else {
+                *dropped += 1;
+                first_dropped.get_or_insert(primary);
             }
         }
         if let Some((_, _, dropped)) = current {
@@ -256,8 +371,72 @@ impl Diagnostics {
     /// order), then position; placeless diagnostics come first. The sort is
     /// stable, so equal places keep their report order.
     pub fn into_sorted(mut self) -> Vec<Diagnostic> {
+        sort(&mut self.items);
         self.items
-            .sort_by_key(|d| d.primary.as_ref().map(|l| (l.file, l.span.start)));
-        self.items
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(file: u32, start: usize, severity: Severity) -> Diagnostic {
+        Diagnostic::new(severity, "t::t", format!("{file}:{start}")).at(
+            FileId(file),
+            start..start + 1,
+            "",
+        )
+    }
+
+    /// What the output shows, as (message, code).
+    fn shown(items: Vec<Diagnostic>, max: usize) -> Vec<(String, &'static str)> {
+        let mut all = Diagnostics::new();
+        all.extend(items);
+        all.into_capped(max, "")
+            .into_iter()
+            .map(|d| (d.message, d.code))
+            .collect()
+    }
+
+    #[test]
+    fn capping_as_it_grows_shows_and_counts_what_capping_at_the_end_does() {
+        // Two files, positions out of order, errors and warnings.
+        let items: Vec<Diagnostic> = (0..5_000)
+            .map(|i| {
+                let severity = if i % 3 == 0 {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                };
+                at(u32::from(i % 2 == 1), (i * 7_919) % 5_003, severity)
+            })
+            .collect();
+        let mut bounded = Vec::new();
+        let mut cap = Cap::new(10);
+        let mut peak = 0;
+        for d in items.clone() {
+            cap.push(&mut bounded, d);
+            peak = peak.max(bounded.len());
+        }
+        assert!(peak <= 128, "{peak} kept at once");
+        let mut whole = Diagnostics::new();
+        whole.extend(items.clone());
+        let mut capped = Diagnostics::new();
+        capped.extend(bounded.clone());
+        assert_eq!(capped.error_count(), whole.error_count());
+        assert!(capped.has_errors());
+        assert_eq!(shown(bounded, 10), shown(items, 10));
+    }
+
+    #[test]
+    fn a_placeholder_is_never_shown_and_placeless_diagnostics_are_kept() {
+        let mut items = vec![Diagnostic::error("t::none", "no place")];
+        items.extend((0..30).map(|i| at(0, i, Severity::Warning)));
+        cap(&mut items, 5);
+        assert_eq!(items.len(), 7);
+        let out = shown(items, 200);
+        assert_eq!(out.len(), 7, "{out:?}");
+        assert_eq!(out[6].0, "and 25 more diagnostics in this file");
+        assert!(out.iter().all(|(_, code)| *code != ELIDED));
     }
 }

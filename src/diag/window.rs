@@ -146,13 +146,15 @@ fn nth_offset(s: &str, n: usize) -> usize {
 }
 
 /// A control character as its visible symbol (U+2400…), so a file cannot
-/// send terminal escapes through a report; other characters as they are.
+/// send terminal escapes through a report, and an invisible format
+/// character (a bidi control…) as `�`, so it cannot reorder the excerpt;
+/// other characters as they are.
 fn visible(c: char) -> char {
     match c {
         '\t' => c,
         '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('�'),
         '\u{7f}' => '␡',
-        c if c.is_control() => '�',
+        c if c.is_control() || super::text::is_invisible(c) => '�',
         c => c,
     }
 }
@@ -217,6 +219,12 @@ mod tests {
         w.map_span(&f, &(5..6));
         assert!(!w.text.contains('\u{1b}'));
         assert!(w.text.contains('␛') && w.text.contains('␇'));
+        let f = file("id = \"a\u{202e}b\u{2066}c\u{200d}\"\n");
+        let mut w = Window::new(&f, &[&(5..6)]);
+        w.map_span(&f, &(5..6));
+        assert!(!w.text.contains('\u{202e}') && !w.text.contains('\u{2066}'));
+        assert_eq!(w.text.matches('�').count(), 2);
+        assert!(w.text.contains('\u{200d}'), "a joiner is text");
     }
 
     #[test]

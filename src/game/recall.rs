@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::{Decks, Game, Head, Keep, check_card_text, finish, prepare};
-use crate::diag::{Diagnostic, Diagnostics, FileId, Label, Severity};
+use crate::diag::{Diagnostic, Diagnostics, Elided, FileId, Label, Severity};
 use crate::i18n::{Coverage, phrases};
 use crate::load::{
     CheckCache, Listing, LoadError, Mark, Stamp, Workspace, hash_text, settled_stamp,
@@ -122,6 +122,8 @@ struct Kept {
     primary: Option<KeptLabel>,
     labels: Vec<KeptLabel>,
     help: Option<String>,
+    /// A placeholder's count and errors (see `diag::cap`).
+    elided: (usize, usize),
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -280,6 +282,7 @@ fn kept(ws: &Workspace, d: &Diagnostic) -> Kept {
         primary: d.primary.as_ref().map(label),
         labels: d.labels.iter().map(label).collect(),
         help: d.help.clone(),
+        elided: (d.elided.count, d.elided.errors),
     }
 }
 
@@ -455,6 +458,10 @@ fn restore(ws: &mut Workspace, record: &Record) -> Option<Vec<Diagnostic>> {
             primary,
             labels: k.labels.iter().map(label).collect::<Option<_>>()?,
             help: k.help.clone(),
+            elided: Elided {
+                count: k.elided.0,
+                errors: k.elided.1,
+            },
         });
     }
     for rel in &record.files {
@@ -507,6 +514,7 @@ mod tests {
                 }),
                 labels: Vec::new(),
                 help: None,
+                elided: (0, 0),
             }],
         }
     }

@@ -28,7 +28,8 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::{Key, Scope};
-use crate::diag::{Diagnostic, FileId, Span};
+use crate::diag::{Cap, Diagnostic, FileId, Span};
+use crate::limits::max_diagnostics_per_file;
 use crate::load::parse_toml;
 use crate::suggest;
 
@@ -84,31 +85,17 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
         scope_spans: BTreeMap::new(),
     };
     let (doc, _) = parse_toml(file, text, out);
+    // A file of a million broken entries keeps the diagnostics of a few.
+    let mut cap = Cap::new(max_diagnostics_per_file());
     for (key, value) in doc.get_ref() {
+        cap.settle(out);
         let name = key.get_ref().as_ref();
         let Some(table) = table_of(file, value, name, out) else {
             continue;
         };
         match name {
-            "game" => fields(&mut catalog, &Scope::Game, table, out),
-            "labels" | "phrases" => {
-                for (value_key, entry) in table {
-                    let value = value_key.get_ref().to_string();
-                    let scope = if name == "labels" {
-                        Scope::Label(value)
-                    } else {
-                        Scope::Phrase(value)
-                    };
-                    catalog.scope_spans.insert(scope.clone(), value_key.span());
-                    add(
-                        &mut catalog,
-                        Key::new(scope, ""),
-                        value_key.span(),
-                        entry,
-                        out,
-                    );
-                }
-            }
+            "game" => fields(&mut catalog, &Scope::Game, table, out, &mut cap),
+            "labels" | "phrases" => labels(&mut catalog, name, table, out, &mut cap),
             "kinds" | "zones" | "formats" | "rules" | "cards" => {
                 for (id, inner) in table {
                     let id_text = id.get_ref().to_string();
@@ -121,8 +108,9 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
                     };
                     catalog.scope_spans.insert(scope.clone(), id.span());
                     if let Some(t) = table_of(file, inner, id.get_ref(), out) {
-                        fields(&mut catalog, &scope, t, out);
+                        fields(&mut catalog, &scope, t, out, &mut cap);
                     }
+                    cap.settle(out);
                 }
             }
             other => out.push(
@@ -158,10 +146,38 @@ fn table_of<'t>(
     table
 }
 
-fn fields(catalog: &mut Catalog, scope: &Scope, table: &Table<'_>, out: &mut Vec<Diagnostic>) {
+/// The entries of the `labels` or `phrases` section (`name`).
+fn labels(
+    catalog: &mut Catalog,
+    name: &str,
+    table: &Table<'_>,
+    out: &mut Vec<Diagnostic>,
+    cap: &mut Cap,
+) {
+    for (value_key, entry) in table {
+        let value = value_key.get_ref().to_string();
+        let scope = if name == "labels" {
+            Scope::Label(value)
+        } else {
+            Scope::Phrase(value)
+        };
+        catalog.scope_spans.insert(scope.clone(), value_key.span());
+        add(catalog, Key::new(scope, ""), value_key.span(), entry, out);
+        cap.settle(out);
+    }
+}
+
+fn fields(
+    catalog: &mut Catalog,
+    scope: &Scope,
+    table: &Table<'_>,
+    out: &mut Vec<Diagnostic>,
+    cap: &mut Cap,
+) {
     for (field, entry) in table {
         let key = Key::new(scope.clone(), field.get_ref().to_string());
         add(catalog, key, field.span(), entry, out);
+        cap.settle(out);
     }
 }
 

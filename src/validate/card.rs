@@ -12,7 +12,8 @@ use toml::de::{DeTable, DeValue};
 use super::messages::{Subject, diagnose};
 use super::packed::PackedFields;
 use super::schemas::{GameSchemas, PathStep, RefPattern};
-use crate::diag::{Diagnostic, FileId, Span};
+use crate::diag::{Cap, Diagnostic, FileId, Span};
+use crate::limits::max_diagnostics_per_file;
 use crate::load::{parse_toml, table_to_json};
 use crate::suggest;
 
@@ -143,6 +144,8 @@ pub fn read_cards(
         syntax_ok,
     };
     let mut saw_cards = false;
+    // A file of thousands of broken cards keeps the diagnostics of a few.
+    let mut cap = Cap::new(max_diagnostics_per_file());
     for (key, value) in doc.get_ref() {
         let Some(array) = card_array(file, key, value, &mut out.diagnostics) else {
             continue;
@@ -150,6 +153,7 @@ pub fn read_cards(
         saw_cards = true;
         for card in array {
             cx.push_card(card, &mut out);
+            cap.settle(&mut out.diagnostics);
         }
     }
     if !saw_cards && syntax_ok && out.diagnostics.is_empty() {

@@ -1,1 +1,300 @@
 //! Parsers cannot crash or crawl: partial cycles, broken PO files, huge syntax-error files, hostile bundles, bidi controls and malformed integers.
+
+use std::process::{Command, Stdio};
+
+use super::{json, json_env, with_code};
+use crate::harness::{Workspace, run_with};
+use crate::sheets::{card, mini};
+
+// ---- Memory: a file's problems cost the cap, not their number (row 12) ----
+
+/// The peak resident memory, in bytes, of `carta check --no-cache` in `ws`
+/// (`wait4` gives the rusage of that one child, whatever else the tests
+/// run at the same time).
+#[expect(clippy::zombie_processes, reason = "reaped by `wait4`, for its rusage")]
+fn peak_check_bytes(ws: &Workspace) -> u64 {
+    let child = Command::new(env!("CARGO_BIN_EXE_carta"))
+        .args(["check", "--no-cache"])
+        .current_dir(ws.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet reaped; both pointers are live.
+    let reaped = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
+    assert_eq!(reaped, pid);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 1);
+    u64::try_from(usage.ru_maxrss).unwrap() * 1024
+}
+
+#[test]
+fn two_megabytes_of_syntax_errors_keep_the_cap_and_count_the_rest() {
+    let ws = mini(&card("a", ""));
+    let junk = "= = =\n".repeat(333_333);
+    ws.write("cards/mini/junk.toml", &junk);
+    let run = json(&ws, &["check", "--no-cache"]);
+    assert_eq!(run.code, Some(1));
+    let all = run.json();
+    let junk_errors = all
+        .iter()
+        .filter(|d| d["file"] == "cards/mini/junk.toml" && d["severity"] == "error")
+        .count();
+    assert_eq!(junk_errors, 200);
+    let note = &with_code(&run, "diag::truncated")[0];
+    // Three errors a line: the empty key, the stray `=` and what follows.
+    assert_eq!(
+        note["message"],
+        format!("and {} more diagnostics in this file", 999_999 - 200)
+    );
+    let human = ws.run(["check", "--no-cache"]).fails();
+    assert!(
+        human.stderr.contains(": 999999 errors, "),
+        "the summary counts every error: {}",
+        &human.stderr[human.stderr.len().saturating_sub(300)..]
+    );
+}
+
+#[test]
+fn memory_per_byte_of_a_syntax_error_file_is_a_small_constant() {
+    let ws = mini(&card("a", ""));
+    ws.write("cards/mini/junk.toml", "= = =\n");
+    let base = peak_check_bytes(&ws);
+    let junk = "= = =\n".repeat(333_333);
+    ws.write("cards/mini/junk.toml", &junk);
+    let peak = peak_check_bytes(&ws);
+    let per_byte = peak.saturating_sub(base) / junk.len() as u64;
+    // Before, every error was kept twice over (`toml`'s and carta's): some
+    // 320 bytes a byte of input. The parser's own tokens and events cost
+    // about 50.
+    assert!(per_byte < 120, "{per_byte} bytes of memory a byte of input");
+}
+
+#[test]
+fn a_file_of_thousands_of_broken_cards_keeps_the_cap_and_counts_the_rest() {
+    let cards: String = (0..3_000)
+        .map(|i| card(&format!("c{i}"), "bogus = 1"))
+        .collect();
+    let ws = mini(&cards);
+    let run = json(&ws, &["check", "--no-cache"]);
+    let all = run.json();
+    let shown: Vec<_> = all.iter().filter(|d| d["severity"] == "error").collect();
+    assert_eq!(shown.len(), 200);
+    assert!(shown.iter().all(|d| d["code"] == "schema::unknown-field"));
+    // The first 200 by position, in order.
+    assert_eq!(shown[0]["line"], 5);
+    assert_eq!(shown[199]["line"], 5 + 199 * 5);
+    assert_eq!(
+        with_code(&run, "diag::truncated")[0]["message"],
+        "and 2800 more diagnostics in this file"
+    );
+    ws.run(["check"]).fails().stderr_has(": 3000 errors, ");
+    // Twice: the second run repeats the verdict from the check cache.
+    ws.run(["check"]).fails().stderr_has(": 3000 errors, ");
+}
+
+#[test]
+fn a_deck_of_thousands_of_unknown_ids_keeps_the_cap_and_counts_the_rest() {
+    let ws = mini(&card("a", ""));
+    let lines: String = (0..3_000).map(|i| format!("nope-{i} = 1\n")).collect();
+    ws.write(
+        "cards/mini/decks/d.toml",
+        format!("game = \"mini\"\nname = \"D\"\n\n[main]\n{lines}"),
+    );
+    let run = json(&ws, &["deck", "check", "cards/mini/decks/d.toml"]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let all = run.json();
+    let shown: Vec<_> = all.iter().filter(|d| d["severity"] == "error").collect();
+    assert_eq!(shown.len(), 200);
+    assert_eq!(
+        (shown[0]["line"].as_u64(), shown[199]["line"].as_u64()),
+        (Some(5), Some(204))
+    );
+    assert_eq!(
+        with_code(&run, "diag::truncated")[0]["message"],
+        "and 2800 more diagnostics in this file"
+    );
+    ws.run(["deck", "check", "cards/mini/decks/d.toml"])
+        .fails()
+        .stderr_has(": 3000 errors, ");
+}
+
+#[test]
+fn a_translation_file_of_thousands_of_broken_entries_keeps_the_cap() {
+    let ws = mini(&card("a", ""));
+    let game = ws.read("cards/mini/game.toml").replacen(
+        "language = \"pt-BR\"\n",
+        "language = \"pt-BR\"\ntranslations = [\"en\"]\n",
+        1,
+    );
+    ws.write("cards/mini/game.toml", game);
+    let lines: String = (0..3_000).map(|i| format!("p{i} = 1\n")).collect();
+    ws.write("cards/mini/i18n/en.toml", format!("[phrases]\n{lines}"));
+    let run = json(&ws, &["check", "--no-cache"]);
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let malformed = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "i18n::malformed")
+        .count();
+    assert_eq!(malformed, 200);
+    let note = &with_code(&run, "diag::truncated")[0];
+    assert_eq!(note["file"], "cards/mini/i18n/en.toml");
+    ws.run(["check", "--no-cache"])
+        .fails()
+        .stderr_has(": 3000 errors, ");
+}
+
+// ---- Bundles: decompile streams, and refuses an amplification bomb (row 13) ----
+
+/// A mini game whose card holds `n` NUL characters: a bundle of a few
+/// kilobytes whose JSON writes six bytes a NUL.
+fn nul_bundle(n: usize) -> Workspace {
+    let ws = mini(&card("a", &format!("text = \"{}\"", "\\u0000".repeat(n))));
+    ws.run(["build"]).succeeds();
+    ws
+}
+
+#[test]
+fn decompile_refuses_json_past_the_limit_before_writing_any() {
+    let ws = nul_bundle(200_000);
+    let size = std::fs::metadata(ws.path().join("build/mini/mini.carta"))
+        .unwrap()
+        .len();
+    assert!(size < 20_000, "{size} bytes");
+    let args = ["decompile", "build/mini/mini.carta"];
+    let env = [("CARTA_MAX_DECOMPILE_BYTES", "1000000")];
+    let human = run_with(ws.path(), args, &env);
+    assert_eq!(human.code, Some(1), "{}", human.stderr);
+    assert!(human.stdout.is_empty(), "nothing written");
+    assert!(
+        human.stderr.contains("more than 1000000 bytes of JSON"),
+        "{}",
+        human.stderr
+    );
+    let j = json_env(&ws, &args, &env);
+    assert_eq!(j.code, Some(1));
+    assert_eq!(j.json().len(), 1);
+    with_code(&j, "bundle::too-large");
+    let bad = json_env(&ws, &args, &[("CARTA_MAX_DECOMPILE_BYTES", "lots")]);
+    assert_eq!(bad.code, Some(2));
+    with_code(&bad, "load::limit");
+}
+
+#[test]
+fn decompile_within_the_limit_streams_the_whole_bundle() {
+    let ws = nul_bundle(200_000);
+    let run = ws.run(["decompile", "build/mini/mini.carta"]).succeeds();
+    assert!(run.stdout.len() > 1_200_000, "{}", run.stdout.len());
+    assert!(run.stdout.ends_with("}\n"));
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let text = v["cards"][0]["text"].as_str().unwrap();
+    assert_eq!(text.len(), 200_000);
+    assert!(text.bytes().all(|b| b == 0));
+    assert_eq!(v["game"]["id"], "mini");
+}
+
+// ---- Bidi and invisible characters (row 15) ----
+
+#[test]
+fn bidi_controls_in_file_names_ids_kinds_and_keys_are_shown_escaped() {
+    let ws = mini(
+        "[[card]]\nid = \"a\\u2066b\"\nkind = \"card\\u202E\"\nname = \"x\"\n\n\
+         [[card]]\nid = \"c\"\nkind = \"card\"\nname = \"Coração 🔥\"\n\"e\u{202e}vil\" = 1\n",
+    );
+    ws.write("cards/mini/cod\u{202e}lmot.toml", "= broken\n");
+    let human = ws.run(["--color", "never", "check"]).fails();
+    for raw in ['\u{202e}', '\u{2066}'] {
+        assert!(!human.stderr.contains(raw), "{raw:?} in {}", human.stderr);
+    }
+    assert!(
+        human.stderr.contains("cod\\u{202e}lmot.toml"),
+        "{}",
+        human.stderr
+    );
+    assert!(human.stderr.contains("card\\u{202e}"), "{}", human.stderr);
+    assert!(human.stderr.contains("e\\u{202e}vil"), "{}", human.stderr);
+    // JSON keeps the exact text: escaping is its reader's business.
+    let j = json(&ws, &["check"]);
+    assert!(j.stdout.contains('\u{202e}'));
+    assert!(
+        j.json()
+            .iter()
+            .any(|d| d["file"] == "cards/mini/cod\u{202e}lmot.toml")
+    );
+}
+
+#[test]
+fn inspect_shows_a_bundles_names_escaped() {
+    let ws = mini(&card("a", ""));
+    let game = ws.read("cards/mini/game.toml").replacen(
+        "name = \"Mini\"",
+        "name = \"Mini\\u001b]0;PWNED\\u0007 \\u202Eatad\"",
+        1,
+    );
+    ws.write("cards/mini/game.toml", game);
+    ws.run(["build"]).succeeds();
+    let run = ws.run(["inspect", "build/mini/mini.carta"]).succeeds();
+    for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!run.stdout.contains(raw), "{raw:?} in {}", run.stdout);
+    }
+    assert!(
+        run.stdout.contains("\\u{1b}]0;PWNED\\u{7} \\u{202e}atad"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn accents_and_emoji_stay_readable() {
+    let ws = mini(&card("a", "\"coração🔥\" = 1\n\"niño\u{200d}👩\" = 2"));
+    let human = ws.run(["--color", "never", "check"]).fails();
+    assert!(human.stderr.contains("coração🔥"), "{}", human.stderr);
+    assert!(human.stderr.contains("niño\u{200d}👩"), "{}", human.stderr);
+    assert!(!human.stderr.contains("\\u{"), "{}", human.stderr);
+}
+
+// ---- Malformed integers (row 16) ----
+
+#[test]
+fn malformed_integers_are_not_valid_and_overflow_does_not_fit() {
+    for (value, said) in [
+        ("0x", "0x is not a valid integer: it has no digits"),
+        ("0b", "0b is not a valid integer: it has no digits"),
+        ("0o", "0o is not a valid integer: it has no digits"),
+        (
+            "1_0\u{660}",
+            "is not a valid integer: it holds a character that is not a digit of base 10",
+        ),
+        ("1__0", "`_` may only go between digits"),
+        ("_1", "`_` may only go between digits"),
+        ("0x_1", "`_` may only go between digits"),
+        (
+            "99999999999999999999",
+            "integer 99999999999999999999 does not fit in 64 bits",
+        ),
+    ] {
+        let ws = mini(&card("a", &format!("text = {value}")));
+        let run = json(&ws, &["check"]);
+        assert_eq!(run.code, Some(1), "{value}: {}", run.stdout);
+        let d = run
+            .json()
+            .into_iter()
+            .find(|d| d["severity"] == "error")
+            .unwrap();
+        let message = d["message"].as_str().unwrap();
+        assert!(message.contains(said), "{value}: {message}");
+        assert!(
+            !message.contains("does not fit") || value.starts_with('9'),
+            "{value}: {message}"
+        );
+        assert_eq!(
+            (d["line"].as_u64(), d["file"].as_str()),
+            (Some(5), Some("cards/mini/cards.toml"))
+        );
+    }
+}
