@@ -553,3 +553,103 @@ impl Graph {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(files: &[(&str, &str)]) -> Vec<(&'static str, String)> {
+        let sources: Vec<Source<'_>> = files
+            .iter()
+            .enumerate()
+            .map(|(i, (name, text))| Source {
+                name,
+                file: FileId(u32::try_from(i).unwrap()),
+                text,
+            })
+            .collect();
+        problems(&sources)
+            .into_iter()
+            .map(|d| (d.code, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_cycle_is_reported_once_at_the_include_that_closes_it() {
+        let found = codes(&[
+            ("_a.hbs", "{{> _b}}"),
+            ("_b.hbs", "{{> _c}}"),
+            ("_c.hbs", "x {{> _a}}"),
+        ]);
+        assert_eq!(
+            found,
+            [(
+                "template::partial-cycle",
+                "these partials include each other without end: `_a.hbs` → `_b.hbs` → `_c.hbs` → `_a.hbs`".to_owned()
+            )]
+        );
+        let sources = [Source {
+            name: "_a.hbs",
+            file: FileId(0),
+            text: "ab\n é{{> _a}}",
+        }];
+        let d = &problems(&sources)[0];
+        assert_eq!(
+            d.primary.as_ref().map(|l| &sources[0].text[l.span.clone()]),
+            Some("{{> _a}}")
+        );
+    }
+
+    #[test]
+    fn what_cannot_recurse_is_fine() {
+        assert!(
+            codes(&[
+                (
+                    "card.hbs",
+                    "{{> _a}}{{> _a}}{{#> _b}}{{> _a}}{{/_b}}{{> missing}}"
+                ),
+                (
+                    "_a.hbs",
+                    "{{#*inline \"x\"}}{{> _c}}{{/inline}}{{> x}}{{#each a}}{{> _c}}{{/each}}"
+                ),
+                ("_b.hbs", "{{> @partial-block}}"),
+                ("_c.hbs", "{{lookup (lookup this \"a\") \"b\"}}"),
+                ("_broken.hbs", "{{> _broken"),
+            ])
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn depth_counts_blocks_subexpressions_and_partials() {
+        let deep = |n: usize| format!("{}x{}", "{{#if a}}".repeat(n), "{{/if}}".repeat(n));
+        assert!(codes(&[("card.hbs", &deep(MAX_DEPTH))]).is_empty());
+        assert_eq!(
+            codes(&[("card.hbs", &deep(MAX_DEPTH + 2))])[0].0,
+            "template::too-deep"
+        );
+        let half = deep(MAX_DEPTH / 2);
+        let nested = format!(
+            "{}{{{{> _b}}}}{}",
+            "{{#if a}}".repeat(MAX_DEPTH / 2 + 1),
+            "{{/if}}".repeat(MAX_DEPTH / 2 + 1)
+        );
+        assert_eq!(
+            codes(&[("card.hbs", &nested), ("_b.hbs", &half)])[0].0,
+            "template::too-deep"
+        );
+        let sub = format!(
+            "{{{{x {}a{}}}}}",
+            "(x ".repeat(MAX_DEPTH + 1),
+            ")".repeat(MAX_DEPTH + 1)
+        );
+        assert_eq!(codes(&[("card.hbs", &sub)])[0].0, "template::too-deep");
+    }
+
+    #[test]
+    fn names_known_only_when_printing_are_refused() {
+        let found = codes(&[("_a.hbs", "{{> (x)}}{{#*inline name}}y{{/inline}}")]);
+        let codes: Vec<&str> = found.iter().map(|(c, _)| *c).collect();
+        assert_eq!(codes, ["template::dynamic-partial"; 2]);
+    }
+}

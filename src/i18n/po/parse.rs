@@ -316,3 +316,141 @@ fn string(text: &str, start: usize, end: usize) -> Result<String, SyntaxError> {
         start..end,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error of `text`, with the text it points at.
+    fn fails(text: &str) -> (String, &str) {
+        let e = parse(text).expect_err(text);
+        (e.message, &text[e.span])
+    }
+
+    #[test]
+    fn reads_what_gettext_writes() {
+        let text = "# a comment\r\nmsgid \"\"\nmsgstr \"\"\n\"Project-Id-Version: x\\n\"\n\"Language: pt-BR\\n\"\n\n\
+#. extracted\n#: file:1\n#, fuzzy, c-format\n#| msgid \"old\"\nmsgctxt \"cards/a/text\"\nmsgid \"\"\n\"two \"\n\"lines\"\nmsgstr \"a\\\"b\\\\c\\n\\td\"\n\
+msgctxt \"x\"\nmsgid \"one\"\nmsgid_plural \"many\"\nmsgstr[0] \"um\"\nmsgstr[1] \"muitos\"\n\n#~ msgid \"gone\"\n#~ msgstr \"x\"\n";
+        let file = parse(text).unwrap();
+        assert_eq!(file.language(), Some("pt-BR"));
+        let m = &file.messages;
+        assert_eq!(m.len(), 3);
+        assert!(m[0].is_header());
+        assert_eq!(m[1].msgctxt.as_deref(), Some("cards/a/text"));
+        assert_eq!(m[1].msgid, "two lines");
+        assert_eq!(m[1].msgstr, ["a\"b\\c\n\td"]);
+        assert!(m[1].fuzzy && !m[0].fuzzy && !m[2].fuzzy);
+        assert_eq!(&text[m[1].span.clone()], "msgctxt \"cards/a/text\"");
+        assert_eq!(m[2].msgid_plural.as_deref(), Some("many"));
+        assert_eq!(m[2].msgstr, ["um", "muitos"]);
+        assert_eq!(
+            parse("\u{feff}msgid \"a\"\nmsgstr \"b\"").unwrap().messages[0].msgid,
+            "a"
+        );
+        assert_eq!(parse("").unwrap(), PoFile::default());
+    }
+
+    #[test]
+    fn malformed_lines_are_errors_at_their_place() {
+        let e =
+            |m: &str, at: &str, text: &str| assert_eq!(fails(text), (m.to_owned(), at), "{text}");
+        e("a string with no keyword before it", "\"", "\"\n");
+        e(
+            "this string has no closing `\"` on its line",
+            "\"",
+            "msgid \"a\"\nmsgstr \"b\"\n\"",
+        );
+        e(
+            "this string has no closing `\"` on its line",
+            "\"traduçã",
+            "msgid \"a\"\nmsgstr \"traduçã\n",
+        );
+        e(
+            "this string has no closing `\"` on its line",
+            "\"a\\\"",
+            "msgid \"a\\\"\nmsgstr \"\"",
+        );
+        e(
+            "`\\q` is not an escape a PO string may use",
+            "\\q",
+            "msgid \"a\\qb\"\nmsgstr \"\"",
+        );
+        e(
+            "nothing may follow a string on its line",
+            "x",
+            "msgid \"a\" x\nmsgstr \"\"",
+        );
+        e(
+            "`msgid` must be followed by a string in double quotes",
+            "a",
+            "msgid a\nmsgstr \"\"",
+        );
+        e(
+            "`msgid` must be followed by a string in double quotes",
+            "",
+            "msgid\nmsgstr \"\"",
+        );
+        e(
+            "expected `msgctxt`, `msgid`, `msgid_plural`, `msgstr`, a string or a comment",
+            "msgsrt",
+            "msgid \"a\"\nmsgsrt \"b\"",
+        );
+        e("`msgstr` before any `msgid`", "msgstr", "msgstr \"b\"");
+        e(
+            "this message has no `msgstr`",
+            "msgid \"a\"",
+            "msgid \"a\"\n\nmsgid \"b\"\nmsgstr \"\"",
+        );
+        e(
+            "this message has no `msgid`",
+            "msgctxt \"c\"",
+            "msgctxt \"c\"\n",
+        );
+        e(
+            "a message has one `msgid`",
+            "msgid",
+            "msgid \"a\"\nmsgid \"b\"\n",
+        );
+        e(
+            "`msgctxt` must come first in a message, once",
+            "msgctxt",
+            "msgid \"a\"\nmsgctxt \"b\"\n",
+        );
+        e(
+            "`msgstr[1]` in a message without `msgid_plural`",
+            "msgstr[1]",
+            "msgid \"a\"\nmsgstr[1] \"b\"",
+        );
+        e(
+            "`msgstr[1]` expected here",
+            "msgstr[7]",
+            "msgid \"a\"\nmsgid_plural \"b\"\nmsgstr[0] \"\"\nmsgstr[7] \"\"",
+        );
+        e(
+            "`99999999999999999999999` is not a plural form's number",
+            "msgstr[99999999999999999999999]",
+            "msgid \"a\"\nmsgid_plural \"b\"\nmsgstr[99999999999999999999999] \"\"",
+        );
+        e(
+            "a plural message has `msgstr[0]`, `msgstr[1]`, …, not `msgstr`",
+            "msgstr",
+            "msgid \"a\"\nmsgid_plural \"b\"\nmsgstr \"\"",
+        );
+    }
+
+    #[test]
+    fn messages_may_follow_each_other_without_a_blank_line() {
+        let file = parse("msgid \"a\"\nmsgstr \"1\"\nmsgctxt \"c\"\nmsgid \"b\"\nmsgstr \"2\"\n# x\nmsgid \"d\"\nmsgstr \"3\"").unwrap();
+        let ids: Vec<&str> = file.messages.iter().map(|m| m.msgid.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "d"]);
+    }
+
+    #[test]
+    fn every_prefix_of_a_po_file_parses_or_fails_without_a_panic() {
+        let text = "#, fuzzy\nmsgctxt \"k\"\nmsgid \"ç\\n\"\n\"x\"\nmsgid_plural \"p\"\nmsgstr[0] \"a\"\nmsgstr[1] \"b\"\n";
+        for (end, _) in text.char_indices() {
+            let _ = parse(&text[..end]);
+        }
+    }
+}
