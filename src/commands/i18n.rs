@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{CommandError, Report, plural};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::emit::EmitError;
 use crate::game::{self, Decks, Game, Keep};
 use crate::i18n::{self, edit, po};
@@ -231,14 +231,7 @@ pub(crate) fn import(
     let parsed = match po::parse(&text) {
         Ok(parsed) => parsed,
         Err(e) => {
-            diags.push(
-                Diagnostic::error(
-                    "i18n::po-syntax",
-                    format!("this is not a PO file carta can read: {e}"),
-                )
-                .at(po_file, e.span, "here")
-                .with_help("fix this line, or export a fresh file with `carta i18n export`"),
-            );
+            diags.push(syntax_error(e, po_file));
             return Ok(Report::new(ws, diags, "nothing written")?);
         }
     };
@@ -292,6 +285,16 @@ pub(crate) fn import(
     // What was stale or missing before the import is reported by the next check.
     let diags = without_code(without_code(diags, "i18n::missing"), "i18n::stale");
     Ok(Report::new(ws, diags, summary)?)
+}
+
+/// A PO file's syntax error as a diagnostic at its place.
+fn syntax_error(e: po::SyntaxError, file: FileId) -> Diagnostic {
+    Diagnostic::error(
+        "i18n::po-syntax",
+        format!("this is not a PO file carta can read: {e}"),
+    )
+    .at(file, e.span, "here")
+    .with_help("fix this line, or export a fresh file with `carta i18n export`")
 }
 
 /// The diagnostics without those of `code`.

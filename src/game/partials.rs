@@ -301,17 +301,14 @@ impl<'a> Walk<'a, '_> {
     /// An inline partial's definition: its body is walked as one of its
     /// own, rendered only where it is included.
     fn inline(&mut self, name: Option<&Parameter>, body: Option<&'a Template>, at: (usize, usize)) {
-        match (name, body) {
-            (Some(Parameter::Literal(serde_json::Value::String(name))), Some(b)) => {
-                self.out.inline.push((name.clone(), Body::default()));
-                self.stack.push((b, 0, Some(self.out.inline.len() - 1)));
-            }
-            _ => {
-                let span = self.lines.tag(at.0, at.1);
-                self.out
-                    .problems
-                    .push(dynamic(self.file, span, "inline partial"));
-            }
+        if let (Some(Parameter::Literal(serde_json::Value::String(name))), Some(b)) = (name, body) {
+            self.out.inline.push((name.clone(), Body::default()));
+            self.stack.push((b, 0, Some(self.out.inline.len() - 1)));
+        } else {
+            let span = self.lines.tag(at.0, at.1);
+            self.out
+                .problems
+                .push(dynamic(self.file, span, "inline partial"));
         }
     }
 }

@@ -92,7 +92,11 @@ impl<'g> Templates<'g> {
         // the renderer's stack: with any problem, none of them is used.
         let checked: Vec<partials::Source<'_>> = files
             .iter()
-            .filter(|f| f.name.ends_with(".hbs"))
+            .filter(|f| {
+                // Matched exactly, as the kind ids in template names are.
+                #[allow(clippy::case_sensitive_file_extension_comparisons)]
+                f.name.ends_with(".hbs")
+            })
             .map(|f| partials::Source {
                 name: &f.name,
                 file: f.file,

@@ -396,6 +396,12 @@ msgctxt \"x\"\nmsgid \"one\"\nmsgid_plural \"many\"\nmsgstr[0] \"um\"\nmsgstr[1]
             "msgsrt",
             "msgid \"a\"\nmsgsrt \"b\"",
         );
+    }
+
+    #[test]
+    fn keywords_out_of_order_are_errors_at_the_keyword() {
+        let e =
+            |m: &str, at: &str, text: &str| assert_eq!(fails(text), (m.to_owned(), at), "{text}");
         e("`msgstr` before any `msgid`", "msgstr", "msgstr \"b\"");
         e(
             "this message has no `msgstr`",
