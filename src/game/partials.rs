@@ -87,11 +87,11 @@ pub fn problems(sources: &[Source<'_>]) -> Vec<Diagnostic> {
 }
 
 /// The most bytes a template may have.
-pub const MAX_BYTES: usize = 256 << 10;
+pub const MAX_BYTES: usize = 32 << 10;
 /// The most tags (`{{`) a template may have. The handlebars parser finds
 /// the line of each element from the start of the text, so its time grows
 /// with tags × bytes; both bounds keep it under a second.
-pub const MAX_TAGS: usize = 4_000;
+pub const MAX_TAGS: usize = 1_000;
 
 /// Template `text` of `file` scanned, or its size reported; `None` when
 /// it does not parse (the sheets report that).
