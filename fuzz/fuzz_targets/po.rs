@@ -28,12 +28,18 @@ fuzz_target!(|data: &[u8]| {
             let _ = parsed.language();
             let imported = po::import(&parsed, &game.i18n.sources, game.i18n.catalog("en"));
             for p in imported.problems {
-                assert!(text.get(p.span.clone()).is_some(), "a span outside the text");
+                assert!(
+                    text.get(p.span.clone()).is_some(),
+                    "a span outside the text"
+                );
                 found.push(Diagnostic::error("i18n::po", p.why).at(file, p.span, "here"));
             }
         }
         Err(e) => {
-            assert!(text.get(e.span.clone()).is_some(), "a span outside the text");
+            assert!(
+                text.get(e.span.clone()).is_some(),
+                "a span outside the text"
+            );
             found.push(Diagnostic::error("i18n::po-syntax", e.message).at(file, e.span, "here"));
         }
     }
