@@ -75,6 +75,11 @@ fn row_9_build_print_and_export_stop_at_the_cycle_instead_of_aborting() {
     ws.run(["build", "--no-cache"])
         .fails()
         .stderr_has("template::partial-cycle");
+    // Once the cycle is broken, the record of the last check is not repeated.
+    ws.write("templates/mini/_b.hbs", "B\n");
+    ws.run(["check"]).succeeds();
+    ws.run(["build"]).succeeds();
+    assert!(ws.read("build/mini/sheets/index.html").contains("A B"));
 }
 
 #[test]
@@ -235,4 +240,16 @@ fn row_11_many_messages_carta_cannot_place_are_reported_in_linear_time() {
     ws.run(["i18n", "import", "zodiacos", "x.po"])
         .fails()
         .stderr_has(&format!("nothing written: {n} errors"));
+    // A message given twice is not taken twice.
+    let leo = "msgctxt \"cards/leo/name\"\nmsgid \"Leo\"\nmsgstr \"Lion\"\n\n";
+    let ws = with_po(&format!("{HEADER}{leo}{leo}"));
+    let run = json(&ws, &["i18n", "import", "zodiacos", "x.po"]).fails();
+    let d = &with_code(&run, "i18n::po")[0];
+    assert_eq!(d["line"].as_u64(), Some(9), "{d}");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("an earlier message has the same context")
+    );
 }
