@@ -4,6 +4,8 @@
 //! the file to rendering what is shown (human and JSON). Linear time shows
 //! as a doubling from one size to the next, in the same run.
 //!
+//! A second group imports PO files of many messages carta cannot place.
+//!
 //! `cargo bench --bench hostile`
 
 use std::fs;
@@ -11,8 +13,9 @@ use std::hint::black_box;
 use std::path::Path;
 
 use carta::deck;
-use carta::diag::{Diagnostics, Format, Renderer};
-use carta::game::{Decks, Keep, compile};
+use carta::diag::{Diagnostic, Diagnostics, Format, Renderer};
+use carta::game::{Decks, Keep, compile, translatable};
+use carta::i18n::po;
 use carta::load::Workspace;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
@@ -106,9 +109,58 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// A PO file of `n` messages for cards the game does not have.
+fn unplaceable_po(n: usize) -> String {
+    let mut po = "msgid \"\"\nmsgstr \"\"\n\"Language: en\\n\"\n\n".to_owned();
+    for i in 0..n {
+        po.push_str(&format!(
+            "msgctxt \"cards/nope{i}/name\"\nmsgid \"X{i}\"\nmsgstr \"Y{i}\"\n\n"
+        ));
+    }
+    po
+}
+
+/// `carta i18n import` of a PO file of 20,000 and 100,000 messages that
+/// cannot be placed, against the shipped game `zodiacos` (compiled once):
+/// parsing, placing each message, and rendering what is shown. Linear
+/// time shows as ×5 from one size to the next.
+fn po_import(c: &mut Criterion) {
+    let mut group = c.benchmark_group("po import");
+    group.sample_size(10);
+    let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut diags = Diagnostics::new();
+    let game = compile(&mut ws, "zodiacos", Decks::Skip, Keep::All, &mut diags)
+        .unwrap()
+        .unwrap();
+    let sources = translatable(&mut ws, &game, &mut diags).unwrap();
+    for n in [20_000, 100_000] {
+        group.throughput(Throughput::Elements(n as u64));
+        let text = unplaceable_po(n);
+        let file = ws.sources.add(format!("n{n}.po"), text.as_str());
+        group.bench_with_input(BenchmarkId::new("unplaceable messages", n), &n, |b, _| {
+            b.iter(|| {
+                let parsed = po::parse(&text).unwrap();
+                let imported = po::import(&parsed, &sources, game.i18n.catalog("en"));
+                let mut diags = Diagnostics::new();
+                for p in imported.problems {
+                    let message = format!("message `{}` was not imported: {}", p.context, p.why);
+                    diags.push(Diagnostic::error("i18n::po", message).at(
+                        file,
+                        p.span,
+                        "not imported",
+                    ));
+                }
+                black_box(render(diags, &ws))
+            });
+        });
+    }
+    group.finish();
+}
+
 fn benches() {
     let mut c = Criterion::default().configure_from_args();
     bench(&mut c);
+    po_import(&mut c);
 }
 
 criterion_main!(benches);

@@ -20,8 +20,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let _ = deckcode::game_of(code);
     let game = &common::intrepidos().game;
-    let zones: Vec<String> = game.manifest.manifest.zones.keys().cloned().collect();
-    if let Ok(deck) = deckcode::decode(code, &zones, &game.pool) {
+    if let Ok(deck) = deckcode::decode(code, &game.manifest.manifest, &game.pool) {
         let toml = deckcode::to_toml(&deck);
         let mut found = Vec::new();
         let _ = carta::deck::parse(carta::diag::FileId(0), &toml, &mut found);

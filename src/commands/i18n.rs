@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{CommandError, Report, plural};
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::emit::EmitError;
 use crate::game::{self, Decks, Game, Keep};
 use crate::i18n::{self, edit, po};
@@ -225,8 +225,17 @@ pub(crate) fn import(
     let mut diags = Diagnostics::new();
     let po_file = ws.read_path(file, &mut diags)?;
     let text = Arc::clone(&ws.sources.get(po_file).text);
-    let header_lang = po_header_language(&text);
-    let Some(lang) = lang.map(str::to_owned).or(header_lang) else {
+    let parsed = match po::parse(&text) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            diags.push(syntax_error(e, po_file));
+            return Ok(Report::new(ws, diags, "nothing written")?);
+        }
+    };
+    let Some(lang) = lang
+        .map(str::to_owned)
+        .or(parsed.language().map(str::to_owned))
+    else {
         diags.push(
             Diagnostic::error("i18n::po", "the PO file names no language")
                 .at(po_file, 0..0, "no `Language:` header")
@@ -237,26 +246,22 @@ pub(crate) fn import(
     let Some(compiled) = open(&mut ws, game, Some(&lang), &mut diags)? else {
         return Ok(Report::new(ws, diags, "nothing written")?);
     };
-    let imported = match po::import(&text, &compiled.i18n.sources, compiled.i18n.catalog(&lang)) {
-        Ok(i) => i,
-        Err(e) => {
-            diags.push(
-                Diagnostic::error("i18n::po", e.to_string())
-                    .at(po_file, 0..0, "here")
-                    .with_help("export a fresh file with `carta i18n export`"),
-            );
-            return Ok(Report::new(ws, diags, "nothing written")?);
-        }
-    };
-    for (context, why) in &imported.problems {
-        let needle = format!("msgctxt \"{context}\"");
-        let span = text.find(&needle).map_or(0..0, |i| i..i + needle.len());
+    let imported = po::import(
+        &parsed,
+        &compiled.i18n.sources,
+        compiled.i18n.catalog(&lang),
+    );
+    for problem in imported.problems {
         diags.push(
             Diagnostic::error(
                 "i18n::po",
-                format!("message `{context}` was not imported: {why}"),
+                format!(
+                    "message `{}` was not imported: {}",
+                    crate::diag::clip(&problem.context),
+                    problem.why
+                ),
             )
-            .at(po_file, span, "not imported")
+            .at(po_file, problem.span, "not imported")
             .with_help("export a fresh file with `carta i18n export` and translate that one"),
         );
     }
@@ -279,12 +284,14 @@ pub(crate) fn import(
     Ok(Report::new(ws, diags, summary)?)
 }
 
-/// The `Language:` of a PO header, if it has one.
-fn po_header_language(text: &str) -> Option<String> {
-    let start = text.find("Language: ")? + "Language: ".len();
-    let rest = &text[start..];
-    let end = rest.find(['\\', '"', '\n'])?;
-    Some(rest[..end].trim().to_owned()).filter(|l| !l.is_empty())
+/// A PO file's syntax error as a diagnostic at its place.
+fn syntax_error(e: po::SyntaxError, file: FileId) -> Diagnostic {
+    Diagnostic::error(
+        "i18n::po-syntax",
+        format!("this is not a PO file carta can read: {e}"),
+    )
+    .at(file, e.span, "here")
+    .with_help("fix this line, or export a fresh file with `carta i18n export`")
 }
 
 /// The diagnostics without those of `code`.

@@ -13,6 +13,7 @@ use crate::link::{CardPool, link};
 use crate::load::{CheckCache, LoadError, Mark, ReadProblem, Stamp, Workspace, hash_text};
 use crate::rules::{self, Rules};
 
+pub mod partials;
 mod recall;
 
 pub use self::recall::{Checked, Draft, Recalled, check_all, remember};
@@ -220,6 +221,7 @@ fn finish(
 ) -> Result<(Game, Option<recall::Draft>), LoadError> {
     let (since, first_file) = (diags.len(), ws.sources.len());
     let read = read_card_files(ws, &head, diags)?;
+    partials::check(ws, &head.manifest.manifest.id, diags)?;
     let Head {
         manifest,
         schemas,

@@ -21,7 +21,7 @@ use handlebars::{Context, Handlebars, RenderError, RenderErrorReason, TemplateEr
 use super::helpers;
 use super::icons::IconSet;
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
-use crate::game::Game;
+use crate::game::{Game, partials};
 
 /// The embedded default face.
 pub const DEFAULT_FACE: &str = include_str!("default/face.hbs");
@@ -87,7 +87,26 @@ impl<'g> Templates<'g> {
             mentions_layout: false,
             css: String::new(),
         };
-        for f in files {
+        // A game's templates are checked with the game; checked again here
+        // (they were read again) since one cycle of partials would overflow
+        // the renderer's stack: with any problem, none of them is used.
+        let checked: Vec<partials::Source<'_>> = files
+            .iter()
+            .filter(|f| {
+                // Matched exactly, as the kind ids in template names are.
+                #[allow(clippy::case_sensitive_file_extension_comparisons)]
+                f.name.ends_with(".hbs")
+            })
+            .map(|f| partials::Source {
+                name: &f.name,
+                file: f.file,
+                text: &sources.get(f.file).text,
+            })
+            .collect();
+        let problems = partials::problems(&checked);
+        let usable = problems.is_empty();
+        diags.extend(problems);
+        for f in files.iter().filter(|f| usable || f.name == "style.css") {
             t.add(f, sources, kinds, diags);
         }
         for kind in kinds {

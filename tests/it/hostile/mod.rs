@@ -16,6 +16,7 @@ use crate::sheets::{card, mini};
 mod browser;
 mod parsers;
 mod server;
+mod templates_po;
 mod writes;
 
 /// What a file outside every workspace holds; it must never be printed.

@@ -7,6 +7,7 @@
 //! of every message that is translated, not fuzzy, and whose `msgid` is
 //! the current source text (the translator saw it).
 
+use std::collections::HashSet;
 use std::io::BufWriter;
 
 use polib::catalog::Catalog as PoCatalog;
@@ -14,8 +15,12 @@ use polib::message::{Message, MessageFlags};
 use polib::metadata::CatalogMetadata;
 use polib::po_file;
 
+mod parse;
+
+pub use self::parse::{Message as PoMessage, PoFile, SyntaxError, parse};
 use super::edit::Change;
 use super::{Catalog, Key, Sources, source_hash};
+use crate::diag::Span;
 
 /// The PO file of game `game`'s strings in `lang`, with `catalog`'s
 /// translations filled in.
@@ -50,55 +55,62 @@ pub fn export(game: &str, lang: &str, sources: &Sources, catalog: Option<&Catalo
 /// What a PO file says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Imported {
-    /// The language in its header (`Language:`), if any.
-    pub lang: Option<String>,
     /// The changes to the translation file.
     pub changes: Vec<Change>,
-    /// Messages that were not taken: (message context, why).
-    pub problems: Vec<(String, String)>,
+    /// Messages that were not taken: where each starts, its context, and
+    /// why.
+    pub problems: Vec<Problem>,
 }
 
-/// Why a PO file could not be read.
-#[derive(Debug, thiserror::Error)]
-#[error("this is not a PO file carta can read: {0}")]
-pub struct PoError(String);
+/// A message of a PO file that was not taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Where the message starts in the PO file.
+    pub span: Span,
+    /// Its context (`msgctxt`).
+    pub context: String,
+    /// Why it was not taken.
+    pub why: &'static str,
+}
 
-/// Reads a PO file against the game's strings and its current translations.
-///
-/// # Errors
-/// When the text is not a PO file.
-pub fn import(
-    text: &str,
-    sources: &Sources,
-    catalog: Option<&Catalog>,
-) -> Result<Imported, PoError> {
-    let po = po_file::parse_from_reader(text.as_bytes()).map_err(|e| PoError(e.to_string()))?;
-    let mut out = Imported {
-        lang: Some(po.metadata.language.clone()).filter(|l| !l.is_empty()),
-        ..Imported::default()
-    };
-    for message in po.messages() {
-        let context = message.msgctxt().unwrap_or_default().to_owned();
-        let Some(key) = Key::parse(&context) else {
+/// Reads a parsed PO file against the game's strings and its current
+/// translations, in time linear in its messages.
+pub fn import(po: &PoFile, sources: &Sources, catalog: Option<&Catalog>) -> Imported {
+    let mut out = Imported::default();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for message in po.messages.iter().filter(|m| !m.is_header()) {
+        let context = message.msgctxt.as_deref().unwrap_or_default();
+        let problem = |why| Problem {
+            span: message.span.clone(),
+            context: context.to_owned(),
+            why,
+        };
+        if !seen.insert(context) {
             out.problems
-                .push((context, "its context is not a carta translation key".into()));
+                .push(problem("an earlier message has the same context"));
+            continue;
+        }
+        let Some(key) = Key::parse(context) else {
+            out.problems
+                .push(problem("its context is not a carta translation key"));
             continue;
         };
         let Some(source) = sources.strings.get(&key) else {
             out.problems
-                .push((context, "the game has no such string (any more)".into()));
+                .push(problem("the game has no such string (any more)"));
             continue;
         };
-        let Ok(text) = message.msgstr() else {
+        if message.msgid_plural.is_some() {
             out.problems
-                .push((context, "plural messages are not used by carta".into()));
+                .push(problem("plural messages are not used by carta"));
             continue;
-        };
+        }
+        let text = message.msgstr.first().map_or("", String::as_str);
         if text.is_empty() {
             continue;
         }
         let entry = catalog.and_then(|c| c.get(&key));
-        let reviewed = !message.is_fuzzy() && message.msgid() == source.text;
+        let reviewed = !message.fuzzy && message.msgid == source.text;
         let hash = reviewed
             .then(|| source_hash(&source.text))
             .filter(|h| entry.is_none_or(|e| e.hash.as_ref() != Some(h)));
@@ -111,5 +123,5 @@ pub fn import(
             });
         }
     }
-    Ok(out)
+    out
 }
