@@ -166,6 +166,12 @@ fn a_computed_partial_name_and_a_huge_template_are_refused() {
     // Its parse time would grow with tags × bytes.
     let ws = with_partials(&[("_a.hbs", &"{{name}}".repeat(50_000))]);
     with_code(&json(&ws, &["check"]).fails(), "template::too-large");
+    // A large decoration may hold a few tags: 100 in 200 KB, not 200.
+    let decoration = "<path d=\"M0 0 L10 10\"/>".repeat(8_000);
+    let ws = with_partials(&[("_a.hbs", &format!("{decoration}{}", "{{name}}".repeat(200)))]);
+    with_code(&json(&ws, &["check"]).fails(), "template::too-large");
+    let ws = with_partials(&[("_a.hbs", &format!("{decoration}{}", "{{name}}".repeat(100)))]);
+    json(&ws, &["check"]).succeeds();
 }
 
 /// The shipped game `zodiacos` with `po` written as `x.po`.
