@@ -24,6 +24,15 @@ fn changed_lines<'a>(before: &'a str, after: &'a str) -> Vec<(&'a str, &'a str)>
         .collect()
 }
 
+/// Runs `carta i18n export GAME --lang LANG -o LANG.po` in `ws` and
+/// returns the PO file it wrote.
+pub(crate) fn export_po(ws: &Workspace, game: &str, lang: &str) -> String {
+    let out = format!("{lang}.po");
+    ws.run(["i18n", "export", game, "--lang", lang, "-o", &out])
+        .succeeds();
+    ws.read(&out)
+}
+
 #[test]
 fn the_shipped_translations_are_complete_and_current() {
     let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
@@ -88,17 +97,7 @@ fn print_languages_in_the_manifest_and_unknown_languages() {
 fn a_po_round_trip_changes_only_the_translated_strings() {
     let ws = Workspace::shipped(&["intrepidos"]);
     let before = ws.read("cards/intrepidos/i18n/en.toml");
-    ws.run([
-        "i18n",
-        "export",
-        "intrepidos",
-        "--lang",
-        "en",
-        "-o",
-        "en.po",
-    ])
-    .succeeds();
-    let po = ws.read("en.po");
+    let po = export_po(&ws, "intrepidos", "en");
     assert!(po.contains("msgctxt \"cards/cerco/effect\""));
     assert!(po.contains("\"Language: en\\n\""));
     // Untouched, the file imports to nothing.
@@ -407,17 +406,7 @@ fn a_language_without_a_translation_file_yet_prints_and_exports_every_source_str
         "the cover lists what kept its source text"
     );
     // A first export hands the translator every string, phrases included.
-    ws.run([
-        "i18n",
-        "export",
-        "intrepidos",
-        "--lang",
-        "fr",
-        "--out",
-        "fr.po",
-    ])
-    .succeeds();
-    let po = ws.read("fr.po");
+    let po = export_po(&ws, "intrepidos", "fr");
     assert!(
         po.contains("msgctxt \"cards/rei-frixo/name\"\nmsgid \"Rei Frixo\""),
         "{po}"

@@ -138,17 +138,7 @@ fn prune_deletes_only_cache_entries_and_never_follows_a_link_among_them() {
 /// for `i18n import intrepidos en.po`.
 fn translated() -> Workspace {
     let ws = Workspace::shipped(&["intrepidos"]);
-    ws.run([
-        "i18n",
-        "export",
-        "intrepidos",
-        "--lang",
-        "en",
-        "-o",
-        "en.po",
-    ])
-    .succeeds();
-    let po = ws.read("en.po");
+    let po = crate::i18n::export_po(&ws, "intrepidos", "en");
     ws.write(
         "en.po",
         po.replacen("msgstr \"Siege\"", "msgstr \"Besieged\"", 1),
