@@ -177,17 +177,23 @@ pub enum Command {
     Serve(ServeArgs),
     /// Print a completion script for a shell to stdout.
     #[command(
-        after_help = "Exit codes: 0 printed.\n\nExample:\n  carta completions bash > ~/.local/share/bash-completion/completions/carta"
+        after_help = "Exit codes: 0 printed.\n\nExample:\n  mkdir -p ~/.local/share/bash-completion/completions\n  carta completions bash > ~/.local/share/bash-completion/completions/carta"
     )]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print carta's manual page (roff) to stdout.
+    /// Print carta's manual page (roff) to stdout, or write a page per
+    /// command (`carta.1`, `carta-init.1`, …) into a folder.
     #[command(
-        after_help = "Exit codes: 0 printed.\n\nExample:\n  carta man > ~/.local/share/man/man1/carta.1 && man carta"
+        after_help = "Exit codes: 0 printed or written, 2 could not write.\n\nExample:\n  carta man --out ~/.local/share/man/man1 && man carta-init"
     )]
-    Man,
+    Man {
+        /// Write every page into this folder (created if missing) instead
+        /// of printing `carta.1`.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Write print-and-play sheets of games, or of deck files
     /// (`DIR/<game>/decks/<deck>/index.html`).
     #[command(
@@ -426,7 +432,8 @@ pub fn run(cli: Cli) -> ExitCode {
     );
     let result = match &cli.command {
         Command::Completions { shell } => return completions(*shell),
-        Command::Man => return man_page(),
+        Command::Man { out: None } => return print_all(&man_page(&manual()[0])),
+        Command::Man { out: Some(out) } => man_pages(&g.dir.join(out)),
         Command::Watch(args) => watch(g, args, &output),
         Command::Serve(args) => serve(g, args, &output),
         Command::Export(args) => export(g, args),
@@ -491,7 +498,7 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             &print.languages,
         ),
         Command::Completions { .. }
-        | Command::Man
+        | Command::Man { .. }
         | Command::Watch(_)
         | Command::Serve(_)
         | Command::Export(_) => unreachable!("run handles these itself"),
@@ -578,14 +585,50 @@ fn completions(shell: clap_complete::Shell) -> ExitCode {
     print_all(&script)
 }
 
-/// `carta man`: the manual page, from the clap types.
-fn man_page() -> ExitCode {
-    let cmd = <Cli as clap::CommandFactory>::command();
+/// `carta man --out DIR`: every page, written into `out`.
+fn man_pages(out: &std::path::Path) -> Result<Report, CommandError> {
+    let pages: Vec<(String, Vec<u8>)> = manual()
+        .iter()
+        .map(|cmd| {
+            let man = clap_mangen::Man::new(cmd.clone());
+            (man.get_filename(), man_page(cmd))
+        })
+        .collect();
+    commands::man::write(out, &pages)
+}
+
+/// The commands with a manual page: carta first, then every visible
+/// subcommand at any depth (`carta-deck-code`), each with the synopsis clap
+/// prints in `--help` (`carta init [OPTIONS] [DIR]`). `clap_mangen`'s own
+/// synopsis drops the value of an option without a long name (`[-C ]`).
+fn manual() -> Vec<clap::Command> {
+    fn walk(cmd: &clap::Command, pages: &mut Vec<clap::Command>) {
+        let mut page = cmd.clone();
+        let usage = page.render_usage().to_string();
+        let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).to_owned();
+        pages.push(page.override_usage(usage));
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            walk(sub, pages);
+        }
+    }
+    // As `clap_mangen::generate_to`: no `help` subcommand to list, and the
+    // names (`carta-init`) set by building the whole tree.
+    let mut cmd = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    cmd.build();
+    let mut pages = Vec::new();
+    walk(&cmd, &mut pages);
+    pages
+}
+
+/// A command's manual page (roff).
+fn man_page(cmd: &clap::Command) -> Vec<u8> {
     let mut page = Vec::new();
-    clap_mangen::Man::new(cmd)
+    // The footer names carta, not the subcommand (`code 0.1.0`).
+    clap_mangen::Man::new(cmd.clone())
+        .source(concat!("carta ", env!("CARGO_PKG_VERSION")))
         .render(&mut page)
         .expect("rendering into memory does not fail");
-    print_all(&page)
+    page
 }
 
 fn print_all(bytes: &[u8]) -> ExitCode {

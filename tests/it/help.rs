@@ -33,6 +33,100 @@ fn the_man_page_lists_the_commands() {
 }
 
 #[test]
+fn the_man_page_synopsis_gives_option_values() {
+    let run = Workspace::empty().run(["man"]).succeeds();
+    // clap_mangen alone printed `[-C ]`, an option without its value.
+    assert!(!run.stdout.contains("\\-C \\fR]"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("\\fBcarta\\fR [OPTIONS] <COMMAND>"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// The `carta-…(1)` pages a roff page refers to.
+fn references(page: &str) -> Vec<String> {
+    page.split(|c: char| c.is_whitespace())
+        .filter_map(|word| word.strip_suffix("(1)"))
+        .filter(|name| name.starts_with("carta"))
+        .map(|name| name.replace("\\-", "-"))
+        .collect()
+}
+
+#[test]
+fn man_out_writes_a_page_per_command_and_each_reference_has_its_page() {
+    let ws = Workspace::empty();
+    // A fresh home: none of the folders exist yet.
+    let run = ws.run(["man", "--out", "share/man/man1"]).succeeds();
+    assert!(
+        run.stderr.contains("wrote 20 manual pages"),
+        "{}",
+        run.stderr
+    );
+    let dir = ws.path().join("share/man/man1");
+    for page in [
+        "carta",
+        "carta-init",
+        "carta-deck",
+        "carta-deck-code",
+        "carta-i18n-export",
+    ] {
+        assert!(dir.join(format!("{page}.1")).is_file(), "no {page}.1");
+    }
+    let top = ws.read("share/man/man1/carta.1");
+    assert!(references(&top).len() >= 13, "{top}");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let page = std::fs::read_to_string(&path).unwrap();
+        for name in references(&page) {
+            assert!(
+                dir.join(format!("{name}.1")).is_file(),
+                "{} refers to {name}(1), which has no page",
+                path.display()
+            );
+        }
+    }
+    let init = ws.read("share/man/man1/carta-init.1");
+    assert!(
+        init.contains("\\fBcarta init\\fR [OPTIONS] [DIR]"),
+        "{init}"
+    );
+}
+
+#[test]
+fn a_man_page_renders_with_groff() {
+    let ws = Workspace::empty();
+    ws.run(["man", "--out", "man1"]).succeeds();
+    // groff is what `man` formats with; without it there is nothing to run.
+    let Ok(out) = std::process::Command::new("groff")
+        .args(["-man", "-Tutf8", "-P-cbou"])
+        .arg(ws.path().join("man1/carta-deck-code.1"))
+        .output()
+    else {
+        return;
+    };
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("carta deck code [OPTIONS] <FILE>"), "{text}");
+    assert!(text.contains("carta 0."), "the footer names carta: {text}");
+}
+
+#[test]
+fn man_out_does_not_write_through_a_link() {
+    let ws = Workspace::empty();
+    let victim = tempfile::tempdir().unwrap();
+    std::fs::write(victim.path().join("keep"), "mine").unwrap();
+    std::fs::create_dir(ws.path().join("man1")).unwrap();
+    std::os::unix::fs::symlink(victim.path().join("keep"), ws.path().join("man1/carta.1")).unwrap();
+    let run = ws.run(["man", "--out", "man1"]).code(2);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(victim.path().join("keep")).unwrap(),
+        "mine"
+    );
+}
+
+#[test]
 fn each_command_s_help_gives_exit_codes_an_example_and_global_options_apart() {
     let ws = Workspace::empty();
     let commands: &[&[&str]] = &[
