@@ -143,7 +143,17 @@ fn main() {
     let speedup = |d: Duration| json_value.as_secs_f64() / d.as_secs_f64();
     let size_ratio = bytes.len() as f64 / json.len() as f64;
     let threads = rayon::current_num_threads();
-    println!("carta bundle benchmark: {cards} synthetic cards (examples/synth.rs, seed 1)");
+    // The smoke run's times (one round, unoptimized) say nothing about the
+    // targets; its verdicts would read as failures in a passing suite.
+    let timed = |ok: bool| if full { verdict(ok) } else { "not judged" };
+    if full {
+        println!("carta bundle benchmark: {cards} synthetic cards (examples/synth.rs, seed 1)");
+    } else {
+        println!(
+            "carta bundle benchmark, smoke run: {cards} synthetic cards, one round of a test build; \
+             times are not figures and their targets are not judged (`cargo bench --bench bundle` does)"
+        );
+    }
     println!(
         "  check + encode (library, in process)    {:>9.1} ms",
         ms(build)
@@ -151,7 +161,7 @@ fn main() {
     println!(
         "  open file + look up one card            {:>9.3} ms   target <= 1 ms: {}",
         ms(open_file),
-        verdict(ms(open_file) <= 1.0)
+        timed(ms(open_file) <= 1.0)
     );
     println!(
         "  open bytes in memory + look up one card {:>9.3} ms",
@@ -191,7 +201,7 @@ fn main() {
         "  speed-up over serde_json Value          {:>9.2} x on 1 thread, {:.2} x on {threads}; target >= 3x: {}",
         speedup(one_thread),
         speedup(all_threads),
-        verdict(speedup(one_thread) >= 3.0)
+        timed(speedup(one_thread) >= 3.0)
     );
     println!(
         "  names + one field, borrowed CardRef     {:>9.1} ms",
@@ -204,7 +214,7 @@ fn main() {
     let view_ratio = json_scanned.as_secs_f64() / viewed.as_secs_f64();
     println!(
         "  CardRef speed-up over serde_json Value  {view_ratio:>9.2} x on 1 thread; target >= 5x: {}",
-        verdict(view_ratio >= 5.0)
+        timed(view_ratio >= 5.0)
     );
     println!(
         "  bundle size                             {:>9.0} KiB  {:.0}% of minified JSON; target <= 60%: {}",
