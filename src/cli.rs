@@ -189,8 +189,8 @@ pub enum Command {
         after_help = "Exit codes: 0 printed or written, 2 could not write.\n\nExample:\n  carta man --out ~/.local/share/man/man1 && man carta-init"
     )]
     Man {
-        /// Write every page into this folder (created if missing) instead
-        /// of printing `carta.1`.
+        /// Write every page into this folder (created if missing; a
+        /// relative one is under `-C DIR`) instead of printing `carta.1`.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },

@@ -124,6 +124,10 @@ fn man_out_does_not_write_through_a_link() {
         std::fs::read_to_string(victim.path().join("keep")).unwrap(),
         "mine"
     );
+    // A file where the folder should be: refused, left as it was.
+    ws.write("pages", "notes");
+    ws.run(["man", "--out", "pages"]).code(2);
+    assert_eq!(ws.read("pages"), "notes");
 }
 
 #[test]
