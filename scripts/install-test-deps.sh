@@ -11,6 +11,8 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
 # The live preview's test drives Chromium through chromedriver (tests/it/watch.rs).
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+# The manual pages are rendered as `man` renders them (tests/it/help.rs).
+command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 # The test browser's WebDriver client (fantoccini) links OpenSSL.
 [ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then
