@@ -206,6 +206,9 @@ pub enum Command {
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, or a Tabletop Simulator deck
     /// (`DIR/<game>/<format>/`).
+    #[command(
+        after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write (no Chromium, a page that navigates away or passes its time limit).\n\nExample:\n  carta export pdf intrepidos --paper a4"
+    )]
     Export(ExportArgs),
 }
 

@@ -32,25 +32,43 @@ fn the_man_page_lists_the_commands() {
     }
 }
 
+/// Every command and subcommand, as the words that name it (`["deck",
+/// "check"]`), read from the clap types so that a new command is covered.
+fn every_command() -> Vec<Vec<String>> {
+    fn walk(cmd: &clap::Command, path: &[String], out: &mut Vec<Vec<String>>) {
+        for sub in cmd.get_subcommands() {
+            let mut words = path.to_vec();
+            words.push(sub.get_name().to_owned());
+            walk(sub, &words, out);
+            out.push(words);
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &<carta::cli::Cli as clap::CommandFactory>::command(),
+        &[],
+        &mut out,
+    );
+    out
+}
+
 #[test]
 fn each_command_s_help_gives_exit_codes_an_example_and_global_options_apart() {
     let ws = Workspace::empty();
-    let commands: &[&[&str]] = &[
-        &["init"],
-        &["check"],
-        &["watch"],
-        &["build"],
-        &["print"],
-        &["decompile"],
-        &["inspect"],
-        &["deck", "check"],
-        &["deck", "code"],
+    let commands = every_command();
+    for expected in [
+        &["export"][..],
+        &["serve"],
+        &["i18n", "import"],
         &["deck", "decode"],
-        &["completions"],
-        &["man"],
-    ];
-    for args in commands {
-        let mut full: Vec<&str> = args.to_vec();
+    ] {
+        assert!(
+            commands.iter().any(|c| c == expected),
+            "{expected:?} not among {commands:?}"
+        );
+    }
+    for args in &commands {
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
         full.push("--help");
         let run = ws.run(&full).succeeds();
         for part in ["Exit codes:", "Example:", "Global options:", "-C <DIR>"] {
@@ -64,6 +82,13 @@ fn each_command_s_help_gives_exit_codes_an_example_and_global_options_apart() {
         // The command's own options come before the global ones.
         let global = run.stdout.find("Global options:").unwrap();
         assert!(run.stdout[..global].contains("Options:"), "{}", run.stdout);
+        // The example runs the command it documents.
+        let example = &run.stdout[run.stdout.find("Example:").unwrap()..];
+        assert!(
+            example.contains(&format!("carta {}", args.join(" "))),
+            "`carta {}`: {example}",
+            args.join(" ")
+        );
     }
 }
 
