@@ -104,3 +104,72 @@ fn no_progress_is_drawn_into_a_pipe_or_json() {
         );
     }
 }
+
+#[test]
+fn a_usage_error_under_json_is_one_json_object_on_stdout() {
+    let ws = Workspace::empty();
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["--message-format", "json", "--bogus"],
+            "unexpected argument '--bogus' found",
+            "Usage: carta",
+        ),
+        (
+            &["check", "--message-format=json", "--nocache"],
+            "unexpected argument '--nocache' found",
+            "a similar argument exists: '--no-cache'",
+        ),
+        (
+            &["--message-format", "json", "serve", "--port", "x"],
+            "invalid value 'x' for '--port <N>'",
+            "--help",
+        ),
+        (
+            &["--message-format", "json", "deck"],
+            "a command is needed",
+            "Usage: carta deck",
+        ),
+        (
+            &["--message-format", "json", "-q", "-v", "check"],
+            "cannot be used with",
+            "Usage:",
+        ),
+    ];
+    for (args, message, help) in cases {
+        let run = ws.run(*args).code(2);
+        assert_eq!(run.stderr, "", "{args:?}");
+        let json = run.json();
+        assert_eq!(json.len(), 1, "{args:?}: {}", run.stdout);
+        let d = &json[0];
+        assert_eq!(d["severity"], "error");
+        assert_eq!(d["code"], "cli::usage");
+        assert!(d["file"].is_null() && d["line"].is_null(), "{d}");
+        let text = d["message"].as_str().unwrap();
+        assert!(text.contains(message) && !text.starts_with("error"), "{d}");
+        assert!(d["help"].as_str().unwrap().contains(help), "{d}");
+    }
+    // Help and version stay text on stdout, exit 0; human output keeps
+    // clap's text on stderr; a `--message-format` after `--` is no flag.
+    let run = ws.run(["--message-format", "json", "--help"]).succeeds();
+    assert!(run.stdout.contains("Usage: carta") && !run.stdout.starts_with('{'));
+    let run = ws.run(["--message-format", "json", "--version"]).succeeds();
+    assert!(run.stdout.starts_with("carta "), "{}", run.stdout);
+    let run = ws.run(["--bogus"]).code(2);
+    assert!(run.stdout.is_empty() && run.stderr.starts_with("error: unexpected argument"));
+    let run = ws.run([
+        "--message-format",
+        "human",
+        "--message-format=json",
+        "--bogus",
+    ]);
+    assert_eq!(run.code(2).json()[0]["code"], "cli::usage");
+    let run = ws.run([
+        "deck",
+        "decode",
+        "--bogus",
+        "--",
+        "--message-format",
+        "json",
+    ]);
+    assert!(run.code(2).stdout.is_empty());
+}
