@@ -413,8 +413,8 @@ pub struct ExportArgs {
 /// `--message-format json` is one JSON object on stdout (`cli::usage`,
 /// exit 2), as every other error that stops a command; help and version
 /// stay clap's text, and so does a usage error in human output.
-pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
-    match Cli::try_parse_from(&args) {
+pub fn main(args: &[std::ffi::OsString]) -> ExitCode {
+    match Cli::try_parse_from(args) {
         Ok(cli) => run(cli),
         Err(e) if e.use_stderr() && wants_json(&args[1.min(args.len())..]) => {
             Output::new(Format::Json, ColorChoice::Never, false, false).finish(Err(usage(&e)))

@@ -24,5 +24,5 @@ fn main() -> ExitCode {
     // time (docs/performance.md).
     // SAFETY: sets a plain integer option before any other thread exists.
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
-    carta::cli::main(std::env::args_os().collect())
+    carta::cli::main(&std::env::args_os().collect::<Vec<_>>())
 }
