@@ -84,6 +84,7 @@ impl CommandError {
     /// The stable code of the error in JSON output.
     pub(crate) fn code(&self) -> &'static str {
         match self {
+            CommandError::Load(LoadError::NoSuchFolder(_)) => "load::no-such-folder",
             CommandError::Load(LoadError::NotAWorkspace(_)) => "load::not-a-workspace",
             CommandError::Load(LoadError::UnknownGame { .. }) => "load::unknown-game",
             CommandError::Load(LoadError::Io { .. }) => "load::io",
@@ -113,6 +114,9 @@ impl CommandError {
     pub(crate) fn help(&self) -> Option<&str> {
         match self {
             CommandError::Usage { help, .. } => Some(help),
+            CommandError::Load(LoadError::NoSuchFolder(_)) => {
+                Some("`-C DIR` names the workspace folder; `carta init DIR` starts one")
+            }
             CommandError::Load(LoadError::Write(e))
             | CommandError::Emit(EmitError::Confined(e)) => e.is_refusal().then(|| e.help()),
             CommandError::Init(super::init::InitError::Confined(e)) => Some(e.help()),
