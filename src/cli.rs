@@ -353,14 +353,16 @@ pub struct WatchArgs {
     /// The preview's port (0: any free port).
     #[arg(long, value_name = "N", default_value_t = 7878, requires = "serve")]
     pub port: u16,
-    /// The address to listen on; the default serves this machine only.
+    /// The address to listen on, as `serve --host`; the default serves this
+    /// machine only. (`--bind` is its former name.)
     #[arg(
         long,
+        alias = "bind",
         value_name = "IP",
         default_value = "127.0.0.1",
         requires = "serve"
     )]
-    pub bind: std::net::IpAddr,
+    pub host: std::net::IpAddr,
     /// Open the preview in the default browser.
     #[arg(long, requires = "serve")]
     pub open: bool,
@@ -565,7 +567,7 @@ fn watch(g: &Global, args: &WatchArgs, output: &Output) -> Result<Report, Comman
         sheets: args.print.options(),
         serve: args
             .serve
-            .then(|| std::net::SocketAddr::new(args.bind, args.port)),
+            .then(|| std::net::SocketAddr::new(args.host, args.port)),
         open: args.open,
     };
     let mut show = |report| {
