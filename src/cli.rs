@@ -212,6 +212,9 @@ pub enum Command {
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, or a Tabletop Simulator deck
     /// (`DIR/<game>/<format>/`).
+    #[command(
+        after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write (no Chromium, a page that navigates away or passes its time limit).\n\nExample:\n  carta export pdf intrepidos --paper a4"
+    )]
     Export(ExportArgs),
 }
 
@@ -356,14 +359,16 @@ pub struct WatchArgs {
     /// The preview's port (0: any free port).
     #[arg(long, value_name = "N", default_value_t = 7878, requires = "serve")]
     pub port: u16,
-    /// The address to listen on; the default serves this machine only.
+    /// The address to listen on, as `serve --host`; the default serves this
+    /// machine only. (`--bind` is its former name.)
     #[arg(
         long,
+        alias = "bind",
         value_name = "IP",
         default_value = "127.0.0.1",
         requires = "serve"
     )]
-    pub bind: std::net::IpAddr,
+    pub host: std::net::IpAddr,
     /// Open the preview in the default browser.
     #[arg(long, requires = "serve")]
     pub open: bool,
@@ -410,6 +415,62 @@ pub struct ExportArgs {
     /// Print settings (pdf).
     #[command(flatten)]
     pub print: PrintArgs,
+}
+
+/// Parses the command line and runs it. A usage error under
+/// `--message-format json` is one JSON object on stdout (`cli::usage`,
+/// exit 2), as every other error that stops a command; help and version
+/// stay clap's text, and so does a usage error in human output.
+pub fn main(args: &[std::ffi::OsString]) -> ExitCode {
+    match Cli::try_parse_from(args) {
+        Ok(cli) => run(cli),
+        Err(e) if e.use_stderr() && wants_json(&args[1.min(args.len())..]) => {
+            Output::new(Format::Json, ColorChoice::Never, false, false).finish(Err(usage(&e)))
+        }
+        Err(e) => e.exit(),
+    }
+}
+
+/// Whether the arguments ask for JSON diagnostics, read by hand because
+/// clap could not parse them: the last `--message-format` before `--` wins.
+fn wants_json(args: &[std::ffi::OsString]) -> bool {
+    let mut json = false;
+    let mut words = args.iter().map(|a| a.to_str().unwrap_or(""));
+    while let Some(word) = words.next() {
+        match word {
+            "--" => break,
+            "--message-format" => json = words.next() == Some("json"),
+            _ => {
+                if let Some(value) = word.strip_prefix("--message-format=") {
+                    json = value == "json";
+                }
+            }
+        }
+    }
+    json
+}
+
+/// clap's error as carta's: its first line the message, its tip and usage
+/// line the help. A missing subcommand, which clap answers with the whole
+/// help, keeps only the usage line.
+fn usage(e: &clap::Error) -> CommandError {
+    let text = e.render().to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let missing = e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
+    let message = if missing {
+        "a command is needed".to_owned()
+    } else {
+        let first = lines.next().unwrap_or_default();
+        first.strip_prefix("error: ").unwrap_or(first).to_owned()
+    };
+    let help: Vec<&str> = lines
+        .filter(|l| !missing || l.starts_with("Usage:"))
+        .map(|l| l.strip_prefix("tip: ").unwrap_or(l))
+        .collect();
+    CommandError::Usage {
+        message,
+        help: help.join("\n"),
+    }
 }
 
 /// Runs a parsed command line and returns the process exit code:
@@ -513,7 +574,7 @@ fn watch(g: &Global, args: &WatchArgs, output: &Output) -> Result<Report, Comman
         sheets: args.print.options(),
         serve: args
             .serve
-            .then(|| std::net::SocketAddr::new(args.bind, args.port)),
+            .then(|| std::net::SocketAddr::new(args.host, args.port)),
         open: args.open,
     };
     let mut show = |report| {

@@ -3,8 +3,6 @@
 use std::ffi::{c_int, c_long};
 use std::process::ExitCode;
 
-use clap::Parser;
-
 // A compiler allocates many small strings and tables per card; mimalloc
 // serves that pattern markedly faster than the system allocator.
 #[global_allocator]
@@ -26,5 +24,5 @@ fn main() -> ExitCode {
     // time (docs/performance.md).
     // SAFETY: sets a plain integer option before any other thread exists.
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
-    carta::cli::run(carta::cli::Cli::parse())
+    carta::cli::main(&std::env::args_os().collect::<Vec<_>>())
 }

@@ -2,7 +2,7 @@
 //! builds clean at once: a manifest with two example kinds, their schemas,
 //! a card file per kind, a deck, templates, and the editor files.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{CommandError, Report};
 use crate::diag::Diagnostics;
@@ -55,19 +55,34 @@ pub(crate) fn run(
     let created = init(dir, &id, &name)?;
     if list {
         for f in &created.files {
-            eprintln!("  created {}", dir.join(f).display());
+            eprintln!("  created {}", tidy(&dir.join(f)).display());
         }
     }
     let summary = format!(
         "created game `{}` in {} (next: `carta build`, or `carta watch --serve --open`)",
         created.game,
-        dir.display()
+        tidy(dir).display()
     );
     Ok(Report::new(
         created.workspace,
         created.diagnostics,
         summary,
     )?)
+}
+
+/// `path` without its `.` components, as the user would write it: `-C .`
+/// and the default folder `.` join into `././schemas/…`; `.` when nothing
+/// else is left.
+fn tidy(path: &Path) -> PathBuf {
+    let tidy: PathBuf = path
+        .components()
+        .filter(|c| *c != std::path::Component::CurDir)
+        .collect();
+    if tidy.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        tidy
+    }
 }
 
 impl InitError {
@@ -270,6 +285,20 @@ fn write_new(root: &Folder, rel: &str, text: &str) -> Result<(), WriteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printed_paths_lose_their_dot_components() {
+        for (path, shown) in [
+            ("././schemas/carta/x.json", "schemas/carta/x.json"),
+            ("./.", "."),
+            (".", "."),
+            ("duel/./cards", "duel/cards"),
+            ("/tmp/./w", "/tmp/w"),
+            ("../w/./cards", "../w/cards"),
+        ] {
+            assert_eq!(tidy(Path::new(path)), Path::new(shown), "{path}");
+        }
+    }
 
     #[test]
     fn names_and_ids_default_from_the_folder() {

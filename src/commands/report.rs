@@ -61,6 +61,15 @@ pub(crate) enum CommandError {
     /// `carta watch` could not watch or serve.
     #[error("{0}")]
     Watch(String),
+    /// The command line could not be parsed (clap's error, when the
+    /// diagnostics go out as JSON).
+    #[error("{message}")]
+    Usage {
+        /// What is wrong, such as ``unexpected argument '--bogus' found``.
+        message: String,
+        /// clap's tip and the usage line.
+        help: String,
+    },
     /// A bundle could not be read or is damaged.
     #[error("`{}`: {source}", path.display())]
     Bundle {
@@ -75,6 +84,7 @@ impl CommandError {
     /// The stable code of the error in JSON output.
     pub(crate) fn code(&self) -> &'static str {
         match self {
+            CommandError::Load(LoadError::NoSuchFolder(_)) => "load::no-such-folder",
             CommandError::Load(LoadError::NotAWorkspace(_)) => "load::not-a-workspace",
             CommandError::Load(LoadError::UnknownGame { .. }) => "load::unknown-game",
             CommandError::Load(LoadError::Io { .. }) => "load::io",
@@ -90,6 +100,7 @@ impl CommandError {
             CommandError::Load(LoadError::Write(_)) | CommandError::Emit(_) => "emit::write",
             CommandError::Init(e) => e.code(),
             CommandError::Watch(_) => "watch::failed",
+            CommandError::Usage { .. } => "cli::usage",
             CommandError::Bundle { source, .. } if source.is_io() => "bundle::io",
             CommandError::Bundle {
                 source: BundleError::TooLarge { .. },
@@ -100,8 +111,12 @@ impl CommandError {
     }
 
     /// How to fix it, where carta can say.
-    pub(crate) fn help(&self) -> Option<&'static str> {
+    pub(crate) fn help(&self) -> Option<&str> {
         match self {
+            CommandError::Usage { help, .. } => Some(help),
+            CommandError::Load(LoadError::NoSuchFolder(_)) => {
+                Some("`-C DIR` names the workspace folder; `carta init DIR` starts one")
+            }
             CommandError::Load(LoadError::Write(e))
             | CommandError::Emit(EmitError::Confined(e)) => e.is_refusal().then(|| e.help()),
             CommandError::Init(super::init::InitError::Confined(e)) => Some(e.help()),

@@ -115,7 +115,8 @@ pub(crate) fn serve(
     let live = Live::new(&root, &options.out, max_bytes)?;
     live.set_catalog(catalog);
     live.publish(|status| status.games = entries);
-    let bound = crate::server::start(options.addr, live, limits)?;
+    let bound = crate::server::start(options.addr, live, limits)
+        .map_err(|e| format!("cannot serve the deck builder: {e}"))?;
     if !bound.ip().is_loopback() {
         eprintln!(
             "warning: serving on {} — anyone who can reach this machine can browse the cards and save deck files into cards/<game>/decks/",

@@ -76,9 +76,8 @@ pub(crate) fn watch(
     }
     watcher.rebuild(&options.games, report)?;
     if let (Some(addr), Some(live)) = (options.serve, live) {
-        let bound = crate::server::start(addr, live, limits).map_err(|e| {
-            format!("cannot serve the preview on {addr}: {e} (choose another port with `--port N`, or `--port 0` for any free one)")
-        })?;
+        let bound = crate::server::start(addr, live, limits)
+            .map_err(|e| format!("cannot serve the preview: {e}"))?;
         let url = format!("http://{bound}/");
         eprintln!("serving the preview at {url}");
         if options.open {

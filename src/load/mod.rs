@@ -41,6 +41,9 @@ pub struct Workspace {
 /// Why a workspace could not be opened or a file not read (exit 2).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The workspace folder does not exist (or is not a folder).
+    #[error("no such folder `{0}`")]
+    NoSuchFolder(PathBuf),
     /// The folder has no `cards/` folder.
     #[error("`{0}` is not a carta workspace: it has no `cards/` folder")]
     NotAWorkspace(PathBuf),
@@ -148,8 +151,11 @@ impl Workspace {
     /// Opens the workspace at `root`.
     ///
     /// # Errors
-    /// When `root` has no `cards/` folder.
+    /// When `root` is no folder, or has no `cards/` folder.
     pub fn open(root: &Path) -> Result<Self, LoadError> {
+        if !root.is_dir() {
+            return Err(LoadError::NoSuchFolder(root.to_path_buf()));
+        }
         if !root.join("cards").is_dir() {
             return Err(LoadError::NotAWorkspace(root.to_path_buf()));
         }

@@ -170,6 +170,23 @@ impl Live {
     }
 }
 
+/// Why `addr` could not be bound, and which option to change.
+fn cannot_bind(addr: SocketAddr, e: &std::io::Error) -> String {
+    let (port, ip) = (addr.port(), addr.ip());
+    match e.kind() {
+        std::io::ErrorKind::AddrInUse => format!(
+            "port {port} is in use on {ip}: choose another with `--port N`, or `--port 0` for any free one"
+        ),
+        std::io::ErrorKind::AddrNotAvailable => format!(
+            "{ip} is not an address of this machine: choose one with `--host IP` (127.0.0.1 serves this machine only)"
+        ),
+        std::io::ErrorKind::PermissionDenied => {
+            format!("port {port} needs privileges: choose one above 1023 with `--port N`")
+        }
+        _ => format!("cannot listen on {addr}: {e}"),
+    }
+}
+
 /// Whether `path` is relative and only plain names (no `..`, no root).
 fn plain(path: &Path) -> bool {
     path.components().all(|c| matches!(c, Component::Normal(_)))
@@ -180,7 +197,8 @@ fn plain(path: &Path) -> bool {
 /// when `addr`'s is 0).
 ///
 /// # Errors
-/// When the address cannot be bound.
+/// When the address cannot be bound: the message names it and the option
+/// that changes it.
 pub(crate) fn start(
     addr: SocketAddr,
     live: Arc<Live>,
@@ -190,7 +208,9 @@ pub(crate) fn start(
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let listener = runtime.block_on(tokio::net::TcpListener::bind(addr))?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(addr))
+        .map_err(|e| cannot_bind(addr, &e))?;
     let bound = listener.local_addr()?;
     let app = Router::new()
         .route("/", get(index))

@@ -12,9 +12,22 @@ fn the_shipped_games_check_clean() {
 #[test]
 fn a_missing_workspace_is_a_usage_error() {
     let ws = Workspace::empty();
-    ws.run(["-C", "nowhere", "check"])
+    let run = ws.run(["-C", "nowhere", "check"]).code(2);
+    let run = run
+        .stderr_has("no such folder `nowhere`")
+        .stderr_has("carta init DIR");
+    assert!(!run.stderr.contains("cards/"), "{}", run.stderr);
+    ws.write("a-file", "");
+    ws.run(["-C", "a-file", "check"])
         .code(2)
-        .stderr_has("not a carta workspace");
+        .stderr_has("no such folder `a-file`");
+    let json = ws.run(["--message-format", "json", "-C", "nowhere", "build"]);
+    assert_eq!(json.code(2).json()[0]["code"], "load::no-such-folder");
+    // A folder that is there but holds no `cards/` is not a workspace.
+    ws.write("elsewhere/notes.txt", "");
+    ws.run(["-C", "elsewhere", "check"])
+        .code(2)
+        .stderr_has("`elsewhere` is not a carta workspace: it has no `cards/` folder");
 }
 
 #[test]

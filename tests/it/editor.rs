@@ -114,7 +114,16 @@ fn init_refuses_to_overwrite_and_adds_a_game_beside_others() {
         "{}",
         again.stderr
     );
-    run_in(tmp.path(), ["init", "--game", "second", "--name", "Second"]).succeeds();
+    // `-C .` and the default folder `.` do not print as `././…` or `./.`.
+    let second = run_in(
+        tmp.path(),
+        ["-C", ".", "init", "--game", "second", "--name", "Second"],
+    );
+    let second = second
+        .succeeds()
+        .stderr_has("  created schemas/carta/editor/second.cards.json\n")
+        .stderr_has("created game `second` in . (next:");
+    assert!(!second.stderr.contains("./"), "{}", second.stderr);
     run_in(tmp.path(), ["check"])
         .succeeds()
         .stderr_has("checked 2 games");

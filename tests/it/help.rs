@@ -32,6 +32,26 @@ fn the_man_page_lists_the_commands() {
     }
 }
 
+/// Every command and subcommand, as the words that name it (`["deck",
+/// "check"]`), read from the clap types so that a new command is covered.
+fn every_command() -> Vec<Vec<String>> {
+    fn walk(cmd: &clap::Command, path: &[String], out: &mut Vec<Vec<String>>) {
+        for sub in cmd.get_subcommands() {
+            let mut words = path.to_vec();
+            words.push(sub.get_name().to_owned());
+            walk(sub, &words, out);
+            out.push(words);
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &<carta::cli::Cli as clap::CommandFactory>::command(),
+        &[],
+        &mut out,
+    );
+    out
+}
+
 #[test]
 fn the_man_page_synopsis_gives_option_values() {
     let run = Workspace::empty().run(["man"]).succeeds();
@@ -132,22 +152,20 @@ fn man_out_does_not_write_through_a_link() {
 #[test]
 fn each_command_s_help_gives_exit_codes_an_example_and_global_options_apart() {
     let ws = Workspace::empty();
-    let commands: &[&[&str]] = &[
-        &["init"],
-        &["check"],
-        &["watch"],
-        &["build"],
-        &["print"],
-        &["decompile"],
-        &["inspect"],
-        &["deck", "check"],
-        &["deck", "code"],
+    let commands = every_command();
+    for expected in [
+        &["export"][..],
+        &["serve"],
+        &["i18n", "import"],
         &["deck", "decode"],
-        &["completions"],
-        &["man"],
-    ];
-    for args in commands {
-        let mut full: Vec<&str> = args.to_vec();
+    ] {
+        assert!(
+            commands.iter().any(|c| c == expected),
+            "{expected:?} not among {commands:?}"
+        );
+    }
+    for args in &commands {
+        let mut full: Vec<&str> = args.iter().map(String::as_str).collect();
         full.push("--help");
         let run = ws.run(&full).succeeds();
         for part in ["Exit codes:", "Example:", "Global options:", "-C <DIR>"] {
@@ -161,6 +179,13 @@ fn each_command_s_help_gives_exit_codes_an_example_and_global_options_apart() {
         // The command's own options come before the global ones.
         let global = run.stdout.find("Global options:").unwrap();
         assert!(run.stdout[..global].contains("Options:"), "{}", run.stdout);
+        // The example runs the command it documents.
+        let example = &run.stdout[run.stdout.find("Example:").unwrap()..];
+        assert!(
+            example.contains(&format!("carta {}", args.join(" "))),
+            "`carta {}`: {example}",
+            args.join(" ")
+        );
     }
 }
 
@@ -175,4 +200,73 @@ fn no_progress_is_drawn_into_a_pipe_or_json() {
             run.stderr
         );
     }
+}
+
+#[test]
+fn a_usage_error_under_json_is_one_json_object_on_stdout() {
+    let ws = Workspace::empty();
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["--message-format", "json", "--bogus"],
+            "unexpected argument '--bogus' found",
+            "Usage: carta",
+        ),
+        (
+            &["check", "--message-format=json", "--nocache"],
+            "unexpected argument '--nocache' found",
+            "a similar argument exists: '--no-cache'",
+        ),
+        (
+            &["--message-format", "json", "serve", "--port", "x"],
+            "invalid value 'x' for '--port <N>'",
+            "--help",
+        ),
+        (
+            &["--message-format", "json", "deck"],
+            "a command is needed",
+            "Usage: carta deck",
+        ),
+        (
+            &["--message-format", "json", "-q", "-v", "check"],
+            "cannot be used with",
+            "Usage:",
+        ),
+    ];
+    for (args, message, help) in cases {
+        let run = ws.run(*args).code(2);
+        assert_eq!(run.stderr, "", "{args:?}");
+        let json = run.json();
+        assert_eq!(json.len(), 1, "{args:?}: {}", run.stdout);
+        let d = &json[0];
+        assert_eq!(d["severity"], "error");
+        assert_eq!(d["code"], "cli::usage");
+        assert!(d["file"].is_null() && d["line"].is_null(), "{d}");
+        let text = d["message"].as_str().unwrap();
+        assert!(text.contains(message) && !text.starts_with("error"), "{d}");
+        assert!(d["help"].as_str().unwrap().contains(help), "{d}");
+    }
+    // Help and version stay text on stdout, exit 0; human output keeps
+    // clap's text on stderr; a `--message-format` after `--` is no flag.
+    let run = ws.run(["--message-format", "json", "--help"]).succeeds();
+    assert!(run.stdout.contains("Usage: carta") && !run.stdout.starts_with('{'));
+    let run = ws.run(["--message-format", "json", "--version"]).succeeds();
+    assert!(run.stdout.starts_with("carta "), "{}", run.stdout);
+    let run = ws.run(["--bogus"]).code(2);
+    assert!(run.stdout.is_empty() && run.stderr.starts_with("error: unexpected argument"));
+    let run = ws.run([
+        "--message-format",
+        "human",
+        "--message-format=json",
+        "--bogus",
+    ]);
+    assert_eq!(run.code(2).json()[0]["code"], "cli::usage");
+    let run = ws.run([
+        "deck",
+        "decode",
+        "--bogus",
+        "--",
+        "--message-format",
+        "json",
+    ]);
+    assert!(run.code(2).stdout.is_empty());
 }

@@ -286,3 +286,41 @@ fn watch_rebuilds_only_the_game_a_save_touches_and_a_broken_save_writes_nothing(
     let decompiled = run_in(tmp.path(), ["decompile", "build/alpha/alpha.carta"]).succeeds();
     assert!(decompiled.stdout.contains("Firestorm"));
 }
+
+#[test]
+fn a_busy_port_or_a_foreign_address_names_the_option_that_changes_it() {
+    let ws = crate::harness::Workspace::shipped(&["zodiacos"]);
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = busy.local_addr().unwrap().port().to_string();
+    let in_use = format!("port {port} is in use on 127.0.0.1: choose another with `--port N`");
+    for args in [
+        &["serve", "--port", &port][..],
+        &["watch", "--serve", "--port", &port],
+    ] {
+        ws.run(args)
+            .code(2)
+            .stderr_has(&in_use)
+            .stderr_has("--port 0");
+    }
+    let json = ws.run(["--message-format", "json", "serve", "--port", &port]);
+    let json = json.code(2).json();
+    let last = json.last().unwrap();
+    assert_eq!(last["code"], "watch::failed");
+    assert!(
+        last["message"].as_str().unwrap().contains(&in_use),
+        "{last}"
+    );
+    // 192.0.2.1 (TEST-NET-1) is no machine's; `watch` says `--host` as
+    // `serve` does, and still takes `--bind`, its former name.
+    let foreign = "192.0.2.1 is not an address of this machine: choose one with `--host IP`";
+    for args in [
+        &["serve", "--host", "192.0.2.1", "--port", "0"][..],
+        &["watch", "--serve", "--host", "192.0.2.1", "--port", "0"],
+        &["watch", "--serve", "--bind", "192.0.2.1", "--port", "0"],
+    ] {
+        ws.run(args).code(2).stderr_has(foreign);
+    }
+    let help = ws.run(["watch", "--help"]).succeeds();
+    assert!(help.stdout.contains("--host <IP>") && !help.stdout.contains("--bind <IP>"));
+    drop(busy);
+}

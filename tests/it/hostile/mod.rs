@@ -505,7 +505,7 @@ fn exit_2_errors_and_damaged_bundles_are_json_objects_too() {
     assert_eq!(run.code, Some(2));
     let all = run.json();
     assert_eq!(all.len(), 1, "{}", run.stdout);
-    assert_eq!(all[0]["code"], "load::not-a-workspace");
+    assert_eq!(all[0]["code"], "load::no-such-folder");
     assert!(run.stderr.is_empty(), "{}", run.stderr);
     ws.write("x.carta", "not a bundle at all");
     let run = ws.run(["--message-format", "json", "decompile", "x.carta"]);
