@@ -123,6 +123,17 @@ fn diagnose_one(
             }
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            if let Some(options) = merged_choices(context, &pointer) {
+                out.push(choice(
+                    subject,
+                    &site.at,
+                    &site.field,
+                    error.instance(),
+                    &options,
+                    "schema::enum",
+                ));
+                return;
+            }
             if let Some(branch) = best_branch(context, &pointer) {
                 for e in branch {
                     diagnose_one(e, subject, typos, out);
@@ -312,6 +323,35 @@ fn best_branch<'e>(
             )
         })
         .map(std::vec::Vec::as_slice)
+}
+
+/// When every alternative of the value's type is a choice of values (a
+/// `const` or an `enum`, as in `paper`: `"a4"` or `"letter"`), all those
+/// values together: picking one branch would list only its own values.
+fn merged_choices(context: &[Vec<ValidationError<'static>>], pointer: &str) -> Option<Value> {
+    let mut values = Vec::new();
+    for branch in context {
+        let at_value = |e: &ValidationError<'_>| e.instance_path().to_string() == pointer;
+        if branch
+            .iter()
+            .any(|e| at_value(e) && matches!(e.kind(), ValidationErrorKind::Type { .. }))
+        {
+            continue;
+        }
+        for e in branch {
+            match e.kind() {
+                ValidationErrorKind::Constant { expected_value } if at_value(e) => {
+                    values.push((**expected_value).clone());
+                }
+                ValidationErrorKind::Enum { options } if at_value(e) => {
+                    values.extend(options.as_array()?.iter().cloned());
+                }
+                _ => return None,
+            }
+        }
+    }
+    values.dedup();
+    (values.len() >= 2).then_some(Value::Array(values))
 }
 
 /// A short description of one alternative, from its first error at the value.
