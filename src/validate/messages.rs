@@ -119,7 +119,13 @@ fn diagnose_one(
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
             for name in unexpected {
-                out.push(unknown_field(subject, &pointer, name, parent, typos));
+                out.push(unknown_field(
+                    subject,
+                    &pointer,
+                    name,
+                    parent,
+                    error.instance(),
+                ));
             }
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
@@ -486,12 +492,15 @@ fn header_span(subject: &Subject<'_, '_>, at: &Located) -> Span {
     start..end.max(start)
 }
 
+/// An unknown key; when it is a typo of an allowed one, the help suggests
+/// the rename (a required field it stands for is then not reported
+/// missing), or its removal when the table has the right key too.
 fn unknown_field(
     subject: &Subject<'_, '_>,
     pointer: &str,
     name: &str,
     parent: Option<&Value>,
-    typos: &[(String, String)],
+    table: &Value,
 ) -> Diagnostic {
     let escaped = name.replace('~', "~0").replace('/', "~1");
     let at = locate(
@@ -509,8 +518,8 @@ fn unknown_field(
         )
     };
     let help = match suggest::closest(name, allowed.iter().copied()) {
-        Some(c) if typos.iter().any(|(p, fix)| p == pointer && fix == c) => {
-            format!("did you mean `{c}`? (`{c}` is required and missing)")
+        Some(c) if table.get(c).is_some() => {
+            format!("`{name}` looks like a misspelt `{c}`, which is set too: keep one of the two")
         }
         Some(c) => format!("did you mean `{c}`?"),
         None if allowed.is_empty() => "this table takes no fields".into(),
