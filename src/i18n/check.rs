@@ -69,17 +69,7 @@ pub fn read(
             continue;
         }
         if !present.contains(&path) {
-            diags.push(
-                Diagnostic::warning(
-                    "i18n::missing",
-                    format!("the game declares a translation into `{lang}`, but `{path}` does not exist"),
-                )
-                .at(manifest.file, span, "declared here")
-                .with_help(format!(
-                    "`carta i18n export {id} --lang {lang} -o {id}.{lang}.po` writes a file to translate; `carta i18n import {id} {id}.{lang}.po` reads it back",
-                    id = m.id
-                )),
-            );
+            diags.push(missing_file(&m.id, lang, &path).at(manifest.file, span, "declared here"));
             continue;
         }
         let file = ws.read(&path, diags)?;
@@ -111,6 +101,18 @@ pub fn read(
         }
     }
     Ok(catalogs)
+}
+
+/// The warning for a declared language without a translation file; its
+/// help gives commands that run as written.
+fn missing_file(game: &str, lang: &str, path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "i18n::missing",
+        format!("the game declares a translation into `{lang}`, but `{path}` does not exist"),
+    )
+    .with_help(format!(
+        "`carta i18n export {game} --lang {lang} -o {game}.{lang}.po` writes a file to translate; `carta i18n import {game} {game}.{lang}.po` reads it back"
+    ))
 }
 
 /// The language of a translation file: its name without `.toml`.

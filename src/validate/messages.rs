@@ -129,38 +129,52 @@ fn diagnose_one(
             }
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
-            if let Some(options) = merged_choices(context, &pointer) {
-                out.push(choice(
-                    subject,
-                    &site.at,
-                    &site.field,
-                    error.instance(),
-                    &options,
-                    "schema::enum",
-                ));
-                return;
-            }
-            if let Some(branch) = best_branch(context, &pointer) {
-                for e in branch {
-                    diagnose_one(e, subject, typos, out);
-                }
-                return;
-            }
-            let forms = context
-                .iter()
-                .map(|b| describe_branch(b, &pointer))
-                .collect::<Vec<_>>()
-                .join("; or ");
-            out.push(site.error(
-                "schema::one-of",
-                format!("{} matches none of its allowed forms: {forms}", site.field),
-                format!("{} fits no allowed form", site.found),
-            ));
+            alternatives(error, context, &site, typos, out);
         }
         kind => {
             out.push(bound_error(kind, &site).unwrap_or_else(|| form_error(kind, error, &site)));
         }
     }
+}
+
+/// A value that fits none of the alternatives of a `oneOf`/`anyOf`: the
+/// values of all its choices, or the errors of the alternative the author
+/// most likely meant, or else a list of the forms.
+fn alternatives(
+    error: &ValidationError<'_>,
+    context: &[Vec<ValidationError<'static>>],
+    site: &Site<'_, '_, '_>,
+    typos: &[(String, String)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let pointer = error.instance_path().to_string();
+    if let Some(options) = merged_choices(context, &pointer) {
+        out.push(choice(
+            site.subject,
+            &site.at,
+            &site.field,
+            error.instance(),
+            &options,
+            "schema::enum",
+        ));
+        return;
+    }
+    if let Some(branch) = best_branch(context, &pointer) {
+        for e in branch {
+            diagnose_one(e, site.subject, typos, out);
+        }
+        return;
+    }
+    let forms = context
+        .iter()
+        .map(|b| describe_branch(b, &pointer))
+        .collect::<Vec<_>>()
+        .join("; or ");
+    out.push(site.error(
+        "schema::one-of",
+        format!("{} matches none of its allowed forms: {forms}", site.field),
+        format!("{} fits no allowed form", site.found),
+    ));
 }
 
 /// A value out of a numeric, length or count bound, or off its pattern.
