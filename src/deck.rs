@@ -72,6 +72,7 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
     let mut format = None;
     let mut zones = Vec::new();
     let mut complete = true;
+    let example = first_line(doc.get_ref());
     for (key, value) in doc.get_ref() {
         match (key.get_ref().as_ref(), value.get_ref()) {
             ("game", DeValue::String(s)) => game = Some((s.to_string(), value.span())),
@@ -85,7 +86,7 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
                 .at(file, value.span(), "expected a string"),
             ),
             (zone, DeValue::Table(table)) => {
-                let (z, whole) = zone_of(file, zone, key.span(), table, out);
+                let (z, whole) = zone_of(file, (zone, key.span()), table, example.as_deref(), out);
                 complete &= whole;
                 zones.push(z);
             }
@@ -121,12 +122,41 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
     })
 }
 
-/// One zone's table of a deck file, and whether every line of it counted.
+/// The deck's first well-formed line (`card-id = copies`), to show a bad
+/// count how a line of this very game is written.
+fn first_line(doc: &toml::de::DeTable<'_>) -> Option<String> {
+    doc.values()
+        .filter_map(|v| match v.get_ref() {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        })
+        .flat_map(|t| t.iter())
+        .find_map(|(id, count)| {
+            let n = count_of(count.get_ref()).ok()?;
+            Some(format!("{} = {n}", toml_key(id.get_ref())))
+        })
+}
+
+/// A card id as a TOML key: bare when it can be, quoted otherwise.
+fn toml_key(id: &str) -> String {
+    let bare = !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if bare {
+        id.to_owned()
+    } else {
+        toml::Value::String(id.to_owned()).to_string()
+    }
+}
+
+/// One zone's table of a deck file (its name and header span), and whether
+/// every line of it counted. `example` is a well-formed line for the help.
 fn zone_of(
     file: FileId,
-    zone: &str,
-    span: Span,
+    (zone, span): (&str, Span),
     table: &toml::de::DeTable<'_>,
+    example: Option<&str>,
     out: &mut Vec<Diagnostic>,
 ) -> (DeckZone, bool) {
     let mut entries = Vec::new();
@@ -141,10 +171,12 @@ fn zone_of(
             }),
             Err(found) => {
                 complete = false;
+                let example = example
+                    .map_or_else(|| format!("{} = 1", toml_key(id.get_ref())), str::to_owned);
                 cap.push(out,
                     Diagnostic::error("deck::bad-count", format!("the count of `{}` must be a whole number from 1 to {MAX_COUNT}, but it is {found}", id.get_ref()))
                         .at(file, count.span(), "not a number of copies")
-                        .with_help("write how many copies the deck holds, such as `escudo-orc = 3`; remove the line for none"),
+                        .with_help(format!("write how many copies the deck holds, such as `{example}`; remove the line for none")),
                 );
             }
         }
@@ -512,4 +544,30 @@ pub fn zones_of(deck: &DeckFile) -> IndexMap<String, Vec<(String, u32)>> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceMap;
+
+    fn bad_count_help(text: &str) -> String {
+        let file = SourceMap::new().add("d.toml", text);
+        let mut out = Vec::new();
+        parse(file, text, &mut out);
+        let bad = out.iter().find(|d| d.code == "deck::bad-count");
+        bad.and_then(|d| d.help.clone()).expect("a bad count")
+    }
+
+    #[test]
+    fn a_bad_count_shows_the_decks_first_well_formed_line() {
+        let help = bad_count_help("game = \"g\"\nname = \"d\"\n[a]\nx = 0\n[b]\ny = 4\n");
+        assert!(help.contains("such as `y = 4`"), "{help}");
+    }
+
+    #[test]
+    fn without_a_well_formed_line_a_bad_count_shows_its_own_id() {
+        let help = bad_count_help("game = \"g\"\nname = \"d\"\n[a]\n\"x y\" = 0\n");
+        assert!(help.contains("such as `\"x y\" = 1`"), "{help}");
+    }
 }

@@ -2,12 +2,13 @@
 //! name made from free text.
 
 /// The candidate closest to `name`, if one is close enough to be a likely
-/// typo (edit distance at most a third of the name's length, and at least 1).
+/// typo (edit distance at most a third of the name's length, rounded to the
+/// nearest so that a five-letter `flair` finds `flare`, and at least 1).
 pub(crate) fn closest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let limit = ((name.chars().count() + 1) / 3).max(1);
     candidates
         .into_iter()
         .filter(|c| *c != name)
@@ -86,5 +87,7 @@ mod tests {
         assert_eq!(closest("movment", names), Some("movement"));
         assert_eq!(closest("colour", names), None);
         assert_eq!(closest("ab", ["ac", "zz"]), Some("ac"));
+        assert_eq!(closest("flair", ["flare", "frost"]), Some("flare"));
+        assert_eq!(closest("fire", ["flare", "ice"]), None);
     }
 }

@@ -69,14 +69,7 @@ pub fn read(
             continue;
         }
         if !present.contains(&path) {
-            diags.push(
-                Diagnostic::warning(
-                    "i18n::missing",
-                    format!("the game declares a translation into `{lang}`, but `{path}` does not exist"),
-                )
-                .at(manifest.file, span, "declared here")
-                .with_help(format!("`carta i18n export --lang {lang}` writes a file to translate; `carta i18n import` reads it back")),
-            );
+            diags.push(missing_file(&m.id, lang, &path).at(manifest.file, span, "declared here"));
             continue;
         }
         let file = ws.read(&path, diags)?;
@@ -108,6 +101,18 @@ pub fn read(
         }
     }
     Ok(catalogs)
+}
+
+/// The warning for a declared language without a translation file; its
+/// help gives commands that run as written.
+fn missing_file(game: &str, lang: &str, path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "i18n::missing",
+        format!("the game declares a translation into `{lang}`, but `{path}` does not exist"),
+    )
+    .with_help(format!(
+        "`carta i18n export {game} --lang {lang} -o {game}.{lang}.po` writes a file to translate; `carta i18n import {game} {game}.{lang}.po` reads it back"
+    ))
 }
 
 /// The language of a translation file: its name without `.toml`.
@@ -155,7 +160,6 @@ fn check_one(
     pool: &CardPool,
     diags: &mut Diagnostics,
 ) -> (usize, usize) {
-    let lang = &catalog.lang;
     let mut unknown_cards = BTreeSet::new();
     for (key, entry) in &catalog.entries {
         let Some(source) = sources.strings.get(key) else {
@@ -173,14 +177,9 @@ fn check_one(
             continue;
         };
         diags.extend(placeholders(catalog, key, entry, source));
-        diags.extend(stale(catalog, key, entry, source));
+        diags.extend(stale(&manifest.manifest.id, catalog, key, entry, source));
     }
-    report_missing(
-        sources,
-        catalog,
-        &file_path(&manifest.manifest.id, lang),
-        diags,
-    )
+    report_missing(sources, catalog, &manifest.manifest.id, diags)
 }
 
 /// The error for a translation whose placeholders differ from its source's.
@@ -214,6 +213,7 @@ fn placeholders(
 /// The warning for a translation made from another source text than the
 /// current one (or from one it does not record).
 fn stale(
+    game: &str,
     catalog: &Catalog,
     key: &Key,
     entry: &catalog::Entry,
@@ -236,7 +236,7 @@ fn stale(
             "review this translation",
         )
         .with_help(format!(
-            "compare it with the source text \"{}\", then run `carta i18n update --lang {lang}`",
+            "compare it with the source text \"{}\", then run `carta i18n update {game} --lang {lang}`",
             source.text
         ));
     if let Some((f, span)) = &source.at {
@@ -250,10 +250,11 @@ fn stale(
 fn report_missing(
     sources: &Sources,
     catalog: &Catalog,
-    path: &str,
+    game: &str,
     diags: &mut Diagnostics,
 ) -> (usize, usize) {
     let lang = &catalog.lang;
+    let path = &file_path(game, lang);
     let mut cards: BTreeMap<&str, (Vec<&str>, bool)> = BTreeMap::new();
     let mut labels = Vec::new();
     let mut phrases = 0;
@@ -283,7 +284,7 @@ fn report_missing(
             _ => {}
         }
     }
-    let complete = missing_cards(sources, &cards, lang, path, diags);
+    let complete = missing_cards(sources, &cards, game, lang, diags);
     if !labels.is_empty() {
         diags.push(
             Diagnostic::warning(
@@ -305,10 +306,11 @@ fn report_missing(
 fn missing_cards(
     sources: &Sources,
     cards: &BTreeMap<&str, (Vec<&str>, bool)>,
+    game: &str,
     lang: &str,
-    path: &str,
     diags: &mut Diagnostics,
 ) -> usize {
+    let path = file_path(game, lang);
     let mut complete = 0;
     for (id, (fields, _)) in cards {
         if fields.is_empty() {
@@ -331,7 +333,7 @@ fn missing_cards(
             d = d.at(f, span, "untranslated card");
         }
         diags.push(d.with_help(format!(
-            "add `[cards.{id}]` to `{path}`, or translate it in the file `carta i18n export --lang {lang}` writes"
+            "add `[cards.{id}]` to `{path}`, or translate it in the file `carta i18n export {game} --lang {lang}` writes"
         )));
     }
     complete

@@ -119,31 +119,62 @@ fn diagnose_one(
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
             for name in unexpected {
-                out.push(unknown_field(subject, &pointer, name, parent, typos));
+                out.push(unknown_field(
+                    subject,
+                    &pointer,
+                    name,
+                    parent,
+                    error.instance(),
+                ));
             }
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
-            if let Some(branch) = best_branch(context, &pointer) {
-                for e in branch {
-                    diagnose_one(e, subject, typos, out);
-                }
-                return;
-            }
-            let forms = context
-                .iter()
-                .map(|b| describe_branch(b, &pointer))
-                .collect::<Vec<_>>()
-                .join("; or ");
-            out.push(site.error(
-                "schema::one-of",
-                format!("{} matches none of its allowed forms: {forms}", site.field),
-                format!("{} fits no allowed form", site.found),
-            ));
+            alternatives(error, context, &site, typos, out);
         }
         kind => {
             out.push(bound_error(kind, &site).unwrap_or_else(|| form_error(kind, error, &site)));
         }
     }
+}
+
+/// A value that fits none of the alternatives of a `oneOf`/`anyOf`: the
+/// values of all its choices, or the errors of the alternative the author
+/// most likely meant, or else a list of the forms.
+fn alternatives(
+    error: &ValidationError<'_>,
+    context: &[Vec<ValidationError<'static>>],
+    site: &Site<'_, '_, '_>,
+    typos: &[(String, String)],
+    out: &mut Vec<Diagnostic>,
+) {
+    let pointer = error.instance_path().to_string();
+    if let Some(options) = merged_choices(context, &pointer) {
+        out.push(choice(
+            site.subject,
+            &site.at,
+            &site.field,
+            error.instance(),
+            &options,
+            "schema::enum",
+        ));
+        return;
+    }
+    if let Some(branch) = best_branch(context, &pointer) {
+        for e in branch {
+            diagnose_one(e, site.subject, typos, out);
+        }
+        return;
+    }
+    let forms = context
+        .iter()
+        .map(|b| describe_branch(b, &pointer))
+        .collect::<Vec<_>>()
+        .join("; or ");
+    out.push(site.error(
+        "schema::one-of",
+        format!("{} matches none of its allowed forms: {forms}", site.field),
+        format!("{} fits no allowed form", site.found),
+    ));
 }
 
 /// A value out of a numeric, length or count bound, or off its pattern.
@@ -314,6 +345,35 @@ fn best_branch<'e>(
         .map(std::vec::Vec::as_slice)
 }
 
+/// When every alternative of the value's type is a choice of values (a
+/// `const` or an `enum`, as in `paper`: `"a4"` or `"letter"`), all those
+/// values together: picking one branch would list only its own values.
+fn merged_choices(context: &[Vec<ValidationError<'static>>], pointer: &str) -> Option<Value> {
+    let mut values = Vec::new();
+    for branch in context {
+        let at_value = |e: &ValidationError<'_>| e.instance_path().to_string() == pointer;
+        if branch
+            .iter()
+            .any(|e| at_value(e) && matches!(e.kind(), ValidationErrorKind::Type { .. }))
+        {
+            continue;
+        }
+        for e in branch {
+            match e.kind() {
+                ValidationErrorKind::Constant { expected_value } if at_value(e) => {
+                    values.push((**expected_value).clone());
+                }
+                ValidationErrorKind::Enum { options } if at_value(e) => {
+                    values.extend(options.as_array()?.iter().cloned());
+                }
+                _ => return None,
+            }
+        }
+    }
+    values.dedup();
+    (values.len() >= 2).then_some(Value::Array(values))
+}
+
 /// A short description of one alternative, from its first error at the value.
 fn describe_branch(branch: &[ValidationError<'static>], pointer: &str) -> String {
     let at_value = branch
@@ -446,12 +506,15 @@ fn header_span(subject: &Subject<'_, '_>, at: &Located) -> Span {
     start..end.max(start)
 }
 
+/// An unknown key; when it is a typo of an allowed one, the help suggests
+/// the rename (a required field it stands for is then not reported
+/// missing), or its removal when the table has the right key too.
 fn unknown_field(
     subject: &Subject<'_, '_>,
     pointer: &str,
     name: &str,
     parent: Option<&Value>,
-    typos: &[(String, String)],
+    table: &Value,
 ) -> Diagnostic {
     let escaped = name.replace('~', "~0").replace('/', "~1");
     let at = locate(
@@ -469,8 +532,8 @@ fn unknown_field(
         )
     };
     let help = match suggest::closest(name, allowed.iter().copied()) {
-        Some(c) if typos.iter().any(|(p, fix)| p == pointer && fix == c) => {
-            format!("did you mean `{c}`? (`{c}` is required and missing)")
+        Some(c) if table.get(c).is_some() => {
+            format!("`{name}` looks like a misspelt `{c}`, which is set too: keep one of the two")
         }
         Some(c) => format!("did you mean `{c}`?"),
         None if allowed.is_empty() => "this table takes no fields".into(),

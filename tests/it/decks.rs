@@ -706,3 +706,23 @@ fn a_deck_of_a_game_that_does_not_load_is_not_counted_legal() {
     .fails()
     .stderr_has("0 legal, 1 illegal");
 }
+
+#[test]
+fn an_unknown_deck_card_two_letters_off_gets_a_did_you_mean() {
+    use crate::sheets::{card, mini};
+    let ws = mini(&format!("{}{}", card("flare", ""), card("frost", "")));
+    ws.write(
+        "d.toml",
+        "game = \"mini\"\nname = \"Fogo\"\n\n[main]\nflair = 2\nfrost = 1\n",
+    );
+    let run = ws
+        .run(["--message-format", "json", "deck", "check", "d.toml"])
+        .fails();
+    let unknown: Vec<_> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "deck::unknown-card")
+        .collect();
+    assert_eq!(unknown.len(), 1, "{}", run.stdout);
+    assert_eq!(unknown[0]["help"], "did you mean `flare`?");
+}

@@ -416,3 +416,61 @@ fn a_language_without_a_translation_file_yet_prints_and_exports_every_source_str
         "the template phrases too"
     );
 }
+
+/// The commands a diagnostic's help suggests: every `` `carta …` `` in it.
+fn suggested_commands(help: &str) -> Vec<Vec<String>> {
+    help.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|code| code.strip_prefix("carta "))
+        .map(|cmd| cmd.split_whitespace().map(str::to_owned).collect())
+        .collect()
+}
+
+#[test]
+fn every_command_the_i18n_help_suggests_runs() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    // A stale entry (changed source), a card without an English name and a
+    // declared language without a file: each help suggests a command.
+    let file = "cards/intrepidos/acoes/combate.toml";
+    let text = ws.read(file);
+    ws.write(
+        file,
+        text.replacen("causa +10 de dano", "causa +15 de dano", 1),
+    );
+    let en = ws.read("cards/intrepidos/i18n/en.toml");
+    let frixo = entry_line(&en, "name = { text = \"King Phrixus\"");
+    ws.write(
+        "cards/intrepidos/i18n/en.toml",
+        en.replacen(&format!("{frixo}\n"), "", 1),
+    );
+    let manifest = ws.read("cards/intrepidos/game.toml");
+    ws.write(
+        "cards/intrepidos/game.toml",
+        manifest.replacen("[\"en\", \"es\"]", "[\"en\", \"es\", \"fr\"]", 1),
+    );
+    let run = ws.run(["--message-format", "json", "check", "intrepidos"]);
+    let mut commands: Vec<Vec<String>> = run
+        .json()
+        .iter()
+        .filter(|d| d["code"] == "i18n::stale" || d["code"] == "i18n::missing")
+        .filter_map(|d| d["help"].as_str())
+        .flat_map(suggested_commands)
+        .collect();
+    commands.dedup();
+    for verb in ["update", "export", "import"] {
+        assert!(
+            commands.iter().any(|c| c[1] == verb),
+            "no `carta i18n {verb}` suggested: {commands:?}"
+        );
+    }
+    // In the order suggested: an export writes the file an import reads.
+    for command in &commands {
+        let code = ws.run(command).code;
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "`carta {}` could not run (exit {code:?})",
+            command.join(" ")
+        );
+    }
+}
