@@ -293,7 +293,7 @@ mod tests {
             ("./.", "."),
             (".", "."),
             ("duel/./cards", "duel/cards"),
-            ("/tmp/./w", "/tmp/w"),
+            ("a/./b/./c", "a/b/c"),
             ("../w/./cards", "../w/cards"),
         ] {
             assert_eq!(tidy(Path::new(path)), Path::new(shown), "{path}");
