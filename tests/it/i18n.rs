@@ -24,6 +24,17 @@ fn changed_lines<'a>(before: &'a str, after: &'a str) -> Vec<(&'a str, &'a str)>
         .collect()
 }
 
+/// Changes one translated source text of intrépidos (an effect), so that
+/// its translations turn stale.
+fn change_a_source(ws: &Workspace) {
+    let file = "cards/intrepidos/acoes/combate.toml";
+    let text = ws.read(file);
+    ws.write(
+        file,
+        text.replacen("causa +10 de dano", "causa +15 de dano", 1),
+    );
+}
+
 /// Runs `carta i18n export GAME --lang LANG -o LANG.po` in `ws` and
 /// returns the PO file it wrote.
 pub(crate) fn export_po(ws: &Workspace, game: &str, lang: &str) -> String {
@@ -144,12 +155,7 @@ fn a_po_round_trip_changes_only_the_translated_strings() {
 #[test]
 fn a_changed_source_makes_its_translation_stale_until_update() {
     let ws = Workspace::shipped(&["intrepidos"]);
-    let file = "cards/intrepidos/acoes/combate.toml";
-    let text = ws.read(file);
-    ws.write(
-        file,
-        text.replacen("causa +10 de dano", "causa +15 de dano", 1),
-    );
+    change_a_source(&ws);
     let run = ws
         .run(["--message-format", "json", "check", "intrepidos"])
         .succeeds();
@@ -432,12 +438,7 @@ fn every_command_the_i18n_help_suggests_runs() {
     let ws = Workspace::shipped(&["intrepidos"]);
     // A stale entry (changed source), a card without an English name and a
     // declared language without a file: each help suggests a command.
-    let file = "cards/intrepidos/acoes/combate.toml";
-    let text = ws.read(file);
-    ws.write(
-        file,
-        text.replacen("causa +10 de dano", "causa +15 de dano", 1),
-    );
+    change_a_source(&ws);
     let en = ws.read("cards/intrepidos/i18n/en.toml");
     let frixo = entry_line(&en, "name = { text = \"King Phrixus\"");
     ws.write(
