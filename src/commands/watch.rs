@@ -382,8 +382,19 @@ fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
         .collect()
 }
 
-/// Opens `url` in the desktop's browser; failing that, says how to open it.
+/// Opens `url` in the desktop's browser; when there is none to open, or
+/// the opener fails, says so and how to open the page.
 pub(super) fn open_browser(url: &str) {
+    // Without a display, xdg-open has no browser to start.
+    if cfg!(all(unix, not(target_os = "macos")))
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    {
+        eprintln!(
+            "no browser to open: this session has no display (DISPLAY and WAYLAND_DISPLAY are unset); open {url} in a browser"
+        );
+        return;
+    }
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {
@@ -391,13 +402,24 @@ pub(super) fn open_browser(url: &str) {
     } else {
         "xdg-open"
     };
-    if std::process::Command::new(opener)
+    match std::process::Command::new(opener)
         .arg(url)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .is_err()
     {
-        eprintln!("could not start `{opener}`: open {url} in a browser");
+        Err(_) => eprintln!("could not start `{opener}`: open {url} in a browser"),
+        // Waited for aside, so that it leaves no defunct process behind and
+        // a failure is told.
+        Ok(mut child) => {
+            let url = url.to_owned();
+            std::thread::spawn(move || {
+                if let Ok(status) = child.wait()
+                    && !status.success()
+                {
+                    eprintln!("`{opener}` opened no browser ({status}): open {url} in a browser");
+                }
+            });
+        }
     }
 }

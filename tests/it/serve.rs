@@ -639,3 +639,72 @@ fn a_deck_is_judged_by_the_format_it_opts_into_and_saved_with_it() {
     let run = ws.run(["deck", "check", rel]);
     if legal { run.succeeds() } else { run.code(1) }.stderr_has("league-copies");
 }
+
+/// Starts `carta serve --open` in `root` with `env` (and without the
+/// variables in `unset`) and returns the first stderr line that contains
+/// `wanted`, or panics after a minute.
+fn open_says(root: &Path, env: &[(&str, &str)], unset: &[&str], wanted: &str) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_carta"));
+    cmd.args(["serve", "--open", "--port", "0"])
+        .current_dir(root)
+        .envs(env.iter().copied())
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    for var in unset {
+        cmd.env_remove(var);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let _process = Killed(child);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let wanted = wanted.to_owned();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains(&wanted) {
+                let _ = tx.send(line);
+            }
+        }
+    });
+    rx.recv_timeout(Duration::from_mins(1))
+        .expect("carta serve --open says why no browser opened")
+}
+
+#[test]
+fn open_without_a_browser_says_so_and_how_to_open_the_page() {
+    let ws = crate::sheets::mini(&crate::sheets::card("a", ""));
+    // No display: nothing is started.
+    let line = open_says(
+        ws.path(),
+        &[],
+        &["DISPLAY", "WAYLAND_DISPLAY"],
+        "no browser to open",
+    );
+    assert!(
+        line.contains("has no display") && line.contains("http://127.0.0.1:"),
+        "{line}"
+    );
+    // A display, and an opener that fails (as xdg-open does with no browser).
+    let bin = tempfile::tempdir().unwrap();
+    let opener = bin.path().join("xdg-open");
+    std::fs::write(&opener, "#!/bin/sh\nexit 3\n").unwrap();
+    let mut perms = std::fs::metadata(&opener).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&opener, perms).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let line = open_says(
+        ws.path(),
+        &[("PATH", &path), ("DISPLAY", ":99")],
+        &["WAYLAND_DISPLAY"],
+        "opened no browser",
+    );
+    assert!(
+        line.contains("`xdg-open` opened no browser") && line.contains("in a browser"),
+        "{line}"
+    );
+}
