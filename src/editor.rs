@@ -316,6 +316,8 @@ pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitE
             // Larger than the limit: not the few lines carta writes.
             let old = folder.open_read(name)?.map(|file| {
                 write::read_at_most(file, max_file_bytes())
+                    .ok()
+                    .flatten()
                     .map(|b| String::from_utf8_lossy(&b).into_owned())
                     .unwrap_or_default()
             });

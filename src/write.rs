@@ -560,7 +560,7 @@ impl Folder {
     /// Reads regular file `name` of at most `max` bytes, as
     /// [`Folder::open_read`] opens it; `None` for anything else.
     pub fn read(&self, name: &str, max: u64) -> Option<Vec<u8>> {
-        read_at_most(self.open_read(name).ok()??, max)
+        read_at_most(self.open_read(name).ok()??, max).ok()?
     }
 
     /// Flushes file `name`, or every file of folder `name`, to disk; links
@@ -587,18 +587,18 @@ impl Folder {
     }
 }
 
-/// The bytes of `file` when it holds at most `max` (never reading more,
-/// whatever its size said).
-pub fn read_at_most(file: File, max: u64) -> Option<Vec<u8>> {
-    let len = file.metadata().ok()?.len();
+/// The bytes of `file` when it holds at most `max`, `Ok(None)` when it
+/// holds more. Never reads past the limit, whatever its size said (the
+/// size may change under us, or be reported as 0, as in /proc): the one
+/// bounded read of the read jail and of this writer.
+pub fn read_at_most(mut file: File, max: u64) -> io::Result<Option<Vec<u8>>> {
+    let len = file.metadata()?.len();
     if len > max {
-        return None;
+        return Ok(None);
     }
     let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-    file.take(max.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .ok()?;
-    (bytes.len() as u64 <= max).then_some(bytes)
+    (&mut file).take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
 /// The components of `rel`, which must be a plain relative path (`.`

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -281,19 +281,9 @@ pub(super) fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem
     if !meta.is_file() {
         return Err(ReadProblem::NotRegular(noun(meta.file_type())));
     }
-    if meta.len() > max {
-        return Err(ReadProblem::TooLarge { limit: max });
-    }
-    // The size may change under us (or be reported as 0, as in /proc):
-    // never read more than the limit whatever the metadata said.
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(max.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(ReadProblem::Io)?;
-    if bytes.len() as u64 > max {
-        return Err(ReadProblem::TooLarge { limit: max });
-    }
-    Ok(bytes)
+    crate::write::read_at_most(file, max)
+        .map_err(ReadProblem::Io)?
+        .ok_or(ReadProblem::TooLarge { limit: max })
 }
 
 /// What a file that is not a regular file is, as a noun phrase.
