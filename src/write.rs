@@ -597,7 +597,9 @@ pub fn read_at_most(mut file: File, max: u64) -> io::Result<Option<Vec<u8>>> {
         return Ok(None);
     }
     let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-    (&mut file).take(max.saturating_add(1)).read_to_end(&mut bytes)?;
+    (&mut file)
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)?;
     Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 

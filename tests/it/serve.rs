@@ -642,32 +642,12 @@ fn a_deck_is_judged_by_the_format_it_opts_into_and_saved_with_it() {
 
 /// Starts `carta serve --open` in `root` with `env` (and without the
 /// variables in `unset`) and returns the first stderr line that contains
-/// `wanted`, or panics after a minute.
+/// `wanted`.
 fn open_says(root: &Path, env: &[(&str, &str)], unset: &[&str], wanted: &str) -> String {
-    use std::io::{BufRead, BufReader};
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_carta"));
-    cmd.args(["serve", "--open", "--port", "0"])
-        .current_dir(root)
-        .envs(env.iter().copied())
-        .env("NO_COLOR", "1")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped());
-    for var in unset {
-        cmd.env_remove(var);
-    }
-    let mut child = cmd.spawn().unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let _process = Killed(child);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let wanted = wanted.to_owned();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if line.contains(&wanted) {
-                let _ = tx.send(line);
-            }
-        }
-    });
-    rx.recv_timeout(Duration::from_mins(1))
+    let (_process, mut lines) =
+        crate::watch::spawn_carta(root, &["serve", "--open", "--port", "0"], env, unset);
+    lines
+        .find(|line| line.contains(wanted))
         .expect("carta serve --open says why no browser opened")
 }
 

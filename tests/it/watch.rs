@@ -62,31 +62,47 @@ pub(crate) fn start_server_with(
     args: &[&str],
     env: &[(&str, &str)],
 ) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
-        .args(args)
+    let (process, mut lines) = spawn_carta(root, args, env, &[]);
+    let url = lines
+        .find_map(|line| {
+            let at = line.find("http://")?;
+            Some(line[at..].split_whitespace().next()?.to_owned())
+        })
+        .unwrap_or_else(|| panic!("carta {} prints its address", args[0]));
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    (process, url)
+}
+
+/// Starts carta with `args` in `root`, with `env` and without the variables
+/// `unset`; the process and its stderr, line by line (an iterator that
+/// ends after two minutes without a line).
+pub(crate) fn spawn_carta(
+    root: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    unset: &[&str],
+) -> (Killed, impl Iterator<Item = String>) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_carta"));
+    cmd.args(args)
         .current_dir(root)
         .envs(env.iter().copied())
         .env("NO_COLOR", "1")
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    for var in unset {
+        cmd.env_remove(var);
+    }
+    let mut child = cmd.spawn().unwrap();
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     // Keeps draining stderr so that the server never blocks on a full pipe.
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(at) = line.find("http://") {
-                let url = line[at..].split_whitespace().next().unwrap_or_default();
-                let _ = tx.send(url.to_owned());
-            }
+            let _ = tx.send(line);
         }
     });
-    let url = rx
-        .recv_timeout(Duration::from_mins(2))
-        .unwrap_or_else(|_| panic!("carta {} prints its address", args[0]));
-    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-    (Killed(child), url)
+    let lines = std::iter::from_fn(move || rx.recv_timeout(Duration::from_mins(2)).ok());
+    (Killed(child), lines)
 }
 
 /// Starts chromedriver and a headless Chromium session.
