@@ -591,6 +591,10 @@ impl Folder {
 /// holds more. Never reads past the limit, whatever its size said (the
 /// size may change under us, or be reported as 0, as in /proc): the one
 /// bounded read of the read jail and of this writer.
+///
+/// # Errors
+///
+/// The error of reading `file` or its metadata.
 pub fn read_at_most(mut file: File, max: u64) -> io::Result<Option<Vec<u8>>> {
     let len = file.metadata()?.len();
     if len > max {
