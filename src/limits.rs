@@ -70,13 +70,7 @@ impl Limits {
     /// As [`Limits::from_env`].
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, BadLimit> {
         let read = |var: &'static str, default: u64| -> Result<u64, BadLimit> {
-            match lookup(var) {
-                None => Ok(default),
-                Some(value) => match value.trim().parse::<u64>() {
-                    Ok(n) if n > 0 => Ok(n),
-                    _ => Err(BadLimit { var, value }),
-                },
-            }
+            Ok(positive(&lookup, var)?.unwrap_or(default))
         };
         let d = Limits::default();
         Ok(Limits {
@@ -91,6 +85,24 @@ impl Limits {
             max_decompile_bytes: read(MAX_DECOMPILE_BYTES_VAR, d.max_decompile_bytes)?,
         })
     }
+}
+
+/// What `lookup` finds for `var` as a positive whole number: `None` when
+/// it is unset, an error naming the variable when it is anything else.
+/// Every limit carta reads from the environment is read so.
+///
+/// # Errors
+/// When the variable is set to something that is not a positive number.
+pub fn positive(
+    lookup: impl Fn(&str) -> Option<String>,
+    var: &'static str,
+) -> Result<Option<u64>, BadLimit> {
+    lookup(var)
+        .map(|value| match value.trim().parse::<u64>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(BadLimit { var, value }),
+        })
+        .transpose()
 }
 
 /// The diagnostics kept per file in this run: what the environment says,

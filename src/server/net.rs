@@ -69,14 +69,7 @@ impl ConnLimits {
     }
 
     fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, BadLimit> {
-        let read = |var: &'static str| -> Result<Option<u64>, BadLimit> {
-            lookup(var)
-                .map(|value| match value.trim().parse::<u64>() {
-                    Ok(n) if n > 0 => Ok(n),
-                    _ => Err(BadLimit { var, value }),
-                })
-                .transpose()
-        };
+        let read = |var: &'static str| crate::limits::positive(&lookup, var);
         let d = ConnLimits::default();
         Ok(ConnLimits {
             header_timeout: read(HEADER_TIMEOUT_VAR)?
