@@ -1,7 +1,8 @@
 //! `bind`: the cards matching a filter must agree on a field with the one
 //! bound card (a deck's city fixes its kingdom).
 
-use super::compile::{Interner, Scoped, path, scalar_text};
+use super::keys::{Interner, path, scalar_text};
+use super::scope::Scoped;
 use super::filter::field_value;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;

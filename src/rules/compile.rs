@@ -2,27 +2,23 @@
 //! game (zones, kinds, fields its filters use) with diagnostics in
 //! `game.toml`, then precomputed over the card pool.
 
-use std::borrow::Borrow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use indexmap::IndexMap;
 use rayon::prelude::*;
-use serde_json::Value;
-
 use super::bind::Bind;
 use super::copies::Copies;
 use super::count::Count;
 use super::distinct::Distinct;
-use super::filter::{CardFilter, field_value};
+use super::scope::{Cx, Scoped};
 use super::share::Share;
 use super::size::Size;
 use super::{Check, CompiledRule, RuleSet, ZoneInfo};
-use crate::config::rules::{Bounds, Filter, Rule};
-use crate::diag::{Diagnostic, Diagnostics, Label};
+use crate::config::rules::Rule;
+use crate::diag::{Diagnostics, Label};
 use crate::link::CardPool;
 use crate::suggest;
-use crate::validate::LoadedManifest;
-use crate::validate::{GameSchemas, RESERVED, RawCard};
+use crate::validate::{GameSchemas, LoadedManifest};
 
 /// A game's compiled rules.
 #[derive(Debug, Clone, Default)]
@@ -80,43 +76,7 @@ pub fn compile(
     }
 }
 
-struct Cx<'a> {
-    manifest: &'a LoadedManifest,
-    pool: &'a CardPool,
-    schemas: &'a GameSchemas,
-}
-
 impl Cx<'_> {
-    fn error(&self, code: &'static str, pointer: &str, message: String, label: &str) -> Diagnostic {
-        let span = self.manifest.spans.key_span(pointer).unwrap_or(0..0);
-        Diagnostic::error(code, message).at(self.manifest.file, span, label)
-    }
-
-    fn kind_ids(&self) -> Vec<&str> {
-        self.manifest
-            .manifest
-            .kinds
-            .keys()
-            .map(String::as_str)
-            .collect()
-    }
-
-    fn check_kind(&self, kind: &str, pointer: &str, diags: &mut Diagnostics) -> bool {
-        if self.manifest.manifest.kinds.contains_key(kind) {
-            return true;
-        }
-        diags.push(
-            self.error(
-                "rules::unknown-kind",
-                pointer,
-                format!("`{kind}` is not a kind of this game"),
-                "unknown kind",
-            )
-            .with_help(suggest::help(kind, self.kind_ids(), "the game declares")),
-        );
-        false
-    }
-
     fn zones(&self, diags: &mut Diagnostics) -> Vec<ZoneInfo> {
         let mut out = Vec::new();
         for (id, zone) in &self.manifest.manifest.zones {
@@ -318,7 +278,7 @@ impl Cx<'_> {
             at,
             scope: &scope,
         };
-        let check = scoped.check(rule, diags)?;
+        let check = check(rule, &scoped, diags)?;
         Some(CompiledRule {
             id: rule.id.clone(),
             name: rule.name.clone(),
@@ -332,289 +292,23 @@ impl Cx<'_> {
     }
 }
 
-/// A rule being compiled, with the kinds it looks at: what each rule
-/// kind's `compile` checks its declaration against and precomputes over.
-pub(super) struct Scoped<'a, 'c> {
-    cx: &'a Cx<'c>,
-    /// The rule's JSON pointer in `game.toml`.
-    pub(super) at: &'a str,
-    scope: &'a [String],
-}
-
-impl Scoped<'_, '_> {
-    /// The rule's one check, compiled by its kind's own file.
-    fn check(&self, rule: &Rule, diags: &mut Diagnostics) -> Option<Check> {
-        if let Some(b) = &rule.size {
-            return Size::compile(b, self, diags);
-        }
-        if let Some(c) = &rule.count {
-            return Count::compile(c, self, diags);
-        }
-        if let Some(c) = &rule.copies {
-            return Copies::compile(c, self, diags);
-        }
-        if let Some(s) = &rule.share {
-            return Share::compile(s, self, diags);
-        }
-        if let Some(b) = &rule.bind {
-            return Bind::compile(b, self, diags);
-        }
-        let d = rule.distinct.as_ref().expect("one check is present");
-        Distinct::compile(d, self, diags)
+/// The rule's one check, compiled by its kind's own file.
+fn check(rule: &Rule, scoped: &Scoped, diags: &mut Diagnostics) -> Option<Check> {
+    if let Some(b) = &rule.size {
+        return Size::compile(b, scoped, diags);
     }
-
-    /// A value computed for every card of the pool, in pool order.
-    pub(super) fn each<T>(&self, mut f: impl FnMut(&crate::validate::RawCard) -> T) -> Vec<T> {
-        self.cx.pool.iter().map(&mut f).collect()
+    if let Some(c) = &rule.count {
+        return Count::compile(c, scoped, diags);
     }
-
-    /// Interned copy keys of every card, and each key's display name (that
-    /// of the first card with it), by key.
-    pub(super) fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
-        let mut interner = Interner::default();
-        let paths: Vec<Vec<String>> = fields.iter().map(|f| path(f)).collect();
-        // One key buffer for the whole pool, written straight from each
-        // card: a rule compiles over every card.
-        let mut key = String::new();
-        let keys = self.each(|card| {
-            key.clear();
-            for p in &paths {
-                write_field_key(card, p, &mut key);
-            }
-            interner.intern(&key, || {
-                paths
-                    .iter()
-                    .map(|p| {
-                        field_value(card, p)
-                            .as_deref()
-                            .map_or("-".into(), scalar_text)
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            })
-        });
-        (keys, interner.names)
+    if let Some(c) = &rule.copies {
+        return Copies::compile(c, scoped, diags);
     }
-
-    /// Reports bounds that can never be met.
-    pub(super) fn bounds(&self, b: &Bounds, pointer: &str, diags: &mut Diagnostics) -> Option<()> {
-        let conflicting = b.exact.is_some() && (b.min.is_some() || b.max.is_some());
-        let empty = b.exact.is_none() && b.min.is_none() && b.max.is_none();
-        let inverted = matches!((b.min, b.max), (Some(lo), Some(hi)) if lo > hi);
-        let problem = if conflicting {
-            "`exact` cannot be combined with `min` or `max`"
-        } else if empty {
-            "give at least one of `exact`, `min` or `max`"
-        } else if inverted {
-            "`min` is greater than `max`"
-        } else {
-            return Some(());
-        };
-        diags.push(self.cx.error(
-            "rules::bounds",
-            pointer,
-            format!("these bounds can never be met: {problem}"),
-            "bad bounds",
-        ));
-        None
+    if let Some(s) = &rule.share {
+        return Share::compile(s, scoped, diags);
     }
-
-    /// A filter compiled, its kinds and fields checked against the game.
-    pub(super) fn filter(
-        &self,
-        filter: &Filter,
-        pointer: &str,
-        diags: &mut Diagnostics,
-    ) -> Option<CardFilter> {
-        let compiled = match CardFilter::compile(filter) {
-            Ok(f) => f,
-            Err(e) => {
-                diags.push(self.cx.error(
-                    "rules::filter",
-                    &format!("{pointer}/{}", e.field),
-                    e.message,
-                    "bad condition",
-                ));
-                return None;
-            }
-        };
-        let mut ok = true;
-        if let Some(kinds) = compiled.kinds() {
-            for (i, k) in kinds.iter().enumerate() {
-                let p = if filter.get("kind").is_some_and(Value::is_array) {
-                    format!("{pointer}/kind/{i}")
-                } else {
-                    format!("{pointer}/kind")
-                };
-                ok &= self.cx.check_kind(k, &p, diags);
-            }
-        }
-        let fields: Vec<String> = compiled.fields().map(str::to_owned).collect();
-        let paths: Vec<String> = filter.keys().cloned().collect();
-        for (field, key) in fields.iter().zip(&paths) {
-            ok &= self.field_exists(
-                field,
-                compiled.kinds().as_deref(),
-                &format!("{pointer}/{key}"),
-                diags,
-            );
-        }
-        ok.then_some(compiled)
+    if let Some(b) = &rule.bind {
+        return Bind::compile(b, scoped, diags);
     }
-
-    /// Reports fields no card of the rule's kinds can have.
-    pub(super) fn fields(
-        &self,
-        fields: &[String],
-        kinds: Option<&[String]>,
-        pointer: &str,
-        diags: &mut Diagnostics,
-    ) -> Option<()> {
-        let mut ok = true;
-        for f in fields {
-            let first = f.split('.').next().unwrap_or(f);
-            ok &= self.field_exists(first, kinds, pointer, diags);
-        }
-        ok.then_some(())
-    }
-
-    /// Whether `field` can exist on the kinds the rule looks at: a reserved
-    /// field, or a property of at least one of their schemas.
-    fn field_exists(
-        &self,
-        field: &str,
-        kinds: Option<&[String]>,
-        pointer: &str,
-        diags: &mut Diagnostics,
-    ) -> bool {
-        let field = field.split('.').next().unwrap_or(field);
-        if RESERVED.contains(&field) {
-            return true;
-        }
-        let kinds: Vec<&str> = kinds.map_or_else(
-            || self.scope.iter().map(String::as_str).collect(),
-            |k| k.iter().map(String::as_str).collect(),
-        );
-        let mut known = BTreeSet::new();
-        for k in &kinds {
-            match self.cx.schemas.property_names(k) {
-                Some(props) => known.extend(props),
-                // A kind whose schema is broken is reported elsewhere; do not pile on.
-                None => return true,
-            }
-        }
-        if known.contains(field) {
-            return true;
-        }
-        let hint = suggest::closest(field, known.iter().map(String::as_str).chain(RESERVED));
-        diags.push(
-            self.cx
-                .error(
-                    "rules::unknown-field",
-                    pointer,
-                    format!("the rule uses the field `{field}`, which no card of kind {} has", kinds.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")),
-                    "unknown field",
-                )
-                .with_help(hint.map_or_else(|| "a rule may use the fields the kinds' schemas define, and id, kind, name, copies".into(), |h| format!("did you mean `{h}`?"))),
-        );
-        false
-    }
-}
-
-/// Strings numbered in order of first appearance: groups and keys become
-/// small integers a deck check compares without hashing.
-#[derive(Default)]
-pub(super) struct Interner {
-    ids: foldhash::HashMap<String, u32>,
-    /// Each number's display name.
-    pub(super) names: Vec<String>,
-}
-
-impl Interner {
-    /// The number of `key`, `name` giving its display name the first time.
-    pub(super) fn intern(&mut self, key: &str, name: impl FnOnce() -> String) -> u32 {
-        if let Some(&id) = self.ids.get(key) {
-            return id;
-        }
-        let id = u32::try_from(self.names.len()).expect("fewer than 2^32 groups");
-        self.ids.insert(key.to_owned(), id);
-        self.names.push(name());
-        id
-    }
-}
-
-/// A dotted field name as path segments.
-pub(super) fn path(field: &str) -> Vec<String> {
-    field.split('.').map(str::to_owned).collect()
-}
-
-/// A value as words: strings bare, the rest as JSON.
-pub(super) fn scalar_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// A hashable key for a tuple of field values (numbers compared by value).
-pub(super) fn key_of<V: Borrow<Value>>(values: &[Option<V>]) -> String {
-    let mut key = String::new();
-    write_key(values, &mut key);
-    key
-}
-
-/// Appends the key of `values` ([`key_of`]) to `out`: each value tagged by
-/// its type, strings with their length, so that no two tuples share a key.
-pub(super) fn write_key<V: Borrow<Value>>(values: &[Option<V>], out: &mut String) {
-    use std::fmt::Write;
-    for v in values {
-        // Writing into a String cannot fail.
-        let _ = match v.as_ref().map(Borrow::borrow) {
-            None => write!(out, "0;"),
-            Some(Value::String(s)) => {
-                write_string_key(s, out);
-                Ok(())
-            }
-            Some(Value::Number(n)) => match n.as_f64() {
-                Some(f) => write!(out, "n{f};"),
-                None => write!(out, "n{n};"),
-            },
-            Some(other) => write!(out, "j{other};"),
-        };
-    }
-}
-
-/// Appends the key of `card`'s value at `path` to `out`, as [`write_key`]
-/// does, without copying a reserved field into a value first.
-pub(super) fn write_field_key(card: &RawCard, path: &[String], out: &mut String) {
-    let reserved = match path {
-        [f] if f == "id" => Some(&card.id),
-        [f] if f == "kind" => Some(&card.kind),
-        [f] if f == "name" => Some(&card.name),
-        _ => None,
-    };
-    match reserved {
-        Some(s) => write_string_key(s, out),
-        None => write_key(&[field_value(card, path)], out),
-    }
-}
-
-/// Appends the key of a string value (see [`write_key`]).
-fn write_string_key(s: &str, out: &mut String) {
-    use std::fmt::Write;
-    // Writing into a String cannot fail.
-    let _ = write!(out, "s{}:{s};", s.len());
-}
-
-/// A group as words, such as: element `fire`.
-pub(super) fn describe_group<V: Borrow<Value>>(fields: &[String], values: &[Option<V>]) -> String {
-    fields
-        .iter()
-        .zip(values)
-        .map(|(f, v)| {
-            let text = v.as_ref().map_or("-".into(), |v| scalar_text(v.borrow()));
-            format!("{f} `{text}`")
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    let d = rule.distinct.as_ref().expect("one check is present");
+    Distinct::compile(d, scoped, diags)
 }

@@ -3,7 +3,8 @@
 
 use std::collections::HashSet;
 
-use super::compile::{Scoped, path};
+use super::keys::path;
+use super::scope::Scoped;
 use super::filter::field_value;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;

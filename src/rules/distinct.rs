@@ -1,6 +1,6 @@
 //! `distinct`: no two cards (copies counted) share a key.
 
-use super::compile::Scoped;
+use super::scope::Scoped;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
 use crate::diag::Diagnostics;

@@ -1,6 +1,6 @@
 //! `size`: the number of cards in a zone (copies counted) within bounds.
 
-use super::compile::Scoped;
+use super::scope::Scoped;
 use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::Bounds;
 use crate::diag::Diagnostics;

@@ -11,7 +11,8 @@ use toml::de::{DeTable, DeValue};
 
 use super::messages::{Subject, diagnose};
 use super::packed::PackedFields;
-use super::schemas::{GameSchemas, PathStep, RefPattern};
+use super::documents::PathStep;
+use super::schemas::{GameSchemas, RefPattern};
 use crate::diag::{Cap, Diagnostic, FileId, Span};
 use crate::limits::max_diagnostics_per_file;
 use crate::load::{parse_toml, table_to_json};

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::schemas::{PathStep, json_pointer_span};
+use super::documents::{PathStep, REF_KEYWORD, json_pointer_span};
 use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::suggest;
 
@@ -130,7 +130,7 @@ pub(super) fn role_of(parts: &[&Map<String, Value>]) -> Role {
     } else if typed("integer") && has("title") {
         // Also a number that may be a symbol ("-"): still a stat.
         Role::Stat
-    } else if has("enum") || has("const") || has(super::REF_KEYWORD) {
+    } else if has("enum") || has("const") || has(REF_KEYWORD) {
         Role::Tag
     } else if typed("string") {
         Role::Text

@@ -4,6 +4,7 @@
 
 mod card;
 pub mod display;
+mod documents;
 pub mod manifest;
 mod messages;
 mod packed;
@@ -16,6 +17,5 @@ pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};
 pub use packed::PackedFields;
 pub use pointer::{Located, locate};
-pub use schemas::{
-    GameSchemas, KindSchema, PathStep, REF_KEYWORD, RefPattern, SchemaDoc, Visit, uri_of,
-};
+pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};
+pub use schemas::{GameSchemas, KindSchema, RefPattern, Visit};

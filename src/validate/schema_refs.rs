@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::schemas::{SchemaDoc, normalize, percent_decode, uri_prefix};
+use super::documents::{SchemaDoc, normalize, percent_decode, uri_prefix};
 use crate::diag::{Diagnostic, Diagnostics};
 
 /// `docs` without those holding a `$ref` that resolves to nothing (each
