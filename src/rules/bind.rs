@@ -1,9 +1,9 @@
 //! `bind`: the cards matching a filter must agree on a field with the one
 //! bound card (a deck's city fixes its kingdom).
 
+use super::filter::field_value;
 use super::keys::{Interner, path, scalar_text};
 use super::scope::Scoped;
-use super::filter::field_value;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
 use crate::diag::Diagnostics;

@@ -4,8 +4,6 @@
 
 use std::collections::HashMap;
 
-use indexmap::IndexMap;
-use rayon::prelude::*;
 use super::bind::Bind;
 use super::copies::Copies;
 use super::count::Count;
@@ -19,6 +17,8 @@ use crate::diag::{Diagnostics, Label};
 use crate::link::CardPool;
 use crate::suggest;
 use crate::validate::{GameSchemas, LoadedManifest};
+use indexmap::IndexMap;
+use rayon::prelude::*;
 
 /// A game's compiled rules.
 #[derive(Debug, Clone, Default)]

@@ -3,9 +3,9 @@
 
 use std::collections::HashSet;
 
+use super::filter::field_value;
 use super::keys::path;
 use super::scope::Scoped;
-use super::filter::field_value;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
 use crate::diag::Diagnostics;

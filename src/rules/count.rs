@@ -4,9 +4,9 @@
 use serde_json::Value;
 
 use super::bind::{single, values_of};
+use super::filter::field_value;
 use super::keys::{Interner, describe_group, key_of, path, write_field_key};
 use super::scope::Scoped;
-use super::filter::field_value;
 use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::{self as spec, Bounds};
 use crate::diag::Diagnostics;

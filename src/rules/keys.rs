@@ -8,7 +8,6 @@ use serde_json::Value;
 use super::filter::field_value;
 use crate::validate::RawCard;
 
-
 /// Strings numbered in order of first appearance: groups and keys become
 /// small integers a deck check compares without hashing.
 #[derive(Default)]

@@ -25,7 +25,13 @@ pub(super) struct Cx<'a> {
 
 impl Cx<'_> {
     /// A `game.toml` error at `pointer`.
-    pub(super) fn error(&self, code: &'static str, pointer: &str, message: String, label: &str) -> Diagnostic {
+    pub(super) fn error(
+        &self,
+        code: &'static str,
+        pointer: &str,
+        message: String,
+        label: &str,
+    ) -> Diagnostic {
         let span = self.manifest.spans.key_span(pointer).unwrap_or(0..0);
         Diagnostic::error(code, message).at(self.manifest.file, span, label)
     }

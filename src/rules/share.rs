@@ -1,9 +1,9 @@
 //! `share`: no group of cards (by a field, values optionally renamed into
 //! groups) may be more than a percentage of the cards.
 
+use super::filter::field_value;
 use super::keys::{Interner, path, scalar_text};
 use super::scope::Scoped;
-use super::filter::field_value;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
 use crate::diag::Diagnostics;

@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use super::documents::PathStep;
 use super::messages::{Subject, diagnose};
 use super::packed::PackedFields;
-use super::documents::PathStep;
 use super::schemas::{GameSchemas, RefPattern};
 use crate::diag::{Cap, Diagnostic, FileId, Span};
 use crate::limits::max_diagnostics_per_file;

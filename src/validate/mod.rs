@@ -13,9 +13,9 @@ mod schema_refs;
 mod schemas;
 
 pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id, read_cards};
+pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};
 pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};
 pub use packed::PackedFields;
 pub use pointer::{Located, locate};
-pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};
 pub use schemas::{GameSchemas, KindSchema, RefPattern, Visit};

@@ -112,3 +112,171 @@ fn the_import_scanner_sees_plain_grouped_and_not_commented_paths() {
     let text = "use crate::diag::X;\nuse crate::{load::Y, rules};\n// crate::cli\nfn f() { crate::game::g() }\n#[cfg(test)]\nmod tests { use crate::emit; }";
     assert_eq!(imports(text), ["diag", "load", "rules", "game"]);
 }
+
+/// The sibling modules a file of `folder` names (`super::x`,
+/// `super::{x, y::z}`, `crate::<folder>::x`): its edges in the folder's
+/// import graph. `mod.rs` is the folder's face and is left out.
+fn sibling_imports(text: &str, module_path: &str, siblings: &[String]) -> Vec<String> {
+    let code = text
+        .find("#[cfg(test)]\nmod tests")
+        .map_or(text, |i| &text[..i]);
+    let prefixes = ["super::".to_owned(), format!("{module_path}::")];
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let line = line.split("//").next().unwrap_or_default();
+        for prefix in &prefixes {
+            let mut rest = line;
+            while let Some(i) = rest.find(prefix.as_str()) {
+                rest = &rest[i + prefix.len()..];
+                let names: Vec<&str> = match rest.strip_prefix('{') {
+                    Some(group) => group[..group.find('}').unwrap_or(group.len())]
+                        .split(',')
+                        .map(|p| p.trim().split("::").next().unwrap_or_default())
+                        .collect(),
+                    None => vec![
+                        &rest[..rest
+                            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                            .unwrap_or(rest.len())],
+                    ],
+                };
+                out.extend(
+                    names
+                        .into_iter()
+                        .filter(|n| siblings.iter().any(|s| s == n))
+                        .map(str::to_owned),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A circle in `graph`, as the names along it, if there is one.
+fn find_circle(graph: &BTreeMap<String, Vec<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, Vec<String>>,
+        path: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == node) {
+            let mut circle = path[i..].to_vec();
+            circle.push(node.to_owned());
+            return Some(circle);
+        }
+        if done.iter().any(|d| d == node) {
+            return None;
+        }
+        path.push(node.to_owned());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.push(node.to_owned());
+        None
+    }
+    let mut done = Vec::new();
+    graph
+        .keys()
+        .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+}
+
+/// The folder-level graph of every folder under `root`: for each folder, its
+/// files (and subfolders) and the siblings each one imports.
+fn folder_graphs(root: &Path, out: &mut BTreeMap<String, BTreeMap<String, Vec<String>>>) {
+    let mut entries: Vec<_> = std::fs::read_dir(root)
+        .expect("readable")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    entries.sort();
+    let siblings: Vec<String> = entries
+        .iter()
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| {
+            p.file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| !matches!(n.as_str(), "mod" | "lib" | "main"))
+        .collect();
+    let rel = root.strip_prefix("src").expect("under src");
+    let module_path = std::iter::once("crate".to_owned())
+        .chain(
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+        )
+        .collect::<Vec<_>>()
+        .join("::");
+    let mut graph = BTreeMap::new();
+    for path in &entries {
+        if path.is_dir() {
+            folder_graphs(path, out);
+            continue;
+        }
+        let name = path
+            .file_stem()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        if !siblings.contains(&name) || name == "tests" {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).expect("readable");
+        let mut edges = sibling_imports(&text, &module_path, &siblings);
+        edges.retain(|e| *e != name);
+        edges.sort();
+        edges.dedup();
+        graph.insert(name, edges);
+    }
+    out.insert(root.display().to_string(), graph);
+}
+
+#[test]
+fn no_two_files_of_a_folder_import_each_other_even_through_others() {
+    let mut graphs = BTreeMap::new();
+    folder_graphs(Path::new("src"), &mut graphs);
+    let circles: Vec<String> = graphs
+        .iter()
+        .filter_map(|(folder, graph)| {
+            find_circle(graph).map(|c| format!("{folder}: {}", c.join(" → ")))
+        })
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "import circles inside a folder (move what both use into a module of its own):\n{}",
+        circles.join("\n")
+    );
+}
+
+#[test]
+fn the_circle_finder_sees_a_circle_through_a_third_file_and_none_in_a_chain() {
+    let names = ["a", "b", "c"].map(String::from).to_vec();
+    assert_eq!(
+        sibling_imports(
+            "use super::{b::X, c};\nuse crate::rules::a::Y;\n// super::c\n",
+            "crate::rules",
+            &names
+        ),
+        ["b", "c", "a"]
+    );
+    let graph = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (from, to) in edges {
+            g.entry((*from).to_owned())
+                .or_default()
+                .push((*to).to_owned());
+        }
+        g
+    };
+    assert_eq!(
+        find_circle(&graph(&[("a", "b"), ("b", "c"), ("c", "a")])),
+        Some(["a", "b", "c", "a"].map(String::from).to_vec())
+    );
+    assert_eq!(
+        find_circle(&graph(&[("a", "b"), ("b", "c"), ("a", "c")])),
+        None
+    );
+}
