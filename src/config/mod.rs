@@ -11,7 +11,7 @@ pub mod print;
 pub mod rules;
 
 pub use print::{
-    CardSize, Duplex, ICON_NAME_PATTERN, Icon, Icons, KindPrint, Orientation, Paper, PrintSettings,
+    ArtMode, CardSize, Duplex, ICON_NAME_PATTERN, Icon, Icons, KindPrint, Orientation, Paper, PrintSettings,
     SizePreset,
 };
 

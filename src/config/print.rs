@@ -92,6 +92,20 @@ pub struct KindPrint {
     /// that a shared deck gives nothing away.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub back: Option<String>,
+    /// How the default face prints this kind's art: in its box (the
+    /// default), or across the whole card, bleed included, under the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub art: Option<ArtMode>,
+}
+
+/// Where a kind's art goes on the default face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArtMode {
+    /// In the art box, cropped to fill it.
+    Box,
+    /// Across the whole card, bleed included; the text sits on panels over it.
+    FullBleed,
 }
 
 /// A card size: a preset or a custom size.

@@ -20,7 +20,7 @@ const PROBE: &str = r"<script>
 window.addEventListener('load', function () {
   var mm = 25.4 / 96, out = [];
   function desc(e) { return e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined ? '.' + String(e.className).trim().split(/\s+/).join('.') : ''); }
-  document.querySelectorAll('.card').forEach(function (c) {
+  document.querySelectorAll('.carta-card').forEach(function (c) {
     var r = c.getBoundingClientRect(), st = getComputedStyle(c);
     var pad = parseFloat(st.paddingLeft);
     var box = { left: r.left + pad - 1, top: r.top + pad - 1, right: r.right - pad + 1, bottom: r.bottom - pad + 1 };
@@ -39,7 +39,7 @@ window.addEventListener('load', function () {
         bad.push(desc(e) + ' clips its content');
       if (text) font = Math.min(font, parseFloat(s.fontSize) * mm);
     });
-    out.push({ id: c.dataset.card, side: c.closest('.sheet').dataset.side, text: c.innerText, bad: bad, font: font });
+    out.push({ id: c.dataset.card, side: c.closest('.carta-sheet').dataset.side, text: c.innerText, bad: bad, font: font });
   });
   var pre = document.createElement('pre');
   pre.id = 'carta-probe';

@@ -74,8 +74,8 @@ fn build_writes_sheets_for_every_shipped_game() {
     for g in ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"] {
         let page = ws.read(&format!("build/{g}/sheets/index.html"));
         assert!(page.starts_with("<!DOCTYPE html>"), "{g}");
-        assert!(page.contains("class=\"card face"), "{g} has faces");
-        assert!(page.contains("class=\"card back"), "{g} has backs");
+        assert!(page.contains("class=\"carta-card carta-face"), "{g} has faces");
+        assert!(page.contains("class=\"carta-card carta-back"), "{g} has backs");
         assert!(page.contains("<svg class=\"marks\""), "{g} has crop marks");
     }
     let mut names: Vec<_> = fs::read_dir(ws.path().join("build/intrepidos"))
@@ -110,17 +110,17 @@ fn every_card_prints_copies_times_and_each_face_has_its_back() {
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     assert_eq!(
-        page.matches("class=\"card face kind-card\" data-card=\"a\"")
+        page.matches("class=\"carta-card carta-face carta-kind-card\" data-card=\"a\"")
             .count(),
         3
     );
     assert_eq!(
-        page.matches("class=\"card back kind-card\" data-card=\"a\"")
+        page.matches("class=\"carta-card carta-back carta-kind-card\" data-card=\"a\"")
             .count(),
         3
     );
     assert_eq!(
-        page.matches("class=\"card face kind-card\" data-card=\"b\"")
+        page.matches("class=\"carta-card carta-face carta-kind-card\" data-card=\"b\"")
             .count(),
         1
     );
@@ -145,9 +145,9 @@ fn paper_orientation_duplex_and_ink_saver_come_from_flags() {
         page.contains("@page { size: 279.4mm 215.9mm; margin: 0; }"),
         "{page}"
     );
-    assert!(page.contains("<body class=\"paper-letter landscape ink-saver\">"));
+    assert!(page.contains("<body class=\"carta-paper-letter carta-landscape carta-ink-saver\">"));
     assert!(
-        !page.contains("class=\"card back"),
+        !page.contains("class=\"carta-card carta-back"),
         "no backs without duplex"
     );
 }
@@ -163,10 +163,10 @@ fn short_edge_duplex_mirrors_rows_and_long_edge_columns() {
         page.contains("data-slot=\"0\" style=\"left:35.5mm;top:6.15mm;"),
         "face"
     );
-    assert!(page.contains("class=\"card back kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:105mm;top:6.15mm;"), "back, columns mirrored");
+    assert!(page.contains("class=\"carta-card carta-back carta-kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:105mm;top:6.15mm;"), "back, columns mirrored");
     ws.run(["build", "--duplex", "short"]).succeeds();
     let page = html(&ws);
-    assert!(page.contains("class=\"card back kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:35.5mm;top:195.95mm;"), "back, rows mirrored");
+    assert!(page.contains("class=\"carta-card carta-back carta-kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:35.5mm;top:195.95mm;"), "back, rows mirrored");
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn card_text_is_html_escaped() {
         "no script of the card reaches the page"
     );
     assert!(
-        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class=\"icon icon-AC\"")
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class=\"carta-icon carta-icon-AC\"")
     );
     assert!(page.contains("&lt;script&gt;alert(2)&lt;/script&gt;"));
 }
@@ -300,9 +300,9 @@ fn a_user_template_overrides_one_file_and_keeps_the_other_defaults() {
     );
     ws.run(["build"]).succeeds();
     let page = html(&ws);
-    assert!(page.contains("<p class=\"mine\">Carta a: olá <span class=\"icon icon-AC\""));
+    assert!(page.contains("<p class=\"mine\">Carta a: olá <span class=\"carta-icon carta-icon-AC\""));
     assert!(
-        page.contains("<div class=\"back-default\">"),
+        page.contains("<div class=\"carta-default-back\">"),
         "the back is the default one"
     );
 }
@@ -366,12 +366,12 @@ fn print_a_deck_prints_its_cards_with_their_counts() {
     ws.run(["print", "cards/mini/decks/duo.toml"]).succeeds();
     let page = ws.read("build/mini/decks/duo/index.html");
     assert_eq!(
-        page.matches("class=\"card face kind-card\" data-card=\"a\"")
+        page.matches("class=\"carta-card carta-face carta-kind-card\" data-card=\"a\"")
             .count(),
         3
     );
     assert_eq!(
-        page.matches("class=\"card face kind-card\" data-card=\"b\"")
+        page.matches("class=\"carta-card carta-face carta-kind-card\" data-card=\"b\"")
             .count(),
         1
     );
@@ -458,29 +458,29 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     assert!(
-        page.contains("<div class=\"cf-type\">Carta · Á B · Carta a</div>"),
+        page.contains("<div class=\"carta-type\">Carta · Á B · Carta a</div>"),
         "type line"
     );
     assert!(
-        page.contains("<div class=\"cf-badge\"><b>3</b><span>Custo</span></div>"),
+        page.contains("<div class=\"carta-stat\"><b>3</b><span>Custo</span></div>"),
         "stat badge"
     );
     assert!(
-        page.contains("<p class=\"cf-text\">Golpe <span class=\"icon icon-AC\""),
+        page.contains("<p class=\"carta-text\">Golpe <span class=\"carta-icon carta-icon-AC\""),
         "text with icons"
     );
     assert!(
-        page.contains("<p class=\"cf-flavor\">Era uma vez.</p>"),
+        page.contains("<p class=\"carta-flavor\">Era uma vez.</p>"),
         "flavour"
     );
     assert!(
-        page.contains("<div class=\"cf-pattern\">"),
+        page.contains("<div class=\"carta-placeholder\">"),
         "an art placeholder"
     );
     // The back is neutral: the game's name, not the kind's.
-    assert!(page.contains("<div class=\"back-game\">Mini</div>"));
+    assert!(page.contains("<div class=\"carta-back-game\">Mini</div>"));
     assert!(
-        !page.contains("<div class=\"back-kind\">"),
+        !page.contains("<div class=\"carta-back-kind\">"),
         "no kind on a neutral back"
     );
     // A kind the manifest gives its own back prints that word under the name.
@@ -490,7 +490,7 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
     );
     ws.write("cards/mini/game.toml", game);
     ws.run(["build"]).succeeds();
-    assert!(html(&ws).contains("<div class=\"back-kind\">Preparação</div>"));
+    assert!(html(&ws).contains("<div class=\"carta-back-kind\">Preparação</div>"));
 }
 
 #[test]

@@ -291,7 +291,7 @@ pub struct RenderedCard {
     pub count: u32,
     /// Its geometry.
     pub size: CardBox,
-    /// The face's HTML (the inside of a `.card.face` box).
+    /// The face's HTML (the inside of a `.carta-card.carta-face` box).
     pub face: String,
     /// The back's HTML.
     pub back: String,
@@ -486,7 +486,7 @@ impl<'a> Document<'_, 'a> {
         let (pw, ph) = self.build.page.size();
         let mut buf = String::new();
         let class = format!(
-            "paper-{} {}{}",
+            "carta-paper-{} carta-{}{}",
             self.build.page.paper.label().to_ascii_lowercase(),
             if self.build.page.orientation == Orientation::Portrait {
                 "portrait"
@@ -494,7 +494,7 @@ impl<'a> Document<'_, 'a> {
                 "landscape"
             },
             if self.build.ink_saver {
-                " ink-saver"
+                " carta-ink-saver"
             } else {
                 ""
             }
