@@ -76,7 +76,7 @@ fn build_writes_sheets_for_every_shipped_game() {
         assert!(page.starts_with("<!DOCTYPE html>"), "{g}");
         assert!(page.contains("class=\"carta-card carta-face"), "{g} has faces");
         assert!(page.contains("class=\"carta-card carta-back"), "{g} has backs");
-        assert!(page.contains("<svg class=\"marks\""), "{g} has crop marks");
+        assert!(page.contains("<svg class=\"carta-marks\""), "{g} has crop marks");
     }
     let mut names: Vec<_> = fs::read_dir(ws.path().join("build/intrepidos"))
         .unwrap()
@@ -408,10 +408,10 @@ fn the_cover_lists_every_sheet_and_the_counts() {
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     // 8 cards, 6 to a page: two sheets, faces and backs on pages 2–5.
-    assert!(page.contains("<span class=\"n\">1</span><span>2, 3</span>"));
-    assert!(page.contains("<span class=\"n\">2</span><span>4, 5</span>"));
+    assert!(page.contains("<span class=\"carta-n\">1</span><span>2, 3</span>"));
+    assert!(page.contains("<span class=\"carta-n\">2</span><span>4, 5</span>"));
     assert!(
-        page.contains("<span>Total</span><span class=\"n\">2</span><span class=\"n\">8</span>")
+        page.contains("<span>Total</span><span class=\"carta-n\">2</span><span class=\"carta-n\">8</span>")
     );
     assert!(page.contains("Carta a ×6"));
 }
@@ -452,14 +452,18 @@ fn templates_print_labels_and_names_and_reach_referenced_cards() {
 fn the_default_face_lays_out_a_card_from_the_schema() {
     let ws = mini(&card(
         "a",
-        "class = \"a-b\"\nally = \"a\"\ncost = 3\ntext = \"Golpe {AC}\"\nquote = \"Era uma vez.\"",
+        "class = \"a-b\"\nally = \"a\"\ncost = 3\ntext = \"Golpe {AC}\"\nquote = \"Era uma vez.\"\ncopies = 2",
     ));
     ws.write("schemas/mini/card.schema.json", LABELLED_SCHEMA);
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     assert!(
-        page.contains("<div class=\"carta-type\">Carta · Á B · Carta a</div>"),
+        page.contains("<div class=\"carta-type\">Carta · Á B</div>"),
         "type line"
+    );
+    assert!(
+        page.contains("<div class=\"carta-ref\"><span class=\"carta-label\">Aliado</span> Carta a</div>"),
+        "a reference with its field's title"
     );
     assert!(
         page.contains("<div class=\"carta-stat\"><b>3</b><span>Custo</span></div>"),
@@ -477,6 +481,12 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
         page.contains("<div class=\"carta-placeholder\">"),
         "an art placeholder"
     );
+    // The copy count belongs to the cover, not to a face.
+    assert!(
+        page.contains("<footer class=\"carta-foot\"><span>Mini</span><span></span></footer>"),
+        "no copy count on the face"
+    );
+    assert!(page.contains("Carta a ×2"), "the cover counts the copies");
     // The back is neutral: the game's name, not the kind's.
     assert!(page.contains("<div class=\"carta-back-game\">Mini</div>"));
     assert!(
