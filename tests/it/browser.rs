@@ -416,6 +416,21 @@ fn print_and_measure(
     tool("pdftotext", &[pdf_s, "-"])
 }
 
+/// Prints `html` to PDF in Chromium and renders its page `page` at 60 dpi
+/// to `docs/img/<name>.png`.
+pub(crate) fn screenshot_html(html: &Path, page: usize, name: &str) {
+    let pdf = html.with_extension("pdf");
+    let out = run_chromium(
+        html,
+        &[
+            format!("--print-to-pdf={}", pdf.display()),
+            "--no-pdf-header-footer".into(),
+        ],
+    );
+    assert!(pdf.exists(), "{}", String::from_utf8_lossy(&out.stderr));
+    screenshot(pdf.to_str().unwrap(), page, name);
+}
+
 /// Renders page `page` of `pdf` at 60 dpi to `docs/img/<name>.png`.
 fn screenshot(pdf: &str, page: usize, name: &str) {
     let out = repo().join("docs/img").join(name);

@@ -74,9 +74,18 @@ fn build_writes_sheets_for_every_shipped_game() {
     for g in ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"] {
         let page = ws.read(&format!("build/{g}/sheets/index.html"));
         assert!(page.starts_with("<!DOCTYPE html>"), "{g}");
-        assert!(page.contains("class=\"carta-card carta-face"), "{g} has faces");
-        assert!(page.contains("class=\"carta-card carta-back"), "{g} has backs");
-        assert!(page.contains("<svg class=\"carta-marks\""), "{g} has crop marks");
+        assert!(
+            page.contains("class=\"carta-card carta-face"),
+            "{g} has faces"
+        );
+        assert!(
+            page.contains("class=\"carta-card carta-back"),
+            "{g} has backs"
+        );
+        assert!(
+            page.contains("<svg class=\"carta-marks\""),
+            "{g} has crop marks"
+        );
     }
     let mut names: Vec<_> = fs::read_dir(ws.path().join("build/intrepidos"))
         .unwrap()
@@ -181,9 +190,9 @@ fn card_text_is_html_escaped() {
         !page.contains("<script>alert"),
         "no script of the card reaches the page"
     );
-    assert!(
-        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class=\"carta-icon carta-icon-AC\"")
-    );
+    assert!(page.contains(
+        "&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class=\"carta-icon carta-icon-AC\""
+    ));
     assert!(page.contains("&lt;script&gt;alert(2)&lt;/script&gt;"));
 }
 
@@ -300,7 +309,9 @@ fn a_user_template_overrides_one_file_and_keeps_the_other_defaults() {
     );
     ws.run(["build"]).succeeds();
     let page = html(&ws);
-    assert!(page.contains("<p class=\"mine\">Carta a: olá <span class=\"carta-icon carta-icon-AC\""));
+    assert!(
+        page.contains("<p class=\"mine\">Carta a: olá <span class=\"carta-icon carta-icon-AC\"")
+    );
     assert!(
         page.contains("<div class=\"carta-default-back\">"),
         "the back is the default one"
@@ -410,9 +421,9 @@ fn the_cover_lists_every_sheet_and_the_counts() {
     // 8 cards, 6 to a page: two sheets, faces and backs on pages 2–5.
     assert!(page.contains("<span class=\"carta-n\">1</span><span>2, 3</span>"));
     assert!(page.contains("<span class=\"carta-n\">2</span><span>4, 5</span>"));
-    assert!(
-        page.contains("<span>Total</span><span class=\"carta-n\">2</span><span class=\"carta-n\">8</span>")
-    );
+    assert!(page.contains(
+        "<span>Total</span><span class=\"carta-n\">2</span><span class=\"carta-n\">8</span>"
+    ));
     assert!(page.contains("Carta a ×6"));
 }
 
@@ -462,7 +473,9 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
         "type line"
     );
     assert!(
-        page.contains("<div class=\"carta-ref\"><span class=\"carta-label\">Aliado</span> Carta a</div>"),
+        page.contains(
+            "<div class=\"carta-ref\"><span class=\"carta-label\">Aliado</span> Carta a</div>"
+        ),
         "a reference with its field's title"
     );
     assert!(

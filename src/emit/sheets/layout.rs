@@ -229,7 +229,15 @@ mod position_tests {
         assert_eq!(position("50% 20%").as_deref(), Some("50% 20%"));
         assert_eq!(position(" top ").as_deref(), Some("top"));
         assert_eq!(position("left 10.5%").as_deref(), Some("left 10.5%"));
-        for bad in ["", "50%;background:url(x)", "120% 0%", "1 2 3", "-5%", "%", "50px"] {
+        for bad in [
+            "",
+            "50%;background:url(x)",
+            "120% 0%",
+            "1 2 3",
+            "-5%",
+            "%",
+            "50px",
+        ] {
             assert_eq!(position(bad), None, "{bad}");
         }
     }

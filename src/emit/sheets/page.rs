@@ -232,7 +232,9 @@ impl Cover<'_> {
     /// Writes the cover pages.
     pub(super) fn write(&self, out: &mut String, page_h: f64) {
         let (first, next) = self.rows_per_page(page_h);
-        out.push_str("<section class=\"carta-sheet carta-cover\" data-page=\"1\" data-side=\"cover\">\n<h1>");
+        out.push_str(
+            "<section class=\"carta-sheet carta-cover\" data-page=\"1\" data-side=\"cover\">\n<h1>",
+        );
         escape_into(self.game, out);
         out.push_str("</h1>\n<div class=\"carta-row\"><strong>");
         escape_into(self.subject, out);
