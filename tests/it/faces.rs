@@ -394,13 +394,14 @@ fn a_game_without_templates_prints_finished_default_faces() {
 
 #[test]
 fn shipped_stat_labels_are_readable() {
-    let ws = Workspace::shipped(&["kingdoms", "intrepidos", "covil"]);
+    let ws = Workspace::shipped(&["kingdoms", "intrepidos", "covil", "exodo"]);
     ws.run(["build"]).succeeds();
     let mut problems = Vec::new();
     for (game, labels) in [
         ("kingdoms", ".attrs .k"),
         ("intrepidos", ".stat > .k, .big .attr"),
         ("covil", ".k"),
+        ("exodo", ".k"),
     ] {
         let html = ws.path().join(format!("build/{game}/sheets/index.html"));
         let boxes = measure_look(&html, labels);
