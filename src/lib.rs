@@ -20,6 +20,7 @@
 //! through; [`config`] (the manifest's types) sits under everything;
 //! [`write`] is the one way anything is written or deleted.
 
+pub mod art;
 pub mod bundle;
 pub mod cli;
 pub(crate) mod commands;

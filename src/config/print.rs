@@ -108,6 +108,11 @@ pub enum ArtMode {
     FullBleed,
 }
 
+/// Bleed beyond the trim line when the manifest gives none, in mm.
+pub const DEFAULT_BLEED: f64 = 3.0;
+/// Inset inside the trim line that text keeps clear of, in mm.
+pub const DEFAULT_SAFE: f64 = 3.0;
+
 /// A card size: a preset or a custom size.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]

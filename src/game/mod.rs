@@ -230,6 +230,7 @@ fn finish(
         ..
     } = head;
     let pool = link(read.cards, diags);
+    crate::art::check(ws, &manifest.manifest, &schemas, pool.iter(), diags);
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
@@ -337,6 +338,10 @@ fn kept_fields(root: &Path, manifest: &LoadedManifest, schemas: &GameSchemas) ->
         BTreeSet::new()
     };
     m.all_rules().for_each(|r| r.fields(&mut fields));
+    // Art is checked at every compile, so its paths are kept.
+    for kind in m.kind_ids() {
+        fields.extend(crate::art::art_fields(m, schemas, &kind));
+    }
     fields
 }
 

@@ -40,6 +40,16 @@ const MINI_SCHEMA: &str = r#"{
   }
 }"#;
 
+/// The first bytes of a PNG of `w` × `h` pixels: enough for carta, which
+/// reads an image's size from its header.
+pub(crate) fn png_header(w: u32, h: u32) -> Vec<u8> {
+    let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    b.extend(w.to_be_bytes());
+    b.extend(h.to_be_bytes());
+    b.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    b
+}
+
 /// A one-kind game whose cards are written by each test.
 pub(crate) fn mini(cards: &str) -> Workspace {
     let ws = Workspace::empty();
@@ -218,7 +228,7 @@ fn an_unknown_icon_token_is_an_error_at_the_field() {
 #[test]
 fn art_is_copied_under_a_content_hashed_name() {
     let ws = mini(&(card("a", "art = \"art/a.png\"") + &card("b", "art = \"./art/a.png\"")));
-    ws.write("cards/mini/art/a.png", b"\x89PNG fake");
+    ws.write("cards/mini/art/a.png", png_header(1000, 1000));
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     let img = fs::read_dir(ws.path().join("build/mini/sheets/img"))
@@ -236,13 +246,91 @@ fn art_is_copied_under_a_content_hashed_name() {
 }
 
 #[test]
-fn a_missing_image_is_an_error_at_the_field() {
-    let ws = mini(&card("a", "art = \"art/nope.png\""));
-    let run = ws.run(["--message-format", "json", "build"]).fails();
-    let d = diag(&run, "sheets::missing-file");
+fn a_missing_image_is_a_warning_and_prints_a_placeholder() {
+    let ws = mini(&(card("a", "art = \"art/nope.png\"") + &card("b", "")));
+    for command in ["check", "build"] {
+        let run = ws.run(["--message-format", "json", command]).succeeds();
+        let d = diag(&run, "art::missing");
+        assert_eq!(d["severity"], "warning", "{command}");
+        assert_eq!(
+            (d["file"].as_str(), d["line"].as_u64(), d["column"].as_u64()),
+            (Some("cards/mini/cards.toml"), Some(5), Some(7)),
+            "{command}"
+        );
+    }
+    // The face shows carta's placeholder picture, copied like any art.
+    let page = html(&ws);
+    let img: Vec<_> = fs::read_dir(ws.path().join("build/mini/sheets/img"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(img.len(), 1, "{img:?}");
+    assert!(img[0].ends_with(".svg"));
+    assert!(page.contains(&format!("<img class=\"carta-art\" src=\"img/{}\"", img[0])));
+}
+
+#[test]
+fn check_reports_art_that_is_no_image_or_too_small() {
+    let ws = mini(
+        &(card("a", "art = \"art/text.png\"")
+            + &card("b", "art = \"art/small.png\"")
+            + &card("c", "art = \"art/big.png\"")
+            + &card("d", "art = \"art/notes.txt\"")),
+    );
+    ws.write("cards/mini/art/text.png", "not a picture")
+        .write("cards/mini/art/small.png", png_header(200, 150))
+        .write("cards/mini/art/big.png", png_header(800, 600))
+        .write("cards/mini/art/notes.txt", "x");
+    let run = ws.run(["--message-format", "json", "check"]).fails();
+    let at = |id: &str, code: &str| -> serde_json::Value {
+        run.json()
+            .into_iter()
+            .find(|d| d["code"] == code && d["message"].as_str().unwrap().contains(id))
+            .unwrap_or_else(|| panic!("no {code} for {id} in\n{}", run.stdout))
+    };
+    let text = at("text.png", "art::not-an-image");
     assert_eq!(
-        (d["file"].as_str(), d["line"].as_u64()),
-        (Some("cards/mini/cards.toml"), Some(5))
+        (text["severity"].as_str(), text["line"].as_u64()),
+        (Some("error"), Some(5))
+    );
+    assert!(
+        at("notes.txt", "art::not-an-image")["message"]
+            .as_str()
+            .unwrap()
+            .contains("use png")
+    );
+    // 200 px across a 57.5 mm box (poker, 3 mm safe) is 88 dpi.
+    let small = at("small.png", "art::low-resolution");
+    assert_eq!(
+        (small["severity"].as_str(), small["line"].as_u64()),
+        (Some("warning"), Some(10))
+    );
+    assert!(
+        small["message"]
+            .as_str()
+            .unwrap()
+            .contains("200 × 150 px: 88 dpi across its 57.5 × 31.5 mm art box"),
+        "{small}"
+    );
+    assert!(!run.stdout.contains("big.png"), "800 × 600 px is enough");
+    // Full-bleed art covers the whole card: more pixels are needed.
+    ws.write("cards/mini/cards.toml", card("c", "art = \"art/big.png\""));
+    let game = ws.read("cards/mini/game.toml");
+    ws.write(
+        "cards/mini/game.toml",
+        game.replace(
+            "images = [\"art\"]",
+            "images = [\"art\"]\nart = \"full-bleed\"",
+        ),
+    );
+    let run = ws.run(["--message-format", "json", "check"]).succeeds();
+    let d = diag(&run, "art::low-resolution");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("across its 69.5 × 94.9 mm art box"),
+        "{d}"
     );
 }
 

@@ -41,10 +41,7 @@ use crate::game::Game;
 use crate::load::{Jail, LoadError, Workspace};
 use crate::validate::RawCard;
 
-/// Default bleed, in mm.
-pub const DEFAULT_BLEED: f64 = 3.0;
-/// Default safe zone, in mm.
-pub const DEFAULT_SAFE: f64 = 3.0;
+pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE};
 
 /// Per-build choices; each `None` takes the manifest's `[print]` value.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
