@@ -36,6 +36,7 @@ pub mod i18n;
 pub mod limits;
 pub mod link;
 pub mod load;
+pub mod markup;
 pub mod rules;
 pub(crate) mod server;
 pub(crate) mod suggest;

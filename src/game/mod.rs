@@ -231,6 +231,7 @@ fn finish(
     } = head;
     let pool = link(read.cards, diags);
     crate::art::check(ws, &manifest.manifest, &schemas, pool.iter(), diags);
+    crate::markup::check(ws, &manifest.manifest, &schemas, pool.iter(), diags);
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
@@ -338,9 +339,11 @@ fn kept_fields(root: &Path, manifest: &LoadedManifest, schemas: &GameSchemas) ->
         BTreeSet::new()
     };
     m.all_rules().for_each(|r| r.fields(&mut fields));
-    // Art is checked at every compile, so its paths are kept.
+    // Art and the markup of text are checked at every compile, so art
+    // paths and text fields are kept.
     for kind in m.kind_ids() {
         fields.extend(crate::art::art_fields(m, schemas, &kind));
+        fields.extend(crate::markup::text_fields(schemas, &kind));
     }
     fields
 }

@@ -621,3 +621,16 @@ fn a_game_template_that_names_layout_is_given_the_laid_out_card() {
     let page = html(&ws);
     assert!(page.contains("<p class=\"l\">laid out: "), "{page}");
 }
+
+#[test]
+fn a_picture_deleted_after_a_check_is_reported_by_the_next() {
+    let ws = mini(&card("a", "art = \"art/a.png\""));
+    ws.write("cards/mini/art/a.png", png_header(1000, 1000));
+    for _ in 0..2 {
+        let run = ws.run(["--message-format", "json", "check"]).succeeds();
+        assert!(!run.stdout.contains("art::"), "{}", run.stdout);
+    }
+    fs::remove_file(ws.path().join("cards/mini/art/a.png")).unwrap();
+    let run = ws.run(["--message-format", "json", "check"]).succeeds();
+    assert_eq!(diag(&run, "art::missing")["line"], 5);
+}
