@@ -359,7 +359,7 @@ mod tests {
                     problem: Problem::Unclosed("**")
                 },
                 Found {
-                    at: 7..8,
+                    at: 6..7,
                     problem: Problem::Unclosed("*")
                 },
             ]
@@ -369,7 +369,7 @@ mod tests {
         assert_eq!(found[0].at, 3..13);
         assert_eq!(found[0].problem, Problem::UnknownKeyword("terrro".into()));
         assert_eq!(found[1].problem, Problem::Unclosed("[["));
-        assert_eq!(found[1].at, 17..19);
+        assert_eq!(found[1].at, 16..18);
     }
 
     #[test]
