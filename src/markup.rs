@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use crate::art::field_at;
 use crate::config::Manifest;
-use crate::diag::{Diagnostic, Diagnostics, Span};
+use crate::diag::{Diagnostic, Diagnostics, FileId, Span};
 use crate::load::{Workspace, text_of};
 use crate::suggest;
 use crate::validate::display::Role;
@@ -251,8 +251,30 @@ pub fn check<'c>(
             let start = content_start(&source, &value, text);
             for f in found {
                 let at = start.map_or(value.clone(), |s| s + f.at.start..s + f.at.end);
-                diags.push(diagnostic(manifest, &f, card, at));
+                let whose = format!("card `{}`", card.id);
+                diags.push(diagnostic(manifest, &f, &whose, card.file, at));
             }
+        }
+    }
+}
+
+/// Checks the markup of translated texts of file `file` (a translation
+/// file): each `(text, span of its TOML string)`.
+pub fn check_translated<'t>(
+    ws: &Workspace,
+    manifest: &Manifest,
+    file: FileId,
+    texts: impl Iterator<Item = (&'t str, &'t Span)>,
+    diags: &mut Diagnostics,
+) {
+    let known = |id: &str| manifest.keywords.contains_key(id);
+    let source = text_of(ws.jail(), ws.sources.get(file)).unwrap_or(Cow::Borrowed(""));
+    for (text, value) in texts {
+        let (_, found) = parse(text, &known);
+        let start = content_start(&source, value, text);
+        for f in found {
+            let at = start.map_or(value.clone(), |s| s + f.at.start..s + f.at.end);
+            diags.push(diagnostic(manifest, &f, "a translation", file, at));
         }
     }
 }
@@ -279,16 +301,16 @@ fn content_start(source: &str, value: &Span, text: &str) -> Option<usize> {
     None
 }
 
-/// The diagnostic for problem `f` of a text of `card`, at `at`.
-fn diagnostic(manifest: &Manifest, f: &Found, card: &RawCard, at: Span) -> Diagnostic {
+/// The diagnostic for problem `f` of a text of `whose`, at `at` in `file`.
+fn diagnostic(manifest: &Manifest, f: &Found, whose: &str, file: FileId, at: Span) -> Diagnostic {
     match &f.problem {
         Problem::Unclosed(marker) => {
             let closer = if *marker == "[[" { "]]" } else { marker };
             Diagnostic::error(
                 "markup::unclosed",
-                format!("`{marker}` in the text of card `{}` is never closed", card.id),
+                format!("`{marker}` in the text of {whose} is never closed"),
             )
-            .at(card.file, at, "opened here")
+            .at(file, at, "opened here")
             .with_help(format!(
                 "close it with `{closer}`; for the character itself write `\\\\{}` in a \"…\" string",
                 &marker[..1]
@@ -307,7 +329,7 @@ fn diagnostic(manifest: &Manifest, f: &Found, card: &RawCard, at: Span) -> Diagn
                 "markup::unknown-keyword",
                 format!("`[[{id}]]` names no keyword of the game"),
             )
-            .at(card.file, at, "unknown keyword")
+            .at(file, at, "unknown keyword")
             .with_help(help)
         }
     }

@@ -236,6 +236,13 @@ fn finish(
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
     let i18n = translations(ws, &manifest, &schemas, &pool, cards_ok, diags)?;
+    for c in &i18n.catalogs {
+        // Translated card text takes the same markup as the source.
+        let texts = c.entries.iter().filter_map(|(k, e)| {
+            matches!(k.scope, i18n::Scope::Card(_)).then_some((e.text.as_str(), &e.text_span))
+        });
+        crate::markup::check_translated(ws, &manifest.manifest, c.file, texts, diags);
+    }
     let mut game = Game {
         manifest,
         pool,
