@@ -80,16 +80,35 @@ pub(super) fn layout(
             out.art = out.art.or_else(|| images.get(&f.key).cloned());
             continue;
         }
-        match f.role {
-            Role::Art => {
-                if out.art.is_none() {
-                    out.art = images.get(&f.key).cloned();
-                }
+        if f.role == Role::Art {
+            if out.art.is_none() {
+                out.art = images.get(&f.key).cloned();
             }
+        } else {
+            out.place(f, value, kind.name);
+        }
+    }
+    // Fields the schema does not list (it allows more) still print.
+    for (key, value) in fields {
+        if !face.iter().any(|f| f.key == *key) && !images.contains_key(key) {
+            out.other.insert(key.replace('_', " "), value.clone());
+        }
+    }
+    out.titled = out.text.len() > 1;
+    out
+}
+
+impl Layout {
+    /// Puts field `f`'s `value` in its block (art aside); `kind_name` is
+    /// the kind's display name, which the type line already prints.
+    fn place(&mut self, f: &FaceField, value: &Value, kind_name: &str) {
+        let out = self;
+        match f.role {
+            Role::Art => {}
             Role::Tag => {
                 let tag = plain(value);
                 // "Mestre das Trevas · Mestre das Trevas" says it twice.
-                if !tag.is_empty() && !same_words(&tag, kind.name) {
+                if !tag.is_empty() && !same_words(&tag, kind_name) {
                     out.tags.push(tag);
                 }
             }
@@ -126,14 +145,6 @@ pub(super) fn layout(
             }
         }
     }
-    // Fields the schema does not list (it allows more) still print.
-    for (key, value) in fields {
-        if !face.iter().any(|f| f.key == *key) && !images.contains_key(key) {
-            out.other.insert(key.replace('_', " "), value.clone());
-        }
-    }
-    out.titled = out.text.len() > 1;
-    out
 }
 
 /// Whether two display texts are the same words, whatever their case.
