@@ -638,3 +638,31 @@ fn a_picture_deleted_after_a_check_is_reported_by_the_next() {
     let run = ws.run(["--message-format", "json", "check"]).succeeds();
     assert_eq!(diag(&run, "art::missing")["line"], 5);
 }
+
+#[test]
+fn keywords_print_bold_with_their_reminder_in_every_language() {
+    let ws = Workspace::empty();
+    ws.run(["init", "--game", "duel"]).succeeds();
+    let game = ws.read("cards/duel/game.toml");
+    ws.write(
+        "cards/duel/game.toml",
+        game.replace("language = \"en\"", "language = \"en\"\ntranslations = [\"pt-BR\"]"),
+    )
+    .write(
+        "cards/duel/i18n/pt-BR.toml",
+        "[keywords.burn]\nname = { text = \"Queimar\" }\nreminder = { text = \"no início do turno, sofre 1 de dano\" }\n\n\
+         [cards.fireball]\neffect = { text = \"Cause **4** de dano. Ganha [[burn]].\" }\n",
+    );
+    ws.run(["build", "--lang", "pt-BR"]).succeeds();
+    let en = ws.read("build/duel/sheets/index.html");
+    assert!(en.contains(
+        "Deal 4 damage to a hero. It gains <strong class=\"carta-keyword\">Burn</strong> \
+         <em class=\"carta-reminder\">(at the start of its turn, it takes 1 damage)</em>."
+    ));
+    assert!(en.contains("Draw a card. <em>The mist hides you.</em>"));
+    let pt = ws.read("build/duel/sheets/pt-BR/index.html");
+    assert!(pt.contains(
+        "Cause <strong>4</strong> de dano. Ganha <strong class=\"carta-keyword\">Queimar</strong> \
+         <em class=\"carta-reminder\">(no início do turno, sofre 1 de dano)</em>."
+    ));
+}
