@@ -259,22 +259,22 @@ pub fn check<'c>(
 }
 
 /// Checks the markup of translated texts of file `file` (a translation
-/// file): each `(text, span of its TOML string)`.
+/// file): each `(what it translates, text, span of its TOML string)`.
 pub fn check_translated<'t>(
     ws: &Workspace,
     manifest: &Manifest,
     file: FileId,
-    texts: impl Iterator<Item = (&'t str, &'t Span)>,
+    texts: impl Iterator<Item = (String, &'t str, &'t Span)>,
     diags: &mut Diagnostics,
 ) {
     let known = |id: &str| manifest.keywords.contains_key(id);
     let source = text_of(ws.jail(), ws.sources.get(file)).unwrap_or(Cow::Borrowed(""));
-    for (text, value) in texts {
+    for (whose, text, value) in texts {
         let (_, found) = parse(text, &known);
         let start = content_start(&source, value, text);
         for f in found {
             let at = start.map_or(value.clone(), |s| s + f.at.start..s + f.at.end);
-            diags.push(diagnostic(manifest, &f, "a translation", file, at));
+            diags.push(diagnostic(manifest, &f, &whose, file, at));
         }
     }
 }

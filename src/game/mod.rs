@@ -238,8 +238,13 @@ fn finish(
     let i18n = translations(ws, &manifest, &schemas, &pool, cards_ok, diags)?;
     for c in &i18n.catalogs {
         // Translated card text takes the same markup as the source.
-        let texts = c.entries.iter().filter_map(|(k, e)| {
-            matches!(k.scope, i18n::Scope::Card(_)).then_some((e.text.as_str(), &e.text_span))
+        let texts = c.entries.iter().filter_map(|(k, e)| match &k.scope {
+            i18n::Scope::Card(id) => Some((
+                format!("the {} translation of card `{id}`", c.lang),
+                e.text.as_str(),
+                &e.text_span,
+            )),
+            _ => None,
         });
         crate::markup::check_translated(ws, &manifest.manifest, c.file, texts, diags);
     }
