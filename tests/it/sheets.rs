@@ -666,3 +666,39 @@ fn keywords_print_bold_with_their_reminder_in_every_language() {
          <em class=\"carta-reminder\">(no início do turno, sofre 1 de dano)</em>."
     ));
 }
+
+#[test]
+fn a_focal_point_keyword_must_be_a_boolean_and_its_value_a_position() {
+    let ws = mini(&card(
+        "a",
+        "art = \"art/a.png\"\nfocus = \"50%;background:url(x)\"",
+    ));
+    ws.write("cards/mini/art/a.png", png_header(1000, 1000));
+    let schema = MINI_SCHEMA.replace(
+        "\"art\": { \"type\": \"string\" }",
+        "\"art\": { \"type\": \"string\" },\n    \"focus\": { \"type\": \"string\", \"x-carta-focus\": \"yes\" }",
+    );
+    ws.write("schemas/mini/card.schema.json", &schema);
+    let run = ws.run(["--message-format", "json", "check"]).fails();
+    assert!(
+        diag(&run, "schema::bad-display")["message"]
+            .as_str()
+            .unwrap()
+            .contains("x-carta-focus")
+    );
+    // A value that is no position never reaches the page's CSS.
+    ws.write(
+        "schemas/mini/card.schema.json",
+        schema.replace("\"x-carta-focus\": \"yes\"", "\"x-carta-focus\": true"),
+    );
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(!page.contains("url(x)"), "the value is dropped");
+    assert!(page.contains("<img class=\"carta-art\" src=\"img/"));
+    ws.write(
+        "cards/mini/cards.toml",
+        card("a", "art = \"art/a.png\"\nfocus = \"50% 20%\""),
+    );
+    ws.run(["build"]).succeeds();
+    assert!(html(&ws).contains("style=\"object-position: 50% 20%\""));
+}
