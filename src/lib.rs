@@ -20,6 +20,7 @@
 //! through; [`config`] (the manifest's types) sits under everything;
 //! [`write`] is the one way anything is written or deleted.
 
+pub mod art;
 pub mod bundle;
 pub mod cli;
 pub(crate) mod commands;
@@ -35,6 +36,7 @@ pub mod i18n;
 pub mod limits;
 pub mod link;
 pub mod load;
+pub mod markup;
 pub mod rules;
 pub(crate) mod server;
 pub(crate) mod suggest;

@@ -62,7 +62,7 @@ pub use read::Bundle;
 pub(crate) use record::PackedRecord;
 pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};
 pub use summary::summary;
-pub use texts::{GameTexts, ManifestTexts, Scoped};
+pub use texts::{GameTexts, ManifestTexts, Markup, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};
 pub(crate) use write::encode_records;
 pub use write::{EncodeError, encode, encode_translated};

@@ -14,6 +14,10 @@ use crate::config::Manifest;
 /// A section's strings: id → field → text.
 pub type Scoped = BTreeMap<String, BTreeMap<String, String>>;
 
+/// Parsed card text: card id → field → its nodes (`crate::markup::Node`
+/// as JSON), for the texts that hold markup.
+pub type Markup = BTreeMap<String, BTreeMap<String, Value>>;
+
 /// The game section's `labels` and `i18n` keys.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameTexts {
@@ -24,6 +28,9 @@ pub struct GameTexts {
     /// Language → the manifest's strings and labels in it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub i18n: BTreeMap<String, ManifestTexts>,
+    /// The card texts that hold markup, parsed (since 1.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub markup: Markup,
 }
 
 /// The manifest's strings in one language, each present only when
@@ -45,9 +52,15 @@ pub struct ManifestTexts {
     /// Rules' `name` and `message`, a format's rule as `<format>.<rule>`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rules: Scoped,
+    /// Keywords' `name` and `reminder` (since 1.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub keywords: Scoped,
     /// Enum value → its printed label.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
+    /// The translated card texts that hold markup, parsed (since 1.2).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub markup: Markup,
 }
 
 impl ManifestTexts {
@@ -59,6 +72,7 @@ impl ManifestTexts {
             "zones" => &self.zones,
             "formats" => &self.formats,
             "rules" => &self.rules,
+            "keywords" => &self.keywords,
             _ => return None,
         };
         scoped.get(id)?.get(field).map(String::as_str)
@@ -76,6 +90,7 @@ impl ManifestTexts {
             "zones" => &mut self.zones,
             "formats" => &mut self.formats,
             "rules" => &mut self.rules,
+            "keywords" => &mut self.keywords,
             _ => return false,
         };
         scoped

@@ -1,6 +1,8 @@
 //! `carta init`: a new workspace, or a new game in one, that checks and
-//! builds clean at once: a manifest with two example kinds, their schemas,
-//! a card file per kind, a deck, templates, and the editor files.
+//! builds clean at once: a manifest with two example kinds, their schemas
+//! (labelled values, art fields), a card file per kind, a deck, templates
+//! with an art box, labelled stats and a back of their own, three pictures
+//! (SVG, drawn for carta and under its licence), and the editor files.
 
 use std::path::{Path, PathBuf};
 
@@ -130,7 +132,11 @@ const FILES: &[(&str, &str)] = &[
         "schemas/{{ID}}/spell.schema.json",
         include_str!("init/spell.schema.json"),
     ),
+    ("cards/{{ID}}/art/ember.svg", include_str!("init/ember.svg")),
+    ("cards/{{ID}}/art/tide.svg", include_str!("init/tide.svg")),
+    ("cards/{{ID}}/art/spell.svg", include_str!("init/spell.svg")),
     ("templates/{{ID}}/hero.hbs", include_str!("init/hero.hbs")),
+    ("templates/{{ID}}/_art.hbs", include_str!("init/_art.hbs")),
     ("templates/{{ID}}/spell.hbs", include_str!("init/spell.hbs")),
     ("templates/{{ID}}/back.hbs", include_str!("init/back.hbs")),
     ("templates/{{ID}}/style.css", include_str!("init/style.css")),

@@ -11,8 +11,8 @@ pub mod print;
 pub mod rules;
 
 pub use print::{
-    CardSize, Duplex, ICON_NAME_PATTERN, Icon, Icons, KindPrint, Orientation, Paper, PrintSettings,
-    SizePreset,
+    ArtMode, CardSize, DEFAULT_BLEED, DEFAULT_SAFE, Duplex, ICON_NAME_PATTERN, Icon, Icons,
+    KindPrint, Orientation, Paper, PrintSettings, SizePreset,
 };
 
 use std::collections::BTreeMap;
@@ -63,6 +63,11 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "indexmap::IndexMap::is_empty")]
     #[schemars(extend("propertyNames" = { "pattern": ICON_NAME_PATTERN }))]
     pub icons: Icons,
+    /// Keywords of card text, by id: `[[terror]]` in a text prints the
+    /// keyword's name in bold and its reminder in italics.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[schemars(extend("propertyNames" = { "pattern": KEYWORD_ID_PATTERN }))]
+    pub keywords: IndexMap<String, Keyword>,
     /// The card kinds, by kind id (lowercase, kebab-case), in display order.
     #[schemars(length(min = 1))]
     #[schemars(extend("propertyNames" = { "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }))]
@@ -83,6 +88,21 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     #[schemars(extend("propertyNames" = { "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }))]
     pub formats: IndexMap<String, Format>,
+}
+
+/// What a keyword id looks like: `[[terror]]`, `[[first-strike]]`.
+pub const KEYWORD_ID_PATTERN: &str = "^[a-z0-9]+([-_][a-z0-9]+)*$";
+
+/// A keyword of card text (`[keywords.terror]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct Keyword {
+    /// The keyword as printed, in the game's language (bold).
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// What it does, printed after it in italics and parentheses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reminder: Option<String>,
 }
 
 /// One kind of card.
@@ -155,6 +175,12 @@ impl Manifest {
         }
         for (id, zone) in &mut self.zones {
             f("zones", id, "name", &mut zone.name);
+        }
+        for (id, keyword) in &mut self.keywords {
+            f("keywords", id, "name", &mut keyword.name);
+            if let Some(r) = &mut keyword.reminder {
+                f("keywords", id, "reminder", r);
+            }
         }
         let mut rules: Vec<(String, &mut Rule)> = Vec::new();
         for (id, format) in &mut self.formats {

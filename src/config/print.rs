@@ -92,7 +92,26 @@ pub struct KindPrint {
     /// that a shared deck gives nothing away.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub back: Option<String>,
+    /// How the default face prints this kind's art: in its box (the
+    /// default), or across the whole card, bleed included, under the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub art: Option<ArtMode>,
 }
+
+/// Where a kind's art goes on the default face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArtMode {
+    /// In the art box, cropped to fill it.
+    Box,
+    /// Across the whole card, bleed included; the text sits on panels over it.
+    FullBleed,
+}
+
+/// Bleed beyond the trim line when the manifest gives none, in mm.
+pub const DEFAULT_BLEED: f64 = 3.0;
+/// Inset inside the trim line that text keeps clear of, in mm.
+pub const DEFAULT_SAFE: f64 = 3.0;
 
 /// A card size: a preset or a custom size.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]

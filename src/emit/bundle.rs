@@ -11,6 +11,7 @@ use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::game::Game;
 use crate::i18n::{Key, Scope};
 use crate::load::{LoadError, Workspace};
+use crate::markup;
 use crate::validate::PackedFields;
 
 /// Writes each game's bundle.
@@ -146,11 +147,60 @@ fn game_texts(game: &Game) -> bundle::GameTexts {
                 one.labels.insert(value.clone(), entry.text.clone());
             }
         }
+        one.markup = translated_markup(game, catalog);
         if !one.is_empty() {
             texts.i18n.insert(catalog.lang.clone(), one);
         }
     }
+    texts.markup = source_markup(game);
     texts
+}
+
+/// `nodes` as the bundle stores them, when they hold markup (not one plain text).
+fn stored(nodes: &[markup::Node]) -> Option<serde_json::Value> {
+    let plain = matches!(nodes, [] | [markup::Node::Text(_)]);
+    (!plain).then(|| serde_json::to_value(nodes).expect("nodes serialize"))
+}
+
+/// The text fields of every card that hold markup, parsed.
+fn source_markup(game: &Game) -> bundle::Markup {
+    let m = &game.manifest.manifest;
+    let mut out = bundle::Markup::new();
+    for card in game.pool.iter() {
+        let fields = card.all_fields();
+        for field in markup::text_fields(&game.schemas, &card.kind) {
+            let Some(text) = fields.get(&field).and_then(serde_json::Value::as_str) else {
+                continue;
+            };
+            if let Some(nodes) = stored(&markup::parse_in(m, text)) {
+                out.entry(card.id.clone()).or_default().insert(field, nodes);
+            }
+        }
+    }
+    out
+}
+
+/// The translated text fields of `catalog` that hold markup, parsed.
+fn translated_markup(game: &Game, catalog: &crate::i18n::Catalog) -> bundle::Markup {
+    let m = &game.manifest.manifest;
+    let mut out = bundle::Markup::new();
+    for (key, entry) in &catalog.entries {
+        let Scope::Card(id) = &key.scope else {
+            continue;
+        };
+        let Some(card) = game.pool.get(id) else {
+            continue;
+        };
+        if !markup::text_fields(&game.schemas, &card.kind).contains(&key.field) {
+            continue;
+        }
+        if let Some(nodes) = stored(&markup::parse_in(m, &entry.text)) {
+            out.entry(id.clone())
+                .or_default()
+                .insert(key.field.clone(), nodes);
+        }
+    }
+    out
 }
 
 /// A checked deck file as the bundle stores it.

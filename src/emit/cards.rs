@@ -260,7 +260,7 @@ fn grid_html(
     out.push_str(&set.css);
     let _ = write!(
         out,
-        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body>\n",
+        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.carta-cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body>\n",
     );
     let (cw, ch) = (
         f64::from(grid.cell.0) / scale,
@@ -276,7 +276,7 @@ fn grid_html(
         };
         let _ = write!(
             out,
-            "<div class=\"cell\" style=\"left:{}px;top:{}px;width:{cw}px;height:{ch}px\"><div class=\"card {class} kind-",
+            "<div class=\"carta-cell\" style=\"left:{}px;top:{}px;width:{cw}px;height:{ch}px\"><div class=\"carta-card carta-{class} carta-kind-",
             f64::from(x) / scale,
             f64::from(y) / scale,
         );

@@ -230,10 +230,24 @@ fn finish(
         ..
     } = head;
     let pool = link(read.cards, diags);
+    crate::art::check(ws, &manifest.manifest, &schemas, pool.iter(), diags);
+    crate::markup::check(ws, &manifest.manifest, &schemas, pool.iter(), diags);
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
     let i18n = translations(ws, &manifest, &schemas, &pool, cards_ok, diags)?;
+    for c in &i18n.catalogs {
+        // Translated card text takes the same markup as the source.
+        let texts = c.entries.iter().filter_map(|(k, e)| match &k.scope {
+            i18n::Scope::Card(id) => Some((
+                format!("the {} translation of card `{id}`", c.lang),
+                e.text.as_str(),
+                &e.text_span,
+            )),
+            _ => None,
+        });
+        crate::markup::check_translated(ws, &manifest.manifest, c.file, texts, diags);
+    }
     let mut game = Game {
         manifest,
         pool,
@@ -337,6 +351,12 @@ fn kept_fields(root: &Path, manifest: &LoadedManifest, schemas: &GameSchemas) ->
         BTreeSet::new()
     };
     m.all_rules().for_each(|r| r.fields(&mut fields));
+    // Art and the markup of text are checked at every compile, so art
+    // paths and text fields are kept.
+    for kind in m.kind_ids() {
+        fields.extend(crate::art::art_fields(m, schemas, &kind));
+        fields.extend(crate::markup::text_fields(schemas, &kind));
+    }
     fields
 }
 

@@ -199,6 +199,11 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
         list.into_iter().map(|(rel, m)| Some((rel, m?))).collect()
     };
     let record = (|| {
+        // Art files are inputs the record does not stamp: a game with art
+        // is checked again each time (from the per-file cache).
+        if has_art(game) {
+            return None;
+        }
         let ids: Vec<FileId> = files.map(file_id).collect();
         let texts = read_texts(ws, game.id(), &ids)?;
         Some(Record {
@@ -232,6 +237,14 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
         Some(record) => cache.put_record(record_key(ws), &record),
         None => cache.drop_record(),
     }
+}
+
+/// Whether some kind of `game` has art fields.
+fn has_art(game: &Game) -> bool {
+    let m = &game.manifest.manifest;
+    m.kind_ids()
+        .iter()
+        .any(|k| !crate::art::art_fields(m, &game.schemas, k).is_empty())
 }
 
 /// The hash of the text of each translation file and template the game

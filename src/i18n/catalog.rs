@@ -34,8 +34,8 @@ use crate::load::parse_toml;
 use crate::suggest;
 
 /// The sections of a translation file.
-pub const SECTIONS: [&str; 8] = [
-    "game", "kinds", "zones", "formats", "rules", "labels", "phrases", "cards",
+pub const SECTIONS: [&str; 9] = [
+    "game", "kinds", "zones", "formats", "rules", "keywords", "labels", "phrases", "cards",
 ];
 
 /// One translated string.
@@ -96,7 +96,7 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
         match name {
             "game" => fields(&mut catalog, &Scope::Game, table, out, &mut cap),
             "labels" | "phrases" => labels(&mut catalog, name, table, out, &mut cap),
-            "kinds" | "zones" | "formats" | "rules" | "cards" => {
+            "kinds" | "zones" | "formats" | "rules" | "keywords" | "cards" => {
                 for (id, inner) in table {
                     let id_text = id.get_ref().to_string();
                     let scope = match name {
@@ -104,6 +104,7 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
                         "zones" => Scope::Zone(id_text),
                         "formats" => Scope::Format(id_text),
                         "rules" => Scope::Rule(id_text),
+                        "keywords" => Scope::Keyword(id_text),
                         _ => Scope::Card(id_text),
                     };
                     catalog.scope_spans.insert(scope.clone(), id.span());

@@ -410,6 +410,11 @@ fn unknown(
                 "rules",
             )
         }
+        Scope::Keyword(id) if !m.keywords.contains_key(id) => unknown_entry(
+            format!("keyword `{id}`"),
+            m.keywords.keys().map(String::as_str).collect(),
+            "keywords",
+        ),
         Scope::Label(value) => unknown_label(sources, file, entry, value),
         Scope::Phrase(phrase) => unused_phrase(sources, file, entry, phrase),
         Scope::Game => unknown_field("the game".into()),
@@ -417,6 +422,7 @@ fn unknown(
         Scope::Zone(id) => unknown_field(format!("zone `{id}`")),
         Scope::Format(id) => unknown_field(format!("format `{id}`")),
         Scope::Rule(id) => unknown_field(format!("rule `{id}`")),
+        Scope::Keyword(id) => unknown_field(format!("keyword `{id}`")),
     })
 }
 
@@ -584,6 +590,7 @@ fn what_id(scope: &Scope) -> String {
         | Scope::Zone(id)
         | Scope::Format(id)
         | Scope::Rule(id)
+        | Scope::Keyword(id)
         | Scope::Label(id)
         | Scope::Phrase(id)
         | Scope::Card(id) => id.clone(),

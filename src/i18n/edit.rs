@@ -51,6 +51,7 @@ fn table_for<'d>(doc: &'d mut DocumentMut, key: &Key) -> Option<&'d mut Table> {
         Scope::Zone(id) => ("zones", Some(id)),
         Scope::Format(id) => ("formats", Some(id)),
         Scope::Rule(id) => ("rules", Some(id)),
+        Scope::Keyword(id) => ("keywords", Some(id)),
         Scope::Card(id) => ("cards", Some(id)),
     };
     let section_item = doc.entry(section).or_insert_with(|| {

@@ -110,6 +110,8 @@ pub enum Scope {
     /// A deck or box rule (`[rules.<id>]`: `name`, `message`); a format's
     /// own rule is `<format>.<rule>`.
     Rule(String),
+    /// A keyword of card text (`[keywords.<id>]`: `name`, `reminder`).
+    Keyword(String),
     /// An enum value's printed label (`[labels]`: `<value> = …`).
     Label(String),
     /// A caption a template prints with `{{t "…"}}` (`[phrases]`: `"<source
@@ -149,6 +151,7 @@ impl Key {
             "zones" => Scope::Zone(id),
             "formats" => Scope::Format(id),
             "rules" => Scope::Rule(id),
+            "keywords" => Scope::Keyword(id),
             _ => return None,
         };
         Some(Key::new(scope, field))
@@ -169,6 +172,7 @@ impl Key {
             "zones" => scoped(Scope::Zone),
             "formats" => scoped(Scope::Format),
             "rules" => scoped(Scope::Rule),
+            "keywords" => scoped(Scope::Keyword),
             "cards" => scoped(Scope::Card),
             _ => None,
         }
@@ -184,6 +188,7 @@ impl fmt::Display for Key {
             Scope::Zone(id) => write!(f, "zones/{id}/{field}"),
             Scope::Format(id) => write!(f, "formats/{id}/{field}"),
             Scope::Rule(id) => write!(f, "rules/{id}/{field}"),
+            Scope::Keyword(id) => write!(f, "keywords/{id}/{field}"),
             Scope::Label(value) => write!(f, "labels/{value}"),
             Scope::Phrase(phrase) => write!(f, "phrases/{phrase}"),
             Scope::Card(id) => write!(f, "cards/{id}/{field}"),

@@ -6,6 +6,8 @@
 //! - `x-carta-art: true` on a string field: the field names the card's art.
 //! - `x-carta-flavor: true` on a string field: flavour text, printed in
 //!   italics by the default face.
+//! - `x-carta-focus: true` on a string field: the focal point of the card's
+//!   art (`"50% 20%"`), kept in view when the art is cropped to its box.
 //!
 //! They are checked when a schema file is read (a malformed keyword is a
 //! diagnostic at it) and collected per kind when the schema is compiled.
@@ -25,6 +27,8 @@ pub const LABELS_KEYWORD: &str = "x-carta-labels";
 pub const ART_KEYWORD: &str = "x-carta-art";
 /// The keyword that marks a string field as flavour text.
 pub const FLAVOR_KEYWORD: &str = "x-carta-flavor";
+/// The keyword that marks a string field as the art's focal point.
+pub const FOCUS_KEYWORD: &str = "x-carta-focus";
 
 /// Where in a card of some kind labelled values stand, and their labels.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,10 +47,14 @@ pub enum Role {
     Art,
     /// Flavour text (`x-carta-flavor`), in italics.
     Flavor,
+    /// The art's focal point (`x-carta-focus`): not printed as text.
+    Focus,
     /// An integer with a title (or an integer-or-symbol): a stat badge.
     Stat,
-    /// A choice (an enum) or a card reference: on the type line.
+    /// A choice (an enum): on the type line.
     Tag,
+    /// A card reference: printed with its field's title.
+    Ref,
     /// Other text: the text box.
     Text,
     /// Anything else (lists, tables, booleans): a compact list in the text box.
@@ -127,10 +135,14 @@ pub(super) fn role_of(parts: &[&Map<String, Value>]) -> Role {
         Role::Art
     } else if flag(FLAVOR_KEYWORD) {
         Role::Flavor
+    } else if flag(FOCUS_KEYWORD) {
+        Role::Focus
     } else if typed("integer") && has("title") {
         // Also a number that may be a symbol ("-"): still a stat.
         Role::Stat
-    } else if has("enum") || has("const") || has(REF_KEYWORD) {
+    } else if has(REF_KEYWORD) {
+        Role::Ref
+    } else if has("enum") || has("const") {
         Role::Tag
     } else if typed("string") {
         Role::Text
@@ -152,7 +164,7 @@ pub(super) fn check_keywords(
             if obj.contains_key(LABELS_KEYWORD) {
                 check_labels(obj, pointer, file, text, diags);
             }
-            for key in [ART_KEYWORD, FLAVOR_KEYWORD] {
+            for key in [ART_KEYWORD, FLAVOR_KEYWORD, FOCUS_KEYWORD] {
                 if obj.get(key).is_some_and(|v| !v.is_boolean()) {
                     let here = format!("{pointer}/{key}");
                     diags.push(
@@ -308,5 +320,9 @@ mod tests {
         assert_eq!(role_of(&[&stat]), Role::Stat);
         assert_eq!(role_of(&[&bare]), Role::Other);
         assert_eq!(role_of(&[&tag]), Role::Tag);
+        let reference = o(json!({"type": "string", "x-carta-ref": "hero"}));
+        assert_eq!(role_of(&[&reference]), Role::Ref);
+        let focus = o(json!({"type": "string", "x-carta-focus": true}));
+        assert_eq!(role_of(&[&focus]), Role::Focus);
     }
 }

@@ -79,16 +79,16 @@ pub(crate) fn tool(name: &str, args: &[&str]) -> String {
 const MEASURE: &str = r"<script>
 (function () {
   var mm = 25.4 / 96, out = [];
-  document.querySelectorAll('.sheet').forEach(function (s) {
+  document.querySelectorAll('.carta-sheet').forEach(function (s) {
     var r = s.getBoundingClientRect();
     var bottom = 0;
     s.querySelectorAll('.row').forEach(function (row) { bottom = Math.max(bottom, row.getBoundingClientRect().bottom); });
     var p = { page: +s.dataset.page, side: s.dataset.side, w: r.width * mm, h: r.height * mm, cards: [],
       rows_bottom: (bottom - r.top) * mm };
-    s.querySelectorAll('.card').forEach(function (c) {
+    s.querySelectorAll('.carta-card').forEach(function (c) {
       var q = c.getBoundingClientRect();
       p.cards.push({ id: c.dataset.card, copy: +c.dataset.copy, slot: +c.dataset.slot,
-        kind: c.className.match(/kind-(\S+)/)[1],
+        kind: c.className.match(/carta-kind-(\S+)/)[1],
         x: (q.left - r.left) * mm, y: (q.top - r.top) * mm, w: q.width * mm, h: q.height * mm });
     });
     out.push(p);
@@ -416,6 +416,21 @@ fn print_and_measure(
     tool("pdftotext", &[pdf_s, "-"])
 }
 
+/// Prints `html` to PDF in Chromium and renders its page `page` at 60 dpi
+/// to `docs/img/<name>.png`.
+pub(crate) fn screenshot_html(html: &Path, page: usize, name: &str) {
+    let pdf = html.with_extension("pdf");
+    let out = run_chromium(
+        html,
+        &[
+            format!("--print-to-pdf={}", pdf.display()),
+            "--no-pdf-header-footer".into(),
+        ],
+    );
+    assert!(pdf.exists(), "{}", String::from_utf8_lossy(&out.stderr));
+    screenshot(pdf.to_str().unwrap(), page, name);
+}
+
 /// Renders page `page` of `pdf` at 60 dpi to `docs/img/<name>.png`.
 fn screenshot(pdf: &str, page: usize, name: &str) {
     let out = repo().join("docs/img").join(name);
@@ -481,7 +496,7 @@ fn a_long_cover_continues_on_more_pages_without_losing_a_row() {
     check_pages("mini", &pages, (210.0, 297.0));
     let page = std::fs::read_to_string(&html).unwrap();
     assert_eq!(
-        page.matches("<div class=\"row\"><span class=\"n\">")
+        page.matches("<div class=\"carta-row\"><span class=\"carta-n\">")
             .count(),
         90,
         "one row per sheet"

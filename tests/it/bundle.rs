@@ -930,3 +930,40 @@ fn a_record_that_breaks_the_record_rules_is_refused_by_every_reader() {
         );
     }
 }
+
+#[test]
+fn the_game_section_carries_parsed_card_text_and_translated_keywords() {
+    let ws = Workspace::empty();
+    ws.run(["init", "--game", "duel"]).succeeds();
+    let game = ws.read("cards/duel/game.toml");
+    ws.write(
+        "cards/duel/game.toml",
+        game.replace("language = \"en\"", "language = \"en\"\ntranslations = [\"pt-BR\"]"),
+    )
+    .write(
+        "cards/duel/i18n/pt-BR.toml",
+        "[keywords.burn]\nname = { text = \"Queimar\" }\n\n[cards.fireball]\neffect = { text = \"Cause 4 de dano. Ganha [[burn]].\" }\n",
+    );
+    ws.run(["build"]).succeeds();
+    let json = decompile(ws.path(), "duel");
+    let game = &json["game"];
+    assert_eq!(game["keywords"]["burn"]["name"], "Burn");
+    assert_eq!(
+        game["markup"]["fireball"]["effect"],
+        serde_json::json!([{"t": "Deal 4 damage to a hero. It gains "}, {"k": "burn"}, {"t": "."}])
+    );
+    assert_eq!(
+        game["markup"]["mist-step"]["effect"],
+        serde_json::json!([{"t": "Draw a card. "}, {"i": [{"t": "The mist hides you."}]}])
+    );
+    assert!(
+        game["markup"].get("tide").is_none(),
+        "plain text is not repeated"
+    );
+    let pt = &game["i18n"]["pt-BR"];
+    assert_eq!(pt["keywords"]["burn"]["name"], "Queimar");
+    assert_eq!(
+        pt["markup"]["fireball"]["effect"][1],
+        serde_json::json!({"k": "burn"})
+    );
+}

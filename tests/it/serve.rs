@@ -212,7 +212,7 @@ async fn a_player_builds_breaks_shares_and_saves_an_intrepidos_deck() {
     wait_for(&client, STEP, "the cards", |t| t.contains("of 76 cards")).await;
     let faces = js(
         &client,
-        "return document.querySelectorAll('#cb-grid .card.face.kind-intrepido').length",
+        "return document.querySelectorAll('#cb-grid .carta-card.carta-face.carta-kind-intrepido').length",
     )
     .await;
     assert_eq!(
@@ -233,7 +233,7 @@ async fn a_player_builds_breaks_shares_and_saves_an_intrepidos_deck() {
     )
     .await;
     assert!(towers.as_u64().unwrap() >= 2);
-    let kinds = js(&client, "return [...document.querySelectorAll('#cb-grid .card.face')].every(c=>c.classList.contains('kind-tower'))").await;
+    let kinds = js(&client, "return [...document.querySelectorAll('#cb-grid .carta-card.carta-face')].every(c=>c.classList.contains('carta-kind-tower'))").await;
     assert_eq!(kinds, Value::Bool(true), "the kind facet keeps towers only");
 
     // The builder: 30 actions, 30 items, the team and the setup → legal.

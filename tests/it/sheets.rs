@@ -40,6 +40,16 @@ const MINI_SCHEMA: &str = r#"{
   }
 }"#;
 
+/// The first bytes of a PNG of `w` × `h` pixels: enough for carta, which
+/// reads an image's size from its header.
+pub(crate) fn png_header(w: u32, h: u32) -> Vec<u8> {
+    let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    b.extend(w.to_be_bytes());
+    b.extend(h.to_be_bytes());
+    b.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    b
+}
+
 /// A one-kind game whose cards are written by each test.
 pub(crate) fn mini(cards: &str) -> Workspace {
     let ws = Workspace::empty();
@@ -74,9 +84,18 @@ fn build_writes_sheets_for_every_shipped_game() {
     for g in ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"] {
         let page = ws.read(&format!("build/{g}/sheets/index.html"));
         assert!(page.starts_with("<!DOCTYPE html>"), "{g}");
-        assert!(page.contains("class=\"card face"), "{g} has faces");
-        assert!(page.contains("class=\"card back"), "{g} has backs");
-        assert!(page.contains("<svg class=\"marks\""), "{g} has crop marks");
+        assert!(
+            page.contains("class=\"carta-card carta-face"),
+            "{g} has faces"
+        );
+        assert!(
+            page.contains("class=\"carta-card carta-back"),
+            "{g} has backs"
+        );
+        assert!(
+            page.contains("<svg class=\"carta-marks\""),
+            "{g} has crop marks"
+        );
     }
     let mut names: Vec<_> = fs::read_dir(ws.path().join("build/intrepidos"))
         .unwrap()
@@ -110,17 +129,17 @@ fn every_card_prints_copies_times_and_each_face_has_its_back() {
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     assert_eq!(
-        page.matches("class=\"card face kind-card\" data-card=\"a\"")
+        page.matches("class=\"carta-card carta-face carta-kind-card\" data-card=\"a\"")
             .count(),
         3
     );
     assert_eq!(
-        page.matches("class=\"card back kind-card\" data-card=\"a\"")
+        page.matches("class=\"carta-card carta-back carta-kind-card\" data-card=\"a\"")
             .count(),
         3
     );
     assert_eq!(
-        page.matches("class=\"card face kind-card\" data-card=\"b\"")
+        page.matches("class=\"carta-card carta-face carta-kind-card\" data-card=\"b\"")
             .count(),
         1
     );
@@ -145,9 +164,9 @@ fn paper_orientation_duplex_and_ink_saver_come_from_flags() {
         page.contains("@page { size: 279.4mm 215.9mm; margin: 0; }"),
         "{page}"
     );
-    assert!(page.contains("<body class=\"paper-letter landscape ink-saver\">"));
+    assert!(page.contains("<body class=\"carta-paper-letter carta-landscape carta-ink-saver\">"));
     assert!(
-        !page.contains("class=\"card back"),
+        !page.contains("class=\"carta-card carta-back"),
         "no backs without duplex"
     );
 }
@@ -163,10 +182,10 @@ fn short_edge_duplex_mirrors_rows_and_long_edge_columns() {
         page.contains("data-slot=\"0\" style=\"left:35.5mm;top:6.15mm;"),
         "face"
     );
-    assert!(page.contains("class=\"card back kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:105mm;top:6.15mm;"), "back, columns mirrored");
+    assert!(page.contains("class=\"carta-card carta-back carta-kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:105mm;top:6.15mm;"), "back, columns mirrored");
     ws.run(["build", "--duplex", "short"]).succeeds();
     let page = html(&ws);
-    assert!(page.contains("class=\"card back kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:35.5mm;top:195.95mm;"), "back, rows mirrored");
+    assert!(page.contains("class=\"carta-card carta-back carta-kind-card\" data-card=\"a\" data-copy=\"1\" data-slot=\"0\" style=\"left:35.5mm;top:195.95mm;"), "back, rows mirrored");
 }
 
 #[test]
@@ -181,9 +200,9 @@ fn card_text_is_html_escaped() {
         !page.contains("<script>alert"),
         "no script of the card reaches the page"
     );
-    assert!(
-        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class=\"icon icon-AC\"")
-    );
+    assert!(page.contains(
+        "&lt;script&gt;alert(1)&lt;/script&gt; &amp; <span class=\"carta-icon carta-icon-AC\""
+    ));
     assert!(page.contains("&lt;script&gt;alert(2)&lt;/script&gt;"));
 }
 
@@ -209,7 +228,7 @@ fn an_unknown_icon_token_is_an_error_at_the_field() {
 #[test]
 fn art_is_copied_under_a_content_hashed_name() {
     let ws = mini(&(card("a", "art = \"art/a.png\"") + &card("b", "art = \"./art/a.png\"")));
-    ws.write("cards/mini/art/a.png", b"\x89PNG fake");
+    ws.write("cards/mini/art/a.png", png_header(1000, 1000));
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     let img = fs::read_dir(ws.path().join("build/mini/sheets/img"))
@@ -227,13 +246,95 @@ fn art_is_copied_under_a_content_hashed_name() {
 }
 
 #[test]
-fn a_missing_image_is_an_error_at_the_field() {
-    let ws = mini(&card("a", "art = \"art/nope.png\""));
-    let run = ws.run(["--message-format", "json", "build"]).fails();
-    let d = diag(&run, "sheets::missing-file");
+fn a_missing_image_is_a_warning_and_prints_a_placeholder() {
+    let ws = mini(&(card("a", "art = \"art/nope.png\"") + &card("b", "")));
+    for command in ["check", "build"] {
+        let run = ws.run(["--message-format", "json", command]).succeeds();
+        let d = diag(&run, "art::missing");
+        assert_eq!(d["severity"], "warning", "{command}");
+        assert_eq!(
+            (d["file"].as_str(), d["line"].as_u64(), d["column"].as_u64()),
+            (Some("cards/mini/cards.toml"), Some(5), Some(7)),
+            "{command}"
+        );
+    }
+    // The face shows carta's placeholder picture, copied like any art.
+    let page = html(&ws);
+    let img: Vec<_> = fs::read_dir(ws.path().join("build/mini/sheets/img"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(img.len(), 1, "{img:?}");
+    assert!(
+        std::path::Path::new(&img[0])
+            .extension()
+            .is_some_and(|e| e == "svg")
+    );
+    assert!(page.contains(&format!("<img class=\"carta-art\" src=\"img/{}\"", img[0])));
+}
+
+#[test]
+fn check_reports_art_that_is_no_image_or_too_small() {
+    let ws = mini(
+        &(card("a", "art = \"art/text.png\"")
+            + &card("b", "art = \"art/small.png\"")
+            + &card("c", "art = \"art/big.png\"")
+            + &card("d", "art = \"art/notes.txt\"")),
+    );
+    ws.write("cards/mini/art/text.png", "not a picture")
+        .write("cards/mini/art/small.png", png_header(200, 150))
+        .write("cards/mini/art/big.png", png_header(800, 600))
+        .write("cards/mini/art/notes.txt", "x");
+    let run = ws.run(["--message-format", "json", "check"]).fails();
+    let at = |id: &str, code: &str| -> serde_json::Value {
+        run.json()
+            .into_iter()
+            .find(|d| d["code"] == code && d["message"].as_str().unwrap().contains(id))
+            .unwrap_or_else(|| panic!("no {code} for {id} in\n{}", run.stdout))
+    };
+    let text = at("text.png", "art::not-an-image");
     assert_eq!(
-        (d["file"].as_str(), d["line"].as_u64()),
-        (Some("cards/mini/cards.toml"), Some(5))
+        (text["severity"].as_str(), text["line"].as_u64()),
+        (Some("error"), Some(5))
+    );
+    assert!(
+        at("notes.txt", "art::not-an-image")["message"]
+            .as_str()
+            .unwrap()
+            .contains("use png")
+    );
+    // 200 px across a 57.5 mm box (poker, 3 mm safe) is 88 dpi.
+    let small = at("small.png", "art::low-resolution");
+    assert_eq!(
+        (small["severity"].as_str(), small["line"].as_u64()),
+        (Some("warning"), Some(10))
+    );
+    assert!(
+        small["message"]
+            .as_str()
+            .unwrap()
+            .contains("200 × 150 px: 88 dpi across its 57.5 × 31.5 mm art box"),
+        "{small}"
+    );
+    assert!(!run.stdout.contains("big.png"), "800 × 600 px is enough");
+    // Full-bleed art covers the whole card: more pixels are needed.
+    ws.write("cards/mini/cards.toml", card("c", "art = \"art/big.png\""));
+    let game = ws.read("cards/mini/game.toml");
+    ws.write(
+        "cards/mini/game.toml",
+        game.replace(
+            "images = [\"art\"]",
+            "images = [\"art\"]\nart = \"full-bleed\"",
+        ),
+    );
+    let run = ws.run(["--message-format", "json", "check"]).succeeds();
+    let d = diag(&run, "art::low-resolution");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("across its 69.5 × 94.9 mm art box"),
+        "{d}"
     );
 }
 
@@ -300,9 +401,11 @@ fn a_user_template_overrides_one_file_and_keeps_the_other_defaults() {
     );
     ws.run(["build"]).succeeds();
     let page = html(&ws);
-    assert!(page.contains("<p class=\"mine\">Carta a: olá <span class=\"icon icon-AC\""));
     assert!(
-        page.contains("<div class=\"back-default\">"),
+        page.contains("<p class=\"mine\">Carta a: olá <span class=\"carta-icon carta-icon-AC\"")
+    );
+    assert!(
+        page.contains("<div class=\"carta-default-back\">"),
         "the back is the default one"
     );
 }
@@ -366,12 +469,12 @@ fn print_a_deck_prints_its_cards_with_their_counts() {
     ws.run(["print", "cards/mini/decks/duo.toml"]).succeeds();
     let page = ws.read("build/mini/decks/duo/index.html");
     assert_eq!(
-        page.matches("class=\"card face kind-card\" data-card=\"a\"")
+        page.matches("class=\"carta-card carta-face carta-kind-card\" data-card=\"a\"")
             .count(),
         3
     );
     assert_eq!(
-        page.matches("class=\"card face kind-card\" data-card=\"b\"")
+        page.matches("class=\"carta-card carta-face carta-kind-card\" data-card=\"b\"")
             .count(),
         1
     );
@@ -408,11 +511,11 @@ fn the_cover_lists_every_sheet_and_the_counts() {
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     // 8 cards, 6 to a page: two sheets, faces and backs on pages 2–5.
-    assert!(page.contains("<span class=\"n\">1</span><span>2, 3</span>"));
-    assert!(page.contains("<span class=\"n\">2</span><span>4, 5</span>"));
-    assert!(
-        page.contains("<span>Total</span><span class=\"n\">2</span><span class=\"n\">8</span>")
-    );
+    assert!(page.contains("<span class=\"carta-n\">1</span><span>2, 3</span>"));
+    assert!(page.contains("<span class=\"carta-n\">2</span><span>4, 5</span>"));
+    assert!(page.contains(
+        "<span>Total</span><span class=\"carta-n\">2</span><span class=\"carta-n\">8</span>"
+    ));
     assert!(page.contains("Carta a ×6"));
 }
 
@@ -452,35 +555,47 @@ fn templates_print_labels_and_names_and_reach_referenced_cards() {
 fn the_default_face_lays_out_a_card_from_the_schema() {
     let ws = mini(&card(
         "a",
-        "class = \"a-b\"\nally = \"a\"\ncost = 3\ntext = \"Golpe {AC}\"\nquote = \"Era uma vez.\"",
+        "class = \"a-b\"\nally = \"a\"\ncost = 3\ntext = \"Golpe {AC}\"\nquote = \"Era uma vez.\"\ncopies = 2",
     ));
     ws.write("schemas/mini/card.schema.json", LABELLED_SCHEMA);
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     assert!(
-        page.contains("<div class=\"cf-type\">Carta · Á B · Carta a</div>"),
+        page.contains("<div class=\"carta-type\">Carta · Á B</div>"),
         "type line"
     );
     assert!(
-        page.contains("<div class=\"cf-badge\"><b>3</b><span>Custo</span></div>"),
+        page.contains(
+            "<div class=\"carta-ref\"><span class=\"carta-label\">Aliado</span> Carta a</div>"
+        ),
+        "a reference with its field's title"
+    );
+    assert!(
+        page.contains("<div class=\"carta-stat\"><b>3</b><span>Custo</span></div>"),
         "stat badge"
     );
     assert!(
-        page.contains("<p class=\"cf-text\">Golpe <span class=\"icon icon-AC\""),
+        page.contains("<p class=\"carta-text\">Golpe <span class=\"carta-icon carta-icon-AC\""),
         "text with icons"
     );
     assert!(
-        page.contains("<p class=\"cf-flavor\">Era uma vez.</p>"),
+        page.contains("<p class=\"carta-flavor\">Era uma vez.</p>"),
         "flavour"
     );
     assert!(
-        page.contains("<div class=\"cf-pattern\">"),
+        page.contains("<div class=\"carta-placeholder\">"),
         "an art placeholder"
     );
-    // The back is neutral: the game's name, not the kind's.
-    assert!(page.contains("<div class=\"back-game\">Mini</div>"));
+    // The copy count belongs to the cover, not to a face.
     assert!(
-        !page.contains("<div class=\"back-kind\">"),
+        page.contains("<footer class=\"carta-foot\"><span>Mini</span><span></span></footer>"),
+        "no copy count on the face"
+    );
+    assert!(page.contains("Carta a ×2"), "the cover counts the copies");
+    // The back is neutral: the game's name, not the kind's.
+    assert!(page.contains("<div class=\"carta-back-game\">Mini</div>"));
+    assert!(
+        !page.contains("<div class=\"carta-back-kind\">"),
         "no kind on a neutral back"
     );
     // A kind the manifest gives its own back prints that word under the name.
@@ -490,7 +605,7 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
     );
     ws.write("cards/mini/game.toml", game);
     ws.run(["build"]).succeeds();
-    assert!(html(&ws).contains("<div class=\"back-kind\">Preparação</div>"));
+    assert!(html(&ws).contains("<div class=\"carta-back-kind\">Preparação</div>"));
 }
 
 #[test]
@@ -509,4 +624,81 @@ fn a_game_template_that_names_layout_is_given_the_laid_out_card() {
     ws.run(["build"]).succeeds();
     let page = html(&ws);
     assert!(page.contains("<p class=\"l\">laid out: "), "{page}");
+}
+
+#[test]
+fn a_picture_deleted_after_a_check_is_reported_by_the_next() {
+    let ws = mini(&card("a", "art = \"art/a.png\""));
+    ws.write("cards/mini/art/a.png", png_header(1000, 1000));
+    for _ in 0..2 {
+        let run = ws.run(["--message-format", "json", "check"]).succeeds();
+        assert!(!run.stdout.contains("art::"), "{}", run.stdout);
+    }
+    fs::remove_file(ws.path().join("cards/mini/art/a.png")).unwrap();
+    let run = ws.run(["--message-format", "json", "check"]).succeeds();
+    assert_eq!(diag(&run, "art::missing")["line"], 5);
+}
+
+#[test]
+fn keywords_print_bold_with_their_reminder_in_every_language() {
+    let ws = Workspace::empty();
+    ws.run(["init", "--game", "duel"]).succeeds();
+    let game = ws.read("cards/duel/game.toml");
+    ws.write(
+        "cards/duel/game.toml",
+        game.replace("language = \"en\"", "language = \"en\"\ntranslations = [\"pt-BR\"]"),
+    )
+    .write(
+        "cards/duel/i18n/pt-BR.toml",
+        "[keywords.burn]\nname = { text = \"Queimar\" }\nreminder = { text = \"no início do turno, sofre 1 de dano\" }\n\n\
+         [cards.fireball]\neffect = { text = \"Cause **4** de dano. Ganha [[burn]].\" }\n",
+    );
+    ws.run(["build", "--lang", "pt-BR"]).succeeds();
+    let en = ws.read("build/duel/sheets/index.html");
+    assert!(en.contains(
+        "Deal 4 damage to a hero. It gains <strong class=\"carta-keyword\">Burn</strong> \
+         <em class=\"carta-reminder\">(at the start of its turn, it takes 1 damage)</em>."
+    ));
+    assert!(en.contains("Draw a card. <em>The mist hides you.</em>"));
+    let pt = ws.read("build/duel/sheets/pt-BR/index.html");
+    assert!(pt.contains(
+        "Cause <strong>4</strong> de dano. Ganha <strong class=\"carta-keyword\">Queimar</strong> \
+         <em class=\"carta-reminder\">(no início do turno, sofre 1 de dano)</em>."
+    ));
+}
+
+#[test]
+fn a_focal_point_keyword_must_be_a_boolean_and_its_value_a_position() {
+    let ws = mini(&card(
+        "a",
+        "art = \"art/a.png\"\nfocus = \"50%;background:url(x)\"",
+    ));
+    ws.write("cards/mini/art/a.png", png_header(1000, 1000));
+    let schema = MINI_SCHEMA.replace(
+        "\"art\": { \"type\": \"string\" }",
+        "\"art\": { \"type\": \"string\" },\n    \"focus\": { \"type\": \"string\", \"x-carta-focus\": \"yes\" }",
+    );
+    ws.write("schemas/mini/card.schema.json", &schema);
+    let run = ws.run(["--message-format", "json", "check"]).fails();
+    assert!(
+        diag(&run, "schema::bad-display")["message"]
+            .as_str()
+            .unwrap()
+            .contains("x-carta-focus")
+    );
+    // A value that is no position never reaches the page's CSS.
+    ws.write(
+        "schemas/mini/card.schema.json",
+        schema.replace("\"x-carta-focus\": \"yes\"", "\"x-carta-focus\": true"),
+    );
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(!page.contains("url(x)"), "the value is dropped");
+    assert!(page.contains("<img class=\"carta-art\" src=\"img/"));
+    ws.write(
+        "cards/mini/cards.toml",
+        card("a", "art = \"art/a.png\"\nfocus = \"50% 20%\""),
+    );
+    ws.run(["build"]).succeeds();
+    assert!(html(&ws).contains("style=\"object-position: 50% 20%\""));
 }

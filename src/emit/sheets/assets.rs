@@ -4,15 +4,12 @@
 //! Art is copied beside the sheets under a content-hashed name.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use super::icons::IconSet;
+use crate::art;
 use crate::config::{Icon, Icons};
 use crate::diag::{Diagnostic, FileId};
 use crate::load::{Jail, ReadProblem, SpanIndex};
-
-/// The image types art may have, by extension.
-pub(super) const IMAGE_TYPES: [&str; 6] = ["png", "jpg", "jpeg", "webp", "gif", "svg"];
 
 /// An image to copy beside the sheets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,15 +163,21 @@ pub(super) fn hashed_url(bytes: &[u8], ext: &str) -> String {
     format!("img/{}.{ext}", crate::digest::sha256_hex(bytes, 8))
 }
 
+/// What the sheets print in place of a missing art file (`check` warned
+/// about it): a light hatch, cheap in ink.
+const MISSING_ART: &str = include_str!("default/missing-art.svg");
+
 /// Card art read so far, by path as written, so each file is read once.
 #[derive(Debug, Default)]
 pub(super) struct ImageCache {
-    /// Path as written → the image, or the problem with it.
+    /// Path as written → the image (the placeholder for a missing file),
+    /// or the problem with it.
     pub by_path: BTreeMap<String, Result<Image, (&'static str, String)>>,
 }
 
 impl ImageCache {
-    /// Reads `rel` (once), checking its path and type.
+    /// Reads `rel` (once), checking its path and type; a missing file
+    /// gives the placeholder picture.
     pub(super) fn get(
         &mut self,
         jail: &Jail,
@@ -182,25 +185,19 @@ impl ImageCache {
         rel: &str,
     ) -> Result<&Image, (&'static str, String)> {
         let entry = self.by_path.entry(rel.to_owned()).or_insert_with(|| {
-            let ext = Path::new(rel)
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase)
-                .unwrap_or_default();
-            if !IMAGE_TYPES.contains(&ext.as_str()) {
-                return Err((
-                    "sheets::image-type",
-                    format!(
-                        "`{rel}` is not an image carta prints (use {})",
-                        IMAGE_TYPES.join(", ")
-                    ),
-                ));
+            let read = art::read(jail, game, rel)
+                .and_then(|(ext, bytes)| art::picture(&ext, &bytes).map(|_| (ext, bytes)));
+            match read {
+                Ok((ext, bytes)) => Ok(Image {
+                    url: hashed_url(&bytes, &ext),
+                    bytes,
+                }),
+                Err(p) if p.is_missing() => Ok(Image {
+                    url: hashed_url(MISSING_ART.as_bytes(), "svg"),
+                    bytes: MISSING_ART.as_bytes().to_vec(),
+                }),
+                Err(p) => Err((p.code(), p.message(rel))),
             }
-            let bytes = read(jail, game, rel).map_err(|p| (p.code(), p.message(rel)))?;
-            Ok(Image {
-                url: hashed_url(&bytes, &ext),
-                bytes,
-            })
         });
         entry.as_ref().map_err(Clone::clone)
     }

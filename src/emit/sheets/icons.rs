@@ -48,7 +48,7 @@ impl IconSet {
             .map(|c| if c == ':' { '-' } else { c })
             .collect();
         for _ in 0..times {
-            out.push_str("<span class=\"icon icon-");
+            out.push_str("<span class=\"carta-icon carta-icon-");
             escape_into(&class, out);
             out.push_str("\" role=\"img\" aria-label=\"");
             escape_into(label, out);
@@ -162,9 +162,9 @@ mod tests {
         assert_eq!(
             out,
             "&lt;script&gt;x&lt;/script&gt; &amp; \
-             <span class=\"icon icon-AC\" role=\"img\" aria-label=\"corpo a corpo\"><svg/></span><br>\
-             <span class=\"icon icon-dice-yellow\" role=\"img\" aria-label=\"dado amarelo\"><svg id=\"y\"/></span>\
-             <span class=\"icon icon-dice-yellow\" role=\"img\" aria-label=\"dado amarelo\"><svg id=\"y\"/></span>"
+             <span class=\"carta-icon carta-icon-AC\" role=\"img\" aria-label=\"corpo a corpo\"><svg/></span><br>\
+             <span class=\"carta-icon carta-icon-dice-yellow\" role=\"img\" aria-label=\"dado amarelo\"><svg id=\"y\"/></span>\
+             <span class=\"carta-icon carta-icon-dice-yellow\" role=\"img\" aria-label=\"dado amarelo\"><svg id=\"y\"/></span>"
         );
     }
 }

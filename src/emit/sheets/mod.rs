@@ -41,10 +41,7 @@ use crate::game::Game;
 use crate::load::{Jail, LoadError, Workspace};
 use crate::validate::RawCard;
 
-/// Default bleed, in mm.
-pub const DEFAULT_BLEED: f64 = 3.0;
-/// Default safe zone, in mm.
-pub const DEFAULT_SAFE: f64 = 3.0;
+pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE};
 
 /// Per-build choices; each `None` takes the manifest's `[print]` value.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -291,7 +288,7 @@ pub struct RenderedCard {
     pub count: u32,
     /// Its geometry.
     pub size: CardBox,
-    /// The face's HTML (the inside of a `.card.face` box).
+    /// The face's HTML (the inside of a `.carta-card.carta-face` box).
     pub face: String,
     /// The back's HTML.
     pub back: String,
@@ -486,7 +483,7 @@ impl<'a> Document<'_, 'a> {
         let (pw, ph) = self.build.page.size();
         let mut buf = String::new();
         let class = format!(
-            "paper-{} {}{}",
+            "carta-paper-{} carta-{}{}",
             self.build.page.paper.label().to_ascii_lowercase(),
             if self.build.page.orientation == Orientation::Portrait {
                 "portrait"
@@ -494,7 +491,7 @@ impl<'a> Document<'_, 'a> {
                 "landscape"
             },
             if self.build.ink_saver {
-                " ink-saver"
+                " carta-ink-saver"
             } else {
                 ""
             }

@@ -70,7 +70,7 @@ fn marks_svg(grid: &Grid, marks: &[Line]) -> String {
     let (pw, ph) = grid.page.size();
     let _ = write!(
         out,
-        "<svg class=\"marks\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
+        "<svg class=\"carta-marks\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
         w = mm(pw),
         h = mm(ph)
     );
@@ -116,7 +116,7 @@ pub(super) fn document_head(
     let (w, h) = (mm(page.0), mm(page.1));
     let _ = write!(
         out,
-        "</title>\n<style>\n@page {{ size: {w}mm {h}mm; margin: 0; }}\n.sheet {{ width: {w}mm; height: {h}mm; }}\n"
+        "</title>\n<style>\n@page {{ size: {w}mm {h}mm; margin: 0; }}\n.carta-sheet {{ width: {w}mm; height: {h}mm; }}\n"
     );
     for c in css {
         out.push_str(c);
@@ -147,7 +147,7 @@ pub(super) fn sheet(
     };
     let _ = writeln!(
         out,
-        "<section class=\"sheet {side_name}\" data-page=\"{number}\" data-side=\"{side_name}\" data-cols=\"{}\" data-rows=\"{}\">",
+        "<section class=\"carta-sheet carta-{side_name}\" data-page=\"{number}\" data-side=\"{side_name}\" data-cols=\"{}\" data-rows=\"{}\">",
         grid.cols, grid.rows
     );
     let (face_or_back, styles) = match side {
@@ -155,9 +155,9 @@ pub(super) fn sheet(
         Side::Backs => ("back", &grid.backs),
     };
     for c in cards {
-        out.push_str("<div class=\"card ");
+        out.push_str("<div class=\"carta-card carta-");
         out.push_str(face_or_back);
-        out.push_str(" kind-");
+        out.push_str(" carta-kind-");
         escape_into(c.kind, out);
         out.push_str("\" data-card=\"");
         escape_into(c.id, out);
@@ -232,37 +232,39 @@ impl Cover<'_> {
     /// Writes the cover pages.
     pub(super) fn write(&self, out: &mut String, page_h: f64) {
         let (first, next) = self.rows_per_page(page_h);
-        out.push_str("<section class=\"sheet cover\" data-page=\"1\" data-side=\"cover\">\n<h1>");
+        out.push_str(
+            "<section class=\"carta-sheet carta-cover\" data-page=\"1\" data-side=\"cover\">\n<h1>",
+        );
         escape_into(self.game, out);
-        out.push_str("</h1>\n<div class=\"row\"><strong>");
+        out.push_str("</h1>\n<div class=\"carta-row\"><strong>");
         escape_into(self.subject, out);
         out.push_str("</strong></div>\n");
         for line in &self.instructions {
-            out.push_str("<div class=\"row\">");
+            out.push_str("<div class=\"carta-row\">");
             escape_into(line, out);
             out.push_str("</div>\n");
         }
-        out.push_str("<div class=\"table counts\">\n<div class=\"row head\"><span>Kind</span><span class=\"n\">Cards</span><span class=\"n\">Copies</span></div>\n");
+        out.push_str("<div class=\"carta-table carta-counts\">\n<div class=\"carta-row carta-head\"><span>Kind</span><span class=\"carta-n\">Cards</span><span class=\"carta-n\">Copies</span></div>\n");
         let (mut distinct, mut copies) = (0, 0);
         for (kind, n, k) in &self.counts {
-            out.push_str("<div class=\"row\"><span>");
+            out.push_str("<div class=\"carta-row\"><span>");
             escape_into(kind, out);
             let _ = writeln!(
                 out,
-                "</span><span class=\"n\">{n}</span><span class=\"n\">{k}</span></div>"
+                "</span><span class=\"carta-n\">{n}</span><span class=\"carta-n\">{k}</span></div>"
             );
             distinct += n;
             copies += k;
         }
         let _ = writeln!(
             out,
-            "<div class=\"row head\"><span>Total</span><span class=\"n\">{distinct}</span><span class=\"n\">{copies}</span></div>\n</div>"
+            "<div class=\"carta-row carta-head\"><span>Total</span><span class=\"carta-n\">{distinct}</span><span class=\"carta-n\">{copies}</span></div>\n</div>"
         );
         let mut page = 1;
         let mut rows = self.sheets.iter().enumerate().peekable();
         let mut room = first;
         loop {
-            out.push_str("<div class=\"table sheets\">\n<div class=\"row head\"><span class=\"n\">Sheet</span><span>Pages</span><span>Kinds</span><span class=\"n\">Cards</span><span class=\"names\">Contents</span></div>\n");
+            out.push_str("<div class=\"carta-table carta-sheets\">\n<div class=\"carta-row carta-head\"><span class=\"carta-n\">Sheet</span><span>Pages</span><span>Kinds</span><span class=\"carta-n\">Cards</span><span class=\"carta-names\">Contents</span></div>\n");
             for _ in 0..room {
                 let Some((i, s)) = rows.next() else { break };
                 sheet_row(out, i, s);
@@ -275,7 +277,7 @@ impl Cover<'_> {
             room = next;
             let _ = writeln!(
                 out,
-                "<section class=\"sheet cover\" data-page=\"{page}\" data-side=\"cover\">"
+                "<section class=\"carta-sheet carta-cover\" data-page=\"{page}\" data-side=\"cover\">"
             );
         }
     }
@@ -288,13 +290,13 @@ fn sheet_row(out: &mut String, i: usize, s: &SheetEntry) {
     };
     let _ = write!(
         out,
-        "<div class=\"row\"><span class=\"n\">{}</span><span>{pages}</span><span>",
+        "<div class=\"carta-row\"><span class=\"carta-n\">{}</span><span>{pages}</span><span>",
         i + 1
     );
     escape_into(&s.kinds.join(", "), out);
     let _ = write!(
         out,
-        "</span><span class=\"n\">{}</span><span class=\"names\">",
+        "</span><span class=\"carta-n\">{}</span><span class=\"carta-names\">",
         s.boxes
     );
     let names: Vec<String> = s

@@ -19,7 +19,7 @@ use super::icons::{self, IconSet};
 use super::templates::{self, Templates};
 use super::view::{CardView, GameView};
 use super::{Inputs, Print, card_box, display, layout, spans};
-use crate::config::PrintSettings;
+use crate::config::{ArtMode, PrintSettings};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
 use crate::load::Jail;
@@ -240,6 +240,10 @@ impl<'g> Renderer<'g> {
                     display.map(|d| d.face.as_slice()).unwrap_or_default(),
                     &fields,
                     images,
+                    layout::KindLook {
+                        name: kind.map_or(card.kind.as_str(), |k| k.name.as_str()),
+                        full_bleed: kprint.is_some_and(|k| k.art == Some(ArtMode::FullBleed)),
+                    },
                 )
             }),
             // Put in below: the display fields are this card's own copy

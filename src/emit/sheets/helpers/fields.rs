@@ -36,7 +36,7 @@ impl HelperDef for Fields {
 
 impl Fields {
     fn table(&self, map: &Map<String, Value>, html: &mut String) {
-        html.push_str("<dl class=\"fields\">");
+        html.push_str("<dl class=\"carta-fields\">");
         for (key, value) in map {
             html.push_str("<dt>");
             escape_into(&key.replace('_', " "), html);

@@ -21,7 +21,10 @@ use crate::game::Game;
 /// localized game) its language's template phrases.
 pub(super) fn register<'g>(hb: &mut Handlebars<'g>, icons: &Arc<IconSet>, game: &'g Game) {
     hb.register_helper("card", Box::new(card::CardHelper(game)));
-    hb.register_helper("text", Box::new(text::Text(icons.clone())));
+    hb.register_helper(
+        "text",
+        Box::new(text::Text(icons.clone(), &game.manifest.manifest)),
+    );
     hb.register_helper("icon", Box::new(icon::IconHelper(icons.clone())));
     hb.register_helper("join", Box::new(join::Join));
     hb.register_helper("fields", Box::new(fields::Fields(icons.clone())));

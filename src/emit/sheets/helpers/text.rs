@@ -1,5 +1,7 @@
-//! `{{text value}}`: card text, HTML-escaped, with its `{icon}` tokens
-//! printed as inline icons and its line breaks kept.
+//! `{{text value}}`: card text, HTML-escaped, with its markup printed
+//! (`**bold**`, `*italic*`, `[[keyword]]` as the keyword's name in bold
+//! and its reminder in italics), its `{icon}` tokens as inline icons and
+//! its line breaks kept.
 
 use std::sync::Arc;
 
@@ -8,12 +10,14 @@ use handlebars::{
 };
 
 use super::{required, scalar_text};
+use crate::config::Manifest;
 use crate::emit::sheets::icons::IconSet;
+use crate::markup::{self, Node};
 
-/// The `text` helper.
-pub(super) struct Text(pub(super) Arc<IconSet>);
+/// The `text` helper, with the game's icons and (printed language's) keywords.
+pub(super) struct Text<'g>(pub(super) Arc<IconSet>, pub(super) &'g Manifest);
 
-impl HelperDef for Text {
+impl HelperDef for Text<'_> {
     fn call<'reg: 'rc, 'rc>(
         &self,
         h: &Helper<'rc>,
@@ -27,8 +31,40 @@ impl HelperDef for Text {
             return Err(RenderErrorReason::InvalidParamType("text or number").into());
         };
         let mut html = String::with_capacity(text.len() + 16);
-        self.0.write_text(&text, &mut html);
+        write_nodes(&markup::parse_in(self.1, &text), &self.0, self.1, &mut html);
         out.write(&html)?;
         Ok(())
+    }
+}
+
+/// Writes parsed card text as HTML.
+fn write_nodes(nodes: &[Node], icons: &IconSet, manifest: &Manifest, out: &mut String) {
+    for node in nodes {
+        match node {
+            Node::Text(t) => icons.write_text(t, out),
+            Node::Bold(inner) => {
+                out.push_str("<strong>");
+                write_nodes(inner, icons, manifest, out);
+                out.push_str("</strong>");
+            }
+            Node::Italic(inner) => {
+                out.push_str("<em>");
+                write_nodes(inner, icons, manifest, out);
+                out.push_str("</em>");
+            }
+            Node::Keyword(id) => {
+                let Some(k) = manifest.keywords.get(id) else {
+                    continue;
+                };
+                out.push_str("<strong class=\"carta-keyword\">");
+                icons.write_text(&k.name, out);
+                out.push_str("</strong>");
+                if let Some(reminder) = &k.reminder {
+                    out.push_str(" <em class=\"carta-reminder\">(");
+                    icons.write_text(reminder, out);
+                    out.push_str(")</em>");
+                }
+            }
+        }
     }
 }

@@ -135,7 +135,7 @@
   function face(c, zoom) {
     var w = c.width || 63, h = c.height || 88;
     var card = el('div', {
-      class: 'card face kind-' + c.kind, 'data-card': c.id,
+      class: 'carta-card carta-face carta-kind-' + c.kind, 'data-card': c.id,
       style: 'width:' + w + 'mm;height:' + h + 'mm;--bleed:0mm;--safe:3mm', html: c.face || ''
     });
     return el('div', { class: 'cb-face', style: 'width:' + w + 'mm;height:' + h + 'mm' + (zoom ? ';zoom:' + zoom : '') }, card);
