@@ -48,6 +48,27 @@ pub fn parse_toml<'a>(
     (doc, ok)
 }
 
+/// Reads a whole TOML document as JSON, as card files are read: `None`
+/// after reporting its syntax errors, or the value JSON cannot hold
+/// (`schema::type`: an integer that is not one, a non-finite float).
+pub fn read_toml(
+    file: FileId,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Map<String, Value>> {
+    let (doc, ok) = parse_toml(file, text, out);
+    if !ok {
+        return None;
+    }
+    match table_to_json(doc.get_ref()) {
+        Ok(map) => Some(map),
+        Err((span, message)) => {
+            out.push(Diagnostic::error("schema::type", message).at(file, span, "here"));
+            None
+        }
+    }
+}
+
 /// Runs `toml`'s lexer and parser over `text` without building a tree,
 /// keeping about `max` of the syntax errors as diagnostics in `out`;
 /// returns how many there were. The errors are those of `toml`'s parser
