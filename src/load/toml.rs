@@ -14,6 +14,8 @@ use toml_parser::{ErrorSink, Expected, ParseError, Raw, Span as TomlSpan};
 use crate::diag::{Cap, Diagnostic, FileId, Span, cap};
 use crate::limits::max_diagnostics_per_file;
 
+pub mod tree;
+
 /// A parsed TOML document; borrows the text it was parsed from.
 pub type Document<'a> = Spanned<DeTable<'a>>;
 

@@ -208,3 +208,31 @@ fn every_invalid_case_is_a_diagnostic() {
     }
     assert!(accepted.is_empty(), "accepted:\n{}", accepted.join("\n"));
 }
+
+/// The old reading: `toml`'s tree, then JSON.
+fn read_by_toml(text: &str) -> Option<Map<String, Value>> {
+    let (doc, ok) = carta::load::parse_toml(FileId(0), text, &mut Vec::new());
+    ok.then(|| carta::load::table_to_json(doc.get_ref()).ok())
+        .flatten()
+}
+
+#[test]
+fn the_event_reader_agrees_with_toml_on_every_case() {
+    let mut read_by_events = 0;
+    for path in cases("valid").iter().chain(&cases("invalid")) {
+        let name = name(path);
+        let Ok(text) = String::from_utf8(std::fs::read(path).unwrap()) else {
+            continue;
+        };
+        let ours = carta::load::tree::read(&text).map(carta::load::tree::Table::into_json);
+        // Serialized, so that key order counts too.
+        let show = |m: &Option<Map<String, Value>>| {
+            m.as_ref().map(|m| Value::Object(m.clone()).to_string())
+        };
+        assert_eq!(show(&ours), show(&read_by_toml(&text)), "{name}");
+        let valid = name.starts_with("valid/") && !REFUSED.contains(&name.as_str());
+        assert!(ours.is_some() || !valid, "{name}: left to toml");
+        read_by_events += usize::from(ours.is_some());
+    }
+    assert!(read_by_events >= 100, "{read_by_events}");
+}
