@@ -125,12 +125,24 @@ pub fn read_cards(
     pack: bool,
 ) -> FileCards {
     // Most files have nothing to report: read the cheap way, or in full.
-    if let Some(cards) = super::clean::read_clean(file, text, kinds, schemas, keep, pack) {
-        return FileCards {
+    match super::clean::read_clean(file, text, kinds, schemas, keep, pack) {
+        Some(cards) => FileCards {
             cards,
             diagnostics: Vec::new(),
-        };
+        },
+        None => read_in_full(file, text, kinds, schemas, keep, pack),
     }
+}
+
+/// [`read_cards`] through `toml`'s tree, reporting everything.
+pub(super) fn read_in_full(
+    file: FileId,
+    text: &str,
+    kinds: &[String],
+    schemas: &GameSchemas,
+    keep: Option<&BTreeSet<String>>,
+    pack: bool,
+) -> FileCards {
     let mut out = FileCards::default();
     let (doc, syntax_ok) = parse_toml(file, text, &mut out.diagnostics);
     if syntax_ok && (text.trim().is_empty() || doc.get_ref().is_empty()) {

@@ -162,3 +162,82 @@ fn follow<'t, 'a>(table: &'t Table<'a>, path: &[PathStep]) -> Vec<(&'t Node<'a>,
     }
     frontier
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::game::{Decks, Keep, compile};
+    use crate::load::Workspace;
+    use crate::validate::card::read_in_full;
+
+    /// Every shipped card file is clean, and reads the cheap way to the
+    /// very cards (fields, packed fields, spans, references) it reads to
+    /// in full.
+    #[test]
+    fn shipped_card_files_read_to_the_same_cards_either_way() {
+        let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let mut diags = Diagnostics::default();
+        let mut files = 0;
+        for game in ws.game_ids().unwrap() {
+            let g = compile(&mut ws, &game, Decks::Skip, Keep::All, &mut diags)
+                .unwrap()
+                .unwrap();
+            let kinds = g.manifest.manifest.kind_ids();
+            let keep = BTreeSet::from(["cost".to_owned()]);
+            for rel in ws.card_files(&game, &mut diags).unwrap() {
+                let id = ws.read(&rel, &mut diags).unwrap();
+                let text = ws.text_of(id).unwrap();
+                for (keep, pack) in [(None, false), (None, true), (Some(&keep), false)] {
+                    let cheap = read_clean(id, &text, &kinds, &g.schemas, keep, pack);
+                    let full = read_in_full(id, &text, &kinds, &g.schemas, keep, pack);
+                    assert!(full.diagnostics.is_empty(), "{rel}");
+                    assert_eq!(cheap.as_ref(), Some(&full.cards), "{rel}");
+                }
+                files += 1;
+            }
+        }
+        assert!(files >= 20, "{files}");
+    }
+
+    fn schemas_and_kinds() -> (GameSchemas, Vec<String>) {
+        let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let mut diags = Diagnostics::default();
+        let g = compile(&mut ws, "intrepidos", Decks::Skip, Keep::All, &mut diags)
+            .unwrap()
+            .unwrap();
+        (g.schemas, g.manifest.manifest.kind_ids())
+    }
+
+    /// Anything `read_in_full` would report leaves the file to it.
+    #[test]
+    fn a_file_with_anything_to_report_is_read_in_full() {
+        let (schemas, kinds) = schemas_and_kinds();
+        let kind = &kinds[0];
+        let card =
+            |extra: &str| format!("[[card]]\nid = \"a\"\nkind = \"{kind}\"\nname = \"A\"\n{extra}");
+        for text in [
+            String::new(),
+            "# only a comment\n".to_owned(),
+            card("copies = 0\n"),
+            card("copies = \"2\"\n"),
+            card("unknown_field_of_no_schema = 1\n"),
+            card("x = 0x\n"),
+            card("x = nan\n"),
+            card("[[card]]\nid = \"B\"\nkind = \"nope\"\nname = \"\"\n"),
+            format!("{}[deck]\n", card("")),
+            "[card]\nid = \"a\"\n".to_owned(),
+            card("id = \"b\"\n"),
+        ] {
+            assert_eq!(
+                read_clean(FileId(0), &text, &kinds, &schemas, None, false),
+                None,
+                "{text}"
+            );
+            let full = read_in_full(FileId(0), &text, &kinds, &schemas, None, false);
+            assert!(!full.diagnostics.is_empty(), "{text}");
+        }
+    }
+}

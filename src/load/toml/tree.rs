@@ -524,3 +524,59 @@ fn descend<'t, 'a>(
     }
     Some(table)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_are_toml_spans() {
+        let text = "[[card]]\nid = \"a\"\n[card.stats]\nhp = 3\n[[card.levels]]\nn = 1\n";
+        let root = read(text).unwrap();
+        let cards = root.get("card").unwrap();
+        assert_eq!(&text[cards.span.clone()], "[[card]]");
+        let Item::Array(items, true) = &cards.item else {
+            panic!("{cards:?}")
+        };
+        let Item::Table(card) = &items[0].item else {
+            panic!()
+        };
+        assert_eq!(&text[items[0].span.clone()], "[[card]]");
+        assert_eq!(&text[card.get("id").unwrap().span.clone()], "\"a\"");
+        assert_eq!(
+            &text[card.get("stats").unwrap().span.clone()],
+            "[card.stats]"
+        );
+        let keys: Vec<&str> = card.entries.iter().map(|e| &*e.key).collect();
+        assert_eq!(keys, ["id", "stats", "levels"]);
+    }
+
+    #[test]
+    fn a_table_of_more_keys_than_the_scan_allows_is_left_to_toml() {
+        let text: String = (0..=MAX_KEYS).map(|i| format!("k{i} = {i}\n")).collect();
+        assert!(read(&text).is_none());
+        let text: String = (0..MAX_KEYS).map(|i| format!("k{i} = {i}\n")).collect();
+        assert_eq!(read(&text).unwrap().entries.len(), MAX_KEYS);
+        let mut diags = Vec::new();
+        let long: String = (0..=MAX_KEYS).map(|i| format!("k{i} = {i}\n")).collect();
+        let json = super::super::read_toml(crate::diag::FileId(0), &long, &mut diags).unwrap();
+        assert_eq!(json.len(), MAX_KEYS + 1);
+    }
+
+    #[test]
+    fn anything_toml_reports_gives_none() {
+        for text in [
+            "a = 1\na = 2\n",
+            "a = 0x\n",
+            "a = 99999999999999999999\n",
+            "a = inf\n",
+            "[a]\n[a]\n",
+            "a = {b = 1}\na.c = 2\n",
+            "a = [1]\n[[a]]\n",
+            "a = \"\\q\"\n",
+            "a = \n",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+}
