@@ -72,10 +72,7 @@ fn clean_card(
     let refs = schema
         .map(|s| collect_refs(&table, &s.refs))
         .unwrap_or_default();
-    let mut fields = table.into_json();
-    for r in RESERVED {
-        fields.shift_remove(r);
-    }
+    let fields = table.into_json_without(&RESERVED);
     // jsonschema validates a `Value`: the map moves in and back out.
     let instance = Value::Object(fields);
     if schema.is_some_and(|s| !s.validator.is_valid(&instance)) {

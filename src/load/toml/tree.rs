@@ -105,9 +105,17 @@ impl<'a> Table<'a> {
 
     /// The table as a JSON object (strings and keys copied out of the text).
     pub fn into_json(self) -> Map<String, Value> {
+        self.into_json_without(&[])
+    }
+
+    /// The table as a JSON object without the keys in `skip` (a card's
+    /// reserved fields, which are not copied only to be removed).
+    pub fn into_json_without(self, skip: &[&str]) -> Map<String, Value> {
         let mut map = Map::with_capacity(self.entries.len());
         for e in self.entries {
-            map.insert(e.key.into_owned(), e.node.item.into_json());
+            if !skip.contains(&&*e.key) {
+                map.insert(e.key.into_owned(), e.node.item.into_json());
+            }
         }
         map
     }
@@ -254,7 +262,15 @@ impl<'a> Reader<'_, 'a> {
 
     /// A key, dotted or not: the path to its table and the last key.
     fn key(&mut self, first: Event) -> Option<(Vec<Key<'a>>, Key<'a>)> {
-        let mut keys = vec![self.decode_key(first)?];
+        let first = self.decode_key(first)?;
+        if !matches!(
+            (self.peek(0), self.peek(1)),
+            (Some(EventKind::KeySep), _) | (Some(EventKind::Whitespace), Some(EventKind::KeySep))
+        ) {
+            // Most keys are not dotted: no path to allocate.
+            return Some((Vec::new(), first));
+        }
+        let mut keys = vec![first];
         loop {
             let dot = match (self.peek(0), self.peek(1)) {
                 (Some(EventKind::KeySep), _) => 1,
