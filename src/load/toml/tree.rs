@@ -90,6 +90,15 @@ impl<'a> Table<'a> {
         self.entries.iter().position(|e| e.key == key)
     }
 
+    /// The index of `key`'s entry, made (a table, with `make`) if missing.
+    fn child(&mut self, key: &Key<'a>, make: impl FnOnce() -> Table<'a>) -> Option<usize> {
+        if let Some(at) = self.position(&key.0) {
+            return Some(at);
+        }
+        self.push(key.clone(), table_node(key.1.clone(), make()))?;
+        Some(self.entries.len() - 1)
+    }
+
     /// Adds an entry; `None` when the table would exceed [`MAX_KEYS`].
     fn push(&mut self, key: Key<'a>, node: Node<'a>) -> Option<&mut Node<'a>> {
         if self.entries.len() >= MAX_KEYS {
@@ -399,19 +408,12 @@ fn inline_key_value<'a>(
 ) -> Option<()> {
     let mut parent = table;
     for step in path {
-        let at = match parent.position(&step.0) {
-            Some(at) => at,
-            None => {
-                let sub = Table {
-                    implicit: true,
-                    dotted: true,
-                    inline: true,
-                    ..Table::default()
-                };
-                parent.push(step.clone(), table_node(step.1.clone(), sub))?;
-                parent.entries.len() - 1
-            }
-        };
+        let at = parent.child(step, || Table {
+            implicit: true,
+            dotted: true,
+            inline: true,
+            ..Table::default()
+        })?;
         match &mut parent.entries[at].node.item {
             Item::Table(t) if t.implicit => parent = t,
             _ => return None,
@@ -464,15 +466,14 @@ impl<'a> Document<'a> {
             parent.push(header.key, node)?;
             return Some(());
         }
-        let array = match parent.position(&header.key.0) {
-            Some(at) => &mut parent.entries[at].node,
-            None => {
-                let array = Node {
-                    span: header.span.clone(),
-                    item: Item::Array(Vec::new(), true),
-                };
-                parent.push(header.key, array)?
-            }
+        let array = if let Some(at) = parent.position(&header.key.0) {
+            &mut parent.entries[at].node
+        } else {
+            let array = Node {
+                span: header.span.clone(),
+                item: Item::Array(Vec::new(), true),
+            };
+            parent.push(header.key, array)?
         };
         match &mut array.item {
             Item::Array(items, true) => items.push(node),
@@ -508,18 +509,11 @@ fn descend<'t, 'a>(
     dotted: bool,
 ) -> Option<&'t mut Table<'a>> {
     for step in path {
-        let at = match table.position(&step.0) {
-            Some(at) => at,
-            None => {
-                let sub = Table {
-                    implicit: true,
-                    dotted,
-                    ..Table::default()
-                };
-                table.push(step.clone(), table_node(step.1.clone(), sub))?;
-                table.entries.len() - 1
-            }
-        };
+        let at = table.child(step, || Table {
+            implicit: true,
+            dotted,
+            ..Table::default()
+        })?;
         table = match &mut table.entries[at].node.item {
             Item::Array(items, true) => match items.last_mut().map(|n| &mut n.item) {
                 Some(Item::Table(t)) => t,
