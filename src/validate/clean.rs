@@ -1,7 +1,7 @@
 //! The cards of a file that has nothing to report, read the cheap way: the
 //! event reader's tree (`load::tree`), no `toml` tree. Any doubt — an
 //! error of any kind, a card that is not clean — and the file is read the
-//! full way (`card::read_cards`), whose diagnostics stay the only ones.
+//! full way (`card::read_in_full`), whose diagnostics stay the only ones.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
