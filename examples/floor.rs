@@ -3,8 +3,13 @@
 //! validates each card (jsonschema) against one equivalent single-file
 //! schema. It also writes that schema, for `taplo check --schema`.
 //!
+//! `events` is the parse column read the way `carta check` reads a card
+//! file with nothing to report: `toml_parser`'s events straight into
+//! carta's tree (`carta::load::tree`), then JSON — for the cost of the
+//! reader alone against `toml`'s.
+//!
 //! ```text
-//! cargo run --release --example floor -- DIR GAME read|parse|validate
+//! cargo run --release --example floor -- DIR GAME read|parse|events|validate
 //! cargo run --release --example floor -- DIR GAME schema OUT.json
 //! ```
 
@@ -17,7 +22,7 @@ use serde_json::{Value, json};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [dir, game, mode, rest @ ..] = &args[..] else {
-        eprintln!("usage: floor DIR GAME read|parse|validate|schema [OUT]");
+        eprintln!("usage: floor DIR GAME read|parse|events|validate|schema [OUT]");
         std::process::exit(2);
     };
     let dir = Path::new(dir);
@@ -43,6 +48,12 @@ fn main() {
             "read" => {}
             "parse" => {
                 cards += toml::from_str::<toml::Table>(&text).unwrap()["card"]
+                    .as_array()
+                    .map_or(0, Vec::len);
+            }
+            "events" => {
+                let doc = carta::load::tree::read(&text).expect("a valid card file");
+                cards += Value::Object(doc.into_json())["card"]
                     .as_array()
                     .map_or(0, Vec::len);
             }

@@ -12,7 +12,7 @@ mod walk;
 pub use self::cache::{CheckCache, Mark, hash_text, settled_stamp};
 pub use self::confine::{Jail, ReadProblem, Stamp};
 
-pub use self::toml::{Document, SpanIndex, parse_toml, table_to_json, to_json};
+pub use self::toml::{Document, SpanIndex, parse_toml, read_toml, table_to_json, to_json, tree};
 
 use std::borrow::Cow;
 use std::fs;

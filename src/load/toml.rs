@@ -14,6 +14,8 @@ use toml_parser::{ErrorSink, Expected, ParseError, Raw, Span as TomlSpan};
 use crate::diag::{Cap, Diagnostic, FileId, Span, cap};
 use crate::limits::max_diagnostics_per_file;
 
+pub mod tree;
+
 /// A parsed TOML document; borrows the text it was parsed from.
 pub type Document<'a> = Spanned<DeTable<'a>>;
 
@@ -46,6 +48,27 @@ pub fn parse_toml<'a>(
         cap.push(out, syntax_diagnostic(file, text, e.span(), e.message()));
     }
     (doc, ok)
+}
+
+/// Reads a whole TOML document as JSON, as card files are read: `None`
+/// after reporting its syntax errors, or the value JSON cannot hold
+/// (`schema::type`: an integer that is not one, a non-finite float).
+pub fn read_toml(
+    file: FileId,
+    text: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Map<String, Value>> {
+    let (doc, ok) = parse_toml(file, text, out);
+    if !ok {
+        return None;
+    }
+    match table_to_json(doc.get_ref()) {
+        Ok(map) => Some(map),
+        Err((span, message)) => {
+            out.push(Diagnostic::error("schema::type", message).at(file, span, "here"));
+            None
+        }
+    }
 }
 
 /// Runs `toml`'s lexer and parser over `text` without building a tree,

@@ -125,6 +125,25 @@ pub fn read_cards(
     keep: Option<&BTreeSet<String>>,
     pack: bool,
 ) -> FileCards {
+    // Most files have nothing to report: read the cheap way, or in full.
+    match super::clean::read_clean(file, text, kinds, schemas, keep, pack) {
+        Some(cards) => FileCards {
+            cards,
+            diagnostics: Vec::new(),
+        },
+        None => read_in_full(file, text, kinds, schemas, keep, pack),
+    }
+}
+
+/// [`read_cards`] through `toml`'s tree, reporting everything.
+pub(super) fn read_in_full(
+    file: FileId,
+    text: &str,
+    kinds: &[String],
+    schemas: &GameSchemas,
+    keep: Option<&BTreeSet<String>>,
+    pack: bool,
+) -> FileCards {
     let mut out = FileCards::default();
     let (doc, syntax_ok) = parse_toml(file, text, &mut out.diagnostics);
     if syntax_ok && (text.trim().is_empty() || doc.get_ref().is_empty()) {
@@ -199,18 +218,23 @@ impl FileContext<'_> {
             &mut scratch
         };
         if let Some(mut raw) = self.read_card(table, header, sink) {
-            if self.pack {
-                raw.packed = Some(PackedFields::pack(&raw.fields));
-            }
-            if let Some(keep) = self.keep {
-                // A new map, not `retain`: the old one's capacity would stay allocated.
-                raw.fields = std::mem::take(&mut raw.fields)
-                    .into_iter()
-                    .filter(|(k, _)| keep.contains(k))
-                    .collect();
-            }
+            finish_card(&mut raw, self.keep, self.pack);
             out.cards.push(raw);
         }
+    }
+}
+
+/// Packs a card's fields (with `pack`) and keeps of them only `keep`.
+pub(super) fn finish_card(raw: &mut RawCard, keep: Option<&BTreeSet<String>>, pack: bool) {
+    if pack {
+        raw.packed = Some(PackedFields::pack(&raw.fields));
+    }
+    if let Some(keep) = keep {
+        // A new map, not `retain`: the old one's capacity would stay allocated.
+        raw.fields = std::mem::take(&mut raw.fields)
+            .into_iter()
+            .filter(|(k, _)| keep.contains(k))
+            .collect();
     }
 }
 
@@ -256,7 +280,7 @@ fn card_array<'t, 'v>(
 }
 
 /// The span of the first line of a card table (its `[[card]]` header).
-fn header_of(text: &str, span: Span) -> Span {
+pub(super) fn header_of(text: &str, span: Span) -> Span {
     let start = span.start.min(text.len());
     let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     start..line_end.min(span.end.max(start)).max(start)

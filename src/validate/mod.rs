@@ -3,6 +3,7 @@
 //! `game.toml` against the manifest's own schema ([`manifest`]).
 
 mod card;
+mod clean;
 pub mod display;
 mod documents;
 pub mod manifest;

@@ -23,4 +23,5 @@ mod serve;
 mod sheets;
 mod sixth;
 mod standalone;
+mod toml_test;
 mod watch;
