@@ -307,7 +307,7 @@ async fn a_player_builds_breaks_shares_and_saves_an_intrepidos_deck() {
 
     // Save, then `carta deck check` the file; saving again asks first.
     let said = save(&client, "Fúria de Áries (cópia)").await;
-    let rel = "cards/intrepidos/decks/furia-de-aries-copia.toml";
+    let rel = "decks/intrepidos/furia-de-aries-copia.toml";
     assert_eq!(said, format!("saved as {rel}"));
     ws.run(["deck", "check", rel]).succeeds();
     let written = ws.read(rel);
@@ -436,7 +436,7 @@ async fn a_kingdoms_deck_shows_its_type_shares_and_the_hero_bound_to_the_city() 
     assert_eq!(status(&client).await, "Legal");
     share_round_trip(&client, &lines).await;
     let said = save(&client, "").await;
-    let rel = "cards/kingdoms/decks/new-deck.toml";
+    let rel = "decks/kingdoms/new-deck.toml";
     assert_eq!(said, format!("saved as {rel}"));
     ws.run(["deck", "check", rel]).succeeds();
 
@@ -629,7 +629,7 @@ fn a_deck_is_judged_by_the_format_it_opts_into_and_saved_with_it() {
     );
     assert_eq!(status, 201, "{saved}");
     let rel = saved["file"].as_str().unwrap();
-    assert_eq!(rel, "cards/mosaico/decks/azul-liga.toml");
+    assert_eq!(rel, "decks/mosaico/azul-liga.toml");
     assert!(
         ws.read(rel).contains("\nformat = \"liga\"\n"),
         "{}",
@@ -687,4 +687,181 @@ fn open_without_a_browser_says_so_and_how_to_open_the_page() {
         line.contains("`xdg-open` opened no browser") && line.contains("in a browser"),
         "{line}"
     );
+}
+
+/// Issue 25, defect 1: a deck the command finds illegal is never legal in
+/// the builder or on the organisers' page, and gets no code.
+#[test]
+fn a_deck_of_a_game_without_zones_is_judged_alike_by_the_command_and_the_server() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let text = "game = \"zodiacos\"\nname = \"Sem zonas\"\n";
+    ws.write("sem-zonas.toml", text);
+    ws.run(["deck", "check", "sem-zonas.toml"])
+        .code(1)
+        .stderr_has("deck::no-zones");
+    let (_server, url) = start_serve(ws.path());
+    let (status, answer) = http(
+        &url,
+        "POST",
+        "/api/games/zodiacos/verdict",
+        &json!({"name": "Sem zonas"}),
+    );
+    assert_eq!(status, 422, "{answer}");
+    let error = answer["error"].as_str().unwrap();
+    assert!(error.contains("deck::no-zones"), "{answer}");
+    assert!(answer.get("code").is_none(), "no code for it: {answer}");
+    let (status, table) = http(
+        &url,
+        "POST",
+        "/api/organize",
+        &json!({"decks": [{"label": "sem-zonas.toml", "text": text}]}),
+    );
+    assert_eq!(status, 200, "{table}");
+    let row = &table["rows"][0];
+    assert_eq!(row["verdict"], "illegal", "as the command says: {table}");
+    assert!(
+        row["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("deck::no-zones"),
+        "{table}"
+    );
+}
+
+/// Issue 25, defect 4: a player's illegal deck saved by the builder goes
+/// to `decks/<game>/`, which the game's own check does not fail on.
+#[test]
+fn a_players_illegal_deck_is_saved_apart_and_the_games_check_stays_clean() {
+    let ws = Workspace::shipped(&["kingdoms"]);
+    let (_server, url) = start_serve(ws.path());
+    let deck = json!({"name": "Two cards", "zones": {"main": {"valaria": 1}}});
+    let (status, verdict) = http(&url, "POST", "/api/games/kingdoms/verdict", &deck);
+    assert_eq!(status, 200, "{verdict}");
+    assert_eq!(verdict["legal"], false, "{verdict}");
+    let (status, saved) = http(
+        &url,
+        "POST",
+        "/api/games/kingdoms/save",
+        &json!({"deck": deck}),
+    );
+    assert_eq!(status, 201, "{saved}");
+    let rel = saved["file"].as_str().unwrap();
+    assert_eq!(rel, "decks/kingdoms/two-cards.toml");
+    ws.run(["deck", "check", rel]).code(1);
+    ws.run(["check"]).succeeds();
+    let (_, game) = http(&url, "GET", "/api/games/kingdoms", &Value::Null);
+    assert_eq!(game["save_to"], "decks/kingdoms", "the page says where");
+}
+
+/// A deck code as a URL query value.
+fn query_value(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Issue 25, defect 2: a code carries its format, from a link without
+/// `&format=` and when pasted into Import.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_keeps_its_format_from_a_link_and_from_import() {
+    let ws = Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let liga = json!({
+        "name": "Azul",
+        "format": "liga",
+        "zones": {
+            "main": {"azul-flor": 3, "azul-estrela": 1, "verde-flor": 3, "verde-onda": 2, "ocre-flor": 2, "ocre-onda": 3},
+            "patron": {"dona-azul": 1}
+        }
+    });
+    let (answered, league) = http(&url, "POST", "/api/games/mosaico/verdict", &liga);
+    assert_eq!(answered, 200, "{league}");
+    let code = league["code"].as_str().unwrap().to_owned();
+    let shown = if league["legal"] == true {
+        "Legal"
+    } else {
+        "Illegal"
+    };
+    let (_driver, client) = browser(profile.path()).await;
+    let format = "return document.getElementById('cb-format').value";
+    let code_now = "return document.getElementById('cb-code').value";
+
+    client
+        .goto(&format!("{url}mosaico/deck?code={}", query_value(&code)))
+        .await
+        .unwrap();
+    assert_eq!(status(&client).await, shown);
+    assert_eq!(js(&client, format).await, "liga", "the link's deck format");
+    assert_eq!(js(&client, code_now).await, code.as_str(), "the same code");
+    let href = js(&client, "return document.getElementById('cb-link').href").await;
+    assert!(!href.as_str().unwrap().contains("format="), "{href}");
+
+    client.goto(&format!("{url}mosaico/deck")).await.unwrap();
+    settled(&client).await;
+    assert_eq!(js(&client, format).await, "");
+    client
+        .find(Locator::Id("cb-import-text"))
+        .await
+        .unwrap()
+        .send_keys(&code)
+        .await
+        .unwrap();
+    click(&client, "#cb-import").await;
+    wait_js(
+        &client,
+        &format!("return document.getElementById('cb-code').value==={code:?}"),
+    )
+    .await;
+    assert_eq!(js(&client, format).await, "liga", "the imported format");
+    assert_eq!(status(&client).await, shown);
+    client.close().await.unwrap();
+}
+
+/// Issue 25, defect 3: with the server gone, a change marks the verdict out
+/// of date (no stale code), Save says it did not save, and once the server
+/// is back the page retries by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_request_marks_the_verdict_out_of_date_and_is_retried() {
+    let ws = Workspace::shipped(&["kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let port = crate::watch::free_port().to_string();
+    let args = ["serve", "--port", port.as_str()];
+    let (server, url) = crate::watch::start_server(ws.path(), &args);
+    let (_driver, client) = browser(profile.path()).await;
+    client.goto(&format!("{url}kingdoms/deck")).await.unwrap();
+    settled(&client).await;
+    let first = ".cb-row button[data-add]";
+    click(&client, first).await;
+    let before = status(&client).await;
+    assert!(before == "Legal" || before == "Illegal", "{before}");
+
+    drop(server);
+    click(&client, first).await;
+    wait_js(
+        &client,
+        "var s=document.getElementById('cb-status');return document.body.dataset.stale!==undefined && s.firstChild.textContent==='Out of date' && !!document.getElementById('cb-outdated')",
+    )
+    .await;
+    assert_eq!(
+        js(&client, "return document.getElementById('cb-code').value").await,
+        ""
+    );
+    let said = save(&client, "gone").await;
+    assert!(said.starts_with("not saved"), "{said}");
+
+    let (_server, _) = crate::watch::start_server(ws.path(), &args);
+    wait_js(
+        &client,
+        "var s=document.getElementById('cb-status');return document.body.dataset.stale===undefined && !!s && s.firstChild.textContent!=='Out of date' && document.getElementById('cb-code').value!==''",
+    )
+    .await;
+    client.close().await.unwrap();
 }
