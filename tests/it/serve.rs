@@ -3,6 +3,9 @@
 //! rule, shares the deck as a code and a link, and saves it; the saved file
 //! then passes `carta deck check`. The server's refusals (unknown game,
 //! card, zone, bad count, oversize body) are asked from the page itself.
+//! The defects of issue 25 each have a test: one verdict with the command,
+//! the format a code carries, a verdict marked out of date when the server
+//! does not answer, and players' decks saved apart from the game's.
 //!
 //! With `CARTA_BLESS=1` the tests write the README's screenshots to
 //! `docs/img/`.

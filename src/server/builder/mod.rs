@@ -1,7 +1,8 @@
 //! The deck builder of `carta serve`: what the server knows of each game
 //! (its compiled rules, every card's printed face, the facets its schemas
-//! allow filtering on) and the judgement of a deck by the game's own
-//! [`RuleSet`] — the same one `carta deck check` runs.
+//! allow filtering on) and the judgement of a deck by
+//! [`crate::deck::judge`] — the very code `carta deck check` runs, on the
+//! deck as a deck file — so the page and the command cannot disagree.
 //!
 //! Nothing here names a game, a kind or a field: cards, zones, facets and
 //! rules all come from the game's data.
@@ -280,8 +281,8 @@ pub(super) struct Invalid(pub(super) String);
 /// The longest deck name accepted.
 const MAX_NAME: usize = 200;
 
-/// A deck checked against the game's zones and pool: its engine view and,
-/// for each zone, its lines.
+/// A deck judged as `carta deck check` judges it: its engine view (zones
+/// in the rules' order) and its legality.
 #[derive(Debug, Clone)]
 pub(super) struct ValidDeck {
     pub(super) name: String,
