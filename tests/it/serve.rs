@@ -868,3 +868,194 @@ async fn a_failed_request_marks_the_verdict_out_of_date_and_is_retried() {
     .await;
     client.close().await.unwrap();
 }
+
+/// The mutations of a deck file the differential test judges: the deck,
+/// and the deck broken one way each (no zones, an unknown card, zone or
+/// format, a line removed, counts raised, zero or moved to another zone).
+fn mutations(base: &toml::Table) -> Vec<toml::Table> {
+    let zones: Vec<String> = base
+        .iter()
+        .filter(|(_, v)| v.is_table())
+        .map(|(k, _)| k.clone())
+        .collect();
+    let mut out = vec![base.clone()];
+    let mut bare = base.clone();
+    bare.retain(|_, v| !v.is_table());
+    out.push(bare);
+    let mut nope = base.clone();
+    nope.insert("format".into(), "nope".into());
+    out.push(nope);
+    let Some(first) = zones.first() else {
+        return out;
+    };
+    let line = |t: &toml::Table| {
+        let z = t[first].as_table().unwrap();
+        z.iter()
+            .next()
+            .map(|(c, n)| (c.clone(), n.as_integer().unwrap()))
+    };
+    let edit = |f: &dyn Fn(&mut toml::Table)| {
+        let mut t = base.clone();
+        f(&mut t);
+        t
+    };
+    let zone = |t: &mut toml::Table| {
+        t.get_mut(first.as_str())
+            .unwrap()
+            .as_table_mut()
+            .unwrap()
+            .clone()
+    };
+    let Some((card, n)) = line(base) else {
+        return out;
+    };
+    for (key, count) in [
+        (card.clone(), n + 3),
+        (card.clone(), 0),
+        ("no-such-card".into(), 1),
+    ] {
+        out.push(edit(&|t| {
+            let mut z = zone(t);
+            z.insert(key.clone(), count.into());
+            t.insert(first.clone(), z.into());
+        }));
+    }
+    out.push(edit(&|t| {
+        let mut z = zone(t);
+        z.remove(&card);
+        t.insert(first.clone(), z.into());
+    }));
+    out.push(edit(&|t| {
+        let mut z = zone(t);
+        for (_, v) in &mut z {
+            *v = (v.as_integer().unwrap() * 10).min(10_000).into();
+        }
+        t.insert(first.clone(), z.into());
+    }));
+    out.push(edit(&|t| {
+        let mut lost = toml::Table::new();
+        lost.insert(card.clone(), 1.into());
+        t.insert("nowhere".into(), lost.into());
+    }));
+    if let Some(last) = zones.last().filter(|l| *l != first) {
+        out.push(edit(&|t| {
+            let mut z = t[last.as_str()].as_table().unwrap().clone();
+            z.insert(card.clone(), 1.into());
+            t.insert(last.clone(), z.into());
+        }));
+    }
+    out
+}
+
+/// Issue 25: on every shipped deck and its mutations, the builder's verdict
+/// and the organisers' rows say what `carta deck check` says — the same
+/// legality and, where the deck could be judged, the same broken rules.
+#[test]
+fn the_builder_the_organisers_and_the_command_agree_on_shipped_decks_and_their_mutations() {
+    let ws = Workspace::shipped(&[]);
+    let mut bases = Vec::new();
+    for game in ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"] {
+        let mut bare = toml::Table::new();
+        bare.insert("game".into(), game.into());
+        bare.insert("name".into(), "Vazio".into());
+        bases.push(bare);
+        let dir = ws.path().join("cards").join(game).join("decks");
+        for entry in std::fs::read_dir(dir).into_iter().flatten() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            bases.push(text.parse::<toml::Table>().unwrap());
+        }
+    }
+    let decks: Vec<toml::Table> = bases.iter().flat_map(mutations).collect();
+    assert!(decks.len() > 60, "{} decks", decks.len());
+    let mut files = Vec::new();
+    for (i, d) in decks.iter().enumerate() {
+        let rel = format!("decks/m/{i}.toml");
+        ws.write(&rel, toml::to_string(d).unwrap());
+        files.push(rel);
+    }
+    let args = ["--message-format", "json", "deck", "check"];
+    let run = ws.run(args.iter().copied().chain(files.iter().map(String::as_str)));
+    let diags = run.json();
+    let (_server, url) = start_serve(ws.path());
+    let submissions: Vec<Value> = decks
+        .iter()
+        .map(|d| json!({"text": toml::to_string(d).unwrap()}))
+        .collect();
+    let (_, table) = http(
+        &url,
+        "POST",
+        "/api/organize",
+        &json!({"decks": submissions}),
+    );
+    // Legal decks, decks judged illegal and decks refused are all seen.
+    let mut seen = [0_u32; 3];
+    for (i, d) in decks.iter().enumerate() {
+        let mine: Vec<&Value> = diags
+            .iter()
+            .filter(|g| g["file"] == files[i].as_str() && g["severity"] != "advice")
+            .collect();
+        let legal = !mine.iter().any(|g| g["severity"] == "error");
+        let mut codes: Vec<String> = mine
+            .iter()
+            .map(|g| {
+                format!(
+                    "{} {}",
+                    g["severity"].as_str().unwrap(),
+                    g["code"].as_str().unwrap()
+                )
+            })
+            .collect();
+        codes.sort();
+        let row = &table["rows"][i];
+        assert_eq!(
+            row["verdict"] == "legal",
+            legal,
+            "organisers, deck {i} {d:?}: {row} vs {codes:?}"
+        );
+        let mut input = json!({"name": d["name"].as_str().unwrap(), "zones": {}});
+        if let Some(f) = d.get("format") {
+            input["format"] = json!(f.as_str().unwrap());
+        }
+        for (k, v) in d.iter().filter(|(_, v)| v.is_table()) {
+            input["zones"][k] = serde_json::to_value(v).unwrap();
+        }
+        let game = d["game"].as_str().unwrap();
+        let (status, verdict) = http(&url, "POST", &format!("/api/games/{game}/verdict"), &input);
+        if status == 422 {
+            assert!(!legal, "deck {i} {d:?}: {verdict}");
+            let error = verdict["error"].as_str().unwrap();
+            if let Some(code) = error
+                .rsplit_once("(deck::")
+                .map(|(_, c)| c.split(')').next().unwrap())
+            {
+                assert!(
+                    codes.iter().any(|c| c.ends_with(&format!("deck::{code}"))),
+                    "deck {i}: {error} vs {codes:?}"
+                );
+            }
+            seen[2] += 1;
+            continue;
+        }
+        assert_eq!(status, 200, "deck {i} {d:?}: {verdict}");
+        assert_eq!(
+            verdict["legal"], legal,
+            "builder, deck {i} {d:?}: {verdict} vs {codes:?}"
+        );
+        let mut broken: Vec<String> = verdict["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {}",
+                    p["severity"].as_str().unwrap(),
+                    p["code"].as_str().unwrap()
+                )
+            })
+            .collect();
+        broken.sort();
+        assert_eq!(broken, codes, "deck {i} {d:?}");
+        seen[usize::from(!legal)] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
