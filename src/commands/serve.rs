@@ -119,7 +119,7 @@ pub(crate) fn serve(
         .map_err(|e| format!("cannot serve the deck builder: {e}"))?;
     if !bound.ip().is_loopback() {
         eprintln!(
-            "warning: serving on {} — anyone who can reach this machine can browse the cards and save deck files into cards/<game>/decks/",
+            "warning: serving on {} — anyone who can reach this machine can browse the cards and save deck files into decks/<game>/",
             bound.ip()
         );
     }

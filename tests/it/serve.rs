@@ -3,6 +3,9 @@
 //! rule, shares the deck as a code and a link, and saves it; the saved file
 //! then passes `carta deck check`. The server's refusals (unknown game,
 //! card, zone, bad count, oversize body) are asked from the page itself.
+//! The defects of issue 25 each have a test: one verdict with the command,
+//! the format a code carries, a verdict marked out of date when the server
+//! does not answer, and players' decks saved apart from the game's.
 //!
 //! With `CARTA_BLESS=1` the tests write the README's screenshots to
 //! `docs/img/`.
@@ -307,7 +310,7 @@ async fn a_player_builds_breaks_shares_and_saves_an_intrepidos_deck() {
 
     // Save, then `carta deck check` the file; saving again asks first.
     let said = save(&client, "Fúria de Áries (cópia)").await;
-    let rel = "cards/intrepidos/decks/furia-de-aries-copia.toml";
+    let rel = "decks/intrepidos/furia-de-aries-copia.toml";
     assert_eq!(said, format!("saved as {rel}"));
     ws.run(["deck", "check", rel]).succeeds();
     let written = ws.read(rel);
@@ -436,7 +439,7 @@ async fn a_kingdoms_deck_shows_its_type_shares_and_the_hero_bound_to_the_city() 
     assert_eq!(status(&client).await, "Legal");
     share_round_trip(&client, &lines).await;
     let said = save(&client, "").await;
-    let rel = "cards/kingdoms/decks/new-deck.toml";
+    let rel = "decks/kingdoms/new-deck.toml";
     assert_eq!(said, format!("saved as {rel}"));
     ws.run(["deck", "check", rel]).succeeds();
 
@@ -629,7 +632,7 @@ fn a_deck_is_judged_by_the_format_it_opts_into_and_saved_with_it() {
     );
     assert_eq!(status, 201, "{saved}");
     let rel = saved["file"].as_str().unwrap();
-    assert_eq!(rel, "cards/mosaico/decks/azul-liga.toml");
+    assert_eq!(rel, "decks/mosaico/azul-liga.toml");
     assert!(
         ws.read(rel).contains("\nformat = \"liga\"\n"),
         "{}",
@@ -687,4 +690,372 @@ fn open_without_a_browser_says_so_and_how_to_open_the_page() {
         line.contains("`xdg-open` opened no browser") && line.contains("in a browser"),
         "{line}"
     );
+}
+
+/// Issue 25, defect 1: a deck the command finds illegal is never legal in
+/// the builder or on the organisers' page, and gets no code.
+#[test]
+fn a_deck_of_a_game_without_zones_is_judged_alike_by_the_command_and_the_server() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let text = "game = \"zodiacos\"\nname = \"Sem zonas\"\n";
+    ws.write("sem-zonas.toml", text);
+    ws.run(["deck", "check", "sem-zonas.toml"])
+        .code(1)
+        .stderr_has("deck::no-zones");
+    let (_server, url) = start_serve(ws.path());
+    let (status, answer) = http(
+        &url,
+        "POST",
+        "/api/games/zodiacos/verdict",
+        &json!({"name": "Sem zonas"}),
+    );
+    assert_eq!(status, 422, "{answer}");
+    let error = answer["error"].as_str().unwrap();
+    assert!(error.contains("deck::no-zones"), "{answer}");
+    assert!(answer.get("code").is_none(), "no code for it: {answer}");
+    let (status, table) = http(
+        &url,
+        "POST",
+        "/api/organize",
+        &json!({"decks": [{"label": "sem-zonas.toml", "text": text}]}),
+    );
+    assert_eq!(status, 200, "{table}");
+    let row = &table["rows"][0];
+    assert_eq!(row["verdict"], "illegal", "as the command says: {table}");
+    assert!(
+        row["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("deck::no-zones"),
+        "{table}"
+    );
+}
+
+/// Issue 25, defect 4: a player's illegal deck saved by the builder goes
+/// to `decks/<game>/`, which the game's own check does not fail on.
+#[test]
+fn a_players_illegal_deck_is_saved_apart_and_the_games_check_stays_clean() {
+    let ws = Workspace::shipped(&["kingdoms"]);
+    let (_server, url) = start_serve(ws.path());
+    let deck = json!({"name": "Two cards", "zones": {"main": {"valaria": 1}}});
+    let (status, verdict) = http(&url, "POST", "/api/games/kingdoms/verdict", &deck);
+    assert_eq!(status, 200, "{verdict}");
+    assert_eq!(verdict["legal"], false, "{verdict}");
+    let (status, saved) = http(
+        &url,
+        "POST",
+        "/api/games/kingdoms/save",
+        &json!({"deck": deck}),
+    );
+    assert_eq!(status, 201, "{saved}");
+    let rel = saved["file"].as_str().unwrap();
+    assert_eq!(rel, "decks/kingdoms/two-cards.toml");
+    ws.run(["deck", "check", rel]).code(1);
+    ws.run(["check"]).succeeds();
+    let (_, game) = http(&url, "GET", "/api/games/kingdoms", &Value::Null);
+    assert_eq!(game["save_to"], "decks/kingdoms", "the page says where");
+}
+
+/// A deck code as a URL query value.
+fn query_value(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Issue 25, defect 2: a code carries its format, from a link without
+/// `&format=` and when pasted into Import.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_keeps_its_format_from_a_link_and_from_import() {
+    let ws = Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let liga = json!({
+        "name": "Azul",
+        "format": "liga",
+        "zones": {
+            "main": {"azul-flor": 3, "azul-estrela": 1, "verde-flor": 3, "verde-onda": 2, "ocre-flor": 2, "ocre-onda": 3},
+            "patron": {"dona-azul": 1}
+        }
+    });
+    let (answered, league) = http(&url, "POST", "/api/games/mosaico/verdict", &liga);
+    assert_eq!(answered, 200, "{league}");
+    let code = league["code"].as_str().unwrap().to_owned();
+    let shown = if league["legal"] == true {
+        "Legal"
+    } else {
+        "Illegal"
+    };
+    let (_driver, client) = browser(profile.path()).await;
+    let format = "return document.getElementById('cb-format').value";
+    let code_now = "return document.getElementById('cb-code').value";
+
+    client
+        .goto(&format!("{url}mosaico/deck?code={}", query_value(&code)))
+        .await
+        .unwrap();
+    assert_eq!(status(&client).await, shown);
+    assert_eq!(js(&client, format).await, "liga", "the link's deck format");
+    assert_eq!(js(&client, code_now).await, code.as_str(), "the same code");
+    let href = js(&client, "return document.getElementById('cb-link').href").await;
+    assert!(!href.as_str().unwrap().contains("format="), "{href}");
+
+    client.goto(&format!("{url}mosaico/deck")).await.unwrap();
+    settled(&client).await;
+    assert_eq!(js(&client, format).await, "");
+    client
+        .find(Locator::Id("cb-import-text"))
+        .await
+        .unwrap()
+        .send_keys(&code)
+        .await
+        .unwrap();
+    click(&client, "#cb-import").await;
+    wait_js(
+        &client,
+        &format!("return document.getElementById('cb-code').value==={code:?}"),
+    )
+    .await;
+    assert_eq!(js(&client, format).await, "liga", "the imported format");
+    assert_eq!(status(&client).await, shown);
+    client.close().await.unwrap();
+}
+
+/// Issue 25, defect 3: with the server gone, a change marks the verdict out
+/// of date (no stale code), Save says it did not save, and once the server
+/// is back the page retries by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_request_marks_the_verdict_out_of_date_and_is_retried() {
+    let ws = Workspace::shipped(&["kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let port = crate::watch::free_port().to_string();
+    let args = ["serve", "--port", port.as_str()];
+    let (server, url) = crate::watch::start_server(ws.path(), &args);
+    let (_driver, client) = browser(profile.path()).await;
+    client.goto(&format!("{url}kingdoms/deck")).await.unwrap();
+    settled(&client).await;
+    let first = ".cb-row button[data-add]";
+    click(&client, first).await;
+    let before = status(&client).await;
+    assert!(before == "Legal" || before == "Illegal", "{before}");
+
+    drop(server);
+    click(&client, first).await;
+    wait_js(
+        &client,
+        "var s=document.getElementById('cb-status');return document.body.dataset.stale!==undefined && s.firstChild.textContent==='Out of date' && !!document.getElementById('cb-outdated')",
+    )
+    .await;
+    assert_eq!(
+        js(&client, "return document.getElementById('cb-code').value").await,
+        ""
+    );
+    let said = save(&client, "gone").await;
+    assert!(said.starts_with("not saved"), "{said}");
+
+    let (_server, _) = crate::watch::start_server(ws.path(), &args);
+    wait_js(
+        &client,
+        "var s=document.getElementById('cb-status');return document.body.dataset.stale===undefined && !!s && s.firstChild.textContent!=='Out of date' && document.getElementById('cb-code').value!==''",
+    )
+    .await;
+    client.close().await.unwrap();
+}
+
+/// The mutations of a deck file the differential test judges: the deck,
+/// and the deck broken one way each (no zones, an unknown card, zone or
+/// format, a line removed, counts raised, zero or moved to another zone).
+fn mutations(base: &toml::Table) -> Vec<toml::Table> {
+    let zones: Vec<String> = base
+        .iter()
+        .filter(|(_, v)| v.is_table())
+        .map(|(k, _)| k.clone())
+        .collect();
+    let mut out = vec![base.clone()];
+    let mut bare = base.clone();
+    bare.retain(|_, v| !v.is_table());
+    out.push(bare);
+    let mut nope = base.clone();
+    nope.insert("format".into(), "nope".into());
+    out.push(nope);
+    let Some(first) = zones.first() else {
+        return out;
+    };
+    let line = |t: &toml::Table| {
+        let z = t[first].as_table().unwrap();
+        z.iter()
+            .next()
+            .map(|(c, n)| (c.clone(), n.as_integer().unwrap()))
+    };
+    let edit = |f: &dyn Fn(&mut toml::Table)| {
+        let mut t = base.clone();
+        f(&mut t);
+        t
+    };
+    let zone = |t: &mut toml::Table| {
+        t.get_mut(first.as_str())
+            .unwrap()
+            .as_table_mut()
+            .unwrap()
+            .clone()
+    };
+    let Some((card, n)) = line(base) else {
+        return out;
+    };
+    for (key, count) in [
+        (card.clone(), n + 3),
+        (card.clone(), 0),
+        ("no-such-card".into(), 1),
+    ] {
+        out.push(edit(&|t| {
+            let mut z = zone(t);
+            z.insert(key.clone(), count.into());
+            t.insert(first.clone(), z.into());
+        }));
+    }
+    out.push(edit(&|t| {
+        let mut z = zone(t);
+        z.remove(&card);
+        t.insert(first.clone(), z.into());
+    }));
+    out.push(edit(&|t| {
+        let mut z = zone(t);
+        for (_, v) in &mut z {
+            *v = (v.as_integer().unwrap() * 10).min(10_000).into();
+        }
+        t.insert(first.clone(), z.into());
+    }));
+    out.push(edit(&|t| {
+        let mut lost = toml::Table::new();
+        lost.insert(card.clone(), 1.into());
+        t.insert("nowhere".into(), lost.into());
+    }));
+    if let Some(last) = zones.last().filter(|l| *l != first) {
+        out.push(edit(&|t| {
+            let mut z = t[last.as_str()].as_table().unwrap().clone();
+            z.insert(card.clone(), 1.into());
+            t.insert(last.clone(), z.into());
+        }));
+    }
+    out
+}
+
+/// Issue 25: on every shipped deck and its mutations, the builder's verdict
+/// and the organisers' rows say what `carta deck check` says — the same
+/// legality and, where the deck could be judged, the same broken rules.
+#[test]
+fn the_builder_the_organisers_and_the_command_agree_on_shipped_decks_and_their_mutations() {
+    let ws = Workspace::shipped(&[]);
+    let mut bases = Vec::new();
+    for game in ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"] {
+        let mut bare = toml::Table::new();
+        bare.insert("game".into(), game.into());
+        bare.insert("name".into(), "Vazio".into());
+        bases.push(bare);
+        let dir = ws.path().join("cards").join(game).join("decks");
+        for entry in std::fs::read_dir(dir).into_iter().flatten() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            bases.push(text.parse::<toml::Table>().unwrap());
+        }
+    }
+    let decks: Vec<toml::Table> = bases.iter().flat_map(mutations).collect();
+    assert!(decks.len() > 60, "{} decks", decks.len());
+    let mut files = Vec::new();
+    for (i, d) in decks.iter().enumerate() {
+        let rel = format!("decks/m/{i}.toml");
+        ws.write(&rel, toml::to_string(d).unwrap());
+        files.push(rel);
+    }
+    let args = ["--message-format", "json", "deck", "check"];
+    let run = ws.run(args.iter().copied().chain(files.iter().map(String::as_str)));
+    let diags = run.json();
+    let (_server, url) = start_serve(ws.path());
+    let submissions: Vec<Value> = decks
+        .iter()
+        .map(|d| json!({"text": toml::to_string(d).unwrap()}))
+        .collect();
+    let (_, table) = http(
+        &url,
+        "POST",
+        "/api/organize",
+        &json!({"decks": submissions}),
+    );
+    // Legal decks, decks judged illegal and decks refused are all seen.
+    let mut seen = [0_u32; 3];
+    for (i, d) in decks.iter().enumerate() {
+        let mine: Vec<&Value> = diags
+            .iter()
+            .filter(|g| g["file"] == files[i].as_str() && g["severity"] != "advice")
+            .collect();
+        let legal = !mine.iter().any(|g| g["severity"] == "error");
+        let mut codes: Vec<String> = mine
+            .iter()
+            .map(|g| {
+                format!(
+                    "{} {}",
+                    g["severity"].as_str().unwrap(),
+                    g["code"].as_str().unwrap()
+                )
+            })
+            .collect();
+        codes.sort();
+        let row = &table["rows"][i];
+        assert_eq!(
+            row["verdict"] == "legal",
+            legal,
+            "organisers, deck {i} {d:?}: {row} vs {codes:?}"
+        );
+        let mut input = json!({"name": d["name"].as_str().unwrap(), "zones": {}});
+        if let Some(f) = d.get("format") {
+            input["format"] = json!(f.as_str().unwrap());
+        }
+        for (k, v) in d.iter().filter(|(_, v)| v.is_table()) {
+            input["zones"][k] = serde_json::to_value(v).unwrap();
+        }
+        let game = d["game"].as_str().unwrap();
+        let (status, verdict) = http(&url, "POST", &format!("/api/games/{game}/verdict"), &input);
+        if status == 422 {
+            assert!(!legal, "deck {i} {d:?}: {verdict}");
+            let error = verdict["error"].as_str().unwrap();
+            if let Some(code) = error
+                .rsplit_once("(deck::")
+                .map(|(_, c)| c.split(')').next().unwrap())
+            {
+                assert!(
+                    codes.iter().any(|c| c.ends_with(&format!("deck::{code}"))),
+                    "deck {i}: {error} vs {codes:?}"
+                );
+            }
+            seen[2] += 1;
+            continue;
+        }
+        assert_eq!(status, 200, "deck {i} {d:?}: {verdict}");
+        assert_eq!(
+            verdict["legal"], legal,
+            "builder, deck {i} {d:?}: {verdict} vs {codes:?}"
+        );
+        let mut broken: Vec<String> = verdict["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {}",
+                    p["severity"].as_str().unwrap(),
+                    p["code"].as_str().unwrap()
+                )
+            })
+            .collect();
+        broken.sort();
+        assert_eq!(broken, codes, "deck {i} {d:?}");
+        seen[usize::from(!legal)] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }

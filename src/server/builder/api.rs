@@ -1,7 +1,8 @@
 //! The deck builder's routes: its pages (plain HTML, JS and CSS embedded in
 //! carta), each game's printed faces and art, and a JSON API. Every request
 //! is validated; a bad one gets a 4xx answer `{"error": "…"}`. The one
-//! route that writes is `save`, into the game's `decks/` folder.
+//! route that writes is `save`, into the workspace's `decks/<game>/` folder
+//! (players' decks, kept apart from the game's own example decks).
 
 use std::sync::Arc;
 

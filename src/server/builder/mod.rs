@@ -1,7 +1,8 @@
 //! The deck builder of `carta serve`: what the server knows of each game
 //! (its compiled rules, every card's printed face, the facets its schemas
-//! allow filtering on) and the judgement of a deck by the game's own
-//! [`RuleSet`] — the same one `carta deck check` runs.
+//! allow filtering on) and the judgement of a deck by
+//! [`crate::deck::judge`] — the very code `carta deck check` runs, on the
+//! deck as a deck file — so the page and the command cannot disagree.
 //!
 //! Nothing here names a game, a kind or a field: cards, zones, facets and
 //! rules all come from the game's data.
@@ -18,8 +19,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::config::rules::RuleSeverity;
-use crate::deck::MAX_COUNT;
+use crate::deck::{DeckEntry, DeckFile, DeckZone, MAX_COUNT};
 use crate::deckcode::{self, CodeDeck};
+use crate::diag::{Severity, SourceMap};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
 use crate::rules::{DeckView, Entry, RuleSet, Violation};
@@ -142,6 +144,7 @@ impl GameCatalog {
             "formats": m.formats.iter().map(|(id, f)| serde_json::json!({"id": id, "name": f.name, "description": f.description})).collect::<Vec<_>>(),
             "facets": facets,
             "cards": cards,
+            "save_to": save::folder(&m.id),
         });
         GameCatalog {
             game,
@@ -278,61 +281,89 @@ pub(super) struct Invalid(pub(super) String);
 /// The longest deck name accepted.
 const MAX_NAME: usize = 200;
 
-/// A deck checked against the game's zones and pool: its engine view and,
-/// for each zone, its lines.
+/// A deck judged as `carta deck check` judges it: its engine view (zones
+/// in the rules' order) and its legality.
 #[derive(Debug, Clone)]
 pub(super) struct ValidDeck {
     pub(super) name: String,
     /// The format, if the deck names one (a declared one).
     pub(super) format: Option<String>,
     pub(super) view: DeckView,
+    /// Whether `carta deck check` finds no error in it.
+    pub(super) legal: bool,
 }
 
 impl GameCatalog {
-    /// Checks that every zone and card exists, each card may stand in its
-    /// zone, and each count is from 1 to [`MAX_COUNT`].
+    /// Judges a deck sent by the browser: its shape is checked here (a name
+    /// of at most [`MAX_NAME`] characters, counts from 1 to [`MAX_COUNT`]),
+    /// then it is judged as a deck file of the game (see [`Self::judge`]).
     pub(super) fn validate(&self, deck: &DeckInput) -> Result<ValidDeck, Invalid> {
         if deck.name.chars().count() > MAX_NAME {
             return Err(Invalid(format!(
                 "the deck's name is longer than {MAX_NAME} characters"
             )));
         }
-        let rules = self.rules_of(deck.format.as_deref())?;
-        let mut view = DeckView {
-            zones: vec![Vec::new(); rules.zones.len()],
-        };
+        let file = SourceMap::new().add("deck.toml", "");
+        let mut zones = Vec::new();
         for (zone, lines) in &deck.zones {
-            let z = rules
-                .zones
-                .iter()
-                .position(|r| &r.id == zone)
-                .ok_or_else(|| Invalid(format!("`{zone}` is not a zone of `{}`", self.id())))?;
+            let mut entries = Vec::new();
             for (card, &count) in lines {
-                let c =
-                    self.game.pool.position(card).ok_or_else(|| {
-                        Invalid(format!("`{card}` is not a card of `{}`", self.id()))
-                    })?;
-                if !rules.zones[z].accepts[c] {
-                    return Err(Invalid(format!(
-                        "`{card}` (kind `{}`) cannot stand in the zone `{zone}`",
-                        self.game.pool.card(c).kind
-                    )));
-                }
                 if !(1..=MAX_COUNT).contains(&count) {
                     return Err(Invalid(format!(
                         "the count of `{card}` must be from 1 to {MAX_COUNT}, not {count}"
                     )));
                 }
-                view.zones[z].push(Entry {
-                    card: u32::try_from(c).expect("pool fits u32"),
+                entries.push(DeckEntry {
+                    id: card.clone(),
                     count: u32::try_from(count).expect("bounded"),
+                    span: 0..0,
                 });
             }
+            zones.push(DeckZone {
+                id: zone.clone(),
+                span: 0..0,
+                entries,
+            });
         }
+        self.judge(&DeckFile {
+            file,
+            game: self.id().to_owned(),
+            game_span: 0..0,
+            name: deck.name.clone(),
+            format: deck.format.clone().map(|f| (f, 0..0)),
+            zones,
+            complete: true,
+        })
+    }
+
+    /// Judges a deck file of this game with [`crate::deck::judge`], the very
+    /// code `carta deck check` runs, so the builder, the organisers' page and
+    /// the command cannot disagree. A deck that cannot be judged (no zones
+    /// in the game, an unknown zone, card or format, a card its zone does
+    /// not take) is refused with the command's first error and its code;
+    /// otherwise it is legal when no rule of severity error is broken.
+    pub(super) fn judge(&self, deck: &DeckFile) -> Result<ValidDeck, Invalid> {
+        let g = &self.game;
+        let mut found = Vec::new();
+        let judged = crate::deck::judge(deck, &g.manifest, &g.pool, &g.rules, &mut found);
+        let mut errors = found.iter().filter(|d| d.severity == Severity::Error);
+        let Some((resolved, _)) = judged else {
+            return Err(Invalid(errors.next().map_or_else(
+                || "the deck could not be judged".to_owned(),
+                |d| match &d.help {
+                    Some(help) if !help.is_empty() => {
+                        format!("{} ({}): {help}", d.message, d.code)
+                    }
+                    _ => format!("{} ({})", d.message, d.code),
+                },
+            )));
+        };
+        let legal = errors.next().is_none();
         Ok(ValidDeck {
             name: deck.name.clone(),
-            format: deck.format.clone(),
-            view,
+            format: deck.format.as_ref().map(|(f, _)| f.clone()),
+            view: resolved.view,
+            legal,
         })
     }
 
@@ -421,7 +452,7 @@ impl GameCatalog {
             .collect();
         let broken: BTreeSet<usize> = violations.iter().map(|v| v.rule).collect();
         Verdict {
-            legal: rules.is_legal(&deck.view),
+            legal: deck.legal,
             cards: deck
                 .view
                 .zones

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{Catalog, DeckInput, Invalid};
+use super::{Catalog, GameCatalog, Invalid, ValidDeck};
+use crate::deck::DeckFile;
 use crate::diag::SourceMap;
 
 /// One submitted deck and its verdict.
@@ -14,7 +15,9 @@ pub(super) struct Row {
     label: String,
     game: String,
     name: String,
-    /// `legal`, `illegal`, or `invalid` (not a deck of a served game).
+    /// `legal`, `illegal` (it breaks a rule, or could not be judged as
+    /// `carta deck check` could not), or `invalid` (not a deck of a served
+    /// game).
     verdict: &'static str,
     cards: u64,
     /// The broken rules (`name: message`), or why it could not be read.
@@ -39,23 +42,42 @@ pub(super) fn judge(catalog: &Catalog, label: String, text: &str) -> Row {
 }
 
 fn judge_into(catalog: &Catalog, text: &str, row: &mut Row) -> Result<(), Invalid> {
-    let (game, deck) = if text.contains('=') || text.contains('\n') {
-        from_toml(text)?
+    let judged = if text.contains('=') || text.contains('\n') {
+        // A deck file is judged as parsed, as `carta deck check` judges it.
+        let mut sources = SourceMap::new();
+        let deck = parse_deck(&mut sources, text)?;
+        row.game.clone_from(&deck.game);
+        row.name.clone_from(&deck.name);
+        let g = game_in(catalog, &deck.game)?;
+        (g, g.judge(&deck))
     } else {
         let game = crate::deckcode::game_of(text).map_err(|e| Invalid(e.to_string()))?;
         row.game.clone_from(&game);
-        let g = catalog
-            .game(&game)
-            .ok_or_else(|| Invalid(format!("there is no game `{game}` here")))?;
-        (game, g.decode(text)?)
+        let g = game_in(catalog, &game)?;
+        let deck = g.decode(text)?;
+        row.name.clone_from(&deck.name);
+        (g, g.validate(&deck))
     };
-    row.game.clone_from(&game);
-    row.name.clone_from(&deck.name);
-    let g = catalog
-        .game(&game)
-        .ok_or_else(|| Invalid(format!("there is no game `{game}` here")))?;
-    let valid = g.validate(&deck)?;
-    let verdict = g.verdict(&valid);
+    match judged {
+        (g, Ok(valid)) => verdict_into(g, &valid, row),
+        // A deck that was read but could not be judged (no zones, an
+        // unknown card…) is illegal, as `carta deck check` counts it.
+        (_, Err(Invalid(why))) => {
+            row.verdict = "illegal";
+            row.problems = vec![why];
+        }
+    }
+    Ok(())
+}
+
+fn game_in<'c>(catalog: &'c Catalog, game: &str) -> Result<&'c GameCatalog, Invalid> {
+    catalog
+        .game(game)
+        .ok_or_else(|| Invalid(format!("there is no game `{game}` here")))
+}
+
+fn verdict_into(g: &GameCatalog, valid: &ValidDeck, row: &mut Row) {
+    let verdict = g.verdict(valid);
     row.cards = verdict.cards;
     row.verdict = if verdict.legal { "legal" } else { "illegal" };
     row.problems = verdict
@@ -63,27 +85,21 @@ fn judge_into(catalog: &Catalog, text: &str, row: &mut Row) -> Result<(), Invali
         .iter()
         .map(|p| format!("{}: {}", p.name, p.message))
         .collect();
-    Ok(())
 }
 
-/// A deck file's text as the builder's form, with its game.
-fn from_toml(text: &str) -> Result<(String, DeckInput), Invalid> {
-    let mut sources = SourceMap::new();
+/// A deck file's text, parsed as `carta deck check` parses it.
+fn parse_deck(sources: &mut SourceMap, text: &str) -> Result<DeckFile, Invalid> {
     let file = sources.add("deck.toml", Arc::<str>::from(text));
     let mut found = Vec::new();
     let deck = crate::deck::parse(file, text, &mut found);
     let first_error = found
         .iter()
         .find(|d| d.severity == crate::diag::Severity::Error)
-        .map(|d| d.message.clone());
+        .map(|d| format!("{} ({})", d.message, d.code));
     match (deck, first_error) {
         (_, Some(why)) => Err(Invalid(why)),
         (None, None) => Err(Invalid("this is not a deck file".into())),
-        (Some(deck), None) => {
-            let zones = crate::deck::zones_of(&deck);
-            let format = deck.format.map(|(f, _)| f);
-            Ok((deck.game, DeckInput::of_lines(deck.name, format, zones)))
-        }
+        (Some(deck), None) => Ok(deck),
     }
 }
 

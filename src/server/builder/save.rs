@@ -1,6 +1,9 @@
-//! "Save": the one write the server makes — a deck file into
-//! `cards/<game>/decks/`, under a sanitised name, never over an existing
-//! file unless asked, never outside the workspace.
+//! "Save": the one write the server makes — a player's deck file into
+//! `decks/<game>/`, under a sanitised name, never over an existing file
+//! unless asked, never outside the workspace. Not into `cards/<game>/decks/`:
+//! those are the designer's example decks, which `carta check` and `carta
+//! build` judge and bundle, so one illegal deck a player saved would fail
+//! the game's build.
 
 use std::path::Path;
 
@@ -29,7 +32,12 @@ pub(super) fn stem(wanted: &str) -> String {
     if stem.is_empty() { "deck".into() } else { stem }
 }
 
-/// Writes `text` to `cards/<game>/decks/<stem>.toml` under `root`
+/// The workspace folder players' decks of `game` are saved in.
+pub(super) fn folder(game: &str) -> String {
+    format!("decks/{game}")
+}
+
+/// Writes `text` to `decks/<game>/<stem>.toml` under `root`
 /// (through a new temporary file, synced and renamed over it, or linked
 /// into place when it must not replace one); returns its
 /// workspace-relative path. Every folder on the way is reached without
@@ -42,7 +50,7 @@ pub(super) fn write(
     text: &str,
     overwrite: bool,
 ) -> Result<String, SaveError> {
-    let rel = format!("cards/{game}/decks/{stem}.toml");
+    let rel = format!("{}/{stem}.toml", folder(game));
     let name = format!("{stem}.toml");
     let failed = |e: WriteError| {
         if e.is_refusal() {
@@ -52,7 +60,7 @@ pub(super) fn write(
         }
     };
     let dir = Folder::workspace(root)
-        .and_then(|root| root.sub(Path::new("cards").join(game).join("decks")))
+        .and_then(|root| root.sub(folder(game)))
         .map_err(failed)?;
     let written = if overwrite {
         dir.write_atomic(&name, text.as_bytes(), true)
@@ -89,19 +97,17 @@ mod tests {
         std::fs::create_dir_all(root.join("cards/g")).unwrap();
         assert_eq!(
             write(root, "g", "a", "one", false),
-            Ok("cards/g/decks/a.toml".into())
+            Ok("decks/g/a.toml".into())
         );
         assert_eq!(
             write(root, "g", "a", "two", false),
-            Err(SaveError::Exists("cards/g/decks/a.toml".into()))
+            Err(SaveError::Exists("decks/g/a.toml".into()))
         );
-        let file = root.join("cards/g/decks/a.toml");
+        let file = root.join("decks/g/a.toml");
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "one");
         assert!(write(root, "g", "a", "two", true).is_ok());
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "two");
-        let left: Vec<_> = std::fs::read_dir(root.join("cards/g/decks"))
-            .unwrap()
-            .collect();
+        let left: Vec<_> = std::fs::read_dir(root.join("decks/g")).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file is left");
     }
 
@@ -111,20 +117,17 @@ mod tests {
         let victim = tempfile::tempdir().unwrap();
         std::fs::write(victim.path().join("a.toml"), "mine").unwrap();
         let root = tmp.path();
-        std::fs::create_dir_all(root.join("cards/g")).unwrap();
-        std::os::unix::fs::symlink(victim.path(), root.join("cards/g/decks")).unwrap();
+        std::fs::create_dir_all(root.join("decks")).unwrap();
+        std::os::unix::fs::symlink(victim.path(), root.join("decks/g")).unwrap();
         let refused = write(root, "g", "b", "attack", true);
         assert!(
-            matches!(&refused, Err(SaveError::Refused(why)) if why.contains("cards/g/decks")),
+            matches!(&refused, Err(SaveError::Refused(why)) if why.contains("decks/g")),
             "{refused:?}"
         );
-        std::fs::remove_file(root.join("cards/g/decks")).unwrap();
-        std::fs::create_dir(root.join("cards/g/decks")).unwrap();
-        std::os::unix::fs::symlink(
-            victim.path().join("a.toml"),
-            root.join("cards/g/decks/a.toml"),
-        )
-        .unwrap();
+        std::fs::remove_file(root.join("decks/g")).unwrap();
+        std::fs::create_dir(root.join("decks/g")).unwrap();
+        std::os::unix::fs::symlink(victim.path().join("a.toml"), root.join("decks/g/a.toml"))
+            .unwrap();
         for overwrite in [false, true] {
             let refused = write(root, "g", "a", "attack", overwrite);
             assert!(matches!(refused, Err(SaveError::Refused(_))), "{refused:?}");

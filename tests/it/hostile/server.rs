@@ -139,10 +139,15 @@ fn a_foreign_host_is_refused_on_every_route_dns_rebinding_included() {
 #[test]
 fn a_cross_site_post_cannot_save_a_deck() {
     let ws = workspace();
+    // The builder saves a player's decks in `decks/<game>/`.
+    ws.write(
+        "decks/mini/mine.toml",
+        "game = \"mini\"\nname = \"Mine\"\n\n[main]\na = 1\n",
+    );
     let s = serve(&ws, &[]);
     let p = s.port;
     let own = format!("127.0.0.1:{p}");
-    let before = fs::read(ws.path().join("cards/mini/decks/mine.toml")).unwrap();
+    let before = fs::read(ws.path().join("decks/mini/mine.toml")).unwrap();
     let body = r#"{"deck": {"name": "Pwned", "zones": {"main": {"b": 1}}}, "file": "mine", "overwrite": true}"#;
     let save = "/api/games/mini/save";
     let evil = "Origin: http://evil.example\r\n";
@@ -173,9 +178,9 @@ fn a_cross_site_post_cannot_save_a_deck() {
     let rebound = format!("evil.example:{p}");
     let headers = format!("Origin: http://{rebound}\r\nContent-Type: application/json\r\n");
     assert_eq!(post(p, &rebound, save, &headers, body).0, 403);
-    let after = fs::read(ws.path().join("cards/mini/decks/mine.toml")).unwrap();
+    let after = fs::read(ws.path().join("decks/mini/mine.toml")).unwrap();
     assert_eq!(before, after, "the deck file is byte-identical");
-    let names: Vec<_> = fs::read_dir(ws.path().join("cards/mini/decks"))
+    let names: Vec<_> = fs::read_dir(ws.path().join("decks/mini"))
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -191,7 +196,7 @@ fn a_cross_site_post_cannot_save_a_deck() {
         let (got, text) = post(p, &own, save, &headers, body);
         assert_eq!(got, 201, "{text}");
     }
-    let saved = ws.read("cards/mini/decks/mine.toml");
+    let saved = ws.read("decks/mini/mine.toml");
     assert!(saved.contains("Pwned"), "{saved}");
 }
 

@@ -224,7 +224,7 @@
       el('div', {}, 'Deck code: ', shareLink), code,
       el('div', {}, importText, ' ', el('button', { id: 'cb-import', text: 'Import', onclick: importCode }), ' ', importMsg),
       el('div', { style: 'margin-top:6px' }, fileInput, ' ',
-        el('button', { id: 'cb-save', text: 'Save to cards/' + game.id + '/decks/', onclick: function () { save(false); } }),
+        el('button', { id: 'cb-save', text: 'Save to ' + game.save_to + '/', onclick: function () { save(false); } }),
         ' ', replace, ' ', saveMsg));
     var ctl = controls(game, false, function () { drawPool(); });
     main.appendChild(el('div', { class: 'cb-builder' },
@@ -366,35 +366,69 @@
       return out;
     }
 
+    var retry = null;
     function changed() {
       drawZones();
-      var mine = ++asked;
+      clearTimeout(retry);
+      ask(++asked, 0);
+    }
+
+    // Asks for the verdict of change `mine`; a request that fails (no
+    // answer, or a 5xx) marks the shown verdict out of date and is retried.
+    function ask(mine, tries) {
       api('POST', '/api/games/' + gameId + '/verdict', payload()).then(function (r) {
         if (mine !== asked) return; // a later change is on its way
+        if (r.status >= 500) throw new Error(r.data.error || 'the server answered ' + r.status);
+        delete body.dataset.stale;
         if (!r.ok) {
           verdictBox.textContent = '';
           verdictBox.appendChild(el('div', { class: 'cb-error', text: r.data.error }));
+          noCode();
           return;
         }
         verdict = r.data;
         code.value = verdict.code;
-        shareLink.href = '/play/' + gameId + '/deck?code=' + encodeURIComponent(verdict.code) +
-          (deck.format ? '&format=' + encodeURIComponent(deck.format) : '');
+        // The code carries the format: the link needs nothing more.
+        shareLink.href = '/play/' + gameId + '/deck?code=' + encodeURIComponent(verdict.code);
         body.dataset.checked = String(mine);
         drawZones();
         drawVerdict();
         drawChart();
         drawPool();
+      }).catch(function (e) {
+        if (mine !== asked) return;
+        outdated(e, tries);
+        retry = setTimeout(function () { if (mine === asked) ask(mine, tries + 1); }, Math.min(500 * Math.pow(2, tries), 4000));
       });
+    }
+
+    // The code and link of a deck the server has not judged are not shown.
+    function noCode() {
+      code.value = '';
+      shareLink.removeAttribute('href');
+    }
+
+    // The verdict shown is of an earlier deck: say so, and that it retries.
+    function outdated(e, tries) {
+      body.dataset.stale = String(tries + 1);
+      noCode();
+      var shown = document.getElementById('cb-status');
+      if (shown) {
+        shown.className = 'cb-outdated';
+        shown.firstChild.textContent = 'Out of date';
+      }
+      var note = document.getElementById('cb-outdated') || el('div', { id: 'cb-outdated', class: 'cb-error', role: 'alert' });
+      note.textContent = 'The server did not answer (' + (e.message || e) + '): this verdict is of an earlier deck. Retrying…';
+      verdictBox.insertBefore(note, verdictBox.firstChild);
     }
 
     function load(d, format) {
       deck.name = d.name || 'New deck';
       nameInput.value = deck.name;
-      if (formatSelect && format !== undefined) {
-        deck.format = format || null;
-        formatSelect.value = format || '';
-      }
+      // The code carries the deck's format; a link's `&format=` (made by
+      // earlier versions) only stands in for a code without one.
+      deck.format = d.format || format || null;
+      if (formatSelect) formatSelect.value = deck.format || '';
       game.zones.forEach(function (z) { deck.zones[z.id] = Object.assign({}, d.zones[z.id] || {}); });
       changed();
     }
@@ -411,6 +445,9 @@
         importMsg.className = 'cb-ok';
         importMsg.textContent = 'imported';
         load(r.data, format);
+      }).catch(function (e) {
+        importMsg.className = 'cb-error';
+        importMsg.textContent = 'not imported: the server did not answer (' + (e.message || e) + ')';
       });
     }
 
@@ -428,6 +465,9 @@
           saveMsg.textContent = r.data.error;
           if (r.data.exists) replace.style.display = '';
         }
+      }).catch(function (e) {
+        saveMsg.className = 'cb-error';
+        saveMsg.textContent = 'not saved: the server did not answer (' + (e.message || e) + '); try again';
       });
     }
 
