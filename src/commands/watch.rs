@@ -22,7 +22,7 @@ use crate::emit::sheets::SheetOptions;
 use crate::game::{self, Decks, Game, Keep};
 use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::Workspace;
-use crate::server::{Catalog, ConnLimits, DeckVerdict, GameEntry, Live, Problem};
+use crate::server::{Catalog, ConnLimits, DeckVerdict, Front, GameEntry, Live, Problem};
 
 /// How long a burst of file events must be quiet before a rebuild (an
 /// editor's save is often several writes and a rename).
@@ -61,7 +61,7 @@ pub(crate) fn watch(
     let max_bytes = ws.jail().max_bytes();
     let limits = ConnLimits::from_env()?;
     let live = match options.serve {
-        Some(_) => Some(Live::new(&root, &options.out, max_bytes)?),
+        Some(_) => Some(Live::new(&root, &options.out, max_bytes, Front::Preview)?),
         None => None,
     };
     let mut watcher = Watcher {
@@ -81,7 +81,7 @@ pub(crate) fn watch(
         let url = format!("http://{bound}/");
         eprintln!("serving the preview at {url}");
         if options.open {
-            open_browser(&url);
+            super::serving::open_browser(&url);
         }
     }
     let (tx, rx) = std::sync::mpsc::channel();
@@ -287,7 +287,7 @@ impl Watcher {
         let catalog = match (&self.live, units) {
             (Some(_), Some(_)) => {
                 // The builder's own problems are the check's, shown already.
-                Some(super::serve::catalog_of(
+                Some(super::serving::catalog_of(
                     &mut ws,
                     compiled,
                     &mut Diagnostics::new(),
@@ -380,46 +380,4 @@ fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
             }
         })
         .collect()
-}
-
-/// Opens `url` in the desktop's browser; when there is none to open, or
-/// the opener fails, says so and how to open the page.
-pub(super) fn open_browser(url: &str) {
-    // Without a display, xdg-open has no browser to start.
-    if cfg!(all(unix, not(target_os = "macos")))
-        && std::env::var_os("DISPLAY").is_none()
-        && std::env::var_os("WAYLAND_DISPLAY").is_none()
-    {
-        eprintln!(
-            "no browser to open: this session has no display (DISPLAY and WAYLAND_DISPLAY are unset); open {url} in a browser"
-        );
-        return;
-    }
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    match std::process::Command::new(opener)
-        .arg(url)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        Err(_) => eprintln!("could not start `{opener}`: open {url} in a browser"),
-        // Waited for aside, so that it leaves no defunct process behind and
-        // a failure is told.
-        Ok(mut child) => {
-            let url = url.to_owned();
-            std::thread::spawn(move || {
-                if let Ok(status) = child.wait()
-                    && !status.success()
-                {
-                    eprintln!("`{opener}` opened no browser ({status}): open {url} in a browser");
-                }
-            });
-        }
-    }
 }
