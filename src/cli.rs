@@ -608,11 +608,7 @@ fn stopped(
     ran: Result<(), Box<dyn std::error::Error>>,
     summary: &str,
 ) -> Result<Report, CommandError> {
-    ran.map(|()| Report {
-        diags: crate::diag::Diagnostics::new(),
-        sources: crate::diag::SourceMap::new(),
-        summary: summary.into(),
-    })
+    ran.map(|()| Report::plain(summary))
     .map_err(|e| CommandError::Watch(e.to_string()))
 }
 
