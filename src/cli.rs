@@ -576,6 +576,7 @@ fn watch(g: &Global, args: &WatchArgs, output: &Output) -> Result<Report, Comman
             .serve
             .then(|| std::net::SocketAddr::new(args.host, args.port)),
         open: args.open,
+        verbose: g.verbose,
     };
     let mut show = |report| {
         output.finish(Ok(report));

@@ -17,7 +17,7 @@ use notify_debouncer_mini::new_debouncer;
 use notify_debouncer_mini::notify::RecursiveMode;
 
 use super::Report;
-use crate::diag::{Diagnostics, Format, Renderer, SourceMap};
+use crate::diag::{Diagnostics, Format, Renderer, Severity, SourceMap};
 use crate::emit::sheets::SheetOptions;
 use crate::game::{self, Decks, Game, Keep};
 use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
@@ -41,6 +41,10 @@ pub(crate) struct WatchOptions {
     pub(crate) serve: Option<SocketAddr>,
     /// Whether to open the preview in the default browser.
     pub(crate) open: bool,
+    /// Whether the preview's overlay shows advice too (`-v`), as the
+    /// terminal does: without it, advice such as a rule's missing
+    /// `source` would be repeated on every save.
+    pub(crate) verbose: bool,
 }
 
 /// Prints one round's diagnostics and summary.
@@ -196,7 +200,8 @@ impl Watcher {
             if let Some(catalog) = catalog {
                 live.set_catalog(catalog);
             }
-            publish(live, entries, &problems(&round.diags, &round.sources));
+            let shown = problems(&round.diags, &round.sources, self.options.verbose);
+            publish(live, entries, &shown);
         }
         if self.clear {
             // Clear the screen and scroll-back: only this round's diagnostics show.
@@ -220,7 +225,7 @@ impl Watcher {
         super::init::warn_folders_without_manifest(ws.root(), &mut diags);
         // Deck verdicts come from the check, which covers every watched
         // game (the build may cover only those the save touched).
-        let checked_problems = problems(&diags, &ws.sources);
+        let checked_problems = problems(&diags, &ws.sources, self.options.verbose);
         let clean = !diags.has_errors();
         let mut entries = Vec::new();
         for g in &checked {
@@ -354,14 +359,16 @@ fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
 }
 
 /// The diagnostics as the preview shows them, in order, capped per file
-/// as the terminal shows them.
-fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
+/// as the terminal shows them; advice only when `verbose`, as in the
+/// terminal.
+fn problems(diags: &Diagnostics, sources: &SourceMap, verbose: bool) -> Vec<Problem> {
     let json = Renderer::new(Format::Json, false, 100);
     let mut copy = Diagnostics::new();
     copy.extend(diags.iter().cloned());
     let raise = format!("{MAX_DIAGNOSTICS_VAR}=<n>");
     let all = copy.into_capped(max_diagnostics_per_file(), &raise);
     all.iter()
+        .filter(|d| verbose || d.severity != Severity::Advice || d.code == "diag::truncated")
         .filter_map(|d| {
             serde_json::from_str::<serde_json::Value>(json.render(d, sources).trim()).ok()
         })
