@@ -780,3 +780,43 @@ fn while_a_card_has_errors_what_decks_can_be_judged_is_reported() {
     let run = ws.run(["--message-format", "json", "check"]).fails();
     assert_eq!(deck_codes(&run), Vec::new(), "{}", run.stdout);
 }
+
+#[test]
+fn every_command_taking_a_deck_path_reads_it_from_the_current_directory() {
+    use crate::sheets::{card, mini};
+    let ws = mini(&format!("{}{}", card("flare", ""), card("frost", "")));
+    // A player's decks, in a folder of their own; carta runs from there
+    // with `-C ..` naming the workspace.
+    ws.write(
+        "mine/good.toml",
+        "game = \"mini\"\nname = \"Bom\"\n\n[main]\nflare = 2\nfrost = 1\n",
+    );
+    ws.write(
+        "mine/bad.toml",
+        "game = \"mini\"\nname = \"Mau\"\n\n[main]\nflair = 2\n",
+    );
+    let mine = ws.path().join("mine");
+    let unknown = |args: &[&str]| {
+        let mut all = vec!["-C", ".."];
+        all.extend(args);
+        run_in(&mine, all)
+            .code(1)
+            .stderr_has("`flair` is not a card of `mini`");
+    };
+    unknown(&["deck", "check", "bad.toml"]);
+    unknown(&["deck", "code", "bad.toml"]);
+    unknown(&["print", "bad.toml"]);
+    unknown(&["export", "pdf", "bad.toml"]);
+    run_in(&mine, ["-C", "..", "deck", "check", "good.toml"]).succeeds();
+    run_in(&mine, ["-C", "..", "deck", "code", "good.toml"]).succeeds();
+    run_in(&mine, ["-C", "..", "print", "good.toml"]).succeeds();
+    // `--out` stays the workspace's.
+    assert!(
+        ws.path().join("build/mini/decks/good/index.html").is_file(),
+        "the deck's sheets are in the workspace's build/"
+    );
+    // The same file named from the workspace's own folder, without `-C`.
+    ws.run(["print", "mine/good.toml"]).succeeds();
+    // And a path relative to the workspace, from elsewhere, is not found.
+    run_in(&mine, ["-C", "..", "print", "mine/good.toml"]).code(2);
+}
