@@ -1,6 +1,7 @@
 //! The README's claims a reader can try are checked: its first lines, the
-//! install line and minimum Rust, the tour's output byte for byte, the
-//! shell lines that write into a fresh home, and the figures it counts.
+//! install line and minimum Rust, every block that shows output (the
+//! tour's) byte for byte, the shell lines that write into a fresh home, and
+//! the figures it counts.
 
 use std::fs;
 
@@ -53,16 +54,37 @@ fn the_readme_installs_from_the_lock_file_with_the_rust_cargo_toml_asks_for() {
     assert!(text.contains("outside the clone"));
 }
 
-#[test]
-fn the_readme_tour_shows_what_carta_check_prints() {
+/// Every fenced block of the README that shows what a command prints
+/// (`text` or `json`), in order: each block's info string and body.
+fn output_blocks(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(String, String)> = None;
+    for line in text.lines() {
+        let fence = line.trim_start().strip_prefix("```");
+        match (&mut open, fence) {
+            (None, Some(info)) => open = Some((info.trim().to_owned(), String::new())),
+            (Some(_), Some(_)) => {
+                let (info, body) = open.take().unwrap();
+                if info == "text" || info == "json" {
+                    out.push((info, body));
+                }
+            }
+            (Some((_, body)), None) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// The tour, run: what the clean check prints, what the check of the
+/// broken potion prints, and its JSON; the README quotes them in order.
+fn tour() -> [(&'static str, String); 3] {
     let text = readme();
     let ws = Workspace::shipped(&[]);
     let clean = ws.run(["check"]).code(0);
-    assert_eq!(
-        block_after(&text, "`cargo run -- check` checks every game and says"),
-        clean.stderr,
-        "the tour's clean summary"
-    );
     let file = "cards/intrepidos/itens/pocoes.toml";
     let card = block_after(&text, "`cards/intrepidos/itens/pocoes.toml`:");
     let source = ws.read(file);
@@ -72,12 +94,47 @@ fn the_readme_tour_shows_what_carta_check_prints() {
         .replace("\neffect = ", "\nefect = ");
     ws.write(file, source.replace(&card, &broken));
     let run = ws.run(["check"]).code(1);
-    assert_eq!(block_after(&text, "`efect` — and check again:"), run.stderr);
-    let json = ws.run(["--message-format", "json", "check", "intrepidos"]);
-    let first = json.stdout.lines().next().unwrap();
-    let shown = &text[text.find("check intrepidos\n```\n```json\n").unwrap()..];
-    let shown = shown.lines().nth(3).unwrap();
-    assert_eq!(shown, first);
+    let json = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    [
+        ("text", clean.stderr),
+        ("text", run.stderr),
+        ("json", json.stdout),
+    ]
+}
+
+#[test]
+fn every_readme_block_that_shows_output_is_what_carta_prints() {
+    let text = readme();
+    let shown = output_blocks(&text);
+    let printed = tour();
+    assert_eq!(
+        shown.len(),
+        printed.len(),
+        "a README block shows output no test runs: {shown:#?}"
+    );
+    for ((info, body), (kind, actual)) in shown.iter().zip(&printed) {
+        assert_eq!(info, kind);
+        assert_eq!(body, actual, "a README block is not what carta prints");
+    }
+    // The commands the tour names are the ones it runs, built as the first
+    // block builds carta.
+    assert!(text.contains("`cargo run --release -- check` checks every game and says\n"));
+    assert!(text.contains("cargo run --release -- --message-format json check intrepidos\n"));
+    assert!(!text.contains("cargo run -- "), "`--release` consistently");
+}
+
+#[test]
+fn the_output_block_finder_sees_text_and_json_blocks_only() {
+    let text = "a\n```sh\nls\n```\n```text\nx\ny\n```\n  ```toml\nk = 1\n  ```\n```json\n{}\n```\n";
+    assert_eq!(
+        output_blocks(text),
+        [
+            ("text".to_owned(), "x\ny\n".to_owned()),
+            ("json".to_owned(), "{}\n".to_owned())
+        ]
+    );
 }
 
 #[test]
