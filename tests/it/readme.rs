@@ -165,3 +165,80 @@ fn the_readme_counts_the_python_reader_s_lines() {
         "tests/python/read_bundle.py has {lines} lines"
     );
 }
+
+/// `{ key }` in a cargo-binstall template, filled from `vars`.
+fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+    let mut out = template.to_owned();
+    for (key, value) in vars {
+        out = out.replace(&format!("{{ {key} }}"), value);
+    }
+    assert!(!out.contains('{'), "an unknown variable in {template}");
+    out
+}
+
+#[test]
+fn binstall_fetches_the_archives_the_release_workflow_makes() {
+    let manifest: toml::Table = fs::read_to_string(repo().join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let package = manifest["package"].as_table().unwrap();
+    let (name, version) = (
+        package["name"].as_str().unwrap(),
+        package["version"].as_str().unwrap(),
+    );
+    let dist = manifest["workspace"]["metadata"]["dist"].as_table().unwrap();
+    let binstall = package["metadata"]["binstall"].as_table().unwrap();
+    // dist names each archive `<name>-<target><unix-archive>`, with the
+    // binary under `<name>-<target>/`; binstall's format must be that one.
+    let suffix = dist["unix-archive"].as_str().unwrap();
+    let format = binstall["pkg-fmt"].as_str().unwrap();
+    assert_eq!(
+        (format, suffix),
+        match format {
+            "txz" => ("txz", ".tar.xz"),
+            "tgz" => ("tgz", ".tar.gz"),
+            "tzstd" => ("tzstd", ".tar.zst"),
+            other => panic!("pkg-fmt {other} is not a dist unix-archive"),
+        }
+    );
+    let targets = dist["targets"].as_array().unwrap();
+    assert!(!targets.is_empty());
+    for target in targets {
+        let target = target.as_str().unwrap();
+        assert!(!target.contains("windows"), "carta needs openat: {target}");
+        let vars = [
+            ("repo", "https://github.com/o/r"),
+            ("version", version),
+            ("name", name),
+            ("target", target),
+            ("archive-suffix", suffix),
+            ("bin", name),
+            ("binary-ext", ""),
+        ];
+        let url = fill(binstall["pkg-url"].as_str().unwrap(), &vars);
+        assert_eq!(
+            url,
+            format!("https://github.com/o/r/releases/download/v{version}/{name}-{target}{suffix}")
+        );
+        let bin = fill(binstall["bin-dir"].as_str().unwrap(), &vars);
+        assert_eq!(bin, format!("{name}-{target}/{name}"));
+    }
+    // The workflow is the one this dist version writes, run on version tags.
+    let workflow = fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
+    let dist_version = dist["cargo-dist-version"].as_str().unwrap();
+    assert!(workflow.contains(&format!(
+        "cargo-dist/releases/download/v{dist_version}/cargo-dist-installer.sh"
+    )));
+    assert!(workflow.contains("    tags:\n      - '**[0-9]+.[0-9]+.[0-9]+*'\n"));
+    assert_eq!(
+        workflow.contains("\n  pull_request:\n"),
+        dist["pr-run-mode"].as_str() != Some("skip")
+    );
+    assert_eq!(
+        manifest["profile"]["dist"]["inherits"].as_str(),
+        Some("release")
+    );
+    // The README sends binstall to this manifest, not to crates.io's `carta`.
+    assert!(readme().contains("cargo binstall --manifest-path Cargo.toml carta"));
+}
