@@ -611,7 +611,7 @@ fn stopped(
     summary: &str,
 ) -> Result<Report, CommandError> {
     ran.map(|()| Report::plain(summary))
-    .map_err(|e| CommandError::Watch(e.to_string()))
+        .map_err(|e| CommandError::Watch(e.to_string()))
 }
 
 /// `carta export FORMAT`.

@@ -287,7 +287,8 @@ async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
     };
     if live.front == Front::Builder {
         // Nothing is built under `serve`: the game's page is its cards.
-        let id = percent_encoding::utf8_percent_encode(&entry.id, percent_encoding::NON_ALPHANUMERIC);
+        let id =
+            percent_encoding::utf8_percent_encode(&entry.id, percent_encoding::NON_ALPHANUMERIC);
         return Redirect::to(&format!("/play/{id}/cards")).into_response();
     }
     let sheets = live

@@ -205,14 +205,22 @@ mod tests {
         assert!(html.contains("<h2>1 error "), "{html}");
         let at = |code: &str| html.find(code).unwrap_or_else(|| panic!("{code}: {html}"));
         assert!(at("schema::type") < at("i18n::missing"), "{html}");
-        let details = html.find("<details><summary>2 advice</summary>").expect(&html);
-        assert!(at("i18n::missing") < details && details < at("rules::source"), "{html}");
+        let details = html
+            .find("<details><summary>2 advice</summary>")
+            .expect(&html);
+        assert!(
+            at("i18n::missing") < details && details < at("rules::source"),
+            "{html}"
+        );
     }
 
     #[test]
     fn without_errors_there_is_no_overlay() {
         let status = Status {
-            problems: vec![problem("warning", "i18n::missing"), problem("advice", "rules::source")],
+            problems: vec![
+                problem("warning", "i18n::missing"),
+                problem("advice", "rules::source"),
+            ],
             ..Status::default()
         };
         assert_eq!(overlay(&status), "");

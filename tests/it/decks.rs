@@ -758,9 +758,17 @@ fn while_a_card_has_errors_what_decks_can_be_judged_is_reported() {
     // Clean cards only: the rules judge it.
     edit("furia-de-aries.toml", "escudo-orc = 3", "escudo-orc = 4");
     // A card with errors in it: its counts would repeat them, not judged.
-    edit("mares-de-peixes.toml", "[main]\n", "[main]\npocao-quebrada = 1\n");
+    edit(
+        "mares-de-peixes.toml",
+        "[main]\n",
+        "[main]\npocao-quebrada = 1\n",
+    );
     // An unknown card: always an error.
-    edit("muralha-de-touro.toml", "[main]\n", "[main]\nescudo-orcc = 1\n");
+    edit(
+        "muralha-de-touro.toml",
+        "[main]\n",
+        "[main]\nescudo-orcc = 1\n",
+    );
     let run = ws.run(["--message-format", "json", "check"]).fails();
     let codes = deck_codes(&run);
     assert!(

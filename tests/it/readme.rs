@@ -187,7 +187,9 @@ fn binstall_fetches_the_archives_the_release_workflow_makes() {
         package["name"].as_str().unwrap(),
         package["version"].as_str().unwrap(),
     );
-    let dist = manifest["workspace"]["metadata"]["dist"].as_table().unwrap();
+    let dist = manifest["workspace"]["metadata"]["dist"]
+        .as_table()
+        .unwrap();
     let binstall = package["metadata"]["binstall"].as_table().unwrap();
     // dist names each archive `<name>-<target><unix-archive>`, with the
     // binary under `<name>-<target>/`; binstall's format must be that one.

@@ -656,7 +656,11 @@ fn get_head(base: &str, path: &str) -> (u16, String) {
     .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
-    let head = answer.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+    let head = answer
+        .split("\r\n\r\n")
+        .next()
+        .unwrap()
+        .to_ascii_lowercase();
     (answer[9..12].parse().unwrap(), head)
 }
 
@@ -670,9 +674,16 @@ fn serve_front_pages_lead_to_the_builder_not_to_an_empty_preview() {
     // A game's preview page would say no build succeeded: it is the game's cards.
     let (status, head) = get_head(&url, "/g/mini/");
     assert_eq!(status, 303, "{head}");
-    assert!(head.contains("\r\nlocation: /play/mini/cards\r\n"), "{head}");
+    assert!(
+        head.contains("\r\nlocation: /play/mini/cards\r\n"),
+        "{head}"
+    );
     let (status, head) = get_head(&url, "/g/no-such-game/");
-    assert_eq!((status, head.contains("location: /play/\r\n")), (303, true), "{head}");
+    assert_eq!(
+        (status, head.contains("location: /play/\r\n")),
+        (303, true),
+        "{head}"
+    );
     let (status, head) = get_head(&url, "/play/mini/cards");
     assert_eq!(status, 200, "{head}");
 }
