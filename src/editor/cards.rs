@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::draft7::to_draft7;
+use super::draft7::{no_such, to_draft7};
 use super::with_draft;
 use crate::config::Manifest;
 use crate::validate::MAX_COPIES;
@@ -66,8 +66,12 @@ fn resolve_ref(base: &str, reference: &str, known: &BTreeMap<String, &Value>) ->
     Some(pointer)
 }
 
-/// The card-file schema of a game.
-pub(super) fn schema(m: &Manifest, docs: &BTreeMap<String, &Value>) -> Value {
+/// The card-file schema of a game whose cards are `cards` (id, kind, name).
+pub(super) fn schema(
+    m: &Manifest,
+    docs: &BTreeMap<String, &Value>,
+    cards: &[(&str, &str, &str)],
+) -> Value {
     let mut definitions = Map::new();
     let kind_paths = m.schema_paths();
     for (path, doc) in docs {
@@ -75,6 +79,7 @@ pub(super) fn schema(m: &Manifest, docs: &BTreeMap<String, &Value>) -> Value {
         if kind_paths.values().any(|p| p == path) {
             allow_reserved(&mut converted);
         }
+        name_references(&mut converted, cards);
         definitions.insert(doc_key(path), converted);
     }
     let mut branches = Vec::new();
@@ -118,9 +123,44 @@ pub(super) fn schema(m: &Manifest, docs: &BTreeMap<String, &Value>) -> Value {
                 "items": { "$ref": "#/definitions/carta-card" }
             }
         },
-        "additionalProperties": false,
+        "additionalProperties": no_such("a card file holds only `[[card]]` tables"),
         "definitions": definitions,
     }))
+}
+
+/// Makes every card reference (a value with `x-carta-ref`: a kind, or a
+/// list of kinds) an `enum` of the ids of the cards of those kinds, their
+/// names documented (taplo's `x-taplo.docs.enumValues`), so the editor
+/// refuses a dangling id and completes a valid one.
+fn name_references(schema: &mut Value, cards: &[(&str, &str, &str)]) {
+    match schema {
+        Value::Object(obj) => {
+            if let Some(kinds) = obj.get("x-carta-ref").map(ref_kinds) {
+                let (ids, names): (Vec<Value>, Vec<Value>) = cards
+                    .iter()
+                    .filter(|(_, kind, _)| kinds.iter().any(|k| k == kind))
+                    .map(|&(id, _, name)| (Value::from(id), Value::from(name)))
+                    .unzip();
+                obj.insert("enum".into(), Value::Array(ids));
+                obj.insert("x-taplo".into(), json!({ "docs": { "enumValues": names } }));
+            }
+            obj.values_mut().for_each(|v| name_references(v, cards));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| name_references(v, cards)),
+        _ => {}
+    }
+}
+
+/// The kinds an `x-carta-ref` names: one, or a list.
+fn ref_kinds(v: &Value) -> Vec<String> {
+    match v {
+        Value::String(k) => vec![k.clone()],
+        Value::Array(ks) => ks
+            .iter()
+            .filter_map(|k| k.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The reserved fields carta checks itself, as schema properties.
@@ -174,6 +214,29 @@ fn allow_reserved(schema: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reference_becomes_an_enum_of_its_kinds_ids_named() {
+        let cards = [
+            ("rei", "hero", "Rei"),
+            ("fogo", "spell", "Fogo"),
+            ("rainha", "hero", "Rainha"),
+        ];
+        let mut s = json!({"properties": {
+            "ally": {"type": "string", "x-carta-ref": "hero"},
+            "any": {"type": "array", "items": {"type": "string", "x-carta-ref": ["hero", "spell"]}}
+        }});
+        name_references(&mut s, &cards);
+        assert_eq!(s["properties"]["ally"]["enum"], json!(["rei", "rainha"]));
+        assert_eq!(
+            s["properties"]["ally"]["x-taplo"]["docs"]["enumValues"],
+            json!(["Rei", "Rainha"])
+        );
+        assert_eq!(
+            s["properties"]["any"]["items"]["enum"],
+            json!(["rei", "fogo", "rainha"])
+        );
+    }
 
     #[test]
     fn refs_resolve_across_documents() {

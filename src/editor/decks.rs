@@ -3,8 +3,9 @@
 //! serialized as it is written, never held as a JSON tree.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::json;
+use serde_json::{Value, json};
 
+use super::draft7::no_such;
 use super::{DRAFT7, key_comment};
 use crate::config::Manifest;
 
@@ -35,7 +36,10 @@ impl Serialize for DeckSchema<'_> {
         map.serialize_entry("type", "object")?;
         map.serialize_entry("required", &["game", "name"])?;
         map.serialize_entry("properties", &DeckProperties(self))?;
-        map.serialize_entry("additionalProperties", &false)?;
+        map.serialize_entry(
+            "additionalProperties",
+            &no_such("a deck holds `game`, `name` and the game's zones"),
+        )?;
         map.end()
     }
 }
@@ -81,7 +85,9 @@ impl Serialize for DeckProperties<'_> {
                     properties: lines,
                     // Not `propertyNames`: taplo reports that at the table's
                     // header, and `additionalProperties` at the unknown id.
-                    additional_properties: false,
+                    additional_properties: no_such(&format!(
+                        "not a card of a kind the zone `{zone_id}` takes"
+                    )),
                 },
             )?;
         }
@@ -98,7 +104,7 @@ struct ZoneSchema<'a> {
     kind: &'static str,
     properties: ZoneLines<'a>,
     #[serde(rename = "additionalProperties")]
-    additional_properties: bool,
+    additional_properties: Value,
 }
 
 /// A zone's lines: one property per card of a kind the zone accepts.

@@ -1,7 +1,20 @@
 //! The translation of a draft 2020-12 schema into draft 7, the newest
-//! draft taplo's validator implements.
+//! draft taplo's validator implements, shaped so that one mistake gives
+//! taplo one error that names it.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
+
+/// What stands for `"additionalProperties": false`: a schema no value
+/// meets, naming the problem. With `false`, taplo repeats "Additional
+/// properties are not allowed" on every key and value of the table (its
+/// bug #515: 128 errors for one misspelt field of a card); this fails
+/// once, at the unknown key's value.
+pub(super) fn no_such(what: &str) -> Value {
+    json!({ "enum": [format!("({what})")] })
+}
+
+/// The unknown keys of a table, in every schema translated.
+const NO_SUCH_KEY: &str = "no such key here: check its spelling";
 
 /// Translates a draft 2020-12 schema into draft 7: `$defs` becomes
 /// `definitions`, `prefixItems`/`items` become `items`/`additionalItems`,
@@ -49,6 +62,32 @@ const DRAFT7_LACKS: [&str; 12] = [
     "maxContains",
 ];
 
+/// `type` without `"null"`: `["integer", "null"]` is `"integer"`.
+fn without_null_type(v: &Value) -> Value {
+    let Value::Array(types) = v else {
+        return v.clone();
+    };
+    let mut rest: Vec<Value> = types
+        .iter()
+        .filter(|t| t.as_str() != Some("null"))
+        .cloned()
+        .collect();
+    match rest.len() {
+        1 => rest.remove(0),
+        0 => v.clone(),
+        _ => Value::Array(rest),
+    }
+}
+
+/// The branches of an `anyOf`/`oneOf` that are not `{"type": "null"}`,
+/// when there was one (`None` otherwise: nothing to strip).
+fn non_null(v: &Value) -> Option<Vec<&Value>> {
+    let branches = v.as_array()?;
+    let null = json!({ "type": "null" });
+    let rest: Vec<&Value> = branches.iter().filter(|b| **b != null).collect();
+    (rest.len() < branches.len()).then_some(rest)
+}
+
 /// A draft 7 schema object being written from a draft 2020-12 one.
 struct Draft7<'r> {
     out: Map<String, Value>,
@@ -95,8 +134,29 @@ impl Draft7<'_> {
             }
             "items" if obj.contains_key("prefixItems") => {}
             "contains" if optional_contains => {}
+            "anyOf" | "oneOf" if let Some(rest) = non_null(v) => {
+                let rest: Vec<Value> = rest
+                    .into_iter()
+                    .map(|b| to_draft7(b, self.resolve))
+                    .collect();
+                // One branch left: its errors, not "valid under none of".
+                let key = if rest.len() == 1 && !obj.contains_key("allOf") {
+                    "allOf"
+                } else {
+                    k
+                };
+                self.out.insert(key.to_owned(), Value::Array(rest));
+            }
             "allOf" | "anyOf" | "oneOf" => {
                 self.out.insert(k.to_owned(), self.list_of(v));
+            }
+            "additionalProperties" if v == &Value::Bool(false) => {
+                self.out.insert(k.to_owned(), no_such(NO_SUCH_KEY));
+            }
+            // TOML has no null: a nullable value is the value (and an
+            // `anyOf` with null would be all taplo names of a mistake).
+            "type" => {
+                self.out.insert(k.to_owned(), without_null_type(v));
             }
             "items"
             | "contains"
@@ -143,6 +203,30 @@ mod tests {
 
     fn none(_: &str) -> Option<String> {
         None
+    }
+
+    #[test]
+    fn an_unknown_key_fails_once_by_name_and_null_is_no_value_in_toml() {
+        let s = json!({
+            "additionalProperties": false,
+            "properties": {
+                "a": {"type": ["integer", "null"]},
+                "b": {"description": "B.", "anyOf": [{"$ref": "#/x"}, {"type": "null"}]},
+                "c": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+            }
+        });
+        let local = |r: &str| Some(r.to_owned());
+        assert_eq!(
+            to_draft7(&s, &local),
+            json!({
+                "additionalProperties": {"enum": ["(no such key here: check its spelling)"]},
+                "properties": {
+                    "a": {"type": "integer"},
+                    "b": {"description": "B.", "allOf": [{"$ref": "#/x"}]},
+                    "c": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+                }
+            })
+        );
     }
 
     #[test]

@@ -74,7 +74,7 @@ pub fn manifest_schema_path() -> String {
 
 /// Bumped whenever the editor schemas are derived differently, so that
 /// files written by an older carta count as stale (see [`Inputs::key`]).
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// What a game's editor schemas are derived from.
 struct Inputs<'g> {
@@ -115,10 +115,12 @@ impl<'g> Inputs<'g> {
         let m = self.manifest;
         let mut hasher = HashWriter(Sha256::new());
         let head = (FORMAT, env!("CARGO_PKG_VERSION"), &m.id, &m.name, &m.kinds);
+        // Both name the cards: the deck's zones list them, and the card
+        // file's references are enums of their ids.
         let written = if deck {
             serde_json::to_writer(&mut hasher, &(head, &m.zones, &self.cards))
         } else {
-            serde_json::to_writer(&mut hasher, &(head, &self.docs))
+            serde_json::to_writer(&mut hasher, &(head, &self.docs, &self.cards))
         };
         written.expect("the inputs serialize");
         let digest = hasher.0.finalize();
@@ -147,7 +149,7 @@ pub fn game_files(game: &Game) -> Vec<EditorFile> {
 }
 
 fn cards_file(inputs: &Inputs<'_>) -> EditorFile {
-    let schema = cards::schema(inputs.manifest, &inputs.docs);
+    let schema = cards::schema(inputs.manifest, &inputs.docs, &inputs.cards);
     EditorFile {
         path: cards_schema_path(&inputs.manifest.id),
         text: pretty(&keyed(schema, &inputs.key(false))),

@@ -318,3 +318,91 @@ fn taplo_and_carta_reject_a_wrong_type_in_a_deck_rule_of_the_manifest_at_the_sam
     assert!(manifest.contains("sessenta"));
     both_reject("cards/intrepidos/game.toml", &manifest, "schema::type");
 }
+
+/// Writes `text` at `rel` in a copy of the shipped workspace and runs
+/// taplo on it: the `error:` reports, each with its message line.
+fn taplo_errors(rel: &str, text: &str) -> Vec<String> {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::copy(repo().join(".taplo.toml"), ws.path().join(".taplo.toml")).unwrap();
+    ws.write(rel, text);
+    let (ok, out) = taplo_check(ws.path(), &[rel.to_owned()]);
+    assert!(!ok, "taplo accepts the broken {rel}");
+    out.lines()
+        .filter(|l| l.starts_with("error:"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `rel` of the shipped workspace with its first `from` replaced by `to`.
+fn edited(rel: &str, from: &str, to: &str) -> String {
+    let text = fs::read_to_string(repo().join(rel)).unwrap();
+    assert!(text.contains(from), "{from} is not in {rel}");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn one_unknown_field_is_one_taplo_error_in_a_card_a_deck_and_a_manifest() {
+    // A misspelt field of an intrépido (taplo's bug #515 made it 128 errors).
+    let card = "cards/intrepidos/intrepidos/agua.toml";
+    let errors = taplo_errors(card, &edited(card, "\nsign = ", "\nsingn = \"x\"\nsign = "));
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].contains("no such key here"), "{errors:#?}");
+    // An unknown card in a deck zone.
+    let deck = "cards/intrepidos/decks/furia-de-aries.toml";
+    let errors = taplo_errors(deck, &edited(deck, "rei-frixo", "rei-frixxo"));
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("not a card of a kind the zone"),
+        "{errors:#?}"
+    );
+    // A misspelt key of a deck rule in game.toml.
+    let manifest = "cards/intrepidos/game.toml";
+    let errors = taplo_errors(
+        manifest,
+        &edited(manifest, "\nzone = \"main\"", "\nzonee = \"main\""),
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+}
+
+#[test]
+fn a_wrong_value_in_a_manifest_rule_is_named_not_lost_in_an_any_of() {
+    let manifest = "cards/intrepidos/game.toml";
+    let errors = taplo_errors(
+        manifest,
+        &edited(
+            manifest,
+            "size = { exact = 60 }",
+            "size = { exact = \"sessenta\" }",
+        ),
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("\"sessenta\" is not of type \"integer\""),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn a_dangling_reference_is_one_taplo_error_naming_the_valid_ids() {
+    let card = "cards/intrepidos/intrepidos/agua.toml";
+    let errors = taplo_errors(
+        card,
+        &edited(
+            card,
+            "astral_allies = [\"antares\", \"eros\"]",
+            "astral_allies = [\"antares\", \"eross\"]",
+        ),
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("\"eross\" is not one of") && errors[0].contains("\"eros\""),
+        "{errors:#?}"
+    );
+    // The schema documents each id with the card's name.
+    let schema: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(repo().join("schemas/carta/editor/intrepidos.cards.json")).unwrap(),
+    )
+    .unwrap();
+    let text = schema.to_string();
+    assert!(text.contains("\"enumValues\":[") && text.contains("\"Carcino\""));
+}
