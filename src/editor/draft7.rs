@@ -88,6 +88,28 @@ fn non_null(v: &Value) -> Option<Vec<&Value>> {
     (rest.len() < branches.len()).then_some(rest)
 }
 
+/// The values of an `anyOf`/`oneOf` whose every branch is a `const`
+/// (with at most a `description`, a `title` and a `type` besides), and
+/// their descriptions.
+fn documented_values(v: &Value) -> Option<(Vec<Value>, Vec<String>)> {
+    let branches = v.as_array()?;
+    let mut values = Vec::new();
+    let mut docs = Vec::new();
+    for b in branches {
+        let b = b.as_object()?;
+        let plain = b
+            .keys()
+            .all(|k| matches!(k.as_str(), "const" | "description" | "title" | "type"));
+        if !plain {
+            return None;
+        }
+        values.push(b.get("const")?.clone());
+        let doc = b.get("description").or_else(|| b.get("title"));
+        docs.push(doc.and_then(Value::as_str).unwrap_or_default().to_owned());
+    }
+    (!values.is_empty()).then_some((values, docs))
+}
+
 /// A draft 7 schema object being written from a draft 2020-12 one.
 struct Draft7<'r> {
     out: Map<String, Value>,
@@ -134,6 +156,14 @@ impl Draft7<'_> {
             }
             "items" if obj.contains_key("prefixItems") => {}
             "contains" if optional_contains => {}
+            // Documented values (`oneOf` of `const`s, as schemars writes a
+            // documented enum): an `enum`, so a wrong value lists them all,
+            // with taplo's own docs for each.
+            "anyOf" | "oneOf" if let Some((values, docs)) = documented_values(v) => {
+                self.out.insert("enum".into(), Value::Array(values));
+                self.out
+                    .insert("x-taplo".into(), json!({ "docs": { "enumValues": docs } }));
+            }
             "anyOf" | "oneOf" if let Some(rest) = non_null(v) => {
                 let rest: Vec<Value> = rest
                     .into_iter()
@@ -227,6 +257,21 @@ mod tests {
                 }
             })
         );
+    }
+
+    #[test]
+    fn documented_values_become_an_enum_with_their_docs() {
+        let s = json!({"oneOf": [
+            {"description": "ISO A4.", "type": "string", "const": "a4"},
+            {"description": "US Letter.", "type": "string", "const": "letter"}
+        ]});
+        assert_eq!(
+            to_draft7(&s, &none),
+            json!({"enum": ["a4", "letter"], "x-taplo": {"docs": {"enumValues": ["ISO A4.", "US Letter."]}}})
+        );
+        // A branch that is more than a value stays a branch.
+        let s = json!({"anyOf": [{"const": "a"}, {"type": "object"}]});
+        assert_eq!(to_draft7(&s, &none), s);
     }
 
     #[test]

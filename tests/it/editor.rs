@@ -380,6 +380,16 @@ fn a_wrong_value_in_a_manifest_rule_is_named_not_lost_in_an_any_of() {
         errors[0].contains("\"sessenta\" is not of type \"integer\""),
         "{errors:#?}"
     );
+    // A documented choice lists every allowed value, not one branch's.
+    let errors = taplo_errors(
+        manifest,
+        &edited(manifest, "paper = \"a4\"", "paper = \"a3\""),
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("\"a3\" is not one of [\"a4\",\"letter\"]"),
+        "{errors:#?}"
+    );
 }
 
 #[test]
