@@ -2,7 +2,7 @@
 //! the reserved fields carta checks itself, then, by `kind`, the kind's own
 //! schema (every schema document of the game inlined under `definitions`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
@@ -82,17 +82,13 @@ pub(super) fn schema(
         name_references(&mut converted, cards);
         definitions.insert(doc_key(path), converted);
     }
-    let mut branches = Vec::new();
-    for kind in m.kinds.keys() {
-        let then = match docs.get(&kind_paths[kind]) {
-            Some(_) => json!({ "$ref": format!("#/definitions/{}", doc_key(&kind_paths[kind])) }),
-            None => json!({}),
-        };
-        branches.push(json!({
-            "if": { "properties": { "kind": { "const": kind } }, "required": ["kind"] },
-            "then": then,
-        }));
-    }
+    let branches = kind_branches(m, docs);
+    let kind_docs: BTreeSet<String> = kind_paths
+        .values()
+        .filter(|p| docs.contains_key(*p))
+        .map(|p| doc_key(p))
+        .collect();
+    let hoisted = hoist_fields(&mut definitions, &kind_docs);
     let kinds: Vec<Value> = m.kinds.keys().map(|k| Value::from(k.as_str())).collect();
     let kind_list = m
         .kinds
@@ -107,7 +103,7 @@ pub(super) fn schema(
             "description": format!("One card of {}: `id`, `kind` and `name`, then the fields of its kind.", m.name),
             "type": "object",
             "required": ["id", "kind", "name"],
-            "properties": reserved_properties(&kind_list, &kinds),
+            "properties": with_hoisted(reserved_properties(&kind_list, &kinds), hoisted),
             "allOf": branches,
         }),
     );
@@ -128,6 +124,82 @@ pub(super) fn schema(
     }))
 }
 
+/// One `if kind = … then <the kind's schema>` per kind.
+fn kind_branches(m: &Manifest, docs: &BTreeMap<String, &Value>) -> Vec<Value> {
+    let kind_paths = m.schema_paths();
+    m.kinds
+        .keys()
+        .map(|kind| {
+            let then = match docs.get(&kind_paths[kind]) {
+                Some(_) => {
+                    json!({ "$ref": format!("#/definitions/{}", doc_key(&kind_paths[kind])) })
+                }
+                None => json!({}),
+            };
+            json!({
+                "if": { "properties": { "kind": { "const": kind } }, "required": ["kind"] },
+                "then": then,
+            })
+        })
+        .collect()
+}
+
+/// The fields of the kinds, for the card's own `properties`: taplo's hover
+/// and completion look a key up through `properties`, `items` and
+/// `allOf`/`anyOf`/`oneOf`, never through `if`/`then`, so a field only a
+/// kind's branch describes would have neither. A field every kind that has
+/// it describes alike moves to the card whole (its schema in the kind
+/// becomes `true`, so a mistake is reported once) and is completed there,
+/// references included; a field kinds describe differently stays in each
+/// kind and lends the card its title and description alone, for hover.
+fn hoist_fields(
+    definitions: &mut Map<String, Value>,
+    kind_docs: &BTreeSet<String>,
+) -> Map<String, Value> {
+    let mut by_field: BTreeMap<String, Vec<(&String, Value)>> = BTreeMap::new();
+    for key in kind_docs {
+        let Some(Value::Object(props)) = definitions.get(key).and_then(|d| d.get("properties"))
+        else {
+            continue;
+        };
+        for (field, schema) in props {
+            if !crate::validate::RESERVED.contains(&field.as_str()) && schema != &Value::Bool(true)
+            {
+                by_field
+                    .entry(field.clone())
+                    .or_default()
+                    .push((key, schema.clone()));
+            }
+        }
+    }
+    let mut hoisted = Map::new();
+    for (field, defined) in by_field {
+        if defined.windows(2).all(|w| w[0].1 == w[1].1) {
+            for (key, _) in &defined {
+                definitions[key.as_str()]["properties"][&field] = Value::Bool(true);
+            }
+            hoisted.insert(field, defined[0].1.clone());
+        } else {
+            let docs: Map<String, Value> = ["title", "description"]
+                .into_iter()
+                .filter_map(|k| Some((k.to_owned(), defined[0].1.get(k)?.clone())))
+                .collect();
+            hoisted.insert(field, Value::Object(docs));
+        }
+    }
+    hoisted
+}
+
+/// The reserved properties with the hoisted fields beside them.
+fn with_hoisted(mut reserved: Value, hoisted: Map<String, Value>) -> Value {
+    if let Value::Object(props) = &mut reserved {
+        for (field, schema) in hoisted {
+            props.entry(field).or_insert(schema);
+        }
+    }
+    reserved
+}
+
 /// Makes every card reference (a value with `x-carta-ref`: a kind, or a
 /// list of kinds) an `enum` of the ids of the cards of those kinds, their
 /// names documented (taplo's `x-taplo.docs.enumValues`), so the editor
@@ -142,7 +214,8 @@ fn name_references(schema: &mut Value, cards: &[(&str, &str, &str)]) {
                     .map(|&(id, _, name)| (Value::from(id), Value::from(name)))
                     .unzip();
                 obj.insert("enum".into(), Value::Array(ids));
-                obj.insert("x-taplo".into(), json!({ "docs": { "enumValues": names } }));
+                let ext = obj.entry("x-taplo").or_insert_with(|| json!({}));
+                ext["docs"]["enumValues"] = Value::Array(names);
             }
             obj.values_mut().for_each(|v| name_references(v, cards));
         }
@@ -214,6 +287,35 @@ fn allow_reserved(schema: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_move_to_the_card_when_their_kinds_agree_and_lend_docs_when_not() {
+        let mut definitions = Map::new();
+        definitions.insert(
+            "a".into(),
+            json!({"properties": {"id": true, "cost": {"type": "integer"}, "text": {"title": "T", "description": "A's.", "type": "string"}}}),
+        );
+        definitions.insert(
+            "b".into(),
+            json!({"properties": {"cost": {"type": "integer"}, "text": {"title": "T", "description": "B's.", "maxLength": 9}}}),
+        );
+        let kinds = BTreeSet::from(["a".to_owned(), "b".to_owned()]);
+        let hoisted = hoist_fields(&mut definitions, &kinds);
+        // Alike: moved whole, checked once (the kinds keep `true`).
+        assert_eq!(hoisted["cost"], json!({"type": "integer"}));
+        assert_eq!(definitions["a"]["properties"]["cost"], json!(true));
+        assert_eq!(definitions["b"]["properties"]["cost"], json!(true));
+        // Different: docs only; each kind keeps its own check.
+        assert_eq!(
+            hoisted["text"],
+            json!({"title": "T", "description": "A's."})
+        );
+        assert_eq!(
+            definitions["b"]["properties"]["text"]["maxLength"],
+            json!(9)
+        );
+        assert!(!hoisted.contains_key("id"));
+    }
 
     #[test]
     fn a_reference_becomes_an_enum_of_its_kinds_ids_named() {

@@ -42,7 +42,28 @@ pub(super) fn to_draft7(schema: &Value, resolve: &dyn Fn(&str) -> Option<String>
     if !dependencies.is_empty() {
         out.insert("dependencies".into(), Value::Object(dependencies));
     }
+    titled_docs(&mut out);
     Value::Object(out)
+}
+
+/// taplo's hover shows a schema's `description` alone; its own
+/// `x-taplo.docs.main`, when there is one, instead: that is given the title
+/// too, so hovering a field shows both.
+fn titled_docs(out: &mut Map<String, Value>) {
+    let (Some(Value::String(title)), Some(Value::String(description))) =
+        (out.get("title"), out.get("description"))
+    else {
+        return;
+    };
+    let main = Value::String(format!("**{title}**\n\n{description}"));
+    let ext = out.entry("x-taplo").or_insert_with(|| json!({}));
+    if let Some(docs) = ext
+        .as_object_mut()
+        .map(|e| e.entry("docs").or_insert_with(|| json!({})))
+        .and_then(Value::as_object_mut)
+    {
+        docs.entry("main").or_insert(main);
+    }
 }
 
 /// The keywords of draft 2020-12 (and of the schema's identity) a draft 7
@@ -161,8 +182,8 @@ impl Draft7<'_> {
             // with taplo's own docs for each.
             "anyOf" | "oneOf" if let Some((values, docs)) = documented_values(v) => {
                 self.out.insert("enum".into(), Value::Array(values));
-                self.out
-                    .insert("x-taplo".into(), json!({ "docs": { "enumValues": docs } }));
+                let ext = self.out.entry("x-taplo").or_insert_with(|| json!({}));
+                ext["docs"]["enumValues"] = Value::from(docs);
             }
             "anyOf" | "oneOf" if let Some(rest) = non_null(v) => {
                 let rest: Vec<Value> = rest
@@ -272,6 +293,15 @@ mod tests {
         // A branch that is more than a value stays a branch.
         let s = json!({"anyOf": [{"const": "a"}, {"type": "object"}]});
         assert_eq!(to_draft7(&s, &none), s);
+    }
+
+    #[test]
+    fn a_titled_description_is_taplo_s_hover_text() {
+        let s = json!({"title": "Cost", "description": "Mana paid.", "type": "integer"});
+        assert_eq!(
+            to_draft7(&s, &none)["x-taplo"],
+            json!({"docs": {"main": "**Cost**\n\nMana paid."}})
+        );
     }
 
     #[test]
