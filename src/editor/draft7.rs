@@ -177,30 +177,7 @@ impl Draft7<'_> {
             }
             "items" if obj.contains_key("prefixItems") => {}
             "contains" if optional_contains => {}
-            // Documented values (`oneOf` of `const`s, as schemars writes a
-            // documented enum): an `enum`, so a wrong value lists them all,
-            // with taplo's own docs for each.
-            "anyOf" | "oneOf" if let Some((values, docs)) = documented_values(v) => {
-                self.out.insert("enum".into(), Value::Array(values));
-                let ext = self.out.entry("x-taplo").or_insert_with(|| json!({}));
-                ext["docs"]["enumValues"] = Value::from(docs);
-            }
-            "anyOf" | "oneOf" if let Some(rest) = non_null(v) => {
-                let rest: Vec<Value> = rest
-                    .into_iter()
-                    .map(|b| to_draft7(b, self.resolve))
-                    .collect();
-                // One branch left: its errors, not "valid under none of".
-                let key = if rest.len() == 1 && !obj.contains_key("allOf") {
-                    "allOf"
-                } else {
-                    k
-                };
-                self.out.insert(key.to_owned(), Value::Array(rest));
-            }
-            "allOf" | "anyOf" | "oneOf" => {
-                self.out.insert(k.to_owned(), self.list_of(v));
-            }
+            "allOf" | "anyOf" | "oneOf" => self.choice(k, v, obj),
             "additionalProperties" if v == &Value::Bool(false) => {
                 self.out.insert(k.to_owned(), no_such(NO_SUCH_KEY));
             }
@@ -223,6 +200,34 @@ impl Draft7<'_> {
             _ => {
                 self.out.insert(k.to_owned(), v.clone());
             }
+        }
+    }
+
+    /// Writes the composition `k` (`allOf`, `anyOf`, `oneOf`) of `v`.
+    fn choice(&mut self, k: &str, v: &Value, obj: &Map<String, Value>) {
+        if k == "allOf" {
+            self.out.insert(k.to_owned(), self.list_of(v));
+        } else if let Some((values, docs)) = documented_values(v) {
+            // Documented values (`oneOf` of `const`s, as schemars writes a
+            // documented enum): an `enum`, so a wrong value lists them all,
+            // with taplo's own docs for each.
+            self.out.insert("enum".into(), Value::Array(values));
+            let ext = self.out.entry("x-taplo").or_insert_with(|| json!({}));
+            ext["docs"]["enumValues"] = Value::from(docs);
+        } else if let Some(rest) = non_null(v) {
+            let rest: Vec<Value> = rest
+                .into_iter()
+                .map(|b| to_draft7(b, self.resolve))
+                .collect();
+            // One branch left: its errors, not "valid under none of".
+            let key = if rest.len() == 1 && !obj.contains_key("allOf") {
+                "allOf"
+            } else {
+                k
+            };
+            self.out.insert(key.to_owned(), Value::Array(rest));
+        } else {
+            self.out.insert(k.to_owned(), self.list_of(v));
         }
     }
 

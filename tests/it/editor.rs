@@ -418,7 +418,7 @@ fn a_dangling_reference_is_one_taplo_error_naming_the_valid_ids() {
 }
 
 /// A taplo that serves the language server: `$CARTA_TAPLO_LSP`, or the one
-/// scripts/install-test-deps.sh builds into `target/test-tools/` (PyPI's
+/// `scripts/install-test-deps.sh` builds into `target/test-tools/` (`PyPI`'s
 /// and npm's taplo leave the server out). The test fails without it.
 fn taplo_lsp() -> PathBuf {
     let path = std::env::var_os("CARTA_TAPLO_LSP")
@@ -504,14 +504,14 @@ impl Lsp {
         });
         lsp.request(
             "initialize",
-            serde_json::json!({
+            &serde_json::json!({
                 "processId": null,
                 "rootUri": uri,
                 "capabilities": capabilities,
                 "workspaceFolders": [{ "uri": uri, "name": "workspace" }]
             }),
         );
-        lsp.notify("initialized", serde_json::json!({}));
+        lsp.notify("initialized", &serde_json::json!({}));
         lsp
     }
 
@@ -522,7 +522,7 @@ impl Lsp {
         self.stdin.flush().unwrap();
     }
 
-    fn notify(&mut self, method: &str, params: serde_json::Value) {
+    fn notify(&mut self, method: &str, params: &serde_json::Value) {
         let message = serde_json::json!({ "jsonrpc": "2.0", "method": method, "params": params });
         self.send(&message);
     }
@@ -530,7 +530,7 @@ impl Lsp {
     /// Sends a request and returns its result; the server's own requests
     /// meanwhile (its configuration, capability registrations) are answered
     /// as a client without settings answers them.
-    fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+    fn request(&mut self, method: &str, params: &serde_json::Value) -> serde_json::Value {
         self.next += 1;
         let id = self.next;
         let message =
@@ -569,7 +569,7 @@ impl Lsp {
             serde_json::json!({ "uri": uri, "languageId": "toml", "version": 1, "text": text });
         self.notify(
             "textDocument/didOpen",
-            serde_json::json!({ "textDocument": document }),
+            &serde_json::json!({ "textDocument": document }),
         );
         uri
     }
@@ -583,7 +583,7 @@ impl Lsp {
         });
         let start = std::time::Instant::now();
         loop {
-            let result = self.request(method, params.clone());
+            let result = self.request(method, &params);
             let empty = result.is_null()
                 || result.as_array().is_some_and(Vec::is_empty)
                 || result["items"].as_array().is_some_and(Vec::is_empty);
