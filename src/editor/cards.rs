@@ -73,15 +73,17 @@ pub(super) fn schema(
     cards: &[(&str, &str, &str)],
 ) -> Value {
     let mut definitions = Map::new();
+    let mut named = BTreeSet::new();
     let kind_paths = m.schema_paths();
     for (path, doc) in docs {
         let mut converted = to_draft7(doc, &|r| resolve_ref(path, r, docs));
         if kind_paths.values().any(|p| p == path) {
             allow_reserved(&mut converted);
         }
-        name_references(&mut converted, cards);
+        name_references(&mut converted, &mut named);
         definitions.insert(doc_key(path), converted);
     }
+    id_definitions(&named, cards, &mut definitions);
     let branches = kind_branches(m, docs);
     let kind_docs: BTreeSet<String> = kind_paths
         .values()
@@ -201,26 +203,55 @@ fn with_hoisted(mut reserved: Value, hoisted: Map<String, Value>) -> Value {
 }
 
 /// Makes every card reference (a value with `x-carta-ref`: a kind, or a
-/// list of kinds) an `enum` of the ids of the cards of those kinds, their
-/// names documented (taplo's `x-taplo.docs.enumValues`), so the editor
-/// refuses a dangling id and completes a valid one.
-fn name_references(schema: &mut Value, cards: &[(&str, &str, &str)]) {
+/// list of kinds) name the ids of the cards of those kinds, through
+/// `allOf` a definition `carta-ids-<kinds>` that [`id_definitions`] makes
+/// once per list of kinds, however many fields name it: an `enum` of the
+/// ids with their names documented (taplo's `x-taplo.docs.enumValues`), so
+/// the editor refuses a dangling id and completes a valid one. Returns
+/// each list of kinds named.
+fn name_references(schema: &mut Value, named: &mut BTreeSet<Vec<String>>) {
     match schema {
         Value::Object(obj) => {
             if let Some(kinds) = obj.get("x-carta-ref").map(ref_kinds) {
-                let (ids, names): (Vec<Value>, Vec<Value>) = cards
-                    .iter()
-                    .filter(|(_, kind, _)| kinds.iter().any(|k| k == kind))
-                    .map(|&(id, _, name)| (Value::from(id), Value::from(name)))
-                    .unzip();
-                obj.insert("enum".into(), Value::Array(ids));
-                let ext = obj.entry("x-taplo").or_insert_with(|| json!({}));
-                ext["docs"]["enumValues"] = Value::Array(names);
+                let target = json!({ "$ref": format!("#/definitions/{}", ids_key(&kinds)) });
+                match obj.get_mut("allOf") {
+                    Some(Value::Array(all)) => all.push(target),
+                    _ => {
+                        obj.insert("allOf".into(), Value::Array(vec![target]));
+                    }
+                }
+                named.insert(kinds);
             }
-            obj.values_mut().for_each(|v| name_references(v, cards));
+            obj.values_mut().for_each(|v| name_references(v, named));
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| name_references(v, cards)),
+        Value::Array(items) => items.iter_mut().for_each(|v| name_references(v, named)),
         _ => {}
+    }
+}
+
+/// The definitions key of the ids of `kinds`.
+fn ids_key(kinds: &[String]) -> String {
+    // A kind id has no `.` (it would be a nested table in `[kinds.…]`).
+    format!("carta-ids-{}", doc_key(&kinds.join(".")))
+}
+
+/// One definition per list of kinds references name: the ids of the cards
+/// of those kinds, documented with their names.
+fn id_definitions(
+    named: &BTreeSet<Vec<String>>,
+    cards: &[(&str, &str, &str)],
+    definitions: &mut Map<String, Value>,
+) {
+    for kinds in named {
+        let (ids, names): (Vec<Value>, Vec<Value>) = cards
+            .iter()
+            .filter(|(_, kind, _)| kinds.iter().any(|k| k == kind))
+            .map(|&(id, _, name)| (Value::from(id), Value::from(name)))
+            .unzip();
+        definitions.insert(
+            ids_key(kinds),
+            json!({ "enum": ids, "x-taplo": { "docs": { "enumValues": names } } }),
+        );
     }
 }
 
@@ -318,7 +349,7 @@ mod tests {
     }
 
     #[test]
-    fn a_reference_becomes_an_enum_of_its_kinds_ids_named() {
+    fn a_reference_becomes_an_enum_of_its_kinds_ids_named_once_per_kinds() {
         let cards = [
             ("rei", "hero", "Rei"),
             ("fogo", "spell", "Fogo"),
@@ -326,16 +357,30 @@ mod tests {
         ];
         let mut s = json!({"properties": {
             "ally": {"type": "string", "x-carta-ref": "hero"},
+            "rival": {"type": "string", "x-carta-ref": "hero", "allOf": [{"minLength": 2}]},
             "any": {"type": "array", "items": {"type": "string", "x-carta-ref": ["hero", "spell"]}}
         }});
-        name_references(&mut s, &cards);
-        assert_eq!(s["properties"]["ally"]["enum"], json!(["rei", "rainha"]));
+        let mut named = BTreeSet::new();
+        name_references(&mut s, &mut named);
+        let hero = json!({"$ref": "#/definitions/carta-ids-hero"});
+        assert_eq!(s["properties"]["ally"]["allOf"], json!([hero]));
         assert_eq!(
-            s["properties"]["ally"]["x-taplo"]["docs"]["enumValues"],
-            json!(["Rei", "Rainha"])
+            s["properties"]["rival"]["allOf"],
+            json!([{"minLength": 2}, hero])
         );
         assert_eq!(
-            s["properties"]["any"]["items"]["enum"],
+            s["properties"]["any"]["items"]["allOf"],
+            json!([{"$ref": "#/definitions/carta-ids-hero.spell"}])
+        );
+        let mut definitions = Map::new();
+        id_definitions(&named, &cards, &mut definitions);
+        assert_eq!(definitions.len(), 2, "one per list of kinds");
+        assert_eq!(
+            definitions["carta-ids-hero"],
+            json!({"enum": ["rei", "rainha"], "x-taplo": {"docs": {"enumValues": ["Rei", "Rainha"]}}})
+        );
+        assert_eq!(
+            definitions["carta-ids-hero.spell"]["enum"],
             json!(["rei", "fogo", "rainha"])
         );
     }
