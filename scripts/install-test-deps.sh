@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond Rust; does nothing when it is there.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # The print-and-play sheets are printed to PDF by a real browser in the tests
 # (tests/it/browser.rs): Debian's `chromium`, and poppler-utils for pdfinfo,
@@ -33,4 +34,14 @@ fi
 # on the shipped cards: PyPI's `taplo` package ships its CLI binary.
 if ! command -v taplo >/dev/null 2>&1; then
     PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check 'taplo>=0.9,<0.10'
+fi
+
+# The editor's language-server test (tests/it/editor.rs) drives `taplo lsp
+# stdio`, which PyPI's and npm's builds leave out: built from crates.io with
+# its `lsp` feature into target/test-tools/ (a few minutes, once; the check
+# below finds it built).
+if ! target/test-tools/bin/taplo lsp --help >/dev/null 2>&1; then
+    CARGO_TARGET_DIR=target/test-tools/build cargo install --locked --quiet \
+        taplo-cli --version 0.10.0 --features lsp --root target/test-tools
+    rm -rf target/test-tools/build
 fi

@@ -26,7 +26,8 @@ pub struct Cli {
 /// Options every command takes.
 #[derive(Debug, Args)]
 pub struct Global {
-    /// Work on the workspace in DIR instead of the current directory.
+    /// Work on the workspace in DIR instead of the current directory (files
+    /// named on the command line stay relative to the current directory).
     #[arg(
         help_heading = "Global options",
         short = 'C',
@@ -200,7 +201,7 @@ pub enum Command {
         after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write.\n\nExample:\n  carta print cards/intrepidos/decks/furia-de-aries.toml"
     )]
     Print {
-        /// Game ids, or deck files (`*.toml`, relative to the workspace).
+        /// Game ids, or deck files (`*.toml`, relative to the current directory).
         targets: Vec<String>,
         /// The output folder, relative to the workspace.
         #[arg(long, value_name = "DIR", default_value = "build")]
@@ -332,7 +333,7 @@ pub enum DeckCommand {
         after_help = "Exit codes: 0 printed, 1 the deck has problems, 2 could not run.\n\nExample:\n  carta deck code cards/intrepidos/decks/furia-de-aries.toml"
     )]
     Code {
-        /// The deck file.
+        /// The deck file, relative to the current directory.
         file: PathBuf,
     },
     /// Print the deck file a code stands for.
@@ -401,7 +402,7 @@ pub struct ExportArgs {
     /// What to make.
     #[arg(value_enum)]
     pub format: ExportFormat,
-    /// Game ids, or deck files (`*.toml`, relative to the workspace).
+    /// Game ids, or deck files (`*.toml`, relative to the current directory).
     pub targets: Vec<String>,
     /// The output folder, relative to the workspace.
     #[arg(long, value_name = "DIR", default_value = "build")]
@@ -576,6 +577,7 @@ fn watch(g: &Global, args: &WatchArgs, output: &Output) -> Result<Report, Comman
             .serve
             .then(|| std::net::SocketAddr::new(args.host, args.port)),
         open: args.open,
+        verbose: g.verbose,
     };
     let mut show = |report| {
         output.finish(Ok(report));
@@ -608,12 +610,8 @@ fn stopped(
     ran: Result<(), Box<dyn std::error::Error>>,
     summary: &str,
 ) -> Result<Report, CommandError> {
-    ran.map(|()| Report {
-        diags: crate::diag::Diagnostics::new(),
-        sources: crate::diag::SourceMap::new(),
-        summary: summary.into(),
-    })
-    .map_err(|e| CommandError::Watch(e.to_string()))
+    ran.map(|()| Report::plain(summary))
+        .map_err(|e| CommandError::Watch(e.to_string()))
 }
 
 /// `carta export FORMAT`.

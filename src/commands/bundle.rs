@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::{CommandError, Report};
 use crate::bundle::{Bundle, BundleError};
-use crate::diag::{Diagnostics, SourceMap, escape_controls};
+use crate::diag::escape_controls;
 use crate::limits::Limits;
 use crate::load::LoadError;
 
@@ -52,11 +52,7 @@ pub(crate) fn show(root: &Path, given: &Path, inspect: bool) -> Result<Report, C
             Err(_) => {}
         }
     }
-    Ok(Report {
-        diags: Diagnostics::new(),
-        sources: SourceMap::default(),
-        summary: String::new(),
-    })
+    Ok(Report::plain(""))
 }
 
 /// A writer that only counts, and fails past `limit` bytes.

@@ -29,7 +29,7 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     });
     editor::refresh_reporting(&ws, compiled, &mut diags)?;
     super::init::warn_folders_without_manifest(ws.root(), &mut diags);
-    let summary = summary(&checked);
+    let (summary, details) = (summary(&checked), coverage(&checked));
     // The record of each compiled game, now that its editor schemas are written.
     for c in checked {
         if let Checked::Compiled(game, draft) = c {
@@ -42,10 +42,10 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
             std::mem::forget(game);
         }
     }
-    Ok(Report::new(ws, diags, summary)?)
+    Ok(Report::new(ws, diags, summary)?.with_details(details))
 }
 
-/// "checked 2 games, 120 cards …": the line a check ends with.
+/// "checked 2 games, 120 cards …": the line that the verdict ends.
 fn summary(checked: &[Checked]) -> String {
     let cards: usize = checked.iter().map(Checked::cards).sum();
     let reused: usize = checked.iter().map(Checked::reused_files).sum();
@@ -54,6 +54,17 @@ fn summary(checked: &[Checked]) -> String {
     } else {
         String::new()
     };
+    format!(
+        "checked {} game{}, {cards} card{}{reused}",
+        checked.len(),
+        plural(checked.len()),
+        plural(cards)
+    )
+}
+
+/// "translated cards: zodiacos en: 60/60": the translations' coverage, on
+/// a line of its own under the verdict (nothing when no game has any).
+fn coverage(checked: &[Checked]) -> Vec<String> {
     let translated: Vec<String> = checked
         .iter()
         .filter_map(|g| {
@@ -62,15 +73,8 @@ fn summary(checked: &[Checked]) -> String {
             Some(format!("{} {}", g.id(), per_lang.join(", ")))
         })
         .collect();
-    let translated = if translated.is_empty() {
-        String::new()
-    } else {
-        format!("; translated cards: {}", translated.join("; "))
-    };
-    format!(
-        "checked {} game{}, {cards} card{}{reused}{translated}",
-        checked.len(),
-        plural(checked.len()),
-        plural(cards)
-    )
+    if translated.is_empty() {
+        return Vec::new();
+    }
+    vec![format!("translated cards: {}", translated.join("; "))]
 }

@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use super::{CommandError, Report};
-use crate::diag::{Diagnostics, SourceMap};
 use crate::emit::EmitError;
 use crate::write::Folder;
 
@@ -21,9 +20,9 @@ pub(crate) fn write(out: &Path, pages: &[(String, Vec<u8>)]) -> Result<Report, C
             .write_atomic(name, page, false)
             .map_err(EmitError::from)?;
     }
-    Ok(Report {
-        diags: Diagnostics::default(),
-        sources: SourceMap::new(),
-        summary: format!("wrote {} manual pages to {}", pages.len(), out.display()),
-    })
+    Ok(Report::plain(format!(
+        "wrote {} manual pages to {}",
+        pages.len(),
+        out.display()
+    )))
 }

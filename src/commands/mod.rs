@@ -16,6 +16,7 @@ pub(crate) mod print;
 pub(crate) mod progress;
 mod report;
 pub(crate) mod serve;
+mod serving;
 pub(crate) mod watch;
 
 pub(crate) use report::{ColorChoice, CommandError, Output, Report};

@@ -14,7 +14,7 @@ use crate::game::{self, Game, Games, Keep};
 use crate::load::Workspace;
 
 /// Prints `targets` — game ids and deck files (`*.toml`, relative to the
-/// workspace) — of the workspace at `root` into `out`.
+/// current directory) — of the workspace at `root` into `out`.
 ///
 /// # Errors
 /// When the workspace or a file cannot be read or the output cannot be written.
@@ -116,9 +116,9 @@ pub(super) fn each_target(
     }
     for path in decks {
         let mut found = Vec::new();
-        // Deck paths are relative to the workspace (`-C`), like `--out`.
-        let deck_path = ws.root().join(path);
-        let opened = open_deck(ws, &deck_path, &mut compiled, diags, &mut found)?;
+        // A file named on the command line is where the shell says: relative
+        // to the current directory, whatever `-C` names (as `deck check`).
+        let opened = open_deck(ws, Path::new(path), &mut compiled, diags, &mut found)?;
         let target = opened.and_then(|(deck, game)| {
             let cards = prints(&deck, game, &mut found)?;
             let stem = Path::new(path)

@@ -14,8 +14,9 @@ use crate::emit::EmitError;
 use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::{LoadError, Workspace};
 
-/// A command that ran: its diagnostics, the sources they point into, and a
-/// one-line summary.
+/// A command that ran: its diagnostics, the sources they point into, a
+/// one-line summary (followed by the verdict, the counts of errors and
+/// warnings) and the lines that detail it.
 #[derive(Debug)]
 pub(crate) struct Report {
     /// Every problem found.
@@ -24,6 +25,9 @@ pub(crate) struct Report {
     pub(crate) sources: SourceMap,
     /// What was done, such as `checked 5 games, 468 cards`.
     pub(crate) summary: String,
+    /// Figures shown under the verdict, one a line (such as the
+    /// translations' coverage), so none reads as the verdict's subject.
+    pub(crate) details: Vec<String>,
 }
 
 impl Report {
@@ -42,7 +46,25 @@ impl Report {
             diags,
             sources: ws.sources,
             summary: summary.into(),
+            details: Vec::new(),
         })
+    }
+
+    /// The report of a command that read no source: no diagnostics, only
+    /// `summary`.
+    pub(crate) fn plain(summary: impl Into<String>) -> Report {
+        Report {
+            diags: Diagnostics::new(),
+            sources: SourceMap::new(),
+            summary: summary.into(),
+            details: Vec::new(),
+        }
+    }
+
+    /// The report with `details` shown under its verdict line.
+    pub(crate) fn with_details(mut self, details: Vec<String>) -> Report {
+        self.details = details;
+        self
     }
 }
 
@@ -240,6 +262,9 @@ impl Output {
                 plural(errors),
                 plural(warnings)
             );
+            for line in &report.details {
+                eprintln!("{}", escape_controls(line));
+            }
         }
         code
     }

@@ -9,10 +9,9 @@ use std::path::{Path, PathBuf};
 
 use super::Report;
 use crate::diag::Diagnostics;
-use crate::emit::sheets::{self, Inputs};
-use crate::game::{self, Decks, Game, Keep};
+use crate::game::{self, Decks, Keep};
 use crate::load::{LoadError, Workspace};
-use crate::server::{Catalog, ConnLimits, GameEntry, Live};
+use crate::server::{Catalog, ConnLimits, Front, GameEntry, Live};
 
 /// What `carta serve` was asked to do.
 #[derive(Debug, Clone)]
@@ -47,32 +46,8 @@ pub(crate) fn catalog(
             compiled.push(game);
         }
     }
-    let catalog = catalog_of(&mut ws, compiled, diags)?;
+    let catalog = super::serving::catalog_of(&mut ws, compiled, diags)?;
     Ok((catalog, ws))
-}
-
-/// The catalog of `games`, compiled clean with every field: each game's
-/// faces rendered; a game whose faces fail is left out (reported).
-///
-/// # Errors
-/// When a game's templates cannot be read.
-pub(super) fn catalog_of(
-    ws: &mut Workspace,
-    games: Vec<Game>,
-    diags: &mut Diagnostics,
-) -> Result<Catalog, LoadError> {
-    let mut served = Vec::new();
-    for game in games {
-        let before = diags.error_count();
-        let inputs = Inputs::read(ws, game.id(), diags)?;
-        let mut found = Vec::new();
-        let faces = sheets::faces(ws.jail(), &ws.sources, &game, &inputs, &mut found);
-        diags.extend(found);
-        if diags.error_count() == before {
-            served.push((game, faces));
-        }
-    }
-    Ok(Catalog::new(ws.root().to_path_buf(), served))
 }
 
 /// Serves the builder until the process is stopped; `report` shows the
@@ -112,7 +87,7 @@ pub(crate) fn serve(
     if empty {
         return Err("no game can be served".into());
     }
-    let live = Live::new(&root, &options.out, max_bytes)?;
+    let live = Live::new(&root, &options.out, max_bytes, Front::Builder)?;
     live.set_catalog(catalog);
     live.publish(|status| status.games = entries);
     let bound = crate::server::start(options.addr, live, limits)
@@ -126,7 +101,7 @@ pub(crate) fn serve(
     let url = format!("http://{bound}/play/");
     eprintln!("serving the deck builder at {url} (Ctrl-C to stop)");
     if options.open {
-        super::watch::open_browser(&url);
+        super::serving::open_browser(&url);
     }
     loop {
         std::thread::park();

@@ -17,12 +17,12 @@ use notify_debouncer_mini::new_debouncer;
 use notify_debouncer_mini::notify::RecursiveMode;
 
 use super::Report;
-use crate::diag::{Diagnostics, Format, Renderer, SourceMap};
+use crate::diag::{Diagnostics, Format, Renderer, Severity, SourceMap};
 use crate::emit::sheets::SheetOptions;
 use crate::game::{self, Decks, Game, Keep};
 use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::Workspace;
-use crate::server::{Catalog, ConnLimits, DeckVerdict, GameEntry, Live, Problem};
+use crate::server::{Catalog, ConnLimits, DeckVerdict, Front, GameEntry, Live, Problem};
 
 /// How long a burst of file events must be quiet before a rebuild (an
 /// editor's save is often several writes and a rename).
@@ -41,6 +41,10 @@ pub(crate) struct WatchOptions {
     pub(crate) serve: Option<SocketAddr>,
     /// Whether to open the preview in the default browser.
     pub(crate) open: bool,
+    /// Whether the preview's overlay shows advice too (`-v`), as the
+    /// terminal does: without it, advice such as a rule's missing
+    /// `source` would be repeated on every save.
+    pub(crate) verbose: bool,
 }
 
 /// Prints one round's diagnostics and summary.
@@ -61,7 +65,7 @@ pub(crate) fn watch(
     let max_bytes = ws.jail().max_bytes();
     let limits = ConnLimits::from_env()?;
     let live = match options.serve {
-        Some(_) => Some(Live::new(&root, &options.out, max_bytes)?),
+        Some(_) => Some(Live::new(&root, &options.out, max_bytes, Front::Preview)?),
         None => None,
     };
     let mut watcher = Watcher {
@@ -81,7 +85,7 @@ pub(crate) fn watch(
         let url = format!("http://{bound}/");
         eprintln!("serving the preview at {url}");
         if options.open {
-            open_browser(&url);
+            super::serving::open_browser(&url);
         }
     }
     let (tx, rx) = std::sync::mpsc::channel();
@@ -196,7 +200,8 @@ impl Watcher {
             if let Some(catalog) = catalog {
                 live.set_catalog(catalog);
             }
-            publish(live, entries, &problems(&round.diags, &round.sources));
+            let shown = problems(&round.diags, &round.sources, self.options.verbose);
+            publish(live, entries, &shown);
         }
         if self.clear {
             // Clear the screen and scroll-back: only this round's diagnostics show.
@@ -220,7 +225,7 @@ impl Watcher {
         super::init::warn_folders_without_manifest(ws.root(), &mut diags);
         // Deck verdicts come from the check, which covers every watched
         // game (the build may cover only those the save touched).
-        let checked_problems = problems(&diags, &ws.sources);
+        let checked_problems = problems(&diags, &ws.sources, self.options.verbose);
         let clean = !diags.has_errors();
         let mut entries = Vec::new();
         for g in &checked {
@@ -287,7 +292,7 @@ impl Watcher {
         let catalog = match (&self.live, units) {
             (Some(_), Some(_)) => {
                 // The builder's own problems are the check's, shown already.
-                Some(super::serve::catalog_of(
+                Some(super::serving::catalog_of(
                     &mut ws,
                     compiled,
                     &mut Diagnostics::new(),
@@ -354,14 +359,16 @@ fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
 }
 
 /// The diagnostics as the preview shows them, in order, capped per file
-/// as the terminal shows them.
-fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
+/// as the terminal shows them; advice only when `verbose`, as in the
+/// terminal.
+fn problems(diags: &Diagnostics, sources: &SourceMap, verbose: bool) -> Vec<Problem> {
     let json = Renderer::new(Format::Json, false, 100);
     let mut copy = Diagnostics::new();
     copy.extend(diags.iter().cloned());
     let raise = format!("{MAX_DIAGNOSTICS_VAR}=<n>");
     let all = copy.into_capped(max_diagnostics_per_file(), &raise);
     all.iter()
+        .filter(|d| verbose || d.severity != Severity::Advice || d.code == "diag::truncated")
         .filter_map(|d| {
             serde_json::from_str::<serde_json::Value>(json.render(d, sources).trim()).ok()
         })
@@ -380,46 +387,4 @@ fn problems(diags: &Diagnostics, sources: &SourceMap) -> Vec<Problem> {
             }
         })
         .collect()
-}
-
-/// Opens `url` in the desktop's browser; when there is none to open, or
-/// the opener fails, says so and how to open the page.
-pub(super) fn open_browser(url: &str) {
-    // Without a display, xdg-open has no browser to start.
-    if cfg!(all(unix, not(target_os = "macos")))
-        && std::env::var_os("DISPLAY").is_none()
-        && std::env::var_os("WAYLAND_DISPLAY").is_none()
-    {
-        eprintln!(
-            "no browser to open: this session has no display (DISPLAY and WAYLAND_DISPLAY are unset); open {url} in a browser"
-        );
-        return;
-    }
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    match std::process::Command::new(opener)
-        .arg(url)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        Err(_) => eprintln!("could not start `{opener}`: open {url} in a browser"),
-        // Waited for aside, so that it leaves no defunct process behind and
-        // a failure is told.
-        Ok(mut child) => {
-            let url = url.to_owned();
-            std::thread::spawn(move || {
-                if let Ok(status) = child.wait()
-                    && !status.success()
-                {
-                    eprintln!("`{opener}` opened no browser ({status}): open {url} in a browser");
-                }
-            });
-        }
-    }
 }

@@ -2,12 +2,12 @@
 //! and example decks, made by running the stages load → validate → link →
 //! rules over it. Every command and every emitter takes a [`Game`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::deck::{self, DeckFile};
-use crate::diag::{Diagnostic, Diagnostics, FileId};
+use crate::diag::{self, Diagnostic, Diagnostics, FileId, Severity};
 use crate::i18n::{self, Translations};
 use crate::link::{CardPool, link};
 use crate::load::{CheckCache, LoadError, Mark, ReadProblem, Stamp, Workspace, hash_text};
@@ -266,9 +266,11 @@ fn finish(
         let mut found = Vec::new();
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
         diags.extend(found);
-        if decks == Decks::Check {
-            deck_marks = check_example_decks(ws, &mut game, keep, diags)?;
-        }
+    }
+    if decks == Decks::Check
+        && let Some(trust) = Trust::of(diags.reported(since..diags.len()), cards_ok)
+    {
+        deck_marks = check_example_decks(ws, &mut game, keep, &trust, diags)?;
     }
     let draft = cache.map(|cache| recall::Draft {
         cache,
@@ -484,6 +486,7 @@ fn check_example_decks(
     ws: &mut Workspace,
     game: &mut Game,
     keep: Keep,
+    trust: &Trust,
     diags: &mut Diagnostics,
 ) -> Result<Vec<(String, Option<Mark>)>, LoadError> {
     let deck_files = ws.deck_files(game.id(), diags)?;
@@ -493,7 +496,7 @@ fn check_example_decks(
     let checked =
         ws.read_each_stamped(&deck_files, false, diags, never, |file, _, text, stamp| {
             let mut out = Vec::new();
-            let deck = check_deck(game, file, text, &mut out);
+            let deck = check_deck(game, file, text, trust, &mut out);
             let report = !out.is_empty();
             let mark = (keep == Keep::RulesCached).then(|| recall::text_mark(text, stamp));
             ((deck, out, mark), report)
@@ -513,12 +516,54 @@ fn check_example_decks(
     Ok(marks)
 }
 
+/// Which decks can be judged while some cards have errors: every card
+/// that is in the pool is known, so a deck line naming no card of it is
+/// always an error; the rules judge a deck only when none of its cards
+/// comes from a card file with errors (their counts would repeat them).
+#[derive(Debug, Default)]
+struct Trust {
+    /// The card files with errors (none when the pool is clean).
+    tainted: HashSet<FileId>,
+}
+
+impl Trust {
+    /// The trust a compile's card diagnostics `found` allow, or `None` when
+    /// decks cannot be judged at all: a card file that could not be read or
+    /// parsed may hold any id, so no deck line can be called unknown.
+    fn of(found: &[Diagnostic], cards_ok: bool) -> Option<Trust> {
+        if cards_ok {
+            return Some(Trust::default());
+        }
+        let errors = || found.iter().filter(|d| d.severity == Severity::Error);
+        let unread = errors().any(|d| {
+            d.code.starts_with("toml::") || d.code.starts_with("load::") || d.code == diag::ELIDED
+        });
+        if unread {
+            return None;
+        }
+        let tainted = errors()
+            .filter_map(|d| d.primary.as_ref().map(|l| l.file))
+            .collect();
+        Some(Trust { tainted })
+    }
+
+    /// Whether the rules may judge `resolved`, a deck of `pool`.
+    fn judges(&self, resolved: &deck::ResolvedDeck, pool: &CardPool) -> bool {
+        resolved.view.zones.iter().flatten().all(|e| {
+            let card = pool.card(usize::try_from(e.card).expect("u32 fits usize"));
+            !self.tainted.contains(&card.file)
+        })
+    }
+}
+
 /// Parses one deck file of `game`, resolves it and checks it against the
-/// deck rules; returns the parsed deck when it is for this game.
-pub fn check_deck(
+/// deck rules (those `trust` allows); returns the parsed deck when it is
+/// for this game.
+fn check_deck(
     game: &Game,
     file: FileId,
     text: &str,
+    trust: &Trust,
     out: &mut Vec<Diagnostic>,
 ) -> Option<DeckFile> {
     let parsed = deck::parse(file, text, out)?;
@@ -540,7 +585,14 @@ pub fn check_deck(
         );
         return None;
     }
-    deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, out);
+    if trust.tainted.is_empty() {
+        deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, out);
+    } else if let Some(set) = deck::rules_for(&parsed, &game.rules, out)
+        && let Some(resolved) = deck::resolve(&parsed, &game.manifest, &game.pool, set, out)
+        && trust.judges(&resolved, &game.pool)
+    {
+        deck::check(&parsed, &resolved, &game.manifest, set, out);
+    }
     Some(parsed)
 }
 

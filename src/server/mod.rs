@@ -25,7 +25,7 @@ use axum::Router;
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use futures_util::Stream;
 use serde::Serialize;
@@ -82,10 +82,22 @@ pub(crate) struct Status {
     pub(crate) problems: Vec<Problem>,
 }
 
+/// What the server's front pages (`/` and `/g/<game>/`) are: the watch
+/// preview over the built sheets, or, under `carta serve`, which builds
+/// nothing, the deck builder they lead to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Front {
+    /// `carta watch --serve`: the games' built sheets with the overlay.
+    Preview,
+    /// `carta serve`: `/` is the builder's `/play/`, a game's page its cards.
+    Builder,
+}
+
 /// The state the watcher shares with the server.
 #[derive(Debug)]
 pub(crate) struct Live {
     status: Mutex<Status>,
+    front: Front,
     changed: tokio::sync::watch::Sender<u64>,
     /// The workspace (absolute).
     root: PathBuf,
@@ -99,13 +111,19 @@ pub(crate) struct Live {
 
 impl Live {
     /// A state serving the build folder `out` of the workspace `root`,
-    /// files of at most `max_bytes`.
+    /// files of at most `max_bytes`, with `front` as its front pages.
     ///
     /// # Errors
     /// When the current folder cannot be read (to make the paths absolute).
-    pub(crate) fn new(root: &Path, out: &Path, max_bytes: u64) -> std::io::Result<Arc<Self>> {
+    pub(crate) fn new(
+        root: &Path,
+        out: &Path,
+        max_bytes: u64,
+        front: Front,
+    ) -> std::io::Result<Arc<Self>> {
         Ok(Arc::new(Live {
             status: Mutex::new(Status::default()),
+            front,
             changed: tokio::sync::watch::Sender::new(0),
             root: std::path::absolute(root)?,
             out: std::path::absolute(out)?,
@@ -235,8 +253,11 @@ pub(crate) fn start(
     Ok(bound)
 }
 
-async fn index(State(live): State<Arc<Live>>) -> Html<String> {
-    Html(page::index(&live.snapshot()))
+async fn index(State(live): State<Arc<Live>>) -> Response {
+    match live.front {
+        Front::Preview => Html(page::index(&live.snapshot())).into_response(),
+        Front::Builder => Redirect::to("/play/").into_response(),
+    }
 }
 
 async fn status(State(live): State<Arc<Live>>) -> impl IntoResponse {
@@ -259,8 +280,17 @@ async fn events(
 async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>) -> Response {
     let status = live.snapshot();
     let Some(entry) = status.games.iter().find(|g| g.id == game) else {
-        return (StatusCode::NOT_FOUND, Html(page::index(&status))).into_response();
+        return match live.front {
+            Front::Preview => (StatusCode::NOT_FOUND, Html(page::index(&status))).into_response(),
+            Front::Builder => Redirect::to("/play/").into_response(),
+        };
     };
+    if live.front == Front::Builder {
+        // Nothing is built under `serve`: the game's page is its cards.
+        let id =
+            percent_encoding::utf8_percent_encode(&entry.id, percent_encoding::NON_ALPHANUMERIC);
+        return Redirect::to(&format!("/play/{id}/cards")).into_response();
+    }
     let sheets = live
         .sheets(&game)
         .and_then(|jail| jail.read(&jail.root().join("index.html")).ok())

@@ -49,19 +49,36 @@ fn problem_line(p: &Problem) -> String {
     s
 }
 
-/// The overlay, when the last check found errors.
+/// The overlay, when the last check found errors: the errors first, then
+/// the warnings, and advice folded away under them.
 fn overlay(status: &Status) -> String {
-    let errors: Vec<&Problem> = status
-        .problems
-        .iter()
-        .filter(|p| p.severity == "error")
-        .collect();
+    let of = |severity: &str| -> Vec<&Problem> {
+        status
+            .problems
+            .iter()
+            .filter(|p| p.severity == severity)
+            .collect()
+    };
+    let (errors, warnings, advice) = (of("error"), of("warning"), of("advice"));
     if errors.is_empty() {
         return String::new();
     }
-    let items: String = status.problems.iter().map(problem_line).collect();
+    let items: String = errors
+        .iter()
+        .chain(&warnings)
+        .map(|p| problem_line(p))
+        .collect();
+    let folded = if advice.is_empty() {
+        String::new()
+    } else {
+        let lines: String = advice.iter().map(|p| problem_line(p)).collect();
+        format!(
+            "<details><summary>{} advice</summary><ul>{lines}</ul></details>",
+            advice.len()
+        )
+    };
     format!(
-        "<div id=\"carta-overlay\" class=\"carta-live\"><h2>{} error{} — the page shows the last good build</h2><ul>{items}</ul></div>",
+        "<div id=\"carta-overlay\" class=\"carta-live\"><h2>{} error{} — the page shows the last good build</h2><ul>{items}</ul>{folded}</div>",
         errors.len(),
         if errors.len() == 1 { "" } else { "s" }
     )
@@ -157,4 +174,55 @@ pub(super) fn game(status: &Status, game: &GameEntry, sheets: Option<&str>) -> S
         None => page.push_str(&tail),
     }
     page
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(severity: &str, code: &str) -> Problem {
+        Problem {
+            severity: severity.to_owned(),
+            code: code.to_owned(),
+            message: format!("{code} happened"),
+            place: None,
+            help: None,
+        }
+    }
+
+    #[test]
+    fn the_overlay_lists_errors_then_warnings_and_folds_advice_away() {
+        let status = Status {
+            problems: vec![
+                problem("advice", "rules::source"),
+                problem("warning", "i18n::missing"),
+                problem("error", "schema::type"),
+                problem("advice", "rules::source"),
+            ],
+            ..Status::default()
+        };
+        let html = overlay(&status);
+        assert!(html.contains("<h2>1 error "), "{html}");
+        let at = |code: &str| html.find(code).unwrap_or_else(|| panic!("{code}: {html}"));
+        assert!(at("schema::type") < at("i18n::missing"), "{html}");
+        let details = html
+            .find("<details><summary>2 advice</summary>")
+            .expect(&html);
+        assert!(
+            at("i18n::missing") < details && details < at("rules::source"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn without_errors_there_is_no_overlay() {
+        let status = Status {
+            problems: vec![
+                problem("warning", "i18n::missing"),
+                problem("advice", "rules::source"),
+            ],
+            ..Status::default()
+        };
+        assert_eq!(overlay(&status), "");
+    }
 }

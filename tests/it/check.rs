@@ -301,3 +301,34 @@ fn a_recheck_sees_a_new_phrase_in_a_template() {
     ws.write(template, ws.read(template) + "{{t \"uma frase nova\"}}\n");
     ws.run(["check"]).stderr_has("(phrases ");
 }
+
+#[test]
+fn the_verdict_ends_the_summary_line_and_the_translations_follow_on_their_own() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let clean = ws.run(["check"]).code(0);
+    let lines: Vec<&str> = clean.stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "checked 1 game, 60 cards: 0 errors, 0 warnings",
+            "translated cards: zodiacos en: 60/60"
+        ]
+    );
+    // An error the translations have nothing to do with (a deck of a game
+    // without zones): the coverage line carries no verdict.
+    ws.write(
+        "cards/zodiacos/decks/d.toml",
+        "game = \"zodiacos\"\nname = \"D\"\n",
+    );
+    let broken = ws.run(["check", "--no-cache"]).code(1);
+    let tail: Vec<&str> = broken.stderr.lines().rev().take(2).collect();
+    assert_eq!(
+        tail,
+        [
+            "translated cards: zodiacos en: 60/60",
+            "checked 1 game, 60 cards: 1 error, 0 warnings"
+        ],
+        "{}",
+        broken.stderr
+    );
+}

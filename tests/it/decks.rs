@@ -726,3 +726,105 @@ fn an_unknown_deck_card_two_letters_off_gets_a_did_you_mean() {
     assert_eq!(unknown.len(), 1, "{}", run.stdout);
     assert_eq!(unknown[0]["help"], "did you mean `flare`?");
 }
+
+/// The deck diagnostics of a `carta check --message-format json` run, as
+/// (deck file, code) pairs.
+fn deck_codes(run: &crate::harness::Run) -> Vec<(String, String)> {
+    run.json()
+        .into_iter()
+        .filter(|d| d["file"].as_str().is_some_and(|f| f.contains("/decks/")))
+        .map(|d| {
+            let file = d["file"].as_str().unwrap();
+            let name = file.rsplit('/').next().unwrap().to_owned();
+            (name, d["code"].as_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn while_a_card_has_errors_what_decks_can_be_judged_is_reported() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    // A card with a schema error, in a file of its own.
+    ws.write(
+        "cards/intrepidos/quebrada.toml",
+        "[[card]]\nid = \"pocao-quebrada\"\nkind = \"potion\"\nname = \"Poção quebrada\"\nclass = \"forca\"\nmin_level = \"dois\"\neffect = \"Nada.\"\n",
+    );
+    let edit = |rel: &str, from: &str, to: &str| {
+        let path = format!("cards/intrepidos/decks/{rel}");
+        let text = ws.read(&path);
+        assert!(text.contains(from), "{rel}");
+        ws.write(&path, text.replacen(from, to, 1));
+    };
+    // Clean cards only: the rules judge it.
+    edit("furia-de-aries.toml", "escudo-orc = 3", "escudo-orc = 4");
+    // A card with errors in it: its counts would repeat them, not judged.
+    edit(
+        "mares-de-peixes.toml",
+        "[main]\n",
+        "[main]\npocao-quebrada = 1\n",
+    );
+    // An unknown card: always an error.
+    edit(
+        "muralha-de-touro.toml",
+        "[main]\n",
+        "[main]\nescudo-orcc = 1\n",
+    );
+    let run = ws.run(["--message-format", "json", "check"]).fails();
+    let codes = deck_codes(&run);
+    assert!(
+        codes.contains(&("muralha-de-touro.toml".into(), "deck::unknown-card".into())),
+        "{codes:?}"
+    );
+    assert!(
+        codes.iter().any(|(f, _)| f == "furia-de-aries.toml"),
+        "a deck of clean cards is judged: {codes:?}"
+    );
+    assert!(
+        !codes.iter().any(|(f, _)| f == "mares-de-peixes.toml"),
+        "a deck with a broken card is not judged by the rules: {codes:?}"
+    );
+    // A card file that does not parse may hold any id: no deck is judged.
+    ws.write("cards/intrepidos/quebrada.toml", "[[card]\nid = \"x\"\n");
+    let run = ws.run(["--message-format", "json", "check"]).fails();
+    assert_eq!(deck_codes(&run), Vec::new(), "{}", run.stdout);
+}
+
+#[test]
+fn every_command_taking_a_deck_path_reads_it_from_the_current_directory() {
+    use crate::sheets::{card, mini};
+    let ws = mini(&format!("{}{}", card("flare", ""), card("frost", "")));
+    // A player's decks, in a folder of their own; carta runs from there
+    // with `-C ..` naming the workspace.
+    ws.write(
+        "mine/good.toml",
+        "game = \"mini\"\nname = \"Bom\"\n\n[main]\nflare = 2\nfrost = 1\n",
+    );
+    ws.write(
+        "mine/bad.toml",
+        "game = \"mini\"\nname = \"Mau\"\n\n[main]\nflair = 2\n",
+    );
+    let mine = ws.path().join("mine");
+    let unknown = |args: &[&str]| {
+        let mut all = vec!["-C", ".."];
+        all.extend(args);
+        run_in(&mine, all)
+            .code(1)
+            .stderr_has("`flair` is not a card of `mini`");
+    };
+    unknown(&["deck", "check", "bad.toml"]);
+    unknown(&["deck", "code", "bad.toml"]);
+    unknown(&["print", "bad.toml"]);
+    unknown(&["export", "pdf", "bad.toml"]);
+    run_in(&mine, ["-C", "..", "deck", "check", "good.toml"]).succeeds();
+    run_in(&mine, ["-C", "..", "deck", "code", "good.toml"]).succeeds();
+    run_in(&mine, ["-C", "..", "print", "good.toml"]).succeeds();
+    // `--out` stays the workspace's.
+    assert!(
+        ws.path().join("build/mini/decks/good/index.html").is_file(),
+        "the deck's sheets are in the workspace's build/"
+    );
+    // The same file named from the workspace's own folder, without `-C`.
+    ws.run(["print", "mine/good.toml"]).succeeds();
+    // And a path relative to the workspace, from elsewhere, is not found.
+    run_in(&mine, ["-C", "..", "print", "mine/good.toml"]).code(2);
+}

@@ -318,3 +318,353 @@ fn taplo_and_carta_reject_a_wrong_type_in_a_deck_rule_of_the_manifest_at_the_sam
     assert!(manifest.contains("sessenta"));
     both_reject("cards/intrepidos/game.toml", &manifest, "schema::type");
 }
+
+/// Writes `text` at `rel` in a copy of the shipped workspace and runs
+/// taplo on it: the `error:` reports, each with its message line.
+fn taplo_errors(rel: &str, text: &str) -> Vec<String> {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::copy(repo().join(".taplo.toml"), ws.path().join(".taplo.toml")).unwrap();
+    ws.write(rel, text);
+    let (ok, out) = taplo_check(ws.path(), &[rel.to_owned()]);
+    assert!(!ok, "taplo accepts the broken {rel}");
+    out.lines()
+        .filter(|l| l.starts_with("error:"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `rel` of the shipped workspace with its first `from` replaced by `to`.
+fn edited(rel: &str, from: &str, to: &str) -> String {
+    let text = fs::read_to_string(repo().join(rel)).unwrap();
+    assert!(text.contains(from), "{from} is not in {rel}");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn one_unknown_field_is_one_taplo_error_in_a_card_a_deck_and_a_manifest() {
+    // A misspelt field of an intrépido (taplo's bug #515 made it 128 errors).
+    let card = "cards/intrepidos/intrepidos/agua.toml";
+    let errors = taplo_errors(card, &edited(card, "\nsign = ", "\nsingn = \"x\"\nsign = "));
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(errors[0].contains("no such key here"), "{errors:#?}");
+    // An unknown card in a deck zone.
+    let deck = "cards/intrepidos/decks/furia-de-aries.toml";
+    let errors = taplo_errors(deck, &edited(deck, "rei-frixo", "rei-frixxo"));
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("not a card of a kind the zone"),
+        "{errors:#?}"
+    );
+    // A misspelt key of a deck rule in game.toml.
+    let manifest = "cards/intrepidos/game.toml";
+    let errors = taplo_errors(
+        manifest,
+        &edited(manifest, "\nzone = \"main\"", "\nzonee = \"main\""),
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+}
+
+#[test]
+fn a_wrong_value_in_a_manifest_rule_is_named_not_lost_in_an_any_of() {
+    let manifest = "cards/intrepidos/game.toml";
+    let errors = taplo_errors(
+        manifest,
+        &edited(
+            manifest,
+            "size = { exact = 60 }",
+            "size = { exact = \"sessenta\" }",
+        ),
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("\"sessenta\" is not of type \"integer\""),
+        "{errors:#?}"
+    );
+    // A documented choice lists every allowed value, not one branch's.
+    let errors = taplo_errors(
+        manifest,
+        &edited(manifest, "paper = \"a4\"", "paper = \"a3\""),
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("\"a3\" is not one of [\"a4\",\"letter\"]"),
+        "{errors:#?}"
+    );
+}
+
+#[test]
+fn a_dangling_reference_is_one_taplo_error_naming_the_valid_ids() {
+    let card = "cards/intrepidos/intrepidos/agua.toml";
+    let errors = taplo_errors(
+        card,
+        &edited(
+            card,
+            "astral_allies = [\"antares\", \"eros\"]",
+            "astral_allies = [\"antares\", \"eross\"]",
+        ),
+    );
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].contains("\"eross\" is not one of") && errors[0].contains("\"eros\""),
+        "{errors:#?}"
+    );
+    // The schema documents each id with the card's name.
+    let schema: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(repo().join("schemas/carta/editor/intrepidos.cards.json")).unwrap(),
+    )
+    .unwrap();
+    let text = schema.to_string();
+    assert!(text.contains("\"enumValues\":[") && text.contains("\"Carcino\""));
+}
+
+/// A taplo that serves the language server: `$CARTA_TAPLO_LSP`, or the one
+/// `scripts/install-test-deps.sh` builds into `target/test-tools/` (`PyPI`'s
+/// and npm's taplo leave the server out). The test fails without it.
+fn taplo_lsp() -> PathBuf {
+    let path = std::env::var_os("CARTA_TAPLO_LSP")
+        .map_or_else(|| repo().join("target/test-tools/bin/taplo"), PathBuf::from);
+    assert!(
+        path.is_file(),
+        "no taplo with its language server at {}: run scripts/install-test-deps.sh (the editor tests never skip)",
+        path.display()
+    );
+    path
+}
+
+/// A language-server session with `taplo lsp stdio` over JSON-RPC, as an
+/// editor holds one; its messages are read on a thread, so a silent
+/// server fails the test instead of hanging it.
+struct Lsp {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    messages: std::sync::mpsc::Receiver<serde_json::Value>,
+    next: u64,
+}
+
+/// How long the server may take to answer.
+const LSP_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl Lsp {
+    /// Starts the server on the workspace at `root` and initializes it.
+    fn start(root: &Path) -> Lsp {
+        use std::io::{BufRead, Read};
+        let mut child = Command::new(taplo_lsp())
+            .args(["lsp", "stdio"])
+            .current_dir(root)
+            .env("RUST_LOG", "error")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("taplo lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (tx, messages) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            loop {
+                let mut length = 0;
+                let mut line = String::new();
+                // Headers, up to the empty line.
+                loop {
+                    line.clear();
+                    if out.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse().unwrap();
+                    }
+                }
+                let mut body = vec![0; length];
+                if out.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let message = serde_json::from_slice(&body).expect("the server sends JSON");
+                if tx.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut lsp = Lsp {
+            child,
+            stdin,
+            messages,
+            next: 0,
+        };
+        let uri = format!("file://{}", root.display());
+        let capabilities = serde_json::json!({
+            "textDocument": {
+                "hover": { "contentFormat": ["markdown", "plaintext"] },
+                "completion": { "completionItem": { "documentationFormat": ["markdown", "plaintext"] } }
+            },
+            "workspace": { "configuration": true, "workspaceFolders": true }
+        });
+        lsp.request(
+            "initialize",
+            &serde_json::json!({
+                "processId": null,
+                "rootUri": uri,
+                "capabilities": capabilities,
+                "workspaceFolders": [{ "uri": uri, "name": "workspace" }]
+            }),
+        );
+        lsp.notify("initialized", &serde_json::json!({}));
+        lsp
+    }
+
+    fn send(&mut self, message: &serde_json::Value) {
+        use std::io::Write;
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: &serde_json::Value) {
+        let message = serde_json::json!({ "jsonrpc": "2.0", "method": method, "params": params });
+        self.send(&message);
+    }
+
+    /// Sends a request and returns its result; the server's own requests
+    /// meanwhile (its configuration, capability registrations) are answered
+    /// as a client without settings answers them.
+    fn request(&mut self, method: &str, params: &serde_json::Value) -> serde_json::Value {
+        self.next += 1;
+        let id = self.next;
+        let message =
+            serde_json::json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        self.send(&message);
+        loop {
+            let message = self
+                .messages
+                .recv_timeout(LSP_WAIT)
+                .unwrap_or_else(|_| panic!("taplo lsp did not answer {method}"));
+            match (message.get("id"), message.get("method")) {
+                (Some(theirs), Some(asked)) => {
+                    let result = if asked == "workspace/configuration" {
+                        let n = message["params"]["items"].as_array().map_or(0, Vec::len);
+                        serde_json::Value::Array(vec![serde_json::Value::Null; n])
+                    } else {
+                        serde_json::Value::Null
+                    };
+                    let reply =
+                        serde_json::json!({ "jsonrpc": "2.0", "id": theirs, "result": result });
+                    self.send(&reply);
+                }
+                (Some(ours), None) if ours == id => {
+                    assert!(message.get("error").is_none(), "{method}: {message}");
+                    return message["result"].clone();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Opens the document `rel` of the workspace `root` with `text`.
+    fn open(&mut self, root: &Path, rel: &str, text: &str) -> String {
+        let uri = format!("file://{}/{rel}", root.display());
+        let document =
+            serde_json::json!({ "uri": uri, "languageId": "toml", "version": 1, "text": text });
+        self.notify(
+            "textDocument/didOpen",
+            &serde_json::json!({ "textDocument": document }),
+        );
+        uri
+    }
+
+    /// `method` at `line`:`character` of `uri`, asked until it has an
+    /// answer: the server associates the schema a moment after the open.
+    fn at(&mut self, method: &str, uri: &str, line: usize, character: usize) -> serde_json::Value {
+        let params = serde_json::json!({
+            "textDocument": { "uri": uri },
+            "position": { "line": line, "character": character }
+        });
+        let start = std::time::Instant::now();
+        loop {
+            let result = self.request(method, &params);
+            let empty = result.is_null()
+                || result.as_array().is_some_and(Vec::is_empty)
+                || result["items"].as_array().is_some_and(Vec::is_empty);
+            if !empty || start.elapsed() > LSP_WAIT {
+                return result;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Lsp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The labels of a completion answer (a list, or a list in `items`).
+fn labels(result: &serde_json::Value) -> Vec<String> {
+    let items = result
+        .as_array()
+        .or_else(|| result["items"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    items
+        .iter()
+        .filter_map(|i| i["label"].as_str())
+        .map(|l| l.trim_matches('"').to_owned())
+        .collect()
+}
+
+#[test]
+fn an_editor_session_hovers_and_completes_cards_decks_and_references() {
+    // What a new user has: `carta init`'s game, whose spells name a hero.
+    let tmp = tempfile::tempdir().unwrap();
+    run_in(tmp.path(), ["init", "--game", "duel", "--name", "Duel"]).succeeds();
+    let root = tmp.path();
+    let mut lsp = Lsp::start(root);
+
+    // Hover on a field's value: its title and description.
+    let spells = "cards/duel/spells.toml";
+    let text = fs::read_to_string(root.join(spells)).unwrap();
+    let uri = lsp.open(root, spells, &text);
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("effect = "))
+        .unwrap();
+    let hover = lsp.at("textDocument/hover", &uri, line, 12).to_string();
+    assert!(
+        hover.contains("**Effect**") && hover.contains("What the spell does when cast."),
+        "{hover}"
+    );
+    // Hover on a reference: the name of the card it names.
+    let line = text.lines().position(|l| l == "hero = \"ember\"").unwrap();
+    let hover = lsp.at("textDocument/hover", &uri, line, 10).to_string();
+    assert!(hover.contains("\"value\":\"Ember\""), "{hover}");
+
+    // Completion inside `kind = "`: the game's kinds.
+    let new = "[[card]]\nid = \"nova\"\nname = \"Nova\"\nkind = \"\"\n";
+    let uri = lsp.open(root, "cards/duel/novas.toml", new);
+    assert_eq!(
+        labels(&lsp.at("textDocument/completion", &uri, 3, 8)),
+        ["hero", "spell"]
+    );
+
+    // Completion of a reference: the ids of the heroes.
+    let new = "[[card]]\nid = \"nova\"\nname = \"Nova\"\nkind = \"spell\"\nhero = \"\"\n";
+    let uri = lsp.open(root, "cards/duel/novos.toml", new);
+    assert_eq!(
+        labels(&lsp.at("textDocument/completion", &uri, 4, 8)),
+        ["ember", "tide"]
+    );
+
+    // Completion in a deck zone: the ids of the cards the zone takes.
+    let deck = "game = \"duel\"\nname = \"Nova\"\n\n[main]\n\n";
+    let uri = lsp.open(root, "cards/duel/decks/nova.toml", deck);
+    let ids = labels(&lsp.at("textDocument/completion", &uri, 4, 0));
+    assert!(ids.iter().any(|i| i == "fireball"), "{ids:?}");
+    assert!(
+        !ids.iter().any(|i| i == "ember"),
+        "a hero is not a spell: {ids:?}"
+    );
+}

@@ -1,6 +1,7 @@
 //! The README's claims a reader can try are checked: its first lines, the
-//! install line and minimum Rust, the tour's output byte for byte, the
-//! shell lines that write into a fresh home, and the figures it counts.
+//! install line and minimum Rust, every block that shows output (the
+//! tour's) byte for byte, the shell lines that write into a fresh home, and
+//! the figures it counts.
 
 use std::fs;
 
@@ -53,16 +54,37 @@ fn the_readme_installs_from_the_lock_file_with_the_rust_cargo_toml_asks_for() {
     assert!(text.contains("outside the clone"));
 }
 
-#[test]
-fn the_readme_tour_shows_what_carta_check_prints() {
+/// Every fenced block of the README that shows what a command prints
+/// (`text` or `json`), in order: each block's info string and body.
+fn output_blocks(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(String, String)> = None;
+    for line in text.lines() {
+        let fence = line.trim_start().strip_prefix("```");
+        match (&mut open, fence) {
+            (None, Some(info)) => open = Some((info.trim().to_owned(), String::new())),
+            (Some(_), Some(_)) => {
+                let (info, body) = open.take().unwrap();
+                if info == "text" || info == "json" {
+                    out.push((info, body));
+                }
+            }
+            (Some((_, body)), None) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// The tour, run: what the clean check prints, what the check of the
+/// broken potion prints, and its JSON; the README quotes them in order.
+fn tour() -> [(&'static str, String); 3] {
     let text = readme();
     let ws = Workspace::shipped(&[]);
     let clean = ws.run(["check"]).code(0);
-    assert_eq!(
-        block_after(&text, "`cargo run -- check` checks every game and says"),
-        clean.stderr,
-        "the tour's clean summary"
-    );
     let file = "cards/intrepidos/itens/pocoes.toml";
     let card = block_after(&text, "`cards/intrepidos/itens/pocoes.toml`:");
     let source = ws.read(file);
@@ -72,12 +94,47 @@ fn the_readme_tour_shows_what_carta_check_prints() {
         .replace("\neffect = ", "\nefect = ");
     ws.write(file, source.replace(&card, &broken));
     let run = ws.run(["check"]).code(1);
-    assert_eq!(block_after(&text, "`efect` — and check again:"), run.stderr);
-    let json = ws.run(["--message-format", "json", "check", "intrepidos"]);
-    let first = json.stdout.lines().next().unwrap();
-    let shown = &text[text.find("check intrepidos\n```\n```json\n").unwrap()..];
-    let shown = shown.lines().nth(3).unwrap();
-    assert_eq!(shown, first);
+    let json = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    [
+        ("text", clean.stderr),
+        ("text", run.stderr),
+        ("json", json.stdout),
+    ]
+}
+
+#[test]
+fn every_readme_block_that_shows_output_is_what_carta_prints() {
+    let text = readme();
+    let shown = output_blocks(&text);
+    let printed = tour();
+    assert_eq!(
+        shown.len(),
+        printed.len(),
+        "a README block shows output no test runs: {shown:#?}"
+    );
+    for ((info, body), (kind, actual)) in shown.iter().zip(&printed) {
+        assert_eq!(info, kind);
+        assert_eq!(body, actual, "a README block is not what carta prints");
+    }
+    // The commands the tour names are the ones it runs, built as the first
+    // block builds carta.
+    assert!(text.contains("`cargo run --release -- check` checks every game and says\n"));
+    assert!(text.contains("cargo run --release -- --message-format json check intrepidos\n"));
+    assert!(!text.contains("cargo run -- "), "`--release` consistently");
+}
+
+#[test]
+fn the_output_block_finder_sees_text_and_json_blocks_only() {
+    let text = "a\n```sh\nls\n```\n```text\nx\ny\n```\n  ```toml\nk = 1\n  ```\n```json\n{}\n```\n";
+    assert_eq!(
+        output_blocks(text),
+        [
+            ("text".to_owned(), "x\ny\n".to_owned()),
+            ("json".to_owned(), "{}\n".to_owned())
+        ]
+    );
 }
 
 #[test]
@@ -107,4 +164,83 @@ fn the_readme_counts_the_python_reader_s_lines() {
         readme().contains(&format!("a complete reader in {lines} lines of Python")),
         "tests/python/read_bundle.py has {lines} lines"
     );
+}
+
+/// `{ key }` in a cargo-binstall template, filled from `vars`.
+fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+    let mut out = template.to_owned();
+    for (key, value) in vars {
+        out = out.replace(&format!("{{ {key} }}"), value);
+    }
+    assert!(!out.contains('{'), "an unknown variable in {template}");
+    out
+}
+
+#[test]
+fn binstall_fetches_the_archives_the_release_workflow_makes() {
+    let manifest: toml::Table = fs::read_to_string(repo().join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let package = manifest["package"].as_table().unwrap();
+    let (name, version) = (
+        package["name"].as_str().unwrap(),
+        package["version"].as_str().unwrap(),
+    );
+    let dist = manifest["workspace"]["metadata"]["dist"]
+        .as_table()
+        .unwrap();
+    let binstall = package["metadata"]["binstall"].as_table().unwrap();
+    // dist names each archive `<name>-<target><unix-archive>`, with the
+    // binary under `<name>-<target>/`; binstall's format must be that one.
+    let suffix = dist["unix-archive"].as_str().unwrap();
+    let format = binstall["pkg-fmt"].as_str().unwrap();
+    assert_eq!(
+        (format, suffix),
+        match format {
+            "txz" => ("txz", ".tar.xz"),
+            "tgz" => ("tgz", ".tar.gz"),
+            "tzstd" => ("tzstd", ".tar.zst"),
+            other => panic!("pkg-fmt {other} is not a dist unix-archive"),
+        }
+    );
+    let targets = dist["targets"].as_array().unwrap();
+    assert!(!targets.is_empty());
+    for target in targets {
+        let target = target.as_str().unwrap();
+        assert!(!target.contains("windows"), "carta needs openat: {target}");
+        let vars = [
+            ("repo", "https://github.com/o/r"),
+            ("version", version),
+            ("name", name),
+            ("target", target),
+            ("archive-suffix", suffix),
+            ("bin", name),
+            ("binary-ext", ""),
+        ];
+        let url = fill(binstall["pkg-url"].as_str().unwrap(), &vars);
+        assert_eq!(
+            url,
+            format!("https://github.com/o/r/releases/download/v{version}/{name}-{target}{suffix}")
+        );
+        let bin = fill(binstall["bin-dir"].as_str().unwrap(), &vars);
+        assert_eq!(bin, format!("{name}-{target}/{name}"));
+    }
+    // The workflow is the one this dist version writes, run on version tags.
+    let workflow = fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
+    let dist_version = dist["cargo-dist-version"].as_str().unwrap();
+    assert!(workflow.contains(&format!(
+        "cargo-dist/releases/download/v{dist_version}/cargo-dist-installer.sh"
+    )));
+    assert!(workflow.contains("    tags:\n      - '**[0-9]+.[0-9]+.[0-9]+*'\n"));
+    assert_eq!(
+        workflow.contains("\n  pull_request:\n"),
+        dist["pr-run-mode"].as_str() != Some("skip")
+    );
+    assert_eq!(
+        manifest["profile"]["dist"]["inherits"].as_str(),
+        Some("release")
+    );
+    // The README sends binstall to this manifest, not to crates.io's `carta`.
+    assert!(readme().contains("cargo binstall --manifest-path Cargo.toml carta"));
 }

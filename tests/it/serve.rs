@@ -643,6 +643,54 @@ fn a_deck_is_judged_by_the_format_it_opts_into_and_saved_with_it() {
     if legal { run.succeeds() } else { run.code(1) }.stderr_has("league-copies");
 }
 
+/// One GET request without a body; the status and the response head.
+fn get_head(base: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let host = base
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap();
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let head = answer
+        .split("\r\n\r\n")
+        .next()
+        .unwrap()
+        .to_ascii_lowercase();
+    (answer[9..12].parse().unwrap(), head)
+}
+
+#[test]
+fn serve_front_pages_lead_to_the_builder_not_to_an_empty_preview() {
+    let ws = crate::sheets::mini(&crate::sheets::card("a", ""));
+    let (_server, url) = start_serve(ws.path());
+    let (status, head) = get_head(&url, "/");
+    assert_eq!(status, 303, "{head}");
+    assert!(head.contains("\r\nlocation: /play/\r\n"), "{head}");
+    // A game's preview page would say no build succeeded: it is the game's cards.
+    let (status, head) = get_head(&url, "/g/mini/");
+    assert_eq!(status, 303, "{head}");
+    assert!(
+        head.contains("\r\nlocation: /play/mini/cards\r\n"),
+        "{head}"
+    );
+    let (status, head) = get_head(&url, "/g/no-such-game/");
+    assert_eq!(
+        (status, head.contains("location: /play/\r\n")),
+        (303, true),
+        "{head}"
+    );
+    let (status, head) = get_head(&url, "/play/mini/cards");
+    assert_eq!(status, 200, "{head}");
+}
+
 /// Starts `carta serve --open` in `root` with `env` (and without the
 /// variables in `unset`) and returns the first stderr line that contains
 /// `wanted`.

@@ -340,3 +340,54 @@ fn a_busy_port_or_a_foreign_address_names_the_option_that_changes_it() {
     assert!(help.stdout.contains("--host <IP>") && !help.stdout.contains("--bind <IP>"));
     drop(busy);
 }
+
+/// The body of a GET of `path` on the server at `base` (HTTP/1.0, so it
+/// comes whole, not chunked).
+pub(crate) fn get_body(base: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let host = base
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap();
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    body.to_owned()
+}
+
+/// Starts `carta [-v] watch --serve` on a game whose rules name no
+/// `source`, with a card broken; the overlay's HTML once it shows the error.
+fn broken_overlay(verbose: bool) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("live");
+    run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let spells = root.join("cards/live/spells.toml");
+    let good = std::fs::read_to_string(&spells).unwrap();
+    std::fs::write(&spells, good.replacen("cost = 1\n", "cost = \"one\"\n", 1)).unwrap();
+    let args: &[&str] = if verbose {
+        &["-v", "watch", "--serve", "--port", "0"]
+    } else {
+        &["watch", "--serve", "--port", "0"]
+    };
+    let (_watch, url) = start_server(&root, args);
+    // The first round ran before the address was printed.
+    get_body(&url, "/")
+}
+
+#[test]
+fn the_overlay_shows_errors_first_and_advice_only_with_verbose_folded_away() {
+    let page = broken_overlay(false);
+    assert!(page.contains("schema::type"), "{page}");
+    assert!(
+        !page.contains("rules::source"),
+        "advice nags on every save without -v: {page}"
+    );
+    let page = broken_overlay(true);
+    let error = page.find("schema::type").expect(&page);
+    let details = page.find("<details><summary>").expect(&page);
+    let advice = page.find("rules::source").expect(&page);
+    assert!(error < details && details < advice, "{page}");
+}

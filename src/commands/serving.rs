@@ -1,0 +1,75 @@
+//! What the two commands that serve pages (`serve`, `watch --serve`)
+//! share: the deck builder's catalog of compiled games, and opening the
+//! served page in the desktop's browser.
+
+use crate::diag::Diagnostics;
+use crate::emit::sheets::{self, Inputs};
+use crate::game::Game;
+use crate::load::{LoadError, Workspace};
+use crate::server::Catalog;
+
+/// The catalog of `games`, compiled clean with every field: each game's
+/// faces rendered; a game whose faces fail is left out (reported).
+///
+/// # Errors
+/// When a game's templates cannot be read.
+pub(super) fn catalog_of(
+    ws: &mut Workspace,
+    games: Vec<Game>,
+    diags: &mut Diagnostics,
+) -> Result<Catalog, LoadError> {
+    let mut served = Vec::new();
+    for game in games {
+        let before = diags.error_count();
+        let inputs = Inputs::read(ws, game.id(), diags)?;
+        let mut found = Vec::new();
+        let faces = sheets::faces(ws.jail(), &ws.sources, &game, &inputs, &mut found);
+        diags.extend(found);
+        if diags.error_count() == before {
+            served.push((game, faces));
+        }
+    }
+    Ok(Catalog::new(ws.root().to_path_buf(), served))
+}
+
+/// Opens `url` in the desktop's browser; when there is none to open, or
+/// the opener fails, says so and how to open the page.
+pub(super) fn open_browser(url: &str) {
+    // Without a display, xdg-open has no browser to start.
+    if cfg!(all(unix, not(target_os = "macos")))
+        && std::env::var_os("DISPLAY").is_none()
+        && std::env::var_os("WAYLAND_DISPLAY").is_none()
+    {
+        eprintln!(
+            "no browser to open: this session has no display (DISPLAY and WAYLAND_DISPLAY are unset); open {url} in a browser"
+        );
+        return;
+    }
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    match std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        Err(_) => eprintln!("could not start `{opener}`: open {url} in a browser"),
+        // Waited for aside, so that it leaves no defunct process behind and
+        // a failure is told.
+        Ok(mut child) => {
+            let url = url.to_owned();
+            std::thread::spawn(move || {
+                if let Ok(status) = child.wait()
+                    && !status.success()
+                {
+                    eprintln!("`{opener}` opened no browser ({status}): open {url} in a browser");
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,430 @@
+//! Editor schemas: what lets a taplo-based editor (VS Code with Even Better
+//! TOML, Helix, Zed, …) check and complete card, deck and manifest files as
+//! the designer types.
+//!
+//! A kind's schema describes one card's fields, but a card file holds
+//! `[[card]]` tables of many kinds, so carta derives per game one schema of
+//! a whole card file (the reserved fields, then one `if kind = … then <the
+//! kind's schema>` per kind), one of a deck file (its zones, each listing the
+//! ids of the cards it accepts), and the manifest's; `.taplo.toml` at the workspace root associates
+//! them with the files. Every schema is self-contained (other schema files
+//! are inlined under `definitions`) and written in draft 7, the newest draft
+//! taplo's validator implements: a newer keyword is translated to its
+//! draft-7 equivalent where one exists and dropped otherwise, so the editor
+//! checks less than carta, never more.
+//!
+//! `mod.rs` keys, writes and associates the files; what each schema holds
+//! is in [`cards`] (a whole card file), [`decks`] (a deck file) and
+//! [`manifest`] (`game.toml`), over the translation to draft 7 in
+//! [`draft7`].
+
+mod cards;
+mod decks;
+mod draft7;
+mod manifest;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use crate::config::Manifest;
+use crate::emit::EmitError;
+use crate::game::Game;
+use crate::validate::uri_of;
+use crate::write::{self, Folder, WriteError};
+
+/// Where the editor schemas are written, relative to the workspace root.
+pub const DIR: &str = "schemas/carta/editor";
+
+/// The taplo configuration file, at the workspace root.
+pub const TAPLO_CONFIG: &str = ".taplo.toml";
+
+/// The first line of a `.taplo.toml` that carta wrote (and may rewrite).
+const TAPLO_HEADER: &str = "# Written by carta";
+
+pub(super) const DRAFT7: &str = "http://json-schema.org/draft-07/schema#";
+
+/// One file to write: a workspace-relative path and its content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditorFile {
+    /// Relative to the workspace root, `/`-separated.
+    pub path: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// The path of game `game`'s card-file schema.
+pub fn cards_schema_path(game: &str) -> String {
+    format!("{DIR}/{game}.cards.json")
+}
+
+/// The path of game `game`'s deck-file schema.
+pub fn deck_schema_path(game: &str) -> String {
+    format!("{DIR}/{game}.deck.json")
+}
+
+/// The path of the manifest's editor schema.
+pub fn manifest_schema_path() -> String {
+    format!("{DIR}/manifest.json")
+}
+
+/// Bumped whenever the editor schemas are derived differently, so that
+/// files written by an older carta count as stale (see [`Inputs::key`]).
+const FORMAT: u32 = 5;
+
+/// What a game's editor schemas are derived from.
+struct Inputs<'g> {
+    manifest: &'g Manifest,
+    /// The game's schema documents, by workspace path.
+    docs: BTreeMap<String, &'g Value>,
+    /// Every card: id, kind, name.
+    cards: Vec<(&'g str, &'g str, &'g str)>,
+}
+
+impl<'g> Inputs<'g> {
+    fn of(game: &'g Game) -> Self {
+        Inputs {
+            manifest: &game.manifest.manifest,
+            docs: game
+                .schemas
+                .documents()
+                .filter_map(|(uri, doc)| {
+                    let path = uri.strip_prefix(&uri_of(""))?;
+                    Some((path.to_owned(), doc))
+                })
+                .collect(),
+            cards: game
+                .pool
+                .iter()
+                .map(|c| (c.id.as_str(), c.kind.as_str(), c.name.as_str()))
+                .collect(),
+        }
+    }
+
+    /// A digest of everything the card-file (`deck == false`) or deck-file
+    /// schema is derived from. Written into the file, it lets a check skip
+    /// deriving a large game's schemas when nothing they depend on changed.
+    /// The inputs are serialized straight into the hash: the deck key covers
+    /// every card, and a JSON tree or string of 20,000 cards would cost more
+    /// memory than the rest of the check.
+    fn key(&self, deck: bool) -> String {
+        let m = self.manifest;
+        let mut hasher = HashWriter(Sha256::new());
+        let head = (FORMAT, env!("CARGO_PKG_VERSION"), &m.id, &m.name, &m.kinds);
+        // Both name the cards: the deck's zones list them, and the card
+        // file's references are enums of their ids.
+        let written = if deck {
+            serde_json::to_writer(&mut hasher, &(head, &m.zones, &self.cards))
+        } else {
+            serde_json::to_writer(&mut hasher, &(head, &self.docs, &self.cards))
+        };
+        written.expect("the inputs serialize");
+        let digest = hasher.0.finalize();
+        crate::digest::hex(&digest[..12])
+    }
+}
+
+/// Feeds what is written into a SHA-256.
+struct HashWriter(Sha256);
+
+impl io::Write for HashWriter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The editor files of a checked game: its card-file and deck-file schemas.
+pub fn game_files(game: &Game) -> Vec<EditorFile> {
+    let inputs = Inputs::of(game);
+    vec![cards_file(&inputs), deck_file(&inputs)]
+}
+
+fn cards_file(inputs: &Inputs<'_>) -> EditorFile {
+    let schema = cards::schema(inputs.manifest, &inputs.docs, &inputs.cards);
+    EditorFile {
+        path: cards_schema_path(&inputs.manifest.id),
+        text: pretty(&keyed(schema, &inputs.key(false))),
+    }
+}
+
+fn deck_file(inputs: &Inputs<'_>) -> EditorFile {
+    let key = inputs.key(true);
+    let schema = decks::DeckSchema {
+        manifest: inputs.manifest,
+        cards: &inputs.cards,
+        key: &key,
+    };
+    EditorFile {
+        path: deck_schema_path(&inputs.manifest.id),
+        text: pretty(&schema),
+    }
+}
+
+/// The keys of a game's editor schemas (card file, deck file), as written
+/// into them.
+pub fn game_keys(game: &Game) -> Vec<String> {
+    let inputs = Inputs::of(game);
+    vec![inputs.key(false), inputs.key(true)]
+}
+
+/// Whether the editor schemas of game `game` in the workspace at `root`
+/// carry `keys` (as [`game_keys`] gives them).
+pub fn carries_keys(root: &Path, game: &str, keys: &[String]) -> bool {
+    let [cards, deck] = keys else {
+        return false;
+    };
+    has_key(root, &cards_schema_path(game), cards) && has_key(root, &deck_schema_path(game), deck)
+}
+
+/// The game's editor files whose key differs from the one written in the
+/// file on disk (derived only then).
+fn stale_game_files(root: &Path, game: &Game) -> Vec<EditorFile> {
+    let inputs = Inputs::of(game);
+    let mut out = Vec::new();
+    if !has_key(
+        root,
+        &cards_schema_path(&inputs.manifest.id),
+        &inputs.key(false),
+    ) {
+        out.push(cards_file(&inputs));
+    }
+    if !has_key(
+        root,
+        &deck_schema_path(&inputs.manifest.id),
+        &inputs.key(true),
+    ) {
+        out.push(deck_file(&inputs));
+    }
+    out
+}
+
+/// The `$comment` that carries a schema's key, right after `$schema`.
+fn keyed(schema: Value, key: &str) -> Value {
+    let mut out = Map::new();
+    let Value::Object(m) = schema else {
+        return schema;
+    };
+    for (k, v) in m {
+        let first = k == "$schema";
+        out.insert(k, v);
+        if first {
+            out.insert("$comment".into(), key_comment(key).into());
+        }
+    }
+    Value::Object(out)
+}
+
+/// The `$comment` of a schema with key `key`.
+pub(super) fn key_comment(key: &str) -> String {
+    format!(
+        "Written by carta from the game's manifest, schemas and cards (key {key}); `carta check` rewrites it."
+    )
+}
+
+/// Whether editor file `rel` of the workspace at `root` begins with the
+/// key `key` (it is at most a few hundred bytes in). Anything but a regular
+/// file reached without a link has no key (and is refused when written).
+fn has_key(root: &Path, rel: &str, key: &str) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 512];
+    let (dir, name) = write::split(Path::new(rel));
+    let opened = Folder::workspace(root)
+        .and_then(|root| root.existing(dir))
+        .and_then(|dir| dir.map_or(Ok(None), |d| d.open_read(name)));
+    let Ok(Some(mut file)) = opened else {
+        return false;
+    };
+    let n = file.read(&mut head).unwrap_or(0);
+    let needle = format!("(key {key})");
+    String::from_utf8_lossy(&head[..n]).contains(&needle)
+}
+
+/// The editor files every workspace has: the manifest schema and the
+/// `.taplo.toml` associating each of `games` with its schemas.
+pub fn workspace_files(games: &[String]) -> Vec<EditorFile> {
+    let manifest = manifest::schema();
+    vec![
+        EditorFile {
+            path: manifest_schema_path(),
+            text: pretty(&with_draft(manifest)),
+        },
+        EditorFile {
+            path: TAPLO_CONFIG.into(),
+            text: taplo_config(games),
+        },
+    ]
+}
+
+/// Brings the editor files of the workspace at `root` in step with the
+/// checked `games` (the schemas of games that failed to load are left as
+/// they were); `all_games` are every game id of the workspace.
+///
+/// # Errors
+/// When a file cannot be read or written.
+pub fn refresh<'g>(
+    root: &Path,
+    games: impl IntoIterator<Item = &'g Game>,
+    all_games: &[String],
+) -> Result<Written, EmitError> {
+    let mut files = workspace_files(all_games);
+    files.extend(games.into_iter().flat_map(|g| stale_game_files(root, g)));
+    write_changed(root, &files)
+}
+
+/// [`refresh`] for a checked workspace, with a warning for a `.taplo.toml`
+/// that carta did not write (and so does not rewrite).
+///
+/// # Errors
+/// When the games cannot be listed or a file cannot be read or written.
+pub fn refresh_reporting<'g>(
+    ws: &crate::load::Workspace,
+    checked: impl IntoIterator<Item = &'g Game>,
+    diags: &mut crate::diag::Diagnostics,
+) -> Result<(), EmitError> {
+    let written = refresh(ws.root(), checked, &ws.game_ids()?)?;
+    for kept in written.kept {
+        diags.push(
+            crate::diag::Diagnostic::warning(
+                "editor::config",
+                format!("`{kept}` was not written by carta, so it does not associate the cards with their editor schemas"),
+            )
+            .with_help(format!(
+                "delete `{kept}` and run `carta check` to have it written, or copy its rules from a new `carta init` workspace"
+            )),
+        );
+    }
+    Ok(())
+}
+
+/// Writes each file whose content differs from what is on disk (atomically),
+/// and returns the paths written. A `.taplo.toml` that carta did not write
+/// is left alone and returned in `kept`. Files are read and written only as
+/// regular files, never through a link (see [`crate::write`]).
+///
+/// # Errors
+/// When a file cannot be read or written, or a link or a non-regular file
+/// is where one goes.
+pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitError> {
+    let root = Folder::workspace(root)?;
+    let mut out = Written::default();
+    for f in files {
+        let (dir, name) = write::split(Path::new(&f.path));
+        let folder = root.sub(dir)?;
+        if f.path == TAPLO_CONFIG {
+            // Larger than the limit: not the few lines carta writes.
+            let old = folder.open_read(name)?.map(|file| {
+                write::read_at_most(file, max_file_bytes())
+                    .ok()
+                    .flatten()
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default()
+            });
+            if old.as_deref() == Some(f.text.as_str()) {
+                continue;
+            }
+            if old.as_ref().is_some_and(|o| !o.starts_with(TAPLO_HEADER)) {
+                out.kept.push(f.path.clone());
+                continue;
+            }
+        } else if holds(&folder, name, f.text.as_bytes())? {
+            continue;
+        }
+        folder.write_atomic(name, f.text.as_bytes(), false)?;
+        out.written.push(f.path.clone());
+    }
+    Ok(out)
+}
+
+/// The per-file size limit of reads.
+fn max_file_bytes() -> u64 {
+    crate::limits::Limits::from_env()
+        .unwrap_or_default()
+        .max_file_bytes
+}
+
+/// Whether file `name` of `folder` holds exactly `bytes`, compared a block
+/// at a time: a game's deck schema takes megabytes, and holding the old one
+/// beside the new would double them.
+fn holds(folder: &Folder, name: &str, bytes: &[u8]) -> Result<bool, WriteError> {
+    use std::io::Read;
+    let Some(mut file) = folder.open_read(name)? else {
+        return Ok(false);
+    };
+    let io = |source| WriteError::Io {
+        path: folder.shown(name),
+        source,
+    };
+    if file.metadata().map_err(io)?.len() != bytes.len() as u64 {
+        return Ok(false);
+    }
+    let mut block = vec![0u8; 64 << 10];
+    let mut rest = bytes;
+    loop {
+        let n = file.read(&mut block).map_err(io)?;
+        if n == 0 {
+            return Ok(rest.is_empty());
+        }
+        if rest.len() < n || rest[..n] != block[..n] {
+            return Ok(false);
+        }
+        rest = &rest[n..];
+    }
+}
+
+/// What [`write_changed`] did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The files (re)written.
+    pub written: Vec<String>,
+    /// Files carta would have written but left alone because the user owns them.
+    pub kept: Vec<String>,
+}
+
+fn pretty(v: &impl Serialize) -> String {
+    serde_json::to_string_pretty(v).expect("JSON values serialize") + "\n"
+}
+
+pub(super) fn with_draft(schema: Value) -> Value {
+    let mut out = Map::new();
+    out.insert("$schema".into(), DRAFT7.into());
+    if let Value::Object(m) = schema {
+        out.extend(m);
+    }
+    Value::Object(out)
+}
+
+/// `.taplo.toml`: one rule per game for its card files and one for its
+/// decks, and one for every manifest. A file matched by two rules takes the
+/// later one's schema in taplo, so card rules exclude decks, manifests and
+/// translations (`i18n/`, which are not card files).
+fn taplo_config(games: &[String]) -> String {
+    let mut s = format!(
+        "{TAPLO_HEADER} (`carta check` keeps it in step with the games; delete this line to keep your own).\n\
+         # It gives taplo-based editors (VS Code with Even Better TOML) the schemas in `{DIR}/`.\n"
+    );
+    for g in games {
+        s.push_str(&format!(
+            "\n[[rule]]\ninclude = [\"cards/{g}/**/*.toml\"]\n\
+             exclude = [\"cards/{g}/game.toml\", \"cards/{g}/decks/**\", \"cards/{g}/i18n/**\"]\n\
+             schema = {{ path = \"{}\" }}\n\
+             \n[[rule]]\ninclude = [\"cards/{g}/decks/*.toml\"]\n\
+             schema = {{ path = \"{}\" }}\n",
+            cards_schema_path(g),
+            deck_schema_path(g)
+        ));
+    }
+    s.push_str(&format!(
+        "\n[[rule]]\ninclude = [\"cards/*/game.toml\"]\nschema = {{ path = \"{}\" }}\n",
+        manifest_schema_path()
+    ));
+    s
+}
