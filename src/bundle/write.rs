@@ -8,12 +8,13 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::format::{
-    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header,
-    INDEX_ENTRY_LEN, MAX_BLOCK, MAX_DEPTH, Section, Sections,
-};
+use super::format::{Header, Section, Sections};
 use super::game::game_section;
 use super::hash::SourceHash;
+use super::numbers::{
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, INDEX_ENTRY_LEN,
+    MAX_BLOCK, MAX_DEPTH,
+};
 use super::record::{CardRecord, DeckRecord, PackedRecord};
 use super::texts::GameTexts;
 use crate::config::Manifest;

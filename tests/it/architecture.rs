@@ -112,3 +112,45 @@ fn the_import_scanner_sees_plain_grouped_and_not_commented_paths() {
     let text = "use crate::diag::X;\nuse crate::{load::Y, rules};\n// crate::cli\nfn f() { crate::game::g() }\n#[cfg(test)]\nmod tests { use crate::emit; }";
     assert_eq!(imports(text), ["diag", "load", "rules", "game"]);
 }
+
+/// The sibling files of folder `dir` (by stem) that each file imports
+/// through `super::` in its code (not its unit tests).
+fn sibling_imports(dir: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).expect("the folder is readable") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let mut names: Vec<String> = code
+            .split("super::")
+            .skip(1)
+            .map(|rest| {
+                rest.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect()
+            })
+            .filter(|n: &String| !n.is_empty())
+            .collect();
+        names.sort();
+        names.dedup();
+        out.insert(stem, names);
+    }
+    out
+}
+
+#[test]
+fn no_two_files_of_the_bundle_or_the_emitters_import_each_other() {
+    for dir in ["src/bundle", "src/emit", "src/emit/sheets"] {
+        let graph = sibling_imports(dir);
+        for (a, names) in &graph {
+            for b in names.iter().filter(|b| *b != a && *b != "mod") {
+                let back = graph.get(b).is_some_and(|n| n.contains(a));
+                assert!(!back, "{dir}: {a}.rs and {b}.rs import each other");
+            }
+        }
+    }
+}
