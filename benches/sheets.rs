@@ -87,7 +87,7 @@ fn main() {
         .unwrap()
         .unwrap();
     assert!(!diags.has_errors(), "the generated game checks clean");
-    let inputs = Inputs::read(&mut ws, "bench", &mut diags).unwrap();
+    let inputs = Inputs::read(&mut ws, &game, &mut diags).unwrap();
     let options = SheetOptions::default();
     let all = Selection {
         subject: "all".into(),

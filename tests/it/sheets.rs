@@ -510,3 +510,53 @@ fn a_game_template_that_names_layout_is_given_the_laid_out_card() {
     let page = html(&ws);
     assert!(page.contains("<p class=\"l\">laid out: "), "{page}");
 }
+
+#[test]
+fn the_sheets_render_from_the_templates_the_compile_read_and_checked() {
+    use carta::emit::sheets::{Inputs, SheetOptions, SheetsEmitter};
+    use carta::emit::{Emitter, Stage};
+    use carta::game::{Decks, Keep, compile};
+
+    let ws = mini(&card("a", "text = \"x\""));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<p class=\"mine\">{{> _name}}</p>\n",
+    )
+    .write("templates/mini/_name.hbs", "{{name}}")
+    .write("templates/mini/style.css", ".mine { color: red }");
+    let mut lib_ws = carta::load::Workspace::open(ws.path()).unwrap();
+    let mut diags = carta::diag::Diagnostics::new();
+    let game = compile(&mut lib_ws, "mini", Decks::Skip, Keep::All, &mut diags)
+        .unwrap()
+        .unwrap();
+    assert!(!diags.has_errors());
+    assert!(game.templates.sound);
+    let names: Vec<&str> = game
+        .templates
+        .files
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(names, ["_name.hbs", "card.hbs"]);
+    let out = ws.path().join("build");
+    let mut stage = Stage::new(ws.path(), &out);
+    SheetsEmitter::pool(&game, SheetOptions::default())
+        .emit(&game, &mut lib_ws, &mut stage, &mut diags)
+        .unwrap();
+    assert!(!diags.has_errors());
+    // Each template is in the source map once: the sheets did not read it again.
+    for name in ["_name.hbs", "card.hbs", "style.css"] {
+        let path = format!("templates/mini/{name}");
+        let reads = lib_ws
+            .sources
+            .iter()
+            .filter(|(_, f)| f.name == path)
+            .count();
+        assert_eq!(reads, 1, "{path} read {reads} times");
+    }
+    let inputs = Inputs::read(&mut lib_ws, &game, &mut diags).unwrap();
+    let listed: Vec<&str> = inputs.templates.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(listed, ["_name.hbs", "card.hbs", "style.css"]);
+    stage.commit().unwrap();
+    assert!(html(&ws).contains("<p class=\"mine\">Carta a</p>"));
+}

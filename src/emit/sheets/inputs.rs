@@ -6,39 +6,51 @@ use crate::diag::Diagnostics;
 use crate::game::Game;
 use crate::load::{LoadError, Workspace};
 
-/// The template files of a game, read into the source map (so that
-/// template errors point into them).
+/// The template files of a game: the `.hbs` files its compile read and
+/// checked, and `style.css`, all in the source map (so that template
+/// errors point into them).
 #[derive(Debug, Clone, Default)]
 pub struct Inputs {
     /// `templates/<game>/*.hbs` and `style.css`, sorted by name.
     pub templates: Vec<TemplateFile>,
+    /// Whether the compile found the templates safe to render (no cycle of
+    /// partials, no nesting too deep); when not, only `style.css` is used.
+    pub sound: bool,
 }
 
 impl Inputs {
-    /// Reads `templates/<game>/` (absent is fine: the defaults print).
+    /// The templates of `game` as its compile kept them, and its
+    /// `style.css`, read here (absent is fine: the defaults print).
     ///
     /// # Errors
-    /// When a file cannot be read.
+    /// When the template folder cannot be listed or `style.css` read.
     pub fn read(
         ws: &mut Workspace,
-        game: &str,
+        game: &Game,
         diags: &mut Diagnostics,
     ) -> Result<Inputs, LoadError> {
-        let mut names = crate::i18n::phrases::template_names(ws, game)?;
-        // Matched exactly, as the kind ids in template names are.
-        #[allow(clippy::case_sensitive_file_extension_comparisons)]
-        names.retain(|n| n.ends_with(".hbs") || n == "style.css");
-        let rels: Vec<String> = names
+        let mut templates: Vec<TemplateFile> = game
+            .templates
+            .files
             .iter()
-            .map(|n| crate::i18n::phrases::template_path(game, n))
+            .map(|(name, file)| TemplateFile {
+                name: name.clone(),
+                file: *file,
+            })
             .collect();
-        let ids = ws.read_many(&rels, diags)?;
+        let names = crate::i18n::phrases::template_names(ws, game.id())?;
+        if names.iter().any(|n| n == "style.css") {
+            let rel = crate::i18n::phrases::template_path(game.id(), "style.css");
+            let file = ws.read(&rel, diags)?;
+            templates.push(TemplateFile {
+                name: "style.css".into(),
+                file,
+            });
+            templates.sort_by(|a, b| a.name.cmp(&b.name));
+        }
         Ok(Inputs {
-            templates: names
-                .into_iter()
-                .zip(ids)
-                .map(|(name, file)| TemplateFile { name, file })
-                .collect(),
+            templates,
+            sound: game.templates.sound,
         })
     }
 }
@@ -60,6 +72,6 @@ impl Inputs {
         if !budget::within(stage, ws, prints, diags) {
             return Ok(None);
         }
-        Inputs::read(ws, game.id(), diags).map(Some)
+        Inputs::read(ws, game, diags).map(Some)
     }
 }

@@ -80,7 +80,14 @@ impl<'g> Renderer<'g> {
             diags,
         ));
         let kinds = m.kind_ids();
-        let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, game, diags);
+        let templates = Templates::compile(
+            (&inputs.templates, inputs.sound),
+            sources,
+            &kinds,
+            &icons,
+            game,
+            diags,
+        );
         let art_fields = kinds
             .iter()
             .map(|kind| {
