@@ -107,7 +107,7 @@ fn main() {
             &game,
             &inputs,
             &all,
-            &options,
+            (&options, None),
             &mut html,
             &mut found,
         )
@@ -145,7 +145,7 @@ fn main() {
         &game,
         &inputs,
         &hundred,
-        &options,
+        (&options, None),
         &mut index,
         &mut Vec::new(),
     )

@@ -279,7 +279,8 @@ impl Watcher {
             .filter(|g| built.iter().any(|id| id == g.id()))
             .collect();
         let bar = super::progress::Progress::new(false, 0);
-        let units = super::build::emit_games(&mut ws, &to_build, &target, &bar, &mut diags)?;
+        let units =
+            super::build::emit_games(&mut ws, &to_build, (&target, true), &bar, &mut diags)?;
         let summary = match &units {
             Some(units) => super::build::written(&to_build, &self.root, &self.options.out, units),
             None => "nothing written".to_owned(),

@@ -11,6 +11,7 @@ use super::assets::ImageCache;
 use super::geometry::{self, CardBox, Flip, Grid, PageBox};
 use super::page::{self, Cover, GridText, Placed, SheetEntry, Side};
 use super::renderer::{self, Failures, Renderer};
+use super::reuse::{self, FaceCache, FacesAt};
 use super::{
     BASE_CSS, Inputs, OutputFile, Print, Selection, SheetOptions, error_count, image_files,
     sheet_order,
@@ -58,6 +59,10 @@ struct Sheet {
 /// error; then what was written to `index` is incomplete and must be
 /// thrown away.
 ///
+/// With `faces`, each card's face and back come from the faces the last
+/// build with the same cache rendered, when nothing they were rendered
+/// from changed (see [`FacesAt`]); the output is the same.
+///
 /// # Errors
 /// When `index` cannot be written.
 #[allow(clippy::too_many_arguments)] // the emitter's inputs, each needed
@@ -67,7 +72,7 @@ pub fn render(
     game: &Game,
     inputs: &Inputs,
     selection: &Selection<'_>,
-    options: &SheetOptions,
+    (options, faces): (&SheetOptions, Option<FacesAt<'_>>),
     index: &mut dyn Write,
     diags: &mut Vec<Diagnostic>,
 ) -> io::Result<Option<Vec<OutputFile>>> {
@@ -114,10 +119,20 @@ pub fn render(
         prints: &prints,
         grids: &grids,
     };
-    let failures = doc.write(&renderer, &arts, &sheets, index)?;
+    let mut cache = faces.and_then(|at| {
+        let key = reuse::game_key(game, inputs, sources, renderer.icons(), build.ink_saver);
+        FaceCache::open(at.root, at.name, key)
+    });
+    let failures = doc.write(&renderer, (&arts, &mut cache), &sheets, index)?;
     failures.report(&renderer, sources, diags);
     if error_count(diags) > errors_before {
+        if let Some(cache) = cache {
+            cache.discard();
+        }
         return Ok(None);
+    }
+    if let Some(cache) = cache {
+        cache.finish();
     }
     Ok(Some(image_files(images)))
 }
@@ -160,7 +175,7 @@ impl<'a> Document<'_, 'a> {
     fn write(
         &self,
         renderer: &Renderer<'_>,
-        arts: &[BTreeMap<String, String>],
+        (arts, cache): (&[BTreeMap<String, String>], &mut Option<FaceCache>),
         sheets: &[Sheet],
         out: &mut dyn Write,
     ) -> io::Result<Failures<'a>> {
@@ -190,6 +205,9 @@ impl<'a> Document<'_, 'a> {
         out.write_all(buf.as_bytes())?;
         let texts: Vec<GridText> = self.grids.iter().map(|g| GridText::new(g, flip)).collect();
         let mut failures = Failures::default();
+        // The prints before this one are in the new cache already (a print
+        // whose copies span two batches is rendered by both).
+        let mut cached = 0;
         for (b, batch) in sheets.chunks(SHEETS_PER_BATCH).enumerate() {
             buf.clear();
             let first = batch[0].slots[0].0;
@@ -198,7 +216,15 @@ impl<'a> Document<'_, 'a> {
                 .and_then(|s| s.slots.last())
                 .map_or(first, |s| s.0 + 1);
             let art: Vec<&BTreeMap<String, String>> = arts[first..end].iter().collect();
-            let mut rendered = renderer.render_all(&self.prints[first..end], &art);
+            let prints = &self.prints[first..end];
+            let mut rendered = match cache.as_mut() {
+                Some(cache) => {
+                    let fresh = cached.max(first) - first;
+                    reuse::render_batch(renderer, self.game, (prints, &art), cache, fresh)?
+                }
+                None => renderer.render_all(prints, &art),
+            };
+            cached = end;
             for (i, r) in rendered.iter_mut().enumerate() {
                 failures.add(self.prints[first + i].card, r);
             }

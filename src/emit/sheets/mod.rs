@@ -23,6 +23,7 @@ mod inputs;
 mod layout;
 mod page;
 mod renderer;
+mod reuse;
 mod spans;
 mod templates;
 mod view;
@@ -33,6 +34,7 @@ pub use document::render;
 pub use emitter::SheetsEmitter;
 pub use inputs::Inputs;
 pub use page::FIT_SCRIPT;
+pub use reuse::FacesAt;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 

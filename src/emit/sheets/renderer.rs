@@ -50,6 +50,23 @@ pub(super) struct Rendered {
     failures: Vec<(String, RenderError)>,
 }
 
+impl Rendered {
+    /// A face and back rendered by an earlier build (see `reuse`).
+    pub(super) fn reused(face: String, back: String, size: CardBox) -> Self {
+        Rendered {
+            face,
+            back,
+            size,
+            failures: Vec::new(),
+        }
+    }
+
+    /// Whether a template failed on the card.
+    pub(super) fn failed(&self) -> bool {
+        !self.failures.is_empty()
+    }
+}
+
 /// Template failures, each reported once, at the first card (in sheet
 /// order) it happened on.
 #[derive(Default)]
@@ -126,6 +143,11 @@ impl<'g> Renderer<'g> {
         )
     }
 
+    /// The game's icons, as its templates print them.
+    pub(super) fn icons(&self) -> &IconSet {
+        &self.icons
+    }
+
     /// The game's own CSS (`style.css`).
     pub(super) fn css(&self) -> &str {
         &self.templates.css
@@ -183,7 +205,7 @@ impl<'g> Renderer<'g> {
     }
 
     /// Renders the face and back of one print.
-    fn render(&self, p: Print<'_>, images: &BTreeMap<String, String>) -> Rendered {
+    pub(super) fn render(&self, p: Print<'_>, images: &BTreeMap<String, String>) -> Rendered {
         let face_name = self.templates.face_of(&p.card.kind);
         let size = self.card_box(&p.card.kind);
         let context = match self.context(p, size, images) {
