@@ -66,5 +66,5 @@ pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};
 pub use summary::summary;
 pub use texts::{GameTexts, ManifestTexts, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};
-pub(crate) use write::encode_records;
+pub(crate) use write::{BlockKey, Deflated, encode_records};
 pub use write::{EncodeError, encode, encode_translated};
