@@ -228,7 +228,7 @@ async fn measure(root: &Path, game: &str, rounds: usize) -> Vec<f64> {
         let edited = text.replacen(&quoted, &format!("name = \"{want}\""), 1);
         let start = now_ms();
         std::fs::write(&file, edited).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(120);
+        let deadline = Instant::now() + Duration::from_mins(2);
         let seen = loop {
             let at = client
                 .execute("return window.cartaSeenAt", vec![])
