@@ -14,7 +14,7 @@
 //! ```sh
 //! cargo bench --bench save_to_screen                 # every shipped game, 20 rounds
 //! ROUNDS=40 cargo bench --bench save_to_screen -- intrepidos
-//! CARTA_BENCH_WORKSPACE="/tmp/real intrepidos" cargo bench --bench save_to_screen
+//! PAUSE_MS=5000 CARTA_BENCH_WORKSPACE="/tmp/real intrepidos" cargo bench --bench save_to_screen
 //! ```
 //!
 //! A missing chromium or chromedriver fails the bench: it never skips.
@@ -247,11 +247,22 @@ async fn measure(root: &Path, game: &str, rounds: usize) -> Vec<f64> {
             times.push(seen - start);
         }
         // Let the round finish (the deck builder's catalog) before the next.
-        tokio::time::sleep(Duration::from_millis(400)).await;
+        tokio::time::sleep(pause()).await;
     }
     client.close().await.unwrap();
     std::fs::write(&file, text).unwrap();
     times
+}
+
+/// How long to wait after a save is seen before the next: `PAUSE_MS`,
+/// 400 ms unless set (a round at 20,000 cards goes on after the preview
+/// shows it, making the deck builder's catalog).
+fn pause() -> Duration {
+    let ms = std::env::var("PAUSE_MS")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(400);
+    Duration::from_millis(ms)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
