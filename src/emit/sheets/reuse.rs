@@ -29,13 +29,13 @@
 //! temporary file renamed over the old one, through the confined writer.
 //! A file whose magic, game key, lengths or index checksum is wrong is
 //! ignored; an entry whose bytes do not match their checksum, or are not
-//! UTF-8, is rendered again. Hashes are Rust's `DefaultHasher` (stable for
-//! one build of carta; the game's key includes carta's version).
+//! UTF-8, is rendered again. Hashes are foldhash's with fixed seeds (stable
+//! for one build of carta; the game's key includes carta's version).
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -55,6 +55,8 @@ const HEADER: u64 = 24;
 const FOOTER: u64 = 24;
 /// The largest index read; a larger one is ignored (and replaced).
 const MAX_INDEX: u64 = 256 << 20;
+/// The most bytes read in one go for a batch's faces.
+const MAX_SPAN: u64 = 8 << 20;
 
 /// 128 bits of hash: two `DefaultHasher`s fed the same input after
 /// different prefixes.
@@ -102,11 +104,19 @@ fn recording<T>(f: impl FnOnce() -> T) -> (T, Vec<String>) {
     (out, read)
 }
 
-fn key_of(write: impl Fn(&mut DefaultHasher)) -> Key {
+/// A hasher whose output depends on `seed` and the input alone (foldhash
+/// with a fixed seed: fast on long texts, and the same in every run of one
+/// build of carta).
+fn hasher(seed: u64) -> Fold {
+    foldhash::fast::FixedState::with_seed(seed).build_hasher()
+}
+
+type Fold = foldhash::fast::FoldHasher<'static>;
+
+fn key_of(write: impl Fn(&mut Fold)) -> Key {
     let mut keys = [0; 2];
-    for (prefix, key) in keys.iter_mut().enumerate() {
-        let mut h = DefaultHasher::new();
-        prefix.hash(&mut h);
+    for (seed, key) in (1..).zip(keys.iter_mut()) {
+        let mut h = hasher(seed);
         write(&mut h);
         *key = h.finish();
     }
@@ -114,14 +124,14 @@ fn key_of(write: impl Fn(&mut DefaultHasher)) -> Key {
 }
 
 fn hash_bytes(bytes: &[u8]) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = hasher(0);
     bytes.hash(&mut h);
     h.finish()
 }
 
 /// What a card is, whoever prints it: id, kind, name, copies, every field.
 fn card_hash(card: &RawCard) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = hasher(0);
     (&card.id, &card.kind, &card.name, card.copies).hash(&mut h);
     match &card.packed {
         Some(packed) => packed.bytes().hash(&mut h),
@@ -230,29 +240,57 @@ impl FaceCache {
         key_of(|h| (self.game, card, p.count, images).hash(h))
     }
 
-    /// The cached face and back of `key`, with the cards they read, when
-    /// the entry is intact and each card it read is unchanged in `game`.
-    fn get(&self, key: &Key, game: &Game) -> Option<(String, String, ReadCards)> {
-        let (file, index) = self.old.as_ref()?;
-        let slot = index.get(key)?;
+    /// The entry of `key`, when the old file has one and each card it read
+    /// is unchanged in `game`.
+    fn slot(&self, key: &Key, game: &Game) -> Option<&Slot> {
+        let slot = self.old.as_ref()?.1.get(key)?;
         let same = slot
             .read
             .iter()
             .all(|(id, h)| game.pool.get(id).map_or(0, card_hash) == *h);
-        if !same {
-            return None;
-        }
-        let mut bytes = vec![0; slot.face as usize + slot.back as usize];
-        file.read_exact_at(&mut bytes, slot.at).ok()?;
-        if hash_bytes(&bytes) != slot.sum {
-            return None;
-        }
-        let back = bytes.split_off(slot.face as usize);
-        Some((
-            String::from_utf8(bytes).ok()?,
-            String::from_utf8(back).ok()?,
-            slot.read.clone(),
-        ))
+        same.then_some(slot)
+    }
+
+    /// The face and back of each entry of `slots` that is intact. Entries
+    /// lying close together (as a rebuild finds them: in the order the
+    /// last build wrote them) are read in one go.
+    fn read(&self, slots: &[Option<&Slot>]) -> Vec<Option<(String, String)>> {
+        let Some((file, _)) = &self.old else {
+            return slots.iter().map(|_| None).collect();
+        };
+        let end = |s: &Slot| s.at + u64::from(s.face) + u64::from(s.back);
+        let lo = slots.iter().flatten().map(|s| s.at).min().unwrap_or(0);
+        let hi = slots.iter().flatten().map(|s| end(s)).max().unwrap_or(0);
+        let span = (hi - lo <= MAX_SPAN)
+            .then(|| {
+                let mut buf = vec![0; usize::try_from(hi - lo).ok()?];
+                file.read_exact_at(&mut buf, lo).ok().map(|()| buf)
+            })
+            .flatten();
+        slots
+            .iter()
+            .map(|slot| {
+                let slot = (*slot)?;
+                let owned;
+                let bytes = if let Some(buf) = &span {
+                    let at = usize::try_from(slot.at - lo).ok()?;
+                    buf.get(at..at + (slot.face + slot.back) as usize)?
+                } else {
+                    let mut one = vec![0; (slot.face + slot.back) as usize];
+                    file.read_exact_at(&mut one, slot.at).ok()?;
+                    owned = one;
+                    &owned
+                };
+                if hash_bytes(bytes) != slot.sum {
+                    return None;
+                }
+                let (face, back) = bytes.split_at(slot.face as usize);
+                Some((
+                    std::str::from_utf8(face).ok()?.to_owned(),
+                    std::str::from_utf8(back).ok()?.to_owned(),
+                ))
+            })
+            .collect()
     }
 
     /// Appends one entry to the new file.
@@ -264,7 +302,7 @@ impl FaceCache {
             // A face of 4 GiB is not worth keeping.
             return Ok(());
         };
-        let mut h = DefaultHasher::new();
+        let mut h = hasher(0);
         // As `hash_bytes` of the two together.
         [face, back].concat().hash(&mut h);
         w.out.write_all(face)?;
@@ -361,7 +399,14 @@ pub(super) fn render_batch(
         .zip(images.par_iter())
         .map(|(p, im)| cache.key(*p, im))
         .collect();
-    let found: Vec<_> = keys.iter().map(|k| cache.get(k, game)).collect();
+    let slots: Vec<Option<&Slot>> = keys.iter().map(|k| cache.slot(k, game)).collect();
+    let found: Vec<_> = cache
+        .read(&slots)
+        .into_iter()
+        .zip(&slots)
+        .map(|(faces, slot)| Some((faces?, slot.as_ref()?.read.clone())))
+        .map(|hit| hit.map(|((face, back), read)| (face, back, read)))
+        .collect();
     let made: Vec<(Rendered, ReadCards)> = prints
         .par_iter()
         .zip(images.par_iter())
