@@ -14,6 +14,7 @@
 //! ```sh
 //! cargo bench --bench save_to_screen                 # every shipped game, 20 rounds
 //! ROUNDS=40 cargo bench --bench save_to_screen -- intrepidos
+//! cargo run --release --example replicate -- --game intrepidos --cards 20000 --out /tmp/real
 //! PAUSE_MS=5000 CARTA_BENCH_WORKSPACE="/tmp/real intrepidos" cargo bench --bench save_to_screen
 //! ```
 //!
