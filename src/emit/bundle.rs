@@ -274,8 +274,8 @@ fn encode_reusing(
 /// A file whose magic or checksum is wrong, or whose entries do not add up
 /// to its length, is ignored; the file is replaced after every bundle
 /// written with it (so it holds that bundle's blocks only). The block
-/// keys hash with Rust's `DefaultHasher`, stable for one build of carta,
-/// and the magic is followed by carta's version in the checksum.
+/// keys are stable for one build of carta, whose version the checksum
+/// includes.
 #[derive(Debug)]
 pub struct BlockCache {
     folder: crate::write::Folder,
