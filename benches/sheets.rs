@@ -87,7 +87,7 @@ fn main() {
         .unwrap()
         .unwrap();
     assert!(!diags.has_errors(), "the generated game checks clean");
-    let inputs = Inputs::read(&mut ws, "bench", &mut diags).unwrap();
+    let inputs = Inputs::read(&mut ws, &game, &mut diags).unwrap();
     let options = SheetOptions::default();
     let all = Selection {
         subject: "all".into(),
@@ -107,7 +107,7 @@ fn main() {
             &game,
             &inputs,
             &all,
-            &options,
+            (&options, None),
             &mut html,
             &mut found,
         )
@@ -145,7 +145,7 @@ fn main() {
         &game,
         &inputs,
         &hundred,
-        &options,
+        (&options, None),
         &mut index,
         &mut Vec::new(),
     )

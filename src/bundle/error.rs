@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::format::FORMAT_VERSION;
+use super::numbers::FORMAT_VERSION;
 
 /// Why a bundle could not be opened or a record not decoded. Every variant
 /// but [`BundleError::Io`] and [`BundleError::TooLarge`] means the bytes

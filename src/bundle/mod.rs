@@ -43,6 +43,7 @@ mod format;
 mod game;
 mod hash;
 mod inflate;
+mod numbers;
 mod read;
 mod record;
 mod summary;
@@ -53,16 +54,17 @@ mod view;
 mod write;
 
 pub use error::BundleError;
-pub use format::{
-    BLOCK_ENTRY_LEN, BLOCK_TARGET, EXTENSION, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header,
-    INDEX_ENTRY_LEN, MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO, Section, Sections,
-};
+pub use format::{Header, Section, Sections};
 pub use hash::{SourceHash, SourceHasher};
+pub use numbers::{
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, EXTENSION, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN,
+    INDEX_ENTRY_LEN, MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO,
+};
 pub use read::Bundle;
 pub(crate) use record::PackedRecord;
 pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};
 pub use summary::summary;
 pub use texts::{GameTexts, ManifestTexts, Markup, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};
-pub(crate) use write::encode_records;
+pub(crate) use write::{BlockKey, Deflated, encode_records};
 pub use write::{EncodeError, encode, encode_translated};

@@ -9,12 +9,12 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::{Map, Value};
 
 use super::error::BundleError;
-use super::format::{
-    BLOCK_ENTRY_LEN, HEADER_LEN, Header, INDEX_ENTRY_LEN, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO,
-    u32_at,
-};
+use super::format::{Header, u32_at};
 use super::game::manifest_of;
 use super::inflate::Inflater;
+use super::numbers::{
+    BLOCK_ENTRY_LEN, HEADER_LEN, INDEX_ENTRY_LEN, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO,
+};
 use super::record::{Card, CardRef, DeckRecord};
 use super::texts::GameTexts;
 use super::view::one_value;

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use super::error::BundleError;
-use super::format::HEADER_LEN;
+use super::numbers::HEADER_LEN;
 use super::read::Bundle;
 
 /// A summary of `bundle` (read from `path`): the game, the versions, the

@@ -9,7 +9,8 @@ use indexmap::IndexMap;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::format::{HEADER_LEN, Header, Section, Sections};
+use super::format::{Header, Section, Sections};
+use super::numbers::HEADER_LEN;
 use super::*;
 use crate::config::Manifest;
 

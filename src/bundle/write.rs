@@ -1,6 +1,9 @@
 //! The writer: manifest, cards and decks → bundle bytes.
 
+use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::io::Write;
+use std::ops::Range;
 
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
@@ -8,12 +11,13 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::format::{
-    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, Header,
-    INDEX_ENTRY_LEN, MAX_BLOCK, MAX_DEPTH, Section, Sections,
-};
+use super::format::{Header, Section, Sections};
 use super::game::game_section;
 use super::hash::SourceHash;
+use super::numbers::{
+    BLOCK_ENTRY_LEN, BLOCK_TARGET, FORMAT_MINOR, FORMAT_VERSION, HEADER_LEN, INDEX_ENTRY_LEN,
+    MAX_BLOCK, MAX_DEPTH,
+};
 use super::record::{CardRecord, DeckRecord, PackedRecord};
 use super::texts::GameTexts;
 use crate::config::Manifest;
@@ -108,7 +112,14 @@ pub fn encode_translated(
             i18n: c.i18n,
         })
         .collect();
-    encode_records(manifest, written, texts, &records, decks, source_hash)
+    encode_records(
+        manifest,
+        written,
+        (texts, None),
+        &records,
+        decks,
+        source_hash,
+    )
 }
 
 impl PackedRecord<'_> {
@@ -152,11 +163,38 @@ impl PackedRecord<'_> {
     }
 }
 
-/// [`encode_translated`] over cards whose fields are packed.
+/// A hash of a block's raw bytes (128 bits, see [`block_key`]).
+pub(crate) type BlockKey = [u64; 2];
+
+/// The deflated blocks of an earlier bundle of the game, by the hash of
+/// their raw bytes: a rebuild copies a block whose bytes did not change
+/// instead of deflating it again. Deflate gives the same bytes for the
+/// same input, so the bundle is the same either way.
+#[derive(Debug, Default)]
+pub(crate) struct Deflated {
+    /// What earlier blocks deflated to.
+    pub(crate) known: HashMap<BlockKey, Vec<u8>>,
+    /// This bundle's blocks, filled by the encoder: each one's key and
+    /// where its deflated bytes lie in the bundle.
+    pub(crate) made: Vec<(BlockKey, Range<usize>)>,
+}
+
+/// The key of a raw block: foldhash with two fixed seeds (fast on the
+/// blocks' 32 KiB, and the same in every run of one build of carta).
+fn block_key(raw: &[u8]) -> BlockKey {
+    let mut keys = [0; 2];
+    for (seed, key) in (1..).zip(keys.iter_mut()) {
+        *key = foldhash::fast::FixedState::with_seed(seed).hash_one(raw);
+    }
+    keys
+}
+
+/// [`encode_translated`] over cards whose fields are packed; with
+/// `deflated`, blocks are taken from (and recorded into) it.
 pub(crate) fn encode_records(
     manifest: &Manifest,
     written: Option<&Value>,
-    texts: &GameTexts,
+    (texts, deflated): (&GameTexts, Option<&mut Deflated>),
     cards: &[PackedRecord<'_>],
     decks: &[DeckRecord],
     source_hash: SourceHash,
@@ -170,7 +208,8 @@ pub(crate) fn encode_records(
     }
     let game = msgpack(&game_section(manifest, written, texts), "the manifest")?;
     let deck_bytes = msgpack(decks, "the decks")?;
-    let (index, records) = cards_and_index(&sorted)?;
+    let known = deflated.as_ref().map(|d| &d.known);
+    let (index, records, blocks) = cards_and_index(&sorted, known)?;
 
     // The sections follow each other in the payload, in this order.
     let parts = [&game, &deck_bytes, &index, &records];
@@ -209,16 +248,34 @@ pub(crate) fn encode_records(
     for part in parts {
         out.extend_from_slice(part);
     }
+    if let Some(d) = deflated {
+        let at = HEADER_LEN + sections.cards.offset as usize;
+        d.made = blocks
+            .into_iter()
+            .map(|(key, range)| (key, at + range.start..at + range.end))
+            .collect();
+    }
     Ok(out)
 }
 
+/// Each block's key and where it lies in the cards section.
+type Placed = Vec<(BlockKey, Range<usize>)>;
+
 /// The index and the cards section: the records in id order, grouped into
-/// blocks of about [`BLOCK_TARGET`] bytes, each block compressed with zlib.
-fn cards_and_index(sorted: &[&PackedRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
+/// blocks of about [`BLOCK_TARGET`] bytes, each block compressed with zlib
+/// (or taken from `known`); and where each block lies in the section.
+fn cards_and_index(
+    sorted: &[&PackedRecord<'_>],
+    known: Option<&HashMap<BlockKey, Vec<u8>>>,
+) -> Result<(Vec<u8>, Vec<u8>, Placed), EncodeError> {
     let ids_len: usize = sorted.iter().map(|c| c.id.len()).sum();
     let mut index = Vec::with_capacity(4 + INDEX_ENTRY_LEN * sorted.len() + ids_len);
     index.extend_from_slice(&u32_len(sorted.len())?.to_le_bytes());
-    let mut blocks = Blocks::default();
+    let mut blocks = Blocks {
+        known,
+        raw: Vec::new(),
+        stored: Vec::new(),
+    };
     let mut current = Vec::new();
     let mut record = Vec::new();
     let mut id_offset = 0usize;
@@ -257,20 +314,22 @@ fn cards_and_index(sorted: &[&PackedRecord<'_>]) -> Result<(Vec<u8>, Vec<u8>), E
     for card in sorted {
         index.extend_from_slice(card.id.as_bytes());
     }
-    Ok((index, cards_section(&blocks.stored)?))
+    let (cards, placed) = cards_section(&blocks.stored)?;
+    Ok((index, cards, placed))
 }
 
 /// The blocks of the cards section as they close, deflated a few at a
 /// time on every core: only a handful is held uncompressed at once.
-#[derive(Default)]
-struct Blocks {
+struct Blocks<'k> {
+    /// Blocks an earlier bundle deflated, by key.
+    known: Option<&'k HashMap<BlockKey, Vec<u8>>>,
     /// Closed blocks not deflated yet.
     raw: Vec<Vec<u8>>,
-    /// Each deflated block and the length it inflates to, in order.
-    stored: Vec<(Vec<u8>, usize)>,
+    /// Each deflated block, its key and the length it inflates to, in order.
+    stored: Vec<(Vec<u8>, BlockKey, usize)>,
 }
 
-impl Blocks {
+impl Blocks<'_> {
     /// How many raw blocks wait before they are deflated together.
     const BATCH: usize = 8;
 
@@ -282,10 +341,17 @@ impl Blocks {
     }
 
     fn flush(&mut self) {
-        let done: Vec<(Vec<u8>, usize)> = self
+        let known = self.known;
+        let done: Vec<(Vec<u8>, BlockKey, usize)> = self
             .raw
             .par_drain(..)
-            .map(|b| (deflate(&b), b.len()))
+            .map(|b| {
+                let key = block_key(&b);
+                let packed = known
+                    .and_then(|k| k.get(&key))
+                    .map_or_else(|| deflate(&b), Clone::clone);
+                (packed, key, b.len())
+            })
             .collect();
         self.stored.extend(done);
     }
@@ -296,23 +362,26 @@ impl Blocks {
     }
 }
 
-/// The cards section: the block table, then each deflated block.
-fn cards_section(stored: &[(Vec<u8>, usize)]) -> Result<Vec<u8>, EncodeError> {
+/// The cards section: the block table, then each deflated block; and
+/// where each block lies in it.
+fn cards_section(stored: &[(Vec<u8>, BlockKey, usize)]) -> Result<(Vec<u8>, Placed), EncodeError> {
     let mut cards = Vec::with_capacity(
-        4 + BLOCK_ENTRY_LEN * stored.len() + stored.iter().map(|(p, _)| p.len()).sum::<usize>(),
+        4 + BLOCK_ENTRY_LEN * stored.len() + stored.iter().map(|(p, ..)| p.len()).sum::<usize>(),
     );
     cards.extend_from_slice(&u32_len(stored.len())?.to_le_bytes());
     let mut offset = 4 + BLOCK_ENTRY_LEN * stored.len();
-    for (packed, raw_len) in stored {
+    let mut placed = Vec::with_capacity(stored.len());
+    for (packed, key, raw_len) in stored {
         for n in [offset, packed.len(), *raw_len] {
             cards.extend_from_slice(&u32_len(n)?.to_le_bytes());
         }
+        placed.push((*key, offset..offset + packed.len()));
         offset += packed.len();
     }
-    for (packed, _) in stored {
+    for (packed, ..) in stored {
         cards.extend_from_slice(packed);
     }
-    Ok(cards)
+    Ok((cards, placed))
 }
 
 /// A zlib stream (RFC 1950) of `raw`, at the default level.
@@ -377,5 +446,61 @@ mod tests {
         assert!(!depth_exceeds(&json!([[1]]), 2));
         assert!(depth_exceeds(&json!([[[1]]]), 2));
         assert!(depth_exceeds(&json!({"a": {"b": {}}}), 2));
+    }
+
+    #[test]
+    fn blocks_known_from_an_earlier_bundle_are_copied_not_deflated_again() {
+        let manifest: Manifest = toml::from_str(
+            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.unit]\nname = \"Unit\"\n",
+        )
+        .unwrap();
+        let ids: Vec<String> = (0..2000).map(|i| format!("card-{i:05}")).collect();
+        let fields: Vec<PackedFields> = (0..2000)
+            .map(|i| {
+                let mut m = serde_json::Map::new();
+                m.insert(
+                    "text".into(),
+                    json!(format!("text of card {i}, long enough to fill blocks")),
+                );
+                PackedFields::pack(&m)
+            })
+            .collect();
+        let records: Vec<PackedRecord<'_>> = ids
+            .iter()
+            .zip(&fields)
+            .map(|(id, fields)| PackedRecord {
+                id,
+                kind: "unit",
+                name: id,
+                copies: None,
+                fields,
+                i18n: None,
+            })
+            .collect();
+        let texts = GameTexts::default();
+        let hash = SourceHash::of([("cards/g/game.toml", "")]);
+        let encode = |d: Option<&mut Deflated>| {
+            encode_records(&manifest, None, (&texts, d), &records, &[], hash).unwrap()
+        };
+        let mut first = Deflated::default();
+        let plain = encode(Some(&mut first));
+        assert!(first.made.len() > 1, "several blocks");
+        // The same blocks known: the same bytes.
+        let mut again = Deflated {
+            known: first
+                .made
+                .iter()
+                .map(|(k, r)| (*k, plain[r.clone()].to_vec()))
+                .collect(),
+            made: Vec::new(),
+        };
+        assert_eq!(encode(Some(&mut again)), plain);
+        // What is known is what is written: a block is copied as it is.
+        let (key, range) = first.made[1].clone();
+        again.known.insert(key, vec![0xAB; 7]);
+        let copied = encode(Some(&mut again));
+        let (_, at) = again.made[1].clone();
+        assert_eq!(&copied[at], &[0xAB; 7][..]);
+        assert_ne!(range.len(), 7);
     }
 }

@@ -58,7 +58,7 @@ pub(crate) fn run(
         return Ok(nothing_written(ws, diags)?);
     }
     let games: Vec<&Game> = checked.iter().collect();
-    let units = emit_games(&mut ws, &games, target, &bar, &mut diags)?;
+    let units = emit_games(&mut ws, &games, (target, cached), &bar, &mut diags)?;
     drop(bar);
     let report = match units {
         Some(units) => {
@@ -75,7 +75,8 @@ pub(crate) fn run(
 
 /// Runs every emitter of each of `games` (compiled with every field, and
 /// checked clean) into one stage, and swaps it into place when nothing
-/// failed. Returns what was written, or `None` when a problem was
+/// failed; with `cached`, the sheets reuse the faces the last build
+/// rendered. Returns what was written, or `None` when a problem was
 /// reported into `diags` (then nothing is).
 ///
 /// # Errors
@@ -83,17 +84,18 @@ pub(crate) fn run(
 pub(super) fn emit_games(
     ws: &mut Workspace,
     games: &[&Game],
-    target: &Target<'_>,
+    (target, cached): (&Target<'_>, bool),
     bar: &Progress,
     diags: &mut Diagnostics,
 ) -> Result<Option<Vec<PathBuf>>, CommandError> {
     let mut stage = Stage::new(ws.root(), target.out);
     for game in games {
         bar.step(format!("writing {}", game.id()));
-        for emitter in emit::for_build(game, target.sheets) {
+        for emitter in emit::for_build(game, target.sheets, cached) {
             emitter.emit(game, ws, &mut stage, diags)?;
         }
-        emit_languages(game, target.languages, target.sheets, ws, &mut stage, diags)?;
+        let sheets = (target.sheets, cached);
+        languages(game, target.languages, sheets, ws, &mut stage, diags)?;
         bar.done();
     }
     if diags.has_errors() {
@@ -112,6 +114,18 @@ pub(super) fn emit_languages(
     game: &Game,
     requested: &[String],
     sheets: SheetOptions,
+    ws: &mut Workspace,
+    stage: &mut Stage,
+    diags: &mut Diagnostics,
+) -> Result<(), CommandError> {
+    languages(game, requested, (sheets, false), ws, stage, diags)
+}
+
+/// [`emit_languages`], reusing the faces of the last build with `cached`.
+fn languages(
+    game: &Game,
+    requested: &[String],
+    (sheets, cached): (SheetOptions, bool),
     ws: &mut Workspace,
     stage: &mut Stage,
     diags: &mut Diagnostics,
@@ -151,6 +165,7 @@ pub(super) fn emit_languages(
         let notes = language_report(lang, &m.language, &untranslated);
         SheetsEmitter::pool(&localized, sheets)
             .in_language(lang, notes)
+            .cached(cached)
             .emit(&localized, ws, stage, diags)?;
     }
     Ok(())

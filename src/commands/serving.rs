@@ -21,7 +21,7 @@ pub(super) fn catalog_of(
     let mut served = Vec::new();
     for game in games {
         let before = diags.error_count();
-        let inputs = Inputs::read(ws, game.id(), diags)?;
+        let inputs = Inputs::read(ws, &game, diags)?;
         let mut found = Vec::new();
         let faces = sheets::faces(ws.jail(), &ws.sources, &game, &inputs, &mut found);
         diags.extend(found);

@@ -11,10 +11,10 @@ use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant, SystemTime};
 
-use notify_debouncer_mini::new_debouncer;
-use notify_debouncer_mini::notify::RecursiveMode;
+use notify::{RecursiveMode, Watcher as _, recommended_watcher};
 
 use super::Report;
 use crate::diag::{Diagnostics, Format, Renderer, Severity, SourceMap};
@@ -24,9 +24,13 @@ use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::Workspace;
 use crate::server::{Catalog, ConnLimits, DeckVerdict, Front, GameEntry, Live, Problem};
 
-/// How long a burst of file events must be quiet before a rebuild (an
-/// editor's save is often several writes and a rename).
-const DEBOUNCE: Duration = Duration::from_millis(100);
+/// How long the file events of one save may be apart: a round starts
+/// this long after the last event of a burst (an editor's save is often
+/// a write and a rename, microseconds apart), never later than [`BURST`]
+/// after its first.
+const SETTLE: Duration = Duration::from_millis(8);
+/// The longest a burst of events delays its round.
+const BURST: Duration = Duration::from_millis(50);
 
 /// What `carta watch` was asked to do.
 #[derive(Debug, Clone)]
@@ -89,19 +93,18 @@ pub(crate) fn watch(
         }
     }
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut debouncer = new_debouncer(DEBOUNCE, tx)?;
+    let mut notifier = recommended_watcher(tx)?;
     for dir in ["cards", "schemas", "templates"] {
         let path = root.join(dir);
         if path.is_dir() {
-            debouncer.watcher().watch(&path, RecursiveMode::Recursive)?;
+            notifier.watch(&path, RecursiveMode::Recursive)?;
         }
     }
     eprintln!("watching cards/, schemas/ and templates/ (Ctrl-C to stop)");
-    for events in rx {
-        let events = events?;
-        let modified: Vec<&Path> = events
+    while let Some(paths) = next_burst(&rx)? {
+        let modified: Vec<&Path> = paths
             .iter()
-            .map(|e| e.path.as_path())
+            .map(PathBuf::as_path)
             .filter(|p| watcher.modified(p))
             .collect();
         let changed: Vec<String> = modified
@@ -115,6 +118,40 @@ pub(crate) fn watch(
         watcher.rebuild(&games, report)?;
     }
     Ok(())
+}
+
+/// The paths a burst of file events names, as soon as the burst is over
+/// (see [`SETTLE`]); access events (carta's own reads among them) are left
+/// out. `None` when the watcher is gone.
+///
+/// # Errors
+/// When the watcher reports an error.
+fn next_burst(
+    rx: &Receiver<notify::Result<notify::Event>>,
+) -> Result<Option<Vec<PathBuf>>, notify::Error> {
+    let Ok(first) = rx.recv() else {
+        return Ok(None);
+    };
+    let start = Instant::now();
+    let mut paths = Vec::new();
+    let mut take = |event: notify::Result<notify::Event>| -> Result<(), notify::Error> {
+        let event = event?;
+        if !event.kind.is_access() {
+            paths.extend(event.paths);
+        }
+        Ok(())
+    };
+    take(first)?;
+    while let Some(left) = BURST.checked_sub(start.elapsed()) {
+        match rx.recv_timeout(SETTLE.min(left)) {
+            Ok(event) => take(event)?,
+            Err(RecvTimeoutError::Timeout) => break,
+            Err(RecvTimeoutError::Disconnected) => return Ok(None),
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    Ok(Some(paths))
 }
 
 struct Watcher {
@@ -188,21 +225,28 @@ impl Watcher {
     }
 
     /// Checks every watched game (cached), then builds `games` when the
-    /// check is clean; prints the outcome and tells the preview.
+    /// check is clean; tells the preview as soon as the outputs are
+    /// written (the deck builder's catalog follows), and prints the outcome.
     fn rebuild(&mut self, games: &[String], report: &mut Show<'_>) -> Result<(), Box<dyn Error>> {
         let (entries, checked) = self.check()?;
-        let (round, catalog) = match checked {
-            Some(failed) => (failed, None),
-            None => self.build(games)?,
+        let live = self.live.clone();
+        let verbose = self.options.verbose;
+        let tell = move |diags: &Diagnostics, sources: &SourceMap| {
+            if let Some(live) = &live {
+                publish(live, entries, &problems(diags, sources, verbose));
+            }
         };
-        if let Some(live) = &self.live {
+        let round = if let Some(failed) = checked {
+            tell(&failed.diags, &failed.sources);
+            failed
+        } else {
+            let (round, catalog) = self.build(games, tell)?;
             // The deck builder follows the last clean round.
-            if let Some(catalog) = catalog {
+            if let (Some(live), Some(catalog)) = (&self.live, catalog) {
                 live.set_catalog(catalog);
             }
-            let shown = problems(&round.diags, &round.sources, self.options.verbose);
-            publish(live, entries, &shown);
-        }
+            round
+        };
         if self.clear {
             // Clear the screen and scroll-back: only this round's diagnostics show.
             eprint!("\x1b[2J\x1b[3J\x1b[H");
@@ -244,10 +288,15 @@ impl Watcher {
         Ok((entries, failed))
     }
 
-    /// Builds `games` (every watched game when empty) and, with the
-    /// preview, makes the deck builder's catalog of every watched game —
-    /// each game compiled once for both.
-    fn build(&self, games: &[String]) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
+    /// Builds `games` (every watched game when empty), calls `tell` with
+    /// the round's diagnostics once the outputs are written (or were not),
+    /// and then, with the preview, makes the deck builder's catalog of every
+    /// watched game — each game compiled once for both.
+    fn build(
+        &self,
+        games: &[String],
+        tell: impl FnOnce(&Diagnostics, &SourceMap),
+    ) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
         let mut ws = Workspace::open(&self.root)?;
         let mut diags = Diagnostics::new();
         let built = ws.select_games(if games.is_empty() {
@@ -272,6 +321,8 @@ impl Watcher {
             )?);
         }
         if diags.has_errors() {
+            ws.restore(&diags)?;
+            tell(&diags, &ws.sources);
             return Ok((super::build::nothing_written(ws, diags)?, None));
         }
         let target = super::build::Target {
@@ -284,7 +335,10 @@ impl Watcher {
             .filter(|g| built.iter().any(|id| id == g.id()))
             .collect();
         let bar = super::progress::Progress::new(false, 0);
-        let units = super::build::emit_games(&mut ws, &to_build, &target, &bar, &mut diags)?;
+        let units =
+            super::build::emit_games(&mut ws, &to_build, (&target, true), &bar, &mut diags)?;
+        ws.restore(&diags)?;
+        tell(&diags, &ws.sources);
         let summary = match &units {
             Some(units) => super::build::written(&to_build, &self.root, &self.options.out, units),
             None => "nothing written".to_owned(),

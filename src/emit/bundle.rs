@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use super::{EmitError, Emitter, Stage};
-use crate::bundle::{self, DeckRecord, PackedRecord, SourceHash};
+use crate::bundle::{self, BlockKey, DeckRecord, Deflated, PackedRecord, SourceHash};
 use crate::deck::DeckFile;
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::game::Game;
@@ -15,8 +15,12 @@ use crate::markup;
 use crate::validate::PackedFields;
 
 /// Writes each game's bundle.
-#[derive(Debug, Clone, Copy)]
-pub struct BundleEmitter;
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BundleEmitter {
+    /// Whether the blocks of the last build's bundle are reused (see
+    /// [`BlockCache`]).
+    pub cached: bool,
+}
 
 impl Emitter for BundleEmitter {
     fn name(&self) -> &'static str {
@@ -35,8 +39,16 @@ impl Emitter for BundleEmitter {
             .iter()
             .map(|d| deck_record(d, &ws.sources))
             .collect();
-        if let Some(bytes) = encode_game(game, &decks, ws, diags)? {
+        let cache = self
+            .cached
+            .then(|| BlockCache::open(ws.root(), game.id()))
+            .flatten();
+        let mut deflated = cache.as_ref().map(BlockCache::read);
+        if let Some(bytes) = encode_reusing(game, &decks, ws, deflated.as_mut(), diags)? {
             stage.write(&bundle_path(Path::new(""), game.id()), &bytes)?;
+            if let (Some(cache), Some(deflated)) = (cache, deflated) {
+                cache.write(&deflated.made, &bytes);
+            }
         }
         Ok(())
     }
@@ -232,6 +244,17 @@ pub fn encode_game(
     ws: &Workspace,
     diags: &mut Diagnostics,
 ) -> Result<Option<Vec<u8>>, LoadError> {
+    encode_reusing(game, decks, ws, None, diags)
+}
+
+/// [`encode_game`], with the deflated blocks of an earlier bundle.
+fn encode_reusing(
+    game: &Game,
+    decks: &[DeckRecord],
+    ws: &Workspace,
+    deflated: Option<&mut Deflated>,
+    diags: &mut Diagnostics,
+) -> Result<Option<Vec<u8>>, LoadError> {
     let translated = translations(game);
     // A game compiled with every field has them packed, as the bundle
     // stores them; any other is packed here.
@@ -263,7 +286,7 @@ pub fn encode_game(
     match bundle::encode_records(
         &game.manifest.manifest,
         Some(&game.manifest.written),
-        &game_texts(game),
+        (&game_texts(game), deflated),
         &cards,
         decks,
         hash,
@@ -286,4 +309,98 @@ pub fn encode_game(
             Ok(None)
         }
     }
+}
+
+/// The deflated blocks of a game's last bundle, `build/.cache/<game>.blocks`,
+/// so that a rebuild deflates only the blocks whose records changed:
+///
+/// ```text
+/// magic    8 bytes  "carta-b1"
+/// checksum u64 LE   of what follows
+/// entries           per block: its key (16 bytes), its length (u32 LE),
+///                   its deflated bytes
+/// ```
+///
+/// A file whose magic or checksum is wrong, or whose entries do not add up
+/// to its length, is ignored; the file is replaced after every bundle
+/// written with it (so it holds that bundle's blocks only). The block
+/// keys are stable for one build of carta, whose version the checksum
+/// includes.
+#[derive(Debug)]
+pub struct BlockCache {
+    folder: crate::write::Folder,
+    name: String,
+}
+
+const BLOCKS_MAGIC: &[u8; 8] = b"carta-b1";
+/// The largest block cache read (a bundle's cards section is far smaller).
+const MAX_BLOCKS: u64 = 1 << 30;
+
+impl BlockCache {
+    /// The block cache of `game` in the workspace at `root`; `None` when
+    /// the cache folder cannot be used (then every block is deflated).
+    pub fn open(root: &Path, game: &str) -> Option<Self> {
+        let folder = crate::write::Folder::workspace(root)
+            .and_then(|root| root.sub(Path::new("build").join(".cache")))
+            .ok()?;
+        Some(BlockCache {
+            folder,
+            name: format!("{game}.blocks"),
+        })
+    }
+
+    /// The blocks the last bundle written with this cache deflated.
+    fn read(&self) -> Deflated {
+        let mut deflated = Deflated::default();
+        let bytes = self.folder.read(&self.name, MAX_BLOCKS);
+        let Some(bytes) = bytes.filter(|b| b.len() >= 16 && &b[..8] == BLOCKS_MAGIC) else {
+            return deflated;
+        };
+        let (sum, mut rest) = (&bytes[8..16], &bytes[16..]);
+        if sum != checksum(rest).to_le_bytes() {
+            return deflated;
+        }
+        while let Some((key, len)) = rest.split_first_chunk::<20>() {
+            let word = |at: usize| u64::from_le_bytes(key[at..at + 8].try_into().expect("8"));
+            let n = u32::from_le_bytes(key[16..20].try_into().expect("4")) as usize;
+            let Some((block, next)) = len.split_at_checked(n) else {
+                return Deflated::default();
+            };
+            deflated.known.insert([word(0), word(8)], block.to_vec());
+            rest = next;
+        }
+        if !rest.is_empty() {
+            return Deflated::default();
+        }
+        deflated
+    }
+
+    /// Replaces the cache with the blocks `made` of `bundle` (written
+    /// atomically; a cache that cannot be written only slows the next
+    /// build).
+    fn write(self, made: &[(BlockKey, std::ops::Range<usize>)], bundle: &[u8]) {
+        let mut entries = Vec::new();
+        for (key, range) in made {
+            let Ok(len) = u32::try_from(range.len()) else {
+                return;
+            };
+            entries.extend(key[0].to_le_bytes());
+            entries.extend(key[1].to_le_bytes());
+            entries.extend(len.to_le_bytes());
+            entries.extend_from_slice(&bundle[range.clone()]);
+        }
+        let mut bytes = Vec::with_capacity(16 + entries.len());
+        bytes.extend(BLOCKS_MAGIC);
+        bytes.extend(checksum(&entries).to_le_bytes());
+        bytes.extend(entries);
+        let _ = self.folder.replace(&self.name, &bytes, false);
+    }
+}
+
+/// The checksum of a block cache's entries, with carta's version.
+fn checksum(entries: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    (env!("CARGO_PKG_VERSION"), entries).hash(&mut h);
+    h.finish()
 }

@@ -34,6 +34,8 @@ pub struct Game {
     pub decks: Vec<DeckFile>,
     /// Its translations (`cards/<game>/i18n/`).
     pub i18n: Translations,
+    /// Its templates (`templates/<game>/*.hbs`), read and checked once.
+    pub templates: partials::Checked,
     /// How many card files were unchanged since the last `carta check` and
     /// taken from its cache instead of being parsed and validated again.
     pub reused_files: usize,
@@ -72,6 +74,7 @@ impl Game {
             schemas: self.schemas.clone(),
             decks: Vec::new(),
             i18n: self.i18n.only(lang),
+            templates: self.templates.clone(),
             reused_files: 0,
         };
         (game, l.untranslated)
@@ -221,7 +224,7 @@ fn finish(
 ) -> Result<(Game, Option<recall::Draft>), LoadError> {
     let (since, first_file) = (diags.len(), ws.sources.len());
     let read = read_card_files(ws, &head, diags)?;
-    partials::check(ws, &head.manifest.manifest.id, diags)?;
+    let templates = partials::check(ws, &head.manifest.manifest.id, diags)?;
     let Head {
         manifest,
         schemas,
@@ -255,6 +258,7 @@ fn finish(
         schemas,
         decks: Vec::new(),
         i18n,
+        templates,
         reused_files: read.reused,
     };
     if decks == Decks::Check {

@@ -30,7 +30,8 @@ pub const MAX_DEPTH: usize = 96;
 const PARTIAL_BLOCK: &str = "@partial-block";
 
 /// One template file to check: its name in the folder (`_a.hbs`), its id
-/// and text.
+/// and text (the compile checks the files it reads; the tests, texts).
+#[cfg(test)]
 #[derive(Debug, Clone, Copy)]
 pub struct Source<'t> {
     /// The file name within `templates/<game>/`.
@@ -41,9 +42,22 @@ pub struct Source<'t> {
     pub text: &'t str,
 }
 
+/// A game's templates as its compile read and checked them: what the
+/// sheets render from, without reading or checking them again.
+#[derive(Debug, Clone, Default)]
+pub struct Checked {
+    /// Each `templates/<game>/*.hbs` that could be read, by file name in
+    /// name order, with its file in the source map (its text kept there).
+    pub files: Vec<(String, FileId)>,
+    /// Whether the check found nothing that could make rendering them
+    /// recurse without end or too deep; with any problem, none is rendered.
+    pub sound: bool,
+}
+
 /// Reads game `game`'s templates and reports what could make rendering
 /// them recurse without end or too deep. The texts are kept: a template is
-/// small, and a check's record hashes what it read.
+/// small, a check's record hashes what it read, and the sheets render
+/// from them.
 ///
 /// # Errors
 /// When the template folder cannot be listed or a template cannot be read.
@@ -51,7 +65,7 @@ pub(super) fn check(
     ws: &mut Workspace,
     game: &str,
     diags: &mut Diagnostics,
-) -> Result<(), LoadError> {
+) -> Result<Checked, LoadError> {
     let names: Vec<String> = phrases::template_names(ws, game)?
         .into_iter()
         .filter(|n| {
@@ -65,19 +79,28 @@ pub(super) fn check(
         .map(|n| phrases::template_path(game, n))
         .collect();
     let parsed = ws.read_each(&rels, true, diags, |file, _, text| {
-        (parse(file, text), true)
+        ((file, parse(file, text)), true)
     })?;
-    let nodes = names
-        .iter()
-        .zip(parsed)
-        .filter_map(|(name, p)| Some((name.as_str(), p??)))
-        .collect::<Vec<_>>();
-    diags.extend(Graph::new(nodes).problems());
-    Ok(())
+    let mut files = Vec::new();
+    let mut nodes = Vec::new();
+    for (name, read) in names.iter().zip(parsed) {
+        let Some((file, scanned)) = read else {
+            continue;
+        };
+        files.push((name.clone(), file));
+        if let Some(scanned) = scanned {
+            nodes.push((name.as_str(), scanned));
+        }
+    }
+    let problems = Graph::new(nodes).problems();
+    let sound = problems.is_empty();
+    diags.extend(problems);
+    Ok(Checked { files, sound })
 }
 
 /// The problems of a set of templates, each parsed here; those that do
 /// not parse are left out (they cannot be rendered).
+#[cfg(test)]
 pub fn problems(sources: &[Source<'_>]) -> Vec<Diagnostic> {
     let nodes = sources
         .iter()

@@ -22,12 +22,27 @@ const STYLE: &str = r"<style>
 @media print { .carta-live { display: none !important; } }
 </style>";
 
-/// The live-reload script: reload when the generation moves past the one
-/// this page was made at (server-sent events reconnect by themselves).
+/// The live-update script: when the generation moves past the one this
+/// page shows, fetch the page again and put its body in place of this
+/// one (re-running its own scripts, as the text-fitting one, but not this
+/// one), keeping the scroll position; a page whose head changed (the
+/// game's CSS) or that cannot be fetched is reloaded instead. Server-sent
+/// events reconnect by themselves; a change during an update is applied
+/// after it.
 fn script(generation: u64) -> String {
     format!(
-        "<script>(function(){{var seen={generation};var es=new EventSource('/events');\
-         es.onmessage=function(e){{if(Number(e.data)!==seen){{es.close();location.reload();}}}};}})();</script>"
+        "<script data-carta-live>(function(){{var seen={generation},busy=false,again=false;\
+         function update(){{busy=true;fetch(location.href,{{cache:'no-store'}}).then(function(r){{\
+         if(!r.ok)throw r;return r.text();}}).then(function(html){{\
+         var doc=new DOMParser().parseFromString(html,'text/html');\
+         if(doc.head.innerHTML!==document.head.innerHTML){{location.reload();return;}}\
+         var x=window.scrollX,y=window.scrollY;document.body.replaceWith(document.adoptNode(doc.body));\
+         document.body.querySelectorAll('script:not([data-carta-live])').forEach(function(old){{\
+         var s=document.createElement('script');s.textContent=old.textContent;old.replaceWith(s);}});\
+         window.scrollTo(x,y);}}).catch(function(){{location.reload();}}).then(function(){{\
+         busy=false;if(again){{again=false;update();}}}});}}\
+         var es=new EventSource('/events');es.onmessage=function(e){{var g=Number(e.data);\
+         if(g!==seen){{seen=g;if(busy){{again=true;}}else{{update();}}}}}};}})();</script>"
     )
 }
 

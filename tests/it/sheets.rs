@@ -702,3 +702,170 @@ fn a_focal_point_keyword_must_be_a_boolean_and_its_value_a_position() {
     ws.run(["build"]).succeeds();
     assert!(html(&ws).contains("style=\"object-position: 50% 20%\""));
 }
+
+#[test]
+fn the_sheets_render_from_the_templates_the_compile_read_and_checked() {
+    use carta::emit::sheets::{Inputs, SheetOptions, SheetsEmitter};
+    use carta::emit::{Emitter, Stage};
+    use carta::game::{Decks, Keep, compile};
+
+    let ws = mini(&card("a", "text = \"x\""));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<p class=\"mine\">{{> _name}}</p>\n",
+    )
+    .write("templates/mini/_name.hbs", "{{name}}")
+    .write("templates/mini/style.css", ".mine { color: red }");
+    let mut lib_ws = carta::load::Workspace::open(ws.path()).unwrap();
+    let mut diags = carta::diag::Diagnostics::new();
+    let game = compile(&mut lib_ws, "mini", Decks::Skip, Keep::All, &mut diags)
+        .unwrap()
+        .unwrap();
+    assert!(!diags.has_errors());
+    assert!(game.templates.sound);
+    let names: Vec<&str> = game
+        .templates
+        .files
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(names, ["_name.hbs", "card.hbs"]);
+    let out = ws.path().join("build");
+    let mut stage = Stage::new(ws.path(), &out);
+    SheetsEmitter::pool(&game, SheetOptions::default())
+        .emit(&game, &mut lib_ws, &mut stage, &mut diags)
+        .unwrap();
+    assert!(!diags.has_errors());
+    // Each template is in the source map once: the sheets did not read it again.
+    for name in ["_name.hbs", "card.hbs", "style.css"] {
+        let path = format!("templates/mini/{name}");
+        let reads = lib_ws
+            .sources
+            .iter()
+            .filter(|(_, f)| f.name == path)
+            .count();
+        assert_eq!(reads, 1, "{path} read {reads} times");
+    }
+    let inputs = Inputs::read(&mut lib_ws, &game, &mut diags).unwrap();
+    let listed: Vec<&str> = inputs.templates.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(listed, ["_name.hbs", "card.hbs", "style.css"]);
+    stage.commit().unwrap();
+    assert!(html(&ws).contains("<p class=\"mine\">Carta a</p>"));
+}
+
+/// Builds with the faces cache, then without it into `fresh/`, and asserts
+/// the two sheets folders are byte for byte the same.
+fn assert_cached_build_is_fresh(ws: &Workspace, game: &str, why: &str) {
+    ws.run(["build"]).succeeds();
+    ws.run(["build", "--no-cache", "--out", "fresh"]).succeeds();
+    let cached = ws.path().join("build").join(game).join("sheets");
+    let fresh = ws.path().join("fresh").join(game).join("sheets");
+    let mut names: Vec<_> = fs::read_dir(&fresh)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    for name in names {
+        let (a, b) = (cached.join(&name), fresh.join(&name));
+        if a.is_dir() {
+            continue;
+        }
+        assert!(
+            fs::read(&a).unwrap() == fs::read(&b).unwrap(),
+            "{why}: {} differs from a build without the cache",
+            name.to_string_lossy()
+        );
+    }
+}
+
+#[test]
+fn a_rebuild_from_the_faces_cache_writes_the_sheets_of_a_build_without_it() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    assert_cached_build_is_fresh(&ws, "intrepidos", "first build");
+    assert!(
+        ws.path()
+            .join("build/.cache/intrepidos.sheets.faces")
+            .is_file()
+    );
+    let file = "cards/intrepidos/itens/pocoes.toml";
+    let edit = |from: &str, to: &str| {
+        let text = ws.read(file);
+        assert!(text.contains(from), "{from} is in {file}");
+        ws.write(file, text.replacen(from, to, 1));
+    };
+    edit("\"Poção de Cura\"", "\"Poção de Cura Maior\"");
+    assert_cached_build_is_fresh(&ws, "intrepidos", "a renamed card");
+    assert!(html_of(&ws, "intrepidos").contains("Poção de Cura Maior"));
+    // One copy less of it and one more of a sword (the box holds 60 items):
+    // the cards between them move by one slot, some onto another sheet.
+    edit("copies = 2", "copies = 1");
+    let swords = "cards/intrepidos/itens/armamentos.toml";
+    let text = ws.read(swords);
+    ws.write(swords, text.replacen("copies = 2", "copies = 3", 1));
+    assert_cached_build_is_fresh(&ws, "intrepidos", "cards moved between sheets");
+    // A new potion in place of the sword's extra copy.
+    let new_card = "[[card]]\nid = \"elixir-novo\"\nkind = \"potion\"\nname = \"Elixir Novo\"\nclass = \"cura\"\nmin_level = 1\neffect = \"Novo.\"\n\n";
+    edit(
+        "[[card]]\nid = \"elixir-maior\"",
+        &format!("{new_card}[[card]]\nid = \"elixir-maior\""),
+    );
+    ws.write(swords, text.clone());
+    assert_cached_build_is_fresh(&ws, "intrepidos", "a new card");
+    assert!(html_of(&ws, "intrepidos").contains("Elixir Novo"));
+    edit(new_card, "");
+    edit("copies = 1", "copies = 2");
+    assert_cached_build_is_fresh(&ws, "intrepidos", "a deleted card");
+    assert!(!html_of(&ws, "intrepidos").contains("Elixir Novo"));
+    let template = "templates/intrepidos/_item.hbs";
+    ws.write(
+        template,
+        ws.read(template)
+            .replace("class=\"picture\"", "class=\"picture mine\""),
+    );
+    assert_cached_build_is_fresh(&ws, "intrepidos", "a template edit");
+    assert!(html_of(&ws, "intrepidos").contains("picture mine"));
+}
+
+fn html_of(ws: &Workspace, game: &str) -> String {
+    ws.read(&format!("build/{game}/sheets/index.html"))
+}
+
+#[test]
+fn a_cached_face_follows_the_cards_it_shows_and_a_damaged_cache_is_not_trusted() {
+    let ws = mini(&format!(
+        "{}{}",
+        card("a", "text = \"x\""),
+        card("b", "text = \"y\"\nally = \"a\"")
+    ));
+    ws.write(
+        "schemas/mini/card.schema.json",
+        MINI_SCHEMA.replace(
+            "\"art\": { \"type\": \"string\" }",
+            "\"art\": { \"type\": \"string\" },\n    \"ally\": { \"type\": \"string\", \"x-carta-ref\": \"card\" }",
+        ),
+    )
+    .write(
+        "templates/mini/card.hbs",
+        "<p>{{name}}{{#if fields.ally}} ally of {{fields.ally}}{{/if}}</p>\n",
+    );
+    assert_cached_build_is_fresh(&ws, "mini", "first build");
+    assert!(html(&ws).contains("Carta b ally of Carta a"));
+    // b's own file is unchanged: its face changes with the name of a.
+    let cards = ws.read("cards/mini/cards.toml");
+    ws.write(
+        "cards/mini/cards.toml",
+        cards.replacen("\"Carta a\"", "\"Ana\"", 1),
+    );
+    assert_cached_build_is_fresh(&ws, "mini", "a renamed ally");
+    assert!(html(&ws).contains("Carta b ally of Ana"), "{}", html(&ws));
+    // Every byte of the faces flipped: the checksums refuse them all.
+    let path = ws.path().join("build/.cache/mini.sheets.faces");
+    let mut bytes = fs::read(&path).unwrap();
+    let body = bytes.windows(5).position(|w| w == b"<p>Ca").unwrap();
+    bytes[body + 3] = b'X';
+    fs::write(&path, bytes).unwrap();
+    assert_cached_build_is_fresh(&ws, "mini", "a damaged cache");
+    assert!(!html(&ws).contains("<p>Xarta"));
+    fs::write(&path, b"not a cache").unwrap();
+    assert_cached_build_is_fresh(&ws, "mini", "a cache that is no cache");
+}

@@ -391,3 +391,49 @@ fn the_overlay_shows_errors_first_and_advice_only_with_verbose_folded_away() {
     let advice = page.find("rules::source").expect(&page);
     assert!(error < details && details < advice, "{page}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_preview_puts_an_edit_in_place_without_reloading_the_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("live");
+    run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let (_watch, url) = start_watch(&root);
+    let (_driver, client) = browser(&tmp.path().join("profile")).await;
+    client.goto(&format!("{url}g/live/")).await.unwrap();
+    wait_for(&client, Duration::from_secs(5), "the card", |t| {
+        t.contains("Ember Shield")
+    })
+    .await;
+    // Something only this page load has: a reload would lose it.
+    client
+        .execute("window.cartaMark = 'same page'; return null", vec![])
+        .await
+        .unwrap();
+    let spells = root.join("cards/live/spells.toml");
+    let good = std::fs::read_to_string(&spells).unwrap();
+    std::fs::write(&spells, good.replace("Ember Shield", "Ember Wall")).unwrap();
+    wait_for(&client, Duration::from_secs(2), "the new name", |t| {
+        t.contains("Ember Wall") && !t.contains("Ember Shield")
+    })
+    .await;
+    let mark = client
+        .execute("return window.cartaMark || null", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        mark,
+        serde_json::json!("same page"),
+        "the page was not reloaded"
+    );
+    // The sheets' own script ran again on the new body (it sizes `.fit`
+    // text), and the live script is there once.
+    let scripts = client
+        .execute(
+            "return [document.querySelectorAll('script[data-carta-live]').length, document.querySelectorAll('script:not([data-carta-live])').length]",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(scripts, serde_json::json!([1, 1]));
+    client.close().await.unwrap();
+}

@@ -50,6 +50,23 @@ pub(super) struct Rendered {
     failures: Vec<(String, RenderError)>,
 }
 
+impl Rendered {
+    /// A face and back rendered by an earlier build (see `reuse`).
+    pub(super) fn reused(face: String, back: String, size: CardBox) -> Self {
+        Rendered {
+            face,
+            back,
+            size,
+            failures: Vec::new(),
+        }
+    }
+
+    /// Whether a template failed on the card.
+    pub(super) fn failed(&self) -> bool {
+        !self.failures.is_empty()
+    }
+}
+
 /// Template failures, each reported once, at the first card (in sheet
 /// order) it happened on.
 #[derive(Default)]
@@ -80,7 +97,14 @@ impl<'g> Renderer<'g> {
             diags,
         ));
         let kinds = m.kind_ids();
-        let templates = Templates::compile(&inputs.templates, sources, &kinds, &icons, game, diags);
+        let templates = Templates::compile(
+            (&inputs.templates, inputs.sound),
+            sources,
+            &kinds,
+            &icons,
+            game,
+            diags,
+        );
         let art_fields = kinds
             .iter()
             .map(|kind| {
@@ -117,6 +141,11 @@ impl<'g> Renderer<'g> {
             &self.print,
             m.kinds.get(kind).and_then(|k| k.print.as_ref()),
         )
+    }
+
+    /// The game's icons, as its templates print them.
+    pub(super) fn icons(&self) -> &IconSet {
+        &self.icons
     }
 
     /// The game's own CSS (`style.css`).
@@ -176,7 +205,7 @@ impl<'g> Renderer<'g> {
     }
 
     /// Renders the face and back of one print.
-    fn render(&self, p: Print<'_>, images: &BTreeMap<String, String>) -> Rendered {
+    pub(super) fn render(&self, p: Print<'_>, images: &BTreeMap<String, String>) -> Rendered {
         let face_name = self.templates.face_of(&p.card.kind);
         let size = self.card_box(&p.card.kind);
         let context = match self.context(p, size, images) {

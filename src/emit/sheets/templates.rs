@@ -21,7 +21,7 @@ use handlebars::{Context, Handlebars, RenderError, RenderErrorReason, TemplateEr
 use super::helpers;
 use super::icons::IconSet;
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
-use crate::game::{Game, partials};
+use crate::game::Game;
 
 /// The embedded default face.
 pub const DEFAULT_FACE: &str = include_str!("default/face.hbs");
@@ -64,7 +64,7 @@ impl<'g> Templates<'g> {
     /// game's kind ids; a file that names no kind (and is not a partial) is
     /// a warning, since it would never print.
     pub(super) fn compile(
-        files: &[TemplateFile],
+        (files, usable): (&[TemplateFile], bool),
         sources: &SourceMap,
         kinds: &[String],
         icons: &Arc<IconSet>,
@@ -87,25 +87,9 @@ impl<'g> Templates<'g> {
             mentions_layout: false,
             css: String::new(),
         };
-        // A game's templates are checked with the game; checked again here
-        // (they were read again) since one cycle of partials would overflow
-        // the renderer's stack: with any problem, none of them is used.
-        let checked: Vec<partials::Source<'_>> = files
-            .iter()
-            .filter(|f| {
-                // Matched exactly, as the kind ids in template names are.
-                #[allow(clippy::case_sensitive_file_extension_comparisons)]
-                f.name.ends_with(".hbs")
-            })
-            .map(|f| partials::Source {
-                name: &f.name,
-                file: f.file,
-                text: &sources.get(f.file).text,
-            })
-            .collect();
-        let problems = partials::problems(&checked);
-        let usable = problems.is_empty();
-        diags.extend(problems);
+        // A game's templates were checked with the game (and their problems
+        // reported then): one cycle of partials would overflow the
+        // renderer's stack, so with any problem none of them is used.
         for f in files.iter().filter(|f| usable || f.name == "style.css") {
             t.add(f, sources, kinds, diags);
         }

@@ -1,0 +1,390 @@
+//! The printed sheets of a selection as one HTML document: cards grouped
+//! by card box onto grids, cut into sheets, the cover and its table, each
+//! sheet's faces page and (duplex) mirrored backs page — streamed into
+//! `index.html` a batch of sheets at a time.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::ops::Range;
+
+use super::assets::ImageCache;
+use super::geometry::{self, CardBox, Flip, Grid, PageBox};
+use super::page::{self, Cover, GridText, Placed, SheetEntry, Side};
+use super::renderer::{self, Failures, Renderer};
+use super::reuse::{self, FaceCache, FacesAt};
+use super::{
+    BASE_CSS, Inputs, OutputFile, Print, Selection, SheetOptions, error_count, image_files,
+    sheet_order,
+};
+use crate::config::{Duplex, Orientation, PrintSettings};
+use crate::diag::{Diagnostic, SourceMap};
+use crate::game::Game;
+use crate::load::Jail;
+
+/// The settings of one build, resolved from the manifest and the options.
+#[derive(Debug, Clone, Copy)]
+struct Build {
+    page: PageBox,
+    duplex: Duplex,
+    ink_saver: bool,
+}
+
+fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
+    Build {
+        page: PageBox {
+            paper: o.paper.unwrap_or(print.paper),
+            orientation: o.orientation.unwrap_or(print.orientation),
+            margin: print.margin,
+            gutter: print.gutter,
+        },
+        duplex: o.duplex.unwrap_or(print.duplex),
+        ink_saver: o.ink_saver.unwrap_or(print.ink_saver),
+    }
+}
+/// How many sheets are rendered and written at a time: enough cards for
+/// every core, few enough that a build holds a handful of pages.
+const SHEETS_PER_BATCH: usize = 16;
+
+/// One printed sheet: its grid and its slots (an index into the prints, and
+/// which copy).
+struct Sheet {
+    grid: usize,
+    slots: Vec<(usize, u32)>,
+}
+
+/// Renders the sheets of `game`, streaming `index.html` into `index` a few
+/// sheets at a time (faces rendered on every core), so that memory does
+/// not grow with the number of cards. Reports every problem into `diags`
+/// and returns the art files to write beside it — only when there was no
+/// error; then what was written to `index` is incomplete and must be
+/// thrown away.
+///
+/// With `faces`, each card's face and back come from the faces the last
+/// build with the same cache rendered, when nothing they were rendered
+/// from changed (see [`FacesAt`]); the output is the same.
+///
+/// # Errors
+/// When `index` cannot be written.
+#[allow(clippy::too_many_arguments)] // the emitter's inputs, each needed
+pub fn render(
+    jail: &Jail,
+    sources: &SourceMap,
+    game: &Game,
+    inputs: &Inputs,
+    selection: &Selection<'_>,
+    (options, faces): (&SheetOptions, Option<FacesAt<'_>>),
+    index: &mut dyn Write,
+    diags: &mut Vec<Diagnostic>,
+) -> io::Result<Option<Vec<OutputFile>>> {
+    let errors_before = error_count(diags);
+    let m = &game.manifest.manifest;
+    let build = resolve_build(
+        m.print.as_ref().unwrap_or(&PrintSettings::default()),
+        *options,
+    );
+    let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
+    let prints = sheet_order(game, selection);
+    let mut images = ImageCache::default();
+    let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
+
+    // Geometry: consecutive kinds with the same card box share sheets.
+    let mut groups: Vec<(CardBox, Range<usize>)> = Vec::new();
+    for (i, p) in prints.iter().enumerate() {
+        let b = renderer.card_box(&p.card.kind);
+        match groups.last_mut() {
+            Some((gb, range)) if *gb == b => range.end = i + 1,
+            _ => groups.push((b, i..i + 1)),
+        }
+    }
+    let mut grids = Vec::new();
+    for (b, range) in &groups {
+        match Grid::fit(build.page, *b) {
+            Some(g) => grids.push(g),
+            None => diags.push(layout_error(
+                game,
+                &prints[range.start].card.kind,
+                *b,
+                build.page,
+            )),
+        }
+    }
+    if grids.len() < groups.len() {
+        return Ok(None);
+    }
+    let sheets = paginate(&prints, &groups, &grids);
+    let doc = Document {
+        game,
+        selection,
+        build: &build,
+        prints: &prints,
+        grids: &grids,
+    };
+    let mut cache = faces.and_then(|at| {
+        let key = reuse::game_key(game, inputs, sources, renderer.icons(), build.ink_saver);
+        FaceCache::open(at.root, at.name, key)
+    });
+    let failures = doc.write(&renderer, (&arts, &mut cache), &sheets, index)?;
+    failures.report(&renderer, sources, diags);
+    if error_count(diags) > errors_before {
+        if let Some(cache) = cache {
+            cache.discard();
+        }
+        return Ok(None);
+    }
+    if let Some(cache) = cache {
+        cache.finish();
+    }
+    Ok(Some(image_files(images)))
+}
+
+/// Cuts each group's copies into sheets of its grid.
+fn paginate(
+    prints: &[Print<'_>],
+    groups: &[(CardBox, Range<usize>)],
+    grids: &[Grid],
+) -> Vec<Sheet> {
+    let mut sheets = Vec::new();
+    for (g, ((_, range), grid)) in groups.iter().zip(grids).enumerate() {
+        let copies: Vec<(usize, u32)> = range
+            .clone()
+            .flat_map(|i| (1..=prints[i].count).map(move |c| (i, c)))
+            .collect();
+        for chunk in copies.chunks(grid.per_page()) {
+            sheets.push(Sheet {
+                grid: g,
+                slots: chunk.to_vec(),
+            });
+        }
+    }
+    sheets
+}
+
+/// One sheets document being written: the selection and how it is laid out.
+struct Document<'d, 'a> {
+    game: &'d Game,
+    selection: &'d Selection<'a>,
+    build: &'d Build,
+    prints: &'d [Print<'a>],
+    grids: &'d [Grid],
+}
+
+impl<'a> Document<'_, 'a> {
+    /// Writes the document: its head, the cover, the sheets in batches
+    /// (each batch's cards rendered on every core), its tail. Returns the
+    /// template failures met.
+    fn write(
+        &self,
+        renderer: &Renderer<'_>,
+        (arts, cache): (&[BTreeMap<String, String>], &mut Option<FaceCache>),
+        sheets: &[Sheet],
+        out: &mut dyn Write,
+    ) -> io::Result<Failures<'a>> {
+        let m = &self.game.manifest.manifest;
+        let flip = Flip::of(self.build.duplex, self.build.page.orientation);
+        let (pw, ph) = self.build.page.size();
+        let mut buf = String::new();
+        let class = format!(
+            "carta-paper-{} carta-{}{}",
+            self.build.page.paper.label().to_ascii_lowercase(),
+            if self.build.page.orientation == Orientation::Portrait {
+                "portrait"
+            } else {
+                "landscape"
+            },
+            if self.build.ink_saver {
+                " carta-ink-saver"
+            } else {
+                ""
+            }
+        );
+        let title = format!("{} — print and play", m.name);
+        let css = [BASE_CSS, renderer.css()];
+        page::document_head(&mut buf, &title, &m.language, (pw, ph), &class, &css);
+        let cover = self.cover(sheets, flip, ph);
+        cover.write(&mut buf, ph);
+        out.write_all(buf.as_bytes())?;
+        let texts: Vec<GridText> = self.grids.iter().map(|g| GridText::new(g, flip)).collect();
+        let mut failures = Failures::default();
+        // The prints before this one are in the new cache already (a print
+        // whose copies span two batches is rendered by both).
+        let mut cached = 0;
+        for (b, batch) in sheets.chunks(SHEETS_PER_BATCH).enumerate() {
+            buf.clear();
+            let first = batch[0].slots[0].0;
+            let end = batch
+                .last()
+                .and_then(|s| s.slots.last())
+                .map_or(first, |s| s.0 + 1);
+            let art: Vec<&BTreeMap<String, String>> = arts[first..end].iter().collect();
+            let prints = &self.prints[first..end];
+            let mut rendered = match cache.as_mut() {
+                Some(cache) => {
+                    let fresh = cached.max(first) - first;
+                    reuse::render_batch(renderer, self.game, (prints, &art), cache, fresh)?
+                }
+                None => renderer.render_all(prints, &art),
+            };
+            cached = end;
+            for (i, r) in rendered.iter_mut().enumerate() {
+                failures.add(self.prints[first + i].card, r);
+            }
+            for (k, sheet) in batch.iter().enumerate() {
+                let number = cover.sheets[b * SHEETS_PER_BATCH + k].faces_page;
+                let text = &texts[sheet.grid];
+                self.write_sheet(&mut buf, number, sheet, text, flip.is_some(), |i| {
+                    &rendered[i - first]
+                });
+            }
+            out.write_all(buf.as_bytes())?;
+        }
+        buf.clear();
+        page::document_tail(&mut buf);
+        out.write_all(buf.as_bytes())?;
+        Ok(failures)
+    }
+
+    /// The cover: what is printed, how, and the table of sheets.
+    fn cover(&self, sheets: &[Sheet], flip: Option<Flip>, ph: f64) -> Cover<'_> {
+        let m = &self.game.manifest.manifest;
+        let kind_name = |k: &str| {
+            m.kinds
+                .get(k)
+                .map_or(k.to_owned(), |kind| kind.name.clone())
+        };
+        let mut counts: Vec<(String, usize, u32)> = Vec::new();
+        for kind in m.kinds.keys() {
+            let ps: Vec<&Print<'_>> = self
+                .prints
+                .iter()
+                .filter(|p| p.card.kind == *kind)
+                .collect();
+            if !ps.is_empty() {
+                counts.push((kind_name(kind), ps.len(), ps.iter().map(|p| p.count).sum()));
+            }
+        }
+        let mut cover = Cover {
+            game: &m.name,
+            subject: &self.selection.subject,
+            instructions: [instructions(self.build, flip), self.selection.notes.clone()].concat(),
+            counts,
+            sheets: Vec::new(),
+        };
+        let per_sheet = if flip.is_some() { 2 } else { 1 };
+        // The cover's length depends only on how many sheets there are.
+        cover.sheets = sheets.iter().map(|_| SheetEntry::default()).collect();
+        let first_page = cover.pages(ph) + 1;
+        for (i, sheet) in sheets.iter().enumerate() {
+            let faces_page = first_page + i * per_sheet;
+            let mut kinds: Vec<String> = Vec::new();
+            let mut names: Vec<(String, u32)> = Vec::new();
+            for &(p, _) in &sheet.slots {
+                let card = self.prints[p].card;
+                let k = kind_name(&card.kind);
+                if !kinds.contains(&k) {
+                    kinds.push(k);
+                }
+                match names.last_mut() {
+                    Some((n, c)) if *n == card.name => *c += 1,
+                    _ => names.push((card.name.clone(), 1)),
+                }
+            }
+            cover.sheets[i] = SheetEntry {
+                faces_page,
+                backs_page: flip.map(|_| faces_page + 1),
+                kinds,
+                boxes: sheet.slots.len(),
+                names,
+            };
+        }
+        cover
+    }
+
+    /// Writes one sheet's faces page, and its backs page when duplex.
+    fn write_sheet<'r>(
+        &self,
+        out: &mut String,
+        faces_page: usize,
+        sheet: &Sheet,
+        text: &GridText,
+        duplex: bool,
+        rendered: impl Fn(usize) -> &'r renderer::Rendered,
+    ) {
+        let placed = |side: Side| -> Vec<Placed<'_>> {
+            sheet
+                .slots
+                .iter()
+                .enumerate()
+                .map(|(slot, &(p, copy))| {
+                    let card = self.prints[p].card;
+                    let r = rendered(p);
+                    Placed {
+                        id: &card.id,
+                        kind: &card.kind,
+                        copy,
+                        slot,
+                        html: if side == Side::Backs {
+                            &r.back
+                        } else {
+                            &r.face
+                        },
+                    }
+                })
+                .collect()
+        };
+        page::sheet(out, faces_page, Side::Faces, text, &placed(Side::Faces));
+        if duplex {
+            page::sheet(out, faces_page + 1, Side::Backs, text, &placed(Side::Backs));
+        }
+    }
+}
+
+/// The cover's printing instructions.
+fn instructions(build: &Build, flip: Option<Flip>) -> Vec<String> {
+    let orientation = match build.page.orientation {
+        Orientation::Portrait => "portrait",
+        Orientation::Landscape => "landscape",
+    };
+    let mut out = vec![format!(
+        "Print on {} {orientation} at 100% (actual size, no fit-to-page); cut along the crop marks.",
+        build.page.paper.label()
+    )];
+    out.push(match build.duplex {
+        Duplex::None => "Faces only: no backs pages.".into(),
+        Duplex::Long => "Print double-sided, flipping on the long edge: each backs page follows its faces page.".into(),
+        Duplex::Short => "Print double-sided, flipping on the short edge: each backs page follows its faces page.".into(),
+    });
+    if flip.is_some() {
+        out.push("Single-sided printer: print, turn the stack as for the chosen edge, and print the backs pages.".into());
+    }
+    if build.ink_saver {
+        out.push("Ink saver: no card backgrounds or art.".into());
+    }
+    out
+}
+
+fn layout_error(game: &Game, kind: &str, b: CardBox, page: PageBox) -> Diagnostic {
+    let spans = &game.manifest.spans;
+    let span = spans
+        .key_span(&format!("/kinds/{kind}/print"))
+        .or_else(|| spans.key_span("/print"))
+        .or_else(|| spans.key_span(&format!("/kinds/{kind}")))
+        .unwrap_or(0..0);
+    let (pw, ph) = page.size();
+    let m = geometry::mm;
+    Diagnostic::error(
+        "sheets::layout",
+        format!(
+            "cards of kind `{kind}` ({} × {} mm with {} mm bleed) do not fit on {} {} paper with {} mm margins ({} × {} mm to use)",
+            m(b.width),
+            m(b.height),
+            m(b.bleed),
+            page.paper.label(),
+            if page.orientation == Orientation::Portrait { "portrait" } else { "landscape" },
+            m(page.margin),
+            m(pw - 2.0 * page.margin),
+            m(ph - 2.0 * page.margin)
+        ),
+    )
+    .at(game.manifest.file, span, "this layout")
+    .with_help("use a smaller card size, less bleed, smaller margins, or the other orientation")
+}
