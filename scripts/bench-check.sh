@@ -18,7 +18,7 @@
 # release binary and, with BEFORE=<another carta binary>, that one too,
 # each in its own copy of the workspace (their caches differ):
 #
-#   BEFORE=/tmp/carta-main RUNS=5 scripts/bench-check.sh edits 20000
+#   BEFORE=OLD/carta RUNS=5 scripts/bench-check.sh edits 20000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = edits ]; then

@@ -8,7 +8,7 @@
 # of RUNS full `check --no-cache` runs, per binary: this tree's release
 # build and, with BEFORE=<carta binary>, that one, measured in turn.
 #
-#   BEFORE=/path/to/old/carta RUNS=5 scripts/bench-edits.sh 20000
+#   BEFORE=OLD/carta RUNS=5 scripts/bench-edits.sh 20000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
