@@ -11,8 +11,20 @@
 #   scripts/bench-check.sh [SIZES…]        default: 1000 5000 20000 100000
 #   TAPLO=/path/to/taplo RUNS=3 scripts/bench-check.sh 20000
 #   PACK=intrepidos scripts/bench-check.sh 20000
+#
+# With `edits` first, it prints instead the re-check of each kind of
+# one-card edit on the replicated intrépidos pack (issue 29), as a share of
+# a full `check --no-cache` measured in the same run, for this tree's
+# release binary and, with BEFORE=<another carta binary>, that one too,
+# each in its own copy of the workspace (their caches differ):
+#
+#   BEFORE=OLD/carta RUNS=5 scripts/bench-check.sh edits 20000
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = edits ]; then
+    shift
+    exec scripts/bench-edits.sh "$@"
+fi
 sizes=("${@:-1000 5000 20000 100000}")
 read -r -a sizes <<< "${sizes[*]}"
 runs=${RUNS:-3}

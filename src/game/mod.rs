@@ -452,7 +452,7 @@ fn check_card_text(
         let (cards, _) = cache.get::<Vec<RawCard>>(rel, content)?;
         // Same text, new stamp (touched, checked out): remember the
         // stamp, so that next time the file is not read.
-        let mark = cache.put(rel, content, stamp, &cards);
+        let mark = cache.put(rel, content, stamp, &cards, recall::shape(&cards));
         Some((cards, mark))
     });
     if let Some((mut cards, mark)) = hit {
@@ -474,9 +474,13 @@ fn check_card_text(
         head.pack,
     );
     let mark = match (cache, content) {
-        (Some(cache), Some(content)) if found.diagnostics.is_empty() => {
-            cache.put(rel, content, stamp, &found.cards)
-        }
+        (Some(cache), Some(content)) if found.diagnostics.is_empty() => cache.put(
+            rel,
+            content,
+            stamp,
+            &found.cards,
+            recall::shape(&found.cards),
+        ),
         _ => None,
     };
     (found, mark, false)

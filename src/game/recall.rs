@@ -11,7 +11,8 @@
 //! difference, or anything the record cannot vouch for, and the game is
 //! compiled as usual (from the per-file cache), which writes a new record.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
 use std::sync::Mutex;
 
@@ -23,6 +24,7 @@ use crate::i18n::{Coverage, phrases};
 use crate::load::{
     CheckCache, Listing, LoadError, Mark, Stamp, Workspace, hash_text, settled_stamp,
 };
+use crate::validate::{PackedFields, RawCard};
 
 /// A game as `carta check` saw it.
 #[derive(Debug)]
@@ -140,7 +142,28 @@ pub(super) fn text_mark(text: &str, stamp: Option<Stamp>) -> Mark {
         stamp: settled_stamp(stamp),
         content: hash_text(text),
         payload: 0,
+        shape: 0,
     }
+}
+
+/// What the game's verdict reads of a file's cards, hashed: everything
+/// the cache keeps of them but where they are written. Two texts with the
+/// same shape give the same pool, rules' inputs, decks' verdicts and
+/// editor schemas; only a diagnostic pointing into the file could differ.
+pub(super) fn shape(cards: &[RawCard]) -> u64 {
+    let mut h = DefaultHasher::new();
+    for c in cards {
+        (&c.id, &c.kind, &c.name, c.copies).hash(&mut h);
+        // A map's JSON is its fields in order: the same text, the same key.
+        serde_json::to_string(&c.fields).ok().hash(&mut h);
+        c.packed.as_ref().map(PackedFields::bytes).hash(&mut h);
+        for r in &c.refs {
+            (&r.target, &*r.kinds, &r.field).hash(&mut h);
+        }
+        c.refs.len().hash(&mut h);
+    }
+    cards.len().hash(&mut h);
+    h.finish()
 }
 
 /// Checks the named games (all when `games` is empty) with their decks, as
@@ -317,7 +340,9 @@ fn recall(
     if !fresh(game, &record.editor) {
         return Ok(None);
     }
-    let Some(reused) = same_cards(ws, head, &mut record.cards)? else {
+    let (cards_before, decks_before) = (record.cards.clone(), record.decks.clone());
+    let pointed = pointed_files(&record);
+    let Some(reused) = same_cards(ws, head, &pointed, &mut record.cards)? else {
         return Ok(None);
     };
     if !same_texts(ws, game, &mut record)? {
@@ -327,7 +352,11 @@ fn recall(
         return Ok(None);
     };
     diags.extend(kept);
-    cache.put_record(record_key(ws), &record);
+    // Rewritten only when a mark moved (an edit, a touch): a check that
+    // found nothing new has nothing to remember.
+    if record.cards != cards_before || record.decks != decks_before {
+        cache.put_record(record_key(ws), &record);
+    }
     Ok(Some(Recalled {
         id: game.to_owned(),
         cards: record.total,
@@ -348,11 +377,25 @@ fn recall(
     }))
 }
 
+/// The files a recorded diagnostic points into: where the spans of the
+/// cards matter to the verdict.
+fn pointed_files(record: &Record) -> HashSet<String> {
+    record
+        .diagnostics
+        .iter()
+        .flat_map(|d| d.primary.iter().chain(&d.labels))
+        .map(|l| l.file.clone())
+        .collect()
+}
+
 /// Whether every card file still gives the cards the record marks (their
-/// marks brought up to date); how many were taken unchanged.
+/// marks brought up to date); how many were taken unchanged. A file no
+/// recorded diagnostic points into need only give cards of the same shape
+/// ([`shape`]): where they are written does not reach the verdict.
 fn same_cards(
     ws: &Workspace,
     head: &Head,
+    pointed: &HashSet<String>,
     marks: &mut [(String, Mark)],
 ) -> Result<Option<usize>, LoadError> {
     let game = &head.manifest.manifest.id;
@@ -376,11 +419,16 @@ fn same_cards(
         let Ok(text) = std::str::from_utf8(&bytes) else {
             return Ok(None);
         };
-        // Re-validated (or found by its text), it must give the very same
-        // cards, spans included: a diagnostic may point into it.
+        // Re-validated (or found by its text), it must give the same
+        // cards, spans included when a diagnostic points into it.
         let (_, new, hit) = check_card_text(head, FileId(0), rel, text, stamp);
         match new {
-            Some(new) if new.payload == mark.payload => *mark = new,
+            Some(new)
+                if new.payload == mark.payload
+                    || (new.shape == mark.shape && !pointed.contains(rel.as_str())) =>
+            {
+                *mark = new;
+            }
             _ => return Ok(None),
         }
         reused += usize::from(hit);

@@ -5,13 +5,15 @@
 //! One entry per card file, `build/.cache/<game>/<hash of its path>`:
 //!
 //! ```text
-//! magic     8 bytes  "carta-c2"
+//! magic     8 bytes  "carta-c3"
 //! key       u64 LE   hash of the carta version, manifest, schemas and kept fields
 //! content   u64 LE   hash of the card file's text
 //! size      u64 LE   the file's stamp when it was checked: size,
 //! modified  u64 LE     modification time (ns since the epoch)
 //! inode     u64 LE     and inode; all 0 when the file was too fresh to trust
 //! checksum  u64 LE   hash of the payload
+//! shape     u64 LE   hash of what the game's verdict reads of the cards
+//!                    (the payload without its spans; given by the check)
 //! payload            MessagePack: what checking the file produced (its
 //!                    cards; only files without diagnostics are cached)
 //! ```
@@ -43,8 +45,8 @@ use serde::de::DeserializeOwned;
 use super::confine::Stamp;
 use crate::write::{Folder, Kind, WriteError};
 
-const MAGIC: &[u8; 8] = b"carta-c2";
-const HEADER: usize = 56;
+const MAGIC: &[u8; 8] = b"carta-c3";
+const HEADER: usize = 64;
 
 const RECORD_MAGIC: &[u8; 8] = b"carta-v1";
 
@@ -72,6 +74,10 @@ pub struct Mark {
     pub content: u64,
     /// The hash of what checking it kept (the entry's payload).
     pub payload: u64,
+    /// The hash of what the game's verdict reads of those cards: the
+    /// payload without the spans (a card's text grown by a word moves the
+    /// spans of the cards after it, and nothing else).
+    pub shape: u64,
 }
 
 impl Mark {
@@ -208,6 +214,7 @@ impl CheckCache {
             stamp: [word(header, 24), word(header, 32), word(header, 40)],
             content: word(header, 16),
             payload: word(header, 48),
+            shape: word(header, 56),
         };
         let fresh = &header[..8] == MAGIC
             && word(header, 8) == self.key
@@ -219,8 +226,8 @@ impl CheckCache {
         Some((rmp_serde::from_slice(payload).ok()?, mark))
     }
 
-    /// Remembers what checking card file `rel` kept, with the file's stamp
-    /// when it is settled (written atomically, without fsync: a lost entry
+    /// Remembers what checking card file `rel` kept, and its `shape` (see
+    /// [`Mark::shape`]), with the file's stamp when it is settled (written atomically, without fsync: a lost entry
     /// is only a slower next check; whatever entry was there, a planted
     /// link or FIFO included, is replaced, not followed). Returns the
     /// entry's mark (`None` when what was kept does not serialize or was
@@ -231,19 +238,21 @@ impl CheckCache {
         content: u64,
         stamp: Option<Stamp>,
         kept: &T,
+        shape: u64,
     ) -> Option<Mark> {
         let payload = rmp_serde::to_vec(kept).ok()?;
         let mark = Mark {
             stamp: settled_stamp(stamp),
             content,
             payload: hash_bytes(&payload),
+            shape,
         };
         let mut bytes = Vec::with_capacity(HEADER + payload.len());
         bytes.extend(MAGIC);
         for word in [self.key, content]
             .into_iter()
             .chain(mark.stamp)
-            .chain([mark.payload])
+            .chain([mark.payload, mark.shape])
         {
             bytes.extend(word.to_le_bytes());
         }
@@ -301,10 +310,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
         let cards = vec![card("a"), card("b")];
-        cache.put("cards/g/x.toml", 7, None, &cards);
+        cache.put("cards/g/x.toml", 7, None, &cards, 3);
         assert_eq!(
-            cache.get("cards/g/x.toml", 7).map(|(c, _)| c),
-            Some(cards.clone())
+            cache.get("cards/g/x.toml", 7).map(|(c, m)| (c, m.shape)),
+            Some((cards.clone(), 3)),
+            "the cards and their shape"
         );
         assert_eq!(
             cache.get::<Vec<Card>>("cards/g/x.toml", 8),
@@ -338,7 +348,7 @@ mod tests {
             None,
             "a truncated entry"
         );
-        cache.put("cards/g/x.toml", 7, None, &cards);
+        cache.put("cards/g/x.toml", 7, None, &cards, 3);
         cache.prune(&[]);
         assert_eq!(cache.get::<Vec<Card>>("cards/g/x.toml", 7), None, "pruned");
     }
@@ -353,7 +363,7 @@ mod tests {
             modified: 1_000_000_000,
             inode: 5,
         };
-        cache.put("cards/g/x.toml", 7, Some(old), &cards);
+        cache.put("cards/g/x.toml", 7, Some(old), &cards, 3);
         assert_eq!(
             cache.get_stamped("cards/g/x.toml", old).map(|(c, _)| c),
             Some(cards.clone())
@@ -385,7 +395,7 @@ mod tests {
             modified: u64::try_from(now.as_nanos()).unwrap(),
             ..old
         };
-        cache.put("cards/g/x.toml", 7, Some(fresh), &cards);
+        cache.put("cards/g/x.toml", 7, Some(fresh), &cards, 3);
         assert_eq!(
             cache.get_stamped::<Vec<Card>>("cards/g/x.toml", fresh),
             None
@@ -428,7 +438,7 @@ mod tests {
         let victim = tempfile::tempdir().unwrap();
         fs::write(victim.path().join("notes.txt"), b"mine").unwrap();
         let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
-        cache.put("cards/g/x.toml", 7, None, &vec![card("a")]);
+        cache.put("cards/g/x.toml", 7, None, &vec![card("a")], 3);
         let folder = dir.path().join("build/.cache/g");
         fs::write(folder.join("README"), b"not an entry").unwrap();
         fs::write(folder.join(".0123456789abcdef.1-0.tmp"), b"left").unwrap();

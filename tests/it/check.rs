@@ -332,3 +332,121 @@ fn the_verdict_ends_the_summary_line_and_the_translations_follow_on_their_own() 
         broken.stderr
     );
 }
+
+/// Checks the workspace twice through the cache (the first check after an
+/// edit, then the one its record answers) and asserts that each prints
+/// exactly what a `--no-cache` check prints, exit code included.
+fn rechecks_as_fresh(ws: &Workspace, edit: &str) {
+    let args = ["--message-format", "json", "-v", "check"];
+    let fresh = ws.run(["--message-format", "json", "-v", "check", "--no-cache"]);
+    for round in ["after the edit", "again"] {
+        let cached = ws.run(args);
+        assert_eq!(
+            cached.code, fresh.code,
+            "{edit}, {round}: {}",
+            cached.stderr
+        );
+        assert_eq!(cached.stdout, fresh.stdout, "{edit}, {round}");
+    }
+}
+
+#[test]
+fn every_kind_of_one_card_edit_rechecks_as_a_fresh_check_would() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    // Without catalogs the rules text is read by nothing but the schemas.
+    for lang in ["en", "es"] {
+        std::fs::remove_file(ws.path().join(format!("cards/intrepidos/i18n/{lang}.toml"))).unwrap();
+    }
+    rechecks_as_fresh(&ws, "nothing");
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    let edit = |path: &str, from: &str, to: &str| {
+        let text = ws.read(path);
+        assert!(text.contains(from), "{from}");
+        ws.write(path, text.replacen(from, to, 1));
+    };
+    edit(
+        combate,
+        "effect = \"Até o fim",
+        "effect = \"Sempre: até o fim",
+    );
+    rechecks_as_fresh(&ws, "a longer rules text");
+    edit(combate, "[[card]]", "# a comment\n\n[[card]]");
+    rechecks_as_fresh(&ws, "the cards moved down");
+    let pocoes = "cards/intrepidos/itens/pocoes.toml";
+    edit(pocoes, "min_level = 1", "min_level = 2");
+    rechecks_as_fresh(&ws, "a number the rules do not read");
+    edit(
+        combate,
+        "name = \"Contragolpe\"",
+        "name = \"Golpe Certeiro\"",
+    );
+    rechecks_as_fresh(&ws, "a name the copy rules read: a deck turns illegal");
+    edit(
+        combate,
+        "name = \"Golpe Certeiro\"",
+        "name = \"Contragolpe\"",
+    );
+    rechecks_as_fresh(&ws, "the name back: the deck is legal again");
+    let extra = "cards/intrepidos/extra.toml";
+    let card = |id: &str| {
+        format!(
+            "[[card]]\nid = \"{id}\"\nkind = \"action\"\nname = \"Nova\"\neffect = \"x\"\nflavour = \"y\"\n"
+        )
+    };
+    ws.write(extra, card("nova"));
+    rechecks_as_fresh(&ws, "a new card file");
+    ws.write(extra, card("golpe-certeiro"));
+    rechecks_as_fresh(&ws, "an id another file defines");
+    // The duplicate's diagnostic points into both files: moving the first
+    // definition must move its label, not repeat the recorded span.
+    edit(
+        combate,
+        "# a comment\n",
+        "# a comment\n# and another, longer one\n",
+    );
+    rechecks_as_fresh(&ws, "the first definition moved");
+    std::fs::remove_file(ws.path().join(extra)).unwrap();
+    rechecks_as_fresh(&ws, "a deleted card file");
+    let fogo = "cards/intrepidos/intrepidos/fogo.toml";
+    edit(fogo, "id = \"leonidas\"", "id = \"leonidas-ii\"");
+    rechecks_as_fresh(&ws, "a renamed id that another card names");
+    edit(fogo, "id = \"leonidas-ii\"", "id = \"leonidas\"");
+    rechecks_as_fresh(&ws, "the id back");
+}
+
+#[test]
+fn a_card_edit_the_verdict_does_not_read_is_answered_from_the_record() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    for lang in ["en", "es"] {
+        std::fs::remove_file(ws.path().join(format!("cards/intrepidos/i18n/{lang}.toml"))).unwrap();
+    }
+    // A deck broken under its old stamp is trusted unread by a check the
+    // record answers, and judged again by one that compiles the game: it
+    // tells the two apart.
+    let deck = ws.path().join("cards/intrepidos/decks/furia-de-aries.toml");
+    stamp_at(&deck, 1_700_000_000);
+    ws.run(["check"]).succeeds();
+    let text = std::fs::read_to_string(&deck).unwrap();
+    std::fs::write(
+        &deck,
+        text.replacen("golpe-certeiro = 2", "golpe-certeiro = 1", 1),
+    )
+    .unwrap();
+    stamp_at(&deck, 1_700_000_000);
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    // A longer rules text moves every card after it: not read by the
+    // rules, the decks or the editor schemas, it changes no verdict.
+    let longer =
+        ws.read(combate)
+            .replacen("effect = \"Até o fim", "effect = \"Sempre: até o fim", 1);
+    ws.write(combate, &longer);
+    ws.run(["check"])
+        .succeeds()
+        .stderr_has("(12 unchanged card files taken from the last check)");
+    // A name is read by the copy rules: the game is compiled again.
+    ws.write(
+        combate,
+        longer.replacen("name = \"Emboscada\"", "name = \"Emboscada!\"", 1),
+    );
+    ws.run(["check"]).fails().stderr_has("deck::size");
+}
