@@ -376,9 +376,9 @@ fn read_card_files(
     };
     // A file's text stays in memory only when it has something to report:
     // what needs it later reads it again (`Workspace::text_of`, `restore`).
-    let per_file = ws.read_each_stamped(
+    let per_file = ws.read_cards_stamped(
         &card_files,
-        false,
+        &head.schemas,
         diags,
         reuse,
         |file, rel, text, stamp| {

@@ -6,6 +6,7 @@
 
 mod cache;
 mod confine;
+pub mod sheet;
 mod toml;
 mod walk;
 
@@ -110,6 +111,9 @@ enum Kept {
     Text(Vec<u8>),
     /// Only the CRC-32 of its bytes.
     Crc(u32),
+    /// A spreadsheet's shadow, which stays (it cannot be made again
+    /// without the schemas that typed it).
+    Sheet(sheet::Shadow),
     /// Nothing: it was not read.
     Unread,
 }
@@ -132,7 +136,7 @@ impl Listing {
     fn of(self, game: &str) -> (String, fn(&str) -> bool) {
         match self {
             Listing::Cards => (format!("cards/{game}"), |inner| {
-                inner.ends_with(".toml")
+                (inner.ends_with(".toml") || sheet::extension(inner).is_some())
                     && inner != "game.toml"
                     && !inner.starts_with("decks/")
                     && !inner.starts_with("i18n/")
@@ -304,6 +308,37 @@ impl Workspace {
         reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
         process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
     ) -> Result<Vec<Option<T>>, LoadError> {
+        self.read_sources(rels, keep_all, None, diags, reuse, process)
+    }
+
+    /// [`Workspace::read_each_stamped`] for card files: a spreadsheet among
+    /// them (see [`sheet::extension`]) is processed as its shadow, the TOML
+    /// text it stands for, typed by `types`; the shadow and its cell map
+    /// stay in the source map (what a later stage reports about its cards
+    /// lands on its cells), and it is never answered for by its stamp.
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    pub fn read_cards_stamped<T: Send>(
+        &mut self,
+        rels: &[String],
+        types: &dyn sheet::Types,
+        diags: &mut Diagnostics,
+        reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
+        process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
+    ) -> Result<Vec<Option<T>>, LoadError> {
+        self.read_sources(rels, false, Some(types), diags, reuse, process)
+    }
+
+    fn read_sources<T: Send>(
+        &mut self,
+        rels: &[String],
+        keep_all: bool,
+        types: Option<&dyn sheet::Types>,
+        diags: &mut Diagnostics,
+        reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
+        process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
+    ) -> Result<Vec<Option<T>>, LoadError> {
         // Per file: what `process` made of it and its bytes when they are
         // kept (else their CRC-32), or why it could not be read.
         type Read<T> = Result<Result<(Option<T>, Kept), ReadProblem>, LoadError>;
@@ -311,14 +346,18 @@ impl Workspace {
             .iter()
             .map(|rel| self.sources.add_unread(rel.clone()))
             .collect();
-        let (root, jail) = (&self.root, &self.jail);
+        let (root, jail, limits) = (&self.root, &self.jail, &self.limits);
         let results: Vec<Read<T>> = ids
             .par_iter()
             .zip(rels)
             .map(|(&id, rel)| {
                 let path = root.join(rel);
                 let stamp = jail.stamp(&path);
-                if let Some(value) = stamp.and_then(|s| reuse(id, rel, s)) {
+                let sheet = types.zip(sheet::extension(rel));
+                if let Some(value) = stamp
+                    .filter(|_| sheet.is_none())
+                    .and_then(|s| reuse(id, rel, s))
+                {
                     return Ok(Ok((Some(value), Kept::Unread)));
                 }
                 let bytes = match jail.read(&path) {
@@ -326,6 +365,11 @@ impl Workspace {
                     Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
                     Err(problem) => return Ok(Err(problem)),
                 };
+                if let Some((types, ext)) = sheet {
+                    let shadow = sheet::shadow(id, ext, &bytes, types, limits);
+                    let (value, _) = process(id, rel, &shadow.text, stamp);
+                    return Ok(Ok((Some(value), Kept::Sheet(shadow))));
+                }
                 let Ok(text) = std::str::from_utf8(&bytes) else {
                     return Ok(Ok((None, Kept::Text(bytes))));
                 };
@@ -345,6 +389,14 @@ impl Workspace {
                     match kept {
                         Kept::Text(bytes) => self.fill(id, bytes, diags),
                         Kept::Crc(crc) => self.sources.set_crc(id, crc),
+                        Kept::Sheet(shadow) => {
+                            self.sources.set_sheet(
+                                id,
+                                shadow.text.into(),
+                                std::sync::Arc::new(shadow.cells),
+                            );
+                            diags.extend(shadow.diagnostics);
+                        }
                         Kept::Unread => {}
                     }
                     out.push(value);
@@ -412,7 +464,8 @@ impl Workspace {
     }
 
     /// The card files of game `game` (relative paths, sorted): every `.toml`
-    /// under `cards/<game>/` except `game.toml` and the `decks/` and `i18n/`
+    /// and spreadsheet (`.csv`, `.tsv`, `.xlsx`, `.ods`) under
+    /// `cards/<game>/` except `game.toml` and the `decks/` and `i18n/`
     /// (translations) folders.
     ///
     /// # Errors

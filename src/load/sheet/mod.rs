@@ -1,0 +1,641 @@
+//! Spreadsheet card files (`.csv`, `.tsv`, `.xlsx`, `.ods`): each sheet's
+//! first row names the fields, each further row is a card. A sheet enters
+//! the pipeline as the TOML card file it stands for — its *shadow*, written
+//! here with every cell typed by the kind's schema — and a [`CellMap`] that
+//! says which cell each span of the shadow stands for, so every later stage
+//! (validate, link, rules, decks, translations, the check cache) works on
+//! it unchanged and every diagnostic lands on a cell. See
+//! docs/spreadsheets.md.
+
+mod read;
+mod toml_out;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use self::read::{Bounds, Cell, Raw, Sheet, Unreadable};
+use self::toml_out::{push_key, push_scalar, push_string, push_toml};
+use crate::diag::{CellAt, CellMap, Diagnostic, FileId, column_name};
+use crate::limits::Limits;
+
+/// The extensions of spreadsheet card files, lowercase.
+pub const EXTENSIONS: [&str; 4] = ["csv", "tsv", "xlsx", "ods"];
+
+/// The most non-empty cells one spreadsheet file may hold.
+pub const MAX_CELLS: usize = 4_000_000;
+
+/// The spreadsheet extension of a path (`xlsx`), if it has one.
+pub fn extension(rel: &str) -> Option<&'static str> {
+    let (_, ext) = rel.rsplit_once('.')?;
+    EXTENSIONS
+        .into_iter()
+        .find(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// A step of the path of a value in a card: a field, or an item of a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// A field of a table.
+    Key(&'a str),
+    /// An item of a list.
+    Item,
+}
+
+/// What a kind's schema accepts at one path: the JSON types, and for an
+/// enum its values with their display labels.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Expect {
+    /// A string.
+    pub string: bool,
+    /// A whole number.
+    pub integer: bool,
+    /// Any number.
+    pub number: bool,
+    /// `true` or `false`.
+    pub boolean: bool,
+    /// A list.
+    pub array: bool,
+    /// A table.
+    pub object: bool,
+    /// The allowed values, each with its display label (`x-carta-labels`).
+    pub choices: Vec<(Value, Option<String>)>,
+}
+
+/// The schemas a shadow is typed by (the validate stage implements it).
+pub trait Types: Sync {
+    /// What the schema of `kind` accepts at `path` (nothing known: all false).
+    fn expect(&self, kind: &str, path: &[Step<'_>]) -> Expect;
+}
+
+/// A spreadsheet as the TOML card file it stands for.
+#[derive(Debug, Default)]
+pub struct Shadow {
+    /// The TOML text (one `[[card]]` per row).
+    pub text: String,
+    /// Which cell each span of `text` stands for.
+    pub cells: CellMap,
+    /// What was wrong with cells, at them.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The shadow of spreadsheet file `file` (extension `ext`, see
+/// [`extension`]) from its bytes, typed by `types`.
+pub fn shadow(file: FileId, ext: &str, bytes: &[u8], types: &dyn Types, limits: &Limits) -> Shadow {
+    let bounds = Bounds {
+        cells: MAX_CELLS,
+        unpacked: limits.max_file_bytes,
+    };
+    let mut w = Writer {
+        file,
+        types,
+        out: Shadow::default(),
+        paths: HashMap::new(),
+    };
+    match read::read(ext, bytes, bounds) {
+        Ok(sheets) => {
+            for (i, sheet) in sheets.iter().enumerate() {
+                if !sheet.name.starts_with('_') {
+                    w.sheet(i, sheet);
+                }
+            }
+        }
+        Err(problem) => w.unreadable(&problem),
+    }
+    w.out
+}
+
+/// One header: the path it names and, for a list of scalars, its separator.
+#[derive(Debug, Clone)]
+struct Column {
+    col: u32,
+    segments: Vec<String>,
+    separator: Option<String>,
+}
+
+/// A path step of a resolved column.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// A column resolved for one kind: its path, and what its cells must be.
+#[derive(Debug, Clone)]
+struct Resolved {
+    path: Vec<Seg>,
+    expect: Expect,
+    /// What one item of the list is, when the cell is split.
+    item: Expect,
+}
+
+struct Writer<'a> {
+    file: FileId,
+    types: &'a dyn Types,
+    out: Shadow,
+    /// Per (kind, column index): the resolved column (`None`: unusable).
+    paths: HashMap<(String, usize), Option<Resolved>>,
+}
+
+/// The cells of one row, by column.
+type Row<'s> = Vec<&'s Cell>;
+
+impl Writer<'_> {
+    fn unreadable(&mut self, problem: &Unreadable) {
+        let (code, message, help) = match problem {
+            Unreadable::TooLarge(why) => (
+                "sheet::too-large",
+                format!("this spreadsheet is too large: {why}"),
+                "split its cards over several files (see docs/security.md for the limits)",
+            ),
+            Unreadable::Broken(why) => (
+                "sheet::unreadable",
+                format!("this file cannot be read as a spreadsheet: {why}"),
+                "save it again from the spreadsheet program (as .xlsx, .ods or UTF-8 .csv)",
+            ),
+            Unreadable::NotUtf8(at) => (
+                "load::not-utf8",
+                format!("this CSV file is not valid UTF-8 (byte {at})"),
+                "export it as \"CSV UTF-8\" (Excel) or from Google Sheets or LibreOffice, which write UTF-8",
+            ),
+        };
+        self.out.diagnostics.push(
+            Diagnostic::error(code, message)
+                .at(self.file, 0..0, "this file")
+                .with_help(help),
+        );
+    }
+
+    /// A comment line in the shadow standing for `at`, and `d` placed on it.
+    fn note(&mut self, at: CellAt, d: Diagnostic, label: &str) {
+        let start = self.out.text.len();
+        self.out.cells.place(start, at);
+        self.out.text.push_str("# ");
+        self.out.text.push_str(&column_name(at.col));
+        self.out.text.push_str(&at.row.to_string());
+        self.out.text.push('\n');
+        let end = self.out.text.len() - 1;
+        self.out.diagnostics.push(d.at(self.file, start..end, label));
+    }
+
+    fn sheet(&mut self, index: usize, sheet: &Sheet) {
+        let Some(first) = sheet.cells.first() else {
+            return;
+        };
+        let header_row = first.row;
+        let s = self.out.cells.add_sheet(&sheet.name, header_row + 1);
+        let at = |row: u32, col: u32| CellAt {
+            sheet: s,
+            row: row + 1,
+            col,
+        };
+        for cell in &sheet.cells {
+            self.out.cells.add_cell(at(cell.row, cell.col), &cell.value.shown());
+        }
+        self.sheet_notes(sheet, at(header_row, first.col));
+        for &(r0, c0, r1, c1) in &sheet.merged {
+            let range = format!(
+                "{}{}:{}{}",
+                column_name(c0),
+                r0 + 1,
+                column_name(c1),
+                r1 + 1
+            );
+            self.note(
+                at(r0, c0),
+                Diagnostic::error("sheet::merged", format!("cells {range} are merged"))
+                    .with_help("unmerge them: each cell of a card sheet holds one field of one card"),
+                "merged cells",
+            );
+        }
+        let rows = rows(&sheet.cells);
+        let columns = self.columns(s, &rows[0]);
+        for row in &rows[1..] {
+            self.card(index, s, &columns, row);
+        }
+    }
+
+    fn sheet_notes(&mut self, sheet: &Sheet, first: CellAt) {
+        if sheet.hidden {
+            self.note(
+                first,
+                Diagnostic::warning(
+                    "sheet::hidden",
+                    format!("sheet `{}` is hidden, yet its cards are read", sheet.name),
+                )
+                .with_help("show it, or start its name with `_` to have carta skip it"),
+                "in a hidden sheet",
+            );
+        }
+    }
+
+    /// The headers of a sheet, each column's once; what is wrong with them
+    /// is reported at their cells.
+    fn columns(&mut self, s: u16, header: &[&Cell]) -> Vec<Option<Column>> {
+        let width = header.last().map_or(0, |c| c.col as usize + 1);
+        let mut columns: Vec<Option<Column>> = vec![None; width];
+        let mut seen: HashMap<String, u32> = HashMap::new();
+        for cell in header {
+            let at = CellAt {
+                sheet: s,
+                row: cell.row + 1,
+                col: cell.col,
+            };
+            let text = cell.value.shown();
+            match parse_header(text.trim()) {
+                Ok(column) => {
+                    let key = column.segments.join(".");
+                    if let Some(first) = seen.insert(key.clone(), cell.col) {
+                        self.note(
+                            at,
+                            Diagnostic::error(
+                                "sheet::header",
+                                format!(
+                                    "column `{key}` is named twice (first in column {})",
+                                    column_name(first)
+                                ),
+                            )
+                            .with_help("give each field one column"),
+                            "named twice",
+                        );
+                        continue;
+                    }
+                    columns[cell.col as usize] = Some(Column {
+                        col: cell.col,
+                        ..column
+                    });
+                }
+                Err(why) => self.note(
+                    at,
+                    Diagnostic::error("sheet::header", format!("`{text}` is not a column header: {why}"))
+                        .with_help("name a field (`attack`), a nested one (`levels.1.attack`), or a list with its separator (`traits[;]`)"),
+                    "not a header",
+                ),
+            }
+        }
+        columns
+    }
+
+    /// One row as one `[[card]]`.
+    fn card(&mut self, index: usize, s: u16, columns: &[Option<Column>], row: &[&Cell]) {
+        let at = |cell: &Cell| CellAt {
+            sheet: s,
+            row: cell.row + 1,
+            col: cell.col,
+        };
+        let header_row = self.out.cells.header_row(s);
+        let mut used: Vec<(&Column, &Cell)> = Vec::new();
+        for cell in row {
+            match columns.get(cell.col as usize).and_then(Option::as_ref) {
+                Some(column) => used.push((column, cell)),
+                None => self.note(
+                    CellAt {
+                        sheet: s,
+                        row: header_row,
+                        col: cell.col,
+                    },
+                    Diagnostic::error(
+                        "sheet::empty-header",
+                        format!(
+                            "column {} holds values (`{}` in row {}) but has no header",
+                            column_name(cell.col),
+                            cell.value.shown().chars().take(40).collect::<String>(),
+                            cell.row + 1
+                        ),
+                    )
+                    .with_help("name the field in the header row, or clear the column"),
+                    "no header",
+                ),
+            }
+        }
+        if used.is_empty() {
+            return;
+        }
+        let kind = used
+            .iter()
+            .find(|(c, _)| c.segments == ["kind"])
+            .map(|(_, cell)| cell.value.shown().trim().to_owned())
+            .unwrap_or_default();
+        let start = self.out.text.len();
+        self.out.cells.place(start, at(row[0]));
+        self.out.text.push_str("[[card]]\n");
+        let mut entries: Vec<(Vec<Seg>, Resolved, &Column, &Cell)> = Vec::new();
+        for (column, cell) in used {
+            if let Some(r) = self.resolve(index, &kind, column, s) {
+                entries.push((r.path.clone(), r, column, cell));
+            }
+        }
+        let refs: Vec<Entry<'_>> = entries
+            .iter()
+            .map(|(p, r, c, cell)| Entry {
+                path: p,
+                resolved: r,
+                column: c,
+                cell,
+            })
+            .collect();
+        for group in group(refs.iter(), 0) {
+            let (key, members) = group;
+            let Seg::Key(key) = key else { continue };
+            let header = CellAt {
+                sheet: s,
+                row: header_row,
+                col: members[0].column.col,
+            };
+            self.out.cells.place(self.out.text.len(), header);
+            push_key(&mut self.out.text, &key);
+            self.out.text.push_str(" = ");
+            self.value(s, &members, 1);
+            self.out.text.push('\n');
+        }
+    }
+
+    /// Resolves a column for `kind` (cached per sheet and kind).
+    fn resolve(&mut self, sheet: usize, kind: &str, column: &Column, s: u16) -> Option<Resolved> {
+        let key = (kind.to_owned(), sheet << 16 | column.col as usize);
+        if let Some(found) = self.paths.get(&key) {
+            return found.clone();
+        }
+        let resolved = resolve(self.types, kind, column);
+        if let Err(why) = &resolved {
+            let at = CellAt {
+                sheet: s,
+                row: self.out.cells.header_row(s),
+                col: column.col,
+            };
+            self.note(
+                at,
+                Diagnostic::error("sheet::header", why.clone())
+                    .with_help("list items are numbered from 1: `levels.1.attack`, `levels.2.attack`"),
+                "bad header",
+            );
+        }
+        let resolved = resolved.ok();
+        self.paths.insert(key, resolved.clone());
+        resolved
+    }
+}
+
+/// A cell with its resolved column, while a row is written.
+struct Entry<'e> {
+    path: &'e [Seg],
+    resolved: &'e Resolved,
+    column: &'e Column,
+    cell: &'e Cell,
+}
+
+/// The entries grouped by their path step at `depth`, in the order the
+/// steps first appear (indices sorted).
+fn group<'e, 'r>(
+    entries: impl IntoIterator<Item = &'r Entry<'e>>,
+    depth: usize,
+) -> Vec<(Seg, Vec<&'r Entry<'e>>)>
+where
+    'e: 'r,
+{
+    let mut groups: Vec<(Seg, Vec<&Entry<'_>>)> = Vec::new();
+    for e in entries {
+        let Some(step) = e.path.get(depth) else {
+            continue;
+        };
+        match groups.iter_mut().find(|(s, _)| s == step) {
+            Some((_, members)) => members.push(e),
+            None => groups.push((step.clone(), vec![e])),
+        }
+    }
+    if groups.iter().all(|(s, _)| matches!(s, Seg::Index(_))) {
+        groups.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    groups
+}
+
+impl Writer<'_> {
+    /// Writes the value that `members` (entries sharing a path up to
+    /// `depth`) make: one cell's, or an inline table or list of them.
+    fn value(&mut self, s: u16, members: &[&Entry<'_>], depth: usize) {
+        let at = |e: &Entry<'_>| CellAt {
+            sheet: s,
+            row: e.cell.row + 1,
+            col: e.cell.col,
+        };
+        if let Some(leaf) = members.iter().find(|e| e.path.len() == depth) {
+            if members.len() > 1 {
+                let other = members.iter().find(|e| e.path.len() > depth).expect("more");
+                self.note(
+                    at(other),
+                    Diagnostic::error(
+                        "sheet::header",
+                        format!(
+                            "`{}` has a value of its own in column {}, so it cannot also have parts",
+                            other.column.segments[..depth].join("."),
+                            column_name(leaf.column.col)
+                        ),
+                    )
+                    .with_help("fill either the whole value or its parts"),
+                    "a part of a value already given",
+                );
+            }
+            self.out.cells.place(self.out.text.len(), at(leaf));
+            self.leaf(leaf);
+            return;
+        }
+        let groups = group(members.iter().copied(), depth);
+        self.out.cells.place(self.out.text.len(), at(members[0]));
+        let list = matches!(groups.first(), Some((Seg::Index(_), _)));
+        self.out.text.push_str(if list { "[" } else { "{ " });
+        let mut expected = 0;
+        for (i, (step, inner)) in groups.iter().enumerate() {
+            if i > 0 {
+                self.out.text.push_str(", ");
+            }
+            match step {
+                Seg::Index(n) => {
+                    if *n != expected {
+                        self.note_inline(at(inner[0]), &inner[0].column.segments[..=depth], *n);
+                    }
+                    expected = n + 1;
+                }
+                Seg::Key(k) => {
+                    let header = CellAt {
+                        sheet: s,
+                        row: self.out.cells.header_row(s),
+                        col: inner[0].column.col,
+                    };
+                    self.out.cells.place(self.out.text.len(), header);
+                    push_key(&mut self.out.text, k);
+                    self.out.text.push_str(" = ");
+                }
+            }
+            self.value(s, inner, depth + 1);
+        }
+        self.out.text.push_str(if list { "]" } else { " }" });
+    }
+
+    /// Reports a list item whose number skips one, without breaking the
+    /// line being written (the report is kept; its place is the cell).
+    fn note_inline(&mut self, at: CellAt, segments: &[String], n: usize) {
+        let start = self.out.text.len();
+        self.out.cells.place(start, at);
+        self.out.diagnostics.push(
+            Diagnostic::error(
+                "sheet::list-gap",
+                format!(
+                    "`{}` is item {} of its list, but the item before it has no column",
+                    segments.join("."),
+                    n + 1
+                ),
+            )
+            .with_help("number the items of a list 1, 2, 3… without a gap")
+            .at(self.file, start..start, "an item after a gap"),
+        );
+    }
+
+    /// Writes one cell's value, typed by what its column expects.
+    fn leaf(&mut self, e: &Entry<'_>) {
+        let start = self.out.text.len();
+        let here = |d: Diagnostic, label: &str| d.at(self.file, start..start, label.to_owned());
+        match &e.cell.value {
+            Raw::Date(date) => {
+                let d = Diagnostic::error(
+                    "sheet::date",
+                    format!("this cell is a date ({date}): the spreadsheet turned what was typed into one"),
+                )
+                .with_help("format the column as plain text, then type the value again");
+                self.out.diagnostics.push(here(d, "a date"));
+                push_string(&mut self.out.text, &e.cell.value.shown());
+                return;
+            }
+            Raw::Error(err) => {
+                let d = Diagnostic::error("sheet::cell-error", format!("this cell holds the error {err}"))
+                    .with_help("fix the formula, or type the value");
+                self.out.diagnostics.push(here(d, "an error value"));
+                push_string(&mut self.out.text, err);
+                return;
+            }
+            _ => {}
+        }
+        if e.cell.formula {
+            let d = Diagnostic::warning(
+                "sheet::formula",
+                "this cell is a formula: its last computed value is read",
+            )
+            .with_help("carta does not compute formulas; paste the values (Paste Special → Values) to make that plain");
+            self.out.diagnostics.push(here(d, "a formula"));
+        }
+        let r = e.resolved;
+        let text = e.cell.value.shown();
+        if let (Some(sep), true) = (&e.column.separator, r.expect.array) {
+            self.out.text.push('[');
+            for (i, item) in text.split(sep.as_str()).map(str::trim).filter(|t| !t.is_empty()).enumerate() {
+                if i > 0 {
+                    self.out.text.push_str(", ");
+                }
+                push_scalar(&mut self.out.text, &Raw::Text(item.to_owned()), &r.item);
+            }
+            self.out.text.push(']');
+            return;
+        }
+        let trimmed = text.trim_start();
+        let inline = (r.expect.array && trimmed.starts_with('['))
+            || (r.expect.object && trimmed.starts_with('{'));
+        if inline && !r.expect.string {
+            match inline_toml(&text) {
+                Ok(value) => push_toml(&mut self.out.text, &value),
+                Err(why) => {
+                    let d = Diagnostic::error("sheet::inline-toml", format!("this cell is not a TOML value: {why}"))
+                        .with_help("write a list as `[\"a\", \"b\"]` and a table as `{ name = \"x\", cost = 2 }`");
+                    self.out.diagnostics.push(here(d, "not TOML"));
+                    push_string(&mut self.out.text, &text);
+                }
+            }
+            return;
+        }
+        push_scalar(&mut self.out.text, &e.cell.value, &r.expect);
+    }
+}
+
+/// A cell holding an inline TOML value (a list or table), parsed alone.
+fn inline_toml(text: &str) -> Result<toml::Value, String> {
+    let doc = format!("v = {text}");
+    let mut table: toml::Table = toml::from_str(&doc).map_err(|e| e.message().to_owned())?;
+    match (table.remove("v"), table.is_empty()) {
+        (Some(v), true) => Ok(v),
+        _ => Err("it holds more than one value".to_owned()),
+    }
+}
+
+/// Resolves a header for `kind`: a numeric part is a list index where the
+/// schema has a list, a field name elsewhere.
+fn resolve(types: &dyn Types, kind: &str, column: &Column) -> Result<Resolved, String> {
+    let mut steps: Vec<Step<'_>> = Vec::new();
+    let mut path = Vec::new();
+    for (i, seg) in column.segments.iter().enumerate() {
+        let index = seg.parse::<usize>().ok().filter(|_| i > 0);
+        let parent = types.expect(kind, &steps);
+        match index {
+            Some(n) if parent.array && !parent.object => {
+                if n == 0 {
+                    return Err(format!(
+                        "`{}`: list items are numbered from 1",
+                        column.segments.join(".")
+                    ));
+                }
+                path.push(Seg::Index(n - 1));
+                steps.push(Step::Item);
+            }
+            _ => {
+                path.push(Seg::Key(seg.clone()));
+                steps.push(Step::Key(seg));
+            }
+        }
+    }
+    let expect = match column.segments.as_slice() {
+        [one] if matches!(one.as_str(), "id" | "kind" | "name") => Expect {
+            string: true,
+            ..Expect::default()
+        },
+        [one] if one == "copies" => Expect {
+            integer: true,
+            ..Expect::default()
+        },
+        _ => types.expect(kind, &steps),
+    };
+    steps.push(Step::Item);
+    let item = types.expect(kind, &steps);
+    Ok(Resolved { path, expect, item })
+}
+
+/// A header: dotted field names, and an optional `[sep]` suffix declaring
+/// the separator of a list of scalars.
+fn parse_header(text: &str) -> Result<Column, String> {
+    let (name, separator) = match text.strip_suffix(']').and_then(|t| t.rsplit_once('[')) {
+        Some((name, sep)) if !sep.is_empty() => (name, Some(sep.to_owned())),
+        Some(_) => return Err("an empty list separator (write it between the brackets: `traits[;]`)".into()),
+        None => (text, None),
+    };
+    if name.is_empty() {
+        return Err("it is empty".into());
+    }
+    let segments: Vec<String> = name.split('.').map(|s| s.trim().to_owned()).collect();
+    if segments.iter().any(String::is_empty) {
+        return Err("a part of the dotted name is empty".into());
+    }
+    Ok(Column {
+        col: 0,
+        segments,
+        separator,
+    })
+}
+
+/// The cells split into rows (each non-empty).
+fn rows(cells: &[Cell]) -> Vec<Row<'_>> {
+    let mut rows: Vec<Row<'_>> = Vec::new();
+    for cell in cells {
+        match rows.last_mut() {
+            Some(row) if row[0].row == cell.row => row.push(cell),
+            _ => rows.push(vec![cell]),
+        }
+    }
+    rows
+}
+
