@@ -64,6 +64,17 @@ pub enum MessageFormat {
     Json,
 }
 
+/// The forms `carta convert` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTo {
+    /// One workbook, a sheet per card file.
+    Xlsx,
+    /// One CSV file (`,`, UTF-8).
+    Csv,
+    /// One TOML card file.
+    Toml,
+}
+
 /// When to use color.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Color {
@@ -106,6 +117,25 @@ pub enum Command {
         /// cache of the last check in `build/.cache/`.
         #[arg(long)]
         no_cache: bool,
+    },
+    /// Write a game's cards, or one card file's, as a spreadsheet or as
+    /// TOML: `xlsx` (a sheet per card file), `csv` or `toml`; checked first.
+    #[command(
+        after_help = "Exit codes: 0 written, 1 problems found or the output exists (nothing written), 2 could not run or write.\n\nExamples:\n  carta convert cards/intrepidos --to xlsx              # intrepidos.xlsx\n  carta convert cards/intrepidos/itens/pocoes.xlsx --to toml"
+    )]
+    Convert {
+        /// A game folder (`cards/<game>`) or a card file in it, relative to the workspace.
+        path: String,
+        /// The form to write.
+        #[arg(long, value_enum)]
+        to: ConvertTo,
+        /// The file to write, relative to the workspace (default: beside a
+        /// file, with the new extension; `<game>.<ext>` for a game).
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<String>,
+        /// Replace the output file when it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Print a bundle as JSON: `{"game": …, "cards": […], "decks": […]}`.
     #[command(
@@ -511,6 +541,19 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             commands::init::run(&root.join(path), game.as_deref(), name.as_deref(), !g.quiet)
         }
         Command::Check { games, no_cache } => commands::check::run(root, games, *no_cache),
+        Command::Convert {
+            path,
+            to,
+            out,
+            force,
+        } => {
+            let to = match to {
+                ConvertTo::Xlsx => commands::convert::Form::Xlsx,
+                ConvertTo::Csv => commands::convert::Form::Csv,
+                ConvertTo::Toml => commands::convert::Form::Toml,
+            };
+            commands::convert::run(root, path, to, out.as_deref(), *force)
+        }
         Command::Decompile { bundle } => commands::bundle::show(root, bundle, false),
         Command::Inspect { bundle } => commands::bundle::show(root, bundle, true),
         Command::Deck { command } => match command {

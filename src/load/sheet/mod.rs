@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use self::read::{Bounds, Cell, Raw, Sheet, Unreadable};
+pub use self::toml_out::inline;
 use self::toml_out::{push_key, push_scalar, push_string, push_toml};
 use crate::diag::{CellAt, CellMap, Diagnostic, FileId, column_name};
 use crate::limits::Limits;

@@ -51,7 +51,7 @@ fn push_float(out: &mut String, f: f64) {
     }
 }
 
-/// A JSON scalar (an enum's value) as TOML.
+/// A JSON value (an enum's, or a cell's to write) as inline TOML.
 fn push_json(out: &mut String, v: &Value) {
     match v {
         Value::String(s) => push_string(out, s),
@@ -60,9 +60,37 @@ fn push_json(out: &mut String, v: &Value) {
             Some(i) => out.push_str(&i.to_string()),
             None => push_float(out, n.as_f64().unwrap_or(f64::NAN)),
         },
-        // Enums of lists or tables are not matched by a cell's text.
-        _ => out.push_str("\"\""),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_json(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, item)) in map.iter().enumerate() {
+                out.push_str(if i > 0 { ", " } else { " " });
+                push_key(out, k);
+                out.push_str(" = ");
+                push_json(out, item);
+            }
+            out.push_str(if map.is_empty() { "}" } else { " }" });
+        }
+        // TOML has no null; a card's values never hold one.
+        Value::Null => out.push_str("\"\""),
     }
+}
+
+/// A JSON value as inline TOML (what a spreadsheet cell holds for a value
+/// nested deeper than its columns spell).
+pub fn inline(v: &Value) -> String {
+    let mut out = String::new();
+    push_json(&mut out, v);
+    out
 }
 
 /// The choice a cell names, by its value or its display label (exactly,
