@@ -22,5 +22,6 @@ mod schemas;
 mod serve;
 mod sheets;
 mod sixth;
+mod spreadsheets;
 mod standalone;
 mod watch;

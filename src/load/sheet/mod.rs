@@ -539,9 +539,12 @@ impl Writer<'_> {
         let trimmed = text.trim_start();
         let inline = (r.expect.array && trimmed.starts_with('['))
             || (r.expect.object && trimmed.starts_with('{'));
-        if inline && !r.expect.string {
+        if inline {
+            // Text may look like a list (`[1] See…`): where a string is
+            // allowed, only what parses is taken for one.
             match inline_toml(&text) {
                 Ok(value) => push_toml(&mut self.out.text, &value),
+                Err(_) if r.expect.string => push_string(&mut self.out.text, &text),
                 Err(why) => {
                     let d = Diagnostic::error("sheet::inline-toml", format!("this cell is not a TOML value: {why}"))
                         .with_help("write a list as `[\"a\", \"b\"]` and a table as `{ name = \"x\", cost = 2 }`");
