@@ -148,3 +148,42 @@ mod tests {
         assert_eq!(map.row(s, 2).count(), 0);
     }
 }
+
+/// Folds the diagnostics of spreadsheet file `file` that repeat at one
+/// header cell — a problem with a column, found once per card, such as an
+/// unknown field — into the first of them, which says how many more cards
+/// share it: a column of 300 cards is one problem, not 300.
+pub fn fold_header_repeats(diags: &mut Vec<super::Diagnostic>, file: super::FileId, map: &CellMap) {
+    let header_cell = |d: &super::Diagnostic| {
+        let primary = d.primary.as_ref().filter(|p| p.file == file)?;
+        let at = map.cell_of(primary.span.start)?;
+        (at.row == map.header_row(at.sheet)).then_some((d.code, at))
+    };
+    let mut seen: Vec<((&'static str, CellAt), usize, usize)> = Vec::new();
+    let mut keep = Vec::with_capacity(diags.len());
+    for (i, d) in diags.iter().enumerate() {
+        let Some(key) = header_cell(d) else {
+            keep.push(true);
+            continue;
+        };
+        if let Some(entry) = seen.iter_mut().find(|(k, _, _)| *k == key) {
+            entry.2 += 1;
+            keep.push(false);
+        } else {
+            seen.push((key, i, 0));
+            keep.push(true);
+        }
+    }
+    for (_, first, more) in &seen {
+        if *more > 0 {
+            let d = &mut diags[*first];
+            d.message = format!(
+                "{} (and {more} more card{} of this column)",
+                d.message,
+                if *more == 1 { "" } else { "s" }
+            );
+        }
+    }
+    let mut flags = keep.into_iter();
+    diags.retain(|_| flags.next().unwrap_or(true));
+}

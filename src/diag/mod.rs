@@ -12,7 +12,7 @@ mod source;
 mod text;
 mod window;
 
-pub use cells::{CellAt, CellMap, column_name};
+pub use cells::{CellAt, CellMap, column_name, fold_header_repeats};
 pub use render::{Format, Renderer};
 pub use source::{FileId, LineCol, SourceFile, SourceMap};
 pub use text::{clip, escape_controls};

@@ -376,6 +376,7 @@ fn read_card_files(
     };
     // A file's text stays in memory only when it has something to report:
     // what needs it later reads it again (`Workspace::text_of`, `restore`).
+    let first = ws.sources.len();
     let per_file = ws.read_cards_stamped(
         &card_files,
         &head.schemas,
@@ -398,10 +399,16 @@ fn read_card_files(
         reused: reused.into_inner(),
         marks: Vec::with_capacity(card_files.len()),
     };
-    for (rel, f) in card_files.into_iter().zip(per_file) {
+    for (i, (rel, f)) in card_files.into_iter().zip(per_file).enumerate() {
         let mark = f.as_ref().and_then(|(_, m)| *m);
         out.marks.push((rel, mark));
-        if let Some((f, _)) = f {
+        if let Some((mut f, _)) = f {
+            // A spreadsheet's column problems, found once per card, are
+            // shown once per column.
+            let id = FileId(u32::try_from(first + i).expect("fewer than 2^32 files"));
+            if let Some(cells) = ws.sources.get(id).cells.clone() {
+                crate::diag::fold_header_repeats(&mut f.diagnostics, id, &cells);
+            }
             diags.extend(f.diagnostics);
             out.cards.extend(f.cards);
         }
