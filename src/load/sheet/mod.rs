@@ -34,6 +34,13 @@ pub fn extension(rel: &str) -> Option<&'static str> {
         .find(|e| e.eq_ignore_ascii_case(ext))
 }
 
+/// Whether a path names a spreadsheet card file: a spreadsheet extension,
+/// and not the owner file Excel keeps beside an open workbook (`~$x.xlsx`).
+pub fn is_card_sheet(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    extension(name).is_some() && !name.starts_with("~$")
+}
+
 /// A step of the path of a value in a card: a field, or an item of a list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step<'a> {
@@ -643,3 +650,70 @@ fn rows(cells: &[Cell]) -> Vec<Row<'_>> {
     rows
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kind `k` with `levels`: a list of tables of integers, `tags`: a
+    /// list of strings, `cor`: an enum with labels, `nota`: a string.
+    struct Fake;
+
+    impl Types for Fake {
+        fn expect(&self, _: &str, path: &[Step<'_>]) -> Expect {
+            let mut e = Expect::default();
+            match path {
+                [Step::Key("levels")] | [Step::Key("tags")] => e.array = true,
+                [Step::Key("levels"), Step::Item] => e.object = true,
+                [Step::Key("levels"), Step::Item, Step::Key(_)] => e.integer = true,
+                [Step::Key("tags"), Step::Item] | [Step::Key("nota")] => e.string = true,
+                [Step::Key("cor")] => {
+                    e.string = true;
+                    e.choices = vec![(Value::from("caotico-mau"), Some("Caótico e Mau".into()))];
+                }
+                _ => {}
+            }
+            e
+        }
+    }
+
+    fn shadow_of(csv: &str) -> Shadow {
+        shadow(FileId(0), "csv", csv.as_bytes(), &Fake, &Limits::default())
+    }
+
+    #[test]
+    fn cells_become_typed_toml_with_lists_tables_and_labels() {
+        let s = shadow_of(
+            "id,kind,levels.1.atk,levels.2.atk,tags[;],cor,nota\n\
+             a,k,3,4, x ;y,Caótico e Mau,\"say \"\"hi\"\"\n]\"\n",
+        );
+        assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+        let doc: toml::Table = toml::from_str(&s.text).unwrap();
+        let card = &doc["card"][0];
+        assert_eq!(card["levels"][1]["atk"].as_integer(), Some(4));
+        assert_eq!(card["tags"].as_array().unwrap().len(), 2);
+        assert_eq!(card["cor"].as_str(), Some("caotico-mau"));
+        // A cell's text cannot break out of its value.
+        assert_eq!(card["nota"].as_str(), Some("say \"hi\"\n]"));
+        let at = s.text.find("4").unwrap();
+        assert_eq!(s.cells.name(s.cells.cell_of(at).unwrap()), "D2");
+    }
+
+    #[test]
+    fn bad_headers_gaps_and_inline_toml_are_reported_at_their_cells() {
+        let s = shadow_of("id,kind,a..b,levels.1.atk,levels.3.atk,levels.0.atk\nx,k,1,2,3,4\n");
+        let codes: Vec<&str> = s.diagnostics.iter().map(|d| d.code).collect();
+        assert!(codes.contains(&"sheet::header"), "{codes:?}");
+        assert!(codes.contains(&"sheet::list-gap"), "{codes:?}");
+        let s = shadow_of("id,kind,tags\nx,k,\"[1, \"\"a\"\"\"\n");
+        assert_eq!(s.diagnostics[0].code, "sheet::inline-toml");
+        assert!(toml::from_str::<toml::Table>(&s.text).is_ok(), "{}", s.text);
+    }
+
+    #[test]
+    fn excel_s_owner_file_is_no_card_file() {
+        assert!(is_card_sheet("cards/g/Cartas.XLSX"));
+        assert!(!is_card_sheet("cards/g/~$Cartas.xlsx"));
+        assert!(!is_card_sheet("cards/g/notes.txt"));
+    }
+}
