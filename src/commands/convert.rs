@@ -71,7 +71,11 @@ pub(crate) fn run(
     let before = diags.error_count();
     let compiled = game::compile(&mut ws, game, Decks::Skip, Keep::All, &mut diags)?;
     if compiled.is_none() || diags.error_count() > before {
-        return Ok(Report::new(ws, diags, "nothing written: fix the errors first")?);
+        return Ok(Report::new(
+            ws,
+            diags,
+            "nothing written: fix the errors first",
+        )?);
     }
     let files = ws.list_quietly(game, Listing::Cards)?.unwrap_or_default();
     let chosen: Vec<String> = files
@@ -79,7 +83,9 @@ pub(crate) fn run(
         .filter(|rel| rel == path || path == format!("cards/{game}"))
         .collect();
     if chosen.is_empty() {
-        diags.push(usage(format!("`{path}` is not a card file of game `{game}`")));
+        diags.push(usage(format!(
+            "`{path}` is not a card file of game `{game}`"
+        )));
         return Ok(Report::new(ws, diags, "nothing written")?);
     }
     let sources = read_sources(&ws, &chosen)?;
@@ -219,14 +225,20 @@ enum Out {
 const SEPARATOR: &str = ";";
 
 /// The columns and rows of some cards: headers in first-seen order.
-fn table<'c>(cards: impl Iterator<Item = &'c Map<String, Value>> + Clone) -> (Vec<String>, Vec<Vec<(usize, Out)>>) {
+fn table<'c>(
+    cards: impl Iterator<Item = &'c Map<String, Value>> + Clone,
+) -> (Vec<String>, Vec<Vec<(usize, Out)>>) {
     // A field spelled two ways in different cards (a list here, inline
     // TOML there) is inline TOML in every card.
     let mut spelled: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     let mut inline = std::collections::HashSet::new();
     for card in cards.clone() {
         for (path, header, _) in flatten(card, &inline) {
-            if spelled.entry(path.clone()).or_insert_with(|| header.clone()) != &header {
+            if spelled
+                .entry(path.clone())
+                .or_insert_with(|| header.clone())
+                != &header
+            {
                 inline.insert(path);
             }
         }
@@ -237,10 +249,13 @@ fn table<'c>(cards: impl Iterator<Item = &'c Map<String, Value>> + Clone) -> (Ve
             flatten(card, &inline)
                 .into_iter()
                 .map(|(_, header, out)| {
-                    let i = headers.iter().position(|h| *h == header).unwrap_or_else(|| {
-                        headers.push(header);
-                        headers.len() - 1
-                    });
+                    let i = headers
+                        .iter()
+                        .position(|h| *h == header)
+                        .unwrap_or_else(|| {
+                            headers.push(header);
+                            headers.len() - 1
+                        });
                     (i, out)
                 })
                 .collect()
@@ -250,7 +265,10 @@ fn table<'c>(cards: impl Iterator<Item = &'c Map<String, Value>> + Clone) -> (Ve
 }
 
 /// A card's cells: (field path, header, value).
-fn flatten(card: &Map<String, Value>, inline: &std::collections::HashSet<String>) -> Vec<(String, String, Out)> {
+fn flatten(
+    card: &Map<String, Value>,
+    inline: &std::collections::HashSet<String>,
+) -> Vec<(String, String, Out)> {
     let mut out = Vec::new();
     for (key, value) in card {
         cells(key, value, inline, &mut out);
@@ -258,7 +276,12 @@ fn flatten(card: &Map<String, Value>, inline: &std::collections::HashSet<String>
     out
 }
 
-fn cells(path: &str, v: &Value, inline: &std::collections::HashSet<String>, out: &mut Vec<(String, String, Out)>) {
+fn cells(
+    path: &str,
+    v: &Value,
+    inline: &std::collections::HashSet<String>,
+    out: &mut Vec<(String, String, Out)>,
+) {
     let plain_key = |k: &str| !k.is_empty() && !k.contains(['.', '[', ']']) && k.trim() == k;
     let forced = inline.contains(path);
     match v {
@@ -267,7 +290,9 @@ fn cells(path: &str, v: &Value, inline: &std::collections::HashSet<String>, out:
                 cells(&format!("{path}.{k}"), item, inline, out);
             }
         }
-        Value::Array(items) if !forced && !items.is_empty() && items.iter().all(Value::is_object) => {
+        Value::Array(items)
+            if !forced && !items.is_empty() && items.iter().all(Value::is_object) =>
+        {
             for (i, item) in items.iter().enumerate() {
                 cells(&format!("{path}.{}", i + 1), item, inline, out);
             }
@@ -284,7 +309,11 @@ fn cells(path: &str, v: &Value, inline: &std::collections::HashSet<String>, out:
             let text = sheet::inline(v);
             out.push((path.to_owned(), path.to_owned(), Out::Text(text)));
         }
-        scalar => out.push((path.to_owned(), path.to_owned(), Out::Scalar(scalar.clone()))),
+        scalar => out.push((
+            path.to_owned(),
+            path.to_owned(),
+            Out::Scalar(scalar.clone()),
+        )),
     }
 }
 
@@ -328,9 +357,13 @@ fn xlsx(sources: &[Source]) -> Result<Vec<u8>, rust_xlsxwriter::XlsxError> {
                 match out {
                     Out::Scalar(Value::Bool(b)) => sheet.write_boolean(r, c, *b).map(drop)?,
                     Out::Scalar(Value::Number(n)) => {
-                        sheet.write_number(r, c, n.as_f64().unwrap_or_default()).map(drop)?;
+                        sheet
+                            .write_number(r, c, n.as_f64().unwrap_or_default())
+                            .map(drop)?;
                     }
-                    Out::Scalar(Value::String(s)) | Out::Text(s) => sheet.write_string(r, c, s).map(drop)?,
+                    Out::Scalar(Value::String(s)) | Out::Text(s) => {
+                        sheet.write_string(r, c, s).map(drop)?;
+                    }
                     Out::Scalar(_) => {}
                 }
             }
@@ -349,7 +382,10 @@ fn sheet_name(rel: &str, taken: &[String]) -> String {
         .map(|c| if "[]:*?/\\".contains(c) { '-' } else { c })
         .collect();
     let clean = clean.trim_start_matches(['_', '\'']);
-    let base: String = if clean.is_empty() { "cards" } else { clean }.chars().take(28).collect();
+    let base: String = if clean.is_empty() { "cards" } else { clean }
+        .chars()
+        .take(28)
+        .collect();
     let mut name = base.clone();
     let mut n = 2;
     while taken.iter().any(|t| t.eq_ignore_ascii_case(&name)) {
@@ -390,12 +426,25 @@ mod tests {
         )
         .unwrap();
         let (headers, rows) = table(std::iter::once(&card));
-        assert_eq!(headers, ["id", "levels.1.attack", "levels.2.attack", "tags[;]", "odd", "none"]);
+        assert_eq!(
+            headers,
+            [
+                "id",
+                "levels.1.attack",
+                "levels.2.attack",
+                "tags[;]",
+                "odd",
+                "none"
+            ]
+        );
         assert_eq!(rows[0][3].1, Out::Text("x; y".into()));
         assert_eq!(rows[0][4].1, Out::Text(r#"[["z"]]"#.into()));
         assert_eq!(rows[0][5].1, Out::Text("[]".into()));
         let nested: Value = serde_json::from_str(r#"{"a": {}, "b c": [1, 2.5, true]}"#).unwrap();
-        assert_eq!(sheet::inline(&nested), r#"{ a = {}, "b c" = [1, 2.5, true] }"#);
+        assert_eq!(
+            sheet::inline(&nested),
+            r#"{ a = {}, "b c" = [1, 2.5, true] }"#
+        );
     }
 
     #[test]
@@ -404,7 +453,10 @@ mod tests {
         assert_eq!(a, "a-b");
         assert_eq!(sheet_name("cards/g/x/a:b.toml", &[a]), "a-b-2");
         assert_eq!(sheet_name("cards/g/_notes.toml", &[]), "notes");
-        assert_eq!(game_of("cards/intrepidos/itens/pocoes.xlsx"), Some("intrepidos"));
+        assert_eq!(
+            game_of("cards/intrepidos/itens/pocoes.xlsx"),
+            Some("intrepidos")
+        );
         assert_eq!(game_of("schemas/x"), None);
         assert_eq!(with_extension("cards/g/a.xlsx", "toml"), "cards/g/a.toml");
     }

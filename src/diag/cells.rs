@@ -73,12 +73,17 @@ impl CellMap {
 
     /// The name of sheet `sheet` (empty for a CSV file).
     pub fn sheet_name(&self, sheet: u16) -> &str {
-        self.sheets.get(usize::from(sheet)).map_or("", String::as_str)
+        self.sheets
+            .get(usize::from(sheet))
+            .map_or("", String::as_str)
     }
 
     /// The row the headers of `sheet` are on.
     pub fn header_row(&self, sheet: u16) -> u32 {
-        self.header_rows.get(usize::from(sheet)).copied().unwrap_or(1)
+        self.header_rows
+            .get(usize::from(sheet))
+            .copied()
+            .unwrap_or(1)
     }
 
     /// The non-empty cells of one row, by column.
@@ -114,39 +119,6 @@ pub fn column_name(col: u32) -> String {
     }
     out.reverse();
     String::from_utf8(out).expect("ASCII letters")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn columns_are_named_as_spreadsheets_name_them() {
-        let names: Vec<String> = [0, 3, 25, 26, 27, 701, 702, 16_383]
-            .into_iter()
-            .map(column_name)
-            .collect();
-        assert_eq!(names, ["A", "D", "Z", "AA", "AB", "ZZ", "AAA", "XFD"]);
-    }
-
-    #[test]
-    fn an_offset_stands_for_the_last_cell_placed_at_or_before_it() {
-        let mut map = CellMap::new();
-        let s = map.add_sheet("Cartas", 1);
-        let at = |row, col| CellAt { sheet: s, row, col };
-        map.add_cell(at(1, 0), "id");
-        map.add_cell(at(1, 3), "ataque");
-        map.add_cell(at(14, 0), "guardiao");
-        map.add_cell(at(14, 3), "12abc");
-        map.place(0, at(14, 0));
-        map.place(20, at(14, 3));
-        assert_eq!(map.cell_of(5), Some(at(14, 0)));
-        assert_eq!(map.cell_of(20), Some(at(14, 3)));
-        assert_eq!(map.name(at(14, 3)), "Cartas!D14");
-        let row: Vec<_> = map.row(s, 14).collect();
-        assert_eq!(row, [(0, "guardiao"), (3, "12abc")]);
-        assert_eq!(map.row(s, 2).count(), 0);
-    }
 }
 
 /// Folds the diagnostics of spreadsheet file `file` that repeat at one
@@ -186,4 +158,37 @@ pub fn fold_header_repeats(diags: &mut Vec<super::Diagnostic>, file: super::File
     }
     let mut flags = keep.into_iter();
     diags.retain(|_| flags.next().unwrap_or(true));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_named_as_spreadsheets_name_them() {
+        let names: Vec<String> = [0, 3, 25, 26, 27, 701, 702, 16_383]
+            .into_iter()
+            .map(column_name)
+            .collect();
+        assert_eq!(names, ["A", "D", "Z", "AA", "AB", "ZZ", "AAA", "XFD"]);
+    }
+
+    #[test]
+    fn an_offset_stands_for_the_last_cell_placed_at_or_before_it() {
+        let mut map = CellMap::new();
+        let s = map.add_sheet("Cartas", 1);
+        let at = |row, col| CellAt { sheet: s, row, col };
+        map.add_cell(at(1, 0), "id");
+        map.add_cell(at(1, 3), "ataque");
+        map.add_cell(at(14, 0), "guardiao");
+        map.add_cell(at(14, 3), "12abc");
+        map.place(0, at(14, 0));
+        map.place(20, at(14, 3));
+        assert_eq!(map.cell_of(5), Some(at(14, 0)));
+        assert_eq!(map.cell_of(20), Some(at(14, 3)));
+        assert_eq!(map.name(at(14, 3)), "Cartas!D14");
+        let row: Vec<_> = map.row(s, 14).collect();
+        assert_eq!(row, [(0, "guardiao"), (3, "12abc")]);
+        assert_eq!(map.row(s, 2).count(), 0);
+    }
 }

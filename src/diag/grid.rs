@@ -28,28 +28,7 @@ pub(super) fn draw(file: &SourceFile, primary: &Label, others: &[&Label]) -> Str
         vec![header_row, at.row]
     };
     let cols = shown_columns(map, at, &rows);
-    let texts: Vec<Vec<String>> = rows
-        .iter()
-        .map(|&row| {
-            let cells: Vec<(u32, &str)> = map.row(at.sheet, row).collect();
-            cols.iter()
-                .map(|c| {
-                    let text = cells.iter().find(|(col, _)| col == c).map_or("", |t| t.1);
-                    shown(text)
-                })
-                .collect()
-        })
-        .collect();
-    let widths: Vec<usize> = (0..cols.len())
-        .map(|i| {
-            texts
-                .iter()
-                .map(|r| r[i].chars().count())
-                .max()
-                .unwrap_or(0)
-                .max(1)
-        })
-        .collect();
+    let (texts, widths) = cell_texts(map, at.sheet, &rows, &cols);
     let gutter = at.row.to_string().len().max(2);
     let pad = " ".repeat(gutter + 1);
     let mut out = format!(
@@ -71,7 +50,10 @@ pub(super) fn draw(file: &SourceFile, primary: &Label, others: &[&Label]) -> Str
         }
         out.push_str(&format!("{row:>gutter$} │ {}\n", line.trim_end()));
     }
-    let width = cols.iter().position(|c| *c == at.col).map_or(1, |i| widths[i]);
+    let width = cols
+        .iter()
+        .position(|c| *c == at.col)
+        .map_or(1, |i| widths[i]);
     out.push_str(&marker(&pad, marked_from, width, &primary.message));
     for label in others {
         if let Some(other) = map.cell_of(label.span.start) {
@@ -80,6 +62,35 @@ pub(super) fn draw(file: &SourceFile, primary: &Label, others: &[&Label]) -> Str
     }
     out.push_str(&format!("{pad}╰────\n"));
     out
+}
+
+/// The text shown of each of `cols` on each of `rows`, and each column's width.
+fn cell_texts(
+    map: &CellMap,
+    sheet: u16,
+    rows: &[u32],
+    cols: &[u32],
+) -> (Vec<Vec<String>>, Vec<usize>) {
+    let texts: Vec<Vec<String>> = rows
+        .iter()
+        .map(|&row| {
+            let cells: Vec<(u32, &str)> = map.row(sheet, row).collect();
+            cols.iter()
+                .map(|c| shown(cells.iter().find(|(col, _)| col == c).map_or("", |t| t.1)))
+                .collect()
+        })
+        .collect();
+    let widths = (0..cols.len())
+        .map(|i| {
+            texts
+                .iter()
+                .map(|r| r[i].chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(1)
+        })
+        .collect();
+    (texts, widths)
 }
 
 /// The columns shown: those near the marked one that have a header or a
@@ -149,7 +160,10 @@ mod tests {
         for (col, text) in ["id", "kind", "nome", "ataque"].iter().enumerate() {
             map.add_cell(at(1, col as u32), text);
         }
-        for (col, text) in ["guardiao", "heroi", "Guardião", "12abc"].iter().enumerate() {
+        for (col, text) in ["guardiao", "heroi", "Guardião", "12abc"]
+            .iter()
+            .enumerate()
+        {
             map.add_cell(at(14, col as u32), text);
         }
         map.place(0, at(14, 3));

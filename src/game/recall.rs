@@ -349,7 +349,9 @@ fn same_cards(
     // A spreadsheet's diagnostics stand on its cells, which only a
     // compile maps: a game with one is compiled again.
     if !files.iter().eq(marks.iter().map(|(rel, _)| rel))
-        || files.iter().any(|rel| crate::load::sheet::extension(rel).is_some())
+        || files
+            .iter()
+            .any(|rel| crate::load::sheet::extension(rel).is_some())
     {
         return Ok(None);
     }

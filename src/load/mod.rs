@@ -335,7 +335,6 @@ impl Workspace {
         }
         self.jail.confine(&self.root.join(rel)).map(drop)
     }
-
 }
 
 fn list_dir(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {

@@ -4,14 +4,14 @@
 //! [`text_of`] reads it again); a spreadsheet card file as its shadow.
 
 use std::borrow::Cow;
-use std::path::Path;
 use std::io;
+use std::path::Path;
 
 use rayon::prelude::*;
 
+use super::Jail;
 use super::{LoadError, ReadProblem, Stamp, Workspace, sheet};
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceFile};
-use super::Jail;
 
 /// The text of `file`, a file of the workspace behind `jail`: its text
 /// when it is resident, else read again — and then the same bytes as when
@@ -202,19 +202,7 @@ impl Workspace {
         for (id, result) in ids.into_iter().zip(results) {
             match result? {
                 Ok((value, kept)) => {
-                    match kept {
-                        Kept::Text(bytes) => self.fill(id, bytes, diags),
-                        Kept::Crc(crc) => self.sources.set_crc(id, crc),
-                        Kept::Sheet(shadow) => {
-                            self.sources.set_sheet(
-                                id,
-                                shadow.text.into(),
-                                std::sync::Arc::new(shadow.cells),
-                            );
-                            diags.extend(shadow.diagnostics);
-                        }
-                        Kept::Unread => {}
-                    }
+                    self.settle(id, kept, diags);
                     out.push(value);
                 }
                 Err(problem) => {
@@ -226,8 +214,27 @@ impl Workspace {
         Ok(out)
     }
 
+    /// Puts what a parallel read kept of file `id` into the source map.
+    fn settle(&mut self, id: FileId, kept: Kept, diags: &mut Diagnostics) {
+        match kept {
+            Kept::Text(bytes) => self.fill(id, bytes, diags),
+            Kept::Crc(crc) => self.sources.set_crc(id, crc),
+            Kept::Sheet(shadow) => {
+                let cells = std::sync::Arc::new(shadow.cells);
+                self.sources.set_sheet(id, shadow.text.into(), cells);
+                diags.extend(shadow.diagnostics);
+            }
+            Kept::Unread => {}
+        }
+    }
+
     /// Registers file `id` as unreadable (empty, never parsed) and reports why.
-    pub(super) fn unreadable(&mut self, id: FileId, problem: &ReadProblem, diags: &mut Diagnostics) {
+    pub(super) fn unreadable(
+        &mut self,
+        id: FileId,
+        problem: &ReadProblem,
+        diags: &mut Diagnostics,
+    ) {
         self.sources.set_text(id, "".into());
         self.not_utf8.push(id);
         let name = &self.sources.get(id).name;
@@ -379,4 +386,3 @@ mod tests {
         assert!(err.to_string().contains("b.toml"), "{err}");
     }
 }
-

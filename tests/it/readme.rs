@@ -97,12 +97,15 @@ fn the_readme_spreadsheet_tour_shows_what_carta_check_prints() {
         clean.stderr,
         "the CSV checks as the TOML did"
     );
-    let broken = csv
-        .replacen(",effect\r\n", ",efect\r\n", 1)
-        .replacen(",cura,1,Use", ",cura,um,Use", 1);
+    let broken =
+        csv.replacen(",effect\r\n", ",efect\r\n", 1)
+            .replacen(",cura,1,Use", ",cura,um,Use", 1);
     ws.write(file, broken);
     let run = ws.run(["check"]).code(1);
-    assert_eq!(block_after(&text, "`efect` in the header row — and check again:"), run.stderr);
+    assert_eq!(
+        block_after(&text, "`efect` in the header row — and check again:"),
+        run.stderr
+    );
 }
 
 #[test]

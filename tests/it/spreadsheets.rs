@@ -43,7 +43,7 @@ fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if path.is_dir() && name != "decks" && name != "i18n" {
             collect(&path, out);
-        } else if name.ends_with(".toml") && name != "game.toml" {
+        } else if path.extension().is_some_and(|e| e == "toml") && name != "game.toml" {
             out.push(path);
         }
     }
@@ -51,10 +51,14 @@ fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 
 #[test]
 fn sheets_written_by_excel_google_libreoffice_and_openpyxl_check_as_the_toml_they_replace() {
-    let original = cards_of(&fs::read_to_string(repo().join("cards/intrepidos/itens/pocoes.toml")).unwrap());
+    let original =
+        cards_of(&fs::read_to_string(repo().join("cards/intrepidos/itens/pocoes.toml")).unwrap());
     // make.py typed one effect over two lines of its cell.
     let mut expected = original.clone();
-    let effect = expected[0]["effect"].as_str().unwrap().replacen(": ", ":\n", 1);
+    let effect = expected[0]["effect"]
+        .as_str()
+        .unwrap()
+        .replacen(": ", ":\n", 1);
     expected[0]["effect"] = Value::String(effect);
     for name in [
         "pocoes-excel.csv",
@@ -72,7 +76,8 @@ fn sheets_written_by_excel_google_libreoffice_and_openpyxl_check_as_the_toml_the
         // found the cards (and their translations by id).
         assert!(run.stderr.contains("i18n::stale"), "{name}: {}", run.stderr);
         assert!(run.stderr.contains("76 cards"), "{name}: {}", run.stderr);
-        ws.run(["convert", &rel, "--to", "toml", "-o", "back.toml"]).succeeds();
+        ws.run(["convert", &rel, "--to", "toml", "-o", "back.toml"])
+            .succeeds();
         assert_eq!(cards_of(&ws.read("back.toml")), expected, "{name}");
         // A deck file still completes the ids of sheet cards.
         let deck = ws.read("schemas/carta/editor/intrepidos.deck.json");
@@ -86,7 +91,8 @@ fn every_shipped_game_goes_to_xlsx_and_back_with_every_card_unchanged() {
         let ws = Workspace::shipped(&[game]);
         let before = game_cards(ws.path(), game);
         assert!(!before.is_empty(), "{game}");
-        ws.run(["convert", &format!("cards/{game}"), "--to", "xlsx"]).succeeds();
+        ws.run(["convert", &format!("cards/{game}"), "--to", "xlsx"])
+            .succeeds();
         let book = fs::read(ws.path().join(format!("{game}.xlsx"))).unwrap();
         // The game again, its cards from the workbook alone.
         let mut files = Vec::new();
@@ -98,7 +104,8 @@ fn every_shipped_game_goes_to_xlsx_and_back_with_every_card_unchanged() {
         ws.write(&rel, &book);
         let run = ws.run(["check", game]);
         assert_eq!(run.code, Some(0), "{game}: {}", run.stderr);
-        ws.run(["convert", &rel, "--to", "toml", "-o", "back.toml"]).succeeds();
+        ws.run(["convert", &rel, "--to", "toml", "-o", "back.toml"])
+            .succeeds();
         let after = cards_of(&ws.read("back.toml"));
         assert_eq!(after.len(), before.len(), "{game}");
         // Cards in their order, every field equal (a card's fields come
@@ -114,9 +121,26 @@ fn every_shipped_game_goes_to_xlsx_and_back_with_every_card_unchanged() {
 fn a_csv_of_the_same_game_converts_back_unchanged_and_the_same_bytes_twice() {
     let ws = Workspace::shipped(&["intrepidos"]);
     let before = game_cards(ws.path(), "intrepidos");
-    ws.run(["convert", "cards/intrepidos", "--to", "csv"]).succeeds();
-    ws.run(["convert", "cards/intrepidos", "--to", "xlsx", "-o", "a.xlsx"]).succeeds();
-    ws.run(["convert", "cards/intrepidos", "--to", "xlsx", "-o", "b.xlsx"]).succeeds();
+    ws.run(["convert", "cards/intrepidos", "--to", "csv"])
+        .succeeds();
+    ws.run([
+        "convert",
+        "cards/intrepidos",
+        "--to",
+        "xlsx",
+        "-o",
+        "a.xlsx",
+    ])
+    .succeeds();
+    ws.run([
+        "convert",
+        "cards/intrepidos",
+        "--to",
+        "xlsx",
+        "-o",
+        "b.xlsx",
+    ])
+    .succeeds();
     assert_eq!(
         fs::read(ws.path().join("a.xlsx")).unwrap(),
         fs::read(ws.path().join("b.xlsx")).unwrap(),
@@ -130,7 +154,8 @@ fn a_csv_of_the_same_game_converts_back_unchanged_and_the_same_bytes_twice() {
     }
     ws.write("cards/intrepidos/cartas.csv", &csv);
     ws.run(["check", "intrepidos"]).succeeds();
-    ws.run(["convert", "cards/intrepidos/cartas.csv", "--to", "toml"]).succeeds();
+    ws.run(["convert", "cards/intrepidos/cartas.csv", "--to", "toml"])
+        .succeeds();
     assert_eq!(cards_of(&ws.read("cards/intrepidos/cartas.toml")), before);
 }
 
@@ -138,12 +163,27 @@ fn a_csv_of_the_same_game_converts_back_unchanged_and_the_same_bytes_twice() {
 fn conversion_never_replaces_a_file_without_force() {
     let ws = Workspace::shipped(&["intrepidos"]);
     ws.write("intrepidos.xlsx", "mine");
-    let run = ws.run(["convert", "cards/intrepidos", "--to", "xlsx"]).code(1);
+    let run = ws
+        .run(["convert", "cards/intrepidos", "--to", "xlsx"])
+        .code(1);
     assert!(run.stderr.contains("convert::exists"), "{}", run.stderr);
     assert_eq!(ws.read("intrepidos.xlsx"), "mine");
-    ws.run(["convert", "cards/intrepidos", "--to", "xlsx", "--force"]).succeeds();
-    assert_ne!(fs::read(ws.path().join("intrepidos.xlsx")).unwrap(), b"mine");
-    let run = ws.run(["convert", "cards/intrepidos", "--to", "csv", "-o", "../out.csv"]).code(1);
+    ws.run(["convert", "cards/intrepidos", "--to", "xlsx", "--force"])
+        .succeeds();
+    assert_ne!(
+        fs::read(ws.path().join("intrepidos.xlsx")).unwrap(),
+        b"mine"
+    );
+    let run = ws
+        .run([
+            "convert",
+            "cards/intrepidos",
+            "--to",
+            "csv",
+            "-o",
+            "../out.csv",
+        ])
+        .code(1);
     assert!(run.stderr.contains("convert::path"), "{}", run.stderr);
     assert!(!ws.path().join("../out.csv").exists());
 }
@@ -159,7 +199,9 @@ fn json_diagnostics_name_the_sheet_file_row_column_and_cell() {
          pocao-b,potion,B,cura,12abc,Cura.,\r\n\
          pocao-c,potion,C,Caótico e Mau,1,Cura.,azul\r\n",
     );
-    let run = ws.run(["--message-format", "json", "check", "intrepidos"]).code(1);
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
     let found = run.json();
     let at = |code: &str| {
         found
@@ -170,8 +212,14 @@ fn json_diagnostics_name_the_sheet_file_row_column_and_cell() {
     };
     let bad_type = at("schema::type");
     assert_eq!(bad_type["cell"], "E3");
-    assert_eq!((bad_type["line"].as_u64(), bad_type["column"].as_u64()), (Some(3), Some(5)));
-    assert!(bad_type.get("sheet").is_none(), "a CSV file has no sheet name");
+    assert_eq!(
+        (bad_type["line"].as_u64(), bad_type["column"].as_u64()),
+        (Some(3), Some(5))
+    );
+    assert!(
+        bad_type.get("sheet").is_none(),
+        "a CSV file has no sheet name"
+    );
     assert_eq!(at("schema::enum")["cell"], "D4");
     // An unknown column is reported at its header.
     assert_eq!(at("schema::unknown-field")["cell"], "G1");
@@ -183,5 +231,9 @@ fn a_workbook_that_unpacks_past_the_limit_is_refused_at_the_file() {
     ws.write("cards/intrepidos/bomb.xlsx", fixture("bomb.xlsx"));
     let run = ws.run(["check", "intrepidos"]).code(1);
     assert!(run.stderr.contains("sheet::too-large"), "{}", run.stderr);
-    assert!(run.stderr.contains("cards/intrepidos/bomb.xlsx"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cards/intrepidos/bomb.xlsx"),
+        "{}",
+        run.stderr
+    );
 }

@@ -29,9 +29,7 @@ pub const MAX_CELLS: usize = 4_000_000;
 /// The spreadsheet extension of a path (`xlsx`), if it has one.
 pub fn extension(rel: &str) -> Option<&'static str> {
     let (_, ext) = rel.rsplit_once('.')?;
-    EXTENSIONS
-        .into_iter()
-        .find(|e| e.eq_ignore_ascii_case(ext))
+    EXTENSIONS.into_iter().find(|e| e.eq_ignore_ascii_case(ext))
 }
 
 /// Whether a path names a spreadsheet card file: a spreadsheet extension,
@@ -52,6 +50,9 @@ pub enum Step<'a> {
 
 /// What a kind's schema accepts at one path: the JSON types, and for an
 /// enum its values with their display labels.
+// The JSON types a schema allows are independent flags, as the schema's
+// `type` list is.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Expect {
     /// A string.
@@ -183,7 +184,9 @@ impl Writer<'_> {
         self.out.text.push_str(&at.row.to_string());
         self.out.text.push('\n');
         let end = self.out.text.len() - 1;
-        self.out.diagnostics.push(d.at(self.file, start..end, label));
+        self.out
+            .diagnostics
+            .push(d.at(self.file, start..end, label));
     }
 
     fn sheet(&mut self, index: usize, sheet: &Sheet) {
@@ -198,7 +201,9 @@ impl Writer<'_> {
             col,
         };
         for cell in &sheet.cells {
-            self.out.cells.add_cell(at(cell.row, cell.col), &cell.value.shown());
+            self.out
+                .cells
+                .add_cell(at(cell.row, cell.col), &cell.value.shown());
         }
         self.sheet_notes(sheet, at(header_row, first.col));
         for &(r0, c0, r1, c1) in &sheet.merged {
@@ -211,8 +216,9 @@ impl Writer<'_> {
             );
             self.note(
                 at(r0, c0),
-                Diagnostic::error("sheet::merged", format!("cells {range} are merged"))
-                    .with_help("unmerge them: each cell of a card sheet holds one field of one card"),
+                Diagnostic::error("sheet::merged", format!("cells {range} are merged")).with_help(
+                    "unmerge them: each cell of a card sheet holds one field of one card",
+                ),
                 "merged cells",
             );
         }
@@ -292,30 +298,7 @@ impl Writer<'_> {
             col: cell.col,
         };
         let header_row = self.out.cells.header_row(s);
-        let mut used: Vec<(&Column, &Cell)> = Vec::new();
-        for cell in row {
-            match columns.get(cell.col as usize).and_then(Option::as_ref) {
-                Some(column) => used.push((column, cell)),
-                None => self.note(
-                    CellAt {
-                        sheet: s,
-                        row: header_row,
-                        col: cell.col,
-                    },
-                    Diagnostic::error(
-                        "sheet::empty-header",
-                        format!(
-                            "column {} holds values (`{}` in row {}) but has no header",
-                            column_name(cell.col),
-                            cell.value.shown().chars().take(40).collect::<String>(),
-                            cell.row + 1
-                        ),
-                    )
-                    .with_help("name the field in the header row, or clear the column"),
-                    "no header",
-                ),
-            }
-        }
+        let used = self.used_cells(s, columns, row);
         if used.is_empty() {
             return;
         }
@@ -327,18 +310,18 @@ impl Writer<'_> {
         let start = self.out.text.len();
         self.out.cells.place(start, at(row[0]));
         self.out.text.push_str("[[card]]\n");
-        let mut entries: Vec<(Vec<Seg>, Resolved, &Column, &Cell)> = Vec::new();
+        let mut entries: Vec<(Resolved, &Column, &Cell)> = Vec::new();
         for (column, cell) in used {
             if let Some(r) = self.resolve(index, &kind, column, s) {
-                entries.push((r.path.clone(), r, column, cell));
+                entries.push((r, column, cell));
             }
         }
         let refs: Vec<Entry<'_>> = entries
             .iter()
-            .map(|(p, r, c, cell)| Entry {
-                path: p,
+            .map(|(r, column, cell)| Entry {
+                path: &r.path,
                 resolved: r,
-                column: c,
+                column,
                 cell,
             })
             .collect();
@@ -358,6 +341,41 @@ impl Writer<'_> {
         }
     }
 
+    /// The cells of a row with their columns; a value in a column without
+    /// a header is reported at that header.
+    fn used_cells<'c>(
+        &mut self,
+        s: u16,
+        columns: &'c [Option<Column>],
+        row: &[&'c Cell],
+    ) -> Vec<(&'c Column, &'c Cell)> {
+        let header_row = self.out.cells.header_row(s);
+        let mut used = Vec::new();
+        for &cell in row {
+            if let Some(column) = columns.get(cell.col as usize).and_then(Option::as_ref) {
+                used.push((column, cell));
+                continue;
+            }
+            let d = Diagnostic::error(
+                "sheet::empty-header",
+                format!(
+                    "column {} holds values (`{}` in row {}) but has no header",
+                    column_name(cell.col),
+                    cell.value.shown().chars().take(40).collect::<String>(),
+                    cell.row + 1
+                ),
+            )
+            .with_help("name the field in the header row, or clear the column");
+            let at = CellAt {
+                sheet: s,
+                row: header_row,
+                col: cell.col,
+            };
+            self.note(at, d, "no header");
+        }
+        used
+    }
+
     /// Resolves a column for `kind` (cached per sheet and kind).
     fn resolve(&mut self, sheet: usize, kind: &str, column: &Column, s: u16) -> Option<Resolved> {
         let key = (kind.to_owned(), sheet << 16 | column.col as usize);
@@ -373,8 +391,9 @@ impl Writer<'_> {
             };
             self.note(
                 at,
-                Diagnostic::error("sheet::header", why.clone())
-                    .with_help("list items are numbered from 1: `levels.1.attack`, `levels.2.attack`"),
+                Diagnostic::error("sheet::header", why.clone()).with_help(
+                    "list items are numbered from 1: `levels.1.attack`, `levels.2.attack`",
+                ),
                 "bad header",
             );
         }
@@ -499,7 +518,9 @@ impl Writer<'_> {
     }
 
     /// Writes one cell's value, typed by what its column expects.
-    fn leaf(&mut self, e: &Entry<'_>) {
+    /// Reports a date, an error value or a formula at its cell; whether
+    /// the cell's value is written already (a date's or an error's text).
+    fn odd_cell(&mut self, e: &Entry<'_>) -> bool {
         let start = self.out.text.len();
         let here = |d: Diagnostic, label: &str| d.at(self.file, start..start, label.to_owned());
         match &e.cell.value {
@@ -510,15 +531,18 @@ impl Writer<'_> {
                 )
                 .with_help("format the column as plain text, then type the value again");
                 self.out.diagnostics.push(here(d, "a date"));
-                push_string(&mut self.out.text, &e.cell.value.shown());
-                return;
+                push_string(&mut self.out.text, date);
+                return true;
             }
             Raw::Error(err) => {
-                let d = Diagnostic::error("sheet::cell-error", format!("this cell holds the error {err}"))
-                    .with_help("fix the formula, or type the value");
+                let d = Diagnostic::error(
+                    "sheet::cell-error",
+                    format!("this cell holds the error {err}"),
+                )
+                .with_help("fix the formula, or type the value");
                 self.out.diagnostics.push(here(d, "an error value"));
                 push_string(&mut self.out.text, err);
-                return;
+                return true;
             }
             _ => {}
         }
@@ -530,17 +554,32 @@ impl Writer<'_> {
             .with_help("carta does not compute formulas; paste the values (Paste Special → Values) to make that plain");
             self.out.diagnostics.push(here(d, "a formula"));
         }
+        false
+    }
+
+    /// A cell of a list column: its items, split and typed.
+    fn list(&mut self, text: &str, sep: &str, item: &Expect) {
+        self.out.text.push('[');
+        let items = text.split(sep).map(str::trim).filter(|t| !t.is_empty());
+        for (i, one) in items.enumerate() {
+            if i > 0 {
+                self.out.text.push_str(", ");
+            }
+            push_scalar(&mut self.out.text, &Raw::Text(one.to_owned()), item);
+        }
+        self.out.text.push(']');
+    }
+
+    fn leaf(&mut self, e: &Entry<'_>) {
+        if self.odd_cell(e) {
+            return;
+        }
+        let start = self.out.text.len();
+        let here = |d: Diagnostic, label: &str| d.at(self.file, start..start, label.to_owned());
         let r = e.resolved;
         let text = e.cell.value.shown();
         if let (Some(sep), true) = (&e.column.separator, r.expect.array) {
-            self.out.text.push('[');
-            for (i, item) in text.split(sep.as_str()).map(str::trim).filter(|t| !t.is_empty()).enumerate() {
-                if i > 0 {
-                    self.out.text.push_str(", ");
-                }
-                push_scalar(&mut self.out.text, &Raw::Text(item.to_owned()), &r.item);
-            }
-            self.out.text.push(']');
+            self.list(&text, sep, &r.item);
             return;
         }
         let trimmed = text.trim_start();
@@ -621,7 +660,11 @@ fn resolve(types: &dyn Types, kind: &str, column: &Column) -> Result<Resolved, S
 fn parse_header(text: &str) -> Result<Column, String> {
     let (name, separator) = match text.strip_suffix(']').and_then(|t| t.rsplit_once('[')) {
         Some((name, sep)) if !sep.is_empty() => (name, Some(sep.to_owned())),
-        Some(_) => return Err("an empty list separator (write it between the brackets: `traits[;]`)".into()),
+        Some(_) => {
+            return Err(
+                "an empty list separator (write it between the brackets: `traits[;]`)".into(),
+            );
+        }
         None => (text, None),
     };
     if name.is_empty() {
@@ -650,7 +693,6 @@ fn rows(cells: &[Cell]) -> Vec<Row<'_>> {
     rows
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -663,7 +705,7 @@ mod tests {
         fn expect(&self, _: &str, path: &[Step<'_>]) -> Expect {
             let mut e = Expect::default();
             match path {
-                [Step::Key("levels")] | [Step::Key("tags")] => e.array = true,
+                [Step::Key("levels" | "tags")] => e.array = true,
                 [Step::Key("levels"), Step::Item] => e.object = true,
                 [Step::Key("levels"), Step::Item, Step::Key(_)] => e.integer = true,
                 [Step::Key("tags"), Step::Item] | [Step::Key("nota")] => e.string = true,
@@ -695,7 +737,7 @@ mod tests {
         assert_eq!(card["cor"].as_str(), Some("caotico-mau"));
         // A cell's text cannot break out of its value.
         assert_eq!(card["nota"].as_str(), Some("say \"hi\"\n]"));
-        let at = s.text.find("4").unwrap();
+        let at = s.text.find('4').unwrap();
         assert_eq!(s.cells.name(s.cells.cell_of(at).unwrap()), "D2");
     }
 

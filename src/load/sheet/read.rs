@@ -198,7 +198,9 @@ fn xlsx_cells<RS: Read + Seek>(
     bounds: Bounds,
 ) -> Result<(), Unreadable> {
     let broken = |e: calamine::XlsxError| Unreadable::Broken(e.to_string());
-    let merged = xlsx.merge_cells_by_sheet_name(&sheet.name).map_err(broken)?;
+    let merged = xlsx
+        .merge_cells_by_sheet_name(&sheet.name)
+        .map_err(broken)?;
     sheet.merged = merged
         .iter()
         .map(|d| (d.start.0, d.start.1, d.end.0, d.end.1))
@@ -257,11 +259,15 @@ fn dense_cells<RS: Read + Seek>(
     Ok(())
 }
 
+/// Text, or nothing for an empty string.
+fn text(s: &str) -> Option<Raw> {
+    (!s.is_empty()).then(|| Raw::Text(s.to_owned()))
+}
+
 fn raw(data: &Data) -> Option<Raw> {
     Some(match data {
         Data::Empty => return None,
-        Data::String(s) if s.is_empty() => return None,
-        Data::String(s) => Raw::Text(s.clone()),
+        Data::String(s) => return text(s),
         Data::Int(i) => Raw::Int(*i),
         Data::Float(f) => Raw::Float(*f),
         Data::Bool(b) => Raw::Bool(*b),
@@ -274,10 +280,8 @@ fn raw(data: &Data) -> Option<Raw> {
 fn raw_ref(data: &DataRef<'_>) -> Option<Raw> {
     Some(match data {
         DataRef::Empty => return None,
-        DataRef::String(s) if s.is_empty() => return None,
-        DataRef::SharedString("") => return None,
-        DataRef::String(s) => Raw::Text(s.clone()),
-        DataRef::SharedString(s) => Raw::Text((*s).to_owned()),
+        DataRef::String(s) => return text(s),
+        DataRef::SharedString(s) => return text(s),
         DataRef::Int(i) => Raw::Int(*i),
         DataRef::Float(f) => Raw::Float(*f),
         DataRef::Bool(b) => Raw::Bool(*b),
