@@ -237,3 +237,29 @@ fn a_workbook_that_unpacks_past_the_limit_is_refused_at_the_file() {
         run.stderr
     );
 }
+
+#[test]
+fn a_sheet_comes_from_the_check_cache_until_a_cell_changes() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rel = "cards/intrepidos/itens/pocoes.csv";
+    ws.write(rel, fixture("pocoes-google.csv"));
+    let mut toml_files = Vec::new();
+    collect(&ws.path().join("cards/intrepidos"), &mut toml_files);
+    let all = toml_files.len() + 1;
+    ws.run(["check", "intrepidos"]).succeeds();
+    let again = ws.run(["check", "intrepidos"]).succeeds();
+    assert!(
+        again.stderr.contains(&format!("({all} unchanged card files")),
+        "{}",
+        again.stderr
+    );
+    let csv = ws.read(rel).replacen(",cura,1,", ",cura,2,", 1);
+    ws.write(rel, csv);
+    let changed = ws.run(["check", "intrepidos"]).succeeds();
+    assert!(
+        changed.stderr.contains(&format!("({} unchanged card files", all - 1)),
+        "{}",
+        changed.stderr
+    );
+}
