@@ -11,6 +11,7 @@ mod read;
 mod toml_out;
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -143,7 +144,7 @@ struct Writer<'a> {
     types: &'a dyn Types,
     out: Shadow,
     /// Per (kind, column index): the resolved column (`None`: unusable).
-    paths: HashMap<(String, usize), Option<Resolved>>,
+    paths: HashMap<usize, HashMap<String, Option<Rc<Resolved>>>>,
 }
 
 /// The cells of one row, by column.
@@ -310,7 +311,7 @@ impl Writer<'_> {
         let start = self.out.text.len();
         self.out.cells.place(start, at(row[0]));
         self.out.text.push_str("[[card]]\n");
-        let mut entries: Vec<(Resolved, &Column, &Cell)> = Vec::new();
+        let mut entries: Vec<(Rc<Resolved>, &Column, &Cell)> = Vec::new();
         for (column, cell) in used {
             if let Some(r) = self.resolve(index, &kind, column, s) {
                 entries.push((r, column, cell));
@@ -377,9 +378,9 @@ impl Writer<'_> {
     }
 
     /// Resolves a column for `kind` (cached per sheet and kind).
-    fn resolve(&mut self, sheet: usize, kind: &str, column: &Column, s: u16) -> Option<Resolved> {
-        let key = (kind.to_owned(), sheet << 16 | column.col as usize);
-        if let Some(found) = self.paths.get(&key) {
+    fn resolve(&mut self, sheet: usize, kind: &str, column: &Column, s: u16) -> Option<Rc<Resolved>> {
+        let key = sheet << 16 | column.col as usize;
+        if let Some(found) = self.paths.get(&key).and_then(|k| k.get(kind)) {
             return found.clone();
         }
         let resolved = resolve(self.types, kind, column);
@@ -397,8 +398,11 @@ impl Writer<'_> {
                 "bad header",
             );
         }
-        let resolved = resolved.ok();
-        self.paths.insert(key, resolved.clone());
+        let resolved = resolved.ok().map(Rc::new);
+        self.paths
+            .entry(key)
+            .or_default()
+            .insert(kind.to_owned(), resolved.clone());
         resolved
     }
 }
