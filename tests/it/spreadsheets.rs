@@ -250,7 +250,9 @@ fn a_sheet_comes_from_the_check_cache_until_a_cell_changes() {
     ws.run(["check", "intrepidos"]).succeeds();
     let again = ws.run(["check", "intrepidos"]).succeeds();
     assert!(
-        again.stderr.contains(&format!("({all} unchanged card files")),
+        again
+            .stderr
+            .contains(&format!("({all} unchanged card files")),
         "{}",
         again.stderr
     );
@@ -258,8 +260,38 @@ fn a_sheet_comes_from_the_check_cache_until_a_cell_changes() {
     ws.write(rel, csv);
     let changed = ws.run(["check", "intrepidos"]).succeeds();
     assert!(
-        changed.stderr.contains(&format!("({} unchanged card files", all - 1)),
+        changed
+            .stderr
+            .contains(&format!("({} unchanged card files", all - 1)),
         "{}",
         changed.stderr
     );
+}
+
+#[test]
+fn a_game_with_a_sheet_builds_its_bundle_and_print_sheets() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    ws.write(
+        "cards/intrepidos/itens/pocoes.xlsx",
+        fixture("pocoes-openpyxl.xlsx"),
+    );
+    ws.run(["build", "intrepidos"]).succeeds();
+    let sheets = ws.read("build/intrepidos/sheets/index.html");
+    assert!(
+        sheets.contains("Poção de Cura"),
+        "the sheet's card is printed"
+    );
+    let run = ws
+        .run(["decompile", "build/intrepidos/intrepidos.carta"])
+        .succeeds();
+    let bundle: Value = serde_json::from_str(&run.stdout).unwrap();
+    let card = bundle["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "tonico-de-forca")
+        .expect("a potion of the workbook is in the bundle");
+    // The workbook says `Força`, the label; the bundle holds the value.
+    assert_eq!(card["class"], "forca");
 }

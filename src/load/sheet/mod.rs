@@ -378,7 +378,13 @@ impl Writer<'_> {
     }
 
     /// Resolves a column for `kind` (cached per sheet and kind).
-    fn resolve(&mut self, sheet: usize, kind: &str, column: &Column, s: u16) -> Option<Rc<Resolved>> {
+    fn resolve(
+        &mut self,
+        sheet: usize,
+        kind: &str,
+        column: &Column,
+        s: u16,
+    ) -> Option<Rc<Resolved>> {
         let key = sheet << 16 | column.col as usize;
         if let Some(found) = self.paths.get(&key).and_then(|k| k.get(kind)) {
             return found.clone();
