@@ -10,7 +10,7 @@
 mod read;
 mod toml_out;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -101,6 +101,7 @@ pub fn shadow(file: FileId, ext: &str, bytes: &[u8], types: &dyn Types, limits: 
         types,
         out: Shadow::default(),
         paths: HashMap::new(),
+        refused: HashSet::new(),
     };
     match read::read(ext, bytes, bounds) {
         Ok(sheets) => {
@@ -118,6 +119,8 @@ pub fn shadow(file: FileId, ext: &str, bytes: &[u8], types: &dyn Types, limits: 
 /// One header: the path it names and, for a list of scalars, its separator.
 #[derive(Debug, Clone)]
 struct Column {
+    /// The header as written (trimmed): what resolving it depends on.
+    key: String,
     col: u32,
     segments: Vec<String>,
     separator: Option<String>,
@@ -143,8 +146,10 @@ struct Writer<'a> {
     file: FileId,
     types: &'a dyn Types,
     out: Shadow,
-    /// Per (kind, column index): the resolved column (`None`: unusable).
-    paths: HashMap<usize, HashMap<String, Option<Rc<Resolved>>>>,
+    /// Per header text and kind: the resolved column, or why it is unusable.
+    paths: HashMap<String, HashMap<String, Result<Rc<Resolved>, String>>>,
+    /// The (sheet, column) whose header was reported unusable.
+    refused: HashSet<(usize, u32)>,
 }
 
 /// The cells of one row, by column.
@@ -377,7 +382,9 @@ impl Writer<'_> {
         used
     }
 
-    /// Resolves a column for `kind` (cached per sheet and kind).
+    /// Resolves a column for `kind`, once per header text and kind however
+    /// many sheets have it; a header that resolves to nothing is reported
+    /// at each column that has it.
     fn resolve(
         &mut self,
         sheet: usize,
@@ -385,12 +392,22 @@ impl Writer<'_> {
         column: &Column,
         s: u16,
     ) -> Option<Rc<Resolved>> {
-        let key = sheet << 16 | column.col as usize;
-        if let Some(found) = self.paths.get(&key).and_then(|k| k.get(kind)) {
-            return found.clone();
-        }
-        let resolved = resolve(self.types, kind, column);
-        if let Err(why) = &resolved {
+        let found = self
+            .paths
+            .get(&column.key)
+            .and_then(|k| k.get(kind))
+            .cloned();
+        let resolved = found.unwrap_or_else(|| {
+            let made = resolve(self.types, kind, column).map(Rc::new);
+            self.paths
+                .entry(column.key.clone())
+                .or_default()
+                .insert(kind.to_owned(), made.clone());
+            made
+        });
+        if let Err(why) = &resolved
+            && self.refused.insert((sheet, column.col))
+        {
             let at = CellAt {
                 sheet: s,
                 row: self.out.cells.header_row(s),
@@ -404,12 +421,7 @@ impl Writer<'_> {
                 "bad header",
             );
         }
-        let resolved = resolved.ok().map(Rc::new);
-        self.paths
-            .entry(key)
-            .or_default()
-            .insert(kind.to_owned(), resolved.clone());
-        resolved
+        resolved.ok()
     }
 }
 
@@ -685,6 +697,7 @@ fn parse_header(text: &str) -> Result<Column, String> {
         return Err("a part of the dotted name is empty".into());
     }
     Ok(Column {
+        key: text.to_owned(),
         col: 0,
         segments,
         separator,
