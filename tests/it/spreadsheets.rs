@@ -295,3 +295,22 @@ fn a_game_with_a_sheet_builds_its_bundle_and_print_sheets() {
     // The workbook says `Força`, the label; the bundle holds the value.
     assert_eq!(card["class"], "forca");
 }
+
+#[test]
+fn a_sheet_of_many_cards_is_read_in_slices_and_still_points_at_the_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let mut csv = String::from("id,kind,name,class,min_level,effect\n");
+    for i in 0..1_200 {
+        let level = if i == 1_100 { "x" } else { "1" };
+        csv.push_str(&format!("pocao-{i},potion,Poção {i},cura,{level},Cura.\n"));
+    }
+    ws.write("cards/intrepidos/muitas.csv", csv);
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    let found = run.json();
+    let bad: Vec<&Value> = found.iter().filter(|d| d["severity"] == "error").collect();
+    assert_eq!(bad.len(), 1, "{}", run.stdout);
+    assert_eq!(bad[0]["cell"], "E1102");
+    assert_eq!(bad[0]["line"], 1_102);
+}
