@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Spreadsheet benchmark (docs/performance.md): the replicated intrépidos pack
-# (examples/replicate.rs, real schemas) as TOML (its 263 files, and all in
+# (examples/replicate.rs, real schemas) as TOML (its 264 files, and all in
 # one file), as one CSV file and as one XLSX workbook (a sheet per TOML file;
 # all written by `carta convert` from the TOML), checked side
 # by side in one run with `carta check --no-cache` (every file parsed and
