@@ -1,7 +1,7 @@
 //! The command line: clap types, and the dispatch from a parsed command to
 //! its module in `commands`. Nothing else happens here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -65,6 +65,17 @@ pub enum MessageFormat {
     Json,
 }
 
+/// The forms `carta convert` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTo {
+    /// One workbook, a sheet per card file.
+    Xlsx,
+    /// One CSV file (`,`, UTF-8).
+    Csv,
+    /// One TOML card file.
+    Toml,
+}
+
 /// When to use color.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Color {
@@ -108,6 +119,12 @@ pub enum Command {
         #[arg(long)]
         no_cache: bool,
     },
+    /// Write a game's cards, or one card file's, as a spreadsheet or as
+    /// TOML: `xlsx` (a sheet per card file), `csv` or `toml`; checked first.
+    #[command(
+        after_help = "Exit codes: 0 written, 1 problems found or the output exists (nothing written), 2 could not run or write.\n\nExample:\n  carta convert cards/intrepidos --to xlsx   # intrepidos.xlsx, a sheet per card file"
+    )]
+    Convert(ConvertArgs),
     /// Print a bundle as JSON: `{"game": …, "cards": […], "decks": […]}`.
     #[command(
         after_help = "Exit codes: 0 printed, 1 a damaged file or not a bundle, 2 unreadable.\n\nExample:\n  carta decompile build/intrepidos/intrepidos.carta > intrepidos.json"
@@ -504,6 +521,33 @@ pub fn run(cli: Cli) -> ExitCode {
     output.finish(result)
 }
 
+/// What `carta convert` is given.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// A game folder (`cards/<game>`) or a card file in it, relative to the workspace.
+    path: String,
+    /// The form to write.
+    #[arg(long, value_enum)]
+    to: ConvertTo,
+    /// The file to write, relative to the workspace (default: beside a
+    /// file, with the new extension; `<game>.<ext>` for a game).
+    #[arg(short, long, value_name = "FILE")]
+    out: Option<String>,
+    /// Replace the output file when it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `carta convert`, its form mapped to the command's.
+fn convert(root: &Path, args: &ConvertArgs) -> Result<Report, CommandError> {
+    let to = match args.to {
+        ConvertTo::Xlsx => commands::convert::Form::Xlsx,
+        ConvertTo::Csv => commands::convert::Form::Csv,
+        ConvertTo::Toml => commands::convert::Form::Toml,
+    };
+    commands::convert::run(root, &args.path, to, args.out.as_deref(), args.force)
+}
+
 /// The commands that run once and report.
 fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, CommandError> {
     let root = &g.dir;
@@ -512,6 +556,7 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             commands::init::run(&root.join(path), game.as_deref(), name.as_deref(), !g.quiet)
         }
         Command::Check { games, no_cache } => commands::check::run(root, games, *no_cache),
+        Command::Convert(args) => convert(root, args),
         Command::Decompile { bundle } => commands::bundle::show(root, bundle, false),
         Command::Inspect { bundle } => commands::bundle::show(root, bundle, true),
         Command::Deck { command } => match command {

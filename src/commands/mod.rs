@@ -7,6 +7,7 @@
 pub(crate) mod build;
 pub(crate) mod bundle;
 pub(crate) mod check;
+pub(crate) mod convert;
 pub(crate) mod deck;
 pub(crate) mod export;
 pub(crate) mod i18n;

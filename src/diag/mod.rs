@@ -5,11 +5,14 @@
 //! [`FileId`] and byte span; the [`SourceMap`] turns those into file names,
 //! lines and columns when the diagnostics are rendered (`render`).
 
+mod cells;
+mod grid;
 mod render;
 mod source;
 mod text;
 mod window;
 
+pub use cells::{CellAt, CellMap, column_name, fold_header_repeats};
 pub use render::{Format, Renderer};
 pub use source::{FileId, LineCol, SourceFile, SourceMap};
 pub use text::{clip, escape_controls};

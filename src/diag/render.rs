@@ -7,9 +7,18 @@ use std::io::{self, Write};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 use serde::Serialize;
 
+use super::cells::{CellAt, CellMap, column_name};
+use super::grid;
+use super::source::SourceFile;
 use super::text::{MAX_MESSAGE, clip_to, escape_controls};
 use super::window::Window;
 use super::{Diagnostic, Label, Severity, SourceMap, Span};
+
+/// The cell a span of a spreadsheet's shadow text stands for.
+fn cell_of<'f>(file: &'f SourceFile, span: &Span) -> Option<(&'f CellMap, CellAt)> {
+    let map = file.cells.as_deref()?;
+    Some((map, map.cell_of(span.start)?))
+}
 
 /// The output format of diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,9 +58,19 @@ impl Renderer {
                 };
                 let handler = GraphicalReportHandler::new_themed(theme).with_width(self.width);
                 let mut out = String::new();
-                let report = MietteReport::new(diagnostic, sources);
+                let mut report = MietteReport::new(diagnostic, sources);
+                // A cell is drawn by carta, after miette's report and
+                // before the help, as miette places a snippet.
+                let grid = report.grid.take();
+                let help = grid.as_ref().and_then(|_| report.help.take());
                 if handler.render_report(&mut out, &report).is_err() {
                     out = format!("{}: {}\n", diagnostic.code, report.message);
+                }
+                if let Some(grid) = grid {
+                    out.push_str(&grid);
+                    if let Some(help) = help {
+                        out.push_str(&format!("  help: {help}\n"));
+                    }
                 }
                 out.push('\n');
                 out
@@ -92,6 +111,12 @@ struct JsonDiagnostic<'a> {
     column: Option<usize>,
     end_line: Option<usize>,
     end_column: Option<usize>,
+    /// In a spreadsheet: the sheet (absent for a CSV file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sheet: Option<&'a str>,
+    /// In a spreadsheet: the cell, as `D14`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cell: Option<String>,
     help: Option<&'a str>,
     labels: Vec<JsonLabel<'a>>,
 }
@@ -103,12 +128,20 @@ struct JsonLabel<'a> {
     column: usize,
     end_line: usize,
     end_column: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sheet: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cell: Option<String>,
     message: &'a str,
 }
 
 impl<'a> JsonDiagnostic<'a> {
     fn new(d: &'a Diagnostic, sources: &'a SourceMap) -> Self {
-        let primary = d.primary.as_ref().map(|l| JsonLabel::new(l, sources));
+        let mut primary = d.primary.as_ref().map(|l| JsonLabel::new(l, sources));
+        let (sheet, cell) = primary
+            .as_mut()
+            .map(|p| (p.sheet, p.cell.take()))
+            .unwrap_or_default();
         JsonDiagnostic {
             severity: d.severity.as_str(),
             code: d.code,
@@ -118,6 +151,8 @@ impl<'a> JsonDiagnostic<'a> {
             column: primary.as_ref().map(|p| p.column),
             end_line: primary.as_ref().map(|p| p.end_line),
             end_column: primary.as_ref().map(|p| p.end_column),
+            sheet,
+            cell,
             help: d.help.as_deref(),
             labels: d
                 .labels
@@ -131,6 +166,20 @@ impl<'a> JsonDiagnostic<'a> {
 impl<'a> JsonLabel<'a> {
     fn new(label: &'a Label, sources: &'a SourceMap) -> Self {
         let file = sources.get(label.file);
+        // In a spreadsheet, line and column are the cell's row and column.
+        if let Some((map, at)) = cell_of(file, &label.span) {
+            let sheet = map.sheet_name(at.sheet);
+            return JsonLabel {
+                file: &file.name,
+                line: at.row as usize,
+                column: at.col as usize + 1,
+                end_line: at.row as usize,
+                end_column: at.col as usize + 1,
+                sheet: (!sheet.is_empty()).then_some(sheet),
+                cell: Some(format!("{}{}", column_name(at.col), at.row)),
+                message: &label.message,
+            };
+        }
         let start = file.line_col(label.span.start);
         let end = file.line_col(label.span.end);
         JsonLabel {
@@ -139,6 +188,8 @@ impl<'a> JsonLabel<'a> {
             column: start.column,
             end_line: end.line,
             end_column: end.column,
+            sheet: None,
+            cell: None,
             message: &label.message,
         }
     }
@@ -158,6 +209,8 @@ struct MietteReport {
     source: Option<Window>,
     labels: Vec<LabeledSpan>,
     related: Vec<MietteReport>,
+    /// For a diagnostic in a spreadsheet: its cell under its header, drawn.
+    grid: Option<String>,
 }
 
 impl MietteReport {
@@ -176,6 +229,15 @@ impl MietteReport {
             return report;
         };
         let file = sources.get(primary.file);
+        if file.cells.is_some() {
+            let (here, elsewhere): (Vec<&Label>, Vec<&Label>) =
+                d.labels.iter().partition(|l| l.file == primary.file);
+            report.grid = Some(grid::draw(file, primary, &here));
+            for label in elsewhere {
+                report.related.push(MietteReport::related(label, sources));
+            }
+            return report;
+        }
         let (near, far): (Vec<&Label>, Vec<&Label>) = d
             .labels
             .iter()
@@ -190,12 +252,23 @@ impl MietteReport {
             report.place(label, false, sources);
         }
         for label in far {
-            let mut related = MietteReport::plain(&label.message, None, miette::Severity::Advice);
-            related.source = Some(Window::new(sources.get(label.file), &[&label.span]));
-            related.place(label, true, sources);
-            report.related.push(related);
+            report.related.push(MietteReport::related(label, sources));
         }
         report
+    }
+
+    /// A label far from the primary one, as a report of its own; one in a
+    /// spreadsheet names its cell in its message instead of a snippet.
+    fn related(label: &Label, sources: &SourceMap) -> Self {
+        let file = sources.get(label.file);
+        if let Some((map, at)) = cell_of(file, &label.span) {
+            let message = format!("{} ({} · {})", label.message, file.name, map.name(at));
+            return MietteReport::plain(&message, None, miette::Severity::Advice);
+        }
+        let mut related = MietteReport::plain(&label.message, None, miette::Severity::Advice);
+        related.source = Some(Window::new(file, &[&label.span]));
+        related.place(label, true, sources);
+        related
     }
 
     fn plain(message: &str, code: Option<&'static str>, severity: miette::Severity) -> Self {
@@ -207,6 +280,7 @@ impl MietteReport {
             source: None,
             labels: Vec::new(),
             related: Vec::new(),
+            grid: None,
         }
     }
 

@@ -3,6 +3,8 @@
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
+use super::cells::CellMap;
+
 /// Index of a file in the [`SourceMap`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct FileId(pub u32);
@@ -29,6 +31,9 @@ pub struct SourceFile {
     /// For a file read whose text was not kept: the CRC-32 of its bytes,
     /// which reading it again must give (else it changed since).
     pub crc: Option<u32>,
+    /// For a spreadsheet: `text` is the TOML the loader wrote for it (its
+    /// shadow), and this says which cell each span of it stands for.
+    pub cells: Option<Arc<CellMap>>,
     /// Byte offset of every line's start, computed once when first needed,
     /// so that placing many diagnostics in one file stays linear.
     line_starts: OnceLock<Vec<usize>>,
@@ -42,6 +47,7 @@ impl SourceFile {
             text,
             resident: true,
             crc: None,
+            cells: None,
             line_starts: OnceLock::new(),
         }
     }
@@ -155,6 +161,13 @@ impl SourceMap {
     /// kept.
     pub fn set_crc(&mut self, id: FileId, crc: u32) {
         self.files[id.0 as usize].crc = Some(crc);
+    }
+
+    /// Gives a spreadsheet file its shadow text and the cells it stands
+    /// for (see [`SourceFile::cells`]).
+    pub fn set_sheet(&mut self, id: FileId, text: Arc<str>, cells: Arc<CellMap>) {
+        self.set_text(id, text);
+        self.files[id.0 as usize].cells = Some(cells);
     }
 
     /// Replaces the text of a file (the loader registers names first, then

@@ -402,9 +402,10 @@ fn read_card_files(
     };
     // A file's text stays in memory only when it has something to report:
     // what needs it later reads it again (`Workspace::text_of`, `restore`).
-    let per_file = ws.read_each_stamped(
+    let first = ws.sources.len();
+    let per_file = ws.read_cards_stamped(
         &card_files,
-        false,
+        &head.schemas,
         diags,
         reuse,
         |file, rel, text, stamp| {
@@ -424,10 +425,16 @@ fn read_card_files(
         reused: reused.into_inner(),
         marks: Vec::with_capacity(card_files.len()),
     };
-    for (rel, f) in card_files.into_iter().zip(per_file) {
+    for (i, (rel, f)) in card_files.into_iter().zip(per_file).enumerate() {
         let mark = f.as_ref().and_then(|(_, m)| *m);
         out.marks.push((rel, mark));
-        if let Some((f, _)) = f {
+        if let Some((mut f, _)) = f {
+            // A spreadsheet's column problems, found once per card, are
+            // shown once per column.
+            let id = FileId(u32::try_from(first + i).expect("fewer than 2^32 files"));
+            if let Some(cells) = ws.sources.get(id).cells.clone() {
+                crate::diag::fold_header_repeats(&mut f.diagnostics, id, &cells);
+            }
             diags.extend(f.diagnostics);
             out.cards.extend(f.cards);
         }
@@ -465,14 +472,18 @@ fn check_card_text(
         };
         return (found, mark, true);
     }
-    let found = read_cards(
-        file,
-        text,
-        &head.kinds,
-        &head.schemas,
-        Some(&head.kept),
-        head.pack,
-    );
+    let found = if crate::load::sheet::is_card_sheet(rel) {
+        read_shadow(head, file, text)
+    } else {
+        read_cards(
+            file,
+            text,
+            &head.kinds,
+            &head.schemas,
+            Some(&head.kept),
+            head.pack,
+        )
+    };
     let mark = match (cache, content) {
         (Some(cache), Some(content)) if found.diagnostics.is_empty() => cache.put(
             rel,
@@ -484,6 +495,48 @@ fn check_card_text(
         _ => None,
     };
     (found, mark, false)
+}
+
+/// The cards of a spreadsheet's shadow, read a slice of cards at a time:
+/// a sheet of 20,000 cards is one file, and one parsed tree of all its
+/// cards would take the memory of them all at once (a shadow's `[[card]]`
+/// lines start its cards, since no value in it spans lines).
+fn read_shadow(head: &Head, file: FileId, text: &str) -> FileCards {
+    const CARDS_PER_SLICE: usize = 500;
+    let starts: Vec<usize> = text
+        .match_indices("\n[[card]]\n")
+        .map(|(i, _)| i + 1)
+        .skip(CARDS_PER_SLICE)
+        .step_by(CARDS_PER_SLICE)
+        .collect();
+    let mut out = FileCards::default();
+    let bounds = std::iter::once(0).chain(starts.iter().copied());
+    let ends = starts.iter().copied().chain(std::iter::once(text.len()));
+    for (from, to) in bounds.zip(ends) {
+        let part = read_cards(
+            file,
+            &text[from..to],
+            &head.kinds,
+            &head.schemas,
+            Some(&head.kept),
+            head.pack,
+        );
+        out.cards.extend(part.cards.into_iter().map(|mut c| {
+            let shift = |s: &mut std::ops::Range<usize>| *s = s.start + from..s.end + from;
+            shift(&mut c.header);
+            shift(&mut c.id_span);
+            c.refs.iter_mut().for_each(|r| shift(&mut r.span));
+            c
+        }));
+        out.diagnostics
+            .extend(part.diagnostics.into_iter().map(|mut d| {
+                for label in d.primary.iter_mut().chain(d.labels.iter_mut()) {
+                    label.span = label.span.start + from..label.span.end + from;
+                }
+                d
+            }));
+    }
+    out
 }
 
 /// Checks the decks under `cards/<game>/decks/`, each as it is read (decks

@@ -402,7 +402,13 @@ fn same_cards(
     let Some(files) = ws.list_quietly(game, Listing::Cards)? else {
         return Ok(None);
     };
-    if !files.iter().eq(marks.iter().map(|(rel, _)| rel)) {
+    // A spreadsheet's diagnostics stand on its cells, which only a
+    // compile maps: a game with one is compiled again.
+    if !files.iter().eq(marks.iter().map(|(rel, _)| rel))
+        || files
+            .iter()
+            .any(|rel| crate::load::sheet::extension(rel).is_some())
+    {
         return Ok(None);
     }
     let mut reused = 0;

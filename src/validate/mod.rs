@@ -3,6 +3,7 @@
 //! `game.toml` against the manifest's own schema ([`manifest`]).
 
 mod card;
+mod cell_types;
 mod clean;
 pub mod display;
 mod documents;

@@ -22,6 +22,7 @@ mod schemas;
 mod serve;
 mod sheets;
 mod sixth;
+mod spreadsheets;
 mod standalone;
 mod toml_test;
 mod watch;

@@ -138,6 +138,34 @@ fn the_output_block_finder_sees_text_and_json_blocks_only() {
 }
 
 #[test]
+fn the_readme_spreadsheet_tour_shows_what_carta_check_prints() {
+    let text = readme();
+    let ws = Workspace::shipped(&[]);
+    let toml = "cards/intrepidos/itens/pocoes.toml";
+    ws.run(["convert", toml, "--to", "csv"]).code(0);
+    std::fs::remove_file(ws.path().join(toml)).unwrap();
+    let file = "cards/intrepidos/itens/pocoes.csv";
+    let csv = ws.read(file);
+    let begins = block_after(&text, "`cards/intrepidos/itens/pocoes.csv` begins");
+    assert!(csv.replace("\r\n", "\n").starts_with(&begins), "{csv}");
+    let clean = ws.run(["check"]).code(0);
+    assert_eq!(
+        block_after(&text, "`cargo run -- check` checks every game and says"),
+        clean.stderr,
+        "the CSV checks as the TOML did"
+    );
+    let broken =
+        csv.replacen(",effect\r\n", ",efect\r\n", 1)
+            .replacen(",cura,1,Use", ",cura,um,Use", 1);
+    ws.write(file, broken);
+    let run = ws.run(["check"]).code(1);
+    assert_eq!(
+        block_after(&text, "`efect` in the header row — and check again:"),
+        run.stderr
+    );
+}
+
+#[test]
 fn the_readme_s_shell_lines_make_the_folders_they_write_into() {
     let text = readme();
     let mut made: Vec<&str> = Vec::new();

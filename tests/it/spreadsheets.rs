@@ -1,0 +1,316 @@
+//! Spreadsheet card files: files written by real spreadsheet programs
+//! (tests/fixtures/spreadsheets/, see make.py there for what wrote each)
+//! check as the TOML they replace, diagnostics land on cells, and
+//! `carta convert` moves every shipped game to XLSX and back unchanged.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::harness::{Workspace, repo};
+
+const GAMES: [&str; 5] = ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"];
+
+fn fixture(name: &str) -> Vec<u8> {
+    fs::read(repo().join("tests/fixtures/spreadsheets").join(name)).unwrap()
+}
+
+/// The `[[card]]` tables of a TOML text, as JSON.
+fn cards_of(text: &str) -> Vec<Value> {
+    let doc: serde_json::Map<String, Value> = toml::from_str(text).unwrap();
+    match doc.get("card") {
+        Some(Value::Array(cards)) => cards.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every card of a game's TOML card files, in the order carta reads them.
+fn game_cards(root: &Path, game: &str) -> Vec<Value> {
+    let mut files = Vec::new();
+    collect(&root.join("cards").join(game), &mut files);
+    files.sort();
+    files
+        .iter()
+        .flat_map(|f| cards_of(&fs::read_to_string(f).unwrap()))
+        .collect()
+}
+
+/// The card files under `dir` (not `game.toml`, decks or translations).
+fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() && name != "decks" && name != "i18n" {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "toml") && name != "game.toml" {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn sheets_written_by_excel_google_libreoffice_and_openpyxl_check_as_the_toml_they_replace() {
+    let original =
+        cards_of(&fs::read_to_string(repo().join("cards/intrepidos/itens/pocoes.toml")).unwrap());
+    // make.py typed one effect over two lines of its cell.
+    let mut expected = original.clone();
+    let effect = expected[0]["effect"]
+        .as_str()
+        .unwrap()
+        .replacen(": ", ":\n", 1);
+    expected[0]["effect"] = Value::String(effect);
+    for name in [
+        "pocoes-excel.csv",
+        "pocoes-google.csv",
+        "pocoes-openpyxl.xlsx",
+        "pocoes-libreoffice.xlsx",
+        "pocoes-libreoffice.ods",
+    ] {
+        let ws = Workspace::shipped(&["intrepidos"]);
+        fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+        let rel = format!("cards/intrepidos/itens/{name}");
+        ws.write(&rel, fixture(name));
+        let run = ws.run(["check", "intrepidos"]).succeeds();
+        // The two-line effect is newer than its translations: the check
+        // found the cards (and their translations by id).
+        assert!(run.stderr.contains("i18n::stale"), "{name}: {}", run.stderr);
+        assert!(run.stderr.contains("76 cards"), "{name}: {}", run.stderr);
+        ws.run(["convert", &rel, "--to", "toml", "-o", "back.toml"])
+            .succeeds();
+        assert_eq!(cards_of(&ws.read("back.toml")), expected, "{name}");
+        // A deck file still completes the ids of sheet cards.
+        let deck = ws.read("schemas/carta/editor/intrepidos.deck.json");
+        assert!(deck.contains("\"pocao-de-cura\""), "{name}");
+    }
+}
+
+#[test]
+fn every_shipped_game_goes_to_xlsx_and_back_with_every_card_unchanged() {
+    for game in GAMES {
+        let ws = Workspace::shipped(&[game]);
+        let before = game_cards(ws.path(), game);
+        assert!(!before.is_empty(), "{game}");
+        ws.run(["convert", &format!("cards/{game}"), "--to", "xlsx"])
+            .succeeds();
+        let book = fs::read(ws.path().join(format!("{game}.xlsx"))).unwrap();
+        // The game again, its cards from the workbook alone.
+        let mut files = Vec::new();
+        collect(&ws.path().join("cards").join(game), &mut files);
+        for f in files {
+            fs::remove_file(f).unwrap();
+        }
+        let rel = format!("cards/{game}/{game}.xlsx");
+        ws.write(&rel, &book);
+        let run = ws.run(["check", game]);
+        assert_eq!(run.code, Some(0), "{game}: {}", run.stderr);
+        ws.run(["convert", &rel, "--to", "toml", "-o", "back.toml"])
+            .succeeds();
+        let after = cards_of(&ws.read("back.toml"));
+        assert_eq!(after.len(), before.len(), "{game}");
+        // Cards in their order, every field equal (a card's fields come
+        // back in the order of the sheet's columns).
+        for (a, b) in before.iter().zip(&after) {
+            assert_eq!(a["id"], b["id"], "{game}: the cards' order changed");
+            assert_eq!(a, b, "{game}: a card changed");
+        }
+    }
+}
+
+#[test]
+fn a_csv_of_the_same_game_converts_back_unchanged_and_the_same_bytes_twice() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let before = game_cards(ws.path(), "intrepidos");
+    ws.run(["convert", "cards/intrepidos", "--to", "csv"])
+        .succeeds();
+    ws.run([
+        "convert",
+        "cards/intrepidos",
+        "--to",
+        "xlsx",
+        "-o",
+        "a.xlsx",
+    ])
+    .succeeds();
+    ws.run([
+        "convert",
+        "cards/intrepidos",
+        "--to",
+        "xlsx",
+        "-o",
+        "b.xlsx",
+    ])
+    .succeeds();
+    assert_eq!(
+        fs::read(ws.path().join("a.xlsx")).unwrap(),
+        fs::read(ws.path().join("b.xlsx")).unwrap(),
+        "a workbook is a function of the cards"
+    );
+    let csv = fs::read(ws.path().join("intrepidos.csv")).unwrap();
+    let mut files = Vec::new();
+    collect(&ws.path().join("cards/intrepidos"), &mut files);
+    for f in files {
+        fs::remove_file(f).unwrap();
+    }
+    ws.write("cards/intrepidos/cartas.csv", &csv);
+    ws.run(["check", "intrepidos"]).succeeds();
+    ws.run(["convert", "cards/intrepidos/cartas.csv", "--to", "toml"])
+        .succeeds();
+    assert_eq!(cards_of(&ws.read("cards/intrepidos/cartas.toml")), before);
+}
+
+#[test]
+fn conversion_never_replaces_a_file_without_force() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.write("intrepidos.xlsx", "mine");
+    let run = ws
+        .run(["convert", "cards/intrepidos", "--to", "xlsx"])
+        .code(1);
+    assert!(run.stderr.contains("convert::exists"), "{}", run.stderr);
+    assert_eq!(ws.read("intrepidos.xlsx"), "mine");
+    ws.run(["convert", "cards/intrepidos", "--to", "xlsx", "--force"])
+        .succeeds();
+    assert_ne!(
+        fs::read(ws.path().join("intrepidos.xlsx")).unwrap(),
+        b"mine"
+    );
+    let run = ws
+        .run([
+            "convert",
+            "cards/intrepidos",
+            "--to",
+            "csv",
+            "-o",
+            "../out.csv",
+        ])
+        .code(1);
+    assert!(run.stderr.contains("convert::path"), "{}", run.stderr);
+    assert!(!ws.path().join("../out.csv").exists());
+}
+
+#[test]
+fn json_diagnostics_name_the_sheet_file_row_column_and_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    ws.write(
+        "cards/intrepidos/itens/pocoes.csv",
+        "id,kind,name,class,min_level,effect,cor\r\n\
+         pocao-a,potion,A,Cura,1,Cura.,\r\n\
+         pocao-b,potion,B,cura,12abc,Cura.,\r\n\
+         pocao-c,potion,C,Caótico e Mau,1,Cura.,azul\r\n",
+    );
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    let found = run.json();
+    let at = |code: &str| {
+        found
+            .iter()
+            .find(|d| d["code"] == code && d["file"] == "cards/intrepidos/itens/pocoes.csv")
+            .unwrap_or_else(|| panic!("no {code} in {}", run.stdout))
+            .clone()
+    };
+    let bad_type = at("schema::type");
+    assert_eq!(bad_type["cell"], "E3");
+    assert_eq!(
+        (bad_type["line"].as_u64(), bad_type["column"].as_u64()),
+        (Some(3), Some(5))
+    );
+    assert!(
+        bad_type.get("sheet").is_none(),
+        "a CSV file has no sheet name"
+    );
+    assert_eq!(at("schema::enum")["cell"], "D4");
+    // An unknown column is reported at its header.
+    assert_eq!(at("schema::unknown-field")["cell"], "G1");
+}
+
+#[test]
+fn a_workbook_that_unpacks_past_the_limit_is_refused_at_the_file() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.write("cards/intrepidos/bomb.xlsx", fixture("bomb.xlsx"));
+    let run = ws.run(["check", "intrepidos"]).code(1);
+    assert!(run.stderr.contains("sheet::too-large"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cards/intrepidos/bomb.xlsx"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_sheet_comes_from_the_check_cache_until_a_cell_changes() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rel = "cards/intrepidos/itens/pocoes.csv";
+    ws.write(rel, fixture("pocoes-google.csv"));
+    let mut toml_files = Vec::new();
+    collect(&ws.path().join("cards/intrepidos"), &mut toml_files);
+    let all = toml_files.len() + 1;
+    ws.run(["check", "intrepidos"]).succeeds();
+    let again = ws.run(["check", "intrepidos"]).succeeds();
+    assert!(
+        again
+            .stderr
+            .contains(&format!("({all} unchanged card files")),
+        "{}",
+        again.stderr
+    );
+    let csv = ws.read(rel).replacen(",cura,1,", ",cura,2,", 1);
+    ws.write(rel, csv);
+    let changed = ws.run(["check", "intrepidos"]).succeeds();
+    assert!(
+        changed
+            .stderr
+            .contains(&format!("({} unchanged card files", all - 1)),
+        "{}",
+        changed.stderr
+    );
+}
+
+#[test]
+fn a_game_with_a_sheet_builds_its_bundle_and_print_sheets() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    ws.write(
+        "cards/intrepidos/itens/pocoes.xlsx",
+        fixture("pocoes-openpyxl.xlsx"),
+    );
+    ws.run(["build", "intrepidos"]).succeeds();
+    let sheets = ws.read("build/intrepidos/sheets/index.html");
+    assert!(
+        sheets.contains("Poção de Cura"),
+        "the sheet's card is printed"
+    );
+    let run = ws
+        .run(["decompile", "build/intrepidos/intrepidos.carta"])
+        .succeeds();
+    let bundle: Value = serde_json::from_str(&run.stdout).unwrap();
+    let card = bundle["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "tonico-de-forca")
+        .expect("a potion of the workbook is in the bundle");
+    // The workbook says `Força`, the label; the bundle holds the value.
+    assert_eq!(card["class"], "forca");
+}
+
+#[test]
+fn a_sheet_of_many_cards_is_read_in_slices_and_still_points_at_the_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let mut csv = String::from("id,kind,name,class,min_level,effect\n");
+    for i in 0..1_200 {
+        let level = if i == 1_100 { "x" } else { "1" };
+        csv.push_str(&format!("pocao-{i},potion,Poção {i},cura,{level},Cura.\n"));
+    }
+    ws.write("cards/intrepidos/muitas.csv", csv);
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    let found = run.json();
+    let bad: Vec<&Value> = found.iter().filter(|d| d["severity"] == "error").collect();
+    assert_eq!(bad.len(), 1, "{}", run.stdout);
+    assert_eq!(bad[0]["cell"], "E1102");
+    assert_eq!(bad[0]["line"], 1_102);
+}
