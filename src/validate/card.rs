@@ -112,30 +112,8 @@ pub struct FileCards {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Reads and validates the cards of one file. Files are independent, so
-/// callers run this in parallel.
-/// With `keep`, only those fields are kept on the cards (the rest are
-/// validated, then dropped): `carta check` keeps what rules read. With
-/// `pack`, every field is kept packed as well ([`RawCard::packed`]).
-pub fn read_cards(
-    file: FileId,
-    text: &str,
-    kinds: &[String],
-    schemas: &GameSchemas,
-    keep: Option<&BTreeSet<String>>,
-    pack: bool,
-) -> FileCards {
-    // Most files have nothing to report: read the cheap way, or in full.
-    match super::clean::read_clean(file, text, kinds, schemas, keep, pack) {
-        Some(cards) => FileCards {
-            cards,
-            diagnostics: Vec::new(),
-        },
-        None => read_in_full(file, text, kinds, schemas, keep, pack),
-    }
-}
-
-/// [`read_cards`] through `toml`'s tree, reporting everything.
+/// The cards of a file through `toml`'s tree, reporting everything: what
+/// [`super::clean::read_cards`] falls back to when a file is not clean.
 pub(super) fn read_in_full(
     file: FileId,
     text: &str,

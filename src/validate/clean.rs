@@ -8,11 +8,37 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::card::{CardRef, MAX_COPIES, RESERVED, RawCard, finish_card, header_of, is_valid_id};
+use super::card::{
+    CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, finish_card, header_of, is_valid_id,
+    read_in_full,
+};
 use super::documents::PathStep;
 use super::schemas::{GameSchemas, RefPattern};
 use crate::diag::FileId;
 use crate::load::tree::{self, Item, Node, Table};
+
+/// Reads and validates the cards of one file. Files are independent, so
+/// callers run this in parallel.
+/// With `keep`, only those fields are kept on the cards (the rest are
+/// validated, then dropped): `carta check` keeps what rules read. With
+/// `pack`, every field is kept packed as well ([`RawCard::packed`]).
+pub fn read_cards(
+    file: FileId,
+    text: &str,
+    kinds: &[String],
+    schemas: &GameSchemas,
+    keep: Option<&BTreeSet<String>>,
+    pack: bool,
+) -> FileCards {
+    // Most files have nothing to report: read the cheap way, or in full.
+    match read_clean(file, text, kinds, schemas, keep, pack) {
+        Some(cards) => FileCards {
+            cards,
+            diagnostics: Vec::new(),
+        },
+        None => read_in_full(file, text, kinds, schemas, keep, pack),
+    }
+}
 
 /// The cards of `file`, when the file is a `card` array of clean cards:
 /// each with a valid id, a name, a declared kind, copies if any in range,

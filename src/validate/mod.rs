@@ -14,7 +14,8 @@ mod pointer;
 mod schema_refs;
 mod schemas;
 
-pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id, read_cards};
+pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id};
+pub use clean::read_cards;
 pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};
 pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};

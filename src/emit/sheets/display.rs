@@ -38,7 +38,7 @@ fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
     for r in &kd.refs {
         replace_at(fields, &r.path, &|v| {
             let id = v.as_str()?;
-            super::reuse::note_read(id);
+            super::reads::note_read(id);
             game.pool.get(id).map(|c| c.name.clone())
         });
     }
@@ -47,7 +47,7 @@ fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
 /// A card as templates see it through the `card` helper:
 /// `{id, kind, kind_name, name, fields, raw}`.
 pub(super) fn card_value(card: &RawCard, game: &Game) -> Value {
-    super::reuse::note_read(&card.id);
+    super::reads::note_read(&card.id);
     let kind_name = game
         .manifest
         .manifest

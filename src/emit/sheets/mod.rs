@@ -22,6 +22,7 @@ pub mod icons;
 mod inputs;
 mod layout;
 mod page;
+mod reads;
 mod renderer;
 mod reuse;
 mod spans;

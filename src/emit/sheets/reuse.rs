@@ -32,7 +32,6 @@
 //! UTF-8, is rendered again. Hashes are foldhash's with fixed seeds (stable
 //! for one build of carta; the game's key includes carta's version).
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -43,6 +42,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::reads::recording;
 use super::renderer::{Rendered, Renderer};
 use super::{Inputs, Print};
 use crate::diag::SourceMap;
@@ -77,31 +77,6 @@ struct Slot {
     sum: u64,
     /// The other cards the face or back read, each with its hash then.
     read: ReadCards,
-}
-
-thread_local! {
-    /// The cards the render on this thread has read, while one is recorded.
-    static READ: RefCell<Option<Vec<String>>> = const { RefCell::new(None) };
-}
-
-/// Notes that the card being rendered read card `id` (its name, its view).
-pub(super) fn note_read(id: &str) {
-    READ.with(|r| {
-        if let Some(read) = r.borrow_mut().as_mut() {
-            read.push(id.to_owned());
-        }
-    });
-}
-
-/// Runs `f` (one card's render, on this thread), returning its result and
-/// the ids of the other cards it read, sorted, each once.
-fn recording<T>(f: impl FnOnce() -> T) -> (T, Vec<String>) {
-    READ.with(|r| *r.borrow_mut() = Some(Vec::new()));
-    let out = f();
-    let mut read = READ.with(|r| r.borrow_mut().take()).unwrap_or_default();
-    read.sort_unstable();
-    read.dedup();
-    (out, read)
 }
 
 /// A hasher whose output depends on `seed` and the input alone (foldhash
