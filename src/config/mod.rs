@@ -122,6 +122,13 @@ pub struct Kind {
     /// How cards of this kind print: their size, bleed, safe zone and art fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub print: Option<KindPrint>,
+    /// Spreadsheet card files under `cards/<game>/` (`heroes.csv`), or one
+    /// sheet of a workbook (`cards.xlsx#Heroes`), whose rows are cards of
+    /// this kind: they need no `kind` column. A row's own `kind` cell, when
+    /// it has one, wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("uniqueItems" = true))]
+    pub sheets: Vec<String>,
 }
 
 impl Manifest {
@@ -152,6 +159,20 @@ impl Manifest {
     /// The kind ids, in declaration order.
     pub fn kind_ids(&self) -> Vec<String> {
         self.kinds.keys().cloned().collect()
+    }
+
+    /// The kind the kinds' `sheets` give the rows of a spreadsheet or of
+    /// one sheet, by `file` or `file#sheet` relative to the game's folder;
+    /// the first kind to name one keeps it (the manifest check reports
+    /// the others).
+    pub fn sheet_kinds(&self) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        for (id, kind) in &self.kinds {
+            for sheet in &kind.sheets {
+                out.entry(sheet.clone()).or_insert_with(|| id.clone());
+            }
+        }
+        out
     }
 
     /// Calls `f` with every string of the manifest a translation replaces,

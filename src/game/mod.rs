@@ -403,9 +403,10 @@ fn read_card_files(
     // A file's text stays in memory only when it has something to report:
     // what needs it later reads it again (`Workspace::text_of`, `restore`).
     let first = ws.sources.len();
+    let types = validate::SheetTypes::new(&head.manifest, &head.schemas);
     let per_file = ws.read_cards_stamped(
         &card_files,
-        &head.schemas,
+        &types,
         diags,
         reuse,
         |file, rel, text, stamp| {

@@ -182,7 +182,7 @@ impl Workspace {
                     Err(problem) => return Ok(Err(problem)),
                 };
                 if let Some((types, ext)) = sheet {
-                    let shadow = sheet::shadow(id, ext, &bytes, types, limits);
+                    let shadow = sheet::shadow(id, (rel, ext), &bytes, types, limits);
                     let (value, _) = process(id, rel, &shadow.text, stamp);
                     return Ok(Ok((Some(value), Kept::Sheet(shadow))));
                 }

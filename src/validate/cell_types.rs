@@ -1,22 +1,55 @@
 //! What a kind's schema accepts at a path, for typing spreadsheet cells
-//! (`load::sheet`): the JSON types, and an enum's values with their labels.
+//! (`load::sheet`): the JSON types, and an enum's values with their labels;
+//! and the kind the manifest gives a sheet's rows.
+
+use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
 use super::display::{LABELS_KEYWORD, scalar_key};
 use super::documents::PathStep;
+use super::manifest::LoadedManifest;
 use super::schemas::GameSchemas;
 use crate::load::sheet::{Expect, Step, Types};
 
-impl Types for GameSchemas {
+/// What a game's spreadsheet card files are read with: its schemas, and
+/// the kinds its manifest gives whole files or sheets (`[kinds.k] sheets`).
+pub struct SheetTypes<'a> {
+    schemas: &'a GameSchemas,
+    /// The game's card folder, `cards/<game>/`, which `sheets` are relative to.
+    folder: String,
+    /// By `file` or `file#sheet`, relative to the folder.
+    kinds: BTreeMap<String, String>,
+}
+
+impl<'a> SheetTypes<'a> {
+    /// The types of game `manifest`'s sheets, typed by `schemas`.
+    pub fn new(manifest: &LoadedManifest, schemas: &'a GameSchemas) -> Self {
+        Self {
+            schemas,
+            folder: format!("cards/{}/", manifest.manifest.id),
+            kinds: manifest.manifest.sheet_kinds(),
+        }
+    }
+}
+
+impl Types for SheetTypes<'_> {
     fn expect(&self, kind: &str, path: &[Step<'_>]) -> Expect {
         let mut out = Expect::default();
-        self.visit(kind, &mut |obj, at| {
+        self.schemas.visit(kind, &mut |obj, at| {
             if matches_path(at, path) {
                 add(&mut out, obj);
             }
         });
         out
+    }
+
+    fn sheet_kind(&self, rel: &str, sheet: &str) -> Option<&str> {
+        let file = rel.strip_prefix(&self.folder)?;
+        let one = (!sheet.is_empty())
+            .then(|| self.kinds.get(&format!("{file}#{sheet}")))
+            .flatten();
+        one.or_else(|| self.kinds.get(file)).map(String::as_str)
     }
 }
 

@@ -2,13 +2,13 @@
 //! generated JSON Schema (so its errors have the same exact spans as a
 //! card's), then deserialized into [`Manifest`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
 use super::{GameSchemas, SchemaDoc, Subject, diagnose};
 use crate::config::{self, Manifest};
-use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
+use crate::diag::{Diagnostic, Diagnostics, FileId, Label, SourceMap};
 use crate::load::{SpanIndex, parse_toml, table_to_json};
 
 /// A parsed manifest and where its parts are written.
@@ -68,7 +68,42 @@ pub fn parse(
         spans: SpanIndex::new(&doc),
         written: instance,
     };
+    sheets_named_once(&loaded, diags);
     id_is_folder(&loaded, game, diags).then_some(loaded)
+}
+
+/// Reports a spreadsheet (or sheet) that two kinds' `sheets` name: its rows
+/// can be cards of one kind only.
+fn sheets_named_once(loaded: &LoadedManifest, diags: &mut Diagnostics) {
+    let mut first: HashMap<&str, (&str, usize)> = HashMap::new();
+    for (kind, decl) in &loaded.manifest.kinds {
+        for (i, sheet) in decl.sheets.iter().enumerate() {
+            let Some(&(other, j)) = first.get(sheet.as_str()) else {
+                first.insert(sheet, (kind, i));
+                continue;
+            };
+            if other == kind {
+                continue; // a repeat in one list: the schema's uniqueItems reports it
+            }
+            let at = |k: &str, n: usize| {
+                loaded
+                    .spans
+                    .value_span(&format!("/kinds/{k}/sheets/{n}"))
+                    .unwrap_or(0..0)
+            };
+            diags.push(
+                Diagnostic::error(
+                    "manifest::sheet-kind",
+                    format!("`{sheet}` is given to two kinds, `{other}` and `{kind}`"),
+                )
+                .at(loaded.file, at(kind, i), "named again here")
+                .with_label(Label::new(loaded.file, at(other, j), "first named here"))
+                .with_help(
+                    "give a spreadsheet's rows one kind, or a `kind` column that names each row's",
+                ),
+            );
+        }
+    }
 }
 
 /// Validates `game.toml` against the manifest's generated schema, reporting

@@ -15,6 +15,7 @@ mod schema_refs;
 mod schemas;
 
 pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id};
+pub use cell_types::SheetTypes;
 pub use clean::read_cards;
 pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};
 pub use manifest::LoadedManifest;

@@ -314,3 +314,121 @@ fn a_sheet_of_many_cards_is_read_in_slices_and_still_points_at_the_cell() {
     assert_eq!(bad[0]["cell"], "E1102");
     assert_eq!(bad[0]["line"], 1_102);
 }
+
+/// The errors `carta check intrepidos` reports in file `rel`, as JSON (its
+/// new cards' missing translations are only warnings).
+fn diagnostics_in(ws: &Workspace, rel: &str) -> Vec<Value> {
+    let run = ws.run(["--message-format", "json", "check", "intrepidos"]);
+    run.json()
+        .into_iter()
+        .filter(|d| d["file"] == rel && d["severity"] == "error")
+        .collect()
+}
+
+/// Gives kind `potion` of the shipped intrépidos the `sheets` named.
+fn potion_sheets(ws: &Workspace, sheets: &str) {
+    let game = ws.read("cards/intrepidos/game.toml");
+    ws.write(
+        "cards/intrepidos/game.toml",
+        game.replacen(
+            "[kinds.potion]\n",
+            &format!("[kinds.potion]\nsheets = {sheets}\n"),
+            1,
+        ),
+    );
+}
+
+#[test]
+fn a_sheet_the_manifest_gives_a_kind_needs_no_kind_column() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rows = "id,name,class,min_level,effect\n\
+                pocao-a,A,cura,1,Cura.\n\
+                pocao-b,B,cura,x,Cura.\n";
+    ws.write("cards/intrepidos/itens/pocoes.csv", rows);
+    let rel = "cards/intrepidos/itens/pocoes.csv";
+    // Without the mapping, every row lacks its kind.
+    let found = diagnostics_in(&ws, rel);
+    assert!(found.iter().any(|d| d["cell"] == "A2"), "{found:?}");
+    potion_sheets(&ws, "[\"itens/pocoes.csv\"]");
+    let found = diagnostics_in(&ws, rel);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "schema::type", "typed as a potion");
+    assert_eq!(found[0]["cell"], "D3");
+    ws.write(rel, rows.replace(",x,", ",2,"));
+    assert_eq!(diagnostics_in(&ws, rel), Vec::<Value>::new());
+}
+
+#[test]
+fn one_sheet_of_a_workbook_may_be_given_a_kind_and_a_kind_cell_still_wins() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let given = book.add_worksheet().set_name("Poções").unwrap();
+    for (c, h) in ["id", "name", "class", "min_level", "effect"]
+        .iter()
+        .enumerate()
+    {
+        given.write(0, u16::try_from(c).unwrap(), *h).unwrap();
+    }
+    given.write_row(1, 0, ["pocao-a", "A", "cura"]).unwrap();
+    given.write(1, 3, 1).unwrap();
+    given.write(1, 4, "Cura.").unwrap();
+    // The other sheet has a `kind` column, and no mapping: its rows name theirs.
+    let own = book.add_worksheet().set_name("Outras").unwrap();
+    own.write_row(0, 0, ["id", "kind", "name", "class", "min_level", "effect"])
+        .unwrap();
+    own.write_row(1, 0, ["pocao-b", "potion", "B", "cura"])
+        .unwrap();
+    own.write(1, 4, 2).unwrap();
+    own.write(1, 5, "Cura.").unwrap();
+    ws.write(
+        "cards/intrepidos/itens/livro.xlsx",
+        book.save_to_buffer().unwrap(),
+    );
+    let rel = "cards/intrepidos/itens/livro.xlsx";
+    assert!(
+        !diagnostics_in(&ws, rel).is_empty(),
+        "a sheet without kinds"
+    );
+    potion_sheets(&ws, "[\"itens/livro.xlsx#Poções\"]");
+    assert_eq!(diagnostics_in(&ws, rel), Vec::<Value>::new());
+    // The whole file given to another kind: the sheet's own mapping wins
+    // for its rows, and the `kind` cells of the other sheet win too.
+    let game = ws.read("cards/intrepidos/game.toml");
+    ws.write(
+        "cards/intrepidos/game.toml",
+        game.replacen(
+            "[kinds.action]\n",
+            "[kinds.action]\nsheets = [\"itens/livro.xlsx\"]\n",
+            1,
+        ),
+    );
+    assert_eq!(diagnostics_in(&ws, rel), Vec::<Value>::new());
+}
+
+#[test]
+fn a_sheet_given_to_two_kinds_is_an_error_at_both() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let game = ws.read("cards/intrepidos/game.toml");
+    ws.write(
+        "cards/intrepidos/game.toml",
+        game.replacen(
+            "[kinds.potion]\n",
+            "[kinds.potion]\nsheets = [\"x.csv\"]\n",
+            1,
+        )
+        .replacen(
+            "[kinds.action]\n",
+            "[kinds.action]\nsheets = [\"x.csv\"]\n",
+            1,
+        ),
+    );
+    let run = ws.run(["check", "intrepidos"]).code(1);
+    assert!(
+        run.stderr.contains("manifest::sheet-kind"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("first named here"), "{}", run.stderr);
+}

@@ -76,6 +76,9 @@ pub struct Expect {
 pub trait Types: Sync {
     /// What the schema of `kind` accepts at `path` (nothing known: all false).
     fn expect(&self, kind: &str, path: &[Step<'_>]) -> Expect;
+    /// The kind the manifest gives the rows of sheet `sheet` of card file
+    /// `rel` (workspace-relative), when it gives one.
+    fn sheet_kind(&self, rel: &str, sheet: &str) -> Option<&str>;
 }
 
 /// A spreadsheet as the TOML card file it stands for.
@@ -91,13 +94,20 @@ pub struct Shadow {
 
 /// The shadow of spreadsheet file `file` (extension `ext`, see
 /// [`extension`]) from its bytes, typed by `types`.
-pub fn shadow(file: FileId, ext: &str, bytes: &[u8], types: &dyn Types, limits: &Limits) -> Shadow {
+pub fn shadow(
+    file: FileId,
+    (rel, ext): (&str, &str),
+    bytes: &[u8],
+    types: &dyn Types,
+    limits: &Limits,
+) -> Shadow {
     let bounds = Bounds {
         cells: MAX_CELLS,
         unpacked: limits.max_file_bytes,
     };
     let mut w = Writer {
         file,
+        rel,
         types,
         out: Shadow::default(),
         paths: HashMap::new(),
@@ -144,6 +154,8 @@ struct Resolved {
 
 struct Writer<'a> {
     file: FileId,
+    /// The file's workspace path, which the manifest's `sheets` name.
+    rel: &'a str,
     types: &'a dyn Types,
     out: Shadow,
     /// Per header text and kind: the resolved column, or why it is unusable.
@@ -199,6 +211,8 @@ impl Writer<'_> {
         let Some(first) = sheet.cells.first() else {
             return;
         };
+        // The kind the manifest gives rows without a `kind` cell of their own.
+        let given = self.types.sheet_kind(self.rel, &sheet.name);
         let header_row = first.row;
         let s = self.out.cells.add_sheet(&sheet.name, header_row + 1);
         let at = |row: u32, col: u32| CellAt {
@@ -231,7 +245,7 @@ impl Writer<'_> {
         let rows = rows(&sheet.cells);
         let columns = self.columns(s, &rows[0]);
         for row in &rows[1..] {
-            self.card(index, s, &columns, row);
+            self.card(index, s, &columns, row, given);
         }
     }
 
@@ -296,8 +310,16 @@ impl Writer<'_> {
         columns
     }
 
-    /// One row as one `[[card]]`.
-    fn card(&mut self, index: usize, s: u16, columns: &[Option<Column>], row: &[&Cell]) {
+    /// One row as one `[[card]]`; `given`, the kind the manifest gives
+    /// the sheet's rows, is written for a row without a `kind` cell.
+    fn card(
+        &mut self,
+        index: usize,
+        s: u16,
+        columns: &[Option<Column>],
+        row: &[&Cell],
+        given: Option<&str>,
+    ) {
         let at = |cell: &Cell| CellAt {
             sheet: s,
             row: cell.row + 1,
@@ -308,14 +330,25 @@ impl Writer<'_> {
         if used.is_empty() {
             return;
         }
-        let kind = used
+        let own = used
             .iter()
             .find(|(c, _)| c.segments == ["kind"])
-            .map(|(_, cell)| cell.value.shown().trim().to_owned())
-            .unwrap_or_default();
+            .map(|(_, cell)| cell.value.shown().trim().to_owned());
         let start = self.out.text.len();
         self.out.cells.place(start, at(row[0]));
         self.out.text.push_str("[[card]]\n");
+        let kind = match (own, given) {
+            (Some(own), _) => own,
+            (None, Some(given)) => {
+                // Not in any cell: what is said of it lands on the row.
+                self.out.cells.place(self.out.text.len(), at(row[0]));
+                self.out.text.push_str("kind = ");
+                push_string(&mut self.out.text, given);
+                self.out.text.push('\n');
+                given.to_owned()
+            }
+            (None, None) => String::new(),
+        };
         let mut entries: Vec<(Rc<Resolved>, &Column, &Cell)> = Vec::new();
         for (column, cell) in used {
             if let Some(r) = self.resolve(index, &kind, column, s) {
@@ -725,6 +758,10 @@ mod tests {
     struct Fake;
 
     impl Types for Fake {
+        fn sheet_kind(&self, rel: &str, sheet: &str) -> Option<&str> {
+            (rel == "cards/g/given.csv" && sheet.is_empty()).then_some("k")
+        }
+
         fn expect(&self, _: &str, path: &[Step<'_>]) -> Expect {
             let mut e = Expect::default();
             match path {
@@ -742,8 +779,39 @@ mod tests {
         }
     }
 
+    #[test]
+    fn rows_without_a_kind_cell_take_the_kind_the_manifest_gives() {
+        let s = shadow(
+            FileId(0),
+            ("cards/g/given.csv", "csv"),
+            b"id,nota\nx,a\n",
+            &Fake,
+            &Limits::default(),
+        );
+        assert!(s.diagnostics.is_empty(), "{:?}", s.diagnostics);
+        assert!(s.text.contains("[[card]]\nkind = \"k\"\n"), "{}", s.text);
+        let own = shadow(
+            FileId(0),
+            ("cards/g/given.csv", "csv"),
+            b"id,kind,nota\nx,other,a\n",
+            &Fake,
+            &Limits::default(),
+        );
+        assert!(
+            !own.text.contains("\"k\""),
+            "a kind cell wins: {}",
+            own.text
+        );
+    }
+
     fn shadow_of(csv: &str) -> Shadow {
-        shadow(FileId(0), "csv", csv.as_bytes(), &Fake, &Limits::default())
+        shadow(
+            FileId(0),
+            ("cards/g/x.csv", "csv"),
+            csv.as_bytes(),
+            &Fake,
+            &Limits::default(),
+        )
     }
 
     #[test]
