@@ -513,8 +513,12 @@ fn exit_2_errors_and_damaged_bundles_are_json_objects_too() {
     assert_eq!(run.json()[0]["code"], "bundle::damaged");
 }
 
+/// A deck path is read as given (from the current directory, like every
+/// path on the command line), not under `-C`'s folder: named from
+/// elsewhere by its full path, a deck inside the workspace is printed, and
+/// its problems name it by its workspace path.
 #[test]
-fn print_reads_deck_paths_in_the_workspace_given_with_dash_c() {
+fn print_reads_a_deck_path_as_given_wherever_the_workspace_is() {
     let ws = mini(&card("a", ""));
     ws.write(
         "cards/mini/decks/d.toml",
@@ -522,26 +526,28 @@ fn print_reads_deck_paths_in_the_workspace_given_with_dash_c() {
     );
     let elsewhere = tempfile::tempdir().unwrap();
     let root = ws.path().to_str().unwrap();
-    run_in(
+    let deck = |name: &str| {
+        ws.path()
+            .join("cards/mini/decks")
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let run = run_in(
         elsewhere.path(),
         ["-C", root, "print", "cards/mini/decks/d.toml"],
-    )
-    .succeeds();
+    );
+    assert_eq!(run.code, Some(2), "not under -C: {}", run.stderr);
+    run_in(elsewhere.path(), ["-C", root, "print", &deck("d.toml")]).succeeds();
     assert!(ws.path().join("build/mini/decks/d/index.html").is_file());
     ws.write(
         "cards/mini/decks/bad.toml",
         "game = \"nope\"\nname = \"D\"\n\n[main]\na = 1\n",
     );
+    let bad = deck("bad.toml");
     let run = run_in(
         elsewhere.path(),
-        [
-            "--message-format",
-            "json",
-            "-C",
-            root,
-            "print",
-            "cards/mini/decks/bad.toml",
-        ],
+        ["--message-format", "json", "-C", root, "print", &bad],
     );
     assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
     let d = &with_code(&run, "deck::game")[0];
