@@ -12,19 +12,18 @@
 //! compiled as usual (from the per-file cache), which writes a new record.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Decks, Game, Head, Keep, check_card_text, finish, prepare};
+use super::cards::check_card_text;
+use super::{Decks, Game, Head, Keep, finish, prepare};
 use crate::diag::{Diagnostic, Diagnostics, Elided, FileId, Label, Severity};
 use crate::i18n::{Coverage, phrases};
 use crate::load::{
     CheckCache, Listing, LoadError, Mark, Stamp, Workspace, hash_text, settled_stamp,
 };
-use crate::validate::{PackedFields, RawCard};
 
 /// A game as `carta check` saw it.
 #[derive(Debug)]
@@ -144,26 +143,6 @@ pub(super) fn text_mark(text: &str, stamp: Option<Stamp>) -> Mark {
         payload: 0,
         shape: 0,
     }
-}
-
-/// What the game's verdict reads of a file's cards, hashed: everything
-/// the cache keeps of them but where they are written. Two texts with the
-/// same shape give the same pool, rules' inputs, decks' verdicts and
-/// editor schemas; only a diagnostic pointing into the file could differ.
-pub(super) fn shape(cards: &[RawCard]) -> u64 {
-    let mut h = DefaultHasher::new();
-    for c in cards {
-        (&c.id, &c.kind, &c.name, c.copies).hash(&mut h);
-        // A map's JSON is its fields in order: the same text, the same key.
-        serde_json::to_string(&c.fields).ok().hash(&mut h);
-        c.packed.as_ref().map(PackedFields::bytes).hash(&mut h);
-        for r in &c.refs {
-            (&r.target, &*r.kinds, &r.field).hash(&mut h);
-        }
-        c.refs.len().hash(&mut h);
-    }
-    cards.len().hash(&mut h);
-    h.finish()
 }
 
 /// Checks the named games (all when `games` is empty) with their decks, as

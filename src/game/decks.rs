@@ -1,0 +1,128 @@
+//! A game's example decks checked: each read, parsed and judged as it is
+//! read, and which of them can be judged while some cards have errors.
+
+use std::collections::HashSet;
+
+use super::{Game, Keep, recall};
+use crate::deck::{self, DeckFile};
+use crate::diag::{self, Diagnostic, Diagnostics, FileId, Severity};
+use crate::link::CardPool;
+use crate::load::{LoadError, Mark, Stamp, Workspace};
+
+/// Checks the decks under `cards/<game>/decks/`, each as it is read (decks
+/// are independent); keeps them on the game when every field is kept (only
+/// emitters need them once they are checked). Returns each deck file with
+/// the mark of what was read (its stamp and text), for the game's record.
+pub(super) fn check_example_decks(
+    ws: &mut Workspace,
+    game: &mut Game,
+    keep: Keep,
+    trust: &Trust,
+    diags: &mut Diagnostics,
+) -> Result<Vec<(String, Option<Mark>)>, LoadError> {
+    let deck_files = ws.deck_files(game.id(), diags)?;
+    let never = |_: FileId, _: &str, _: Stamp| None;
+    // As a card file's, a deck file's text stays only when it has
+    // something to report.
+    let checked =
+        ws.read_each_stamped(&deck_files, false, diags, never, |file, _, text, stamp| {
+            let mut out = Vec::new();
+            let deck = check_deck(game, file, text, trust, &mut out);
+            let report = !out.is_empty();
+            let mark = (keep == Keep::RulesCached).then(|| recall::text_mark(text, stamp));
+            ((deck, out, mark), report)
+        })?;
+    let mut marks = Vec::with_capacity(deck_files.len());
+    for (rel, checked) in deck_files.into_iter().zip(checked) {
+        let Some((deck, out, mark)) = checked else {
+            marks.push((rel, None));
+            continue;
+        };
+        marks.push((rel, mark));
+        diags.extend(out);
+        if keep.all_fields() {
+            game.decks.extend(deck);
+        }
+    }
+    Ok(marks)
+}
+
+/// Which decks can be judged while some cards have errors: every card
+/// that is in the pool is known, so a deck line naming no card of it is
+/// always an error; the rules judge a deck only when none of its cards
+/// comes from a card file with errors (their counts would repeat them).
+#[derive(Debug, Default)]
+pub(super) struct Trust {
+    /// The card files with errors (none when the pool is clean).
+    tainted: HashSet<FileId>,
+}
+
+impl Trust {
+    /// The trust a compile's card diagnostics `found` allow, or `None` when
+    /// decks cannot be judged at all: a card file that could not be read or
+    /// parsed may hold any id, so no deck line can be called unknown.
+    pub(super) fn of(found: &[Diagnostic], cards_ok: bool) -> Option<Trust> {
+        if cards_ok {
+            return Some(Trust::default());
+        }
+        let errors = || found.iter().filter(|d| d.severity == Severity::Error);
+        let unread = errors().any(|d| {
+            d.code.starts_with("toml::") || d.code.starts_with("load::") || d.code == diag::ELIDED
+        });
+        if unread {
+            return None;
+        }
+        let tainted = errors()
+            .filter_map(|d| d.primary.as_ref().map(|l| l.file))
+            .collect();
+        Some(Trust { tainted })
+    }
+
+    /// Whether the rules may judge `resolved`, a deck of `pool`.
+    fn judges(&self, resolved: &deck::ResolvedDeck, pool: &CardPool) -> bool {
+        resolved.view.zones.iter().flatten().all(|e| {
+            let card = pool.card(usize::try_from(e.card).expect("u32 fits usize"));
+            !self.tainted.contains(&card.file)
+        })
+    }
+}
+
+/// Parses one deck file of `game`, resolves it and checks it against the
+/// deck rules (those `trust` allows); returns the parsed deck when it is
+/// for this game.
+fn check_deck(
+    game: &Game,
+    file: FileId,
+    text: &str,
+    trust: &Trust,
+    out: &mut Vec<Diagnostic>,
+) -> Option<DeckFile> {
+    let parsed = deck::parse(file, text, out)?;
+    if parsed.game != game.id() {
+        out.push(
+            Diagnostic::error(
+                "deck::game",
+                format!(
+                    "this deck is for `{}`, but it is in the decks of `{}`",
+                    parsed.game,
+                    game.id()
+                ),
+            )
+            .at(file, parsed.game_span.clone(), "another game")
+            .with_help(format!(
+                "write `game = \"{}\"`, or move the file to that game's `decks/`",
+                game.id()
+            )),
+        );
+        return None;
+    }
+    if trust.tainted.is_empty() {
+        deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, out);
+    } else if let Some(set) = deck::rules_for(&parsed, &game.rules, out)
+        && let Some(resolved) = deck::resolve(&parsed, &game.manifest, &game.pool, set, out)
+        && trust.judges(&resolved, &game.pool)
+    {
+        deck::check(&parsed, &resolved, &game.manifest, set, out);
+    }
+    Some(parsed)
+}
