@@ -14,6 +14,9 @@
 //!   by decoding it.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Cursor, Read, Seek};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
@@ -112,6 +115,24 @@ fn image_type(rel: &str) -> Result<String, ArtProblem> {
 /// When the path is absolute, climbs with `..`, is not an image type, or
 /// the jail refuses it.
 pub fn read(jail: &Jail, game: &str, rel: &str) -> Result<(String, Vec<u8>), ArtProblem> {
+    let (ext, full) = art_path(jail, game, rel)?;
+    let bytes = jail.read(&full).map_err(ArtProblem::Read)?;
+    Ok((ext, bytes))
+}
+
+/// What art file `rel` (relative to `cards/<game>/`) holds, told from its
+/// header alone: a check reads no more of a picture than its size needs.
+///
+/// # Errors
+/// As [`read`], and when it is not an image of its type.
+pub fn measure(jail: &Jail, game: &str, rel: &str) -> Result<Picture, ArtProblem> {
+    let (ext, full) = art_path(jail, game, rel)?;
+    let file = jail.open(&full).map_err(ArtProblem::Read)?;
+    picture_in(&ext, BufReader::new(file))
+}
+
+/// The extension of art file `rel` and its path in the workspace.
+fn art_path(jail: &Jail, game: &str, rel: &str) -> Result<(String, PathBuf), ArtProblem> {
     if Jail::is_absolute(rel) {
         return Err(ArtProblem::Absolute);
     }
@@ -119,9 +140,7 @@ pub fn read(jail: &Jail, game: &str, rel: &str) -> Result<(String, Vec<u8>), Art
         return Err(ArtProblem::Escapes);
     }
     let ext = image_type(rel)?;
-    let full = jail.root().join("cards").join(game).join(rel);
-    let bytes = jail.read(&full).map_err(ArtProblem::Read)?;
-    Ok((ext, bytes))
+    Ok((ext, jail.root().join("cards").join(game).join(rel)))
 }
 
 /// What the bytes of an art file of type `ext` hold.
@@ -129,15 +148,23 @@ pub fn read(jail: &Jail, game: &str, rel: &str) -> Result<(String, Vec<u8>), Art
 /// # Errors
 /// When they are not an image of that type.
 pub fn picture(ext: &str, bytes: &[u8]) -> Result<Picture, ArtProblem> {
+    picture_in(ext, Cursor::new(bytes))
+}
+
+/// [`picture`] from a reader, of which it reads only what it needs: an
+/// SVG's first 64 KiB, a raster image's header.
+fn picture_in<R: BufRead + Seek>(ext: &str, mut reader: R) -> Result<Picture, ArtProblem> {
     if ext == "svg" {
-        let head = &bytes[..bytes.len().min(64 * 1024)];
-        return if String::from_utf8_lossy(head).contains("<svg") {
+        let mut head = Vec::new();
+        // An unreadable file is no image either.
+        let _ = (&mut reader).take(64 * 1024).read_to_end(&mut head);
+        return if String::from_utf8_lossy(&head).contains("<svg") {
             Ok(Picture::Vector)
         } else {
             Err(ArtProblem::NotAnImage("it has no `<svg` element".into()))
         };
     }
-    match imagesize::blob_size(bytes) {
+    match imagesize::reader_size(reader) {
         Ok(size) if size.width > 0 && size.height > 0 => {
             Ok(Picture::Raster(size.width, size.height))
         }
@@ -215,6 +242,8 @@ pub fn check<'c>(
     diags: &mut Diagnostics,
 ) {
     let mut fields_of = std::collections::BTreeMap::new();
+    // A picture many cards show is measured once.
+    let mut measured = HashMap::new();
     for card in cards {
         let fields = fields_of
             .entry(card.kind.as_str())
@@ -223,7 +252,7 @@ pub fn check<'c>(
             let Some(value) = card.fields.get(field) else {
                 continue;
             };
-            if let Some(d) = check_one(ws, manifest, card, field, value) {
+            if let Some(d) = check_one(ws, manifest, &mut measured, (card, field), value) {
                 diags.push(d);
             }
         }
@@ -234,17 +263,19 @@ pub fn check<'c>(
 fn check_one(
     ws: &Workspace,
     manifest: &Manifest,
-    card: &RawCard,
-    field: &str,
+    measured: &mut HashMap<String, Result<Picture, ArtProblem>>,
+    (card, field): (&RawCard, &str),
     value: &Value,
 ) -> Option<Diagnostic> {
     let at = || field_at(&ws.sources, ws.jail(), card, &format!("/{field}")).value;
     // A value of another type is the schema's to report (and the sheets').
     let rel = value.as_str()?;
-    let found = read(ws.jail(), &manifest.id, rel).and_then(|(ext, bytes)| picture(&ext, &bytes));
+    let found = measured
+        .entry(rel.to_owned())
+        .or_insert_with(|| measure(ws.jail(), &manifest.id, rel));
     match found {
         Ok(Picture::Vector) => None,
-        Ok(Picture::Raster(w, h)) => {
+        &mut Ok(Picture::Raster(w, h)) => {
             let (bw, bh) = art_box(manifest, &card.kind);
             let dpi = effective_dpi((w, h), (bw, bh));
             (dpi < MIN_DPI).then(|| {

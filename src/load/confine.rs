@@ -195,6 +195,23 @@ impl Jail {
         read_regular(&real, self.max_bytes)
     }
 
+    /// Opens the file at `path`, which must resolve inside the workspace and
+    /// be a regular file within the size limit, for a reader that needs
+    /// only part of it (an image's header).
+    ///
+    /// # Errors
+    /// See [`ReadProblem`].
+    pub fn open(&self, path: &Path) -> Result<File, ReadProblem> {
+        let file = open_regular(&self.confine(path)?)?;
+        let len = file.metadata().map_err(ReadProblem::Io)?.len();
+        if len > self.max_bytes {
+            return Err(ReadProblem::TooLarge {
+                limit: self.max_bytes,
+            });
+        }
+        Ok(file)
+    }
+
     /// Reads a file the user named on the command line: anywhere, but
     /// still only a regular file within the size limit.
     ///
@@ -259,6 +276,14 @@ impl Stamp {
 /// is checked on the open handle, so a swap between a check and the open
 /// cannot slip a FIFO or device in.
 pub(super) fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem> {
+    crate::write::read_at_most(open_regular(path)?, max)
+        .map_err(ReadProblem::Io)?
+        .ok_or(ReadProblem::TooLarge { limit: max })
+}
+
+/// Opens `path` for reading if it is a regular file: never blocks on a FIFO
+/// or a device.
+fn open_regular(path: &Path) -> Result<File, ReadProblem> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -281,9 +306,7 @@ pub(super) fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem
     if !meta.is_file() {
         return Err(ReadProblem::NotRegular(noun(meta.file_type())));
     }
-    crate::write::read_at_most(file, max)
-        .map_err(ReadProblem::Io)?
-        .ok_or(ReadProblem::TooLarge { limit: max })
+    Ok(file)
 }
 
 /// What a file that is not a regular file is, as a noun phrase.
