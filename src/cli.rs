@@ -524,7 +524,8 @@ pub fn run(cli: Cli) -> ExitCode {
 /// What `carta convert` is given.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// A game folder (`cards/<game>`) or a card file in it, relative to the workspace.
+    /// A game folder (`cards/<game>`) or a card file in it, of the workspace,
+    /// relative to the current directory.
     path: String,
     /// The form to write.
     #[arg(long, value_enum)]

@@ -45,8 +45,9 @@ struct Source {
     cards: Vec<Map<String, Value>>,
 }
 
-/// Converts `path` (a game folder `cards/<g>` or a card file in it,
-/// relative to the workspace) into `to`, written to `out` (default: beside
+/// Converts `path` (a game folder `cards/<g>` or a card file in it, named
+/// as every path on the command line: relative to the current directory)
+/// into `to`, written to `out` (default: beside
 /// a file, with the new extension; `<g>.<ext>` in the workspace for a game).
 ///
 /// # Errors
@@ -60,10 +61,13 @@ pub(crate) fn run(
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
-    let path = path.trim_end_matches('/');
+    // Outside the workspace it names no game of it.
+    let named = ws.name_of(Path::new(path))?.unwrap_or_default();
+    let shown = path;
+    let path = named.trim_end_matches('/');
     let Some(game) = game_of(path) else {
         diags.push(usage(format!(
-            "`{path}` is not a game folder (`cards/<game>`) nor a card file in one"
+            "`{shown}` is not a game folder (`cards/<game>`) of the workspace nor a card file in one"
         )));
         return Ok(Report::new(ws, diags, "nothing written")?);
     };
@@ -133,7 +137,7 @@ fn with_extension(path: &str, ext: &str) -> String {
 
 fn usage(message: String) -> Diagnostic {
     Diagnostic::error("convert::path", message)
-        .with_help("name a game folder (`cards/intrepidos`) or a card file (`cards/intrepidos/itens/pocoes.xlsx`), relative to the workspace")
+        .with_help("name a game folder (`cards/intrepidos`) or a card file (`cards/intrepidos/itens/pocoes.xlsx`) of the workspace")
 }
 
 fn io_error(root: &Path, rel: &str, why: &str) -> CommandError {

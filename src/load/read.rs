@@ -279,6 +279,28 @@ impl Workspace {
         !self.not_utf8.contains(&id)
     }
 
+    /// The workspace-relative name (`/`-separated) of a path as the user
+    /// gave it (relative to the current directory); `None` when it lies
+    /// outside the workspace.
+    ///
+    /// # Errors
+    /// When the current directory cannot be read.
+    pub fn name_of(&self, path: &Path) -> Result<Option<String>, LoadError> {
+        let absolute = |p: &Path| {
+            std::path::absolute(p).map_err(|source| LoadError::Io {
+                path: p.to_path_buf(),
+                source,
+            })
+        };
+        let (path, root) = (absolute(path)?, absolute(&self.root)?);
+        Ok(path.strip_prefix(&root).ok().map(|rel| {
+            rel.components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/")
+        }))
+    }
+
     /// Reads a file named by a path as the user gave it (relative to the
     /// current directory). Its name in diagnostics is relative to the
     /// workspace root when it lies inside it.
@@ -290,18 +312,9 @@ impl Workspace {
             path: path.to_path_buf(),
             source,
         })?;
-        let root = std::path::absolute(&self.root).map_err(|source| LoadError::Io {
-            path: self.root.clone(),
-            source,
-        })?;
-        let name = match absolute.strip_prefix(&root) {
-            Ok(rel) => rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/"),
-            Err(_) => path.to_string_lossy().replace('\\', "/"),
-        };
+        let name = self
+            .name_of(path)?
+            .unwrap_or_else(|| path.to_string_lossy().replace('\\', "/"));
         let bytes = match self.jail.read_named(&absolute) {
             Ok(bytes) => bytes,
             Err(ReadProblem::Io(source)) => {

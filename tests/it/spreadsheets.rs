@@ -432,3 +432,40 @@ fn a_sheet_given_to_two_kinds_is_an_error_at_both() {
     );
     assert!(run.stderr.contains("first named here"), "{}", run.stderr);
 }
+
+#[test]
+fn convert_reads_its_path_from_the_current_directory_as_every_command_does() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let root = ws.path().to_str().unwrap().to_owned();
+    let parent = ws.path().parent().unwrap();
+    let name = ws.path().file_name().unwrap().to_str().unwrap().to_owned();
+    let from_parent = format!("{name}/cards/intrepidos/itens/pocoes.toml");
+    crate::harness::run_in(
+        parent,
+        ["-C", &root, "convert", &from_parent, "--to", "csv"],
+    )
+    .code(0);
+    assert!(
+        ws.path()
+            .join("cards/intrepidos/itens/pocoes.csv")
+            .is_file()
+    );
+    // A path under `-C`'s folder but not under the current one is not it.
+    let run = crate::harness::run_in(
+        parent,
+        [
+            "-C",
+            &root,
+            "convert",
+            "cards/intrepidos/itens/pocoes.toml",
+            "--to",
+            "xlsx",
+        ],
+    );
+    assert_ne!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        !ws.path()
+            .join("cards/intrepidos/itens/pocoes.xlsx")
+            .exists()
+    );
+}
