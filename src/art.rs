@@ -319,7 +319,12 @@ fn check_one(
 pub fn field_at(sources: &SourceMap, jail: &Jail, card: &RawCard, pointer: &str) -> Located {
     // A file changed since it was read gives no span: the header's.
     let text = text_of(jail, sources.get(card.file)).unwrap_or(Cow::Borrowed(""));
-    let (doc, _) = parse_toml(card.file, &text, &mut Vec::new());
+    field_in(&text, card, pointer)
+}
+
+/// [`field_at`] in `text`, the card's file as read.
+pub fn field_in(text: &str, card: &RawCard, pointer: &str) -> Located {
+    let (doc, _) = parse_toml(card.file, text, &mut Vec::new());
     let cards = doc
         .get_ref()
         .iter()

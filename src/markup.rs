@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::art::field_at;
+use crate::art::field_in;
 use crate::config::Manifest;
 use crate::diag::{Diagnostic, Diagnostics, FileId, Span};
 use crate::load::{Workspace, text_of};
@@ -223,39 +223,41 @@ pub fn text_fields(schemas: &GameSchemas, kind: &str) -> Vec<String> {
         .collect()
 }
 
-/// Checks the markup of the text fields of every card of `cards`,
-/// reporting each problem at its column in the card's file.
-pub fn check<'c>(
-    ws: &Workspace,
+/// Checks the markup of the text fields of the cards of one card file,
+/// `text` as it was read, each problem at its column. A file is checked
+/// when it is read, so a compile does not read text fields of files that
+/// did not change (their cards need not keep them).
+pub fn check_file(
     manifest: &Manifest,
     schemas: &GameSchemas,
-    cards: impl Iterator<Item = &'c RawCard>,
-    diags: &mut Diagnostics,
-) {
+    text: &str,
+    cards: &[RawCard],
+) -> Vec<Diagnostic> {
     let known = |id: &str| manifest.keywords.contains_key(id);
     let mut fields_of = std::collections::BTreeMap::new();
+    let mut out = Vec::new();
     for card in cards {
         let fields = fields_of
             .entry(card.kind.as_str())
             .or_insert_with(|| text_fields(schemas, &card.kind));
         for field in fields.iter() {
-            let Some(Value::String(text)) = card.fields.get(field) else {
+            let Some(Value::String(value_text)) = card.fields.get(field) else {
                 continue;
             };
-            let (_, found) = parse(text, &known);
+            let (_, found) = parse(value_text, &known);
             if found.is_empty() {
                 continue;
             }
-            let value = field_at(&ws.sources, ws.jail(), card, &format!("/{field}")).value;
-            let source = text_of(ws.jail(), ws.sources.get(card.file)).unwrap_or(Cow::Borrowed(""));
-            let start = content_start(&source, &value, text);
+            let value = field_in(text, card, &format!("/{field}")).value;
+            let start = content_start(text, &value, value_text);
             for f in found {
                 let at = start.map_or(value.clone(), |s| s + f.at.start..s + f.at.end);
                 let whose = format!("card `{}`", card.id);
-                diags.push(diagnostic(manifest, &f, &whose, card.file, at));
+                out.push(diagnostic(manifest, &f, &whose, card.file, at));
             }
         }
     }
+    out
 }
 
 /// Checks the markup of translated texts of file `file` (a translation

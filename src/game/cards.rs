@@ -15,14 +15,16 @@ use crate::validate::{
     self, FileCards, GameSchemas, LoadedManifest, PackedFields, RawCard, read_cards,
 };
 
-/// The field names rules read and, in a game with a translation file to
-/// check, the fields that hold translatable text: all a compile keeps of
-/// a card unpacked (a build keeps every field packed besides).
+/// The field names rules read, the art fields (checked at every compile)
+/// and, in a game with a translation file to check, the fields that hold
+/// translatable text: all a compile keeps of a card unpacked (a build keeps
+/// every field packed besides). Then the text fields only a file's markup
+/// check reads, kept while the file is read and dropped after.
 pub(super) fn kept_fields(
     root: &Path,
     manifest: &LoadedManifest,
     schemas: &GameSchemas,
-) -> BTreeSet<String> {
+) -> (BTreeSet<String>, BTreeSet<String>) {
     let m = &manifest.manifest;
     // A catalog that turns out unreadable only makes this keep more.
     let catalogs = m
@@ -35,13 +37,15 @@ pub(super) fn kept_fields(
         BTreeSet::new()
     };
     m.all_rules().for_each(|r| r.fields(&mut fields));
-    // Art and the markup of text are checked at every compile, so art
-    // paths and text fields are kept.
+    // Art is checked at every compile, so art paths are kept.
+    let mut text = BTreeSet::new();
     for kind in m.kind_ids() {
         fields.extend(crate::art::art_fields(m, schemas, &kind));
-        fields.extend(crate::markup::text_fields(schemas, &kind));
+        text.extend(crate::markup::text_fields(schemas, &kind));
     }
-    fields
+    let unkept = text.difference(&fields).cloned().collect();
+    fields.extend(text);
+    (fields, unkept)
 }
 
 /// The cards of a game's files, and how they were found.
@@ -151,7 +155,7 @@ pub(super) fn check_card_text(
         };
         return (found, mark, true);
     }
-    let found = if crate::load::sheet::is_card_sheet(rel) {
+    let mut found = if crate::load::sheet::is_card_sheet(rel) {
         read_shadow(head, file, text)
     } else {
         read_cards(
@@ -163,6 +167,12 @@ pub(super) fn check_card_text(
             head.pack,
         )
     };
+    let m = &head.manifest.manifest;
+    let markup = crate::markup::check_file(m, &head.schemas, text, &found.cards);
+    found.diagnostics.extend(markup);
+    for card in &mut found.cards {
+        card.fields.retain(|k, _| !head.unkept.contains(k));
+    }
     let mark = match (cache, content) {
         (Some(cache), Some(content)) if found.diagnostics.is_empty() => {
             cache.put(rel, content, stamp, &found.cards, shape(&found.cards))

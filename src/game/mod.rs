@@ -166,6 +166,9 @@ struct Head {
     schemas: GameSchemas,
     kinds: Vec<String>,
     kept: BTreeSet<String>,
+    /// Fields kept only while a file is read (for its markup check), then
+    /// dropped from its cards: no later stage reads them.
+    unkept: BTreeSet<String>,
     /// Whether every field is kept packed besides ([`Keep::All`]).
     pack: bool,
     cache: Option<CheckCache>,
@@ -189,7 +192,7 @@ fn prepare(
         return Ok(None);
     };
     let (schemas, schema_files) = compile_schemas(ws, &manifest, diags)?;
-    let kept = kept_fields(ws.root(), &manifest, &schemas);
+    let (kept, unkept) = kept_fields(ws.root(), &manifest, &schemas);
     let cache = matches!(keep, Keep::RulesCached | Keep::AllCached).then(|| {
         // Everything besides a file's own text that its result depends on.
         let mut key = format!("{kept:?}");
@@ -210,6 +213,7 @@ fn prepare(
         manifest,
         schemas,
         kept,
+        unkept,
         pack: keep.all_fields(),
         cache,
         errors_before,
@@ -238,7 +242,6 @@ fn finish(
     } = head;
     let pool = link(read.cards, diags);
     crate::art::check(ws, &manifest.manifest, &schemas, pool.iter(), diags);
-    crate::markup::check(ws, &manifest.manifest, &schemas, pool.iter(), diags);
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);

@@ -433,24 +433,20 @@ fn a_card_edit_the_verdict_does_not_read_is_answered_from_the_record() {
     )
     .unwrap();
     stamp_at(&deck, 1_700_000_000);
-    let pocoes = "cards/intrepidos/itens/pocoes.toml";
-    // A number nothing but the schema reads (rules, decks, editor schemas,
-    // the markup check of text fields do not), one line longer: it changes
-    // no verdict. (A rules text is read by the markup check since card
-    // text takes markup: an edit of it compiles the game again.)
-    let edited = ws.read(pocoes).replacen(
-        "min_level = 1\n",
-        "# raised after playtests\nmin_level = 2\n",
-        1,
-    );
-    ws.write(pocoes, &edited);
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    // A longer rules text moves every card after it: not read by the
+    // rules, the decks or the editor schemas, it changes no verdict.
+    let longer =
+        ws.read(combate)
+            .replacen("effect = \"Até o fim", "effect = \"Sempre: até o fim", 1);
+    ws.write(combate, &longer);
     ws.run(["check"])
         .succeeds()
         .stderr_has("(12 unchanged card files taken from the last check)");
     // A name is read by the copy rules: the game is compiled again.
     ws.write(
-        pocoes,
-        edited.replacen("name = \"Poção de Cura\"", "name = \"Poção de Cura!\"", 1),
+        combate,
+        longer.replacen("name = \"Emboscada\"", "name = \"Emboscada!\"", 1),
     );
     ws.run(["check"]).fails().stderr_has("deck::size");
 }
