@@ -9,7 +9,7 @@ use crate::config::rules::RuleSeverity;
 use crate::diag::{Cap, Diagnostic, FileId, Label, Severity, Span};
 use crate::limits::max_diagnostics_per_file;
 use crate::link::CardPool;
-use crate::load::parse_toml;
+use crate::load::{parse_toml, toml_key};
 use crate::rules::{DeckView, Entry, RuleSet, Rules, Tally};
 use crate::suggest;
 use crate::validate::LoadedManifest;
@@ -135,19 +135,6 @@ fn first_line(doc: &toml::de::DeTable<'_>) -> Option<String> {
             let n = count_of(count.get_ref()).ok()?;
             Some(format!("{} = {n}", toml_key(id.get_ref())))
         })
-}
-
-/// A card id as a TOML key: bare when it can be, quoted otherwise.
-fn toml_key(id: &str) -> String {
-    let bare = !id.is_empty()
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if bare {
-        id.to_owned()
-    } else {
-        toml::Value::String(id.to_owned()).to_string()
-    }
 }
 
 /// One zone's table of a deck file (its name and header span), and whether

@@ -16,6 +16,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::EmitError;
 use crate::game::{self, Decks, Keep};
 use crate::load::{Jail, Listing, LoadError, Workspace, sheet};
+use crate::validate::display::scalar_key;
 use crate::write::{self, Folder};
 
 /// The forms `convert` writes.
@@ -302,7 +303,10 @@ fn cells(
             }
         }
         Value::Array(items) if !forced && !items.is_empty() && items.iter().all(listable) => {
-            let text: Vec<String> = items.iter().map(scalar_text).collect();
+            let text: Vec<String> = items
+                .iter()
+                .map(|v| scalar_key(v).unwrap_or_default())
+                .collect();
             out.push((
                 path.to_owned(),
                 format!("{path}[{SEPARATOR}]"),
@@ -327,13 +331,6 @@ fn listable(v: &Value) -> bool {
         Value::String(s) => !s.is_empty() && !s.contains(SEPARATOR) && s.trim() == s,
         Value::Number(_) | Value::Bool(_) => true,
         _ => false,
-    }
-}
-
-fn scalar_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -410,7 +407,7 @@ fn csv(sources: &[Source]) -> Result<Vec<u8>, csv::Error> {
         let mut record = vec![String::new(); headers.len()];
         for (c, out) in row {
             record[c] = match out {
-                Out::Scalar(v) => scalar_text(&v),
+                Out::Scalar(v) => scalar_key(&v).unwrap_or_default(),
                 Out::Text(t) => t,
             };
         }

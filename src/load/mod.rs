@@ -17,7 +17,9 @@ pub use self::cache::{CheckCache, Mark, hash_text, settled_stamp};
 pub use self::confine::{Jail, ReadProblem, Stamp};
 
 pub use self::read::text_of;
-pub use self::toml::{Document, SpanIndex, parse_toml, read_toml, table_to_json, to_json, tree};
+pub use self::toml::{
+    Document, SpanIndex, key as toml_key, parse_toml, read_toml, table_to_json, to_json, tree,
+};
 
 use std::fs;
 use std::io;

@@ -296,6 +296,20 @@ impl SpanIndex {
     }
 }
 
+/// A TOML key as written: bare when it may be (letters, digits, `-`, `_`),
+/// a basic string otherwise. What every writer of TOML in carta names keys
+/// with.
+pub fn key(k: &str) -> Cow<'_, str> {
+    let bare = !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if bare {
+        Cow::Borrowed(k)
+    } else {
+        Cow::Owned(toml::Value::String(k.to_owned()).to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,15 +8,7 @@ use super::read::{Raw, float_text};
 
 /// A key, bare when TOML allows it, else quoted.
 pub(super) fn push_key(out: &mut String, key: &str) {
-    let bare = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if bare {
-        out.push_str(key);
-    } else {
-        push_string(out, key);
-    }
+    out.push_str(&crate::load::toml_key(key));
 }
 
 /// A basic string, every control character escaped (a cell can hold
