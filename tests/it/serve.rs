@@ -555,7 +555,13 @@ fn http(base: &str, method: &str, path: &str, body: &Value) -> (u16, Value) {
         .next()
         .unwrap();
     let mut stream = std::net::TcpStream::connect(host).unwrap();
-    let text = body.to_string();
+    // A GET carries no body: a server that answers without reading one
+    // and closes resets the connection under the client's read.
+    let text = if method == "GET" {
+        String::new()
+    } else {
+        body.to_string()
+    };
     write!(
         stream,
         "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
