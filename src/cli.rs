@@ -430,6 +430,11 @@ pub struct ExportArgs {
     /// Include the bleed around each card image (png, tts).
     #[arg(long)]
     pub bleed: bool,
+    /// The `http(s)` folder the images will be uploaded to (tts): the
+    /// export names them by this URL instead of by their path on this
+    /// machine, so everyone at the table can load them.
+    #[arg(long, value_name = "URL", value_parser = base_url)]
+    pub base_url: Option<String>,
     /// Print settings (pdf).
     #[command(flatten)]
     pub print: PrintArgs,
@@ -670,6 +675,7 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
     let options = crate::emit::cards::ExportOptions {
         dpi: args.dpi,
         bleed: args.bleed,
+        base_url: args.base_url.clone(),
         ..Default::default()
     };
     commands::export::run(
@@ -680,6 +686,11 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         args.print.options(),
         options,
     )
+}
+
+/// `--base-url`, checked and ending in `/`.
+fn base_url(url: &str) -> Result<String, String> {
+    crate::emit::images::base_url(url)
 }
 
 /// `carta completions SHELL`: the completion script, from the clap types.

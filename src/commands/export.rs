@@ -78,13 +78,13 @@ pub(crate) fn run(
                 }),
                 Format::Png => Box::new(PngEmitter(ImageExport {
                     target,
-                    options,
+                    options: options.clone(),
                     chromium,
                 })),
                 Format::Tts => Box::new(TtsEmitter {
                     export: ImageExport {
                         target,
-                        options,
+                        options: options.clone(),
                         chromium,
                     },
                     out: out.clone(),

@@ -24,7 +24,7 @@ pub const MAX_COLS: usize = 10;
 pub const MAX_ROWS: usize = 7;
 
 /// The settings of an image export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExportOptions {
     /// Pixels per inch of the images (PDF ignores it).
     pub dpi: u32,
@@ -32,6 +32,10 @@ pub struct ExportOptions {
     pub bleed: bool,
     /// How many browsers run at once.
     pub parallel: usize,
+    /// Where the images will be hosted (`--base-url`, checked by
+    /// [`super::images::base_url`]), for exports that name their images
+    /// by URL; `None`: on this machine.
+    pub base_url: Option<String>,
 }
 
 impl Default for ExportOptions {
@@ -40,6 +44,7 @@ impl Default for ExportOptions {
             dpi: 300,
             bleed: false,
             parallel: std::thread::available_parallelism().map_or(2, |n| n.get().min(4)),
+            base_url: None,
         }
     }
 }

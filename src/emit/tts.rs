@@ -8,12 +8,12 @@
 //! has `CardID` `N·100 + k`, the cell at row `k / NumWidth`, column
 //! `k mod NumWidth` of that sheet.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
 use super::cards::{Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, photograph, pixels, unit};
-use super::chromium::file_url;
+use super::images::Home;
 use super::sheets::RenderedCard;
 use super::{EmitError, Emitter, Stage};
 use crate::diag::Diagnostics;
@@ -60,7 +60,10 @@ impl Emitter for TtsEmitter<'_> {
         )?;
         let dir = unit(game, "tts").join(&self.export.target.stem);
         stage.folder(&dir)?;
-        let final_dir = self.out.join(&dir);
+        let home = Home::new(
+            self.export.options.base_url.as_deref(),
+            &self.out.join(&dir),
+        );
         for (n, image) in images.iter().enumerate() {
             let name = match n.checked_sub(sheets.len()) {
                 None => format!("sheet-{}.png", n + 1),
@@ -73,7 +76,7 @@ impl Emitter for TtsEmitter<'_> {
             &self.export.target.stem,
             &sheets,
             &grids,
-            &final_dir,
+            &home,
             game,
         );
         let mut json = serde_json::to_string_pretty(&object).expect("JSON values serialize");
@@ -136,7 +139,7 @@ fn saved_object(
     stem: &str,
     sheets: &[Sheet<'_>],
     grids: &[Grid<'_>],
-    dir: &Path,
+    home: &Home,
     game: &Game,
 ) -> Value {
     let kinds = &game.manifest.manifest.kinds;
@@ -147,8 +150,8 @@ fn saved_object(
         let key = i + 1;
         let grid = &grids[i];
         let entry = json!({
-            "FaceURL": file_url(&dir.join(format!("sheet-{key}.png"))),
-            "BackURL": file_url(&dir.join(format!("back-{}.png", sheet.back + 1))),
+            "FaceURL": home.url(&format!("sheet-{key}.png")),
+            "BackURL": home.url(&format!("back-{}.png", sheet.back + 1)),
             "NumWidth": grid.cols,
             "NumHeight": grid.rows(),
             "BackIsHidden": true,
