@@ -45,3 +45,11 @@ if ! target/test-tools/bin/taplo lsp --help >/dev/null 2>&1; then
         taplo-cli --version 0.10.0 --features lsp --root target/test-tools
     rm -rf target/test-tools/build
 fi
+
+# The builder's accessibility tests (tests/it/builder_ui.rs) run axe-core in
+# the test Chromium on every page: npm's `axe-core`, into target/test-tools/
+# (never into the repository).
+if [ ! -f target/test-tools/node_modules/axe-core/axe.min.js ]; then
+    mkdir -p target/test-tools
+    npm install --prefix target/test-tools --no-save --no-audit --no-fund --silent 'axe-core@^4.10'
+fi

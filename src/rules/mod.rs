@@ -196,6 +196,22 @@ impl RuleSet {
                 .all(|r| r.holds(deck))
     }
 
+    /// The most copies of pool card `card` the error rules allow in zone
+    /// `zone`: the least `copies` limit that applies to it there (1 under
+    /// a `distinct` rule), or `None` when no rule limits its copies. The
+    /// builder's "add ×N" stops there.
+    pub fn copy_limit(&self, zone: usize, card: usize) -> Option<u32> {
+        self.rules
+            .iter()
+            .filter(|r| r.severity == RuleSeverity::Error && r.zone.is_none_or(|z| z == zone))
+            .filter_map(|r| match &r.check {
+                Check::Copies(c) => c.limit[card],
+                Check::Distinct(d) if d.applies[card] => Some(1),
+                _ => None,
+            })
+            .min()
+    }
+
     /// How the deck fares against every rule.
     pub fn explain(&self, deck: &DeckView) -> Vec<Tally> {
         let mut out = Vec::new();

@@ -507,3 +507,30 @@ fn figures_are_the_numbers_the_rules_bound_and_agree_with_the_check() {
         );
     }
 }
+
+#[test]
+fn copy_limit_is_the_least_error_limit_of_a_card_in_its_zone() {
+    let (pool, rules, diags) = rules(
+        "[[deck-rules]]\nid = \"copies\"\nname = \"Three\"\ncopies = { max = 3, overrides = [{ filter = { unique = true }, max = 1 }] }\n\
+         [[deck-rules]]\nid = \"two\"\nname = \"Two in the side\"\nzone = \"side\"\ncopies = { max = 2 }\n\
+         [[deck-rules]]\nid = \"soft\"\nname = \"One, a warning\"\nseverity = \"warning\"\ncopies = { max = 1 }\n\
+         [[deck-rules]]\nid = \"different\"\nname = \"Different\"\nzone = \"main\"\ndistinct = { filter = { kind = \"action\" } }\n",
+    );
+    assert!(
+        !diags.has_errors(),
+        "{:?}",
+        diags.iter().collect::<Vec<_>>()
+    );
+    let at = |id: &str| pool.position(id).unwrap();
+    let set = &rules.deck;
+    assert_eq!(set.copy_limit(0, at("knight")), Some(3));
+    assert_eq!(set.copy_limit(0, at("king")), Some(1), "an override");
+    assert_eq!(
+        set.copy_limit(1, at("bolt")),
+        Some(2),
+        "the side's own rule"
+    );
+    assert_eq!(set.copy_limit(0, at("bolt")), Some(1), "distinct in main");
+    let (_, free, _) = rules("");
+    assert_eq!(free.deck.copy_limit(0, at("knight")), None);
+}

@@ -148,7 +148,7 @@ pub(super) fn index(status: &Status) -> String {
         })
         .collect();
     format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>carta watch</title>{STYLE}</head>\
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>carta watch</title>{STYLE}</head>\
          <body class=\"carta-live\">{}{}<ul>{games}</ul>{}</body></html>",
         bar(status, "carta watch"),
         overlay(status),
@@ -168,7 +168,7 @@ pub(super) fn game(status: &Status, game: &GameEntry, sheets: Option<&str>) -> S
     let tail = script(status.generation);
     let Some(html) = sheets else {
         return format!(
-            "<!doctype html><html><head><meta charset=\"utf-8\"><title>{}</title>{STYLE}</head>\
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>{STYLE}</head>\
              <body>{top}<p class=\"carta-live\">No build of this game has succeeded yet.</p>{tail}</body></html>",
             esc(&game.name)
         );

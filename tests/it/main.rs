@@ -4,6 +4,7 @@
 
 mod architecture;
 mod browser;
+mod builder_ui;
 mod bundle;
 mod check;
 mod corpus;

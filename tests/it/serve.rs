@@ -20,10 +20,10 @@ use crate::harness::{Workspace, repo};
 use crate::watch::{Killed, browser, page_text, wait_for};
 
 /// How long any one step may take to show.
-const STEP: Duration = Duration::from_secs(10);
+pub(crate) const STEP: Duration = Duration::from_secs(10);
 
 /// Starts `carta serve --port 0` in `root`; the process and the builder's URL.
-fn start_serve(root: &Path) -> (Killed, String) {
+pub(crate) fn start_serve(root: &Path) -> (Killed, String) {
     let (server, url) = crate::watch::start_server(root, &["serve", "--port", "0"]);
     assert!(url.ends_with("/play/"), "{url}");
     (server, url)
@@ -31,7 +31,7 @@ fn start_serve(root: &Path) -> (Killed, String) {
 
 /// Clicks the element `css` (found afresh: the lists are redrawn after
 /// every verdict).
-async fn click(client: &Client, css: &str) {
+pub(crate) async fn click(client: &Client, css: &str) {
     let start = Instant::now();
     loop {
         let why = match client.find(Locator::Css(css)).await {
@@ -51,12 +51,12 @@ async fn click(client: &Client, css: &str) {
 }
 
 /// Runs `script` in the page and returns its value.
-async fn js(client: &Client, script: &str) -> Value {
+pub(crate) async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap()
 }
 
 /// Waits until `script` is truthy in the page.
-async fn wait_js(client: &Client, script: &str) {
+pub(crate) async fn wait_js(client: &Client, script: &str) {
     let start = Instant::now();
     loop {
         let v = js(client, script).await;
@@ -73,7 +73,7 @@ async fn wait_js(client: &Client, script: &str) {
 }
 
 /// Waits for the verdict of the deck as it is now.
-async fn settled(client: &Client) {
+pub(crate) async fn settled(client: &Client) {
     wait_js(
         client,
         "var s=document.getElementById('cb-status');return !!s && document.body.dataset.checked!==undefined",
@@ -83,7 +83,7 @@ async fn settled(client: &Client) {
     tokio::time::sleep(Duration::from_millis(150)).await;
 }
 
-async fn status(client: &Client) -> String {
+pub(crate) async fn status(client: &Client) -> String {
     settled(client).await;
     js(
         client,
@@ -96,7 +96,7 @@ async fn status(client: &Client) -> String {
 }
 
 /// Adds each (zone, card, copies) by clicking the card's "+ zone" button.
-async fn add_all(client: &Client, lines: &[(String, String, u32)]) {
+pub(crate) async fn add_all(client: &Client, lines: &[(String, String, u32)]) {
     for (zone, card, n) in lines {
         for _ in 0..*n {
             click(
@@ -109,7 +109,7 @@ async fn add_all(client: &Client, lines: &[(String, String, u32)]) {
 }
 
 /// The lines of a shipped deck file: (zone, card, copies).
-fn lines_of(rel: &str) -> Vec<(String, String, u32)> {
+pub(crate) fn lines_of(rel: &str) -> Vec<(String, String, u32)> {
     let text = std::fs::read_to_string(repo().join(rel)).unwrap();
     let doc: toml::Table = text.parse().unwrap();
     let mut out = Vec::new();
@@ -128,7 +128,7 @@ fn lines_of(rel: &str) -> Vec<(String, String, u32)> {
 }
 
 /// The count shown on the deck line `zone/card` (0 when absent).
-async fn count_of(client: &Client, zone: &str, card: &str) -> u64 {
+pub(crate) async fn count_of(client: &Client, zone: &str, card: &str) -> u64 {
     let v = js(
         client,
         &format!(
@@ -139,7 +139,7 @@ async fn count_of(client: &Client, zone: &str, card: &str) -> u64 {
     v.as_u64().unwrap()
 }
 
-async fn screenshot(client: &Client, name: &str) {
+pub(crate) async fn screenshot(client: &Client, name: &str) {
     if std::env::var_os("CARTA_BLESS").is_some() {
         js(client, "window.scrollTo(0, 0); document.querySelectorAll('.cb-pool').forEach(p => p.scrollTop = 0); return true").await;
         let png = client.screenshot().await.unwrap();
@@ -226,7 +226,17 @@ async fn a_player_builds_breaks_shares_and_saves_an_intrepidos_deck() {
     screenshot(&client, "serve-cards.png").await;
     let search = client.find(Locator::Id("cb-search")).await.unwrap();
     search.send_keys("Leônidas").await.unwrap();
-    wait_for(&client, STEP, "one card", |t| t.contains("1 of 76 cards")).await;
+    // The card of that name first, then the cards that name it (allies).
+    wait_for(&client, STEP, "fewer cards", |t| {
+        !t.contains("76 of 76 cards")
+    })
+    .await;
+    let first = js(
+        &client,
+        "return document.querySelector('#cb-grid figure').dataset.card",
+    )
+    .await;
+    assert_eq!(first, "leonidas");
     client.refresh().await.unwrap();
     wait_for(&client, STEP, "the cards", |t| t.contains("of 76 cards")).await;
     click(&client, "select#cb-kind option[value=\"tower\"]").await;
@@ -547,7 +557,7 @@ async fn watch_serve_runs_the_builder_on_its_server_and_follows_saves() {
 
 /// One HTTP/1.1 request to the server (no client library needed); the
 /// status and the JSON body.
-fn http(base: &str, method: &str, path: &str, body: &Value) -> (u16, Value) {
+pub(crate) fn http(base: &str, method: &str, path: &str, body: &Value) -> (u16, Value) {
     use std::io::{Read, Write};
     let host = base
         .trim_start_matches("http://")
@@ -811,7 +821,7 @@ fn a_players_illegal_deck_is_saved_apart_and_the_games_check_stays_clean() {
 }
 
 /// A deck code as a URL query value.
-fn query_value(s: &str) -> String {
+pub(crate) fn query_value(s: &str) -> String {
     s.bytes()
         .map(|b| {
             if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {

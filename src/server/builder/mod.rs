@@ -85,12 +85,13 @@ pub(super) struct GameCatalog {
 }
 
 /// A filter the card browser offers, generated from the kinds' schemas: an
-/// enum field (its values) or an integer field (its range over the pool).
+/// enum field (its values), an integer field (its range over the pool) or
+/// a boolean flag (absent counts as false).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 struct Facet {
     field: String,
     title: String,
-    /// `enum` or `integer`.
+    /// `enum`, `integer` or `boolean`.
     kind: &'static str,
     /// The values of an enum, in schema order.
     values: Vec<String>,
@@ -121,12 +122,19 @@ impl GameCatalog {
                     .collect();
                 let mut text = String::new();
                 collect_text(&fields, &mut text);
+                // A flag the card has is found by its field's name or title.
+                for f in facets.iter().filter(|f| f.kind == "boolean") {
+                    if fields.get(&f.field) == Some(&Value::Bool(true)) {
+                        text.push_str(&format!("{}\n{}\n", f.field, f.title));
+                    }
+                }
                 serde_json::json!({
                     "id": c.id,
                     "kind": c.kind,
                     "name": c.name,
                     "text": text,
                     "zones": zones,
+                    "limits": limits(&game, i),
                     "values": values,
                     "face": faces.cards.get(&c.id).map(|f| &f.html),
                     "width": faces.cards.get(&c.id).map(|f| f.size.width),
@@ -158,6 +166,25 @@ impl GameCatalog {
     }
 }
 
+/// The most copies of pool card `card` each zone takes, by the game's own
+/// rules (key `""`) and by each format's: zone id → limit, zones without a
+/// limit left out.
+fn limits(game: &Game, card: usize) -> Map<String, Value> {
+    let of = |rules: &RuleSet| -> Value {
+        rules
+            .zones
+            .iter()
+            .enumerate()
+            .filter(|(_, z)| z.accepts[card])
+            .filter_map(|(z, zone)| Some((zone.id.clone(), rules.copy_limit(z, card)?.into())))
+            .collect::<Map<String, Value>>()
+            .into()
+    };
+    std::iter::once((String::new(), of(&game.rules.deck)))
+        .chain(game.rules.formats.iter().map(|(f, r)| (f.clone(), of(r))))
+        .collect()
+}
+
 /// Every string of a card's fields, for searching its text.
 fn collect_text(v: &Value, out: &mut String) {
     match v {
@@ -172,39 +199,12 @@ fn collect_text(v: &Value, out: &mut String) {
 }
 
 /// The facets of a game: every top-level field of a kind's schema that is
-/// an enum of strings or an integer, merged across kinds by name.
+/// an enum of strings, an integer or a boolean, merged across kinds by name.
 fn facets(game: &Game) -> Vec<Facet> {
     let mut out: Vec<Facet> = Vec::new();
     for kind in game.manifest.manifest.kinds.keys() {
         for (field, schema) in game.schemas.property_schemas(kind) {
-            let title = schema
-                .get("title")
-                .and_then(Value::as_str)
-                .unwrap_or(&field)
-                .to_owned();
-            let strings: Option<Vec<String>> = schema
-                .get("enum")
-                .and_then(Value::as_array)
-                .and_then(|vs| vs.iter().map(|v| v.as_str().map(str::to_owned)).collect());
-            let facet = if let Some(values) = strings {
-                Facet {
-                    field,
-                    title,
-                    kind: "enum",
-                    values,
-                    min: None,
-                    max: None,
-                }
-            } else if schema.get("type").and_then(Value::as_str) == Some("integer") {
-                Facet {
-                    field,
-                    title,
-                    kind: "integer",
-                    values: Vec::new(),
-                    min: None,
-                    max: None,
-                }
-            } else {
+            let Some(facet) = facet_of(field, &schema) else {
                 continue;
             };
             match out.iter_mut().find(|f| f.field == facet.field) {
@@ -230,8 +230,36 @@ fn facets(game: &Game) -> Vec<Facet> {
         f.min = ns.iter().copied().min();
         f.max = ns.iter().copied().max();
     }
-    out.retain(|f| f.kind == "enum" || f.min.is_some());
+    out.retain(|f| f.kind != "integer" || f.min.is_some());
     out
+}
+
+/// The facet a field's schema allows, if any: an enum of strings, an
+/// integer or a boolean.
+fn facet_of(field: String, schema: &Value) -> Option<Facet> {
+    let title = schema
+        .get("title")
+        .and_then(Value::as_str)
+        .unwrap_or(&field)
+        .to_owned();
+    let strings: Option<Vec<String>> = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|vs| vs.iter().map(|v| v.as_str().map(str::to_owned)).collect());
+    let kind = match (&strings, schema.get("type").and_then(Value::as_str)) {
+        (Some(_), _) => "enum",
+        (None, Some("integer")) => "integer",
+        (None, Some("boolean")) => "boolean",
+        _ => return None,
+    };
+    Some(Facet {
+        field,
+        title,
+        kind,
+        values: strings.unwrap_or_default(),
+        min: None,
+        max: None,
+    })
 }
 
 /// A deck as the browser sends it: a name and, per zone, card → copies.

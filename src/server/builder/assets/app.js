@@ -42,25 +42,83 @@
 
   function link(href, text) { return el('a', { href: href, text: text }); }
 
+  // Engine messages carry light markdown: `*rule*` and `` `id` ``. They are
+  // shown as emphasis and code, a card's id as the card's name; never as
+  // raw markers. `plain` is the same text for a title attribute.
+  var MARKS = /`([^`]+)`|\*([^*]+)\*/g;
+  function rich(text, byId) {
+    var out = [], last = 0, m;
+    text = String(text || '');
+    MARKS.lastIndex = 0;
+    while ((m = MARKS.exec(text))) {
+      if (m.index > last) out.push(text.slice(last, m.index));
+      if (m[1] === undefined) out.push(el('em', { text: m[2] }));
+      else if (byId && byId[m[1]]) out.push(el('span', { class: 'cb-ref', 'data-ref': m[1], text: byId[m[1]].name }));
+      else out.push(el('code', { text: m[1] }));
+      last = MARKS.lastIndex;
+    }
+    if (last < text.length) out.push(text.slice(last));
+    return out;
+  }
+  function plain(text, byId) {
+    return String(text || '').replace(MARKS, function (_, code, em) {
+      if (em !== undefined) return em;
+      return byId && byId[code] ? byId[code].name : code;
+    });
+  }
+
+  // Lower case without accents: "leonidas" finds Leônidas.
+  function norm(s) {
+    return String(s).normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  }
+
   // ---- cards: search, facets, sort (shared by the browser and the builder)
+  // How well a card matches the search words, best first: 0 its name is
+  // the search, 1 its name starts with it, 2 every word starts a word of
+  // its name, 3 every word is in its name, 4 in its id or other fields
+  // (its text, its enum values, the flags it has); -1 no match.
+  function relevance(c, words) {
+    if (!words.length) return 0;
+    if (c._name === undefined) {
+      c._name = norm(c.name);
+      c._words = c._name.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+      c._hay = norm(c.id + '\n' + c.text);
+    }
+    var whole = words.join(' ');
+    if (c._name === whole) return 0;
+    if (c._name.indexOf(whole) === 0) return 1;
+    if (words.every(function (w) { return c._words.some(function (n) { return n.indexOf(w) === 0; }); })) return 2;
+    if (words.every(function (w) { return c._name.indexOf(w) >= 0; })) return 3;
+    if (words.every(function (w) { return c._name.indexOf(w) >= 0 || c._hay.indexOf(w) >= 0; })) return 4;
+    return -1;
+  }
+
+  function searchWords(q) { return norm(q.search).split(/\s+/).filter(Boolean); }
+
   function matcher(game, q) {
-    var words = q.search.toLowerCase().split(/\s+/).filter(Boolean);
+    var words = searchWords(q);
     return function (c) {
       if (q.kind && c.kind !== q.kind) return false;
-      var hay = (c.name + '\n' + c.id + '\n' + c.text).toLowerCase();
-      if (!words.every(function (w) { return hay.indexOf(w) >= 0; })) return false;
+      if (relevance(c, words) < 0) return false;
       return game.facets.every(function (f) {
         var v = c.values[f.field];
-        if (f.kind === 'enum') {
-          var want = q.facets[f.field];
-          return !want || v === want;
-        }
+        var want = q.facets[f.field];
+        if (f.kind === 'enum') return !want || v === want;
+        if (f.kind === 'boolean') return !want || (want === 'yes') === (v === true);
         var lo = q.facets[f.field + '.min'], hi = q.facets[f.field + '.max'];
         if (lo === undefined && hi === undefined) return true;
         if (typeof v !== 'number') return false;
         return (lo === undefined || v >= lo) && (hi === undefined || v <= hi);
       });
     };
+  }
+
+  // The cards a query shows: the best matches first, then by the sort.
+  function select(game, cards, q) {
+    var words = searchWords(q), by = sorter(game, q.sort);
+    return cards.filter(matcher(game, q)).sort(function (a, b) {
+      return (relevance(a, words) - relevance(b, words)) || by(a, b);
+    });
   }
 
   function sorter(game, key) {
@@ -84,13 +142,14 @@
     return k ? k.name : id;
   }
 
-  // The controls; `changed` runs on every edit with the query.
-  function controls(game, withFacets, changed) {
+  // The controls; `changed` runs on every edit with the query. The facets
+  // (every enum, integer and boolean field) go in `facetBox` when given.
+  function controls(game, facetBox, changed) {
     var q = { search: '', kind: '', sort: 'kind', facets: {} };
     var box = el('div', { class: 'cb-controls' });
     var fire = function () { changed(q); };
     box.appendChild(el('label', {}, 'Search ', el('input', {
-      id: 'cb-search', type: 'search', placeholder: 'name or text',
+      id: 'cb-search', type: 'search', placeholder: 'name, text or flag',
       oninput: function (e) { q.search = e.target.value; fire(); }
     })));
     box.appendChild(el('label', {}, 'Kind ', el('select', {
@@ -98,31 +157,32 @@
     }, el('option', { value: '', text: 'all' }), game.kinds.map(function (k) {
       return el('option', { value: k.id, text: k.name });
     }))));
-    if (withFacets) {
-      game.facets.forEach(function (f) {
-        if (f.kind === 'enum') {
-          box.appendChild(el('label', {}, f.title + ' ', el('select', {
-            'data-facet': f.field,
-            onchange: function (e) { q.facets[f.field] = e.target.value; fire(); }
-          }, el('option', { value: '', text: 'any' }), f.values.map(function (v) {
-            return el('option', { value: v, text: v });
+    var facets = facetBox || box;
+    game.facets.forEach(function (f) {
+      var set = function (key) {
+        return function (e) {
+          var v = e.target.value;
+          q.facets[key] = v === '' ? undefined : (f.kind === 'integer' ? Number(v) : v);
+          fire();
+        };
+      };
+      if (f.kind === 'enum' || f.kind === 'boolean') {
+        var options = f.kind === 'enum' ? f.values.map(function (v) { return [v, v]; }) : [['yes', 'yes'], ['no', 'no']];
+        facets.appendChild(el('label', {}, f.title + ' ', el('select', { 'data-facet': f.field, onchange: set(f.field) },
+          el('option', { value: '', text: 'any' }), options.map(function (o) {
+            return el('option', { value: o[0], text: o[1] });
           }))));
-        } else {
-          var num = function (end) {
-            return el('input', {
-              type: 'number', min: f.min, max: f.max, placeholder: end === 'min' ? f.min : f.max,
-              'data-facet': f.field + '.' + end,
-              oninput: function (e) {
-                var v = e.target.value === '' ? undefined : Number(e.target.value);
-                q.facets[f.field + '.' + end] = v;
-                fire();
-              }
-            });
-          };
-          box.appendChild(el('label', {}, f.title + ' ', num('min'), '–', num('max')));
-        }
-      });
-    }
+      } else {
+        var num = function (end) {
+          return el('input', {
+            type: 'number', min: f.min, max: f.max, placeholder: end === 'min' ? f.min : f.max,
+            'aria-label': f.title + (end === 'min' ? ' from' : ' to'),
+            'data-facet': f.field + '.' + end, oninput: set(f.field + '.' + end)
+          });
+        };
+        facets.appendChild(el('span', { class: 'cb-range' }, f.title + ' ', num('min'), '–', num('max')));
+      }
+    });
     var sorts = [['kind', 'kind'], ['name', 'name']].concat(game.facets
       .filter(function (f) { return f.kind === 'integer'; })
       .map(function (f) { return [f.field, f.title]; }));
@@ -170,10 +230,10 @@
   // ---- the card browser
   function cardsPage(game) {
     main.appendChild(el('h1', { text: game.name + ' — cards' }));
-    var count = el('p', { id: 'cb-count', class: 'cb-muted' });
+    var count = el('p', { id: 'cb-count', class: 'cb-muted', role: 'status' });
     var grid = el('div', { class: 'cb-grid', id: 'cb-grid' });
     var draw = function (q) {
-      var shown = game.cards.filter(matcher(game, q)).sort(sorter(game, q.sort));
+      var shown = select(game, game.cards, q);
       count.textContent = shown.length + ' of ' + game.cards.length + ' cards';
       grid.textContent = '';
       shown.forEach(function (c) {
@@ -181,7 +241,7 @@
           face(c), el('figcaption', {}, el('b', { text: c.name }), ' · ' + kindName(game, c.kind))));
       });
     };
-    var ctl = controls(game, true, draw);
+    var ctl = controls(game, null, draw);
     main.appendChild(ctl.box);
     main.appendChild(count);
     main.appendChild(grid);
@@ -196,28 +256,38 @@
     game.zones.forEach(function (z) { deck.zones[z.id] = {}; });
     var verdict = null;
     var asked = 0;
+    // The card last added, and where: the culprit of a count it breaks.
+    var lastAdded = null;
+    // Undo and redo: snapshots of the deck's format and zones.
+    var past = [], future = [];
 
     main.appendChild(el('h1', { text: game.name + ' — deck builder' }));
-    var poolBox = el('div', { class: 'cb-pool', id: 'cb-pool' });
-    var zonesBox = el('div', { id: 'cb-zones' });
-    var verdictBox = el('div', { id: 'cb-verdict', class: 'cb-panel' }, 'Checking…');
+    var poolBox = el('div', { class: 'cb-pool', id: 'cb-pool', role: 'list', 'aria-label': 'Cards' });
+    var zonesBox = el('div', { id: 'cb-zones', role: 'region', 'aria-label': 'The deck', tabindex: '0' });
+    var verdictBox = el('div', { id: 'cb-verdict', class: 'cb-panel', role: 'region', 'aria-label': 'Verdict', tabindex: '0' }, 'Checking…');
+    // What a screen reader announces of each new verdict (a short line).
+    var announce = el('div', { id: 'cb-announce', class: 'cb-sr', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     var chartBox = el('div', { id: 'cb-chart', class: 'cb-panel' });
-    var preview = el('div', { class: 'cb-preview', id: 'cb-preview' });
+    var preview = el('div', { class: 'cb-preview', id: 'cb-preview', 'aria-hidden': 'true' });
+    var big = el('div', { class: 'cb-big', id: 'cb-big', role: 'dialog', 'aria-label': 'Card', hidden: true });
     var nameInput = el('input', {
-      id: 'cb-name', value: deck.name, size: 30,
+      id: 'cb-name', value: deck.name, size: 24,
       oninput: function (e) { deck.name = e.target.value; changed(); }
     });
     var formatSelect = game.formats.length ? el('select', {
-      id: 'cb-format', onchange: function (e) { deck.format = e.target.value || null; changed(); }
+      id: 'cb-format', onchange: function (e) { remember(); deck.format = e.target.value || null; changed(); }
     }, el('option', { value: '', text: game.name + '\u2019s own rules' }), game.formats.map(function (f) {
       return el('option', { value: f.id, text: f.name, title: f.description || null });
     })) : null;
-    var code = el('textarea', { id: 'cb-code', rows: 3, readonly: true });
+    var times = el('input', { id: 'cb-times', type: 'number', min: 1, max: 99, value: 1, 'aria-describedby': 'cb-times-help' });
+    var undoButton = el('button', { id: 'cb-undo', text: 'Undo', title: 'Ctrl+Z', disabled: true, onclick: function () { undo(); } });
+    var redoButton = el('button', { id: 'cb-redo', text: 'Redo', title: 'Ctrl+Shift+Z', disabled: true, onclick: function () { redo(); } });
+    var code = el('textarea', { id: 'cb-code', rows: 3, readonly: true, 'aria-label': 'Deck code' });
     var shareLink = el('a', { id: 'cb-link', href: '#', text: 'share link' });
-    var importText = el('input', { id: 'cb-import-text', placeholder: 'paste a deck code', size: 30 });
-    var importMsg = el('span', { id: 'cb-import-msg' });
-    var fileInput = el('input', { id: 'cb-file', placeholder: 'file name (from the deck name)', size: 26 });
-    var saveMsg = el('span', { id: 'cb-save-msg' });
+    var importText = el('input', { id: 'cb-import-text', placeholder: 'paste a deck code', size: 24, 'aria-label': 'Deck code to import' });
+    var importMsg = el('span', { id: 'cb-import-msg', role: 'status' });
+    var fileInput = el('input', { id: 'cb-file', placeholder: 'file name (from the deck name)', size: 24, 'aria-label': 'File name to save as' });
+    var saveMsg = el('span', { id: 'cb-save-msg', role: 'status' });
     var replace = el('button', { id: 'cb-replace', style: 'display:none', text: 'Replace it', onclick: function () { save(true); } });
     var share = el('div', { class: 'cb-panel cb-share', id: 'cb-share' },
       el('h2', { text: 'Share' }),
@@ -226,28 +296,71 @@
       el('div', { style: 'margin-top:6px' }, fileInput, ' ',
         el('button', { id: 'cb-save', text: 'Save to ' + game.save_to + '/', onclick: function () { save(false); } }),
         ' ', replace, ' ', saveMsg));
-    var ctl = controls(game, false, function () { drawPool(); });
+    var facetBox = el('div', { class: 'cb-controls' });
+    var ctl = controls(game, facetBox, function () { drawPool(); });
+    var filters = game.facets.length ? el('details', { class: 'cb-filters' }, el('summary', { text: 'Filters' }), facetBox) : null;
+    var edit = el('div', { class: 'cb-controls' },
+      el('label', {}, 'Add ×', times),
+      el('span', { id: 'cb-times-help', class: 'cb-muted', text: 'copies per add, up to the copy limit' }),
+      undoButton, redoButton);
     main.appendChild(el('div', { class: 'cb-builder' },
-      el('section', {}, ctl.box, poolBox),
-      el('section', { class: 'cb-side' },
+      el('section', { class: 'cb-find', 'aria-label': 'Find cards' }, ctl.box, filters, edit, poolBox),
+      el('section', { class: 'cb-side', 'aria-label': 'Your deck' },
         verdictBox, chartBox,
         el('div', { class: 'cb-panel' }, el('label', {}, 'Name ', nameInput),
-          formatSelect ? el('label', { style: 'margin-left:10px' }, 'Format ', formatSelect) : null, zonesBox),
+          formatSelect ? el('label', { class: 'cb-format' }, 'Format ', formatSelect) : null, zonesBox),
         share)));
+    main.appendChild(announce);
     main.appendChild(preview);
+    main.appendChild(big);
 
     function zoneName(id) {
       var z = game.zones.filter(function (z) { return z.id === id; })[0];
       return z ? z.name : id;
     }
+    function zoneTotal(id) {
+      var lines = deck.zones[id] || {};
+      return Object.keys(lines).reduce(function (s, c) { return s + lines[c]; }, 0);
+    }
     function unavailable(card, zone) {
       if (!verdict) return null;
       return verdict.unavailable.filter(function (u) { return u.card === card && u.zone === zone; })[0] || null;
     }
+    // The most copies of `card` its zone takes under the deck's format.
+    function limit(card, zone) {
+      var c = byId[card], l = c && c.limits[deck.format || ''];
+      return l && l[zone] !== undefined ? l[zone] : null;
+    }
+
+    // ---- undo and redo
+    function snapshot() { return JSON.stringify({ format: deck.format, zones: deck.zones }); }
+    function remember() {
+      past.push(snapshot());
+      if (past.length > 200) past.shift();
+      future = [];
+    }
+    function restore(from, to) {
+      if (!from.length) return;
+      to.push(snapshot());
+      var s = JSON.parse(from.pop());
+      deck.format = s.format;
+      if (formatSelect) formatSelect.value = deck.format || '';
+      deck.zones = s.zones;
+      lastAdded = null;
+      changed();
+    }
+    function undo() { restore(past, future); }
+    function redo() { restore(future, past); }
+
+    // Adds `n` copies (less than 0: removes); an add of more than one stops
+    // at the card's copy limit.
     function add(zone, card, n) {
       var lines = deck.zones[zone];
-      var now = (lines[card] || 0) + n;
-      if (now > 0) lines[card] = now; else delete lines[card];
+      var have = lines[card] || 0, cap = limit(card, zone);
+      if (n > 1 && cap !== null) n = Math.max(1, Math.min(n, cap - have));
+      remember();
+      if (have + n > 0) lines[card] = have + n; else delete lines[card];
+      lastAdded = n > 0 ? { zone: zone, card: card } : lastAdded;
       changed();
     }
     function show(c) {
@@ -255,83 +368,202 @@
       if (c) preview.appendChild(face(c, 0.9));
     }
 
-    function drawPool() {
-      var shown = game.cards.filter(function (c) { return c.zones.length; })
-        .filter(matcher(game, ctl.query)).sort(sorter(game, ctl.query.sort));
+    // ---- the large card view: opened by a card's name (click, Enter or
+    // Space), closed by Escape, its Close button or the pointer leaving it.
+    var opener = null;
+    function openBig(c, from) {
+      opener = from || null;
+      big.textContent = '';
+      var px = (c.width || 63) * 96 / 25.4;
+      var zoom = Math.max(0.5, Math.min(1.6, (window.innerWidth - 48) / px, (window.innerHeight - 96) / ((c.height || 88) * 96 / 25.4)));
+      big.setAttribute('aria-label', c.name);
+      big.dataset.card = c.id;
+      var close = el('button', { class: 'cb-close', text: 'Close', 'aria-label': 'Close ' + c.name, onclick: closeBig });
+      big.appendChild(el('div', { class: 'cb-big-bar' }, el('b', { text: c.name }), ' · ' + kindName(game, c.kind), close));
+      big.appendChild(face(c, zoom));
+      big.hidden = false;
+      preview.textContent = '';
+      close.focus();
+    }
+    function closeBig() {
+      if (big.hidden) return;
+      big.hidden = true;
+      big.textContent = '';
+      if (opener && document.body.contains(opener)) opener.focus();
+      opener = null;
+    }
+    big.addEventListener('mouseleave', closeBig);
+
+    // ---- keyboard: focus kept across redraws, shortcuts
+    function keyed(fn) {
+      var a = document.activeElement;
+      var key = a && a.dataset ? a.dataset.key : null;
+      var top = poolBox.scrollTop;
+      fn();
+      poolBox.scrollTop = top;
+      if (!key || (document.activeElement && document.activeElement !== document.body && document.body.contains(document.activeElement))) return;
+      var parts = key.split('|');
+      var again = find(key) || find('add|' + parts[1] + '|' + parts[2]) || find('zone|' + parts[1]);
+      if (again) again.focus({ preventScroll: false });
+    }
+    function find(key) {
+      return document.querySelector('[data-key="' + CSS.escape(key) + '"]');
+    }
+    function typing(t) {
+      return t && (t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || (t.tagName === 'INPUT' && t.type !== 'button'));
+    }
+    document.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape' && !big.hidden) { e.preventDefault(); closeBig(); return; }
+      var mod = e.ctrlKey || e.metaKey;
+      if (mod && !typing(e.target) && (e.key === 'z' || e.key === 'Z' || e.key === 'y')) {
+        e.preventDefault();
+        if (e.key === 'y' || e.shiftKey) redo(); else undo();
+        return;
+      }
+      if (e.key === '/' && !mod && !typing(e.target)) {
+        e.preventDefault();
+        document.getElementById('cb-search').focus();
+        return;
+      }
+      // Up and down move between the pool's rows (from the search: into them).
+      if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && !mod) move(e);
+    });
+    function move(e) {
+      var t = e.target;
+      var inPool = poolBox.contains(t) && t.tagName === 'BUTTON';
+      if (!inPool && !(t.id === 'cb-search' && e.key === 'ArrowDown')) return;
+      var rows = Array.prototype.slice.call(poolBox.children);
+      var row = inPool ? t.closest('.cb-row') : null;
+      var i = row ? rows.indexOf(row) + (e.key === 'ArrowDown' ? 1 : -1) : 0;
+      if (i < 0) { document.getElementById('cb-search').focus(); e.preventDefault(); return; }
+      if (i >= rows.length) return;
+      var buttons = rows[i].querySelectorAll('button');
+      var col = row ? Array.prototype.indexOf.call(row.querySelectorAll('button'), t) : 1;
+      var to = buttons[Math.min(Math.max(col, 0), buttons.length - 1)];
+      if (to) { e.preventDefault(); to.focus(); }
+    }
+
+    // ---- the pool, the deck's zones, the verdict
+    function drawPool() { keyed(drawPoolNow); }
+    function drawPoolNow() {
+      var shown = select(game, game.cards.filter(function (c) { return c.zones.length; }), ctl.query);
       poolBox.textContent = '';
       shown.forEach(function (c) {
         var blocked = c.zones.map(function (z) { return unavailable(c.id, z); }).filter(Boolean);
+        var why = blocked.length ? 'would break: ' + blocked.map(function (b) { return b.rules.map(function (r) { return plain(r, byId); }).join(', '); }).join('; ') : null;
         var row = el('div', {
           class: 'cb-row' + (blocked.length === c.zones.length ? ' cb-unavailable' : ''),
-          'data-card': c.id,
-          title: blocked.length ? 'would break: ' + blocked.map(function (b) { return b.rules.join(', '); }).join('; ') : null
+          role: 'listitem', 'data-card': c.id, title: why
         },
-          el('span', { class: 'cb-name', text: c.name, onmouseenter: function () { show(c); }, onclick: function () { show(c); } }),
+          el('button', {
+            class: 'cb-name', type: 'button', 'aria-haspopup': 'dialog', 'data-key': 'show|pool|' + c.id, text: c.name,
+            onmouseenter: function () { show(c); }, onclick: function (e) { openBig(c, e.currentTarget); }
+          }),
           el('span', { class: 'cb-kind', text: kindName(game, c.kind) }),
           c.zones.map(function (z) {
+            var b = unavailable(c.id, z);
             return el('button', {
-              'data-add': z, title: 'add to ' + zoneName(z),
-              text: '+ ' + zoneName(z), onclick: function () { add(z, c.id, 1); }
+              'data-add': z, 'data-key': 'add|' + z + '|' + c.id, title: b ? why : null,
+              'aria-label': 'Add ' + c.name + ' to ' + zoneName(z) + (b ? ' (would break a rule)' : ''),
+              text: '+ ' + zoneName(z), onclick: function () { add(z, c.id, Math.max(1, Math.floor(Number(times.value) || 1))); }
             });
           }));
         poolBox.appendChild(row);
       });
     }
 
+    // The cards to mark for each broken rule: the card a rule names; for
+    // a rule over many lines (a count, a share), the card just added if it
+    // is one of them, else those lines when they are few.
     function blamed() {
       var out = {};
       (verdict ? verdict.problems : []).forEach(function (p) {
-        [p.card].concat(p.cards).forEach(function (c) {
-          if (!c) return;
-          (out[c] = out[c] || []).push(p.name);
-        });
+        var marked = p.card ? [p.card] : [];
+        if (!p.card && p.cards.length) {
+          if (lastAdded && p.cards.indexOf(lastAdded.card) >= 0) marked = [lastAdded.card];
+          else if (p.cards.length <= 3) marked = p.cards;
+        }
+        marked.forEach(function (c) { (out[c] = out[c] || []).push(plain(p.name, byId)); });
       });
       return out;
     }
 
-    function drawZones() {
+    function drawZones() { keyed(drawZonesNow); }
+    function drawZonesNow() {
       zonesBox.textContent = '';
       var bad = blamed();
       game.zones.forEach(function (z) {
         var lines = deck.zones[z.id];
         var ids = Object.keys(lines).sort(function (a, b) { return sorter(game, 'kind')(byId[a], byId[b]); });
-        var total = ids.reduce(function (s, id) { return s + lines[id]; }, 0);
         zonesBox.appendChild(el('div', { class: 'cb-zone', 'data-zone': z.id },
-          el('h3', {}, el('span', { text: z.name }), el('span', { class: 'cb-muted', 'data-total': z.id, text: total + ' cards' })),
+          el('h3', { tabindex: '-1', 'data-key': 'zone|' + z.id }, el('span', { text: z.name }),
+            el('span', { class: 'cb-muted', 'data-total': z.id, text: zoneTotal(z.id) + ' cards' })),
           ids.length ? null : el('div', { class: 'cb-muted', text: 'empty: add ' + z.kinds.map(function (k) { return kindName(game, k); }).join(', ') }),
-          ids.map(function (id) {
-            var c = byId[id];
-            return el('div', {
-              class: 'cb-line' + (bad[id] ? ' cb-bad' : ''), 'data-line': z.id + '/' + id,
-              title: bad[id] ? 'breaks: ' + bad[id].join(', ') : null
-            },
-              el('span', { class: 'cb-n', text: String(lines[id]) }),
-              el('button', { 'data-dec': '', text: '−', title: 'one less', onclick: function () { add(z.id, id, -1); } }),
-              el('button', { 'data-inc': '', text: '+', title: 'one more', onclick: function () { add(z.id, id, 1); } }),
-              el('span', { class: 'cb-name', text: c ? c.name : id, onmouseenter: function () { show(c); } }),
-              el('span', { class: 'cb-kind', text: c ? kindName(game, c.kind) : '' }));
-          })));
+          ids.map(function (id) { return line(z, id, lines[id], bad[id]); })));
       });
+    }
+    function line(z, id, n, bad) {
+      var c = byId[id], name = c ? c.name : id;
+      return el('div', {
+        class: 'cb-line' + (bad ? ' cb-bad' : ''), 'data-line': z.id + '/' + id,
+        title: bad ? 'breaks: ' + bad.join(', ') : null
+      },
+        el('span', { class: 'cb-n', text: String(n) }),
+        el('button', { 'data-dec': '', 'data-key': 'dec|' + z.id + '|' + id, text: '−', 'aria-label': 'One less ' + name, onclick: function () { add(z.id, id, -1); } }),
+        el('button', { 'data-inc': '', 'data-key': 'inc|' + z.id + '|' + id, text: '+', 'aria-label': 'One more ' + name, onclick: function () { add(z.id, id, 1); } }),
+        el('button', {
+          class: 'cb-name', type: 'button', 'aria-haspopup': 'dialog', 'data-key': 'show|' + z.id + '|' + id, text: name,
+          onmouseenter: function () { show(c); }, onclick: function (e) { if (c) openBig(c, e.currentTarget); }
+        }),
+        bad ? el('span', { class: 'cb-sr', text: ' (breaks ' + bad.join(', ') + ')' }) : null,
+        el('span', { class: 'cb-kind', text: c ? kindName(game, c.kind) : '' }));
+    }
+
+    // The zones' sizes, each by name: the one a rule counts is read there.
+    function sizes() {
+      return game.zones.map(function (z) { return z.name + ' ' + zoneTotal(z.id); }).join(' · ');
+    }
+
+    // One entry per broken rule: its numbers once, then what each breach says.
+    function grouped() {
+      var rules = [];
+      verdict.problems.forEach(function (p) {
+        var g = rules.filter(function (r) { return r.rule === p.rule; })[0];
+        if (!g) rules.push(g = { rule: p.rule, first: p, all: [] });
+        g.all.push(p);
+      });
+      return rules;
     }
 
     function drawVerdict() {
       verdictBox.textContent = '';
       if (!verdict) return;
+      var broken = grouped();
       verdictBox.appendChild(el('div', { id: 'cb-status', class: verdict.legal ? 'cb-legal' : 'cb-illegal', text: verdict.legal ? 'Legal' : 'Illegal' },
-        el('span', { class: 'cb-muted', style: 'font-weight:normal;font-size:13px', text: ' · ' + verdict.cards + ' cards' })));
-      if (!verdict.problems.length) {
+        el('span', { class: 'cb-sizes', text: ' · ' + sizes() })));
+      var said = (verdict.legal ? 'Legal' : 'Illegal') + ', ' + sizes() +
+        (broken.length ? ', ' + broken.length + (broken.length === 1 ? ' rule' : ' rules') + ' broken' : '');
+      if (announce.textContent !== said) announce.textContent = said;
+      if (!broken.length) {
         verdictBox.appendChild(el('div', { class: 'cb-muted', text: 'Every rule of ' + game.name + ' holds.' }));
         return;
       }
-      verdictBox.appendChild(el('ul', { id: 'cb-problems' }, verdict.problems.map(function (p) {
-        var involved = [p.card].concat(p.cards).filter(Boolean).filter(function (c, i, a) { return a.indexOf(c) === i; });
-        return el('li', { class: 'cb-' + p.severity, 'data-rule': p.rule, 'data-card': p.card || null },
-          el('b', { text: p.name }), ' ', el('code', { class: 'cb-muted', text: p.code }),
-          el('div', { class: 'cb-numbers', text: 'has ' + p.actual + '; requires ' + p.expected }),
-          el('div', { text: p.message }),
-          p.source ? el('div', { class: 'cb-muted', text: 'rulebook: ' + p.source }) : null,
-          involved.length ? el('div', { class: 'cb-cards', text: 'cards: ' + involved.slice(0, 12).map(function (c) { return byId[c] ? byId[c].name : c; }).join(', ') + (involved.length > 12 ? ' …' : '') }) : null);
-      })));
+      verdictBox.appendChild(el('ul', { id: 'cb-problems' }, broken.map(problem)));
+    }
+    function problem(g) {
+      var p = g.first;
+      var involved = [];
+      g.all.forEach(function (q) {
+        [q.card].concat(q.cards).forEach(function (c) { if (c && involved.indexOf(c) < 0) involved.push(c); });
+      });
+      return el('li', { class: 'cb-' + p.severity, 'data-rule': p.rule, 'data-card': p.card || null },
+        el('b', {}, rich(p.name, byId)), ' ', el('code', { class: 'cb-muted', text: p.code }),
+        p.zone ? el('span', { class: 'cb-muted', 'data-zone-size': p.zone, text: ' · ' + zoneName(p.zone) + ': ' + zoneTotal(p.zone) + ' cards' }) : null,
+        el('div', { class: 'cb-numbers' }, 'has ', rich(p.actual, byId), '; requires ', rich(p.expected, byId)),
+        g.all.length === 1 ? el('div', { class: 'cb-message' }, rich(p.message, byId))
+          : el('ul', { class: 'cb-messages' }, g.all.map(function (q) { return el('li', { class: 'cb-message' }, rich(q.message, byId)); })),
+        p.source ? el('div', { class: 'cb-muted' }, 'rulebook: ', rich(p.source, byId)) : null,
+        involved.length ? el('div', { class: 'cb-cards', text: 'cards: ' + involved.slice(0, 12).map(function (c) { return byId[c] ? byId[c].name : c; }).join(', ') + (involved.length > 12 ? ' …' : '') }) : null);
     }
 
     function drawChart() {
@@ -349,7 +581,7 @@
         });
         var bounds = f.min !== null && f.min === f.max ? '= ' + f.min : [f.min !== null ? '≥ ' + f.min : null, f.max !== null ? '≤ ' + f.max : null].filter(Boolean).join(', ');
         var value = f.unit === '%' ? f.value.toFixed(1) + '%' : String(f.value);
-        grid.appendChild(el('span', { 'data-figure': f.rule + (f.group ? '/' + f.group : ''), text: f.name + (f.group ? ' · ' + f.group : '') }));
+        grid.appendChild(el('span', { 'data-figure': f.rule + (f.group ? '/' + f.group : ''), text: plain(f.name, byId) + (f.group ? ' · ' + f.group : '') }));
         grid.appendChild(track);
         grid.appendChild(el('span', { class: f.ok ? 'cb-ok' : 'cb-error', text: value + ' (' + bounds + (f.unit === '%' ? '%' : '') + ')' }));
       });
@@ -368,6 +600,8 @@
 
     var retry = null;
     function changed() {
+      undoButton.disabled = !past.length;
+      redoButton.disabled = !future.length;
       drawZones();
       clearTimeout(retry);
       ask(++asked, 0);
@@ -382,7 +616,8 @@
         delete body.dataset.stale;
         if (!r.ok) {
           verdictBox.textContent = '';
-          verdictBox.appendChild(el('div', { class: 'cb-error', text: r.data.error }));
+          verdictBox.appendChild(el('div', { class: 'cb-error' }, rich(r.data.error, byId)));
+          announce.textContent = 'Not judged: ' + plain(r.data.error, byId);
           noCode();
           return;
         }
@@ -419,6 +654,7 @@
       }
       var note = document.getElementById('cb-outdated') || el('div', { id: 'cb-outdated', class: 'cb-error', role: 'alert' });
       note.textContent = 'The server did not answer (' + (e.message || e) + '): this verdict is of an earlier deck. Retrying…';
+      if (announce.textContent !== 'Out of date') announce.textContent = 'Out of date';
       verdictBox.insertBefore(note, verdictBox.firstChild);
     }
 
@@ -439,11 +675,13 @@
       return api('POST', '/api/games/' + gameId + '/decode', { code: value }).then(function (r) {
         if (!r.ok) {
           importMsg.className = 'cb-error';
-          importMsg.textContent = r.data.error;
+          importMsg.textContent = plain(r.data.error, byId);
           return;
         }
         importMsg.className = 'cb-ok';
         importMsg.textContent = 'imported';
+        // An import from the page can be undone; the link's deck is the start.
+        if (typeof text !== 'string') remember();
         load(r.data, format);
       }).catch(function (e) {
         importMsg.className = 'cb-error';
@@ -462,7 +700,7 @@
           saveMsg.dataset.file = r.data.file;
         } else {
           saveMsg.className = 'cb-error';
-          saveMsg.textContent = r.data.error;
+          saveMsg.textContent = plain(r.data.error, byId);
           if (r.data.exists) replace.style.display = '';
         }
       }).catch(function (e) {
@@ -481,9 +719,9 @@
     nav.appendChild(link('/play/', 'Games'));
     main.appendChild(el('h1', { text: 'Deck verdicts for organisers' }));
     main.appendChild(el('p', { class: 'cb-muted', text: 'Paste deck codes (one per line) and/or choose deck files (.toml); each deck is judged by its game\u2019s rules.' }));
-    var codes = el('textarea', { id: 'cb-codes', rows: 8, cols: 80, placeholder: 'one deck code per line' });
+    var codes = el('textarea', { id: 'cb-codes', rows: 8, placeholder: 'one deck code per line' });
     var files = el('input', { id: 'cb-files', type: 'file', multiple: true, accept: '.toml' });
-    var out = el('div', { id: 'cb-results' });
+    var out = el('div', { id: 'cb-results', role: 'status' });
     var judge = function () {
       var decks = [];
       codes.value.split(/\r?\n/).forEach(function (line, i) {
@@ -503,18 +741,19 @@
         var url = URL.createObjectURL(new Blob([r.data.csv], { type: 'text/csv' }));
         out.appendChild(el('p', { id: 'cb-summary' }, legal + ' of ' + rows.length + ' decks legal · ',
           el('a', { id: 'cb-csv', href: url, download: 'deck-verdicts.csv', text: 'download CSV' })));
-        out.appendChild(el('table', { class: 'cb-table', id: 'cb-table' },
-          el('tr', {}, ['Deck', 'Game', 'Name', 'Verdict', 'Cards', 'Problems'].map(function (h) { return el('th', { text: h }); })),
+        // A wide table scrolls in its own box, never the page sideways.
+        out.appendChild(el('div', { class: 'cb-scroll', role: 'region', 'aria-label': 'Verdicts', tabindex: '0' }, el('table', { class: 'cb-table', id: 'cb-table' },
+          el('tr', {}, ['Deck', 'Game', 'Name', 'Verdict', 'Cards', 'Problems'].map(function (h) { return el('th', { scope: 'col', text: h }); })),
           rows.map(function (x) {
             return el('tr', { class: 'cb-' + x.verdict },
               el('td', { text: x.label }), el('td', { text: x.game }), el('td', { text: x.name }),
               el('td', { text: x.verdict }), el('td', { text: String(x.cards) }),
-              el('td', {}, x.problems.map(function (p) { return el('div', { text: p }); })));
-          })));
+              el('td', {}, x.problems.map(function (p) { return el('div', {}, rich(p)); })));
+          }))));
       });
     };
-    main.appendChild(el('div', {}, codes));
-    main.appendChild(el('div', { class: 'cb-controls' }, files, el('button', { id: 'cb-judge', text: 'Judge the decks', onclick: judge })));
+    main.appendChild(el('label', { class: 'cb-block' }, el('span', { text: 'Deck codes' }), codes));
+    main.appendChild(el('div', { class: 'cb-controls' }, el('label', {}, 'Deck files ', files), el('button', { id: 'cb-judge', text: 'Judge the decks', onclick: judge })));
     main.appendChild(out);
   }
 

@@ -1,0 +1,347 @@
+//! The deck builder at the table (issue 25): driven in headless Chromium
+//! through chromedriver by keys alone, at a phone's width and at 200% zoom,
+//! and checked by axe-core on every page the servers show (the builder, the
+//! cards, the organisers' page, `watch --serve`'s preview). Search ranks
+//! names first and filters by every facet the schemas declare; "add ×N"
+//! stops at the copy limit; undo and redo; the large card view; messages a
+//! player reads (no markdown markers, names not ids, the culprit marked).
+//!
+//! axe-core comes from npm, installed by scripts/install-test-deps.sh into
+//! `target/test-tools/node_modules` (or `$CARTA_AXE`); without it these
+//! tests fail, never skip. With `CARTA_BLESS=1` they write the phone
+//! layout's screenshot to `docs/img/`.
+
+use std::time::Duration;
+
+use fantoccini::Client;
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
+use serde_json::{Value, json};
+
+use crate::harness::{Workspace, repo};
+use crate::serve::{
+    click, count_of, http, js, lines_of, query_value, screenshot, settled, start_serve, status,
+    wait_js,
+};
+use crate::watch::{browser, page_text};
+
+/// axe-core's script, as npm ships it.
+fn axe_source() -> String {
+    let path = std::env::var_os("CARTA_AXE").map_or_else(
+        || repo().join("target/test-tools/node_modules/axe-core/axe.min.js"),
+        std::path::PathBuf::from,
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "no axe-core at {} ({e}): run scripts/install-test-deps.sh (the browser tests never skip)",
+            path.display()
+        )
+    })
+}
+
+/// Runs axe-core in the page as it is now; its serious and critical
+/// violations, one line each (rule, help, where).
+async fn axe(client: &Client, axe: &str) -> Vec<String> {
+    let script = format!(
+        "{axe}\n;return axe.run(document).then(function (r) {{ return r.violations\
+         .filter(function (v) {{ return v.impact === 'serious' || v.impact === 'critical'; }})\
+         .map(function (v) {{ return v.impact + ' ' + v.id + ': ' + v.help + ' at ' + v.nodes.slice(0, 4)\
+         .map(function (n) {{ return n.target.join(' '); }}).join(', '); }}); }})"
+    );
+    let found = js(client, &script).await;
+    found
+        .as_array()
+        .unwrap_or_else(|| panic!("axe ran: {found}"))
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Asserts that axe-core finds nothing serious or critical on the page.
+async fn accessible(client: &Client, axe_js: &str, what: &str) {
+    let found = axe(client, axe_js).await;
+    assert!(
+        found.is_empty(),
+        "axe-core on {what}:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Presses a chord (modifiers first) on whatever has the focus.
+async fn press(client: &Client, chord: &[char]) {
+    let mut keys = KeyActions::new("keyboard".into());
+    for &k in chord {
+        keys = keys.then(KeyAction::Down { value: k });
+    }
+    for &k in chord.iter().rev() {
+        keys = keys.then(KeyAction::Up { value: k });
+    }
+    client.perform_actions(keys).await.unwrap();
+}
+
+/// Types `text` into whatever has the focus.
+async fn type_keys(client: &Client, text: &str) {
+    let mut keys = KeyActions::new("keyboard".into());
+    for c in text.chars() {
+        keys = keys
+            .then(KeyAction::Down { value: c })
+            .then(KeyAction::Up { value: c });
+    }
+    client.perform_actions(keys).await.unwrap();
+}
+
+/// What has the focus: `zone|card` of an add button, or its key.
+async fn focused(client: &Client) -> String {
+    js(
+        client,
+        "var a=document.activeElement;return a.dataset.key||a.id||a.tagName",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_owned()
+}
+
+/// Card names by id, from the game's API.
+fn names(url: &str, game: &str) -> Value {
+    let (code, summary) = http(url, "GET", &format!("/api/games/{game}"), &Value::Null);
+    assert_eq!(code, 200);
+    summary
+}
+
+fn name_of(summary: &Value, id: &str) -> String {
+    summary["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("no card {id}"))["name"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The code of a shipped deck file, asked from the server.
+fn code_of(url: &str, game: &str, rel: &str) -> String {
+    let mut zones = serde_json::Map::new();
+    for (zone, card, n) in lines_of(rel) {
+        zones
+            .entry(zone)
+            .or_insert_with(|| json!({}))
+            .as_object_mut()
+            .unwrap()
+            .insert(card, json!(n));
+    }
+    let deck = json!({"name": "Deck", "zones": zones});
+    let (code, v) = http(url, "POST", &format!("/api/games/{game}/verdict"), &deck);
+    assert_eq!(code, 200, "{v}");
+    v["code"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legal_kingdoms_deck_is_built_with_the_keyboard_only() {
+    let ws = Workspace::shipped(&["kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let summary = names(&url, "kingdoms");
+    let (_driver, client) = browser(profile.path()).await;
+    client.goto(&format!("{url}kingdoms/deck")).await.unwrap();
+    settled(&client).await;
+    let lines = lines_of("cards/kingdoms/decks/aurora-de-valaria.toml");
+    let slash = '/';
+    let ctrl: char = Key::Control.into();
+    let down: char = Key::Down.into();
+    let enter: char = Key::Enter.into();
+    for (zone, card, n) in &lines {
+        // "/" finds the search, the name replaces what it held, the down
+        // arrow goes to the best match's add button, Enter adds a copy.
+        press(&client, &[slash]).await;
+        assert_eq!(focused(&client).await, "cb-search");
+        press(&client, &[ctrl, 'a']).await;
+        type_keys(&client, &name_of(&summary, card)).await;
+        press(&client, &[down]).await;
+        let key = format!("add|{zone}|{card}");
+        assert_eq!(focused(&client).await, key, "the best match comes first");
+        for i in 1..=*n {
+            press(&client, &[enter]).await;
+            wait_js(
+                &client,
+                &format!("var l=document.querySelector('[data-line=\"{zone}/{card}\"] .cb-n');return !!l && l.textContent==='{i}'"),
+            )
+            .await;
+            settled(&client).await;
+            assert_eq!(focused(&client).await, key, "the focus stays on the card");
+        }
+    }
+    assert_eq!(
+        status(&client).await,
+        "Legal",
+        "{}",
+        page_text(&client).await
+    );
+    for (zone, card, n) in &lines {
+        assert_eq!(count_of(&client, zone, card).await, u64::from(*n));
+    }
+    let heard = js(&client, "var a=document.getElementById('cb-announce');return [a.getAttribute('aria-live'), a.textContent]").await;
+    assert_eq!(heard[0], "polite");
+    assert!(
+        heard[1].as_str().unwrap().starts_with("Legal, Deck "),
+        "{heard}"
+    );
+
+    // Undo and redo from the keyboard (the focus on a button, not a field).
+    let (zone, card, n) = lines.last().unwrap();
+    let shift: char = Key::Shift.into();
+    press(&client, &[ctrl, 'z']).await;
+    wait_js(&client, &format!("var l=document.querySelector('[data-line=\"{zone}/{card}\"] .cb-n');return (l?Number(l.textContent):0)==={}", n - 1)).await;
+    press(&client, &[ctrl, shift, 'z']).await;
+    wait_js(&client, &format!("var l=document.querySelector('[data-line=\"{zone}/{card}\"] .cb-n');return (l?Number(l.textContent):0)==={n}")).await;
+    assert_eq!(status(&client).await, "Legal");
+    client.close().await.unwrap();
+}
+
+/// The page is no wider than the window (nothing scrolls sideways).
+async fn no_sideways_scroll(client: &Client, what: &str) {
+    let widths = js(
+        client,
+        "return [document.scrollingElement.scrollWidth, window.innerWidth]",
+    )
+    .await;
+    assert!(
+        widths[0].as_u64() <= widths[1].as_u64(),
+        "{what} scrolls sideways: {widths}"
+    );
+}
+
+/// Whether the verdict's status line lies wholly inside the window.
+const VERDICT_IN_VIEW: &str = "var s=document.getElementById('cb-status');if(!s)return false;var r=s.getBoundingClientRect();return r.top>=0&&r.left>=0&&r.bottom<=window.innerHeight&&r.right<=window.innerWidth";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_phone_width_and_200_percent_zoom_nothing_scrolls_sideways_and_the_verdict_stays_in_view()
+ {
+    let ws = Workspace::shipped(&["intrepidos", "kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let code = code_of(
+        &url,
+        "intrepidos",
+        "cards/intrepidos/decks/furia-de-aries.toml",
+    );
+    let (_driver, client) = browser(profile.path()).await;
+    // 390 px: a phone; 600 px: a 1200 px window at 200% zoom.
+    for width in [390, 600] {
+        client.set_window_size(width, 844).await.unwrap();
+        client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
+        settled(&client).await;
+        let inner = js(&client, "return window.innerWidth").await;
+        assert!(
+            inner.as_u64().unwrap() <= u64::from(width),
+            "the window is {inner} px wide"
+        );
+        wait_js(&client, VERDICT_IN_VIEW).await;
+        // A card added from far down the pool: the verdict is still in view.
+        js(&client, "window.scrollTo(0, document.body.scrollHeight);document.querySelector('.cb-row:last-child button[data-add]').scrollIntoView({block:'center'});return true").await;
+        click(&client, ".cb-row:last-child button[data-add]").await;
+        settled(&client).await;
+        wait_js(&client, VERDICT_IN_VIEW).await;
+        no_sideways_scroll(&client, &format!("the builder at {width} px")).await;
+
+        // A whole legal deck, opened from its link.
+        client
+            .goto(&format!("{url}intrepidos/deck?code={}", query_value(&code)))
+            .await
+            .unwrap();
+        assert_eq!(status(&client).await, "Legal");
+        wait_js(&client, VERDICT_IN_VIEW).await;
+        no_sideways_scroll(&client, &format!("a full deck at {width} px")).await;
+        if width == 390 {
+            screenshot(&client, "serve-phone.png").await;
+        }
+        for page in ["", "intrepidos/cards", "kingdoms/cards", "organize"] {
+            client.goto(&format!("{url}{page}")).await.unwrap();
+            wait_js(&client, "return document.getElementById('cb-main').children.length>1 || !!document.querySelector('#cb-main h1')").await;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            no_sideways_scroll(&client, &format!("/play/{page} at {width} px")).await;
+        }
+    }
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn axe_core_finds_nothing_serious_on_any_page() {
+    let axe_js = axe_source();
+    let ws = Workspace::shipped(&["intrepidos", "kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let code = code_of(
+        &url,
+        "intrepidos",
+        "cards/intrepidos/decks/furia-de-aries.toml",
+    );
+    let (_driver, client) = browser(profile.path()).await;
+
+    client.goto(&url).await.unwrap();
+    wait_js(&client, "return !!document.querySelector('.cb-games li')").await;
+    accessible(&client, &axe_js, "the games").await;
+    for game in ["intrepidos", "kingdoms"] {
+        client.goto(&format!("{url}{game}/cards")).await.unwrap();
+        wait_js(
+            &client,
+            "return !!document.querySelector('#cb-grid figure')",
+        )
+        .await;
+        accessible(&client, &axe_js, &format!("{game}'s cards")).await;
+        client.goto(&format!("{url}{game}/deck")).await.unwrap();
+        settled(&client).await;
+        accessible(&client, &axe_js, &format!("{game}'s empty deck")).await;
+    }
+    // A deck with broken rules, its filters open and the large card view.
+    client
+        .goto(&format!("{url}intrepidos/deck?code={}", query_value(&code)))
+        .await
+        .unwrap();
+    settled(&client).await;
+    click(&client, "[data-line=\"main/escudo-orc\"] button[data-inc]").await;
+    assert_eq!(status(&client).await, "Illegal");
+    click(&client, ".cb-filters summary").await;
+    accessible(&client, &axe_js, "an illegal deck").await;
+    click(&client, "[data-line=\"main/escudo-orc\"] .cb-name").await;
+    wait_js(&client, "return !document.getElementById('cb-big').hidden").await;
+    accessible(&client, &axe_js, "the large card view").await;
+    client.set_window_size(390, 844).await.unwrap();
+    client.refresh().await.unwrap();
+    settled(&client).await;
+    accessible(&client, &axe_js, "the builder at 390 px").await;
+    client.set_window_size(1200, 900).await.unwrap();
+
+    client.goto(&format!("{url}organize")).await.unwrap();
+    accessible(&client, &axe_js, "the organisers' page").await;
+    client
+        .find(fantoccini::Locator::Id("cb-codes"))
+        .await
+        .unwrap()
+        .send_keys(&format!("{code}\nnot-a-code"))
+        .await
+        .unwrap();
+    click(&client, "#cb-judge").await;
+    wait_js(&client, "return !!document.getElementById('cb-table')").await;
+    accessible(&client, &axe_js, "the organisers' verdicts").await;
+
+    // `carta watch --serve`: the preview's index and a game's page.
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let (_watch, preview) = crate::watch::start_watch(&tmp.path().join("live"));
+    client.goto(&preview).await.unwrap();
+    wait_js(&client, "return document.readyState==='complete'").await;
+    accessible(&client, &axe_js, "the preview's index").await;
+    client.goto(&format!("{preview}g/live/")).await.unwrap();
+    wait_js(&client, "return document.readyState==='complete'").await;
+    accessible(&client, &axe_js, "the preview of a game").await;
+    client
+        .goto(&format!("{preview}play/live/deck"))
+        .await
+        .unwrap();
+    settled(&client).await;
+    accessible(&client, &axe_js, "watch --serve's builder").await;
+    client.close().await.unwrap();
+}
