@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use fantoccini::Client;
-use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
 use fantoccini::key::Key;
 use serde_json::{Value, json};
 
@@ -343,5 +343,403 @@ async fn axe_core_finds_nothing_serious_on_any_page() {
         .unwrap();
     settled(&client).await;
     accessible(&client, &axe_js, "watch --serve's builder").await;
+    client.close().await.unwrap();
+}
+
+/// The cards the pool shows, in order.
+async fn pool(client: &Client) -> Vec<String> {
+    let ids = js(
+        client,
+        "return [...document.querySelectorAll('#cb-pool .cb-row')].map(r=>r.dataset.card)",
+    )
+    .await;
+    ids.as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Waits until the pool shows something else than `before`; what it shows.
+async fn pool_changed(client: &Client, before: &[String]) -> Vec<String> {
+    for _ in 0..200 {
+        let now = pool(client).await;
+        if now != before {
+            return now;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the pool never changed:\n{}", page_text(client).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_ranks_the_name_first_and_the_builder_filters_by_every_facet() {
+    let ws = Workspace::shipped(&["intrepidos", "kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let kingdoms = names(&url, "kingdoms");
+    let facet = |field: &str| {
+        kingdoms["facets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["field"] == field)
+            .unwrap_or_else(|| panic!("no facet {field}: {}", kingdoms["facets"]))["kind"]
+            .clone()
+    };
+    assert_eq!(facet("kingdom"), "enum");
+    assert_eq!(facet("level"), "integer");
+    for flag in ["mercenary", "unique", "solitary"] {
+        assert_eq!(facet(flag), "boolean", "{flag}");
+    }
+    let (_driver, client) = browser(profile.path()).await;
+
+    // "Frixo": Rei Frixo first, then the cards whose text names him.
+    client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
+    settled(&client).await;
+    let all = pool(&client).await;
+    client
+        .find(fantoccini::Locator::Id("cb-search"))
+        .await
+        .unwrap()
+        .send_keys("Frixo")
+        .await
+        .unwrap();
+    let found = pool_changed(&client, &all).await;
+    assert_eq!(found[0], "rei-frixo", "{found:?}");
+    assert!(found.len() > 1, "other cards name Frixo: {found:?}");
+
+    // Kingdoms: the flag facet keeps the mercenaries; searching the flag's
+    // title finds each of them, the best matches first.
+    let mercenaries: Vec<String> = kingdoms["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["values"]["mercenary"] == true)
+        .map(|c| c["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!mercenaries.is_empty());
+    client.goto(&format!("{url}kingdoms/deck")).await.unwrap();
+    settled(&client).await;
+    let all = pool(&client).await;
+    click(&client, ".cb-filters summary").await;
+    click(
+        &client,
+        "select[data-facet=\"mercenary\"] option[value=\"yes\"]",
+    )
+    .await;
+    let mut shown = pool_changed(&client, &all).await;
+    shown.sort();
+    let mut want = mercenaries.clone();
+    want.sort();
+    assert_eq!(shown, want, "the mercenaries, and only them");
+    click(
+        &client,
+        "select[data-facet=\"mercenary\"] option[value=\"\"]",
+    )
+    .await;
+    let again = pool_changed(&client, &shown).await;
+    assert_eq!(again.len(), all.len());
+    client
+        .find(fantoccini::Locator::Id("cb-search"))
+        .await
+        .unwrap()
+        .send_keys("mercenário")
+        .await
+        .unwrap();
+    let found = pool_changed(&client, &again).await;
+    assert!(found.len() < all.len(), "{found:?}");
+    for id in &mercenaries {
+        assert!(found.contains(id), "{id} is found by its flag: {found:?}");
+    }
+    // An integer facet: level 1 only.
+    client.goto(&format!("{url}kingdoms/deck")).await.unwrap();
+    settled(&client).await;
+    click(&client, ".cb-filters summary").await;
+    let level = |end: &str| format!("input[data-facet=\"level.{end}\"]");
+    for end in ["min", "max"] {
+        client
+            .find(fantoccini::Locator::Css(&level(end)))
+            .await
+            .unwrap()
+            .send_keys("1")
+            .await
+            .unwrap();
+    }
+    let ones = pool_changed(&client, &all).await;
+    for id in &ones {
+        let card = kingdoms["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id.as_str())
+            .unwrap();
+        assert_eq!(card["values"]["level"], 1, "{id}");
+    }
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn add_times_n_stops_at_the_copy_limit_and_undo_redo_and_focus_follow() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let summary = names(&url, "intrepidos");
+    let shield = summary["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "escudo-orc")
+        .unwrap();
+    assert_eq!(shield["limits"][""]["main"], 3, "{shield}");
+    let (_driver, client) = browser(profile.path()).await;
+    client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
+    settled(&client).await;
+    let times = client
+        .find(fantoccini::Locator::Id("cb-times"))
+        .await
+        .unwrap();
+    times.clear().await.unwrap();
+    times.send_keys("5").await.unwrap();
+    let add = ".cb-row[data-card=\"escudo-orc\"] button[data-add=\"main\"]";
+    click(&client, add).await;
+    settled(&client).await;
+    assert_eq!(
+        count_of(&client, "main", "escudo-orc").await,
+        3,
+        "up to the limit"
+    );
+    click(&client, add).await;
+    wait_js(
+        &client,
+        "return document.getElementById('cb-times-help').textContent.includes('its limit')",
+    )
+    .await;
+    assert_eq!(
+        count_of(&client, "main", "escudo-orc").await,
+        3,
+        "no more than the limit"
+    );
+
+    // Undo and redo, by the buttons.
+    click(&client, "#cb-undo").await;
+    settled(&client).await;
+    assert_eq!(count_of(&client, "main", "escudo-orc").await, 0);
+    click(&client, "#cb-redo").await;
+    settled(&client).await;
+    assert_eq!(count_of(&client, "main", "escudo-orc").await, 3);
+    assert_eq!(
+        js(
+            &client,
+            "return document.getElementById('cb-redo').disabled"
+        )
+        .await,
+        true
+    );
+
+    // The focus stays on "one less" as copies go, then moves to the card's
+    // add button when its line goes.
+    let less = "dec|main|escudo-orc";
+    js(
+        &client,
+        &format!("document.querySelector('[data-key=\"{less}\"]').focus();return true"),
+    )
+    .await;
+    let enter: char = Key::Enter.into();
+    for left in [2, 1] {
+        press(&client, &[enter]).await;
+        wait_js(&client, &format!("var l=document.querySelector('[data-line=\"main/escudo-orc\"] .cb-n');return !!l&&l.textContent==='{left}'")).await;
+        settled(&client).await;
+        assert_eq!(focused(&client).await, less);
+    }
+    press(&client, &[enter]).await;
+    wait_js(
+        &client,
+        "return !document.querySelector('[data-line=\"main/escudo-orc\"]')",
+    )
+    .await;
+    settled(&client).await;
+    assert_eq!(focused(&client).await, "add|main|escudo-orc");
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_large_card_view_opens_by_keyboard_and_closes_on_escape_and_when_the_pointer_leaves() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let (_driver, client) = browser(profile.path()).await;
+    client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
+    settled(&client).await;
+    let name = "show|pool|leonidas";
+    js(
+        &client,
+        &format!("document.querySelector('[data-key=\"{name}\"]').focus();return true"),
+    )
+    .await;
+    let enter: char = Key::Enter.into();
+    let open = "var b=document.getElementById('cb-big');return !b.hidden && b.dataset.card==='leonidas' && !!b.querySelector('.carta-card[data-card=\"leonidas\"]')";
+    press(&client, &[enter]).await;
+    wait_js(&client, open).await;
+    assert_eq!(focused(&client).await, "BUTTON", "the focus is on Close");
+    let label = js(
+        &client,
+        "return document.activeElement.getAttribute('aria-label')",
+    )
+    .await;
+    assert_eq!(label, "Close Leônidas");
+    // The view is larger than the pool's preview.
+    let width = js(
+        &client,
+        "return document.querySelector('#cb-big .cb-face').getBoundingClientRect().width",
+    )
+    .await;
+    assert!(width.as_f64().unwrap() > 300.0, "{width}");
+    press(&client, &[Key::Escape.into()]).await;
+    wait_js(&client, "return document.getElementById('cb-big').hidden").await;
+    assert_eq!(
+        focused(&client).await,
+        name,
+        "the focus goes back to the card"
+    );
+
+    // Opened again, it closes when the pointer leaves it.
+    press(&client, &[enter]).await;
+    wait_js(&client, open).await;
+    let big = client
+        .find(fantoccini::Locator::Id("cb-big"))
+        .await
+        .unwrap();
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveToElement {
+            element: big,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: 2.0,
+            y: 2.0,
+        });
+    client.perform_actions(mouse).await.unwrap();
+    wait_js(&client, "return document.getElementById('cb-big').hidden").await;
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_read_as_words_name_cards_and_mark_the_card_added() {
+    let ws = Workspace::shipped(&["intrepidos", "kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let rel = "cards/intrepidos/decks/furia-de-aries.toml";
+    let code = code_of(&url, "intrepidos", rel);
+    let summary = names(&url, "intrepidos");
+    let lines = lines_of(rel);
+    let extra = summary["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "action" && !lines.iter().any(|l| c["id"] == l.1.as_str()))
+        .expect("an action the deck lacks")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (_driver, client) = browser(profile.path()).await;
+    client
+        .goto(&format!("{url}intrepidos/deck?code={}", query_value(&code)))
+        .await
+        .unwrap();
+    assert_eq!(status(&client).await, "Legal");
+
+    // A 31st action: only it is marked, beside the count and size rules.
+    click(
+        &client,
+        &format!(".cb-row[data-card=\"{extra}\"] button[data-add=\"main\"]"),
+    )
+    .await;
+    assert_eq!(status(&client).await, "Illegal");
+    wait_js(
+        &client,
+        "return !!document.querySelector('#cb-problems li[data-rule=\"split-actions\"]')",
+    )
+    .await;
+    let marked = js(
+        &client,
+        "return [...document.querySelectorAll('.cb-line.cb-bad')].map(l=>l.dataset.line)",
+    )
+    .await;
+    assert_eq!(
+        marked,
+        json!([format!("main/{extra}")]),
+        "only the card added"
+    );
+    let verdict = js(
+        &client,
+        "return document.getElementById('cb-verdict').innerText",
+    )
+    .await;
+    let verdict = verdict.as_str().unwrap();
+    assert!(
+        !verdict.contains('`') && !verdict.contains('*'),
+        "{verdict}"
+    );
+    let size = js(&client, "return document.querySelector('li[data-rule=\"deck-size\"] [data-zone-size=\"main\"]').textContent").await;
+    assert_eq!(size, " · Deck: 61 cards", "the size the rule counts");
+    let head = js(
+        &client,
+        "return document.getElementById('cb-status').innerText",
+    )
+    .await;
+    assert!(head.as_str().unwrap().contains("Deck 61"), "{head}");
+    assert!(
+        !head.as_str().unwrap().contains("70"),
+        "no total of every zone: {head}"
+    );
+    let numbers = js(&client, "return [...document.querySelectorAll('#cb-problems > li')].map(li=>li.querySelectorAll('.cb-numbers').length)").await;
+    assert!(
+        numbers.as_array().unwrap().iter().all(|n| n == 1),
+        "one tally per rule: {numbers}"
+    );
+
+    // Two items over their limit break one rule twice: one entry, one tally.
+    for card in ["escudo-orc", "elmo-de-bronze"] {
+        click(
+            &client,
+            &format!("[data-line=\"main/{card}\"] button[data-inc]"),
+        )
+        .await;
+        settled(&client).await;
+    }
+    wait_js(&client, "var li=document.querySelectorAll('#cb-problems > li[data-rule=\"item-copies\"]');return li.length===1 && li[0].querySelectorAll('.cb-message').length===2").await;
+
+    // Kingdoms: the bind message names the cards, never their ids.
+    client.goto(&format!("{url}kingdoms/deck")).await.unwrap();
+    settled(&client).await;
+    for card in ["valaria", "vorkath-rei-sepulcral"] {
+        click(
+            &client,
+            &format!(".cb-row[data-card=\"{card}\"] button[data-add=\"main\"]"),
+        )
+        .await;
+        settled(&client).await;
+    }
+    wait_js(
+        &client,
+        "return !!document.querySelector('#cb-problems li[data-rule=\"hero-of-the-city\"]')",
+    )
+    .await;
+    let bind = js(&client, "return document.querySelector('#cb-problems li[data-rule=\"hero-of-the-city\"]').innerText").await;
+    let bind = bind.as_str().unwrap();
+    let kingdoms = names(&url, "kingdoms");
+    assert!(
+        bind.contains(&name_of(&kingdoms, "vorkath-rei-sepulcral")),
+        "{bind}"
+    );
+    assert!(bind.contains(&name_of(&kingdoms, "valaria")), "{bind}");
+    assert!(
+        !bind.contains("vorkath-rei-sepulcral") && !bind.contains('`'),
+        "{bind}"
+    );
     client.close().await.unwrap();
 }

@@ -299,9 +299,10 @@
     var facetBox = el('div', { class: 'cb-controls' });
     var ctl = controls(game, facetBox, function () { drawPool(); });
     var filters = game.facets.length ? el('details', { class: 'cb-filters' }, el('summary', { text: 'Filters' }), facetBox) : null;
+    var TIMES_HELP = 'copies per add, up to the copy limit';
+    var timesHelp = el('span', { id: 'cb-times-help', class: 'cb-muted', role: 'status', text: TIMES_HELP });
     var edit = el('div', { class: 'cb-controls' },
-      el('label', {}, 'Add ×', times),
-      el('span', { id: 'cb-times-help', class: 'cb-muted', text: 'copies per add, up to the copy limit' }),
+      el('label', {}, 'Add ×', times), timesHelp,
       undoButton, redoButton);
     main.appendChild(el('div', { class: 'cb-builder' },
       el('section', { class: 'cb-find', 'aria-label': 'Find cards' }, ctl.box, filters, edit, poolBox),
@@ -353,11 +354,20 @@
     function redo() { restore(future, past); }
 
     // Adds `n` copies (less than 0: removes); an add of more than one stops
-    // at the card's copy limit.
+    // at the card's copy limit (a single copy may go past it: the verdict
+    // then says which rule that breaks).
     function add(zone, card, n) {
       var lines = deck.zones[zone];
       var have = lines[card] || 0, cap = limit(card, zone);
-      if (n > 1 && cap !== null) n = Math.max(1, Math.min(n, cap - have));
+      if (n > 1 && cap !== null) {
+        n = Math.min(n, cap - have);
+        if (n <= 0) {
+          timesHelp.textContent = byId[card].name + ' has ' + have + ' copies, its limit';
+          announce.textContent = timesHelp.textContent;
+          return;
+        }
+      }
+      timesHelp.textContent = TIMES_HELP;
       remember();
       if (have + n > 0) lines[card] = have + n; else delete lines[card];
       lastAdded = n > 0 ? { zone: zone, card: card } : lastAdded;
