@@ -510,7 +510,7 @@ fn figures_are_the_numbers_the_rules_bound_and_agree_with_the_check() {
 
 #[test]
 fn copy_limit_is_the_least_error_limit_of_a_card_in_its_zone() {
-    let (pool, rules, diags) = rules(
+    let (pool, limited, diags) = rules(
         "[[deck-rules]]\nid = \"copies\"\nname = \"Three\"\ncopies = { max = 3, overrides = [{ filter = { unique = true }, max = 1 }] }\n\
          [[deck-rules]]\nid = \"two\"\nname = \"Two in the side\"\nzone = \"side\"\ncopies = { max = 2 }\n\
          [[deck-rules]]\nid = \"soft\"\nname = \"One, a warning\"\nseverity = \"warning\"\ncopies = { max = 1 }\n\
@@ -522,7 +522,7 @@ fn copy_limit_is_the_least_error_limit_of_a_card_in_its_zone() {
         diags.iter().collect::<Vec<_>>()
     );
     let at = |id: &str| pool.position(id).unwrap();
-    let set = &rules.deck;
+    let set = &limited.deck;
     assert_eq!(set.copy_limit(0, at("knight")), Some(3));
     assert_eq!(set.copy_limit(0, at("king")), Some(1), "an override");
     assert_eq!(
