@@ -684,6 +684,15 @@ async fn messages_read_as_words_name_cards_and_mark_the_card_added() {
         !verdict.contains('`') && !verdict.contains('*'),
         "{verdict}"
     );
+    let count = js(
+        &client,
+        "return document.querySelector('li[data-rule=\"split-actions\"] .cb-numbers').textContent",
+    )
+    .await;
+    assert_eq!(
+        count, "has 31 Ação cards; requires exactly 30",
+        "the kind by its name"
+    );
     let size = js(&client, "return document.querySelector('li[data-rule=\"deck-size\"] [data-zone-size=\"main\"]').textContent").await;
     assert_eq!(size, " · Deck: 61 cards", "the size the rule counts");
     let head = js(

@@ -43,27 +43,28 @@
   function link(href, text) { return el('a', { href: href, text: text }); }
 
   // Engine messages carry light markdown: `*rule*` and `` `id` ``. They are
-  // shown as emphasis and code, a card's id as the card's name; never as
-  // raw markers. `plain` is the same text for a title attribute.
+  // shown as emphasis and code — a quoted word `refs` knows (a card's id)
+  // in its words (the card's name) — never as raw markers. `plain` is the
+  // same text for a title attribute.
   var MARKS = /`([^`]+)`|\*([^*]+)\*/g;
-  function rich(text, byId) {
+  function rich(text, refs) {
     var out = [], last = 0, m;
     text = String(text || '');
     MARKS.lastIndex = 0;
     while ((m = MARKS.exec(text))) {
       if (m.index > last) out.push(text.slice(last, m.index));
       if (m[1] === undefined) out.push(el('em', { text: m[2] }));
-      else if (byId && byId[m[1]]) out.push(el('span', { class: 'cb-ref', 'data-ref': m[1], text: byId[m[1]].name }));
+      else if (refs && refs[m[1]]) out.push(el('span', { class: 'cb-ref', 'data-ref': m[1], text: refs[m[1]].name }));
       else out.push(el('code', { text: m[1] }));
       last = MARKS.lastIndex;
     }
     if (last < text.length) out.push(text.slice(last));
     return out;
   }
-  function plain(text, byId) {
+  function plain(text, refs) {
     return String(text || '').replace(MARKS, function (_, code, em) {
       if (em !== undefined) return em;
-      return byId && byId[code] ? byId[code].name : code;
+      return refs && refs[code] ? refs[code].name : code;
     });
   }
 
@@ -250,8 +251,14 @@
 
   // ---- the deck builder
   function deckPage(game) {
-    var byId = {};
+    var byId = Object.create(null);
     game.cards.forEach(function (c) { byId[c.id] = c; });
+    // What a message quotes, in words: a card's id or name (a copy key) as
+    // its name, a kind's id as the kind's name.
+    var refs = Object.create(null);
+    game.cards.forEach(function (c) { refs[c.name] = { name: c.name }; });
+    game.kinds.forEach(function (k) { refs[k.id] = { name: k.name }; });
+    game.cards.forEach(function (c) { refs[c.id] = c; });
     var deck = { name: 'New deck', format: null, zones: {} };
     game.zones.forEach(function (z) { deck.zones[z.id] = {}; });
     var verdict = null;
@@ -460,7 +467,7 @@
       poolBox.textContent = '';
       shown.forEach(function (c) {
         var blocked = c.zones.map(function (z) { return unavailable(c.id, z); }).filter(Boolean);
-        var why = blocked.length ? 'would break: ' + blocked.map(function (b) { return b.rules.map(function (r) { return plain(r, byId); }).join(', '); }).join('; ') : null;
+        var why = blocked.length ? 'would break: ' + blocked.map(function (b) { return b.rules.map(function (r) { return plain(r, refs); }).join(', '); }).join('; ') : null;
         var row = el('div', {
           class: 'cb-row' + (blocked.length === c.zones.length ? ' cb-unavailable' : ''),
           role: 'listitem', 'data-card': c.id, title: why
@@ -493,7 +500,7 @@
           if (lastAdded && p.cards.indexOf(lastAdded.card) >= 0) marked = [lastAdded.card];
           else if (p.cards.length <= 3) marked = p.cards;
         }
-        marked.forEach(function (c) { (out[c] = out[c] || []).push(plain(p.name, byId)); });
+        marked.forEach(function (c) { (out[c] = out[c] || []).push(plain(p.name, refs)); });
       });
       return out;
     }
@@ -560,6 +567,16 @@
       }
       verdictBox.appendChild(el('ul', { id: 'cb-problems' }, broken.map(problem)));
     }
+    // What a breach adds to the rule's tally: a message of the rule's own
+    // (its `message` template) whole; the engine's default one ("X; the
+    // rule *R* requires Y") only for what comes before "; the rule", and
+    // nothing when that is just the tally again.
+    function breach(p) {
+      var at = p.message.indexOf('; the rule *' + p.name + '* requires ');
+      if (at < 0) return p.message;
+      var head = p.message.slice(0, at);
+      return head === p.actual ? '' : head;
+    }
     function problem(g) {
       var p = g.first;
       var involved = [];
@@ -567,12 +584,12 @@
         [q.card].concat(q.cards).forEach(function (c) { if (c && involved.indexOf(c) < 0) involved.push(c); });
       });
       return el('li', { class: 'cb-' + p.severity, 'data-rule': p.rule, 'data-card': p.card || null },
-        el('b', {}, rich(p.name, byId)), ' ', el('code', { class: 'cb-muted', text: p.code }),
+        el('b', {}, rich(p.name, refs)), ' ', el('code', { class: 'cb-muted', text: p.code }),
         p.zone ? el('span', { class: 'cb-muted', 'data-zone-size': p.zone, text: ' · ' + zoneName(p.zone) + ': ' + zoneTotal(p.zone) + ' cards' }) : null,
-        el('div', { class: 'cb-numbers' }, 'has ', rich(p.actual, byId), '; requires ', rich(p.expected, byId)),
-        g.all.length === 1 ? el('div', { class: 'cb-message' }, rich(p.message, byId))
-          : el('ul', { class: 'cb-messages' }, g.all.map(function (q) { return el('li', { class: 'cb-message' }, rich(q.message, byId)); })),
-        p.source ? el('div', { class: 'cb-muted' }, 'rulebook: ', rich(p.source, byId)) : null,
+        el('div', { class: 'cb-numbers' }, 'has ', rich(p.actual, refs), '; requires ', rich(p.expected, refs)),
+        g.all.length === 1 ? (breach(p) ? el('div', { class: 'cb-message' }, rich(breach(p), refs)) : null)
+          : el('ul', { class: 'cb-messages' }, g.all.map(function (q) { return el('li', { class: 'cb-message' }, rich(breach(q) || q.actual, refs)); })),
+        p.source ? el('div', { class: 'cb-muted' }, 'rulebook: ', rich(p.source, refs)) : null,
         involved.length ? el('div', { class: 'cb-cards', text: 'cards: ' + involved.slice(0, 12).map(function (c) { return byId[c] ? byId[c].name : c; }).join(', ') + (involved.length > 12 ? ' …' : '') }) : null);
     }
 
@@ -591,7 +608,7 @@
         });
         var bounds = f.min !== null && f.min === f.max ? '= ' + f.min : [f.min !== null ? '≥ ' + f.min : null, f.max !== null ? '≤ ' + f.max : null].filter(Boolean).join(', ');
         var value = f.unit === '%' ? f.value.toFixed(1) + '%' : String(f.value);
-        grid.appendChild(el('span', { 'data-figure': f.rule + (f.group ? '/' + f.group : ''), text: plain(f.name, byId) + (f.group ? ' · ' + f.group : '') }));
+        grid.appendChild(el('span', { 'data-figure': f.rule + (f.group ? '/' + f.group : ''), text: plain(f.name, refs) + (f.group ? ' · ' + f.group : '') }));
         grid.appendChild(track);
         grid.appendChild(el('span', { class: f.ok ? 'cb-ok' : 'cb-error', text: value + ' (' + bounds + (f.unit === '%' ? '%' : '') + ')' }));
       });
@@ -626,8 +643,8 @@
         delete body.dataset.stale;
         if (!r.ok) {
           verdictBox.textContent = '';
-          verdictBox.appendChild(el('div', { class: 'cb-error' }, rich(r.data.error, byId)));
-          announce.textContent = 'Not judged: ' + plain(r.data.error, byId);
+          verdictBox.appendChild(el('div', { class: 'cb-error' }, rich(r.data.error, refs)));
+          announce.textContent = 'Not judged: ' + plain(r.data.error, refs);
           noCode();
           return;
         }
@@ -685,7 +702,7 @@
       return api('POST', '/api/games/' + gameId + '/decode', { code: value }).then(function (r) {
         if (!r.ok) {
           importMsg.className = 'cb-error';
-          importMsg.textContent = plain(r.data.error, byId);
+          importMsg.textContent = plain(r.data.error, refs);
           return;
         }
         importMsg.className = 'cb-ok';
@@ -710,7 +727,7 @@
           saveMsg.dataset.file = r.data.file;
         } else {
           saveMsg.className = 'cb-error';
-          saveMsg.textContent = plain(r.data.error, byId);
+          saveMsg.textContent = plain(r.data.error, refs);
           if (r.data.exists) replace.style.display = '';
         }
       }).catch(function (e) {
