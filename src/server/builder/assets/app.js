@@ -100,7 +100,10 @@
     var words = searchWords(q);
     return function (c) {
       if (q.kind && c.kind !== q.kind) return false;
-      if (relevance(c, words) < 0) return false;
+      // Kept on the card for the sort that follows (once per card, not
+      // once per comparison).
+      c._rank = relevance(c, words);
+      if (c._rank < 0) return false;
       return game.facets.every(function (f) {
         var v = c.values[f.field];
         var want = q.facets[f.field];
@@ -116,9 +119,9 @@
 
   // The cards a query shows: the best matches first, then by the sort.
   function select(game, cards, q) {
-    var words = searchWords(q), by = sorter(game, q.sort);
+    var by = sorter(game, q.sort);
     return cards.filter(matcher(game, q)).sort(function (a, b) {
-      return (relevance(a, words) - relevance(b, words)) || by(a, b);
+      return (a._rank - b._rank) || by(a, b);
     });
   }
 
