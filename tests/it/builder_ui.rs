@@ -624,6 +624,24 @@ async fn the_large_card_view_opens_by_keyboard_and_closes_on_escape_and_when_the
         });
     client.perform_actions(mouse).await.unwrap();
     wait_js(&client, "return document.getElementById('cb-big').hidden").await;
+    // And when a click lands beside it.
+    assert_eq!(focused(&client).await, name);
+    press(&client, &[enter]).await;
+    wait_js(&client, open).await;
+    let beside = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: 4.0,
+            y: 60.0,
+        })
+        .then(PointerAction::Down {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: fantoccini::actions::MOUSE_BUTTON_LEFT,
+        });
+    client.perform_actions(beside).await.unwrap();
+    wait_js(&client, "return document.getElementById('cb-big').hidden").await;
     client.close().await.unwrap();
 }
 

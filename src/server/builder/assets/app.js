@@ -389,7 +389,8 @@
     }
 
     // ---- the large card view: opened by a card's name (click, Enter or
-    // Space), closed by Escape, its Close button or the pointer leaving it.
+    // Space), closed by Escape, its Close button, the pointer leaving it or
+    // a click beside it.
     var opener = null;
     function openBig(c, from) {
       opener = from || null;
@@ -413,6 +414,9 @@
       opener = null;
     }
     big.addEventListener('mouseleave', closeBig);
+    document.addEventListener('mousedown', function (e) {
+      if (!big.hidden && !big.contains(e.target)) closeBig();
+    });
 
     // ---- keyboard: focus kept across redraws, shortcuts
     function keyed(fn) {
