@@ -196,13 +196,20 @@
     return { box: box, query: q };
   }
 
+  // A card's printed face: a picture of the card as the game's templates
+  // print it (its colours are the game's design, not the page's), read out
+  // as its words — every text field of the card.
   function face(c, zoom) {
     var w = c.width || 63, h = c.height || 88;
     var card = el('div', {
       class: 'carta-card carta-face carta-kind-' + c.kind, 'data-card': c.id,
       style: 'width:' + w + 'mm;height:' + h + 'mm;--bleed:0mm;--safe:3mm', html: c.face || ''
     });
-    return el('div', { class: 'cb-face', style: 'width:' + w + 'mm;height:' + h + 'mm' + (zoom ? ';zoom:' + zoom : '') }, card);
+    var words = [c.name].concat(String(c.text || '').split('\n').filter(function (t) { return t && t !== c.name; }));
+    return el('div', {
+      class: 'cb-face', role: 'img', 'aria-label': words.join('. '),
+      style: 'width:' + w + 'mm;height:' + h + 'mm' + (zoom ? ';zoom:' + zoom : '')
+    }, card);
   }
 
   function loadGame() {
