@@ -784,3 +784,34 @@ async fn messages_read_as_words_name_cards_and_mark_the_card_added() {
     );
     client.close().await.unwrap();
 }
+
+/// The copy limits the page's "add ×N" stops at: per rule set (the game's
+/// own under `""`, each format's), per zone; a format that drops the limit
+/// has none.
+#[test]
+fn each_card_carries_its_copy_limit_under_the_games_rules_and_each_format() {
+    let ws = Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let (_server, url) = start_serve(ws.path());
+    let (code, game) = http(&url, "GET", "/api/games/mosaico", &Value::Null);
+    assert_eq!(code, 200);
+    let limits = |id: &str| {
+        game["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()["limits"]
+            .clone()
+    };
+    // Liga keeps the game's rules and tightens them; relâmpago replaces them.
+    assert_eq!(
+        limits("azul-flor"),
+        json!({"": {"main": 3}, "liga": {"main": 2}})
+    );
+    assert_eq!(
+        limits("azul-estrela"),
+        json!({"": {"main": 1}, "liga": {"main": 1}})
+    );
+    assert_eq!(limits("dona-azul"), json!({}), "a patron has no copy rule");
+}

@@ -167,21 +167,23 @@ impl GameCatalog {
 }
 
 /// The most copies of pool card `card` each zone takes, by the game's own
-/// rules (key `""`) and by each format's: zone id → limit, zones without a
-/// limit left out.
+/// rules (key `""`) and by each format's: zone id → limit. Zones without a
+/// limit, and rule sets without any, are left out (a large pool's summary
+/// stays small).
 fn limits(game: &Game, card: usize) -> Map<String, Value> {
-    let of = |rules: &RuleSet| -> Value {
+    let of = |rules: &RuleSet| -> Map<String, Value> {
         rules
             .zones
             .iter()
             .enumerate()
             .filter(|(_, z)| z.accepts[card])
             .filter_map(|(z, zone)| Some((zone.id.clone(), rules.copy_limit(z, card)?.into())))
-            .collect::<Map<String, Value>>()
-            .into()
+            .collect()
     };
     std::iter::once((String::new(), of(&game.rules.deck)))
         .chain(game.rules.formats.iter().map(|(f, r)| (f.clone(), of(r))))
+        .filter(|(_, zones)| !zones.is_empty())
+        .map(|(set, zones)| (set, Value::Object(zones)))
         .collect()
 }
 
