@@ -14,6 +14,8 @@ command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 # The manual pages are rendered as `man` renders them (tests/it/help.rs).
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+# axe-core, the builder's accessibility check, comes from npm (below).
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 # The test browser's WebDriver client (fantoccini) links OpenSSL.
 [ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then
