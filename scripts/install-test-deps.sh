@@ -14,6 +14,9 @@ command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 # The manual pages are rendered as `man` renders them (tests/it/help.rs).
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+# The free clients' exports are validated against Cockatrice's XSDs with
+# xmllint (tests/it/clients.rs).
+command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 # The test browser's WebDriver client (fantoccini) links OpenSSL.
 [ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then

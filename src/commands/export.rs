@@ -1,7 +1,8 @@
-//! `carta export pdf|png|tts [GAME… | DECK.toml…]`: what designers take
-//! elsewhere, rendered by headless Chromium from the same HTML as the
-//! sheets — a PDF of the sheets, a PNG per card face and back, or a
-//! Tabletop Simulator deck — into `DIR/<game>/<format>/`, written only when
+//! `carta export pdf|png|tts|cgs|cockatrice [GAME… | DECK.toml…]`: what
+//! designers take elsewhere, rendered by headless Chromium from the same
+//! HTML as the sheets — a PDF of the sheets, a PNG per card face and back,
+//! a Tabletop Simulator deck, a Card Game Simulator game or a Cockatrice
+//! set — into `DIR/<game>/<format>/`, written only when
 //! every game and deck rendered.
 
 use std::path::Path;
@@ -11,7 +12,9 @@ use super::print::{each_target, sheets_of};
 use super::{CommandError, Report};
 use crate::diag::Diagnostics;
 use crate::emit::cards::{ExportOptions, ImageExport};
+use crate::emit::cgs::CgsEmitter;
 use crate::emit::chromium::Chromium;
+use crate::emit::cockatrice::CockatriceEmitter;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
 use crate::emit::sheets::SheetOptions;
@@ -28,6 +31,10 @@ pub(crate) enum Format {
     Png,
     /// A Tabletop Simulator saved object.
     Tts,
+    /// A Card Game Simulator game.
+    Cgs,
+    /// A Cockatrice custom set and decks.
+    Cockatrice,
 }
 
 impl Format {
@@ -36,6 +43,8 @@ impl Format {
             Format::Pdf => "pdf",
             Format::Png => "png",
             Format::Tts => "tts",
+            Format::Cgs => "cgs",
+            Format::Cockatrice => "cockatrice",
         }
     }
 }
@@ -82,6 +91,22 @@ pub(crate) fn run(
                     chromium,
                 })),
                 Format::Tts => Box::new(TtsEmitter {
+                    export: ImageExport {
+                        target,
+                        options: options.clone(),
+                        chromium,
+                    },
+                    out: out.clone(),
+                }),
+                Format::Cgs => Box::new(CgsEmitter {
+                    export: ImageExport {
+                        target,
+                        options: options.clone(),
+                        chromium,
+                    },
+                    out: out.clone(),
+                }),
+                Format::Cockatrice => Box::new(CockatriceEmitter {
                     export: ImageExport {
                         target,
                         options: options.clone(),

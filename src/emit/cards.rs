@@ -59,6 +59,9 @@ pub struct Target<'g> {
     pub stem: String,
     /// The game's or the deck's display name.
     pub name: String,
+    /// The deck file, when the target is one (its zones, for the exports
+    /// that keep them apart).
+    pub deck: Option<crate::deck::DeckFile>,
 }
 
 /// What an image export (PNG, TTS) renders, how, and with which browser.
