@@ -6,6 +6,7 @@ mod architecture;
 mod browser;
 mod bundle;
 mod check;
+mod clients;
 mod corpus;
 mod decks;
 mod editor;
