@@ -220,18 +220,17 @@ fn card_element(
             others.push((p, shown));
         }
     }
-    let taken: Vec<String> = props.iter().map(|p| element_name(&p.key)).collect();
-    let taken: Vec<&str> = taken.iter().map(String::as_str).collect();
     w.create_element("card").write_inner_content(|w| {
         text_element(w, "name", info.name)?;
         if !text.is_empty() {
             text_element(w, "text", &text.join("\n\n"))?;
         }
         w.create_element("prop").write_inner_content(|w| {
-            text_element(w, &free_name("type", &taken), info.kind)?;
-            text_element(w, &free_name("maintype", &taken), info.kind)?;
+            text_element(w, "type", info.kind)?;
+            text_element(w, "maintype", info.kind)?;
             for (p, shown) in &others {
-                text_element(w, &element_name(&p.key), shown)?;
+                let name = free_name(&element_name(&p.key), &["type", "maintype"]);
+                text_element(w, &name, shown)?;
             }
             Ok(())
         })?;

@@ -14,7 +14,7 @@ use carta::emit::images::hashed_name;
 use serde_json::Value;
 
 use crate::browser::tool;
-use crate::harness::Workspace;
+use crate::harness::{Workspace, run_with};
 use crate::sheets::{card, mini};
 
 const GAMES: [&str; 5] = ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"];
@@ -63,8 +63,11 @@ fn picture(url: &str, stem: &str, px: Option<(u32, u32)>) {
 /// the pictures must have) at a small resolution.
 fn exported(format: &str) -> Workspace {
     let ws = Workspace::shipped(&GAMES);
-    ws.run(["export", format, "--dpi", "30"]).succeeds();
-    ws.run(["export", "png", "--dpi", "30"]).succeeds();
+    // The per-page time limit guards against hostile pages, not what this
+    // test is about: on a loaded machine the whole pool's pages may pass it.
+    let slow = [("CARTA_EXPORT_SECONDS", "900")];
+    run_with(ws.path(), ["export", format, "--dpi", "30"], &slow).succeeds();
+    run_with(ws.path(), ["export", "png", "--dpi", "30"], &slow).succeeds();
     ws
 }
 
