@@ -61,7 +61,7 @@ pub(crate) fn run(
     targets: &[String],
     out: &Path,
     sheets: SheetOptions,
-    options: ExportOptions,
+    options: &ExportOptions,
 ) -> Result<Report, CommandError> {
     // Before any work: without a browser nothing can be made.
     let chromium = Chromium::find().map_err(EmitError::from)?;
@@ -98,22 +98,9 @@ pub(crate) fn run(
                     },
                     out: out.clone(),
                 }),
-                Format::Cgs => Box::new(CgsEmitter {
-                    export: ImageExport {
-                        target,
-                        options: options.clone(),
-                        chromium,
-                    },
-                    out: out.clone(),
-                }),
-                Format::Cockatrice => Box::new(CockatriceEmitter {
-                    export: ImageExport {
-                        target,
-                        options: options.clone(),
-                        chromium,
-                    },
-                    out: out.clone(),
-                }),
+                Format::Cgs | Format::Cockatrice => {
+                    for_client(format, ImageExport::new(target, options, chromium), &out)
+                }
             };
             Ok(emitter.emit(game, ws, &mut stage, diags)?)
         },
@@ -135,4 +122,14 @@ pub(crate) fn run(
             format.name()
         ),
     )?)
+}
+
+/// The emitter of a free client's export (`cgs`, `cockatrice`).
+fn for_client<'g>(format: Format, export: ImageExport<'g>, out: &Path) -> Box<dyn Emitter + 'g> {
+    let out = out.to_path_buf();
+    if format == Format::Cgs {
+        Box::new(CgsEmitter { export, out })
+    } else {
+        Box::new(CockatriceEmitter { export, out })
+    }
 }

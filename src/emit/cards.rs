@@ -75,7 +75,16 @@ pub struct ImageExport<'g> {
     pub chromium: Chromium,
 }
 
-impl ImageExport<'_> {
+impl<'g> ImageExport<'g> {
+    /// The export of `target` with `options` (copied) and `chromium`.
+    pub fn new(target: Target<'g>, options: &ExportOptions, chromium: Chromium) -> Self {
+        ImageExport {
+            target,
+            options: options.clone(),
+            chromium,
+        }
+    }
+
     /// Renders the cards of the target alone, counting their copies
     /// against the run's print limit in `stage`; `None` once the problems
     /// are reported into `diags`.

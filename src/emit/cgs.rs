@@ -140,22 +140,7 @@ fn definition(
     def.insert("cardSetNameIdentifier".into(), json!(keys.set_name));
     def.insert("cardImageFileType".into(), json!("png"));
     def.insert("cardImageProperty".into(), json!(keys.image));
-    if let Some(first) = most_common_back(pics) {
-        def.insert("cardBackImageFileType".into(), json!("png"));
-        def.insert(
-            "cardBackImageUrl".into(),
-            json!(home.url(&pics.backs[first])),
-        );
-    }
-    if pics.backs.len() > 1 {
-        let backs: Vec<Value> = pics
-            .backs
-            .iter()
-            .enumerate()
-            .map(|(i, name)| json!({ "id": back_id(i), "url": home.url(name) }))
-            .collect();
-        def.insert("cardBackFaceImageUrls".into(), Value::Array(backs));
-    }
+    backs(&mut def, pics, home);
     let primary = props
         .iter()
         .find(|p| p.role == crate::validate::display::Role::Text)
@@ -184,6 +169,27 @@ fn definition(
         def.insert("deckUrls".into(), Value::Array(urls));
     }
     Value::Object(def)
+}
+
+/// The backs: the one most cards have as the game's card back and, when
+/// there are more, each as a back face the cards name.
+fn backs(def: &mut Map<String, Value>, pics: &Pictures, home: &Home) {
+    if let Some(first) = most_common_back(pics) {
+        def.insert("cardBackImageFileType".into(), json!("png"));
+        def.insert(
+            "cardBackImageUrl".into(),
+            json!(home.url(&pics.backs[first])),
+        );
+    }
+    if pics.backs.len() > 1 {
+        let backs: Vec<Value> = pics
+            .backs
+            .iter()
+            .enumerate()
+            .map(|(i, name)| json!({ "id": back_id(i), "url": home.url(name) }))
+            .collect();
+        def.insert("cardBackFaceImageUrls".into(), Value::Array(backs));
+    }
 }
 
 /// Millimetres in inches, to a thousandth.

@@ -77,28 +77,7 @@ pub fn pictures(
             cells.push((card, Side::Back, px));
         }
     }
-    // Pages of at most 10 × 7 cells, each of one cell size.
-    let mut grids: Vec<Grid<'_>> = Vec::new();
-    let mut place = Vec::with_capacity(cells.len());
-    for &(card, side, px) in &cells {
-        match grids.last_mut() {
-            Some(g) if g.cell == px && g.cells.len() < MAX_COLS * MAX_ROWS => {
-                g.cells.push((card, side));
-            }
-            _ => grids.push(Grid {
-                cells: vec![(card, side)],
-                cols: MAX_COLS,
-                cell: px,
-            }),
-        }
-        place.push((
-            grids.len() - 1,
-            grids.last().map_or(0, |g| g.cells.len() - 1),
-        ));
-    }
-    for g in &mut grids {
-        g.cols = g.cells.len().min(MAX_COLS);
-    }
+    let (grids, place) = pages(&cells);
     let images = photograph(set, &grids, &export.options, &export.chromium, "cards")?;
     let mut names = Vec::with_capacity(cells.len());
     for (i, &(card, side, _)) in cells.iter().enumerate() {
@@ -122,6 +101,34 @@ pub fn pictures(
         backs,
         back_of,
     })
+}
+
+/// The grid pages that photograph `cells`: at most 10 × 7 cells each, all
+/// of one size; and where each cell stands (page, cell).
+#[allow(clippy::type_complexity)]
+fn pages<'a>(
+    cells: &[(&'a RenderedCard, Side, (u32, u32))],
+) -> (Vec<Grid<'a>>, Vec<(usize, usize)>) {
+    let mut grids: Vec<Grid<'a>> = Vec::new();
+    let mut place = Vec::with_capacity(cells.len());
+    for &(card, side, px) in cells {
+        match grids.last_mut() {
+            Some(g) if g.cell == px && g.cells.len() < MAX_COLS * MAX_ROWS => {
+                g.cells.push((card, side));
+            }
+            _ => grids.push(Grid {
+                cells: vec![(card, side)],
+                cols: MAX_COLS,
+                cell: px,
+            }),
+        }
+        let page = grids.len() - 1;
+        place.push((page, grids[page].cells.len() - 1));
+    }
+    for g in &mut grids {
+        g.cols = g.cells.len().min(MAX_COLS);
+    }
+    (grids, place)
 }
 
 /// How a property's values read.
@@ -182,39 +189,25 @@ pub fn properties(game: &Game, cards: &[&RawCard]) -> Vec<Property> {
             });
         }
         for pattern in &schema.refs {
-            if let [PathStep::Key(k)] | [PathStep::Key(k), PathStep::AnyItem] =
-                pattern.path.as_slice()
-                && let Some(p) = out.iter_mut().find(|p| p.key == *k)
+            if let Some(p) =
+                top_key(&pattern.path).and_then(|k| out.iter_mut().find(|p| p.key == *k))
             {
                 p.reference = true;
             }
         }
         for pattern in &schema.labels {
-            let key = match pattern.path.as_slice() {
-                [PathStep::Key(k)] | [PathStep::Key(k), PathStep::AnyItem] => k,
-                _ => continue,
-            };
-            let map = labels.entry(key.clone()).or_default();
-            for (value, label) in pattern.labels.iter() {
-                map.entry(value.clone()).or_insert_with(|| label.clone());
+            if let Some(key) = top_key(&pattern.path) {
+                let map = labels.entry(key.clone()).or_default();
+                for (value, label) in pattern.labels.iter() {
+                    map.entry(value.clone()).or_insert_with(|| label.clone());
+                }
             }
         }
     }
     let fields: Vec<_> = cards.iter().map(|c| c.all_fields()).collect();
     for p in &mut out {
         let values: Vec<&Value> = fields.iter().filter_map(|f| f.get(&p.key)).collect();
-        p.shape = if values.iter().all(|v| v.is_i64() || v.is_u64()) && !values.is_empty() {
-            Shape::Integer
-        } else if values.iter().all(|v| v.is_boolean()) && !values.is_empty() {
-            Shape::Boolean
-        } else if values
-            .iter()
-            .all(|v| v.as_array().is_some_and(|a| a.iter().all(is_scalar)))
-        {
-            Shape::List
-        } else {
-            Shape::Text
-        };
+        p.shape = shape_of(&values);
         if let Some(map) = labels.remove(&p.key) {
             if values.iter().all(|v| is_scalar(v)) {
                 p.shape = Shape::Choice;
@@ -223,6 +216,33 @@ pub fn properties(game: &Game, cards: &[&RawCard]) -> Vec<Property> {
         }
     }
     out
+}
+
+/// The field a path stands for when it is a top-level field or its items.
+fn top_key(path: &[PathStep]) -> Option<&String> {
+    match path {
+        [PathStep::Key(k)] | [PathStep::Key(k), PathStep::AnyItem] => Some(k),
+        _ => None,
+    }
+}
+
+/// The shape every one of `values` has: whole numbers, booleans, lists
+/// of plain values, or else text.
+fn shape_of(values: &[&Value]) -> Shape {
+    if values.is_empty() {
+        Shape::Text
+    } else if values.iter().all(|v| v.is_i64() || v.is_u64()) {
+        Shape::Integer
+    } else if values.iter().all(|v| v.is_boolean()) {
+        Shape::Boolean
+    } else if values
+        .iter()
+        .all(|v| v.as_array().is_some_and(|a| a.iter().all(is_scalar)))
+    {
+        Shape::List
+    } else {
+        Shape::Text
+    }
 }
 
 fn is_scalar(v: &Value) -> bool {

@@ -66,8 +66,12 @@ fn exported(format: &str) -> Workspace {
     // The per-page time limit guards against hostile pages, not what this
     // test is about: on a loaded machine the whole pool's pages may pass it.
     let slow = [("CARTA_EXPORT_SECONDS", "900")];
-    run_with(ws.path(), ["export", format, "--dpi", "30"], &slow).succeeds();
-    run_with(ws.path(), ["export", "png", "--dpi", "30"], &slow).succeeds();
+    // A game a run, each well within the harness's time for one run.
+    for game in GAMES {
+        for f in [format, "png"] {
+            run_with(ws.path(), ["export", f, game, "--dpi", "30"], &slow).succeeds();
+        }
+    }
     ws
 }
 
@@ -104,7 +108,10 @@ fn every_shipped_game_exports_a_cgs_game_that_its_schema_accepts() {
         let errors: Vec<String> = validator.iter_errors(&def).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{game}: {errors:#?}");
         assert_eq!(def["autoUpdate"], -1, "{game}: local files are not updated");
-        assert_eq!(local(def["allCardsUrl"].as_str().unwrap()), dir.join("AllCards.json"));
+        assert_eq!(
+            local(def["allCardsUrl"].as_str().unwrap()),
+            dir.join("AllCards.json")
+        );
         let image = def["cardImageProperty"].as_str().unwrap();
         let props: BTreeSet<&str> = def["cardProperties"]
             .as_array()
@@ -133,7 +140,11 @@ fn every_shipped_game_exports_a_cgs_game_that_its_schema_accepts() {
             picture(c[image].as_str().unwrap(), id, Some(px));
             for b in c["backs"].as_array().into_iter().flatten() {
                 let b = b.as_str().unwrap();
-                picture(backs[b], b, Some(size(&pngs.join(format!("{id}.back.png")))));
+                picture(
+                    backs[b],
+                    b,
+                    Some(size(&pngs.join(format!("{id}.back.png")))),
+                );
             }
             for p in &props {
                 assert!(
@@ -159,7 +170,8 @@ fn check_cgs_decks(ws: &Workspace, game: &str, dir: &Path, def: &Value, cards: &
     for (stem, lines) in &decks {
         let path = dir.join(format!("{stem}.txt"));
         assert!(
-            urls.iter().any(|u| local(u["url"].as_str().unwrap()) == path),
+            urls.iter()
+                .any(|u| local(u["url"].as_str().unwrap()) == path),
             "{game}: {stem} has a deckUrl"
         );
         let text = std::fs::read_to_string(&path).unwrap();
@@ -178,7 +190,11 @@ fn check_cgs_decks(ws: &Workspace, game: &str, dir: &Path, def: &Value, cards: &
             total += n.parse::<u64>().unwrap();
         }
         assert!(main, "{game}/{stem}: a main deck");
-        assert_eq!(total, lines.iter().map(|l| l.2).sum::<u64>(), "{game}/{stem}");
+        assert_eq!(
+            total,
+            lines.iter().map(|l| l.2).sum::<u64>(),
+            "{game}/{stem}"
+        );
     }
 }
 
@@ -238,7 +254,11 @@ fn every_shipped_game_exports_a_cockatrice_set_and_decks_its_schemas_accept() {
                 .trim()
                 .parse()
                 .unwrap();
-            assert_eq!(total, lines.iter().map(|l| l.2).sum::<u64>(), "{game}/{stem}");
+            assert_eq!(
+                total,
+                lines.iter().map(|l| l.2).sum::<u64>(),
+                "{game}/{stem}"
+            );
             let n: usize = xpath(&cod, "count(//zone/card)").trim().parse().unwrap();
             for k in 1..=n {
                 let name = xpath(&cod, &format!("string((//zone/card)[{k}]/@name)"));
@@ -301,7 +321,10 @@ fn cockatrice_escapes_text_and_tells_cards_of_one_name_apart() {
         "1"
     );
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
-    assert!(readme.contains(&url) && readme.contains("customsets"), "{readme}");
+    assert!(
+        readme.contains(&url) && readme.contains("customsets"),
+        "{readme}"
+    );
     assert!(!raw.contains("file://"), "no local path when hosted");
 }
 
@@ -321,7 +344,9 @@ fn cgs_with_a_base_url_names_every_file_by_its_hosted_url() {
     let cards = json(&dir.join("AllCards.json"));
     let a = &cards[0];
     assert_eq!(a["text"], "Golpe <b>&amp; \"x\" forte");
-    let url = a[def["cardImageProperty"].as_str().unwrap()].as_str().unwrap();
+    let url = a[def["cardImageProperty"].as_str().unwrap()]
+        .as_str()
+        .unwrap();
     let file = url.strip_prefix(base).expect("a hosted URL");
     let bytes = std::fs::read(dir.join(file)).unwrap();
     assert_eq!(file, hashed_name("a", &bytes));
