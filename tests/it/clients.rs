@@ -366,3 +366,45 @@ fn cgs_with_a_base_url_names_every_file_by_its_hosted_url() {
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     assert!(readme.contains(&format!("{base}cgs.json")), "{readme}");
 }
+
+#[test]
+fn a_deck_file_exports_its_own_cards_and_itself() {
+    let ws = tricky();
+    ws.write("cards/mini/more.toml", card("c", ""));
+    let deck = ws.path().join("cards/mini/decks/um.toml");
+    let deck = deck.to_str().unwrap();
+    ws.run(["export", "cockatrice", deck, "--dpi", "30"])
+        .succeeds();
+    ws.run(["export", "cgs", deck, "--dpi", "30"]).succeeds();
+    let dir = ws.path().join("build/mini/cockatrice/um");
+    let db = dir.join("um.xml");
+    xmllint_valid("cockatrice/cards.xsd", &db);
+    assert_eq!(
+        xpath(&db, "count(//cards/card)"),
+        "2",
+        "the deck's cards, not the pool's"
+    );
+    xmllint_valid("cockatrice/deck.xsd", &dir.join("um.cod"));
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| Path::new(n).extension().is_some_and(|x| x == "cod"))
+        .collect();
+    assert_eq!(files, ["um.cod"], "the deck alone");
+    let cgs = ws.path().join("build/mini/cgs/um");
+    let cards = json(&cgs.join("AllCards.json"));
+    let ids: Vec<&str> = cards
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["a", "b"]);
+    assert!(
+        cards[0].get("copies").is_none(),
+        "a deck's counts are in it"
+    );
+    let def = json(&cgs.join("cgs.json"));
+    assert_eq!(def["deckUrls"].as_array().unwrap().len(), 1);
+    assert!(local(def["deckUrls"][0]["url"].as_str().unwrap()).is_file());
+}
