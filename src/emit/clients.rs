@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use super::cards::{Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, photograph, pixels};
 use super::images::hashed_name;
+use super::sheets::icons::tokens;
 use super::sheets::{CardSet, RenderedCard};
 use super::{EmitError, Stage};
 use crate::deck::DeckFile;
@@ -304,6 +305,34 @@ pub fn plain(game: &Game, text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     walk(game, &parse_in(&game.manifest.manifest, text), &mut out);
+    with_icon_labels(game, &out)
+}
+
+/// `text` with each icon token of the game (`{AC}`, `{dice:yellow:2}`) as
+/// its label in brackets, once per repeat: the clients show text, not
+/// carta's icons. A token of no icon stays as written.
+fn with_icon_labels(game: &Game, text: &str) -> String {
+    let icons = &game.manifest.manifest.icons;
+    let label = |name: &str| {
+        icons
+            .get(name)
+            .map(|i| format!("[{}]", i.label.as_deref().unwrap_or(name)))
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, token) in tokens(text) {
+        let shown = label(token).or_else(|| {
+            let (name, times) = token.rsplit_once(':')?;
+            let times: usize = times.parse().ok().filter(|n| (1..=99).contains(n))?;
+            Some(vec![label(name)?; times].join(" "))
+        });
+        if let Some(shown) = shown {
+            out.push_str(&text[at..range.start]);
+            out.push_str(&shown);
+            at = range.end;
+        }
+    }
+    out.push_str(&text[at..]);
     out
 }
 

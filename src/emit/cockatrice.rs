@@ -106,12 +106,16 @@ fn names(set: &CardSet) -> BTreeMap<String, String> {
 
 /// An XML element name for a field key: its letters, digits, `-`, `_`
 /// and `.` kept, anything else `_`, and `_` first if it starts otherwise
-/// than with a letter or `_`.
+/// than with a letter or `_`. Below U+00C0 only ASCII letters and digits
+/// are name characters (`²`, `º` are not).
 fn element_name(key: &str) -> String {
     let mut out: String = key
         .chars()
         .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+            if c.is_ascii_alphanumeric()
+                || (u32::from(c) >= 0xC0 && c.is_alphanumeric())
+                || matches!(c, '-' | '_' | '.')
+            {
                 c
             } else {
                 '_'
@@ -361,5 +365,7 @@ mod tests {
         assert_eq!(element_name("cost"), "cost");
         assert_eq!(element_name("força máx"), "força_máx");
         assert_eq!(element_name("2nd"), "_2nd");
+        assert_eq!(element_name("m²"), "m_");
+        assert_eq!(element_name("ação"), "ação");
     }
 }

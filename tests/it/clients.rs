@@ -274,7 +274,7 @@ const DECK: &str = "game = \"mini\"\nname = 'Deck <&\"> um'\n\n[main]\na = 2\n\n
 /// deck with two zones, hosted at a base URL.
 fn tricky() -> Workspace {
     let ws = mini(
-        &(card("a", "text = 'Golpe <b>&amp; \"x\" **forte**'").replace("Carta a", "Mesma")
+        &(card("a", "text = 'Golpe <b>&amp; \"x\" **forte** {AC}'").replace("Carta a", "Mesma")
             + &card("b", "").replace("Carta b", "Mesma")),
     );
     ws.write("cards/mini/decks/um.toml", DECK);
@@ -300,8 +300,8 @@ fn cockatrice_escapes_text_and_tells_cards_of_one_name_apart() {
     assert!(!raw.contains("<b>") && raw.contains("&amp;amp;"), "{raw}");
     assert_eq!(
         xpath(&db, "string(//card[name='Mesma (a)']/text)"),
-        "Golpe <b>&amp; \"x\" forte",
-        "the text reads back as written, markup dropped"
+        "Golpe <b>&amp; \"x\" forte [corpo a corpo]",
+        "the text reads back as written, markup dropped, icons by their labels"
     );
     assert_eq!(xpath(&db, "count(//card[name='Mesma (b)'])").trim(), "1");
     let url = xpath(&db, "string(//card[name='Mesma (a)']/set/@picurl)");
@@ -343,7 +343,7 @@ fn cgs_with_a_base_url_names_every_file_by_its_hosted_url() {
     assert_eq!(def["deckUrls"][0]["url"], format!("{base}um.txt"));
     let cards = json(&dir.join("AllCards.json"));
     let a = &cards[0];
-    assert_eq!(a["text"], "Golpe <b>&amp; \"x\" forte");
+    assert_eq!(a["text"], "Golpe <b>&amp; \"x\" forte [corpo a corpo]");
     let url = a[def["cardImageProperty"].as_str().unwrap()]
         .as_str()
         .unwrap();
