@@ -365,13 +365,13 @@ fn readme(game: &Game, home: &Home, pics: &Pictures, decks: &[String]) -> String
             "The files name each other by `file://` URLs on this machine: only a Card Game \
              Simulator running here can load them. To share the game, export again with \
              `--base-url URL` and upload every file of this folder to that URL.\n\n\
-             In Card Game Simulator: *Games* → *Import* (download from URL), and give it \
-             the URL of `cgs.json`:\n\n",
+             In Card Game Simulator's game selection, download a game from a URL, and \
+             give it the URL of `cgs.json`:\n\n",
         ),
         Home::Hosted(_) => out.push_str(
-            "Upload every file of this folder, as they are named, to the URL below; then, \
-             in Card Game Simulator: *Games* → *Import* (download from URL), and give it \
-             the URL of `cgs.json`:\n\n",
+            "Upload every file of this folder, as named, to the hosted folder (each \
+             file's URL is in the table below); then, in Card Game Simulator's game \
+             selection, download a game from a URL, and give it the URL of `cgs.json`:\n\n",
         ),
     }
     let _ = writeln!(out, "    {}\n", home.url("cgs.json"));

@@ -318,23 +318,26 @@ fn readme(
     let name = &game.manifest.manifest.name;
     let mut out = format!(
         "# {name} for Cockatrice\n\nMade by `carta export cockatrice`.\n\n\
-         1. Copy `{database}` into Cockatrice's custom sets folder (*Card Database* → \
-         *Open custom sets folder*) and restart Cockatrice.\n\
-         2. Open a deck (`.cod`) in the deck editor (*Deck* → *Load deck…*).\n\
+         1. In Cockatrice, *Card Database* → *Add custom sets/cards*, and pick \
+         `{database}` (or copy it into *Open custom sets folder* and *Reload card \
+         database*).\n\
+         2. Open a deck (`.cod`) in the deck editor (*Load deck…*).\n\
          3. Pictures: each card's `picurl` names its face, "
     );
     if home.is_local() {
         out.push_str(
             "a `file://` URL on this machine, which only a Cockatrice running here can \
              load. To share them, export again with `--base-url URL` and upload the \
-             pictures there; or copy each picture into Cockatrice's `pics/CUSTOM/` \
-             folder under the card's name, as the table says.\n\n",
+             pictures there; or copy each picture into Cockatrice's custom image \
+             folder (*Open custom image folder*, `pics/CUSTOM/`) under the card's \
+             name, as the table says.\n\n",
         );
     } else {
         out.push_str(
             "a hosted URL: upload every picture of this folder, as it is named, to the \
-             base URL; or copy each picture into Cockatrice's `pics/CUSTOM/` folder under \
-             the card's name, as the table says.\n\n",
+             base URL; or copy each picture into Cockatrice's custom image folder \
+             (*Open custom image folder*, `pics/CUSTOM/`) under the card's name, as \
+             the table says.\n\n",
         );
     }
     out.push_str("| file | what it is | URL or place |\n|---|---|---|\n");
