@@ -16,6 +16,9 @@ command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 # axe-core, the builder's accessibility check, comes from npm (below).
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+# The free clients' exports are validated against Cockatrice's XSDs with
+# xmllint (tests/it/clients.rs).
+command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 # The test browser's WebDriver client (fantoccini) links OpenSSL.
 [ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -228,7 +228,8 @@ pub enum Command {
         print: PrintArgs,
     },
     /// Render games or deck files with headless Chromium: the sheets as a
-    /// PDF, a PNG per card face and back, or a Tabletop Simulator deck
+    /// PDF, a PNG per card face and back, a Tabletop Simulator deck, a Card
+    /// Game Simulator game or a Cockatrice set
     /// (`DIR/<game>/<format>/`).
     #[command(
         after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write (no Chromium, a page that navigates away or passes its time limit).\n\nExample:\n  carta export pdf intrepidos --paper a4"
@@ -245,6 +246,11 @@ pub enum ExportFormat {
     Png,
     /// A Tabletop Simulator saved object: deck sheets, backs and its JSON.
     Tts,
+    /// A Card Game Simulator game: `cgs.json`, its cards, decks and pictures.
+    Cgs,
+    /// A Cockatrice custom set (card database version 4), `.cod` decks and
+    /// pictures.
+    Cockatrice,
 }
 
 /// The `carta i18n` commands.
@@ -430,7 +436,8 @@ pub struct ExportArgs {
     /// Include the bleed around each card image (png, tts).
     #[arg(long)]
     pub bleed: bool,
-    /// The `http(s)` folder the images will be uploaded to (tts): the
+    /// The `http(s)` folder the images will be uploaded to (tts, cgs,
+    /// cockatrice): the
     /// export names them by this URL instead of by their path on this
     /// machine, so everyone at the table can load them.
     #[arg(long, value_name = "URL", value_parser = base_url)]
@@ -671,6 +678,8 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         ExportFormat::Pdf => commands::export::Format::Pdf,
         ExportFormat::Png => commands::export::Format::Png,
         ExportFormat::Tts => commands::export::Format::Tts,
+        ExportFormat::Cgs => commands::export::Format::Cgs,
+        ExportFormat::Cockatrice => commands::export::Format::Cockatrice,
     };
     let options = crate::emit::cards::ExportOptions {
         dpi: args.dpi,
@@ -684,7 +693,7 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         &args.targets,
         &g.dir.join(&args.out),
         args.print.options(),
-        options,
+        &options,
     )
 }
 

@@ -1,7 +1,8 @@
-//! `carta export pdf|png|tts [GAME… | DECK.toml…]`: what designers take
-//! elsewhere, rendered by headless Chromium from the same HTML as the
-//! sheets — a PDF of the sheets, a PNG per card face and back, or a
-//! Tabletop Simulator deck — into `DIR/<game>/<format>/`, written only when
+//! `carta export pdf|png|tts|cgs|cockatrice [GAME… | DECK.toml…]`: what
+//! designers take elsewhere, rendered by headless Chromium from the same
+//! HTML as the sheets — a PDF of the sheets, a PNG per card face and back,
+//! a Tabletop Simulator deck, a Card Game Simulator game or a Cockatrice
+//! set — into `DIR/<game>/<format>/`, written only when
 //! every game and deck rendered.
 
 use std::path::Path;
@@ -11,7 +12,9 @@ use super::print::{each_target, sheets_of};
 use super::{CommandError, Report};
 use crate::diag::Diagnostics;
 use crate::emit::cards::{ExportOptions, ImageExport};
+use crate::emit::cgs::CgsEmitter;
 use crate::emit::chromium::Chromium;
+use crate::emit::cockatrice::CockatriceEmitter;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
 use crate::emit::sheets::SheetOptions;
@@ -28,6 +31,10 @@ pub(crate) enum Format {
     Png,
     /// A Tabletop Simulator saved object.
     Tts,
+    /// A Card Game Simulator game.
+    Cgs,
+    /// A Cockatrice custom set and decks.
+    Cockatrice,
 }
 
 impl Format {
@@ -36,6 +43,8 @@ impl Format {
             Format::Pdf => "pdf",
             Format::Png => "png",
             Format::Tts => "tts",
+            Format::Cgs => "cgs",
+            Format::Cockatrice => "cockatrice",
         }
     }
 }
@@ -52,7 +61,7 @@ pub(crate) fn run(
     targets: &[String],
     out: &Path,
     sheets: SheetOptions,
-    options: ExportOptions,
+    options: &ExportOptions,
 ) -> Result<Report, CommandError> {
     // Before any work: without a browser nothing can be made.
     let chromium = Chromium::find().map_err(EmitError::from)?;
@@ -89,6 +98,9 @@ pub(crate) fn run(
                     },
                     out: out.clone(),
                 }),
+                Format::Cgs | Format::Cockatrice => {
+                    for_client(format, ImageExport::new(target, options, chromium), &out)
+                }
             };
             Ok(emitter.emit(game, ws, &mut stage, diags)?)
         },
@@ -110,4 +122,14 @@ pub(crate) fn run(
             format.name()
         ),
     )?)
+}
+
+/// The emitter of a free client's export (`cgs`, `cockatrice`).
+fn for_client<'g>(format: Format, export: ImageExport<'g>, out: &Path) -> Box<dyn Emitter + 'g> {
+    let out = out.to_path_buf();
+    if format == Format::Cgs {
+        Box::new(CgsEmitter { export, out })
+    } else {
+        Box::new(CockatriceEmitter { export, out })
+    }
 }

@@ -107,6 +107,7 @@ pub(super) fn each_target(
                     },
                     stem: game.id().to_owned(),
                     name: game.manifest.manifest.name.clone(),
+                    deck: None,
                 };
                 emit(&game, target, false, ws, diags)?;
                 done += 1;
@@ -137,6 +138,7 @@ pub(super) fn each_target(
                     selection,
                     stem,
                     name,
+                    deck: Some(deck),
                 },
                 game,
             ))

@@ -59,6 +59,9 @@ pub struct Target<'g> {
     pub stem: String,
     /// The game's or the deck's display name.
     pub name: String,
+    /// The deck file, when the target is one (its zones, for the exports
+    /// that keep them apart).
+    pub deck: Option<crate::deck::DeckFile>,
 }
 
 /// What an image export (PNG, TTS) renders, how, and with which browser.
@@ -72,7 +75,16 @@ pub struct ImageExport<'g> {
     pub chromium: Chromium,
 }
 
-impl ImageExport<'_> {
+impl<'g> ImageExport<'g> {
+    /// The export of `target` with `options` (copied) and `chromium`.
+    pub fn new(target: Target<'g>, options: &ExportOptions, chromium: Chromium) -> Self {
+        ImageExport {
+            target,
+            options: options.clone(),
+            chromium,
+        }
+    }
+
     /// Renders the cards of the target alone, counting their copies
     /// against the run's print limit in `stage`; `None` once the problems
     /// are reported into `diags`.

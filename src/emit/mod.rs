@@ -13,7 +13,10 @@
 
 pub mod bundle;
 pub mod cards;
+pub mod cgs;
 pub mod chromium;
+pub mod clients;
+pub mod cockatrice;
 pub mod images;
 pub mod pdf;
 pub mod png;

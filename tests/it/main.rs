@@ -7,6 +7,7 @@ mod browser;
 mod builder_ui;
 mod bundle;
 mod check;
+mod clients;
 mod corpus;
 mod decks;
 mod editor;
