@@ -1,8 +1,8 @@
-//! `carta export pdf|png|tts [GAME… | DECK.toml…]`: what designers take
-//! elsewhere, rendered by headless Chromium from the same HTML as the
-//! sheets — a PDF of the sheets, a PNG per card face and back, or a
-//! Tabletop Simulator deck — into `DIR/<game>/<format>/`, written only when
-//! every game and deck rendered.
+//! `carta export pdf|png|tts|pod [GAME… | DECK.toml…]`: what designers
+//! take elsewhere, rendered by headless Chromium from the same HTML as the
+//! sheets — a PDF of the sheets, a PNG per card face and back, a Tabletop
+//! Simulator deck, or a print shop's upload files — into
+//! `DIR/<game>/<format>/`, written only when every game and deck rendered.
 
 use std::path::Path;
 
@@ -14,6 +14,7 @@ use crate::emit::cards::{ExportOptions, ImageExport};
 use crate::emit::chromium::Chromium;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
+use crate::emit::pod::{Ghostscript, PodEmitter, Shop};
 use crate::emit::sheets::SheetOptions;
 use crate::emit::tts::TtsEmitter;
 use crate::emit::{EmitError, Emitter, Stage};
@@ -28,6 +29,8 @@ pub(crate) enum Format {
     Png,
     /// A Tabletop Simulator saved object.
     Tts,
+    /// A print shop's upload files.
+    Pod(Shop),
 }
 
 impl Format {
@@ -36,6 +39,7 @@ impl Format {
             Format::Pdf => "pdf",
             Format::Png => "png",
             Format::Tts => "tts",
+            Format::Pod(_) => "print-shop files",
         }
     }
 }
@@ -56,6 +60,12 @@ pub(crate) fn run(
 ) -> Result<Report, CommandError> {
     // Before any work: without a browser nothing can be made.
     let chromium = Chromium::find().map_err(EmitError::from)?;
+    let ghostscript = match format {
+        Format::Pod(shop) if shop.spec().upload == crate::emit::pod::Upload::PdfX => {
+            Some(Ghostscript::find().map_err(EmitError::from)?)
+        }
+        _ => None,
+    };
     let out = std::path::absolute(out).map_err(|source| EmitError::Write {
         path: out.to_path_buf(),
         source,
@@ -88,6 +98,15 @@ pub(crate) fn run(
                         chromium,
                     },
                     out: out.clone(),
+                }),
+                Format::Pod(shop) => Box::new(PodEmitter {
+                    export: ImageExport {
+                        target,
+                        options: options.clone(),
+                        chromium,
+                    },
+                    shop,
+                    ghostscript: ghostscript.clone(),
                 }),
             };
             Ok(emitter.emit(game, ws, &mut stage, diags)?)

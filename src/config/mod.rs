@@ -12,7 +12,7 @@ pub mod rules;
 
 pub use print::{
     ArtMode, CardSize, DEFAULT_BLEED, DEFAULT_SAFE, Duplex, ICON_NAME_PATTERN, Icon, Icons,
-    KindPrint, Orientation, Paper, PrintSettings, SizePreset,
+    CutLines, KindPrint, Orientation, Paper, PaperSize, PrintSettings, SizePreset,
 };
 
 use std::collections::BTreeMap;

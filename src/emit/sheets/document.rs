@@ -16,7 +16,7 @@ use super::{
     BASE_CSS, Inputs, OutputFile, Print, Selection, SheetOptions, error_count, image_files,
     sheet_order,
 };
-use crate::config::{Duplex, Orientation, PrintSettings};
+use crate::config::{CutLines, Duplex, Orientation, PrintSettings};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
 use crate::load::Jail;
@@ -25,6 +25,7 @@ use crate::load::Jail;
 #[derive(Debug, Clone, Copy)]
 struct Build {
     page: PageBox,
+    cut_lines: CutLines,
     duplex: Duplex,
     ink_saver: bool,
 }
@@ -37,6 +38,7 @@ fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
             margin: print.margin,
             gutter: print.gutter,
         },
+        cut_lines: o.cut_lines.unwrap_or_default(),
         duplex: o.duplex.unwrap_or(print.duplex),
         ink_saver: o.ink_saver.unwrap_or(print.ink_saver),
     }
@@ -185,7 +187,7 @@ impl<'a> Document<'_, 'a> {
         let mut buf = String::new();
         let class = format!(
             "carta-paper-{} carta-{}{}",
-            self.build.page.paper.label().to_ascii_lowercase(),
+            self.build.page.paper.class(),
             if self.build.page.orientation == Orientation::Portrait {
                 "portrait"
             } else {
@@ -203,7 +205,7 @@ impl<'a> Document<'_, 'a> {
         let cover = self.cover(sheets, flip, ph);
         cover.write(&mut buf, ph);
         out.write_all(buf.as_bytes())?;
-        let texts: Vec<GridText> = self.grids.iter().map(|g| GridText::new(g, flip)).collect();
+        let texts: Vec<GridText> = self.grids.iter().map(|g| GridText::new(g, flip, self.build.cut_lines)).collect();
         let mut failures = Failures::default();
         // The prints before this one are in the new cache already (a print
         // whose copies span two batches is rendered by both).
@@ -344,8 +346,12 @@ fn instructions(build: &Build, flip: Option<Flip>) -> Vec<String> {
         Orientation::Portrait => "portrait",
         Orientation::Landscape => "landscape",
     };
+    let guides = match build.cut_lines {
+        CutLines::Marks => "the crop marks",
+        CutLines::Full => "the cut lines",
+    };
     let mut out = vec![format!(
-        "Print on {} {orientation} at 100% (actual size, no fit-to-page); cut along the crop marks.",
+        "Print on {} {orientation} at 100% (actual size, no fit-to-page); cut along {guides}.",
         build.page.paper.label()
     )];
     out.push(match build.duplex {
