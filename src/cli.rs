@@ -245,7 +245,7 @@ pub enum ExportFormat {
     Png,
     /// A Tabletop Simulator saved object: deck sheets, backs and its JSON.
     Tts,
-    /// A print shop's upload files (`--shop`): images or a PDF/X at the
+    /// A print shop's upload files (`--shop`): images or a `PDF/X` at the
     /// shop's sizes, with a README of the upload steps.
     Pod,
 }
@@ -700,7 +700,7 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         &args.targets,
         &g.dir.join(&args.out),
         args.print.options(),
-        options,
+        &options,
     )
 }
 

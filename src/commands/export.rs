@@ -14,7 +14,7 @@ use crate::emit::cards::{ExportOptions, ImageExport};
 use crate::emit::chromium::Chromium;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
-use crate::emit::pod::{Ghostscript, PodEmitter, Shop};
+use crate::emit::pod::{Ghostscript, PodEmitter, Shop, Upload};
 use crate::emit::sheets::SheetOptions;
 use crate::emit::tts::TtsEmitter;
 use crate::emit::{EmitError, Emitter, Stage};
@@ -56,16 +56,11 @@ pub(crate) fn run(
     targets: &[String],
     out: &Path,
     sheets: SheetOptions,
-    options: ExportOptions,
+    options: &ExportOptions,
 ) -> Result<Report, CommandError> {
     // Before any work: without a browser nothing can be made.
     let chromium = Chromium::find().map_err(EmitError::from)?;
-    let ghostscript = match format {
-        Format::Pod(shop) if shop.spec().upload == crate::emit::pod::Upload::PdfX => {
-            Some(Ghostscript::find().map_err(EmitError::from)?)
-        }
-        _ => None,
-    };
+    let ghostscript = ghostscript_for(format)?;
     let out = std::path::absolute(out).map_err(|source| EmitError::Write {
         path: out.to_path_buf(),
         source,
@@ -79,32 +74,24 @@ pub(crate) fn run(
         targets,
         &mut diags,
         |game, target, deck, ws, diags| {
-            let chromium = chromium.clone();
+            let image = |target| ImageExport {
+                target,
+                options: options.clone(),
+                chromium: chromium.clone(),
+            };
             let emitter: Box<dyn Emitter + '_> = match format {
                 Format::Pdf => Box::new(PdfEmitter {
                     stem: target.stem.clone(),
                     sheets: sheets_of(game, target, deck, sheets),
-                    chromium,
+                    chromium: chromium.clone(),
                 }),
-                Format::Png => Box::new(PngEmitter(ImageExport {
-                    target,
-                    options: options.clone(),
-                    chromium,
-                })),
+                Format::Png => Box::new(PngEmitter(image(target))),
                 Format::Tts => Box::new(TtsEmitter {
-                    export: ImageExport {
-                        target,
-                        options: options.clone(),
-                        chromium,
-                    },
+                    export: image(target),
                     out: out.clone(),
                 }),
                 Format::Pod(shop) => Box::new(PodEmitter {
-                    export: ImageExport {
-                        target,
-                        options: options.clone(),
-                        chromium,
-                    },
+                    export: image(target),
                     shop,
                     ghostscript: ghostscript.clone(),
                 }),
@@ -129,4 +116,12 @@ pub(crate) fn run(
             format.name()
         ),
     )?)
+}
+
+/// Ghostscript, found before any work, when the export makes a PDF/X.
+fn ghostscript_for(format: Format) -> Result<Option<Ghostscript>, EmitError> {
+    match format {
+        Format::Pod(shop) if shop.spec().upload == Upload::PdfX => Ok(Some(Ghostscript::find()?)),
+        _ => Ok(None),
+    }
 }

@@ -371,7 +371,10 @@ mod tests {
                 height: 297.0
             })
         );
-        assert_eq!(Paper::parse("100.5×150mm").map(Paper::mm), Ok((100.5, 150.0)));
+        assert_eq!(
+            Paper::parse("100.5×150mm").map(Paper::mm),
+            Ok((100.5, 150.0))
+        );
         for bad in ["a5", "210x297", "210mm", "10x297mm", "x297mm", "210x2970mm"] {
             let e = Paper::parse(bad).unwrap_err();
             assert!(e.contains("210x297mm"), "{bad}: {e}");

@@ -1,6 +1,6 @@
 //! `carta export pod --shop …` and the print options shops and guillotines
 //! need, rendered by a real headless Chromium (and Ghostscript for
-//! DriveThruCards' PDF/X) and read back: each shop's image sizes and file
+//! `DriveThruCards`' `PDF/X`) and read back: each shop's image sizes and file
 //! names, the PDF/X's page boxes with poppler, its colours with
 //! Ghostscript's `inkcov`, its PDF/X markers; paper sizes with `pdfinfo`;
 //! full cut lines on the printed page. A missing browser or Ghostscript
@@ -69,12 +69,18 @@ fn pod_tgc_writes_every_face_named_by_its_count_and_the_back_at_825_by_1125() {
     assert!(accent.len() > 10_000, "the name bar is drawn");
     let left = accent.iter().map(|k| k % face.width).min().unwrap();
     let top = accent.iter().map(|k| k / face.width).min().unwrap();
-    assert!((74..=78).contains(&left), "the name bar starts {left} px from the left");
+    assert!(
+        (74..=78).contains(&left),
+        "the name bar starts {left} px from the left"
+    );
     assert!((74..=78).contains(&top), "and {top} px from the top");
     let readme = ws.read("build/mini/pod/tgc/mini/README.md");
     assert!(readme.contains("## Poker Deck — `poker/`"), "{readme}");
     assert!(readme.contains("6 cards (3 different)"), "{readme}");
-    assert!(readme.contains("| `03x-a.png` | `back.png` | 3 |"), "{readme}");
+    assert!(
+        readme.contains("| `03x-a.png` | `back.png` | 3 |"),
+        "{readme}"
+    );
     assert!(readme.contains("## Upload steps"), "{readme}");
 }
 
@@ -94,9 +100,10 @@ fn pod_mpc_and_printerstudio_write_their_own_pixel_sizes() {
         assert_eq!(size(&ps.join(&n)), (825, 1125), "{n}: PrinterStudio's");
     }
     // A 63 × 88 mm card is MPC's standard size, 816 × 1110 px.
-    let game = ws
-        .read("cards/mini/game.toml")
-        .replace("margin = 5", "margin = 5\nsize = { width = 63, height = 88 }");
+    let game = ws.read("cards/mini/game.toml").replace(
+        "margin = 5",
+        "margin = 5\nsize = { width = 63, height = 88 }",
+    );
     ws.write("cards/mini/game.toml", game);
     ws.run(["export", "pod", "--shop", "mpc"]).succeeds();
     let std = ws.path().join("build/mini/pod/mpc/mini/standard-63x88");
@@ -115,14 +122,7 @@ fn pod_refuses_a_card_size_the_shop_does_not_print_and_names_the_nearest() {
         .replace("margin = 5", "margin = 5\nsize = \"square\"");
     ws.write("cards/mini/game.toml", game);
     let run = ws
-        .run([
-            "export",
-            "pod",
-            "--shop",
-            "tgc",
-            "--message-format",
-            "json",
-        ])
+        .run(["export", "pod", "--shop", "tgc", "--message-format", "json"])
         .code(1);
     let d = run
         .json()
@@ -131,24 +131,35 @@ fn pod_refuses_a_card_size_the_shop_does_not_print_and_names_the_nearest() {
         .unwrap_or_else(|| panic!("no pod::size in {}", run.stdout));
     let message = d["message"].as_str().unwrap();
     assert!(message.contains("70 × 70 mm"), "{message}");
-    assert!(message.contains("nearest it offers is Poker Deck"), "{message}");
+    assert!(
+        message.contains("nearest it offers is Poker Deck"),
+        "{message}"
+    );
     assert!(d["file"].as_str().unwrap().ends_with("game.toml"), "{d}");
-    assert!(!ws.path().join("build/mini/pod").exists(), "nothing written");
+    assert!(
+        !ws.path().join("build/mini/pod").exists(),
+        "nothing written"
+    );
 }
 
 #[test]
 fn pod_needs_a_shop() {
     let ws = mini(&card("a", ""));
-    ws.run(["export", "pod"])
-        .code(2)
-        .stderr_has("--shop");
+    ws.run(["export", "pod"]).code(2).stderr_has("--shop");
 }
 
 /// `pdfinfo -box`'s boxes of page 1 … `pages`, in points.
 fn boxes(pdf: &Path, pages: usize) -> Vec<(String, [f64; 4])> {
     let info = tool(
         "pdfinfo",
-        &["-box", "-f", "1", "-l", &pages.to_string(), pdf.to_str().unwrap()],
+        &[
+            "-box",
+            "-f",
+            "1",
+            "-l",
+            &pages.to_string(),
+            pdf.to_str().unwrap(),
+        ],
     );
     info.lines()
         .filter(|l| l.starts_with("Page ") && l.contains("Box:"))
@@ -177,7 +188,11 @@ fn pod_dtc_is_a_cmyk_pdfx_of_a_back_and_a_face_per_copy_with_trim_and_bleed_boxe
     let found = boxes(&pdf, 12);
     let near = |a: [f64; 4], b: [f64; 4]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 0.6);
     for kind in ["MediaBox", "BleedBox", "TrimBox"] {
-        assert_eq!(found.iter().filter(|(k, _)| k == kind).count(), 12, "{kind}");
+        assert_eq!(
+            found.iter().filter(|(k, _)| k == kind).count(),
+            12,
+            "{kind}"
+        );
     }
     for (kind, b) in &found {
         let want = match kind.as_str() {
@@ -200,13 +215,20 @@ fn pod_dtc_is_a_cmyk_pdfx_of_a_back_and_a_face_per_copy_with_trim_and_bleed_boxe
             pdf.to_str().unwrap(),
         ],
     );
-    assert_eq!(ink.lines().filter(|l| l.ends_with("CMYK OK")).count(), 12, "{ink}");
+    assert_eq!(
+        ink.lines().filter(|l| l.ends_with("CMYK OK")).count(),
+        12,
+        "{ink}"
+    );
     let bytes = std::fs::read(&pdf).unwrap();
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.contains("PDF/X-1a:2003"), "the PDF/X version");
     assert!(text.contains("/OutputIntents"), "an output intent");
     assert!(text.contains("/GTS_PDFX"), "of PDF/X");
-    assert!(text.contains("CGATS TR 001"), "for the registered SWOP condition");
+    assert!(
+        text.contains("CGATS TR 001"),
+        "for the registered SWOP condition"
+    );
     assert!(!text.contains("/DeviceRGB"), "no RGB colour space is left");
     // Fonts are embedded.
     let fonts = tool("pdffonts", &[pdf.to_str().unwrap()]);
@@ -313,7 +335,11 @@ fn darkest(ws: &Workspace, out: &str, (x0, x1): (u32, u32), y: u32) -> u8 {
 
 #[test]
 fn full_cut_lines_cross_the_printed_page_along_every_trim_line() {
-    let ws = mini(&(0..6).map(|i| card(&format!("c{i}"), "")).collect::<String>());
+    let ws = mini(
+        &(0..6)
+            .map(|i| card(&format!("c{i}"), ""))
+            .collect::<String>(),
+    );
     ws.run(["export", "pdf", "--cut-lines", "full", "--out", "full"])
         .succeeds();
     ws.run(["export", "pdf", "--out", "marks"]).succeeds();
@@ -325,13 +351,28 @@ fn full_cut_lines_cross_the_printed_page_along_every_trim_line() {
     let full = darkest(&ws, "full", (x0, x1), y);
     let marks = darkest(&ws, "marks", (x0, x1), y);
     assert!(full < 160, "a cut line over the bleed ({full})");
-    assert!(marks > 200, "only the card's background without it ({marks})");
+    assert!(
+        marks > 200,
+        "only the card's background without it ({marks})"
+    );
     // And at the page's very top, above the crop marks' reach.
     let top_full = darkest(&ws, "full", (x0, x1), 0);
-    assert!(top_full < 160, "the line reaches the page's edge ({top_full})");
+    assert!(
+        top_full < 160,
+        "the line reaches the page's edge ({top_full})"
+    );
     ws.run(["print", "--cut-lines", "full"]).succeeds();
     let html = ws.read("build/mini/sheets/index.html");
-    assert!(html.contains("carta-marks carta-cut-lines"), "the full lines' SVG");
-    assert!(html.contains("y1=\"0\" x2=\"38.5\" y2=\"297\""), "a line across the page");
-    assert!(html.contains("cut along the cut lines"), "the cover says so");
+    assert!(
+        html.contains("carta-marks carta-cut-lines"),
+        "the full lines' SVG"
+    );
+    assert!(
+        html.contains("y1=\"0\" x2=\"38.5\" y2=\"297\""),
+        "a line across the page"
+    );
+    assert!(
+        html.contains("cut along the cut lines"),
+        "the cover says so"
+    );
 }

@@ -8,15 +8,15 @@
 //! (`03x-escudo-orc.png`), and the backs (`back.png` when a product's cards
 //! share one), at the product's exact pixel size: cards are photographed on
 //! grid pages ([`super::cards`]) at their true size, centred, with their
-//! bleed reaching the image's edges. DriveThruCards gets one CMYK PDF/X-1a
+//! bleed reaching the image's edges. `DriveThruCards` gets one CMYK `PDF/X-1a`
 //! per product, a printed card's back then its face on pages of the
-//! product's size with bleed, TrimBox and BleedBox set ([`pdfx`]).
+//! product's size with bleed, `TrimBox` and `BleedBox` set ([`pdfx`]).
 
 pub mod pdfx;
 mod readme;
 pub mod shops;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -42,7 +42,7 @@ pub struct PodEmitter<'g> {
     pub export: ImageExport<'g>,
     /// The shop.
     pub shop: Shop,
-    /// Ghostscript, for the shops that take a PDF/X.
+    /// Ghostscript, for the shops that take a `PDF/X`.
     pub ghostscript: Option<Ghostscript>,
 }
 
@@ -90,7 +90,7 @@ impl Emitter for PodEmitter<'_> {
 /// offer is reported (once per kind) into `diags`.
 fn groups(game: &Game, spec: &Spec, set: &CardSet, diags: &mut Diagnostics) -> Option<Vec<Group>> {
     let mut by_product: BTreeMap<usize, Group> = BTreeMap::new();
-    let mut refused: BTreeMap<&str, ()> = BTreeMap::new();
+    let mut refused: BTreeSet<&str> = BTreeSet::new();
     for card in &set.cards {
         match spec.product(card.size) {
             Ok(product) => {
@@ -111,7 +111,7 @@ fn groups(game: &Game, spec: &Spec, set: &CardSet, diags: &mut Diagnostics) -> O
                     .push(drawn);
             }
             Err(nearest) => {
-                if refused.insert(&card.kind, ()).is_none() {
+                if refused.insert(&card.kind) {
                     diags.push(size_error(game, spec, card, nearest));
                 }
             }
@@ -191,9 +191,9 @@ impl PodEmitter<'_> {
             options.dpi = spec.dpi;
             let shots = photograph(set, &grids, &options, &self.export.chromium, "pod")?;
             let cut = |i: usize| {
-                let (g, k) = (i / (MAX_COLS * MAX_ROWS), i % (MAX_COLS * MAX_ROWS));
-                let (x, y, w, h) = grids[g].cell_rect(k);
-                shots[g]
+                let (grid, cell) = (i / (MAX_COLS * MAX_ROWS), i % (MAX_COLS * MAX_ROWS));
+                let (x, y, w, h) = grids[grid].cell_rect(cell);
+                shots[grid]
                     .crop(x, y, w, h)
                     .expect("a cell lies inside its grid")
                     .encode(spec.dpi)
@@ -226,7 +226,7 @@ impl PodEmitter<'_> {
         Ok(entries)
     }
 
-    /// Writes each group as one PDF/X, `dir/<product>.pdf`: every printed
+    /// Writes each group as one `PDF/X`, `dir/<product>.pdf`: every printed
     /// copy's back, then its face.
     fn pdfs(
         &self,
@@ -249,42 +249,8 @@ impl PodEmitter<'_> {
         }
         let mut entries = Vec::new();
         for group in groups {
-            let slug = group.product.slug;
-            let (w, h) = spec.outer_mm(group.product);
-            let page = format!("{slug}.html");
-            let pages: usize = group.cards.iter().map(|c| c.count as usize * 2).sum();
-            write(
-                &scratch.path().join(&page),
-                pages_html(set, &group.cards, (w, h)).as_bytes(),
-            )?;
-            let rgb = scratch.path().join(format!("{slug}.rgb.pdf"));
-            let job = Job {
-                page,
-                out: rgb.clone(),
-                about: format!("the {} cards of `{}`", slug, self.export.target.stem),
-                cards: pages,
-                shot: Shot::Pdf,
-            };
-            let site = Site {
-                root: scratch.path().to_path_buf(),
-                files: set.images.iter().map(|f| f.path.clone()).collect(),
-            };
-            self.export.chromium.run_all(&site, &[job], 1, "pod")?;
-            let out = scratch.path().join(format!("{slug}.pdf"));
-            let boxes = Boxes {
-                page: (w * PT_PER_MM, h * PT_PER_MM),
-                bleed: (
-                    (w - group.product.trim.0) / 2.0 * PT_PER_MM,
-                    (h - group.product.trim.1) / 2.0 * PT_PER_MM,
-                ),
-            };
-            let title = format!("{} — {}", self.export.target.name, group.product.name);
-            ghostscript.pdfx((&rgb, &out), (pages, boxes), &title, scratch.path())?;
-            let bytes = std::fs::read(&out).map_err(|source| EmitError::Write {
-                path: out.clone(),
-                source,
-            })?;
-            let name = format!("{slug}.pdf");
+            let bytes = self.pdf(spec, set, group, &ghostscript, scratch.path())?;
+            let name = format!("{}.pdf", group.product.slug);
             stage.write(&dir.join(&name), &bytes)?;
             let files = group
                 .cards
@@ -298,6 +264,50 @@ impl PodEmitter<'_> {
             });
         }
         Ok(entries)
+    }
+}
+
+impl PodEmitter<'_> {
+    /// One group's PDF/X: its pages printed by Chromium in `scratch` (where
+    /// the set's art is), converted by Ghostscript.
+    fn pdf(
+        &self,
+        spec: &Spec,
+        set: &CardSet,
+        group: &Group,
+        ghostscript: &Ghostscript,
+        scratch: &Path,
+    ) -> Result<Vec<u8>, EmitError> {
+        let slug = group.product.slug;
+        let (w, h) = spec.outer_mm(group.product);
+        let page = format!("{slug}.html");
+        let pages: usize = group.cards.iter().map(|c| c.count as usize * 2).sum();
+        let html = pages_html(set, &group.cards, (w, h));
+        write(&scratch.join(&page), html.as_bytes())?;
+        let rgb = scratch.join(format!("{slug}.rgb.pdf"));
+        let job = Job {
+            page,
+            out: rgb.clone(),
+            about: format!("the {} cards of `{}`", slug, self.export.target.stem),
+            cards: pages,
+            shot: Shot::Pdf,
+        };
+        let site = Site {
+            root: scratch.to_path_buf(),
+            files: set.images.iter().map(|f| f.path.clone()).collect(),
+        };
+        self.export.chromium.run_all(&site, &[job], 1, "pod")?;
+        let out = scratch.join(format!("{slug}.pdf"));
+        let boxes = Boxes {
+            page: (w * PT_PER_MM, h * PT_PER_MM),
+            bleed: (
+                (w - group.product.trim.0) / 2.0 * PT_PER_MM,
+                (h - group.product.trim.1) / 2.0 * PT_PER_MM,
+            ),
+        };
+        let title = format!("{} — {}", self.export.target.name, group.product.name);
+        ghostscript.pdfx((&rgb, &out), (pages, boxes), &title, scratch)?;
+        std::fs::read(&out).map_err(|source| EmitError::Write { path: out, source })
     }
 }
 

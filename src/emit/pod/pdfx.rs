@@ -1,9 +1,9 @@
-//! A print-ready PDF/X-1a from Chromium's RGB PDF, through Ghostscript's
+//! A print-ready `PDF/X-1a` from Chromium's RGB PDF, through Ghostscript's
 //! `pdfwrite`: colours converted to CMYK (Ghostscript's default CMYK
 //! profile), transparency flattened (PDF 1.3), fonts kept embedded, an
 //! output intent for the registered SWOP condition (`CGATS TR 001`,
-//! which DriveThruCards' own instructions name), and every page's TrimBox
-//! and BleedBox set — Chromium writes only a MediaBox.
+//! which `DriveThruCards`' own instructions name), and every page's `TrimBox`
+//! and `BleedBox` set — Chromium writes only a `MediaBox`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 /// The environment variable that names the Ghostscript binary.
 pub const GHOSTSCRIPT_ENV: &str = "CARTA_GHOSTSCRIPT";
 
-/// Why Ghostscript could not make the PDF/X.
+/// Why Ghostscript could not make the `PDF/X`.
 #[derive(Debug, thiserror::Error)]
 pub enum GhostscriptError {
     /// No Ghostscript to run.
@@ -71,7 +71,7 @@ impl Ghostscript {
     }
 
     /// Converts `input` (of `pages` pages, every one with `boxes`) into the
-    /// PDF/X-1a `output`, titled `title`; the two PostScript prefixes are
+    /// `PDF/X-1a` `output`, titled `title`; the two PostScript prefixes are
     /// written into `scratch`.
     ///
     /// # Errors
@@ -140,7 +140,7 @@ fn ps_string(text: &str) -> String {
     out
 }
 
-/// The document's PDF/X declarations: its version in the Info
+/// The document's `PDF/X` declarations: its version in the Info
 /// dictionary, and the output intent.
 fn definitions(title: &str) -> String {
     format!(
@@ -156,7 +156,7 @@ fn definitions(title: &str) -> String {
     )
 }
 
-/// Sets every page's TrimBox and BleedBox as Ghostscript begins it. The
+/// Sets every page's `TrimBox` and `BleedBox` as Ghostscript begins it. The
 /// guard on the page count keeps the hook from marking the page
 /// `pdfwrite` opens after the last one, which is never drawn.
 fn boxes_prefix(pages: usize, b: Boxes) -> String {

@@ -39,7 +39,11 @@ pub(super) fn write(shop: Shop, name: &str, entries: &[Entry]) -> String {
             e.files.len(),
             mm(e.product.trim.0),
             mm(e.product.trim.1),
-            if spec.upload == Upload::Images { "image" } else { "page" },
+            if spec.upload == Upload::Images {
+                "image"
+            } else {
+                "page"
+            },
             e.product.pixels.0,
             e.product.pixels.1,
             mm(w),

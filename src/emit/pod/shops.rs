@@ -11,11 +11,11 @@ use crate::emit::sheets::geometry::CardBox;
 pub enum Shop {
     /// The Game Crafter: a PNG per card face and back.
     Tgc,
-    /// DriveThruCards: one PDF/X-1a per deck, a card side per page.
+    /// `DriveThruCards`: one `PDF/X-1a` per deck, a card side per page.
     Dtc,
-    /// MakePlayingCards: a PNG per card face and back.
+    /// `MakePlayingCards`: a PNG per card face and back.
     Mpc,
-    /// PrinterStudio: a PNG per card face and back.
+    /// `PrinterStudio`: a PNG per card face and back.
     Printerstudio,
 }
 
@@ -24,8 +24,8 @@ pub enum Shop {
 pub enum Upload {
     /// One image per card face and per distinct back.
     Images,
-    /// One CMYK PDF/X per product: each printed card's back, then its
-    /// face, a page each, with TrimBox and BleedBox.
+    /// One CMYK `PDF/X` per product: each printed card's back, then its
+    /// face, a page each, with `TrimBox` and `BleedBox`.
     PdfX,
 }
 
@@ -238,7 +238,11 @@ impl Spec {
     /// # Errors
     /// The nearest product, when none matches.
     pub fn product(&self, size: CardBox) -> Result<&'static Product, &'static Product> {
-        let off = |p: &Product| (p.trim.0 - size.width).abs().max((p.trim.1 - size.height).abs());
+        let off = |p: &Product| {
+            (p.trim.0 - size.width)
+                .abs()
+                .max((p.trim.1 - size.height).abs())
+        };
         let nearest = self
             .products
             .iter()
@@ -292,10 +296,22 @@ mod tests {
         assert_eq!(poker.pixels, (825, 1125));
         let b = tgc.card_box(poker, card(63.5, 88.9));
         assert!((b.bleed - 3.175).abs() < 1e-9, "{b:?}");
-        assert!((b.safe - 3.175).abs() < 1e-9, "the shop's safe area is larger");
-        assert_eq!(Shop::Mpc.spec().product(card(63.5, 88.9)).unwrap().pixels, (822, 1122));
-        assert_eq!(Shop::Mpc.spec().product(card(63.0, 88.0)).unwrap().pixels, (816, 1110));
-        assert_eq!(Shop::Dtc.spec().product(card(63.5, 88.9)).unwrap().slug, "poker");
+        assert!(
+            (b.safe - 3.175).abs() < 1e-9,
+            "the shop's safe area is larger"
+        );
+        assert_eq!(
+            Shop::Mpc.spec().product(card(63.5, 88.9)).unwrap().pixels,
+            (822, 1122)
+        );
+        assert_eq!(
+            Shop::Mpc.spec().product(card(63.0, 88.0)).unwrap().pixels,
+            (816, 1110)
+        );
+        assert_eq!(
+            Shop::Dtc.spec().product(card(63.5, 88.9)).unwrap().slug,
+            "poker"
+        );
     }
 
     #[test]
@@ -306,7 +322,12 @@ mod tests {
                 let (w, h) = spec.outer_mm(p);
                 let (bw, bh) = ((w - p.trim.0) / 2.0, (h - p.trim.1) / 2.0);
                 for b in [bw, bh] {
-                    assert!((2.9..=3.3).contains(&b), "{} {}: bleed {b}", spec.name, p.name);
+                    assert!(
+                        (2.9..=3.3).contains(&b),
+                        "{} {}: bleed {b}",
+                        spec.name,
+                        p.name
+                    );
                 }
             }
         }

@@ -185,27 +185,18 @@ impl<'a> Document<'_, 'a> {
         let flip = Flip::of(self.build.duplex, self.build.page.orientation);
         let (pw, ph) = self.build.page.size();
         let mut buf = String::new();
-        let class = format!(
-            "carta-paper-{} carta-{}{}",
-            self.build.page.paper.class(),
-            if self.build.page.orientation == Orientation::Portrait {
-                "portrait"
-            } else {
-                "landscape"
-            },
-            if self.build.ink_saver {
-                " carta-ink-saver"
-            } else {
-                ""
-            }
-        );
+        let class = body_class(self.build);
         let title = format!("{} — print and play", m.name);
         let css = [BASE_CSS, renderer.css()];
         page::document_head(&mut buf, &title, &m.language, (pw, ph), &class, &css);
         let cover = self.cover(sheets, flip, ph);
         cover.write(&mut buf, ph);
         out.write_all(buf.as_bytes())?;
-        let texts: Vec<GridText> = self.grids.iter().map(|g| GridText::new(g, flip, self.build.cut_lines)).collect();
+        let texts: Vec<GridText> = self
+            .grids
+            .iter()
+            .map(|g| GridText::new(g, flip, self.build.cut_lines))
+            .collect();
         let mut failures = Failures::default();
         // The prints before this one are in the new cache already (a print
         // whose copies span two batches is rendered by both).
@@ -338,6 +329,24 @@ impl<'a> Document<'_, 'a> {
             page::sheet(out, faces_page + 1, Side::Backs, text, &placed(Side::Backs));
         }
     }
+}
+
+/// The body's classes: the paper, the orientation, the ink saver.
+fn body_class(build: &Build) -> String {
+    format!(
+        "carta-paper-{} carta-{}{}",
+        build.page.paper.class(),
+        if build.page.orientation == Orientation::Portrait {
+            "portrait"
+        } else {
+            "landscape"
+        },
+        if build.ink_saver {
+            " carta-ink-saver"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The cover's printing instructions.

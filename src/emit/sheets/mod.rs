@@ -41,7 +41,9 @@ pub use view::{CardView, GameView, SizeView};
 
 use self::assets::ImageCache;
 use self::geometry::CardBox;
-use crate::config::{CardSize, CutLines, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset};
+use crate::config::{
+    CardSize, CutLines, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset,
+};
 use crate::diag::Diagnostic;
 use crate::game::Game;
 use crate::validate::RawCard;
