@@ -383,7 +383,11 @@ fn a_wrong_value_in_a_manifest_rule_is_named_not_lost_in_an_any_of() {
     // A documented choice lists every allowed value, not one branch's.
     let errors = taplo_errors(
         manifest,
-        &edited(manifest, "orientation = \"portrait\"", "orientation = \"retrato\""),
+        &edited(
+            manifest,
+            "orientation = \"portrait\"",
+            "orientation = \"retrato\"",
+        ),
     );
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(

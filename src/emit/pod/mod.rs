@@ -282,7 +282,8 @@ impl PodEmitter<'_> {
         let (w, h) = spec.outer_mm(group.product);
         let page = format!("{slug}.html");
         let pages: usize = group.cards.iter().map(|c| c.count as usize * 2).sum();
-        let html = pages_html(set, &group.cards, (w, h));
+        let title = format!("{} — {}", self.export.target.name, group.product.name);
+        let html = pages_html(set, &group.cards, (w, h), &title);
         write(&scratch.join(&page), html.as_bytes())?;
         let rgb = scratch.join(format!("{slug}.rgb.pdf"));
         let job = Job {
@@ -305,19 +306,21 @@ impl PodEmitter<'_> {
                 (h - group.product.trim.1) / 2.0 * PT_PER_MM,
             ),
         };
-        let title = format!("{} — {}", self.export.target.name, group.product.name);
         ghostscript.pdfx((&rgb, &out), (pages, boxes), &title, scratch)?;
         std::fs::read(&out).map_err(|source| EmitError::Write { path: out, source })
     }
 }
 
 /// The print pages of `cards`: each copy's back, then its face, a page of
-/// `size` mm each, the card centred on it.
-fn pages_html(set: &CardSet, cards: &[RenderedCard], (w, h): (f64, f64)) -> String {
+/// `size` mm each, the card centred on it; `title` is the PDF's (Chromium
+/// names a PDF by its page's title, or else by its address).
+fn pages_html(set: &CardSet, cards: &[RenderedCard], (w, h): (f64, f64), title: &str) -> String {
     let mut out = String::with_capacity(4096 + cards.len() * 4096);
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
     escape_into(&set.language, &mut out);
-    out.push_str("\">\n<head>\n<meta charset=\"utf-8\">\n<style>\n");
+    out.push_str("\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
+    escape_into(title, &mut out);
+    out.push_str("</title>\n<style>\n");
     out.push_str(&set.css);
     let (pw, ph) = (mm(w), mm(h));
     let _ = write!(

@@ -122,21 +122,26 @@ impl Ghostscript {
     }
 }
 
-/// A PostScript string literal: `(…)` with `\`, `(` and `)` escaped and
-/// anything but printable ASCII as an octal escape.
+/// A PDF text string as PostScript writes it: `(…)` with `\`, `(` and
+/// `)` escaped when it is printable ASCII, else UTF-16BE with its byte
+/// order mark as a hex string, as PDF reads text outside `PDFDocEncoding`.
 fn ps_string(text: &str) -> String {
-    let mut out = String::from("(");
-    for b in text.bytes() {
-        match b {
-            b'\\' | b'(' | b')' => {
+    if text.bytes().all(|b| (0x20..=0x7e).contains(&b)) {
+        let mut out = String::from("(");
+        for c in text.chars() {
+            if matches!(c, '\\' | '(' | ')') {
                 out.push('\\');
-                out.push(char::from(b));
             }
-            0x20..=0x7e => out.push(char::from(b)),
-            _ => out.push_str(&format!("\\{b:03o}")),
+            out.push(c);
         }
+        out.push(')');
+        return out;
     }
-    out.push(')');
+    let mut out = String::from("<FEFF");
+    for unit in text.encode_utf16() {
+        out.push_str(&format!("{unit:04X}"));
+    }
+    out.push('>');
     out
 }
 
@@ -182,8 +187,16 @@ mod tests {
     fn titles_are_postscript_strings_whatever_they_hold() {
         assert_eq!(ps_string("Orc (deck)"), "(Orc \\(deck\\))");
         assert_eq!(ps_string("a\\b"), "(a\\\\b)");
-        assert_eq!(ps_string("Intrépidos"), "(Intr\\303\\251pidos)");
+        assert_eq!(
+            ps_string("Intrépidos"),
+            "<FEFF0049006E0074007200E9007000690064006F0073>"
+        );
         assert!(definitions("x) /Evil (y").contains("/Title (x\\) /Evil \\(y)"));
+        let hex = ps_string("é) /Evil (");
+        assert!(
+            hex.starts_with("<FEFF00E90029") && !hex.contains(')'),
+            "{hex}"
+        );
     }
 
     #[test]
