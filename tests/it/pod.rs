@@ -115,6 +115,48 @@ fn pod_mpc_and_printerstudio_write_their_own_pixel_sizes() {
 }
 
 #[test]
+fn pod_names_each_card_s_back_when_the_backs_differ_and_puts_each_size_in_its_folder() {
+    let ws = mini(&(card("a", "copies = 2") + &card("s", "kind = \"setup\"")));
+    // `kind = "setup"` follows the card's own `kind` line: rewrite it.
+    let cards = ws.read("cards/mini/cards.toml").replace(
+        "kind = \"card\"\nname = \"Carta s\"\nkind = \"setup\"",
+        "kind = \"setup\"\nname = \"Carta s\"",
+    );
+    ws.write("cards/mini/cards.toml", cards);
+    let game = ws.read("cards/mini/game.toml").replace(
+        "[zones.main]",
+        "[kinds.setup]\nname = \"Preparação\"\n\n[kinds.setup.print]\nback = \"Preparação\"\n\n[zones.main]",
+    );
+    ws.write("cards/mini/game.toml", game);
+    let schema = ws.read("schemas/mini/card.schema.json");
+    ws.write("schemas/mini/setup.schema.json", schema);
+    ws.run(["export", "pod", "--shop", "tgc"]).succeeds();
+    let poker = ws.path().join("build/mini/pod/tgc/mini/poker");
+    assert_eq!(
+        names(&poker),
+        ["01x-s-back.png", "01x-s.png", "02x-a-back.png", "02x-a.png"]
+    );
+    let back = |n: &str| Image::read(&poker.join(n)).unwrap();
+    assert_ne!(
+        back("01x-s-back.png"),
+        back("02x-a-back.png"),
+        "the setup back has its word"
+    );
+    // A tarot kind goes to the Tarot Deck's folder, at 900 × 1500 px.
+    let game = ws.read("cards/mini/game.toml").replace(
+        "[kinds.setup.print]",
+        "[kinds.setup.print]\nsize = \"tarot\"",
+    );
+    ws.write("cards/mini/game.toml", game);
+    ws.run(["export", "pod", "--shop", "tgc"]).succeeds();
+    let dir = ws.path().join("build/mini/pod/tgc/mini");
+    assert_eq!(names(&dir), ["README.md", "poker", "tarot"]);
+    assert_eq!(names(&dir.join("poker")), ["02x-a.png", "back.png"]);
+    assert_eq!(size(&dir.join("tarot/01x-s.png")), (900, 1500));
+    assert_eq!(size(&dir.join("tarot/back.png")), (900, 1500));
+}
+
+#[test]
 fn pod_refuses_a_card_size_the_shop_does_not_print_and_names_the_nearest() {
     let ws = mini(&card("a", ""));
     let game = ws
