@@ -245,7 +245,7 @@ pub enum ExportFormat {
     Png,
     /// A Tabletop Simulator saved object: deck sheets, backs and its JSON.
     Tts,
-    /// A print shop's upload files (`--shop`): images or a `PDF/X` at the
+    /// A print shop's upload files (`--shop`): images or a PDF/X at the
     /// shop's sizes, with a README of the upload steps.
     Pod,
 }

@@ -7,15 +7,17 @@
 use crate::emit::sheets::geometry::CardBox;
 
 /// A print-on-demand shop carta writes upload files for.
+// The variants' docs are `--help`'s text: the shops' names as they spell them.
+#[allow(clippy::doc_markdown)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Shop {
     /// The Game Crafter: a PNG per card face and back.
     Tgc,
-    /// `DriveThruCards`: one `PDF/X-1a` per deck, a card side per page.
+    /// DriveThruCards: one CMYK PDF/X-1a per card size, a card side per page.
     Dtc,
-    /// `MakePlayingCards`: a PNG per card face and back.
+    /// MakePlayingCards: a PNG per card face and back.
     Mpc,
-    /// `PrinterStudio`: a PNG per card face and back.
+    /// PrinterStudio: a PNG per card face and back.
     Printerstudio,
 }
 
