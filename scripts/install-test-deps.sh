@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v pdfinfo >/dev/null 2>&1 || missing+=(poppler-utils)
+# DriveThruCards' PDF/X is made by Ghostscript, and read back with it
+# (tests/it/pod.rs).
+command -v gs >/dev/null 2>&1 || missing+=(ghostscript)
 # The live preview's test drives Chromium through chromedriver (tests/it/watch.rs).
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 # The manual pages are rendered as `man` renders them (tests/it/help.rs).

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, ColorChoice, CommandError, Output, Report};
-use crate::config::{Duplex, Orientation, Paper};
+use crate::config::{CutLines, Duplex, Orientation, Paper};
 use crate::diag::Format;
 use crate::emit::sheets::SheetOptions;
 
@@ -229,10 +229,10 @@ pub enum Command {
     },
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, a Tabletop Simulator deck, a Card
-    /// Game Simulator game or a Cockatrice set
+    /// Game Simulator game, a Cockatrice set, or a print shop's upload files
     /// (`DIR/<game>/<format>/`).
     #[command(
-        after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write (no Chromium, a page that navigates away or passes its time limit).\n\nExample:\n  carta export pdf intrepidos --paper a4"
+        after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write (no Chromium, a page that navigates away or passes its time limit).\n\nExample:\n  carta export pdf intrepidos --paper a4\n  carta export pod kingdoms --shop tgc"
     )]
     Export(ExportArgs),
 }
@@ -251,6 +251,9 @@ pub enum ExportFormat {
     /// A Cockatrice custom set (card database version 4), `.cod` decks and
     /// pictures.
     Cockatrice,
+    /// A print shop's upload files (`--shop`): images or a PDF/X at the
+    /// shop's sizes, with a README of the upload steps.
+    Pod,
 }
 
 /// The `carta i18n` commands.
@@ -304,9 +307,14 @@ pub struct PrintArgs {
     /// the game's own or one of its translations.
     #[arg(long = "lang", value_name = "LANG")]
     pub languages: Vec<String>,
-    /// The paper.
-    #[arg(long, value_enum)]
+    /// The paper: a4, letter, a3, tabloid, legal, or a size in mm
+    /// (`210x297mm`).
+    #[arg(long, value_name = "PAPER", value_parser = Paper::parse)]
     pub paper: Option<Paper>,
+    /// The cutting guides: crop marks in the margins, or full-length cut
+    /// lines across the page for a guillotine or a cutting machine.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub cut_lines: Option<CutLines>,
     /// Lay the pages out landscape.
     #[arg(long, conflicts_with = "portrait")]
     pub landscape: bool,
@@ -325,6 +333,7 @@ impl PrintArgs {
     fn options(&self) -> SheetOptions {
         SheetOptions {
             paper: self.paper,
+            cut_lines: self.cut_lines,
             orientation: match (self.landscape, self.portrait) {
                 (true, _) => Some(Orientation::Landscape),
                 (_, true) => Some(Orientation::Portrait),
@@ -442,6 +451,9 @@ pub struct ExportArgs {
     /// machine, so everyone at the table can load them.
     #[arg(long, value_name = "URL", value_parser = base_url)]
     pub base_url: Option<String>,
+    /// The print shop whose upload files to write (pod).
+    #[arg(long, value_enum, required_if_eq("format", "pod"))]
+    pub shop: Option<crate::emit::pod::Shop>,
     /// Print settings (pdf).
     #[command(flatten)]
     pub print: PrintArgs,
@@ -680,6 +692,10 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         ExportFormat::Tts => commands::export::Format::Tts,
         ExportFormat::Cgs => commands::export::Format::Cgs,
         ExportFormat::Cockatrice => commands::export::Format::Cockatrice,
+        ExportFormat::Pod => match args.shop {
+            Some(shop) => commands::export::Format::Pod(shop),
+            None => unreachable!("clap requires --shop with pod"),
+        },
     };
     let options = crate::emit::cards::ExportOptions {
         dpi: args.dpi,

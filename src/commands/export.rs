@@ -1,9 +1,9 @@
-//! `carta export pdf|png|tts|cgs|cockatrice [GAME… | DECK.toml…]`: what
-//! designers take elsewhere, rendered by headless Chromium from the same
-//! HTML as the sheets — a PDF of the sheets, a PNG per card face and back,
-//! a Tabletop Simulator deck, a Card Game Simulator game or a Cockatrice
-//! set — into `DIR/<game>/<format>/`, written only when
-//! every game and deck rendered.
+//! `carta export pdf|png|tts|pod|cgs|cockatrice [GAME… | DECK.toml…]`:
+//! what designers take elsewhere, rendered by headless Chromium from the
+//! same HTML as the sheets — a PDF of the sheets, a PNG per card face and
+//! back, a Tabletop Simulator deck, a print shop's upload files, a Card
+//! Game Simulator game or a Cockatrice set — into `DIR/<game>/<format>/`,
+//! written only when every game and deck rendered.
 
 use std::path::Path;
 
@@ -17,6 +17,7 @@ use crate::emit::chromium::Chromium;
 use crate::emit::cockatrice::CockatriceEmitter;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
+use crate::emit::pod::{Ghostscript, PodEmitter, Shop, Upload};
 use crate::emit::sheets::SheetOptions;
 use crate::emit::tts::TtsEmitter;
 use crate::emit::{EmitError, Emitter, Stage};
@@ -35,6 +36,8 @@ pub(crate) enum Format {
     Cgs,
     /// A Cockatrice custom set and decks.
     Cockatrice,
+    /// A print shop's upload files.
+    Pod(Shop),
 }
 
 impl Format {
@@ -45,6 +48,7 @@ impl Format {
             Format::Tts => "tts",
             Format::Cgs => "cgs",
             Format::Cockatrice => "cockatrice",
+            Format::Pod(_) => "print-shop files",
         }
     }
 }
@@ -65,6 +69,7 @@ pub(crate) fn run(
 ) -> Result<Report, CommandError> {
     // Before any work: without a browser nothing can be made.
     let chromium = Chromium::find().map_err(EmitError::from)?;
+    let ghostscript = ghostscript_for(format)?;
     let out = std::path::absolute(out).map_err(|source| EmitError::Write {
         path: out.to_path_buf(),
         source,
@@ -78,29 +83,28 @@ pub(crate) fn run(
         targets,
         &mut diags,
         |game, target, deck, ws, diags| {
-            let chromium = chromium.clone();
+            let image = |target| ImageExport {
+                target,
+                options: options.clone(),
+                chromium: chromium.clone(),
+            };
             let emitter: Box<dyn Emitter + '_> = match format {
                 Format::Pdf => Box::new(PdfEmitter {
                     stem: target.stem.clone(),
                     sheets: sheets_of(game, target, deck, sheets),
-                    chromium,
+                    chromium: chromium.clone(),
                 }),
-                Format::Png => Box::new(PngEmitter(ImageExport {
-                    target,
-                    options: options.clone(),
-                    chromium,
-                })),
+                Format::Png => Box::new(PngEmitter(image(target))),
                 Format::Tts => Box::new(TtsEmitter {
-                    export: ImageExport {
-                        target,
-                        options: options.clone(),
-                        chromium,
-                    },
+                    export: image(target),
                     out: out.clone(),
                 }),
-                Format::Cgs | Format::Cockatrice => {
-                    for_client(format, ImageExport::new(target, options, chromium), &out)
-                }
+                Format::Cgs | Format::Cockatrice => for_client(format, image(target), &out),
+                Format::Pod(shop) => Box::new(PodEmitter {
+                    export: image(target),
+                    shop,
+                    ghostscript: ghostscript.clone(),
+                }),
             };
             Ok(emitter.emit(game, ws, &mut stage, diags)?)
         },
@@ -122,6 +126,14 @@ pub(crate) fn run(
             format.name()
         ),
     )?)
+}
+
+/// Ghostscript, found before any work, when the export makes a PDF/X.
+fn ghostscript_for(format: Format) -> Result<Option<Ghostscript>, EmitError> {
+    match format {
+        Format::Pod(shop) if shop.spec().upload == Upload::PdfX => Ok(Some(Ghostscript::find()?)),
+        _ => Ok(None),
+    }
 }
 
 /// The emitter of a free client's export (`cgs`, `cockatrice`).

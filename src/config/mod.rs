@@ -11,8 +11,8 @@ pub mod print;
 pub mod rules;
 
 pub use print::{
-    ArtMode, CardSize, DEFAULT_BLEED, DEFAULT_SAFE, Duplex, ICON_NAME_PATTERN, Icon, Icons,
-    KindPrint, Orientation, Paper, PrintSettings, SizePreset,
+    ArtMode, CardSize, CutLines, DEFAULT_BLEED, DEFAULT_SAFE, Duplex, ICON_NAME_PATTERN, Icon,
+    Icons, KindPrint, Orientation, Paper, PaperSize, PrintSettings, SizePreset,
 };
 
 use std::collections::BTreeMap;

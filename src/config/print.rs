@@ -168,34 +168,131 @@ impl CardSize {
     }
 }
 
-/// Paper sizes.
+/// A paper: a standard size or a custom one (`{ width = …, height = … }`
+/// in mm, portrait).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Paper {
+    /// A standard size.
+    Preset(PaperSize),
+    /// A custom size in mm.
+    Custom {
+        /// Width in mm.
+        #[schemars(range(min = 50.0, max = 2000.0))]
+        width: f64,
+        /// Height in mm.
+        #[schemars(range(min = 50.0, max = 2000.0))]
+        height: f64,
+    },
+}
+
+/// The standard paper sizes.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
 )]
 #[serde(rename_all = "kebab-case")]
-pub enum Paper {
+pub enum PaperSize {
     /// ISO A4, 210 × 297 mm.
     A4,
-    /// US Letter, 215.9 × 279.4 mm.
+    /// US Letter, 215.9 × 279.4 mm (8.5 × 11 in).
     Letter,
+    /// ISO A3, 297 × 420 mm.
+    A3,
+    /// US Tabloid (ledger), 279.4 × 431.8 mm (11 × 17 in).
+    Tabloid,
+    /// US Legal, 215.9 × 355.6 mm (8.5 × 14 in).
+    Legal,
 }
 
+/// The smallest and largest side of a custom paper, in mm.
+pub const PAPER_MM: std::ops::RangeInclusive<f64> = 50.0..=2000.0;
+
 impl Paper {
+    /// ISO A4.
+    pub const A4: Paper = Paper::Preset(PaperSize::A4);
+    /// US Letter.
+    pub const LETTER: Paper = Paper::Preset(PaperSize::Letter);
+
     /// Width and height in mm, portrait.
     pub fn mm(self) -> (f64, f64) {
         match self {
-            Paper::A4 => (210.0, 297.0),
-            Paper::Letter => (215.9, 279.4),
+            Paper::Custom { width, height } => (width, height),
+            Paper::Preset(p) => match p {
+                PaperSize::A4 => (210.0, 297.0),
+                PaperSize::Letter => (215.9, 279.4),
+                PaperSize::A3 => (297.0, 420.0),
+                PaperSize::Tabloid => (279.4, 431.8),
+                PaperSize::Legal => (215.9, 355.6),
+            },
         }
     }
 
-    /// The name printed on the cover page.
-    pub fn label(self) -> &'static str {
+    /// The name printed on the cover page (`A4`, `210 × 297 mm`).
+    pub fn label(self) -> String {
         match self {
-            Paper::A4 => "A4",
-            Paper::Letter => "Letter",
+            Paper::Preset(p) => match p {
+                PaperSize::A4 => "A4",
+                PaperSize::Letter => "Letter",
+                PaperSize::A3 => "A3",
+                PaperSize::Tabloid => "Tabloid",
+                PaperSize::Legal => "Legal",
+            }
+            .to_owned(),
+            Paper::Custom { width, height } => format!("{} × {} mm", short(width), short(height)),
         }
     }
+
+    /// A name for CSS classes: the preset's (`a4`), or `custom`.
+    pub fn class(self) -> &'static str {
+        match self {
+            Paper::Preset(p) => match p {
+                PaperSize::A4 => "a4",
+                PaperSize::Letter => "letter",
+                PaperSize::A3 => "a3",
+                PaperSize::Tabloid => "tabloid",
+                PaperSize::Legal => "legal",
+            },
+            Paper::Custom { .. } => "custom",
+        }
+    }
+
+    /// Reads `--paper`: a preset name (`a3`) or a custom size in mm,
+    /// `WIDTHxHEIGHTmm` (`210x297mm`; `×` for `x` too, decimals with `.`).
+    ///
+    /// # Errors
+    /// A message naming the accepted forms.
+    pub fn parse(text: &str) -> Result<Paper, String> {
+        let t = text.trim();
+        if let Ok(p) = <PaperSize as clap::ValueEnum>::from_str(t, true) {
+            return Ok(Paper::Preset(p));
+        }
+        let bad = || {
+            format!(
+                "`{t}` is not a paper: use a4, letter, a3, tabloid, legal or a size in mm such as 210x297mm (each side {}–{} mm)",
+                PAPER_MM.start(),
+                PAPER_MM.end()
+            )
+        };
+        let size = t.strip_suffix("mm").ok_or_else(bad)?;
+        let (w, h) = size.split_once(['x', 'X', '×']).ok_or_else(bad)?;
+        let side = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| PAPER_MM.contains(v))
+                .ok_or_else(bad)
+        };
+        Ok(Paper::Custom {
+            width: side(w)?,
+            height: side(h)?,
+        })
+    }
+}
+
+/// A length in mm as a label prints it: up to one decimal.
+fn short(v: f64) -> String {
+    let s = format!("{v:.1}");
+    s.strip_suffix(".0").map_or(s.clone(), str::to_owned)
 }
 
 /// Paper orientation.
@@ -222,6 +319,20 @@ pub enum Duplex {
     None,
 }
 
+/// The cutting guides of the sheets.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum CutLines {
+    /// Short crop marks in the margins, never over a card.
+    #[default]
+    Marks,
+    /// Hairlines along every trim line, from edge to edge of the page,
+    /// for a guillotine or a cutting machine.
+    Full,
+}
+
 /// An inline icon: the SVG that replaces its token in card text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
@@ -244,3 +355,54 @@ pub type Icons = IndexMap<String, Icon>;
 
 /// The pattern of an icon token name.
 pub const ICON_NAME_PATTERN: &str = r"^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)*$";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_parses_presets_and_custom_sizes() {
+        assert_eq!(Paper::parse("A3"), Ok(Paper::Preset(PaperSize::A3)));
+        assert_eq!(Paper::parse("legal"), Ok(Paper::Preset(PaperSize::Legal)));
+        assert_eq!(
+            Paper::parse("210x297mm"),
+            Ok(Paper::Custom {
+                width: 210.0,
+                height: 297.0
+            })
+        );
+        assert_eq!(
+            Paper::parse("100.5×150mm").map(Paper::mm),
+            Ok((100.5, 150.0))
+        );
+        for bad in ["a5", "210x297", "210mm", "10x297mm", "x297mm", "210x2970mm"] {
+            let e = Paper::parse(bad).unwrap_err();
+            assert!(e.contains("210x297mm"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn papers_have_their_standard_sizes_and_labels() {
+        assert_eq!(Paper::Preset(PaperSize::Tabloid).mm(), (279.4, 431.8));
+        assert_eq!(Paper::Preset(PaperSize::Legal).mm(), (215.9, 355.6));
+        assert_eq!(Paper::Preset(PaperSize::A3).label(), "A3");
+        let custom = Paper::Custom {
+            width: 300.0,
+            height: 450.5,
+        };
+        assert_eq!(custom.label(), "300 × 450.5 mm");
+        assert_eq!(custom.class(), "custom");
+    }
+
+    #[test]
+    fn paper_reads_from_toml_as_a_name_or_a_table() {
+        #[derive(Deserialize)]
+        struct P {
+            paper: Paper,
+        }
+        let p: P = toml::from_str("paper = \"tabloid\"").unwrap();
+        assert_eq!(p.paper, Paper::Preset(PaperSize::Tabloid));
+        let p: P = toml::from_str("paper = { width = 330, height = 480 }").unwrap();
+        assert_eq!(p.paper.mm(), (330.0, 480.0));
+    }
+}

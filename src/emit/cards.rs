@@ -283,10 +283,14 @@ fn grid_html(
         f64::from(grid.cell.0) / scale,
         f64::from(grid.cell.1) / scale,
     );
+    // The card is centred in its cell: the cell is its trim (cut inside
+    // the bleed), its trim and bleed, or a print shop's size around it.
+    let cell_mm = |px: u32| f64::from(px) * 25.4 / f64::from(options.dpi);
     for (k, (card, side)) in grid.cells.iter().enumerate() {
         let (x, y, ..) = grid.cell_rect(k);
         let b = card.size;
-        let offset = if options.bleed { 0.0 } else { -b.bleed };
+        let left = (cell_mm(grid.cell.0) - b.outer_width()) / 2.0;
+        let top = (cell_mm(grid.cell.1) - b.outer_height()) / 2.0;
         let (class, html) = match side {
             Side::Face => ("face", &card.face),
             Side::Back => ("back", &card.back),
@@ -302,12 +306,13 @@ fn grid_html(
         escape_into(&card.id, &mut out);
         let _ = write!(
             out,
-            "\" style=\"left:{o}mm;top:{o}mm;width:{}mm;height:{}mm;--bleed:{}mm;--safe:{}mm\">",
-            mm(b.width + 2.0 * b.bleed),
-            mm(b.height + 2.0 * b.bleed),
+            "\" style=\"left:{}mm;top:{}mm;width:{}mm;height:{}mm;--bleed:{}mm;--safe:{}mm\">",
+            mm(left),
+            mm(top),
+            mm(b.outer_width()),
+            mm(b.outer_height()),
             mm(b.bleed),
             mm(b.safe),
-            o = mm(offset),
         );
         out.push_str(html.trim());
         out.push_str("</div></div>\n");

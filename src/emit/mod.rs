@@ -20,6 +20,7 @@ pub mod cockatrice;
 pub mod images;
 pub mod pdf;
 pub mod png;
+pub mod pod;
 pub mod sheets;
 mod stage;
 pub mod tts;
@@ -73,6 +74,10 @@ pub enum EmitError {
     /// The browser an export renders with is missing or failed.
     #[error(transparent)]
     Chromium(#[from] chromium::ChromiumError),
+    /// Ghostscript, which makes the PDF/X of a print shop, is missing or
+    /// failed.
+    #[error(transparent)]
+    Ghostscript(#[from] pod::GhostscriptError),
     /// An image the browser made could not be read.
     #[error("cannot read the image `{path}`: {message}")]
     Image {

@@ -383,11 +383,15 @@ fn a_wrong_value_in_a_manifest_rule_is_named_not_lost_in_an_any_of() {
     // A documented choice lists every allowed value, not one branch's.
     let errors = taplo_errors(
         manifest,
-        &edited(manifest, "paper = \"a4\"", "paper = \"a3\""),
+        &edited(
+            manifest,
+            "orientation = \"portrait\"",
+            "orientation = \"retrato\"",
+        ),
     );
     assert_eq!(errors.len(), 1, "{errors:#?}");
     assert!(
-        errors[0].contains("\"a3\" is not one of [\"a4\",\"letter\"]"),
+        errors[0].contains("\"retrato\" is not one of [\"portrait\",\"landscape\"]"),
         "{errors:#?}"
     );
 }

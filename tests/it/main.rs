@@ -19,6 +19,7 @@ mod hostile;
 mod i18n;
 mod mutants;
 mod packs;
+mod pod;
 mod readme;
 mod schemas;
 mod serve;

@@ -16,7 +16,7 @@ use super::{
     BASE_CSS, Inputs, OutputFile, Print, Selection, SheetOptions, error_count, image_files,
     sheet_order,
 };
-use crate::config::{Duplex, Orientation, PrintSettings};
+use crate::config::{CutLines, Duplex, Orientation, PrintSettings};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
 use crate::load::Jail;
@@ -25,6 +25,7 @@ use crate::load::Jail;
 #[derive(Debug, Clone, Copy)]
 struct Build {
     page: PageBox,
+    cut_lines: CutLines,
     duplex: Duplex,
     ink_saver: bool,
 }
@@ -37,6 +38,7 @@ fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
             margin: print.margin,
             gutter: print.gutter,
         },
+        cut_lines: o.cut_lines.unwrap_or_default(),
         duplex: o.duplex.unwrap_or(print.duplex),
         ink_saver: o.ink_saver.unwrap_or(print.ink_saver),
     }
@@ -183,27 +185,18 @@ impl<'a> Document<'_, 'a> {
         let flip = Flip::of(self.build.duplex, self.build.page.orientation);
         let (pw, ph) = self.build.page.size();
         let mut buf = String::new();
-        let class = format!(
-            "carta-paper-{} carta-{}{}",
-            self.build.page.paper.label().to_ascii_lowercase(),
-            if self.build.page.orientation == Orientation::Portrait {
-                "portrait"
-            } else {
-                "landscape"
-            },
-            if self.build.ink_saver {
-                " carta-ink-saver"
-            } else {
-                ""
-            }
-        );
+        let class = body_class(self.build);
         let title = format!("{} — print and play", m.name);
         let css = [BASE_CSS, renderer.css()];
         page::document_head(&mut buf, &title, &m.language, (pw, ph), &class, &css);
         let cover = self.cover(sheets, flip, ph);
         cover.write(&mut buf, ph);
         out.write_all(buf.as_bytes())?;
-        let texts: Vec<GridText> = self.grids.iter().map(|g| GridText::new(g, flip)).collect();
+        let texts: Vec<GridText> = self
+            .grids
+            .iter()
+            .map(|g| GridText::new(g, flip, self.build.cut_lines))
+            .collect();
         let mut failures = Failures::default();
         // The prints before this one are in the new cache already (a print
         // whose copies span two batches is rendered by both).
@@ -338,14 +331,36 @@ impl<'a> Document<'_, 'a> {
     }
 }
 
+/// The body's classes: the paper, the orientation, the ink saver.
+fn body_class(build: &Build) -> String {
+    format!(
+        "carta-paper-{} carta-{}{}",
+        build.page.paper.class(),
+        if build.page.orientation == Orientation::Portrait {
+            "portrait"
+        } else {
+            "landscape"
+        },
+        if build.ink_saver {
+            " carta-ink-saver"
+        } else {
+            ""
+        }
+    )
+}
+
 /// The cover's printing instructions.
 fn instructions(build: &Build, flip: Option<Flip>) -> Vec<String> {
     let orientation = match build.page.orientation {
         Orientation::Portrait => "portrait",
         Orientation::Landscape => "landscape",
     };
+    let guides = match build.cut_lines {
+        CutLines::Marks => "the crop marks",
+        CutLines::Full => "the cut lines",
+    };
     let mut out = vec![format!(
-        "Print on {} {orientation} at 100% (actual size, no fit-to-page); cut along the crop marks.",
+        "Print on {} {orientation} at 100% (actual size, no fit-to-page); cut along {guides}.",
         build.page.paper.label()
     )];
     out.push(match build.duplex {

@@ -5,7 +5,7 @@
 //! page mirrors the faces page about the axis the printer flips the sheet
 //! on, so each back lands behind its face.
 
-use crate::config::{Duplex, Orientation, Paper};
+use crate::config::{CutLines, Duplex, Orientation, Paper};
 
 /// A rectangle on a page, in mm from the top-left corner.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -186,11 +186,9 @@ impl Grid {
         }
     }
 
-    /// Crop marks: short lines in the margin that extend every trim line
-    /// beyond the grid, never over a card.
-    pub fn marks(&self) -> Vec<Line> {
-        let (pw, ph) = self.page.size();
-        let gap = 1.0;
+    /// The trim lines of the grid: every card's left and right edge (x)
+    /// and top and bottom edge (y), each once.
+    fn trims(&self) -> (Vec<f64>, Vec<f64>) {
         let mut xs: Vec<f64> = Vec::new();
         let mut ys: Vec<f64> = Vec::new();
         for c in 0..self.cols {
@@ -203,6 +201,46 @@ impl Grid {
         }
         dedup(&mut xs);
         dedup(&mut ys);
+        (xs, ys)
+    }
+
+    /// The cutting guides `lines` asks for: crop marks, or full lines.
+    pub fn guides(&self, lines: CutLines) -> Vec<Line> {
+        match lines {
+            CutLines::Marks => self.marks(),
+            CutLines::Full => self.full_lines(),
+        }
+    }
+
+    /// Full-length cut lines: every trim line from edge to edge of the
+    /// page, over the cards' bleed, so that a guillotine's blade or a
+    /// cutting machine can follow each one across the sheet. The backs
+    /// page mirrors the grid onto the same lines, so they are the same on
+    /// both sides.
+    pub fn full_lines(&self) -> Vec<Line> {
+        let (pw, ph) = self.page.size();
+        let (xs, ys) = self.trims();
+        let vertical = xs.iter().map(|&x| Line {
+            x1: x,
+            y1: 0.0,
+            x2: x,
+            y2: ph,
+        });
+        let horizontal = ys.iter().map(|&y| Line {
+            x1: 0.0,
+            y1: y,
+            x2: pw,
+            y2: y,
+        });
+        vertical.chain(horizontal).collect()
+    }
+
+    /// Crop marks: short lines in the margin that extend every trim line
+    /// beyond the grid, never over a card.
+    pub fn marks(&self) -> Vec<Line> {
+        let (pw, ph) = self.page.size();
+        let gap = 1.0;
+        let (xs, ys) = self.trims();
         let (top, bottom) = (self.y0, ph - self.y0);
         let (left, right) = (self.x0, pw - self.x0);
         let len_v = (self.y0 - gap - 0.5).min(5.0);
@@ -298,7 +336,7 @@ mod tests {
 
     #[test]
     fn nine_poker_cards_fit_a4_and_letter_without_bleed() {
-        for paper in [Paper::A4, Paper::Letter] {
+        for paper in [Paper::A4, Paper::LETTER] {
             let g = Grid::fit(page(paper, Orientation::Portrait, 5.0), poker(0.0)).unwrap();
             assert_eq!((g.cols, g.rows), (3, 3), "{paper:?}");
         }
@@ -364,6 +402,42 @@ mod tests {
             let inside = |x: f64, y: f64| x > gx0 && x < gx1 && y > gy0 && y < gy1;
             assert!(!inside(m.x1, m.y1) && !inside(m.x2, m.y2), "{m:?}");
         }
+    }
+
+    #[test]
+    fn larger_papers_hold_more_cards() {
+        use crate::config::PaperSize;
+        let fit = |paper| {
+            let g = Grid::fit(page(paper, Orientation::Portrait, 5.0), poker(3.0)).unwrap();
+            (g.cols, g.rows)
+        };
+        assert_eq!(fit(Paper::Preset(PaperSize::A3)), (4, 4));
+        assert_eq!(fit(Paper::Preset(PaperSize::Tabloid)), (3, 4));
+        assert_eq!(fit(Paper::Preset(PaperSize::Legal)), (2, 3));
+        let custom = Paper::Custom {
+            width: 160.0,
+            height: 110.0,
+        };
+        assert_eq!(fit(custom), (2, 1));
+    }
+
+    #[test]
+    fn full_cut_lines_cross_the_page_on_every_trim_line() {
+        let g = Grid::fit(page(Paper::A4, Orientation::Portrait, 5.0), poker(3.0)).unwrap();
+        let lines = g.guides(CutLines::Full);
+        // 2 columns and 3 rows with bleed: 4 vertical and 6 horizontal trims.
+        assert_eq!(lines.len(), 4 + 6);
+        for l in &lines {
+            let vertical = (l.x1 - l.x2).abs() < 1e-9;
+            if vertical {
+                assert!(l.y1 == 0.0 && (l.y2 - 297.0).abs() < 1e-9, "{l:?}");
+            } else {
+                assert!(l.x1 == 0.0 && (l.x2 - 210.0).abs() < 1e-9, "{l:?}");
+            }
+        }
+        let first = g.face(0);
+        assert!(lines.iter().any(|l| (l.x1 - (first.x + 3.0)).abs() < 1e-9));
+        assert_eq!(g.guides(CutLines::Marks), g.marks());
     }
 
     #[test]

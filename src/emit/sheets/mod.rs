@@ -41,7 +41,9 @@ pub use view::{CardView, GameView, SizeView};
 
 use self::assets::ImageCache;
 use self::geometry::CardBox;
-use crate::config::{CardSize, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset};
+use crate::config::{
+    CardSize, CutLines, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset,
+};
 use crate::diag::Diagnostic;
 use crate::game::Game;
 use crate::validate::RawCard;
@@ -49,10 +51,12 @@ use crate::validate::RawCard;
 pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE};
 
 /// Per-build choices; each `None` takes the manifest's `[print]` value.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SheetOptions {
     /// The paper.
     pub paper: Option<Paper>,
+    /// The cutting guides (crop marks unless asked).
+    pub cut_lines: Option<CutLines>,
     /// The orientation.
     pub orientation: Option<Orientation>,
     /// The duplex layout.

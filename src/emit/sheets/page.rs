@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::geometry::{Flip, Grid, Line, Rect, mm};
 use super::icons::escape_into;
+use crate::config::CutLines;
 
 /// One card box placed on a page.
 #[derive(Debug)]
@@ -38,7 +39,7 @@ pub(super) struct GridText {
 
 impl GridText {
     /// The text of `grid`, its backs mirrored by `flip`.
-    pub(super) fn new(grid: &Grid, flip: Option<Flip>) -> Self {
+    pub(super) fn new(grid: &Grid, flip: Option<Flip>, lines: CutLines) -> Self {
         let (b, s) = (mm(grid.card.bleed), mm(grid.card.safe));
         let style = |r: Rect| {
             format!(
@@ -57,12 +58,14 @@ impl GridText {
             backs: slots
                 .map(|i| style(flip.map_or_else(|| grid.face(i), |f| grid.back(i, f))))
                 .collect(),
-            marks: marks_svg(grid, &grid.marks()),
+            marks: marks_svg(grid, &grid.guides(lines), lines),
         }
     }
 }
 
-fn marks_svg(grid: &Grid, marks: &[Line]) -> String {
+/// The guides' SVG over the page; full cut lines, drawn over the cards'
+/// bleed, are hairlines (`carta-cut-lines`).
+fn marks_svg(grid: &Grid, marks: &[Line], lines: CutLines) -> String {
     let mut out = String::new();
     if marks.is_empty() {
         return out;
@@ -70,7 +73,12 @@ fn marks_svg(grid: &Grid, marks: &[Line]) -> String {
     let (pw, ph) = grid.page.size();
     let _ = write!(
         out,
-        "<svg class=\"carta-marks\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
+        "<svg class=\"carta-marks{}\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
+        if lines == CutLines::Full {
+            " carta-cut-lines"
+        } else {
+            ""
+        },
         w = mm(pw),
         h = mm(ph)
     );
