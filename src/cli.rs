@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, ColorChoice, CommandError, Output, Report};
 use crate::config::{Duplex, Orientation, Paper};
+use crate::decklist::NameBy;
 use crate::diag::Format;
 use crate::emit::sheets::SheetOptions;
 
@@ -361,6 +362,54 @@ pub enum DeckCommand {
         /// The code, as `carta deck code` printed it.
         code: String,
     },
+    /// Print deck files as text deck lists (a heading per zone, `3 Card
+    /// Name` lines), or as a printable tournament decklist.
+    #[command(
+        after_help = "Exit codes: 0 printed, 1 a deck names what its game lacks or the output exists (nothing written), 2 could not run or write.\n\nExamples:\n  carta deck export cards/kingdoms/decks/aurora-de-valaria.toml\n  carta deck export --decklist -o decklists.html cards/kingdoms/decks/*.toml"
+    )]
+    Export {
+        /// Deck files (TOML) of one game, relative to the current directory.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Name cards by their name (an id where two share a name) or id.
+        #[arg(long, value_enum, default_value = "name")]
+        by: ListBy,
+        /// Write the printable decklist (HTML, a page per deck) instead.
+        #[arg(long, conflicts_with = "by")]
+        decklist: bool,
+        /// The file to write, relative to the current directory (default: stdout).
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace the output file when it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Read a text deck list (names or ids) into a deck file.
+    #[command(
+        after_help = "Exit codes: 0 printed or written, 1 an unknown card, zone or format (nothing written), 2 could not run or write.\n\nExample:\n  carta deck import aurora.txt --game kingdoms -o decks/kingdoms/aurora.toml"
+    )]
+    Import {
+        /// The list (text), relative to the current directory.
+        list: PathBuf,
+        /// The game (default: the list's `Game:` line).
+        #[arg(long)]
+        game: Option<String>,
+        /// The deck file to write, relative to the current directory (default: stdout).
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace the output file when it exists.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// How a text deck list names its cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListBy {
+    /// By the card's name, as the game prints it.
+    Name,
+    /// By the card's id.
+    Id,
 }
 
 /// The options of `carta watch`.
@@ -571,6 +620,26 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             }
             DeckCommand::Code { file } => commands::deck::code(root, file),
             DeckCommand::Decode { code } => commands::deck::decode(root, code),
+            DeckCommand::Export {
+                files,
+                by,
+                decklist,
+                out,
+                force,
+            } => {
+                let what = match (decklist, by) {
+                    (true, _) => commands::lists::Export::Decklist,
+                    (false, ListBy::Name) => commands::lists::Export::List(NameBy::Name),
+                    (false, ListBy::Id) => commands::lists::Export::List(NameBy::Id),
+                };
+                commands::lists::export(root, files, what, (out.as_deref(), *force))
+            }
+            DeckCommand::Import {
+                list,
+                game,
+                out,
+                force,
+            } => commands::lists::import(root, list, game.as_deref(), (out.as_deref(), *force)),
         },
         Command::Build {
             games,

@@ -27,6 +27,7 @@ pub(crate) mod commands;
 pub mod config;
 pub mod deck;
 pub mod deckcode;
+pub mod decklist;
 pub mod diag;
 pub mod digest;
 pub mod editor;

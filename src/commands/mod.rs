@@ -12,6 +12,7 @@ pub(crate) mod deck;
 pub(crate) mod export;
 pub(crate) mod i18n;
 pub(crate) mod init;
+pub(crate) mod lists;
 pub(crate) mod man;
 pub(crate) mod print;
 pub(crate) mod progress;

@@ -330,6 +330,7 @@ impl GameCatalog {
             game: self.id().to_owned(),
             game_span: 0..0,
             name: deck.name.clone(),
+            player: None,
             format: deck.format.clone().map(|f| (f, 0..0)),
             zones,
             complete: true,
