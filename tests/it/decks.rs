@@ -828,3 +828,146 @@ fn every_command_taking_a_deck_path_reads_it_from_the_current_directory() {
     // And a path relative to the workspace, from elsewhere, is not found.
     run_in(&mine, ["-C", "..", "print", "mine/good.toml"]).code(2);
 }
+
+/// The deck files of every shipped game's example decks, relative to the
+/// workspace.
+fn example_decks() -> Vec<String> {
+    let mut out = Vec::new();
+    for game in std::fs::read_dir(repo().join("cards")).unwrap() {
+        let game = game.unwrap().file_name().into_string().unwrap();
+        let dir = repo().join("cards").join(&game).join("decks");
+        for entry in std::fs::read_dir(dir).into_iter().flatten() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            out.push(format!("cards/{game}/decks/{name}"));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 25: every shipped example deck, exported as a text list by name
+/// and by id and imported back, is the same deck file (name, game, format,
+/// every zone's lines), and checks as legal as before.
+#[test]
+fn every_example_deck_round_trips_through_a_text_list_by_name_and_by_id() {
+    let ws = crate::harness::Workspace::shipped(&[]);
+    let decks = example_decks();
+    assert!(decks.len() >= 8, "{decks:?}");
+    for (i, rel) in decks.iter().enumerate() {
+        let original: toml::Table = ws.read(rel).parse().unwrap();
+        for by in ["name", "id"] {
+            let list = format!("list-{i}-{by}.txt");
+            let back = format!("back-{i}-{by}.toml");
+            ws.run(["deck", "export", "--by", by, "-o", &list, rel])
+                .succeeds();
+            let text = ws.read(&list);
+            assert!(text.contains("\nGame: "), "{text}");
+            if by == "name" {
+                let first = original.iter().find_map(|(_, v)| v.as_table()).unwrap();
+                let id = first.keys().next().unwrap();
+                assert!(
+                    !text.contains(&format!(" {id}\n")) || id.contains(' '),
+                    "by name, yet {id} is written by id:\n{text}"
+                );
+            }
+            ws.run(["deck", "import", &list, "-o", &back]).succeeds();
+            let imported: toml::Table = ws.read(&back).parse().unwrap();
+            assert_eq!(imported, original, "{rel} by {by}:\n{text}");
+            ws.run(["deck", "check", &back]).succeeds();
+        }
+    }
+}
+
+/// Issue 25: a misspelt name in a list is an error at its line and column
+/// with the closest card's name; nothing is written, and the exit is 1.
+#[test]
+fn a_misspelt_name_in_a_list_is_reported_where_it_is_with_did_you_mean() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let list = "// from a friend\nDeck:\n2 golpe certeiro\n2 Golpe Certero\n3x CONTRAGOLPE\n\n# team\n1 Rei Frixo\n";
+    ws.write("friend.txt", list);
+    ws.run(["deck", "import", "friend.txt", "--game", "intrepidos", "-o", "d.toml"])
+        .fails()
+        .stderr_has("list::unknown-card")
+        .stderr_has("friend.txt:4:3")
+        .stderr_has("did you mean `Golpe Certeiro`?")
+        .stderr_has("nothing written");
+    assert!(!ws.path().join("d.toml").exists());
+    // Mended, the list is read: names and ids, any case or accents, the
+    // heading by the zone's name or id.
+    ws.write("friend.txt", list.replace("Certero", "Certeiro"));
+    let run = ws
+        .run(["-q", "deck", "import", "friend.txt", "--game", "intrepidos"])
+        .succeeds();
+    let deck: toml::Table = run.stdout.parse().unwrap();
+    assert_eq!(deck["name"].as_str(), Some("friend"));
+    assert_eq!(deck["main"]["golpe-certeiro"].as_integer(), Some(4));
+    assert_eq!(deck["main"]["contragolpe"].as_integer(), Some(3));
+    let team = deck.get("team").and_then(|t| t.as_table());
+    assert!(team.is_some_and(|t| t.contains_key("rei-frixo")), "{deck:?}");
+}
+
+/// Issue 25: what a list may get wrong — a zone, a format, a count, the
+/// game — each at its place, and a game without zones has no lists.
+#[test]
+fn a_lists_zones_formats_counts_and_game_are_checked() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos", "zodiacos"]);
+    ws.write(
+        "bad.txt",
+        "Game: intrepidos\nFormat: liga\n\nMian:\n1 Cerco\n\nDeck:\n0 Cerco\n20000 Cerco\n3\n",
+    );
+    ws.run(["deck", "import", "bad.txt"])
+        .fails()
+        .stderr_has("list::unknown-format")
+        .stderr_has("bad.txt:2:9")
+        .stderr_has("list::unknown-zone")
+        .stderr_has("bad.txt:4:1")
+        .stderr_has("list::bad-count")
+        .stderr_has("bad.txt:8:1")
+        .stderr_has("bad.txt:9:1")
+        .stderr_has("list::syntax");
+    ws.run(["deck", "import", "bad.txt", "--game", "zodiacos"])
+        .fails()
+        .stderr_has("the list is for `intrepidos`, not for `zodiacos`");
+    ws.write("z.txt", "1 Aries\n");
+    ws.run(["deck", "import", "z.txt", "--game", "zodiacos"])
+        .fails()
+        .stderr_has("list::no-zones");
+    ws.run(["deck", "import", "z.txt"])
+        .fails()
+        .stderr_has("does not say which game");
+}
+
+/// Issue 25: the printable decklist has a page per deck, the player's name,
+/// the cards by name with their kinds, and each deck's code and verdict.
+#[test]
+fn the_printable_decklist_has_a_page_per_deck() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    let aurora = ws
+        .read("cards/kingdoms/decks/aurora-de-valaria.toml")
+        .replacen("\n", "\nplayer = \"Ana <Lima>\"\n", 1);
+    ws.write("cards/kingdoms/decks/aurora-de-valaria.toml", aurora);
+    let decks = [
+        "cards/kingdoms/decks/aurora-de-valaria.toml",
+        "cards/kingdoms/decks/legiao-de-umbra.toml",
+    ];
+    ws.run(["deck", "check", decks[0]]).succeeds();
+    let args = ["deck", "export", "--decklist", "-o", "lists.html"];
+    ws.run(args.iter().chain(&decks)).succeeds();
+    let html = ws.read("lists.html");
+    assert_eq!(html.matches("<section class=\"sheet\">").count(), 2);
+    assert!(html.contains("break-after: page"), "{html}");
+    assert!(html.contains("Ana &lt;Lima&gt;"), "{html}");
+    assert!(html.contains("Sir Aldric, Escudo da Aurora"), "{html}");
+    assert!(html.contains("<b>60 cards</b>"), "{html}");
+    let code = ws
+        .run(["-q", "deck", "code", decks[0]])
+        .succeeds()
+        .stdout;
+    assert!(html.contains(code.trim()), "{html}");
+    // Not over an existing file without --force.
+    ws.run(args.iter().chain(&decks))
+        .fails()
+        .stderr_has("list::exists");
+    ws.run(args.iter().chain(&["--force"]).chain(&decks))
+        .succeeds();
+}
