@@ -107,11 +107,20 @@ impl ListProblem {
 
     /// The 1-based line and column (in characters) of the span in `text`.
     pub fn line_col(&self, text: &str) -> (usize, usize) {
-        let before = &text[..self.span.start.min(text.len())];
-        let line = before.matches('\n').count() + 1;
-        let start = before.rfind('\n').map_or(0, |i| i + 1);
-        (line, before[start..].chars().count() + 1)
+        line_col(text, self.span.start)
     }
+}
+
+/// The 1-based line and column (in characters) of byte `at` of `text`.
+pub fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
 }
 
 /// The key two spellings of a name share: lower case, accents dropped,

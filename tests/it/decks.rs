@@ -971,3 +971,115 @@ fn the_printable_decklist_has_a_page_per_deck() {
     ws.run(args.iter().chain(&["--force"]).chain(&decks))
         .succeeds();
 }
+
+/// One GET request; the status and the body.
+fn get_body(base: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let host = base.trim_start_matches("http://").split('/').next().unwrap();
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    (answer[9..12].parse().unwrap(), body.to_owned())
+}
+
+/// Issue 25: the builder reads a pasted list as `carta deck import` does
+/// (the same problems at the same line and column, the same did-you-mean)
+/// and writes a deck's list as `carta deck export` does; its printable
+/// decklist is the command's.
+#[test]
+fn the_builder_reads_and_writes_lists_as_the_command_does() {
+    use serde_json::{Value, json};
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let rel = "cards/intrepidos/decks/furia-de-aries.toml";
+    let text = ws.run(["-q", "deck", "export", rel]).succeeds().stdout;
+    let misspelt = text.replacen("Golpe Certeiro", "Golpe Certero", 1);
+    ws.write("list.txt", &misspelt);
+    let cli = ws.run(["deck", "import", "list.txt"]).fails();
+    let (_server, url) = crate::serve::start_serve(ws.path());
+    let api = |path: &str, body: &Value| crate::serve::http(&url, "POST", path, body);
+
+    let (status, parsed) = api("/api/games/intrepidos/list/parse", &json!({"text": misspelt}));
+    assert_eq!(status, 200, "{parsed}");
+    assert!(parsed["deck"].is_null(), "{parsed}");
+    let problems = parsed["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{parsed}");
+    let p = &problems[0];
+    assert_eq!(p["code"], "list::unknown-card");
+    assert_eq!(p["found"], "Golpe Certero");
+    assert_eq!(p["suggestion"], "Golpe Certeiro");
+    let at = format!("list.txt:{}:{}", p["line"], p["column"]);
+    assert!(cli.stderr.contains(&at), "{at} in:\n{}", cli.stderr);
+
+    let (status, parsed) = api("/api/games/intrepidos/list/parse", &json!({"text": text}));
+    assert_eq!(status, 200, "{parsed}");
+    let deck = &parsed["deck"];
+    assert_eq!(deck["name"], "Fúria de Áries", "{parsed}");
+    let (status, listed) = api("/api/games/intrepidos/list", &json!({"deck": deck}));
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["text"].as_str().unwrap(), text);
+    let (status, by_id) = api("/api/games/intrepidos/list", &json!({"deck": deck, "by": "id"}));
+    assert_eq!(status, 200);
+    let cli_by_id = ws.run(["-q", "deck", "export", "--by", "id", rel]).succeeds().stdout;
+    assert_eq!(by_id["text"].as_str().unwrap(), cli_by_id);
+    let (status, _) = api("/api/games/intrepidos/list", &json!({"deck": deck, "by": "kind"}));
+    assert_eq!(status, 422);
+
+    let code = ws.run(["-q", "deck", "code", rel]).succeeds().stdout;
+    let path = format!(
+        "/play/intrepidos/decklist?code={}&player=Bia",
+        crate::serve::query_value(code.trim())
+    );
+    let (status, html) = get_body(&url, &path);
+    assert_eq!(status, 200, "{html}");
+    assert_eq!(html.matches("<section class=\"sheet\">").count(), 1);
+    assert!(html.contains("<b>Player</b>Bia"), "{html}");
+    assert!(html.contains(code.trim()), "{html}");
+    let (status, html) = get_body(&url, "/play/intrepidos/decklist?code=nope");
+    assert_eq!(status, 422, "{html}");
+    assert!(html.contains("No decklist"), "{html}");
+}
+
+/// Issue 25: on the builder's page, a list pasted with one misspelt name
+/// shows the problem and its suggestion; accepting it imports the deck,
+/// judged as `carta deck check` judges its file; Export gives the list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_pastes_a_list_accepts_the_suggestion_and_exports_it() {
+    use crate::serve::{click, js, settled, start_serve, status, wait_js};
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let rel = "cards/intrepidos/decks/furia-de-aries.toml";
+    let text = ws.run(["-q", "deck", "export", rel]).succeeds().stdout;
+    let code = ws.run(["-q", "deck", "code", rel]).succeeds().stdout;
+    let misspelt = text.replacen("Golpe Certeiro", "golpe certero", 1);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let (_driver, client) = crate::watch::browser(profile.path()).await;
+    client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
+    settled(&client).await;
+    let set = format!(
+        "document.getElementById('cb-list').value={};return true",
+        serde_json::to_string(&misspelt).unwrap()
+    );
+    js(&client, &set).await;
+    click(&client, "#cb-list-import").await;
+    wait_js(&client, "return !!document.querySelector('.cb-accept')").await;
+    let said = js(&client, "return document.getElementById('cb-list-problems').innerText").await;
+    assert!(said.as_str().unwrap().contains("line 5, column 3"), "{said}");
+    click(&client, ".cb-accept").await;
+    wait_js(
+        &client,
+        &format!(
+            "return document.getElementById('cb-code').value==={:?}",
+            code.trim()
+        ),
+    )
+    .await;
+    assert_eq!(status(&client).await, "Legal");
+    click(&client, "#cb-list-export").await;
+    wait_js(&client, "return document.getElementById('cb-list').value.indexOf('Golpe Certeiro')>0").await;
+    let exported = js(&client, "return document.getElementById('cb-list').value").await;
+    assert_eq!(exported.as_str().unwrap(), text);
+    client.close().await.unwrap();
+}

@@ -23,7 +23,7 @@ use crate::watch::{Killed, browser, page_text, wait_for};
 const STEP: Duration = Duration::from_secs(10);
 
 /// Starts `carta serve --port 0` in `root`; the process and the builder's URL.
-fn start_serve(root: &Path) -> (Killed, String) {
+pub(crate) fn start_serve(root: &Path) -> (Killed, String) {
     let (server, url) = crate::watch::start_server(root, &["serve", "--port", "0"]);
     assert!(url.ends_with("/play/"), "{url}");
     (server, url)
@@ -31,7 +31,7 @@ fn start_serve(root: &Path) -> (Killed, String) {
 
 /// Clicks the element `css` (found afresh: the lists are redrawn after
 /// every verdict).
-async fn click(client: &Client, css: &str) {
+pub(crate) async fn click(client: &Client, css: &str) {
     let start = Instant::now();
     loop {
         let why = match client.find(Locator::Css(css)).await {
@@ -51,12 +51,12 @@ async fn click(client: &Client, css: &str) {
 }
 
 /// Runs `script` in the page and returns its value.
-async fn js(client: &Client, script: &str) -> Value {
+pub(crate) async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap()
 }
 
 /// Waits until `script` is truthy in the page.
-async fn wait_js(client: &Client, script: &str) {
+pub(crate) async fn wait_js(client: &Client, script: &str) {
     let start = Instant::now();
     loop {
         let v = js(client, script).await;
@@ -73,7 +73,7 @@ async fn wait_js(client: &Client, script: &str) {
 }
 
 /// Waits for the verdict of the deck as it is now.
-async fn settled(client: &Client) {
+pub(crate) async fn settled(client: &Client) {
     wait_js(
         client,
         "var s=document.getElementById('cb-status');return !!s && document.body.dataset.checked!==undefined",
@@ -83,7 +83,7 @@ async fn settled(client: &Client) {
     tokio::time::sleep(Duration::from_millis(150)).await;
 }
 
-async fn status(client: &Client) -> String {
+pub(crate) async fn status(client: &Client) -> String {
     settled(client).await;
     js(
         client,
@@ -547,7 +547,7 @@ async fn watch_serve_runs_the_builder_on_its_server_and_follows_saves() {
 
 /// One HTTP/1.1 request to the server (no client library needed); the
 /// status and the JSON body.
-fn http(base: &str, method: &str, path: &str, body: &Value) -> (u16, Value) {
+pub(crate) fn http(base: &str, method: &str, path: &str, body: &Value) -> (u16, Value) {
     use std::io::{Read, Write};
     let host = base
         .trim_start_matches("http://")
@@ -811,7 +811,7 @@ fn a_players_illegal_deck_is_saved_apart_and_the_games_check_stays_clean() {
 }
 
 /// A deck code as a URL query value.
-fn query_value(s: &str) -> String {
+pub(crate) fn query_value(s: &str) -> String {
     s.bytes()
         .map(|b| {
             if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {

@@ -471,6 +471,9 @@
       });
     }
 
+    // Text lists and the printable decklist: lists.js.
+    if (window.cartaLists) window.cartaLists.deck({ game: game, box: share, el: el, api: api, payload: payload, load: load, importCode: importCode, code: function () { return code.value; } });
+
     var params = new URLSearchParams(location.search);
     var fromLink = params.get('code');
     if (fromLink) importCode(fromLink, params.get('format') || ''); else changed();
