@@ -336,15 +336,29 @@ impl PrintArgs {
 pub enum DeckCommand {
     /// Check the legality of each deck file against its game's rules.
     #[command(
-        after_help = "Exit codes: 0 every deck legal, 1 any deck illegal, 2 could not run.\n\nExample:\n  carta deck check --explain cards/kingdoms/decks/*.toml"
+        after_help = "Exit codes: 0 every deck legal, 1 any deck illegal, 2 could not run.\n\nExamples:\n  carta deck check --explain cards/kingdoms/decks/*.toml\n  carta deck check --event submissions.txt --game intrepidos --csv > verdicts.csv"
     )]
     Check {
         /// Deck files (TOML), relative to the current directory.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "event", conflicts_with = "event")]
         files: Vec<PathBuf>,
         /// Also show how each deck fares against every rule, legal or not.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "event")]
         explain: bool,
+        /// Judge an event's submissions: a folder of deck files, or a file
+        /// of deck codes or share links (a `player: CODE` line names the
+        /// player), printed as the organisers' table (in submission order).
+        #[arg(long, value_name = "PATH")]
+        event: Option<PathBuf>,
+        /// The game every deck of the event must be of.
+        #[arg(long, requires = "event")]
+        game: Option<String>,
+        /// The format every deck of the event is judged by (with `--game`).
+        #[arg(long, requires = "game")]
+        format: Option<String>,
+        /// Print the event's table as CSV (the organisers' page's columns).
+        #[arg(long, requires = "event")]
+        csv: bool,
     },
     /// Print a short, shareable code for a deck file.
     #[command(
@@ -615,9 +629,25 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
         Command::Decompile { bundle } => commands::bundle::show(root, bundle, false),
         Command::Inspect { bundle } => commands::bundle::show(root, bundle, true),
         Command::Deck { command } => match command {
-            DeckCommand::Check { files, explain } => {
-                commands::deck::check(root, files, *explain, output.is_json())
+            DeckCommand::Check {
+                event: Some(path),
+                game,
+                format,
+                csv,
+                ..
+            } => {
+                let event = crate::event::Requirements {
+                    game: game.clone(),
+                    format: format.clone(),
+                };
+                commands::event::check(root, path, &event, *csv)
             }
+            DeckCommand::Check {
+                files,
+                explain,
+                event: None,
+                ..
+            } => commands::deck::check(root, files, *explain, output.is_json()),
             DeckCommand::Code { file } => commands::deck::code(root, file),
             DeckCommand::Decode { code } => commands::deck::decode(root, code),
             DeckCommand::Export {

@@ -32,6 +32,7 @@ pub mod diag;
 pub mod digest;
 pub mod editor;
 pub mod emit;
+pub mod event;
 pub mod game;
 pub mod i18n;
 pub mod limits;

@@ -9,6 +9,7 @@ pub(crate) mod bundle;
 pub(crate) mod check;
 pub(crate) mod convert;
 pub(crate) mod deck;
+pub(crate) mod event;
 pub(crate) mod export;
 pub(crate) mod i18n;
 pub(crate) mod init;

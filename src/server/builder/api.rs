@@ -302,48 +302,24 @@ async fn save_deck(
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Submission {
-    /// What the organiser calls it (a file name, a player).
-    #[serde(default)]
-    label: String,
-    /// A deck code, or a deck file's TOML.
-    text: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OrganizeRequest {
-    decks: Vec<Submission>,
-}
-
 async fn organize(
     State(live): State<Arc<Live>>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let req: OrganizeRequest = body(bytes)?;
-    if req.decks.len() > MAX_DECKS {
+    let req: organize::Request = body(bytes)?;
+    let subs = req.submissions();
+    if subs.len() > MAX_DECKS {
         return Err(ApiError(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("at most {MAX_DECKS} decks at a time"),
         ));
     }
-    let rows: Vec<organize::Row> = req
-        .decks
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let label = if s.label.trim().is_empty() {
-                format!("#{}", i + 1)
-            } else {
-                s.label.clone()
-            };
-            organize::judge(&catalog, label, &s.text)
-        })
-        .collect();
-    let table = organize::table(&rows);
+    let event = req
+        .requirements(&catalog)
+        .map_err(|why| ApiError(StatusCode::UNPROCESSABLE_ENTITY, why))?;
+    let rows = organize::judge(&catalog, &subs, &event);
+    let table = crate::event::csv(&rows);
     Ok(axum::Json(json!({ "rows": rows, "csv": table })).into_response())
 }
 
