@@ -1083,3 +1083,68 @@ async fn a_player_pastes_a_list_accepts_the_suggestion_and_exports_it() {
     assert_eq!(exported.as_str().unwrap(), text);
     client.close().await.unwrap();
 }
+
+/// Issue 25, organisers: `carta deck check --event` judges a file of
+/// `player: CODE` lines (share links too) and a folder of deck files in
+/// submission order, warnings apart from errors, identical decks flagged,
+/// under the event's game and format; the organisers' endpoint gives the
+/// very same CSV.
+#[test]
+fn an_events_submissions_are_judged_alike_by_the_command_and_the_organisers_page() {
+    use serde_json::json;
+    let ws = crate::harness::Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let azul = ws.read("cards/mosaico/decks/azul.toml");
+    let ocre = azul
+        .replace("name = \"Azul\"", "name = \"Ocre\"\nplayer = \"Caio\"")
+        .replace("dona-azul", "seu-ocre");
+    ws.write("event/1-ocre.toml", &ocre);
+    ws.write("event/2-azul.toml", &azul);
+    let quick = azul.replace("name = \"Azul\"", "name = \"Azul\"\nformat = \"relampago\"");
+    ws.write("event/3-quick.toml", &quick);
+
+    let folder = ws.run(["-q", "deck", "check", "--event", "event", "--csv"]).fails();
+    let rows: Vec<&str> = folder.stdout.lines().collect();
+    assert_eq!(rows[0], "n,source,player,game,deck,format,verdict,cards,errors,warnings,same_as,code");
+    assert!(rows[1].starts_with("1,event/1-ocre.toml,Caio,mosaico,Ocre,,legal,15,,patron-color: "), "{}", rows[1]);
+    assert!(rows[2].starts_with("2,event/2-azul.toml,,mosaico,Azul,,legal,15,,,,"), "{}", rows[2]);
+    assert!(rows[3].starts_with("3,event/3-quick.toml,,mosaico,Azul,relampago,illegal,15,six-tiles: "), "{}", rows[3]);
+
+    let code = ws.run(["-q", "deck", "code", "event/2-azul.toml"]).succeeds().stdout;
+    let code = code.trim();
+    let subs = format!(
+        "Ana Lima: {code}\n\n// a link this time\nBia: http://127.0.0.1:7878/play/mosaico/deck?code={code}\nnot-a-code\n"
+    );
+    ws.write("subs.txt", &subs);
+    let own = ws.run(["-q", "deck", "check", "--event", "subs.txt", "--csv"]).fails();
+    let lines: Vec<&str> = own.stdout.lines().collect();
+    assert!(lines[1].starts_with("1,subs.txt:1,Ana Lima,mosaico,Azul,,legal,15,,,2,"), "{}", own.stdout);
+    assert!(lines[2].starts_with("2,subs.txt:4,Bia,mosaico,Azul,,legal,15,,,1,"), "{}", own.stdout);
+    assert!(lines[3].starts_with("3,subs.txt:5,,,,,invalid,0,deck::code: "), "{}", own.stdout);
+    let args = ["-q", "deck", "check", "--event", "subs.txt", "--game", "mosaico", "--format", "liga", "--csv"];
+    let liga = ws.run(args).fails();
+    assert!(liga.stdout.contains("\r\n1,subs.txt:1,Ana Lima,mosaico,Azul,liga,illegal,15,league-copies: "), "{}", liga.stdout);
+    ws.run(["deck", "check", "--event", "subs.txt", "--game", "mosaico", "--format", "ligga"])
+        .code(1)
+        .stderr_has("`ligga` is not a format of `mosaico`");
+
+    let (_server, url) = crate::serve::start_serve(ws.path());
+    let api = |body: &serde_json::Value| crate::serve::http(&url, "POST", "/api/organize", body);
+    for (game, format, cli) in [(None, None, &own), (Some("mosaico"), Some("liga"), &liga)] {
+        let (status, table) = api(&json!({"pasted": subs, "game": game, "format": format}));
+        assert_eq!(status, 200, "{table}");
+        let page = table["csv"].as_str().unwrap().replace("\r\n", "\n");
+        let command = cli.stdout.replace("\r\n", "\n").replace("subs.txt:", "line ");
+        assert_eq!(page, command);
+    }
+    let files: Vec<serde_json::Value> = ["1-ocre", "2-azul", "3-quick"]
+        .iter()
+        .map(|f| json!({"label": format!("event/{f}.toml"), "text": ws.read(&format!("event/{f}.toml"))}))
+        .collect();
+    let (_, table) = api(&json!({"decks": files}));
+    assert_eq!(table["csv"].as_str().unwrap(), folder.stdout);
+    assert_eq!(table["rows"][0]["warnings"][0]["rule"], "patron-color");
+    assert!(table["rows"][0]["errors"].as_array().unwrap().is_empty());
+    let (status, refused) = api(&json!({"pasted": subs, "game": "mosaico", "format": "ligga"}));
+    assert_eq!(status, 422, "{refused}");
+}

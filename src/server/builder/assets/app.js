@@ -479,54 +479,12 @@
     if (fromLink) importCode(fromLink, params.get('format') || ''); else changed();
   }
 
-  // ---- the organisers' page
-  function organizePage() {
-    nav.appendChild(link('/play/', 'Games'));
-    main.appendChild(el('h1', { text: 'Deck verdicts for organisers' }));
-    main.appendChild(el('p', { class: 'cb-muted', text: 'Paste deck codes (one per line) and/or choose deck files (.toml); each deck is judged by its game\u2019s rules.' }));
-    var codes = el('textarea', { id: 'cb-codes', rows: 8, cols: 80, placeholder: 'one deck code per line' });
-    var files = el('input', { id: 'cb-files', type: 'file', multiple: true, accept: '.toml' });
-    var out = el('div', { id: 'cb-results' });
-    var judge = function () {
-      var decks = [];
-      codes.value.split(/\r?\n/).forEach(function (line, i) {
-        var t = line.trim();
-        if (t) decks.push({ label: 'line ' + (i + 1), text: t });
-      });
-      var reads = Array.prototype.map.call(files.files, function (f) {
-        return f.text().then(function (t) { decks.push({ label: f.name, text: t }); });
-      });
-      Promise.all(reads).then(function () {
-        return api('POST', '/api/organize', { decks: decks });
-      }).then(function (r) {
-        out.textContent = '';
-        if (!r.ok) { out.appendChild(el('p', { class: 'cb-error', text: r.data.error })); return; }
-        var rows = r.data.rows;
-        var legal = rows.filter(function (x) { return x.verdict === 'legal'; }).length;
-        var url = URL.createObjectURL(new Blob([r.data.csv], { type: 'text/csv' }));
-        out.appendChild(el('p', { id: 'cb-summary' }, legal + ' of ' + rows.length + ' decks legal · ',
-          el('a', { id: 'cb-csv', href: url, download: 'deck-verdicts.csv', text: 'download CSV' })));
-        out.appendChild(el('table', { class: 'cb-table', id: 'cb-table' },
-          el('tr', {}, ['Deck', 'Game', 'Name', 'Verdict', 'Cards', 'Problems'].map(function (h) { return el('th', { text: h }); })),
-          rows.map(function (x) {
-            return el('tr', { class: 'cb-' + x.verdict },
-              el('td', { text: x.label }), el('td', { text: x.game }), el('td', { text: x.name }),
-              el('td', { text: x.verdict }), el('td', { text: String(x.cards) }),
-              el('td', {}, x.problems.map(function (p) { return el('div', { text: p }); })));
-          })));
-      });
-    };
-    main.appendChild(el('div', {}, codes));
-    main.appendChild(el('div', { class: 'cb-controls' }, files, el('button', { id: 'cb-judge', text: 'Judge the decks', onclick: judge })));
-    main.appendChild(out);
-  }
-
   function fail(e) {
     main.appendChild(el('p', { class: 'cb-error', text: String(e.message || e) }));
   }
 
   if (page === 'cards') loadGame().then(cardsPage).catch(fail);
   else if (page === 'deck') loadGame().then(deckPage).catch(fail);
-  else if (page === 'organize') organizePage();
+  else if (page === 'organize') window.cartaLists.organize({ el: el, api: api, main: main, nav: nav, link: link });
   else indexPage();
 })();

@@ -1,5 +1,6 @@
-// carta's deck builder: text deck lists and the printable decklist. The
-// builder page calls cartaLists.deck(ctx) once; every list is read and
+// carta's deck builder: text deck lists, the printable decklist and the
+// organisers' page. The builder page calls cartaLists.deck(ctx) once, the
+// organisers' page cartaLists.organize(ctx); every list is read and
 // written by the server (the reader `carta deck import` uses), so the
 // page and the command give the same problems and suggestions.
 (function () {
@@ -114,5 +115,81 @@
       msg, problems));
   }
 
-  window.cartaLists = { deck: deck };
+  // The organisers' page: submissions judged under the event's game and
+  // format by the server (the code `carta deck check --event` runs), as a
+  // table in submission order and as CSV.
+  function organize(ctx) {
+    var el = ctx.el, api = ctx.api, main = ctx.main;
+    ctx.nav.appendChild(ctx.link('/play/', 'Games'));
+    main.appendChild(el('h1', { text: 'Deck verdicts for organisers' }));
+    main.appendChild(el('p', { class: 'cb-muted', text: 'Paste deck codes or share links, one per line (\u201cPlayer: CODE\u201d names the player), and/or choose deck files (.toml; a file\u2019s player = \u201c\u2026\u201d names its player). Each deck is judged by its game\u2019s rules, or by the event\u2019s game and format when chosen.' }));
+    var codes = el('textarea', { id: 'cb-codes', rows: 8, cols: 80, 'aria-label': 'deck codes, one per line', placeholder: 'Ana Lima: <deck code>' });
+    var files = el('input', { id: 'cb-files', type: 'file', multiple: true, accept: '.toml', 'aria-label': 'deck files' });
+    var gameSel = el('select', { id: 'cb-event-game' }, el('option', { value: '', text: 'any game' }));
+    var formatSel = el('select', { id: 'cb-event-format', disabled: true }, el('option', { value: '', text: 'the game\u2019s own rules' }));
+    var out = el('div', { id: 'cb-results', 'aria-live': 'polite' });
+    api('GET', '/api/games').then(function (r) {
+      (r.data || []).forEach(function (g) { gameSel.appendChild(el('option', { value: g.id, text: g.name })); });
+    });
+    gameSel.addEventListener('change', function () {
+      formatSel.textContent = '';
+      formatSel.appendChild(el('option', { value: '', text: 'the game\u2019s own rules' }));
+      formatSel.disabled = !gameSel.value;
+      if (!gameSel.value) return;
+      api('GET', '/api/games/' + encodeURIComponent(gameSel.value)).then(function (r) {
+        (r.data.formats || []).forEach(function (f) { formatSel.appendChild(el('option', { value: f.id, text: f.name })); });
+      });
+    });
+
+    function cell(findings) {
+      return el('td', {}, findings.map(function (f) {
+        return el('div', { 'data-code': f.code, text: (f.rule || f.code) + ': ' + f.message });
+      }));
+    }
+
+    function show(r) {
+      out.textContent = '';
+      if (!r.ok) { out.appendChild(el('p', { class: 'cb-error', text: r.data.error })); return; }
+      var rows = r.data.rows;
+      var legal = rows.filter(function (x) { return x.verdict === 'legal'; }).length;
+      var url = URL.createObjectURL(new Blob([r.data.csv], { type: 'text/csv' }));
+      out.appendChild(el('p', { id: 'cb-summary' }, legal + ' of ' + rows.length + ' decks legal \u00b7 ',
+        el('a', { id: 'cb-csv', href: url, download: 'deck-verdicts.csv', text: 'download CSV' })));
+      var heads = ['#', 'Source', 'Player', 'Game', 'Deck', 'Format', 'Verdict', 'Cards', 'Errors', 'Warnings', 'Same deck as'];
+      out.appendChild(el('table', { class: 'cb-table', id: 'cb-table' },
+        el('tr', {}, heads.map(function (h) { return el('th', { scope: 'col', text: h }); })),
+        rows.map(function (x) {
+          return el('tr', { class: 'cb-' + x.verdict, 'data-n': String(x.n) },
+            el('td', { text: String(x.n) }), el('td', { text: x.source }), el('td', { text: x.player }),
+            el('td', { text: x.game }), el('td', { text: x.deck }), el('td', { text: x.format }),
+            el('td', { text: x.verdict }), el('td', { text: String(x.cards) }),
+            cell(x.errors), cell(x.warnings),
+            el('td', { class: 'cb-same', text: x.same_as.map(function (n) { return '#' + n; }).join(', ') }));
+        })));
+    }
+
+    function judge() {
+      // Files are read in the order chosen, so rows keep submission order.
+      var reads = Array.prototype.map.call(files.files, function (f) {
+        return f.text().then(function (t) { return { label: f.name, text: t }; });
+      });
+      Promise.all(reads).then(function (decks) {
+        var req = { pasted: codes.value, decks: decks };
+        if (gameSel.value) req.game = gameSel.value;
+        if (formatSel.value) req.format = formatSel.value;
+        return api('POST', '/api/organize', req);
+      }).then(show).catch(function (e) {
+        out.textContent = '';
+        out.appendChild(el('p', { class: 'cb-error', text: 'not judged: the server did not answer (' + (e.message || e) + ')' }));
+      });
+    }
+
+    main.appendChild(el('div', {}, codes));
+    main.appendChild(el('div', { class: 'cb-controls' }, files,
+      el('label', {}, ' Event game ', gameSel), el('label', {}, ' Format ', formatSel),
+      ' ', el('button', { id: 'cb-judge', text: 'Judge the decks', onclick: judge })));
+    main.appendChild(out);
+  }
+
+  window.cartaLists = { deck: deck, organize: organize };
 })();
