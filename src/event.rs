@@ -278,7 +278,11 @@ fn judge_one<'g>(
     }
     row.verdict = "illegal";
     require(event, &mut deck, &mut row);
-    row.format = deck.format.as_ref().map(|(f, _)| f.clone()).unwrap_or_default();
+    row.format = deck
+        .format
+        .as_ref()
+        .map(|(f, _)| f.clone())
+        .unwrap_or_default();
     let key = verdict_into(game, &deck, &mut row);
     (row, key)
 }
@@ -290,7 +294,10 @@ fn require(event: &Requirements, deck: &mut DeckFile, row: &mut Row) {
         row.errors.push(Finding {
             code: "event::game",
             rule: None,
-            message: format!("the event is for `{g}`, and this deck is of `{}`", deck.game),
+            message: format!(
+                "the event is for `{g}`, and this deck is of `{}`",
+                deck.game
+            ),
         });
     }
     let Some(wanted) = &event.format else {

@@ -30,8 +30,15 @@ pub(crate) fn check(
     if let Some(g) = &event.game {
         if !known.contains(g) {
             diags.push(
-                Diagnostic::error("event::game", format!("there is no game `{g}` in this workspace"))
-                    .with_help(crate::suggest::help(g, known.iter().map(String::as_str), "games")),
+                Diagnostic::error(
+                    "event::game",
+                    format!("there is no game `{g}` in this workspace"),
+                )
+                .with_help(crate::suggest::help(
+                    g,
+                    known.iter().map(String::as_str),
+                    "games",
+                )),
             );
             return Ok(Report::new(ws, diags, "no deck judged")?);
         }
@@ -52,7 +59,11 @@ pub(crate) fn check(
             let fs = formats.expect("checked");
             diags.push(
                 Diagnostic::error("event::format", format!("`{f}` is not a format of `{g}`"))
-                    .with_help(crate::suggest::help(f, fs.keys().map(String::as_str), "formats")),
+                    .with_help(crate::suggest::help(
+                        f,
+                        fs.keys().map(String::as_str),
+                        "formats",
+                    )),
             );
             return Ok(Report::new(ws, diags, "no deck judged")?);
         }
@@ -108,7 +119,11 @@ fn table(rows: &[Row]) -> String {
     let e = |s: &str| crate::diag::escape_controls(s).into_owned();
     let mut out = String::new();
     for r in rows {
-        let who = if r.player.is_empty() { "-".to_owned() } else { e(&r.player) };
+        let who = if r.player.is_empty() {
+            "-".to_owned()
+        } else {
+            e(&r.player)
+        };
         let format = if r.format.is_empty() {
             String::new()
         } else {
@@ -149,7 +164,12 @@ fn verdict(rows: &[Row], diags: &mut Diagnostics) -> String {
         diags.push(
             Diagnostic::error(
                 "event::illegal",
-                format!("{} of {} decks are not legal: {}", not.len(), rows.len(), not.join(", ")),
+                format!(
+                    "{} of {} decks are not legal: {}",
+                    not.len(),
+                    rows.len(),
+                    not.join(", ")
+                ),
             )
             .with_help("each row says why"),
         );

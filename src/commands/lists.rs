@@ -114,7 +114,13 @@ fn exported(parsed: &deck::DeckFile, game: &Game, found: &mut Vec<Diagnostic>) -
     let rules = deck::rules_for(parsed, &game.rules, found)?;
     deck::resolve(parsed, &game.manifest, &game.pool, rules, found)?;
     let mut verdict = Vec::new();
-    let judged = deck::judge(parsed, &game.manifest, &game.pool, &game.rules, &mut verdict);
+    let judged = deck::judge(
+        parsed,
+        &game.manifest,
+        &game.pool,
+        &game.rules,
+        &mut verdict,
+    );
     let legal = judged.is_some() && !verdict.iter().any(|d| d.severity == Severity::Error);
     let deck = CodeDeck {
         game: parsed.game.clone(),
@@ -165,7 +171,9 @@ pub(crate) fn import(
     if !problems.is_empty() || diags.has_errors() {
         return Ok(Report::new(ws, diags, "nothing written")?);
     }
-    let stem = list.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let stem = list
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
     let deck = read.to_code_deck(&game_id, &stem);
     let toml = decklist::deck_file(&deck, read.player.as_deref());
     let lines: usize = deck.zones.values().map(Vec::len).sum();
@@ -174,7 +182,11 @@ pub(crate) fn import(
             if !write_out(path, toml.as_bytes(), force, &mut diags)? {
                 return Ok(Report::new(ws, diags, "nothing written")?);
             }
-            format!("imported {lines} line{} into {}", plural(lines), path.display())
+            format!(
+                "imported {lines} line{} into {}",
+                plural(lines),
+                path.display()
+            )
         }
         None => {
             let _ = std::io::stdout().lock().write_all(toml.as_bytes());
@@ -199,9 +211,12 @@ fn game_for(
         (Some(g), Some(n)) if g != n => {
             let at = text.find(n).map_or(0..0, |i| i..i + n.len());
             diags.push(
-                Diagnostic::error("list::game", format!("the list is for `{n}`, not for `{g}`"))
-                    .at(file, at, "the list's game")
-                    .with_help("drop `--game`, or the list's `Game:` line"),
+                Diagnostic::error(
+                    "list::game",
+                    format!("the list is for `{n}`, not for `{g}`"),
+                )
+                .at(file, at, "the list's game")
+                .with_help("drop `--game`, or the list's `Game:` line"),
             );
             return Ok(None);
         }
@@ -219,8 +234,15 @@ fn game_for(
         return Ok(Some(game));
     }
     diags.push(
-        Diagnostic::error("list::game", format!("there is no game `{game}` in this workspace"))
-            .with_help(crate::suggest::help(&game, known.iter().map(String::as_str), "games")),
+        Diagnostic::error(
+            "list::game",
+            format!("there is no game `{game}` in this workspace"),
+        )
+        .with_help(crate::suggest::help(
+            &game,
+            known.iter().map(String::as_str),
+            "games",
+        )),
     );
     Ok(None)
 }
@@ -250,8 +272,11 @@ fn write_out(
         Ok(()) => Ok(true),
         Err(e) if e.io_kind() == Some(std::io::ErrorKind::AlreadyExists) => {
             diags.push(
-                Diagnostic::error("list::exists", format!("`{}` exists already", path.display()))
-                    .with_help("name another file with `-o`, or pass `--force` to replace it"),
+                Diagnostic::error(
+                    "list::exists",
+                    format!("`{}` exists already", path.display()),
+                )
+                .with_help("name another file with `-o`, or pass `--force` to replace it"),
             );
             Ok(false)
         }

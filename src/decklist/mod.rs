@@ -218,7 +218,11 @@ fn classify(line: &str) -> Line<'_> {
         });
         return Line::Card(&t[..digits], rest);
     }
-    let heading = t.trim_start_matches('#').trim().trim_end_matches(':').trim();
+    let heading = t
+        .trim_start_matches('#')
+        .trim()
+        .trim_end_matches(':')
+        .trim();
     Line::Heading(heading)
 }
 
@@ -442,10 +446,7 @@ impl Reader<'_, '_> {
             .map(|&c| format!("`{}`", pool.card(c).id))
             .collect();
         self.problems.push(ListProblem {
-            help: Some(format!(
-                "write the id of the one meant: {}",
-                ids.join(", ")
-            )),
+            help: Some(format!("write the id of the one meant: {}", ids.join(", "))),
             ..ListProblem::new(
                 "list::ambiguous",
                 format!("`{name}` names {} cards", cards.len()),
@@ -476,12 +477,7 @@ fn written_names(game: &Game) -> Vec<String> {
 /// A deck as a text list: the header (name, game, format, player), then a
 /// heading per zone with its `N Name` lines, in the deck's order. Zones
 /// and cards the game does not have are written by id as they are.
-pub fn render(
-    game: &Game,
-    deck: &CodeDeck,
-    player: Option<&str>,
-    by: NameBy,
-) -> String {
+pub fn render(game: &Game, deck: &CodeDeck, player: Option<&str>, by: NameBy) -> String {
     let names = (by == NameBy::Name).then(|| written_names(game));
     let mut out = format!("Name: {}\nGame: {}\n", one_line(&deck.name), deck.game);
     if let Some(f) = &deck.format {
@@ -494,7 +490,9 @@ pub fn render(
     for (zone, lines) in &deck.zones {
         let info = zones.iter().find(|z| &z.id == zone);
         let heading = match (by, info) {
-            (NameBy::Name, Some(z)) if zones.iter().filter(|o| key_eq(&o.name, &z.name)).count() == 1 => {
+            (NameBy::Name, Some(z))
+                if zones.iter().filter(|o| key_eq(&o.name, &z.name)).count() == 1 =>
+            {
                 &z.name
             }
             _ => zone,
@@ -518,7 +516,10 @@ pub fn deck_file(deck: &CodeDeck, player: Option<&str>) -> String {
         return text;
     };
     // After `game` and `name`, the first two lines.
-    let at = text.match_indices('\n').nth(1).map_or(text.len(), |(i, _)| i + 1);
+    let at = text
+        .match_indices('\n')
+        .nth(1)
+        .map_or(text.len(), |(i, _)| i + 1);
     let line = format!("player = {}\n", toml::Value::String(player.to_owned()));
     format!("{}{line}{}", &text[..at], &text[at..])
 }
@@ -534,13 +535,25 @@ mod tests {
 
     #[test]
     fn lines_are_told_apart() {
-        assert!(matches!(classify("3 Escudo Orc"), Line::Card("3", "Escudo Orc")));
-        assert!(matches!(classify("3x Escudo Orc"), Line::Card("3", "Escudo Orc")));
-        assert!(matches!(classify("3 x Escudo Orc"), Line::Card("3", "Escudo Orc")));
+        assert!(matches!(
+            classify("3 Escudo Orc"),
+            Line::Card("3", "Escudo Orc")
+        ));
+        assert!(matches!(
+            classify("3x Escudo Orc"),
+            Line::Card("3", "Escudo Orc")
+        ));
+        assert!(matches!(
+            classify("3 x Escudo Orc"),
+            Line::Card("3", "Escudo Orc")
+        ));
         assert!(matches!(classify("2 Xamã"), Line::Card("2", "Xamã")));
         assert!(matches!(classify("# Deck"), Line::Heading("Deck")));
         assert!(matches!(classify("Team:"), Line::Heading("Team")));
-        assert!(matches!(classify("Name: A: B"), Line::Header("name", "A: B")));
+        assert!(matches!(
+            classify("Name: A: B"),
+            Line::Header("name", "A: B")
+        ));
         assert!(matches!(classify("// note"), Line::Blank));
         assert!(matches!(classify("   "), Line::Blank));
     }

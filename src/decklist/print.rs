@@ -52,7 +52,11 @@ td.kind { color: #444; font-size: 8.5pt; text-align: right; white-space: nowrap;
 pub fn html(game: &Game, decks: &[Printed<'_>]) -> String {
     let title = match decks {
         [one] => format!("{} — decklist", one.deck.name),
-        _ => format!("{} — {} decklists", game.manifest.manifest.name, decks.len()),
+        _ => format!(
+            "{} — {} decklists",
+            game.manifest.manifest.name,
+            decks.len()
+        ),
     };
     let mut out = format!(
         "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",

@@ -885,12 +885,20 @@ fn a_misspelt_name_in_a_list_is_reported_where_it_is_with_did_you_mean() {
     let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
     let list = "// from a friend\nDeck:\n2 golpe certeiro\n2 Golpe Certero\n3x CONTRAGOLPE\n\n# team\n1 Rei Frixo\n";
     ws.write("friend.txt", list);
-    ws.run(["deck", "import", "friend.txt", "--game", "intrepidos", "-o", "d.toml"])
-        .fails()
-        .stderr_has("list::unknown-card")
-        .stderr_has("friend.txt:4:3")
-        .stderr_has("did you mean `Golpe Certeiro`?")
-        .stderr_has("nothing written");
+    ws.run([
+        "deck",
+        "import",
+        "friend.txt",
+        "--game",
+        "intrepidos",
+        "-o",
+        "d.toml",
+    ])
+    .fails()
+    .stderr_has("list::unknown-card")
+    .stderr_has("friend.txt:4:3")
+    .stderr_has("did you mean `Golpe Certeiro`?")
+    .stderr_has("nothing written");
     assert!(!ws.path().join("d.toml").exists());
     // Mended, the list is read: names and ids, any case or accents, the
     // heading by the zone's name or id.
@@ -903,7 +911,10 @@ fn a_misspelt_name_in_a_list_is_reported_where_it_is_with_did_you_mean() {
     assert_eq!(deck["main"]["golpe-certeiro"].as_integer(), Some(4));
     assert_eq!(deck["main"]["contragolpe"].as_integer(), Some(3));
     let team = deck.get("team").and_then(|t| t.as_table());
-    assert!(team.is_some_and(|t| t.contains_key("rei-frixo")), "{deck:?}");
+    assert!(
+        team.is_some_and(|t| t.contains_key("rei-frixo")),
+        "{deck:?}"
+    );
 }
 
 /// Issue 25: what a list may get wrong — a zone, a format, a count, the
@@ -959,10 +970,7 @@ fn the_printable_decklist_has_a_page_per_deck() {
     assert!(html.contains("Ana &lt;Lima&gt;"), "{html}");
     assert!(html.contains("Sir Aldric, Escudo da Aurora"), "{html}");
     assert!(html.contains("<b>60 cards</b>"), "{html}");
-    let code = ws
-        .run(["-q", "deck", "code", decks[0]])
-        .succeeds()
-        .stdout;
+    let code = ws.run(["-q", "deck", "code", decks[0]]).succeeds().stdout;
     assert!(html.contains(code.trim()), "{html}");
     // Not over an existing file without --force.
     ws.run(args.iter().chain(&decks))
@@ -975,9 +983,17 @@ fn the_printable_decklist_has_a_page_per_deck() {
 /// One GET request; the status and the body.
 fn get_body(base: &str, path: &str) -> (u16, String) {
     use std::io::{Read, Write};
-    let host = base.trim_start_matches("http://").split('/').next().unwrap();
+    let host = base
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap();
     let mut stream = std::net::TcpStream::connect(host).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut answer = Vec::new();
     stream.read_to_end(&mut answer).unwrap();
     let answer = String::from_utf8_lossy(&answer).into_owned();
@@ -1001,7 +1017,10 @@ fn the_builder_reads_and_writes_lists_as_the_command_does() {
     let (_server, url) = crate::serve::start_serve(ws.path());
     let api = |path: &str, body: &Value| crate::serve::http(&url, "POST", path, body);
 
-    let (status, parsed) = api("/api/games/intrepidos/list/parse", &json!({"text": misspelt}));
+    let (status, parsed) = api(
+        "/api/games/intrepidos/list/parse",
+        &json!({"text": misspelt}),
+    );
     assert_eq!(status, 200, "{parsed}");
     assert!(parsed["deck"].is_null(), "{parsed}");
     let problems = parsed["problems"].as_array().unwrap();
@@ -1020,11 +1039,20 @@ fn the_builder_reads_and_writes_lists_as_the_command_does() {
     let (status, listed) = api("/api/games/intrepidos/list", &json!({"deck": deck}));
     assert_eq!(status, 200, "{listed}");
     assert_eq!(listed["text"].as_str().unwrap(), text);
-    let (status, by_id) = api("/api/games/intrepidos/list", &json!({"deck": deck, "by": "id"}));
+    let (status, by_id) = api(
+        "/api/games/intrepidos/list",
+        &json!({"deck": deck, "by": "id"}),
+    );
     assert_eq!(status, 200);
-    let cli_by_id = ws.run(["-q", "deck", "export", "--by", "id", rel]).succeeds().stdout;
+    let cli_by_id = ws
+        .run(["-q", "deck", "export", "--by", "id", rel])
+        .succeeds()
+        .stdout;
     assert_eq!(by_id["text"].as_str().unwrap(), cli_by_id);
-    let (status, _) = api("/api/games/intrepidos/list", &json!({"deck": deck, "by": "kind"}));
+    let (status, _) = api(
+        "/api/games/intrepidos/list",
+        &json!({"deck": deck, "by": "kind"}),
+    );
     assert_eq!(status, 422);
 
     let code = ws.run(["-q", "deck", "code", rel]).succeeds().stdout;
@@ -1065,8 +1093,15 @@ async fn a_player_pastes_a_list_accepts_the_suggestion_and_exports_it() {
     js(&client, &set).await;
     click(&client, "#cb-list-import").await;
     wait_js(&client, "return !!document.querySelector('.cb-accept')").await;
-    let said = js(&client, "return document.getElementById('cb-list-problems').innerText").await;
-    assert!(said.as_str().unwrap().contains("line 5, column 3"), "{said}");
+    let said = js(
+        &client,
+        "return document.getElementById('cb-list-problems').innerText",
+    )
+    .await;
+    assert!(
+        said.as_str().unwrap().contains("line 5, column 3"),
+        "{said}"
+    );
     click(&client, ".cb-accept").await;
     wait_js(
         &client,
@@ -1078,7 +1113,11 @@ async fn a_player_pastes_a_list_accepts_the_suggestion_and_exports_it() {
     .await;
     assert_eq!(status(&client).await, "Legal");
     click(&client, "#cb-list-export").await;
-    wait_js(&client, "return document.getElementById('cb-list').value.indexOf('Golpe Certeiro')>0").await;
+    wait_js(
+        &client,
+        "return document.getElementById('cb-list').value.indexOf('Golpe Certeiro')>0",
+    )
+    .await;
     let exported = js(&client, "return document.getElementById('cb-list').value").await;
     assert_eq!(exported.as_str().unwrap(), text);
     client.close().await.unwrap();
@@ -1103,30 +1142,74 @@ fn an_events_submissions_are_judged_alike_by_the_command_and_the_organisers_page
     let quick = azul.replace("name = \"Azul\"", "name = \"Azul\"\nformat = \"relampago\"");
     ws.write("event/3-quick.toml", &quick);
 
-    let folder = ws.run(["-q", "deck", "check", "--event", "event", "--csv"]).fails();
+    let folder = ws
+        .run(["-q", "deck", "check", "--event", "event", "--csv"])
+        .fails();
     let rows: Vec<&str> = folder.stdout.lines().collect();
-    assert_eq!(rows[0], "n,source,player,game,deck,format,verdict,cards,errors,warnings,same_as,code");
-    assert!(rows[1].starts_with("1,event/1-ocre.toml,Caio,mosaico,Ocre,,legal,15,,patron-color: "), "{}", rows[1]);
-    assert!(rows[2].starts_with("2,event/2-azul.toml,,mosaico,Azul,,legal,15,,,,"), "{}", rows[2]);
-    assert!(rows[3].starts_with("3,event/3-quick.toml,,mosaico,Azul,relampago,illegal,15,six-tiles: "), "{}", rows[3]);
+    assert_eq!(
+        rows[0],
+        "n,source,player,game,deck,format,verdict,cards,errors,warnings,same_as,code"
+    );
+    assert!(
+        rows[1].starts_with("1,event/1-ocre.toml,Caio,mosaico,Ocre,,legal,15,,patron-color: "),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[2].starts_with("2,event/2-azul.toml,,mosaico,Azul,,legal,15,,,,"),
+        "{}",
+        rows[2]
+    );
+    assert!(
+        rows[3].starts_with("3,event/3-quick.toml,,mosaico,Azul,relampago,illegal,15,six-tiles: "),
+        "{}",
+        rows[3]
+    );
 
-    let code = ws.run(["-q", "deck", "code", "event/2-azul.toml"]).succeeds().stdout;
+    let code = ws
+        .run(["-q", "deck", "code", "event/2-azul.toml"])
+        .succeeds()
+        .stdout;
     let code = code.trim();
     let subs = format!(
         "Ana Lima: {code}\n\n// a link this time\nBia: http://127.0.0.1:7878/play/mosaico/deck?code={code}\nnot-a-code\n"
     );
     ws.write("subs.txt", &subs);
-    let own = ws.run(["-q", "deck", "check", "--event", "subs.txt", "--csv"]).fails();
+    let own = ws
+        .run(["-q", "deck", "check", "--event", "subs.txt", "--csv"])
+        .fails();
     let lines: Vec<&str> = own.stdout.lines().collect();
-    assert!(lines[1].starts_with("1,subs.txt:1,Ana Lima,mosaico,Azul,,legal,15,,,2,"), "{}", own.stdout);
-    assert!(lines[2].starts_with("2,subs.txt:4,Bia,mosaico,Azul,,legal,15,,,1,"), "{}", own.stdout);
-    assert!(lines[3].starts_with("3,subs.txt:5,,,,,invalid,0,deck::code: "), "{}", own.stdout);
-    let args = ["-q", "deck", "check", "--event", "subs.txt", "--game", "mosaico", "--format", "liga", "--csv"];
+    assert!(
+        lines[1].starts_with("1,subs.txt:1,Ana Lima,mosaico,Azul,,legal,15,,,2,"),
+        "{}",
+        own.stdout
+    );
+    assert!(
+        lines[2].starts_with("2,subs.txt:4,Bia,mosaico,Azul,,legal,15,,,1,"),
+        "{}",
+        own.stdout
+    );
+    assert!(
+        lines[3].starts_with("3,subs.txt:5,,,,,invalid,0,deck::code: "),
+        "{}",
+        own.stdout
+    );
+    let args = [
+        "-q", "deck", "check", "--event", "subs.txt", "--game", "mosaico", "--format", "liga",
+        "--csv",
+    ];
     let liga = ws.run(args).fails();
-    assert!(liga.stdout.contains("\r\n1,subs.txt:1,Ana Lima,mosaico,Azul,liga,illegal,15,league-copies: "), "{}", liga.stdout);
-    ws.run(["deck", "check", "--event", "subs.txt", "--game", "mosaico", "--format", "ligga"])
-        .code(1)
-        .stderr_has("`ligga` is not a format of `mosaico`");
+    assert!(
+        liga.stdout
+            .contains("\r\n1,subs.txt:1,Ana Lima,mosaico,Azul,liga,illegal,15,league-copies: "),
+        "{}",
+        liga.stdout
+    );
+    ws.run([
+        "deck", "check", "--event", "subs.txt", "--game", "mosaico", "--format", "ligga",
+    ])
+    .code(1)
+    .stderr_has("`ligga` is not a format of `mosaico`");
 
     let (_server, url) = crate::serve::start_serve(ws.path());
     let api = |body: &serde_json::Value| crate::serve::http(&url, "POST", "/api/organize", body);
@@ -1134,7 +1217,10 @@ fn an_events_submissions_are_judged_alike_by_the_command_and_the_organisers_page
         let (status, table) = api(&json!({"pasted": subs, "game": game, "format": format}));
         assert_eq!(status, 200, "{table}");
         let page = table["csv"].as_str().unwrap().replace("\r\n", "\n");
-        let command = cli.stdout.replace("\r\n", "\n").replace("subs.txt:", "line ");
+        let command = cli
+            .stdout
+            .replace("\r\n", "\n")
+            .replace("subs.txt:", "line ");
         assert_eq!(page, command);
     }
     let files: Vec<serde_json::Value> = ["1-ocre", "2-azul", "3-quick"]

@@ -8,6 +8,7 @@ mod bundle;
 mod check;
 mod corpus;
 mod decks;
+mod differential;
 mod editor;
 mod export;
 mod faces;

@@ -97,9 +97,7 @@ pub(super) fn render(g: &GameCatalog, req: &ListRequest) -> Result<String, Inval
         None | Some("name") => NameBy::Name,
         Some("id") => NameBy::Id,
         Some(other) => {
-            return Err(Invalid(format!(
-                "`by` is `name` or `id`, not `{other}`"
-            )));
+            return Err(Invalid(format!("`by` is `name` or `id`, not `{other}`")));
         }
     };
     let player = checked_player(req.player.as_deref())?;
@@ -108,7 +106,11 @@ pub(super) fn render(g: &GameCatalog, req: &ListRequest) -> Result<String, Inval
 }
 
 /// The printable decklist of the deck a code stands for.
-pub(super) fn decklist(g: &GameCatalog, code: &str, player: Option<&str>) -> Result<String, Invalid> {
+pub(super) fn decklist(
+    g: &GameCatalog,
+    code: &str,
+    player: Option<&str>,
+) -> Result<String, Invalid> {
     let player = checked_player(player)?;
     let valid = g.validate(&g.decode(code)?)?;
     let deck = g.code_deck(&valid);

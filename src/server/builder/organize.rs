@@ -66,7 +66,10 @@ impl Request {
             let Some(served) = catalog.game(g) else {
                 return Err(format!("there is no game `{g}` here"));
             };
-            if let Some(f) = format.as_ref().filter(|f| !served.game.rules.formats.contains_key(*f)) {
+            if let Some(f) = format
+                .as_ref()
+                .filter(|f| !served.game.rules.formats.contains_key(*f))
+            {
                 return Err(format!("`{f}` is not a format of `{g}`"));
             }
         } else if format.is_some() {
