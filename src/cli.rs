@@ -617,6 +617,53 @@ fn convert(root: &Path, args: &ConvertArgs) -> Result<Report, CommandError> {
     commands::convert::run(root, &args.path, to, args.out.as_deref(), args.force)
 }
 
+/// `carta deck …`, dispatched.
+fn deck(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, CommandError> {
+    match command {
+        DeckCommand::Check {
+            event: Some(path),
+            game,
+            format,
+            csv,
+            ..
+        } => {
+            let event = crate::event::Requirements {
+                game: game.clone(),
+                format: format.clone(),
+            };
+            commands::event::check(root, path, &event, *csv)
+        }
+        DeckCommand::Check {
+            files,
+            explain,
+            event: None,
+            ..
+        } => commands::deck::check(root, files, *explain, output.is_json()),
+        DeckCommand::Code { file } => commands::deck::code(root, file),
+        DeckCommand::Decode { code } => commands::deck::decode(root, code),
+        DeckCommand::Export {
+            files,
+            by,
+            decklist,
+            out,
+            force,
+        } => {
+            let what = match (decklist, by) {
+                (true, _) => commands::lists::Export::Decklist,
+                (false, ListBy::Name) => commands::lists::Export::List(NameBy::Name),
+                (false, ListBy::Id) => commands::lists::Export::List(NameBy::Id),
+            };
+            commands::lists::export(root, files, what, (out.as_deref(), *force))
+        }
+        DeckCommand::Import {
+            list,
+            game,
+            out,
+            force,
+        } => commands::lists::import(root, list, game.as_deref(), (out.as_deref(), *force)),
+    }
+}
+
 /// The commands that run once and report.
 fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, CommandError> {
     let root = &g.dir;
@@ -628,49 +675,7 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
         Command::Convert(args) => convert(root, args),
         Command::Decompile { bundle } => commands::bundle::show(root, bundle, false),
         Command::Inspect { bundle } => commands::bundle::show(root, bundle, true),
-        Command::Deck { command } => match command {
-            DeckCommand::Check {
-                event: Some(path),
-                game,
-                format,
-                csv,
-                ..
-            } => {
-                let event = crate::event::Requirements {
-                    game: game.clone(),
-                    format: format.clone(),
-                };
-                commands::event::check(root, path, &event, *csv)
-            }
-            DeckCommand::Check {
-                files,
-                explain,
-                event: None,
-                ..
-            } => commands::deck::check(root, files, *explain, output.is_json()),
-            DeckCommand::Code { file } => commands::deck::code(root, file),
-            DeckCommand::Decode { code } => commands::deck::decode(root, code),
-            DeckCommand::Export {
-                files,
-                by,
-                decklist,
-                out,
-                force,
-            } => {
-                let what = match (decklist, by) {
-                    (true, _) => commands::lists::Export::Decklist,
-                    (false, ListBy::Name) => commands::lists::Export::List(NameBy::Name),
-                    (false, ListBy::Id) => commands::lists::Export::List(NameBy::Id),
-                };
-                commands::lists::export(root, files, what, (out.as_deref(), *force))
-            }
-            DeckCommand::Import {
-                list,
-                game,
-                out,
-                force,
-            } => commands::lists::import(root, list, game.as_deref(), (out.as_deref(), *force)),
-        },
+        Command::Deck { command } => deck(root, command, output),
         Command::Build {
             games,
             out,

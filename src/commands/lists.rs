@@ -90,19 +90,16 @@ pub(crate) fn export(
             decklist::print::html(game, &printed)
         }
     };
-    let summary = match out {
-        Some(path) => {
-            if !write_out(path, text.as_bytes(), force, &mut diags)? {
-                return Ok(Report::new(ws, diags, "nothing written")?);
-            }
-            let n = decks.len();
-            format!("wrote {n} deck{} to {}", plural(n), path.display())
+    let summary = if let Some(path) = out {
+        if !write_out(path, text.as_bytes(), force, &mut diags)? {
+            return Ok(Report::new(ws, diags, "nothing written")?);
         }
-        None => {
-            // A closed pipe (`| head`) is not an error worth reporting.
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            String::new()
-        }
+        let n = decks.len();
+        format!("wrote {n} deck{} to {}", plural(n), path.display())
+    } else {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        String::new()
     };
     Ok(Report::new(ws, diags, summary)?)
 }
@@ -177,21 +174,18 @@ pub(crate) fn import(
     let deck = read.to_code_deck(&game_id, &stem);
     let toml = decklist::deck_file(&deck, read.player.as_deref());
     let lines: usize = deck.zones.values().map(Vec::len).sum();
-    let summary = match out {
-        Some(path) => {
-            if !write_out(path, toml.as_bytes(), force, &mut diags)? {
-                return Ok(Report::new(ws, diags, "nothing written")?);
-            }
-            format!(
-                "imported {lines} line{} into {}",
-                plural(lines),
-                path.display()
-            )
+    let summary = if let Some(path) = out {
+        if !write_out(path, toml.as_bytes(), force, &mut diags)? {
+            return Ok(Report::new(ws, diags, "nothing written")?);
         }
-        None => {
-            let _ = std::io::stdout().lock().write_all(toml.as_bytes());
-            String::new()
-        }
+        format!(
+            "imported {lines} line{} into {}",
+            plural(lines),
+            path.display()
+        )
+    } else {
+        let _ = std::io::stdout().lock().write_all(toml.as_bytes());
+        String::new()
     };
     Ok(Report::new(ws, diags, summary)?)
 }

@@ -955,7 +955,7 @@ fn the_printable_decklist_has_a_page_per_deck() {
     let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
     let aurora = ws
         .read("cards/kingdoms/decks/aurora-de-valaria.toml")
-        .replacen("\n", "\nplayer = \"Ana <Lima>\"\n", 1);
+        .replacen('\n', "\nplayer = \"Ana <Lima>\"\n", 1);
     ws.write("cards/kingdoms/decks/aurora-de-valaria.toml", aurora);
     let decks = [
         "cards/kingdoms/decks/aurora-de-valaria.toml",

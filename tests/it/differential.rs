@@ -188,7 +188,7 @@ fn random_deck(rng: &mut Lcg, s: &Shape) -> Gen {
             for _ in 0..rng.below(30) {
                 let c = rng.pick(takes);
                 if !lines.iter().any(|(l, _)| l == c) {
-                    lines.push((c.clone(), 1 + rng.below(3) as i64));
+                    lines.push((c.clone(), 1 + i64::try_from(rng.below(3)).unwrap()));
                 }
             }
             (z.clone(), lines)
@@ -236,7 +236,7 @@ fn nudge(rng: &mut Lcg, s: &Shape, d: &mut Gen) {
 
 /// The `i`th deck of a game: every kind of deck, in a fixed mix.
 fn generate(rng: &mut Lcg, s: &Shape, i: usize) -> Gen {
-    let mut d = if s.examples.is_empty() || i % 3 == 0 {
+    let mut d = if s.examples.is_empty() || i.is_multiple_of(3) {
         random_deck(rng, s)
     } else {
         let mut d = rng.pick(&s.examples).clone();
