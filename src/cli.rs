@@ -336,7 +336,7 @@ impl PrintArgs {
 pub enum DeckCommand {
     /// Check the legality of each deck file against its game's rules.
     #[command(
-        after_help = "Exit codes: 0 every deck legal, 1 any deck illegal, 2 could not run.\n\nExamples:\n  carta deck check --explain cards/kingdoms/decks/*.toml\n  carta deck check --event submissions.txt --game intrepidos --csv > verdicts.csv"
+        after_help = "Exit codes: 0 every deck legal, 1 any deck illegal, 2 could not run.\n\nExample:\n  carta deck check --explain cards/kingdoms/decks/*.toml\n  carta deck check --event submissions.txt --game intrepidos --csv > verdicts.csv"
     )]
     Check {
         /// Deck files (TOML), relative to the current directory.
@@ -379,7 +379,7 @@ pub enum DeckCommand {
     /// Print deck files as text deck lists (a heading per zone, `3 Card
     /// Name` lines), or as a printable tournament decklist.
     #[command(
-        after_help = "Exit codes: 0 printed, 1 a deck names what its game lacks or the output exists (nothing written), 2 could not run or write.\n\nExamples:\n  carta deck export cards/kingdoms/decks/aurora-de-valaria.toml\n  carta deck export --decklist -o decklists.html cards/kingdoms/decks/*.toml"
+        after_help = "Exit codes: 0 printed, 1 a deck names what its game lacks or the output exists (nothing written), 2 could not run or write.\n\nExample:\n  carta deck export cards/kingdoms/decks/aurora-de-valaria.toml\n  carta deck export --decklist -o decklists.html cards/kingdoms/decks/*.toml"
     )]
     Export {
         /// Deck files (TOML) of one game, relative to the current directory.
