@@ -1234,3 +1234,73 @@ fn an_events_submissions_are_judged_alike_by_the_command_and_the_organisers_page
     let (status, refused) = api(&json!({"pasted": subs, "game": "mosaico", "format": "ligga"}));
     assert_eq!(status, 422, "{refused}");
 }
+
+/// Issue 25, organisers: on the page, pasted `Player: CODE` lines and a
+/// share link are judged under the event's game and format, in order, the
+/// players and identical decks shown, warnings apart from errors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organiser_judges_an_event_on_the_page() {
+    use crate::serve::{click, js, start_serve, wait_js};
+    let ws = crate::harness::Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let code = ws
+        .run(["-q", "deck", "code", "cards/mosaico/decks/azul.toml"])
+        .succeeds()
+        .stdout;
+    let code = code.trim();
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let (_driver, client) = crate::watch::browser(profile.path()).await;
+    client.goto(&format!("{url}organize")).await.unwrap();
+    let pasted = format!("Ana Lima: {code}\nBia: {url}mosaico/deck?code={code}\n");
+    let set = format!(
+        "document.getElementById('cb-codes').value={};return true",
+        serde_json::to_string(&pasted).unwrap()
+    );
+    js(&client, &set).await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-event-game option').length>1",
+    )
+    .await;
+    js(&client, "var s=document.getElementById('cb-event-game');s.value='mosaico';s.dispatchEvent(new Event('change'));return true").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-event-format option[value=liga]').length===1",
+    )
+    .await;
+    js(
+        &client,
+        "document.getElementById('cb-event-format').value='liga';return true",
+    )
+    .await;
+    click(&client, "#cb-judge").await;
+    wait_js(&client, "return !!document.getElementById('cb-table')").await;
+    let cells = js(
+        &client,
+        "return Array.from(document.querySelectorAll('#cb-table tr')).slice(1).map(function(r){return Array.from(r.cells).map(function(c){return c.innerText})})",
+    )
+    .await;
+    let rows = cells.as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{cells}");
+    assert_eq!(rows[0][2], "Ana Lima", "{cells}");
+    assert_eq!(rows[1][2], "Bia", "{cells}");
+    assert_eq!(rows[0][5], "liga", "{cells}");
+    assert_eq!(rows[0][6], "illegal", "{cells}");
+    assert!(
+        rows[0][8].as_str().unwrap().starts_with("league-copies: "),
+        "{cells}"
+    );
+    assert_eq!(rows[0][10], "#2", "{cells}");
+    assert_eq!(rows[1][10], "#1", "{cells}");
+    let summary = js(
+        &client,
+        "return document.getElementById('cb-summary').innerText",
+    )
+    .await;
+    assert!(
+        summary.as_str().unwrap().starts_with("0 of 2 decks legal"),
+        "{summary}"
+    );
+    client.close().await.unwrap();
+}
