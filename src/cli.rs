@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{self, ColorChoice, CommandError, Output, Report};
 use crate::config::{CutLines, Duplex, Orientation, Paper};
+use crate::decklist::NameBy;
 use crate::diag::Format;
 use crate::emit::sheets::SheetOptions;
 
@@ -350,15 +351,29 @@ impl PrintArgs {
 pub enum DeckCommand {
     /// Check the legality of each deck file against its game's rules.
     #[command(
-        after_help = "Exit codes: 0 every deck legal, 1 any deck illegal, 2 could not run.\n\nExample:\n  carta deck check --explain cards/kingdoms/decks/*.toml"
+        after_help = "Exit codes: 0 every deck legal, 1 any deck illegal, 2 could not run.\n\nExample:\n  carta deck check --explain cards/kingdoms/decks/*.toml\n  carta deck check --event submissions.txt --game intrepidos --csv > verdicts.csv"
     )]
     Check {
         /// Deck files (TOML), relative to the current directory.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "event", conflicts_with = "event")]
         files: Vec<PathBuf>,
         /// Also show how each deck fares against every rule, legal or not.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "event")]
         explain: bool,
+        /// Judge an event's submissions: a folder of deck files, or a file
+        /// of deck codes or share links (a `player: CODE` line names the
+        /// player), printed as the organisers' table (in submission order).
+        #[arg(long, value_name = "PATH")]
+        event: Option<PathBuf>,
+        /// The game every deck of the event must be of.
+        #[arg(long, requires = "event")]
+        game: Option<String>,
+        /// The format every deck of the event is judged by (with `--game`).
+        #[arg(long, requires = "game")]
+        format: Option<String>,
+        /// Print the event's table as CSV (the organisers' page's columns).
+        #[arg(long, requires = "event")]
+        csv: bool,
     },
     /// Print a short, shareable code for a deck file.
     #[command(
@@ -376,6 +391,54 @@ pub enum DeckCommand {
         /// The code, as `carta deck code` printed it.
         code: String,
     },
+    /// Print deck files as text deck lists (a heading per zone, `3 Card
+    /// Name` lines), or as a printable tournament decklist.
+    #[command(
+        after_help = "Exit codes: 0 printed, 1 a deck names what its game lacks or the output exists (nothing written), 2 could not run or write.\n\nExample:\n  carta deck export cards/kingdoms/decks/aurora-de-valaria.toml\n  carta deck export --decklist -o decklists.html cards/kingdoms/decks/*.toml"
+    )]
+    Export {
+        /// Deck files (TOML) of one game, relative to the current directory.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Name cards by their name (an id where two share a name) or id.
+        #[arg(long, value_enum, default_value = "name")]
+        by: ListBy,
+        /// Write the printable decklist (HTML, a page per deck) instead.
+        #[arg(long, conflicts_with = "by")]
+        decklist: bool,
+        /// The file to write, relative to the current directory (default: stdout).
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace the output file when it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Read a text deck list (names or ids) into a deck file.
+    #[command(
+        after_help = "Exit codes: 0 printed or written, 1 an unknown card, zone or format (nothing written), 2 could not run or write.\n\nExample:\n  carta deck import aurora.txt --game kingdoms -o decks/kingdoms/aurora.toml"
+    )]
+    Import {
+        /// The list (text), relative to the current directory.
+        list: PathBuf,
+        /// The game (default: the list's `Game:` line).
+        #[arg(long)]
+        game: Option<String>,
+        /// The deck file to write, relative to the current directory (default: stdout).
+        #[arg(short, long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Replace the output file when it exists.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// How a text deck list names its cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListBy {
+    /// By the card's name, as the game prints it.
+    Name,
+    /// By the card's id.
+    Id,
 }
 
 /// The options of `carta watch`.
@@ -573,6 +636,53 @@ fn convert(root: &Path, args: &ConvertArgs) -> Result<Report, CommandError> {
     commands::convert::run(root, &args.path, to, args.out.as_deref(), args.force)
 }
 
+/// `carta deck …`, dispatched.
+fn deck(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, CommandError> {
+    match command {
+        DeckCommand::Check {
+            event: Some(path),
+            game,
+            format,
+            csv,
+            ..
+        } => {
+            let event = crate::event::Requirements {
+                game: game.clone(),
+                format: format.clone(),
+            };
+            commands::event::check(root, path, &event, *csv)
+        }
+        DeckCommand::Check {
+            files,
+            explain,
+            event: None,
+            ..
+        } => commands::deck::check(root, files, *explain, output.is_json()),
+        DeckCommand::Code { file } => commands::deck::code(root, file),
+        DeckCommand::Decode { code } => commands::deck::decode(root, code),
+        DeckCommand::Export {
+            files,
+            by,
+            decklist,
+            out,
+            force,
+        } => {
+            let what = match (decklist, by) {
+                (true, _) => commands::lists::Export::Decklist,
+                (false, ListBy::Name) => commands::lists::Export::List(NameBy::Name),
+                (false, ListBy::Id) => commands::lists::Export::List(NameBy::Id),
+            };
+            commands::lists::export(root, files, what, (out.as_deref(), *force))
+        }
+        DeckCommand::Import {
+            list,
+            game,
+            out,
+            force,
+        } => commands::lists::import(root, list, game.as_deref(), (out.as_deref(), *force)),
+    }
+}
+
 /// The commands that run once and report.
 fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, CommandError> {
     let root = &g.dir;
@@ -584,13 +694,7 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
         Command::Convert(args) => convert(root, args),
         Command::Decompile { bundle } => commands::bundle::show(root, bundle, false),
         Command::Inspect { bundle } => commands::bundle::show(root, bundle, true),
-        Command::Deck { command } => match command {
-            DeckCommand::Check { files, explain } => {
-                commands::deck::check(root, files, *explain, output.is_json())
-            }
-            DeckCommand::Code { file } => commands::deck::code(root, file),
-            DeckCommand::Decode { code } => commands::deck::decode(root, code),
-        },
+        Command::Deck { command } => deck(root, command, output),
         Command::Build {
             games,
             out,

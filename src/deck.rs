@@ -28,6 +28,9 @@ pub struct DeckFile {
     pub game_span: Span,
     /// The deck's name.
     pub name: String,
+    /// Who plays the deck (`player = "…"`), for organisers' tables and
+    /// printed decklists; no rule reads it.
+    pub player: Option<String>,
     /// The format the deck opts into (`format = "<id>"`), and where that is
     /// written; without one the deck is judged by the game's own rules.
     pub format: Option<(String, Span)>,
@@ -70,6 +73,7 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
     let mut game = None;
     let mut name = None;
     let mut format = None;
+    let mut player = None;
     let mut zones = Vec::new();
     let mut complete = true;
     let example = first_line(doc.get_ref());
@@ -78,7 +82,8 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
             ("game", DeValue::String(s)) => game = Some((s.to_string(), value.span())),
             ("name", DeValue::String(s)) => name = Some(s.to_string()),
             ("format", DeValue::String(s)) => format = Some((s.to_string(), value.span())),
-            ("game" | "name" | "format", _) => out.push(
+            ("player", DeValue::String(s)) => player = Some(s.to_string()),
+            ("game" | "name" | "format" | "player", _) => out.push(
                 Diagnostic::error(
                     "deck::field",
                     format!("`{}` must be a string", key.get_ref()),
@@ -116,6 +121,7 @@ pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<Deck
         game,
         game_span,
         name: name.unwrap_or_default(),
+        player,
         format,
         zones,
         complete,
@@ -177,11 +183,11 @@ fn zone_of(
 }
 
 fn unknown_field(file: FileId, field: &str, span: Span) -> Diagnostic {
-    let hint = suggest::closest(field, ["game", "name", "format"]);
+    let hint = suggest::closest(field, ["game", "name", "format", "player"]);
     Diagnostic::error("deck::field", format!("`{field}` is not a deck field"))
         .at(file, span, "unknown field")
         .with_help(hint.map_or_else(
-            || "a deck file holds `game`, `name`, optionally `format`, and a table per zone such as `[main]`".into(),
+            || "a deck file holds `game`, `name`, optionally `format` and `player`, and a table per zone such as `[main]`".into(),
             |h| format!("did you mean `{h}`?"),
         ))
 }

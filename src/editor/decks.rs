@@ -1,4 +1,5 @@
-//! The schema of a deck file of a game: `game`, `name`, and a table per
+//! The schema of a deck file of a game: `game`, `name`, `player`, a
+//! declared `format`, and a table per
 //! zone whose keys are the ids of the cards the zone takes. It is
 //! serialized as it is written, never held as a JSON tree.
 
@@ -38,7 +39,7 @@ impl Serialize for DeckSchema<'_> {
         map.serialize_entry("properties", &DeckProperties(self))?;
         map.serialize_entry(
             "additionalProperties",
-            &no_such("a deck holds `game`, `name` and the game's zones"),
+            &no_such("a deck holds `game`, `name`, optionally `player` (and `format` where the game declares formats), and the game's zones"),
         )?;
         map.end()
     }
@@ -63,6 +64,25 @@ impl Serialize for DeckProperties<'_> {
             "name",
             &json!({ "title": "Name", "description": "The deck's name.", "type": "string" }),
         )?;
+        map.serialize_entry(
+            "player",
+            &json!({ "title": "Player", "description": "Who plays the deck (organisers' tables, printed decklists); no rule reads it.", "type": "string" }),
+        )?;
+        if !m.formats.is_empty() {
+            let described: Vec<String> = m
+                .formats
+                .iter()
+                .map(|(id, f)| format!("`{id}` ({})", f.name))
+                .collect();
+            map.serialize_entry(
+                "format",
+                &json!({
+                    "title": "Format",
+                    "description": format!("The format the deck is judged by, instead of the game's own rules: {}.", described.join(", ")),
+                    "enum": m.formats.keys().collect::<Vec<_>>(),
+                }),
+            )?;
+        }
         for (zone_id, zone) in &m.zones {
             let kinds = zone
                 .kinds

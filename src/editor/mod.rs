@@ -74,7 +74,7 @@ pub fn manifest_schema_path() -> String {
 
 /// Bumped whenever the editor schemas are derived differently, so that
 /// files written by an older carta count as stale (see [`Inputs::key`]).
-const FORMAT: u32 = 5;
+const FORMAT: u32 = 6;
 
 /// What a game's editor schemas are derived from.
 struct Inputs<'g> {

@@ -374,6 +374,11 @@ impl Games {
         Ok(self.compiled[id].as_ref())
     }
 
+    /// Game `id`, if [`Games::get`] compiled it.
+    pub fn compiled(&self, id: &str) -> Option<&Game> {
+        self.compiled.get(id)?.as_ref()
+    }
+
     /// Remembers a game compiled elsewhere (with its decks, for example).
     pub fn insert(&mut self, game: Game) {
         self.compiled.insert(game.id().to_owned(), Some(game));

@@ -257,7 +257,9 @@ impl CompiledRule {
         }
     }
 
-    fn holds(&self, deck: &DeckView) -> bool {
+    /// Whether the deck keeps this rule: the test [`RuleSet::check`] runs
+    /// first, without building a message.
+    pub fn holds(&self, deck: &DeckView) -> bool {
         let entries = self.entries(deck);
         match &self.check {
             Check::Size(c) => c.holds(entries),

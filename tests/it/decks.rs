@@ -828,3 +828,479 @@ fn every_command_taking_a_deck_path_reads_it_from_the_current_directory() {
     // And a path relative to the workspace, from elsewhere, is not found.
     run_in(&mine, ["-C", "..", "print", "mine/good.toml"]).code(2);
 }
+
+/// The deck files of every shipped game's example decks, relative to the
+/// workspace.
+fn example_decks() -> Vec<String> {
+    let mut out = Vec::new();
+    for game in std::fs::read_dir(repo().join("cards")).unwrap() {
+        let game = game.unwrap().file_name().into_string().unwrap();
+        let dir = repo().join("cards").join(&game).join("decks");
+        for entry in std::fs::read_dir(dir).into_iter().flatten() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            out.push(format!("cards/{game}/decks/{name}"));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 25: every shipped example deck, exported as a text list by name
+/// and by id and imported back, is the same deck file (name, game, format,
+/// every zone's lines), and checks as legal as before.
+#[test]
+fn every_example_deck_round_trips_through_a_text_list_by_name_and_by_id() {
+    let ws = crate::harness::Workspace::shipped(&[]);
+    let decks = example_decks();
+    assert!(decks.len() >= 8, "{decks:?}");
+    for (i, rel) in decks.iter().enumerate() {
+        let original: toml::Table = ws.read(rel).parse().unwrap();
+        for by in ["name", "id"] {
+            let list = format!("list-{i}-{by}.txt");
+            let back = format!("back-{i}-{by}.toml");
+            ws.run(["deck", "export", "--by", by, "-o", &list, rel])
+                .succeeds();
+            let text = ws.read(&list);
+            assert!(text.contains("\nGame: "), "{text}");
+            if by == "name" {
+                let first = original.iter().find_map(|(_, v)| v.as_table()).unwrap();
+                let id = first.keys().next().unwrap();
+                assert!(
+                    !text.contains(&format!(" {id}\n")) || id.contains(' '),
+                    "by name, yet {id} is written by id:\n{text}"
+                );
+            }
+            ws.run(["deck", "import", &list, "-o", &back]).succeeds();
+            let imported: toml::Table = ws.read(&back).parse().unwrap();
+            assert_eq!(imported, original, "{rel} by {by}:\n{text}");
+            ws.run(["deck", "check", &back]).succeeds();
+        }
+    }
+}
+
+/// Issue 25: a misspelt name in a list is an error at its line and column
+/// with the closest card's name; nothing is written, and the exit is 1.
+#[test]
+fn a_misspelt_name_in_a_list_is_reported_where_it_is_with_did_you_mean() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let list = "// from a friend\nDeck:\n2 golpe certeiro\n2 Golpe Certero\n3x CONTRAGOLPE\n\n# team\n1 Rei Frixo\n";
+    ws.write("friend.txt", list);
+    ws.run([
+        "deck",
+        "import",
+        "friend.txt",
+        "--game",
+        "intrepidos",
+        "-o",
+        "d.toml",
+    ])
+    .fails()
+    .stderr_has("list::unknown-card")
+    .stderr_has("friend.txt:4:3")
+    .stderr_has("did you mean `Golpe Certeiro`?")
+    .stderr_has("nothing written");
+    assert!(!ws.path().join("d.toml").exists());
+    // Mended, the list is read: names and ids, any case or accents, the
+    // heading by the zone's name or id.
+    ws.write("friend.txt", list.replace("Certero", "Certeiro"));
+    let run = ws
+        .run(["-q", "deck", "import", "friend.txt", "--game", "intrepidos"])
+        .succeeds();
+    let deck: toml::Table = run.stdout.parse().unwrap();
+    assert_eq!(deck["name"].as_str(), Some("friend"));
+    assert_eq!(deck["main"]["golpe-certeiro"].as_integer(), Some(4));
+    assert_eq!(deck["main"]["contragolpe"].as_integer(), Some(3));
+    let team = deck.get("team").and_then(|t| t.as_table());
+    assert!(
+        team.is_some_and(|t| t.contains_key("rei-frixo")),
+        "{deck:?}"
+    );
+}
+
+/// Issue 25: what a list may get wrong — a zone, a format, a count, the
+/// game — each at its place, and a game without zones has no lists.
+#[test]
+fn a_lists_zones_formats_counts_and_game_are_checked() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos", "zodiacos"]);
+    ws.write(
+        "bad.txt",
+        "Game: intrepidos\nFormat: liga\n\nMian:\n1 Cerco\n\nDeck:\n0 Cerco\n20000 Cerco\n3\n",
+    );
+    ws.run(["deck", "import", "bad.txt"])
+        .fails()
+        .stderr_has("list::unknown-format")
+        .stderr_has("bad.txt:2:9")
+        .stderr_has("list::unknown-zone")
+        .stderr_has("bad.txt:4:1")
+        .stderr_has("list::bad-count")
+        .stderr_has("bad.txt:8:1")
+        .stderr_has("bad.txt:9:1")
+        .stderr_has("list::syntax");
+    ws.run(["deck", "import", "bad.txt", "--game", "zodiacos"])
+        .fails()
+        .stderr_has("the list is for `intrepidos`, not for `zodiacos`");
+    ws.write("z.txt", "1 Aries\n");
+    ws.run(["deck", "import", "z.txt", "--game", "zodiacos"])
+        .fails()
+        .stderr_has("list::no-zones");
+    ws.run(["deck", "import", "z.txt"])
+        .fails()
+        .stderr_has("does not say which game");
+}
+
+/// Issue 25: the printable decklist has a page per deck, the player's name,
+/// the cards by name with their kinds, and each deck's code and verdict.
+#[test]
+fn the_printable_decklist_has_a_page_per_deck() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    let aurora = ws
+        .read("cards/kingdoms/decks/aurora-de-valaria.toml")
+        .replacen('\n', "\nplayer = \"Ana <Lima>\"\n", 1);
+    ws.write("cards/kingdoms/decks/aurora-de-valaria.toml", aurora);
+    let decks = [
+        "cards/kingdoms/decks/aurora-de-valaria.toml",
+        "cards/kingdoms/decks/legiao-de-umbra.toml",
+    ];
+    ws.run(["deck", "check", decks[0]]).succeeds();
+    let args = ["deck", "export", "--decklist", "-o", "lists.html"];
+    ws.run(args.iter().chain(&decks)).succeeds();
+    let html = ws.read("lists.html");
+    assert_eq!(html.matches("<section class=\"sheet\">").count(), 2);
+    assert!(html.contains("break-after: page"), "{html}");
+    assert!(html.contains("Ana &lt;Lima&gt;"), "{html}");
+    assert!(html.contains("Sir Aldric, Escudo da Aurora"), "{html}");
+    assert!(html.contains("<b>60 cards</b>"), "{html}");
+    let code = ws.run(["-q", "deck", "code", decks[0]]).succeeds().stdout;
+    assert!(html.contains(code.trim()), "{html}");
+    // Not over an existing file without --force.
+    ws.run(args.iter().chain(&decks))
+        .fails()
+        .stderr_has("list::exists");
+    ws.run(args.iter().chain(&["--force"]).chain(&decks))
+        .succeeds();
+}
+
+/// One GET request; the status and the body.
+fn get_body(base: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let host = base
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap();
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    (answer[9..12].parse().unwrap(), body.to_owned())
+}
+
+/// Issue 25: the builder reads a pasted list as `carta deck import` does
+/// (the same problems at the same line and column, the same did-you-mean)
+/// and writes a deck's list as `carta deck export` does; its printable
+/// decklist is the command's.
+#[test]
+fn the_builder_reads_and_writes_lists_as_the_command_does() {
+    use serde_json::{Value, json};
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let rel = "cards/intrepidos/decks/furia-de-aries.toml";
+    let text = ws.run(["-q", "deck", "export", rel]).succeeds().stdout;
+    let misspelt = text.replacen("Golpe Certeiro", "Golpe Certero", 1);
+    ws.write("list.txt", &misspelt);
+    let cli = ws.run(["deck", "import", "list.txt"]).fails();
+    let (_server, url) = crate::serve::start_serve(ws.path());
+    let api = |path: &str, body: &Value| crate::serve::http(&url, "POST", path, body);
+
+    let (status, parsed) = api(
+        "/api/games/intrepidos/list/parse",
+        &json!({"text": misspelt}),
+    );
+    assert_eq!(status, 200, "{parsed}");
+    assert!(parsed["deck"].is_null(), "{parsed}");
+    let problems = parsed["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{parsed}");
+    let p = &problems[0];
+    assert_eq!(p["code"], "list::unknown-card");
+    assert_eq!(p["found"], "Golpe Certero");
+    assert_eq!(p["suggestion"], "Golpe Certeiro");
+    let at = format!("list.txt:{}:{}", p["line"], p["column"]);
+    assert!(cli.stderr.contains(&at), "{at} in:\n{}", cli.stderr);
+
+    let (status, parsed) = api("/api/games/intrepidos/list/parse", &json!({"text": text}));
+    assert_eq!(status, 200, "{parsed}");
+    let deck = &parsed["deck"];
+    assert_eq!(deck["name"], "Fúria de Áries", "{parsed}");
+    let (status, listed) = api("/api/games/intrepidos/list", &json!({"deck": deck}));
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["text"].as_str().unwrap(), text);
+    let (status, by_id) = api(
+        "/api/games/intrepidos/list",
+        &json!({"deck": deck, "by": "id"}),
+    );
+    assert_eq!(status, 200);
+    let cli_by_id = ws
+        .run(["-q", "deck", "export", "--by", "id", rel])
+        .succeeds()
+        .stdout;
+    assert_eq!(by_id["text"].as_str().unwrap(), cli_by_id);
+    let (status, _) = api(
+        "/api/games/intrepidos/list",
+        &json!({"deck": deck, "by": "kind"}),
+    );
+    assert_eq!(status, 422);
+
+    let code = ws.run(["-q", "deck", "code", rel]).succeeds().stdout;
+    let path = format!(
+        "/play/intrepidos/decklist?code={}&player=Bia",
+        crate::serve::query_value(code.trim())
+    );
+    let (status, html) = get_body(&url, &path);
+    assert_eq!(status, 200, "{html}");
+    assert_eq!(html.matches("<section class=\"sheet\">").count(), 1);
+    assert!(html.contains("<b>Player</b>Bia"), "{html}");
+    assert!(html.contains(code.trim()), "{html}");
+    let (status, html) = get_body(&url, "/play/intrepidos/decklist?code=nope");
+    assert_eq!(status, 422, "{html}");
+    assert!(html.contains("No decklist"), "{html}");
+}
+
+/// Issue 25: on the builder's page, a list pasted with one misspelt name
+/// shows the problem and its suggestion; accepting it imports the deck,
+/// judged as `carta deck check` judges its file; Export gives the list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_pastes_a_list_accepts_the_suggestion_and_exports_it() {
+    use crate::serve::{click, js, settled, start_serve, status, wait_js};
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let rel = "cards/intrepidos/decks/furia-de-aries.toml";
+    let text = ws.run(["-q", "deck", "export", rel]).succeeds().stdout;
+    let code = ws.run(["-q", "deck", "code", rel]).succeeds().stdout;
+    let misspelt = text.replacen("Golpe Certeiro", "golpe certero", 1);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let (_driver, client) = crate::watch::browser(profile.path()).await;
+    client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
+    settled(&client).await;
+    let set = format!(
+        "document.getElementById('cb-list').value={};return true",
+        serde_json::to_string(&misspelt).unwrap()
+    );
+    js(&client, &set).await;
+    click(&client, "#cb-list-import").await;
+    wait_js(&client, "return !!document.querySelector('.cb-accept')").await;
+    let said = js(
+        &client,
+        "return document.getElementById('cb-list-problems').innerText",
+    )
+    .await;
+    assert!(
+        said.as_str().unwrap().contains("line 5, column 3"),
+        "{said}"
+    );
+    click(&client, ".cb-accept").await;
+    wait_js(
+        &client,
+        &format!(
+            "return document.getElementById('cb-code').value==={:?}",
+            code.trim()
+        ),
+    )
+    .await;
+    assert_eq!(status(&client).await, "Legal");
+    click(&client, "#cb-list-export").await;
+    wait_js(
+        &client,
+        "return document.getElementById('cb-list').value.indexOf('Golpe Certeiro')>0",
+    )
+    .await;
+    let exported = js(&client, "return document.getElementById('cb-list').value").await;
+    assert_eq!(exported.as_str().unwrap(), text);
+    client.close().await.unwrap();
+}
+
+/// Issue 25, organisers: `carta deck check --event` judges a file of
+/// `player: CODE` lines (share links too) and a folder of deck files in
+/// submission order, warnings apart from errors, identical decks flagged,
+/// under the event's game and format; the organisers' endpoint gives the
+/// very same CSV.
+#[test]
+fn an_events_submissions_are_judged_alike_by_the_command_and_the_organisers_page() {
+    use serde_json::json;
+    let ws = crate::harness::Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let azul = ws.read("cards/mosaico/decks/azul.toml");
+    let ocre = azul
+        .replace("name = \"Azul\"", "name = \"Ocre\"\nplayer = \"Caio\"")
+        .replace("dona-azul", "seu-ocre");
+    ws.write("event/1-ocre.toml", &ocre);
+    ws.write("event/2-azul.toml", &azul);
+    let quick = azul.replace("name = \"Azul\"", "name = \"Azul\"\nformat = \"relampago\"");
+    ws.write("event/3-quick.toml", &quick);
+
+    let folder = ws
+        .run(["-q", "deck", "check", "--event", "event", "--csv"])
+        .fails();
+    let rows: Vec<&str> = folder.stdout.lines().collect();
+    assert_eq!(
+        rows[0],
+        "n,source,player,game,deck,format,verdict,cards,errors,warnings,same_as,code"
+    );
+    assert!(
+        rows[1].starts_with("1,event/1-ocre.toml,Caio,mosaico,Ocre,,legal,15,,patron-color: "),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[2].starts_with("2,event/2-azul.toml,,mosaico,Azul,,legal,15,,,,"),
+        "{}",
+        rows[2]
+    );
+    assert!(
+        rows[3].starts_with("3,event/3-quick.toml,,mosaico,Azul,relampago,illegal,15,six-tiles: "),
+        "{}",
+        rows[3]
+    );
+
+    let code = ws
+        .run(["-q", "deck", "code", "event/2-azul.toml"])
+        .succeeds()
+        .stdout;
+    let code = code.trim();
+    let subs = format!(
+        "Ana Lima: {code}\n\n// a link this time\nBia: http://127.0.0.1:7878/play/mosaico/deck?code={code}\nnot-a-code\n"
+    );
+    ws.write("subs.txt", &subs);
+    let own = ws
+        .run(["-q", "deck", "check", "--event", "subs.txt", "--csv"])
+        .fails();
+    let lines: Vec<&str> = own.stdout.lines().collect();
+    assert!(
+        lines[1].starts_with("1,subs.txt:1,Ana Lima,mosaico,Azul,,legal,15,,,2,"),
+        "{}",
+        own.stdout
+    );
+    assert!(
+        lines[2].starts_with("2,subs.txt:4,Bia,mosaico,Azul,,legal,15,,,1,"),
+        "{}",
+        own.stdout
+    );
+    assert!(
+        lines[3].starts_with("3,subs.txt:5,,,,,invalid,0,deck::code: "),
+        "{}",
+        own.stdout
+    );
+    let args = [
+        "-q", "deck", "check", "--event", "subs.txt", "--game", "mosaico", "--format", "liga",
+        "--csv",
+    ];
+    let liga = ws.run(args).fails();
+    assert!(
+        liga.stdout
+            .contains("\r\n1,subs.txt:1,Ana Lima,mosaico,Azul,liga,illegal,15,league-copies: "),
+        "{}",
+        liga.stdout
+    );
+    ws.run([
+        "deck", "check", "--event", "subs.txt", "--game", "mosaico", "--format", "ligga",
+    ])
+    .code(1)
+    .stderr_has("`ligga` is not a format of `mosaico`");
+
+    let (_server, url) = crate::serve::start_serve(ws.path());
+    let api = |body: &serde_json::Value| crate::serve::http(&url, "POST", "/api/organize", body);
+    for (game, format, cli) in [(None, None, &own), (Some("mosaico"), Some("liga"), &liga)] {
+        let (status, table) = api(&json!({"pasted": subs, "game": game, "format": format}));
+        assert_eq!(status, 200, "{table}");
+        let page = table["csv"].as_str().unwrap().replace("\r\n", "\n");
+        let command = cli
+            .stdout
+            .replace("\r\n", "\n")
+            .replace("subs.txt:", "line ");
+        assert_eq!(page, command);
+    }
+    let files: Vec<serde_json::Value> = ["1-ocre", "2-azul", "3-quick"]
+        .iter()
+        .map(|f| json!({"label": format!("event/{f}.toml"), "text": ws.read(&format!("event/{f}.toml"))}))
+        .collect();
+    let (_, table) = api(&json!({"decks": files}));
+    assert_eq!(table["csv"].as_str().unwrap(), folder.stdout);
+    assert_eq!(table["rows"][0]["warnings"][0]["rule"], "patron-color");
+    assert!(table["rows"][0]["errors"].as_array().unwrap().is_empty());
+    let (status, refused) = api(&json!({"pasted": subs, "game": "mosaico", "format": "ligga"}));
+    assert_eq!(status, 422, "{refused}");
+}
+
+/// Issue 25, organisers: on the page, pasted `Player: CODE` lines and a
+/// share link are judged under the event's game and format, in order, the
+/// players and identical decks shown, warnings apart from errors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organiser_judges_an_event_on_the_page() {
+    use crate::serve::{click, js, start_serve, wait_js};
+    let ws = crate::harness::Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let code = ws
+        .run(["-q", "deck", "code", "cards/mosaico/decks/azul.toml"])
+        .succeeds()
+        .stdout;
+    let code = code.trim();
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let (_driver, client) = crate::watch::browser(profile.path()).await;
+    client.goto(&format!("{url}organize")).await.unwrap();
+    let pasted = format!("Ana Lima: {code}\nBia: {url}mosaico/deck?code={code}\n");
+    let set = format!(
+        "document.getElementById('cb-codes').value={};return true",
+        serde_json::to_string(&pasted).unwrap()
+    );
+    js(&client, &set).await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-event-game option').length>1",
+    )
+    .await;
+    js(&client, "var s=document.getElementById('cb-event-game');s.value='mosaico';s.dispatchEvent(new Event('change'));return true").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-event-format option[value=liga]').length===1",
+    )
+    .await;
+    js(
+        &client,
+        "document.getElementById('cb-event-format').value='liga';return true",
+    )
+    .await;
+    click(&client, "#cb-judge").await;
+    wait_js(&client, "return !!document.getElementById('cb-table')").await;
+    let cells = js(
+        &client,
+        "return Array.from(document.querySelectorAll('#cb-table tr')).slice(1).map(function(r){return Array.from(r.cells).map(function(c){return c.innerText})})",
+    )
+    .await;
+    let rows = cells.as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{cells}");
+    assert_eq!(rows[0][2], "Ana Lima", "{cells}");
+    assert_eq!(rows[1][2], "Bia", "{cells}");
+    assert_eq!(rows[0][5], "liga", "{cells}");
+    assert_eq!(rows[0][6], "illegal", "{cells}");
+    assert!(
+        rows[0][8].as_str().unwrap().starts_with("league-copies: "),
+        "{cells}"
+    );
+    assert_eq!(rows[0][10], "#2", "{cells}");
+    assert_eq!(rows[1][10], "#1", "{cells}");
+    let summary = js(
+        &client,
+        "return document.getElementById('cb-summary').innerText",
+    )
+    .await;
+    assert!(
+        summary.as_str().unwrap().starts_with("0 of 2 decks legal"),
+        "{summary}"
+    );
+    client.close().await.unwrap();
+}

@@ -10,6 +10,7 @@ mod check;
 mod clients;
 mod corpus;
 mod decks;
+mod differential;
 mod editor;
 mod export;
 mod faces;

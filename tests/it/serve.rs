@@ -357,15 +357,17 @@ async fn a_player_builds_breaks_shares_and_saves_an_intrepidos_deck() {
     .await;
     let csv = csv.as_str().unwrap();
     assert!(
-        csv.starts_with("deck,game,name,verdict,cards,problems\r\n"),
+        csv.starts_with(
+            "n,source,player,game,deck,format,verdict,cards,errors,warnings,same_as,code\r\n"
+        ),
         "{csv}"
     );
     assert!(
-        csv.contains("line 1,intrepidos,Fúria de Áries,legal,69,"),
+        csv.contains("\r\n1,line 1,,intrepidos,Fúria de Áries,,legal,69,,,,"),
         "{csv}"
     );
     assert!(
-        csv.contains("line 2,,,invalid,0,this is not a deck code"),
+        csv.contains("\r\n2,line 2,,,,,invalid,0,deck::code: this is not a deck code"),
         "{csv}"
     );
     client.close().await.unwrap();
@@ -786,13 +788,7 @@ fn a_deck_of_a_game_without_zones_is_judged_alike_by_the_command_and_the_server(
     assert_eq!(status, 200, "{table}");
     let row = &table["rows"][0];
     assert_eq!(row["verdict"], "illegal", "as the command says: {table}");
-    assert!(
-        row["problems"][0]
-            .as_str()
-            .unwrap()
-            .contains("deck::no-zones"),
-        "{table}"
-    );
+    assert_eq!(row["errors"][0]["code"], "deck::no-zones", "{table}");
 }
 
 /// Issue 25, defect 4: a player's illegal deck saved by the builder goes

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, State};
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::{Catalog, DeckInput, GameCatalog, Invalid, organize, save};
+use super::{Catalog, DeckInput, GameCatalog, Invalid, lists, organize, save};
 use crate::server::Live;
 
 /// The largest request body accepted (a tournament's codes fit many times).
@@ -27,6 +27,7 @@ const MAX_DECKS: usize = 2_000;
 
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+const LISTS_JS: &str = include_str!("assets/lists.js");
 const PAGE: &str = include_str!("assets/page.html");
 
 /// The builder's routes, over the server's shared state.
@@ -36,6 +37,8 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/play/organize", get(organize_page))
         .route("/play/app.js", get(app_js))
         .route("/play/app.css", get(app_css))
+        .route("/play/lists.js", get(lists_js))
+        .route("/play/{game}/decklist", get(decklist_page))
         .route("/play/{game}/cards", get(cards_page))
         .route("/play/{game}/deck", get(deck_page))
         .route("/play/{game}/faces.css", get(faces_css))
@@ -45,6 +48,8 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/api/games/{game}/verdict", post(verdict))
         .route("/api/games/{game}/decode", post(decode))
         .route("/api/games/{game}/save", post(save_deck))
+        .route("/api/games/{game}/list", post(list_of))
+        .route("/api/games/{game}/list/parse", post(parse_list))
         .route("/api/organize", post(organize))
         .route("/api/{*rest}", get(no_route).post(no_route))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -151,6 +156,14 @@ async fn app_js() -> Response {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         APP_JS,
+    )
+        .into_response()
+}
+
+async fn lists_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        LISTS_JS,
     )
         .into_response()
 }
@@ -289,47 +302,98 @@ async fn save_deck(
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Submission {
-    /// What the organiser calls it (a file name, a player).
-    #[serde(default)]
-    label: String,
-    /// A deck code, or a deck file's TOML.
-    text: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OrganizeRequest {
-    decks: Vec<Submission>,
-}
-
 async fn organize(
     State(live): State<Arc<Live>>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let req: OrganizeRequest = body(bytes)?;
-    if req.decks.len() > MAX_DECKS {
+    let req: organize::Request = body(bytes)?;
+    let subs = req.submissions();
+    if subs.len() > MAX_DECKS {
         return Err(ApiError(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("at most {MAX_DECKS} decks at a time"),
         ));
     }
-    let rows: Vec<organize::Row> = req
-        .decks
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let label = if s.label.trim().is_empty() {
-                format!("#{}", i + 1)
-            } else {
-                s.label.clone()
-            };
-            organize::judge(&catalog, label, &s.text)
-        })
-        .collect();
-    let table = organize::table(&rows);
+    let event = req
+        .requirements(&catalog)
+        .map_err(|why| ApiError(StatusCode::UNPROCESSABLE_ENTITY, why))?;
+    let rows = organize::judge(&catalog, &subs, &event);
+    let table = crate::event::csv(&rows);
     Ok(axum::Json(json!({ "rows": rows, "csv": table })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParseRequest {
+    /// The pasted list.
+    text: String,
+    /// The name for a list without a `Name:` line.
+    #[serde(default)]
+    name: String,
+}
+
+/// A pasted text list, read as `carta deck import` reads it: the deck, or
+/// every problem at its line and column with its did-you-mean.
+async fn parse_list(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let catalog = live.catalog();
+    let g = game_of(&catalog, &game)?;
+    let req: ParseRequest = body(bytes)?;
+    let fallback = if req.name.trim().is_empty() {
+        "Imported deck"
+    } else {
+        req.name.trim()
+    };
+    Ok(axum::Json(lists::parse(g, &req.text, fallback)).into_response())
+}
+
+/// A deck's text list, as `carta deck export` writes it.
+async fn list_of(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let catalog = live.catalog();
+    let g = game_of(&catalog, &game)?;
+    let req: lists::ListRequest = body(bytes)?;
+    let text = lists::render(g, &req)?;
+    Ok(axum::Json(json!({ "text": text })).into_response())
+}
+
+#[derive(Deserialize)]
+struct DecklistQuery {
+    code: String,
+    #[serde(default)]
+    player: Option<String>,
+}
+
+/// The printable decklist of the deck a code stands for (the page opens it
+/// in a new tab to print).
+async fn decklist_page(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    query: Result<Query<DecklistQuery>, QueryRejection>,
+) -> Response {
+    let catalog = live.catalog();
+    let Some(g) = catalog.game(&game) else {
+        return (StatusCode::NOT_FOUND, page("index", None)).into_response();
+    };
+    let refused = |why: String| {
+        let text = format!(
+            "<!doctype html><meta charset=\"utf-8\"><title>No decklist</title><p>No decklist: {}</p>",
+            crate::server::page::esc(&why)
+        );
+        (StatusCode::UNPROCESSABLE_ENTITY, Html(text)).into_response()
+    };
+    let Ok(Query(q)) = query else {
+        return refused("the link needs the deck's `code`".into());
+    };
+    match lists::decklist(g, &q.code, q.player.as_deref()) {
+        Ok(html) => Html(html).into_response(),
+        Err(Invalid(why)) => refused(why),
+    }
 }

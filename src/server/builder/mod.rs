@@ -8,6 +8,7 @@
 //! rules all come from the game's data.
 
 pub(super) mod api;
+mod lists;
 mod organize;
 mod save;
 
@@ -360,6 +361,7 @@ impl GameCatalog {
             game: self.id().to_owned(),
             game_span: 0..0,
             name: deck.name.clone(),
+            player: None,
             format: deck.format.clone().map(|f| (f, 0..0)),
             zones,
             complete: true,
@@ -546,6 +548,16 @@ impl GameCatalog {
     ) -> Vec<Unavailable> {
         let mut out = Vec::new();
         let mut view = deck.view.clone();
+        // The error rules kept now that one more copy could break.
+        let watched: Vec<&crate::rules::CompiledRule> = rules
+            .rules
+            .iter()
+            .enumerate()
+            .filter(|(i, r)| {
+                !broken.contains(i) && r.severity == RuleSeverity::Error && !r.bounds_a_share()
+            })
+            .map(|(_, r)| r)
+            .collect();
         for (z, zone) in rules.zones.iter().enumerate() {
             for (c, _) in zone.accepts.iter().enumerate().filter(|(_, a)| **a) {
                 let card = u32::try_from(c).expect("pool fits u32");
@@ -554,16 +566,11 @@ impl GameCatalog {
                     Some(i) => view.zones[z][i].count += 1,
                     None => view.zones[z].push(Entry { card, count: 1 }),
                 }
-                let newly: Vec<String> = rules
-                    .check(&view)
-                    .into_iter()
-                    .filter(|v| {
-                        let rule = &rules.rules[v.rule];
-                        !broken.contains(&v.rule)
-                            && rule.severity == RuleSeverity::Error
-                            && !rule.bounds_a_share()
-                    })
-                    .map(|v| rules.rules[v.rule].name.clone())
+                // Each rule's own test, without the messages `check` builds.
+                let newly: Vec<String> = watched
+                    .iter()
+                    .filter(|r| !r.holds(&view))
+                    .map(|r| r.name.clone())
                     .collect();
                 match line {
                     Some(i) => view.zones[z][i].count -= 1,

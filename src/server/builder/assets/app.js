@@ -750,52 +750,12 @@
       });
     }
 
+    // Text lists and the printable decklist: lists.js.
+    if (window.cartaLists) window.cartaLists.deck({ game: game, box: share, el: el, api: api, payload: payload, load: load, importCode: importCode, code: function () { return code.value; } });
+
     var params = new URLSearchParams(location.search);
     var fromLink = params.get('code');
     if (fromLink) importCode(fromLink, params.get('format') || ''); else changed();
-  }
-
-  // ---- the organisers' page
-  function organizePage() {
-    nav.appendChild(link('/play/', 'Games'));
-    main.appendChild(el('h1', { text: 'Deck verdicts for organisers' }));
-    main.appendChild(el('p', { class: 'cb-muted', text: 'Paste deck codes (one per line) and/or choose deck files (.toml); each deck is judged by its game\u2019s rules.' }));
-    var codes = el('textarea', { id: 'cb-codes', rows: 8, placeholder: 'one deck code per line' });
-    var files = el('input', { id: 'cb-files', type: 'file', multiple: true, accept: '.toml' });
-    var out = el('div', { id: 'cb-results', role: 'status' });
-    var judge = function () {
-      var decks = [];
-      codes.value.split(/\r?\n/).forEach(function (line, i) {
-        var t = line.trim();
-        if (t) decks.push({ label: 'line ' + (i + 1), text: t });
-      });
-      var reads = Array.prototype.map.call(files.files, function (f) {
-        return f.text().then(function (t) { decks.push({ label: f.name, text: t }); });
-      });
-      Promise.all(reads).then(function () {
-        return api('POST', '/api/organize', { decks: decks });
-      }).then(function (r) {
-        out.textContent = '';
-        if (!r.ok) { out.appendChild(el('p', { class: 'cb-error', text: r.data.error })); return; }
-        var rows = r.data.rows;
-        var legal = rows.filter(function (x) { return x.verdict === 'legal'; }).length;
-        var url = URL.createObjectURL(new Blob([r.data.csv], { type: 'text/csv' }));
-        out.appendChild(el('p', { id: 'cb-summary' }, legal + ' of ' + rows.length + ' decks legal · ',
-          el('a', { id: 'cb-csv', href: url, download: 'deck-verdicts.csv', text: 'download CSV' })));
-        // A wide table scrolls in its own box, never the page sideways.
-        out.appendChild(el('div', { class: 'cb-scroll', role: 'region', 'aria-label': 'Verdicts', tabindex: '0' }, el('table', { class: 'cb-table', id: 'cb-table' },
-          el('tr', {}, ['Deck', 'Game', 'Name', 'Verdict', 'Cards', 'Problems'].map(function (h) { return el('th', { scope: 'col', text: h }); })),
-          rows.map(function (x) {
-            return el('tr', { class: 'cb-' + x.verdict },
-              el('td', { text: x.label }), el('td', { text: x.game }), el('td', { text: x.name }),
-              el('td', { text: x.verdict }), el('td', { text: String(x.cards) }),
-              el('td', {}, x.problems.map(function (p) { return el('div', {}, rich(p)); })));
-          }))));
-      });
-    };
-    main.appendChild(el('label', { class: 'cb-block' }, el('span', { text: 'Deck codes' }), codes));
-    main.appendChild(el('div', { class: 'cb-controls' }, el('label', {}, 'Deck files ', files), el('button', { id: 'cb-judge', text: 'Judge the decks', onclick: judge })));
-    main.appendChild(out);
   }
 
   function fail(e) {
@@ -804,6 +764,6 @@
 
   if (page === 'cards') loadGame().then(cardsPage).catch(fail);
   else if (page === 'deck') loadGame().then(deckPage).catch(fail);
-  else if (page === 'organize') organizePage();
+  else if (page === 'organize') window.cartaLists.organize({ el: el, api: api, main: main, nav: nav, link: link });
   else indexPage();
 })();

@@ -1,0 +1,574 @@
+//! Text deck lists, the form players paste into forums and chats: a
+//! heading per zone and `N Name` lines (MTG Arena and Moxfield style), read
+//! by card name or id — case, accents and punctuation aside — and written
+//! back by name or by id. See docs/cli.md (`carta deck import`/`export`).
+//!
+//! ```text
+//! Name: Aurora de Valária
+//! Game: kingdoms
+//!
+//! Deck:
+//! 1 Valária
+//! 3 Soldado de Valária
+//! ```
+//!
+//! `print.rs` renders the printable tournament decklist.
+
+pub mod print;
+
+use indexmap::IndexMap;
+
+use crate::deck::MAX_COUNT;
+use crate::deckcode::CodeDeck;
+use crate::diag::{Diagnostic, FileId, Span};
+use crate::game::Game;
+use crate::suggest;
+
+/// How a list names its cards when written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NameBy {
+    /// The card's display name (an id where two cards share a name).
+    #[default]
+    Name,
+    /// The card's id.
+    Id,
+}
+
+/// A deck as a list carries it: what the header says and the lines by zone.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ListDeck {
+    /// `Name:`, if written.
+    pub name: Option<String>,
+    /// `Game:`, if written.
+    pub game: Option<String>,
+    /// `Format:` (a declared format's id), if written.
+    pub format: Option<String>,
+    /// `Player:`, if written.
+    pub player: Option<String>,
+    /// Card ids and copies by zone id, in the order first written.
+    pub zones: IndexMap<String, Vec<(String, u32)>>,
+}
+
+impl ListDeck {
+    /// The deck as a deck code carries it, named `fallback` without a
+    /// `Name:` line.
+    pub fn to_code_deck(&self, game: &str, fallback: &str) -> CodeDeck {
+        CodeDeck {
+            game: game.to_owned(),
+            name: self.name.clone().unwrap_or_else(|| fallback.to_owned()),
+            format: self.format.clone(),
+            zones: self.zones.clone(),
+        }
+    }
+}
+
+/// What is wrong with a line of a list: a diagnostic's parts, and the
+/// replacement a player may accept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListProblem {
+    /// `list::unknown-card`, `list::unknown-zone`, `list::bad-count`…
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// The bytes of the list it is about.
+    pub span: Span,
+    /// How to mend it.
+    pub help: Option<String>,
+    /// The text to write instead of the span's, when one is likely
+    /// (did-you-mean).
+    pub suggestion: Option<String>,
+}
+
+impl ListProblem {
+    fn new(code: &'static str, message: String, span: Span) -> Self {
+        ListProblem {
+            code,
+            message,
+            span,
+            help: None,
+            suggestion: None,
+        }
+    }
+
+    /// The problem as an error of the list file `file`.
+    pub fn to_diagnostic(&self, file: FileId) -> Diagnostic {
+        let label = match self.code {
+            "list::unknown-card" => "no such card",
+            "list::unknown-zone" => "no such zone",
+            "list::unknown-format" => "no such format",
+            "list::bad-count" => "not a number of copies",
+            "list::ambiguous" => "more than one card",
+            _ => "here",
+        };
+        Diagnostic::error(self.code, self.message.clone())
+            .at(file, self.span.clone(), label)
+            .with_help_opt(self.help.clone())
+    }
+
+    /// The 1-based line and column (in characters) of the span in `text`.
+    pub fn line_col(&self, text: &str) -> (usize, usize) {
+        line_col(text, self.span.start)
+    }
+}
+
+/// The 1-based line and column (in characters) of byte `at` of `text`.
+pub fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// The key two spellings of a name share: lower case, accents dropped,
+/// every other run of characters one dash (`Fúria de Áries` and
+/// `furia de aries` and `furia-de-aries` alike).
+fn key(text: &str) -> String {
+    suggest::slug(text, 400)
+}
+
+/// The lookup a list's names go through: a game's cards by id, and by the
+/// key of their names and ids.
+struct Index<'g> {
+    game: &'g Game,
+    by_key: IndexMap<String, Vec<usize>>,
+}
+
+impl<'g> Index<'g> {
+    fn new(game: &'g Game) -> Self {
+        let mut by_key: IndexMap<String, Vec<usize>> = IndexMap::new();
+        for (i, c) in game.pool.iter().enumerate() {
+            for k in [key(&c.name), key(&c.id)] {
+                let cards = by_key.entry(k).or_default();
+                if !cards.contains(&i) {
+                    cards.push(i);
+                }
+            }
+        }
+        Index { game, by_key }
+    }
+
+    /// The cards a name may stand for: the card of that id, or every card
+    /// whose name or id has its key.
+    fn candidates(&self, name: &str) -> Vec<usize> {
+        if let Some(i) = self.game.pool.position(name) {
+            return vec![i];
+        }
+        self.by_key.get(&key(name)).cloned().unwrap_or_default()
+    }
+
+    /// The card name closest to a misspelt one, for did-you-mean.
+    fn closest(&self, name: &str) -> Option<String> {
+        let wanted = key(name);
+        let keys: Vec<String> = self.game.pool.iter().map(|c| key(&c.name)).collect();
+        let hit = suggest::closest(&wanted, keys.iter().map(String::as_str))?;
+        let i = keys.iter().position(|k| k == hit)?;
+        Some(self.game.pool.card(i).name.clone())
+    }
+}
+
+/// The header keys a list may carry (`Key: value`).
+const HEADER_KEYS: [&str; 4] = ["name", "game", "format", "player"];
+
+/// The game a list names in its `Game:` line, if any.
+pub fn game_named(text: &str) -> Option<String> {
+    text.lines().find_map(|line| match header(line.trim()) {
+        Some(("game", value)) => Some(value.to_owned()),
+        _ => None,
+    })
+}
+
+/// A header line's lower-case key and its value.
+fn header(line: &str) -> Option<(&'static str, &str)> {
+    let (k, v) = line.split_once(':')?;
+    let v = v.trim();
+    let k = k.trim().to_lowercase();
+    let known = HEADER_KEYS.into_iter().find(|h| *h == k)?;
+    (!v.is_empty()).then_some((known, v))
+}
+
+/// One line of a list, as read.
+enum Line<'t> {
+    Blank,
+    Header(&'static str, &'t str),
+    Heading(&'t str),
+    Card(&'t str, &'t str),
+}
+
+fn classify(line: &str) -> Line<'_> {
+    let t = line.trim();
+    if t.is_empty() || t.starts_with("//") {
+        return Line::Blank;
+    }
+    if let Some((k, v)) = header(t) {
+        return Line::Header(k, v);
+    }
+    if t.starts_with(|c: char| c.is_ascii_digit()) {
+        let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        let rest = t[digits..].trim_start();
+        let rest = rest.strip_prefix(['x', 'X', '×']).map_or(rest, |r| {
+            if r.is_empty() || r.starts_with(char::is_whitespace) {
+                r.trim_start()
+            } else {
+                rest
+            }
+        });
+        return Line::Card(&t[..digits], rest);
+    }
+    let heading = t
+        .trim_start_matches('#')
+        .trim()
+        .trim_end_matches(':')
+        .trim();
+    Line::Heading(heading)
+}
+
+/// The span of `part`, a slice of `line`, which starts at byte `at`.
+fn span_in(at: usize, line: &str, part: &str) -> Span {
+    let start = at + (part.as_ptr() as usize - line.as_ptr() as usize);
+    start..start + part.len()
+}
+
+/// Reads a list of `game`'s cards. Every problem is reported with its
+/// span; the deck is usable only when there are none.
+pub fn parse(text: &str, game: &Game) -> (ListDeck, Vec<ListProblem>) {
+    let index = Index::new(game);
+    let mut reader = Reader {
+        index: &index,
+        deck: ListDeck::default(),
+        problems: Vec::new(),
+        zone: None,
+        skipping: false,
+    };
+    if game.rules.deck.zones.is_empty() {
+        let problem = ListProblem::new(
+            "list::no-zones",
+            format!(
+                "the game `{}` declares no deck zones, so it has no decks",
+                game.id()
+            ),
+            0..0,
+        );
+        return (ListDeck::default(), vec![problem]);
+    }
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        reader.line(at, line);
+        at += line.len();
+    }
+    (reader.deck, reader.problems)
+}
+
+/// The state of a list being read.
+struct Reader<'i, 'g> {
+    index: &'i Index<'g>,
+    deck: ListDeck,
+    problems: Vec<ListProblem>,
+    /// The zone of the last heading, if any.
+    zone: Option<usize>,
+    /// Whether the lines are under an unknown heading (already reported).
+    skipping: bool,
+}
+
+impl Reader<'_, '_> {
+    fn line(&mut self, at: usize, line: &str) {
+        match classify(line) {
+            Line::Blank => {}
+            Line::Header(k, v) => self.header(k, v, span_in(at, line, v)),
+            Line::Heading(h) => self.heading(h, span_in(at, line, h)),
+            Line::Card(n, name) => {
+                let count = self.count(n, name, span_in(at, line, n));
+                if name.is_empty() {
+                    let span = span_in(at, line, n);
+                    let problem = ListProblem::new(
+                        "list::syntax",
+                        "a card line needs a name after its count".into(),
+                        span,
+                    );
+                    self.problems.push(ListProblem {
+                        help: Some("write lines as `3 Card Name`".into()),
+                        ..problem
+                    });
+                } else if let Some(count) = count {
+                    self.card(count, name, span_in(at, line, name));
+                }
+            }
+        }
+    }
+
+    fn header(&mut self, key: &'static str, value: &str, span: Span) {
+        let game = &self.index.game;
+        match key {
+            "name" => self.deck.name = Some(value.to_owned()),
+            "player" => self.deck.player = Some(value.to_owned()),
+            "game" => self.deck.game = Some(value.to_owned()),
+            _ => {
+                let formats = &game.manifest.manifest.formats;
+                let found = formats
+                    .iter()
+                    .find(|(id, f)| *id == value || key_eq(&f.name, value) || key_eq(id, value));
+                if let Some((id, _)) = found {
+                    self.deck.format = Some(id.clone());
+                    return;
+                }
+                let hint = suggest::closest(value, formats.keys().map(String::as_str));
+                let help = if formats.is_empty() {
+                    format!("`{}` declares no formats: remove the line", game.id())
+                } else {
+                    suggest::help(value, formats.keys().map(String::as_str), "formats")
+                };
+                self.problems.push(ListProblem {
+                    help: Some(help),
+                    suggestion: hint.map(str::to_owned),
+                    ..ListProblem::new(
+                        "list::unknown-format",
+                        format!("`{value}` is not a format of `{}`", game.id()),
+                        span,
+                    )
+                });
+            }
+        }
+    }
+
+    fn heading(&mut self, heading: &str, span: Span) {
+        let zones = &self.index.game.rules.deck.zones;
+        let found = zones
+            .iter()
+            .position(|z| key_eq(&z.id, heading) || key_eq(&z.name, heading));
+        self.zone = found;
+        self.skipping = found.is_none();
+        if found.is_some() {
+            return;
+        }
+        let names = zones.iter().map(|z| z.name.as_str());
+        let hint = suggest::closest(heading, names.clone());
+        self.problems.push(ListProblem {
+            help: Some(suggest::help(heading, names, "the zones are")),
+            suggestion: hint.map(str::to_owned),
+            ..ListProblem::new(
+                "list::unknown-zone",
+                format!(
+                    "`{heading}` is not a zone of `{}`, so its lines are left out",
+                    self.index.game.id()
+                ),
+                span,
+            )
+        });
+    }
+
+    fn count(&mut self, digits: &str, name: &str, span: Span) -> Option<u32> {
+        match digits.parse::<i64>() {
+            Ok(n) if (1..=MAX_COUNT).contains(&n) => Some(u32::try_from(n).expect("bounded")),
+            _ => {
+                self.problems.push(ListProblem {
+                    help: Some(format!(
+                        "write how many copies the deck holds, from 1 to {MAX_COUNT}; remove the line for none"
+                    )),
+                    ..ListProblem::new(
+                        "list::bad-count",
+                        format!("the count of `{name}` must be a whole number from 1 to {MAX_COUNT}, but it is {digits}"),
+                        span,
+                    )
+                });
+                None
+            }
+        }
+    }
+}
+
+/// Whether two spellings of a name have the same key.
+fn key_eq(a: &str, b: &str) -> bool {
+    a == b || key(a) == key(b)
+}
+
+impl Reader<'_, '_> {
+    /// A card line: the card found (in the heading's zone, or in the first
+    /// zone that takes it), its copies added to that zone.
+    fn card(&mut self, count: u32, name: &str, span: Span) {
+        if self.skipping {
+            return;
+        }
+        let zones = &self.index.game.rules.deck.zones;
+        let mut cards = self.index.candidates(name);
+        if cards.len() > 1
+            && let Some(z) = self.zone
+        {
+            cards.retain(|&c| zones[z].accepts[c]);
+        }
+        let card = match cards.as_slice() {
+            [card] => *card,
+            [] => return self.unknown(name, span),
+            more => return self.ambiguous(name, more, span),
+        };
+        let z = self
+            .zone
+            .or_else(|| zones.iter().position(|z| z.accepts[card]))
+            .unwrap_or(0);
+        let id = &self.index.game.pool.card(card).id;
+        let lines = self.deck.zones.entry(zones[z].id.clone()).or_default();
+        match lines.iter_mut().find(|(c, _)| c == id) {
+            Some((_, n)) if i64::from(*n) + i64::from(count) > MAX_COUNT => {
+                self.problems.push(ListProblem::new(
+                    "list::bad-count",
+                    format!("the lines of `{name}` add up to more than {MAX_COUNT} copies"),
+                    span,
+                ));
+            }
+            Some((_, n)) => *n += count,
+            None => lines.push((id.clone(), count)),
+        }
+    }
+
+    fn unknown(&mut self, name: &str, span: Span) {
+        let suggestion = self.index.closest(name);
+        let help = suggestion.as_ref().map_or_else(
+            || "write the card's name as the game prints it, or its id".to_owned(),
+            |s| format!("did you mean `{s}`?"),
+        );
+        self.problems.push(ListProblem {
+            help: Some(help),
+            suggestion,
+            ..ListProblem::new(
+                "list::unknown-card",
+                format!("`{name}` is not a card of `{}`", self.index.game.id()),
+                span,
+            )
+        });
+    }
+
+    fn ambiguous(&mut self, name: &str, cards: &[usize], span: Span) {
+        let pool = &self.index.game.pool;
+        let ids: Vec<String> = cards
+            .iter()
+            .map(|&c| format!("`{}`", pool.card(c).id))
+            .collect();
+        self.problems.push(ListProblem {
+            help: Some(format!("write the id of the one meant: {}", ids.join(", "))),
+            ..ListProblem::new(
+                "list::ambiguous",
+                format!("`{name}` names {} cards", cards.len()),
+                span,
+            )
+        });
+    }
+}
+
+/// The names a list written by name may use: each card's name, or its id
+/// where another card's name or id has the same key (so that reading the
+/// list back finds the same card).
+fn written_names(game: &Game) -> Vec<String> {
+    let index = Index::new(game);
+    game.pool
+        .iter()
+        .map(|c| {
+            let by_name = index.by_key.get(&key(&c.name)).map_or(0, Vec::len);
+            if by_name == 1 && game.pool.position(&c.name).is_none() {
+                c.name.clone()
+            } else {
+                c.id.clone()
+            }
+        })
+        .collect()
+}
+
+/// A deck as a text list: the header (name, game, format, player), then a
+/// heading per zone with its `N Name` lines, in the deck's order. Zones
+/// and cards the game does not have are written by id as they are.
+pub fn render(game: &Game, deck: &CodeDeck, player: Option<&str>, by: NameBy) -> String {
+    let names = (by == NameBy::Name).then(|| written_names(game));
+    let mut out = format!("Name: {}\nGame: {}\n", one_line(&deck.name), deck.game);
+    if let Some(f) = &deck.format {
+        out.push_str(&format!("Format: {f}\n"));
+    }
+    if let Some(p) = player {
+        out.push_str(&format!("Player: {}\n", one_line(p)));
+    }
+    let zones = &game.rules.deck.zones;
+    for (zone, lines) in &deck.zones {
+        let info = zones.iter().find(|z| &z.id == zone);
+        let heading = match (by, info) {
+            (NameBy::Name, Some(z))
+                if zones.iter().filter(|o| key_eq(&o.name, &z.name)).count() == 1 =>
+            {
+                &z.name
+            }
+            _ => zone,
+        };
+        out.push_str(&format!("\n{}:\n", one_line(heading)));
+        for (id, n) in lines {
+            let name = names
+                .as_ref()
+                .and_then(|names| Some(&names[game.pool.position(id)?]))
+                .unwrap_or(id);
+            out.push_str(&format!("{n} {}\n", one_line(name)));
+        }
+    }
+    out
+}
+
+/// The deck file (TOML) of a deck, with its player when it has one.
+pub fn deck_file(deck: &CodeDeck, player: Option<&str>) -> String {
+    let text = crate::deckcode::to_toml(deck);
+    let Some(player) = player else {
+        return text;
+    };
+    // After `game` and `name`, the first two lines.
+    let at = text
+        .match_indices('\n')
+        .nth(1)
+        .map_or(text.len(), |(i, _)| i + 1);
+    let line = format!("player = {}\n", toml::Value::String(player.to_owned()));
+    format!("{}{line}{}", &text[..at], &text[at..])
+}
+
+/// A value on one line (a list is read line by line).
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_told_apart() {
+        assert!(matches!(
+            classify("3 Escudo Orc"),
+            Line::Card("3", "Escudo Orc")
+        ));
+        assert!(matches!(
+            classify("3x Escudo Orc"),
+            Line::Card("3", "Escudo Orc")
+        ));
+        assert!(matches!(
+            classify("3 x Escudo Orc"),
+            Line::Card("3", "Escudo Orc")
+        ));
+        assert!(matches!(classify("2 Xamã"), Line::Card("2", "Xamã")));
+        assert!(matches!(classify("# Deck"), Line::Heading("Deck")));
+        assert!(matches!(classify("Team:"), Line::Heading("Team")));
+        assert!(matches!(
+            classify("Name: A: B"),
+            Line::Header("name", "A: B")
+        ));
+        assert!(matches!(classify("// note"), Line::Blank));
+        assert!(matches!(classify("   "), Line::Blank));
+    }
+
+    #[test]
+    fn names_match_without_case_or_accents() {
+        assert!(key_eq("Fúria de Áries", "furia de aries"));
+        assert!(key_eq("ESCUDO ORC", "escudo-orc"));
+        assert!(!key_eq("Escudo Orc", "Escudo Orcs"));
+    }
+
+    #[test]
+    fn a_problem_knows_its_line_and_column() {
+        let text = "Deck:\n3 Escudö Orc\n";
+        let p = ListProblem::new("list::unknown-card", String::new(), 8..19);
+        assert_eq!(p.line_col(text), (2, 3));
+    }
+}
