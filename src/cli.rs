@@ -684,7 +684,7 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         &args.targets,
         &g.dir.join(&args.out),
         args.print.options(),
-        options,
+        &options,
     )
 }
 

@@ -52,7 +52,7 @@ pub(crate) fn run(
     targets: &[String],
     out: &Path,
     sheets: SheetOptions,
-    options: ExportOptions,
+    options: &ExportOptions,
 ) -> Result<Report, CommandError> {
     // Before any work: without a browser nothing can be made.
     let chromium = Chromium::find().map_err(EmitError::from)?;

@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::chromium::{Chromium, Job, Shot, Site};
+use super::sheets::deck::Zone;
 use super::sheets::geometry::{CardBox, mm};
 use super::sheets::icons::escape_into;
 use super::sheets::{CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, render_cards};
@@ -59,6 +60,9 @@ pub struct Target<'g> {
     pub stem: String,
     /// The game's or the deck's display name.
     pub name: String,
+    /// A deck's zones, each with its cards (the selection is their sum);
+    /// empty for a game's pool.
+    pub zones: Vec<Zone<'g>>,
 }
 
 /// What an image export (PNG, TTS) renders, how, and with which browser.
@@ -164,24 +168,43 @@ pub fn photograph(
     chromium: &Chromium,
     what: &str,
 ) -> Result<Vec<Image>, EmitError> {
+    let dpis = vec![options.dpi; grids.len()];
+    photograph_at(set, grids, &dpis, options, chromium, what)
+}
+
+/// As [`photograph`], with grid `i` drawn at `dpis[i]` pixels per inch
+/// (its `cell` the cards' pixel size at that resolution), for exports
+/// whose images have a size limit (Tabletop Simulator's sheets).
+///
+/// # Errors
+/// When the scratch folder cannot be written or the browser fails.
+pub fn photograph_at(
+    set: &CardSet,
+    grids: &[Grid<'_>],
+    dpis: &[u32],
+    options: &ExportOptions,
+    chromium: &Chromium,
+    what: &str,
+) -> Result<Vec<Image>, EmitError> {
     let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
         path: std::env::temp_dir(),
         source,
     })?;
+    assert_eq!(dpis.len(), grids.len(), "one resolution per grid");
     let dir = scratch.path();
     for image in &set.images {
         write(&dir.join(&image.path), &image.bytes)?;
     }
-    let scale = f64::from(options.dpi) / 96.0;
-    // Chromium does not draw below one device pixel per CSS pixel: under
-    // 96 dpi the page is zoomed out instead.
-    let (device, zoom) = if scale >= 1.0 {
-        (scale, 1.0)
-    } else {
-        (1.0, scale)
-    };
     let mut jobs = Vec::new();
-    for (i, grid) in grids.iter().enumerate() {
+    for (i, (grid, &dpi)) in grids.iter().zip(dpis).enumerate() {
+        let scale = f64::from(dpi) / 96.0;
+        // Chromium does not draw below one device pixel per CSS pixel: under
+        // 96 dpi the page is zoomed out instead.
+        let (device, zoom) = if scale >= 1.0 {
+            (scale, 1.0)
+        } else {
+            (1.0, scale)
+        };
         let page = format!("grid-{i}.html");
         write(
             &dir.join(&page),
@@ -210,19 +233,21 @@ pub fn photograph(
     grids
         .iter()
         .enumerate()
-        .map(|(i, grid)| {
-            let path = dir.join(format!("grid-{i}.png"));
-            let shot = Image::read(&path)?;
-            let (w, h) = grid.size();
-            shot.crop(0, 0, w, h).ok_or_else(|| EmitError::Image {
-                path,
-                message: format!(
-                    "the browser's image is {} × {} px, smaller than the {w} × {h} px grid",
-                    shot.width, shot.height
-                ),
-            })
-        })
+        .map(|(i, grid)| cut(&dir.join(format!("grid-{i}.png")), grid))
         .collect()
+}
+
+/// The browser's image of `grid`, cut to the grid's exact pixel size.
+fn cut(path: &Path, grid: &Grid<'_>) -> Result<Image, EmitError> {
+    let shot = Image::read(path)?;
+    let (w, h) = grid.size();
+    shot.crop(0, 0, w, h).ok_or_else(|| EmitError::Image {
+        path: path.to_path_buf(),
+        message: format!(
+            "the browser's image is {} × {} px, smaller than the {w} × {h} px grid",
+            shot.width, shot.height
+        ),
+    })
 }
 
 /// What a grid shows, for errors: card `a`, or cards `a` … `c`.

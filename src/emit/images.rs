@@ -129,7 +129,12 @@ mod tests {
     #[test]
     fn a_changed_image_gets_a_new_name() {
         let a = hashed_name("sheet-1", b"one");
-        assert!(a.starts_with("sheet-1-") && a.ends_with(".png"));
+        assert!(a.starts_with("sheet-1-"));
+        assert_eq!(a.len(), "sheet-1-".len() + 12 + ".png".len(), "{a}");
+        assert!(
+            a.rsplit_once('.').is_some_and(|(_, ext)| ext == "png"),
+            "{a}"
+        );
         assert_ne!(a, hashed_name("sheet-1", b"two"));
         assert_eq!(a, hashed_name("sheet-1", b"one"));
     }

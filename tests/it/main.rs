@@ -25,4 +25,5 @@ mod sixth;
 mod spreadsheets;
 mod standalone;
 mod toml_test;
+mod tts;
 mod watch;
