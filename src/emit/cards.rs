@@ -218,8 +218,12 @@ pub fn photograph_at(
             cards: grid.cells.len(),
             shot: Shot::Png {
                 // One CSS pixel more than needed: the image is cut to size.
-                width: (f64::from(w) / device).ceil() as u32 + 1,
-                height: (f64::from(h) / device).ceil() as u32 + 1,
+                // A zoomed-out page gets the window of its unzoomed layout:
+                // in a window shorter than that, Chromium leaves the lower
+                // part of a card whose boxes fill its height (`height:
+                // 100%` in a flex column) unpainted.
+                width: (f64::from(w) / device / zoom).ceil() as u32 + 1,
+                height: (f64::from(h) / device / zoom).ceil() as u32 + 1,
                 scale: device,
             },
         });

@@ -633,3 +633,103 @@ fn resolution_note(stem: &str, sheets: &[Sheet<'_>], asked: u32) -> Option<Diagn
         .with_help("TTS takes at most 10 × 7 cards and 4096 × 4096 px a sheet; `--dpi` asks for less"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POKER: CardBox = CardBox {
+        width: 63.5,
+        height: 88.9,
+        bleed: 3.0,
+        safe: 3.0,
+    };
+    const TAROT: CardBox = CardBox {
+        width: 70.0,
+        height: 120.0,
+        bleed: 3.0,
+        safe: 3.0,
+    };
+
+    fn at(dpi: u32) -> ExportOptions {
+        ExportOptions {
+            dpi,
+            ..ExportOptions::default()
+        }
+    }
+
+    /// The grid's pixel size at its resolution.
+    fn side(n: usize, (cols, dpi): (usize, u32), size: CardBox) -> (u32, u32) {
+        let (w, h) = pixels(size, &at(dpi));
+        (w * cols as u32, h * n.div_ceil(cols) as u32)
+    }
+
+    #[test]
+    fn a_full_poker_sheet_is_drawn_at_163_dpi_and_a_small_one_as_asked() {
+        // 10 × 408 = 4080 px; at 164 dpi a card is 410 px: 4100.
+        assert_eq!(fit(70, POKER, &at(300)), (10, 163));
+        assert_eq!(side(70, (10, 163), POKER), (4080, 7 * 571));
+        // 25 cards: 5 × 5 at 234 dpi beats 10 × 3 at 163.
+        assert_eq!(fit(25, POKER, &at(300)), (5, 234));
+        assert_eq!(fit(3, POKER, &at(300)), (3, 300));
+        assert_eq!(fit(3, POKER, &at(100)), (3, 100));
+        // Tarot cards are limited by their height: 7 rows of 120 mm.
+        assert_eq!(fit(70, TAROT, &at(300)).1, 123);
+    }
+
+    #[test]
+    fn every_sheet_fits_tts_and_no_other_shape_is_sharper() {
+        for size in [POKER, TAROT] {
+            for asked in [40, 150, 300, 600] {
+                for n in 1..=MAX_COLS * MAX_ROWS {
+                    let (cols, dpi) = fit(n, size, &at(asked));
+                    let rows = n.div_ceil(cols);
+                    assert!(cols <= MAX_COLS && rows <= MAX_ROWS && dpi <= asked);
+                    let (w, h) = side(n, (cols, dpi), size);
+                    assert!(w <= MAX_SIDE && h <= MAX_SIDE, "{n} cards: {w} × {h}");
+                    for other in 1..=MAX_COLS {
+                        let r = n.div_ceil(other);
+                        if r <= MAX_ROWS && dpi < asked {
+                            let (w, h) = side(n, (other, dpi + 1), size);
+                            assert!(
+                                w > MAX_SIDE || h > MAX_SIDE,
+                                "{n} cards: {other} columns fit at {} dpi",
+                                dpi + 1
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn only_sheets_below_the_asked_resolution_are_noted() {
+        let card = RenderedCard {
+            id: "a".into(),
+            kind: "k".into(),
+            name: "A".into(),
+            count: 1,
+            size: POKER,
+            face: String::new(),
+            back: String::new(),
+        };
+        let sheet = |dpi| Sheet {
+            cards: vec![&card],
+            cols: 1,
+            dpi,
+            unique_back: false,
+            back: 0,
+        };
+        assert!(resolution_note("d", &[sheet(300), sheet(300)], 300).is_none());
+        let note = resolution_note("d", &[sheet(163), sheet(300), sheet(234)], 300).unwrap();
+        assert_eq!(note.severity, Severity::Advice);
+        assert!(
+            note.message.starts_with(
+                "2 of the 3 Tabletop Simulator sheets of `d` drawn at 163–234 dpi, not 300"
+            ),
+            "{}",
+            note.message
+        );
+    }
+}

@@ -331,3 +331,250 @@ fn a_deck_is_one_tts_object_per_zone_each_cell_its_card() {
         }
     }
 }
+
+/// Each kind's card size in a shipped game, by the kind's display name
+/// (what a TTS card's `Description` holds).
+fn sizes_by_kind_name(game: &str) -> BTreeMap<String, (f64, f64)> {
+    let manifest: toml::Table = std::fs::read_to_string(
+        crate::harness::repo()
+            .join("cards")
+            .join(game)
+            .join("game.toml"),
+    )
+    .unwrap()
+    .parse()
+    .unwrap();
+    let preset = |v: Option<&toml::Value>| match v.and_then(toml::Value::as_str) {
+        Some("tarot") => Some(TAROT),
+        Some("poker") => Some(POKER),
+        Some("euro") => Some((59.0, 92.0)),
+        None => None,
+        Some(other) => panic!("a size this test does not know: {other}"),
+    };
+    let default = preset(manifest["print"].get("size")).unwrap_or(POKER);
+    manifest["kinds"]
+        .as_table()
+        .unwrap()
+        .values()
+        .map(|k| {
+            let size = preset(k.get("print").and_then(|p| p.get("size"))).unwrap_or(default);
+            (k["name"].as_str().unwrap().to_owned(), size)
+        })
+        .collect()
+}
+
+#[test]
+fn a_shipped_deck_at_300_dpi_is_a_deck_per_zone_on_sharp_in_limit_sheets() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let deck = ws.path().join("cards/intrepidos/decks/furia-de-aries.toml");
+    let run = ws.run(["export", "tts", deck.to_str().unwrap()]).succeeds();
+    let dir = ws.path().join("build/intrepidos/tts/furia-de-aries");
+    let save = json(&dir.join("furia-de-aries.json"));
+    let objects = save["ObjectStates"].as_array().unwrap();
+    let names: Vec<&str> = objects
+        .iter()
+        .map(|o| o["Nickname"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Deck", "Intrépidos", "Preparação"]);
+    let counts: Vec<usize> = objects.iter().map(|o| cards_of(o).len()).collect();
+    assert_eq!(counts, [60, 3, 6], "the champions are not in the main deck");
+    let xs: Vec<f64> = objects
+        .iter()
+        .map(|o| o["Transform"]["posX"].as_f64().unwrap())
+        .collect();
+    assert!(
+        xs.windows(2).all(|w| w[1] - w[0] > 2.5),
+        "side by side: {xs:?}"
+    );
+    // Every sheet holds cards of one size (tarot and poker apart), within
+    // TTS's limits, at the highest resolution up to 300 dpi that fits.
+    let sizes = sizes_by_kind_name("intrepidos");
+    let mut dpis = BTreeMap::new();
+    for o in objects {
+        let mut by_sheet: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        let cards = o["ContainedObjects"].as_array().unwrap();
+        for c in cards {
+            let key = (c["CardID"].as_u64().unwrap() / 100).to_string();
+            by_sheet
+                .entry(key)
+                .or_default()
+                .push(sizes[c["Description"].as_str().unwrap()]);
+        }
+        for (key, cells) in by_sheet {
+            assert!(
+                cells.windows(2).all(|w| w[0] == w[1]),
+                "sheet {key} mixes card sizes: {cells:?}"
+            );
+            let s = sheet(&o["CustomDeck"][&key], cells[0], 300, &local);
+            // One more dot would overflow 4096 px, unless it is already 300.
+            let wider =
+                (px(cells[0].0, s.dpi + 1) * s.cols).max(px(cells[0].1, s.dpi + 1) * s.rows);
+            assert!(s.dpi == 300 || wider > 4096, "sheet {key} at {} dpi", s.dpi);
+            dpis.insert(key, s.dpi);
+        }
+    }
+    // The 25 actions and items of the main deck: 5 × 5 at 234 dpi, not 10 × 3
+    // at 163; the small sheets keep 300 dpi. The summary says so.
+    assert_eq!(dpis["1"], 234, "{dpis:?}");
+    assert!(
+        dpis.values().filter(|&&d| d == 300).count() >= 2,
+        "{dpis:?}"
+    );
+    assert!(
+        run.stderr.contains("export::tts-dpi")
+            && run.stderr.contains(
+                "1 of the 4 Tabletop Simulator sheets of `furia-de-aries` drawn at 234 dpi, not 300"
+            ),
+        "{}",
+        run.stderr
+    );
+    // Asking for less is taken as asked, and says nothing.
+    let run = ws
+        .run([
+            "export",
+            "tts",
+            deck.to_str().unwrap(),
+            "--dpi",
+            "100",
+            "--out",
+            "low",
+        ])
+        .succeeds();
+    assert!(!run.stderr.contains("export::tts-dpi"), "{}", run.stderr);
+    let save = json(
+        &ws.path()
+            .join("low/intrepidos/tts/furia-de-aries/furia-de-aries.json"),
+    );
+    let main = &save["ObjectStates"][0];
+    let s = sheet(&main["CustomDeck"]["1"], POKER, 100, &local);
+    assert_eq!((s.dpi, s.cell), (100, (250, 350)));
+}
+
+#[test]
+fn a_pool_is_one_tts_deck_per_kind_each_cell_its_card() {
+    let ws = Workspace::shipped(&["covil"]);
+    ws.run(["export", "tts", "--dpi", "40"]).succeeds();
+    ws.run(["export", "png", "--dpi", "40"]).succeeds();
+    let save = json(&ws.path().join("build/covil/tts/covil/covil.json"));
+    let sizes = sizes_by_kind_name("covil");
+    // Every copy of every card of the pool, by id (kept in GMNotes) and
+    // name, in one object per kind, in the manifest's order.
+    let mut pool: BTreeMap<String, (String, u64)> = BTreeMap::new();
+    for (id, c) in crate::faces::cards("covil") {
+        let copies = c
+            .get("copies")
+            .and_then(toml::Value::as_integer)
+            .unwrap_or(1) as u64;
+        pool.insert(id, (c["name"].as_str().unwrap().to_owned(), copies));
+    }
+    let objects = save["ObjectStates"].as_array().unwrap();
+    let kinds: Vec<&str> = objects
+        .iter()
+        .map(|o| o["Nickname"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.len(), sizes.len(), "a deck per kind: {kinds:?}");
+    let mut seen: BTreeMap<String, u64> = BTreeMap::new();
+    let pngs = ws.path().join("build/covil/png/covil");
+    for o in objects {
+        assert!(sizes.contains_key(o["Nickname"].as_str().unwrap()));
+        for (id, card_id, entry) in cards_of(o) {
+            let card = o["ContainedObjects"].as_array().map_or(o, |c| {
+                c.iter().find(|c| c["GMNotes"] == id.as_str()).unwrap()
+            });
+            assert_eq!(card["Nickname"], pool[&id].0, "Nickname is the card's name");
+            assert_eq!(card["Description"], o["Nickname"], "one kind per deck");
+            *seen.entry(id.clone()).or_default() += 1;
+            let s = sheet(&entry, sizes[o["Nickname"].as_str().unwrap()], 40, &local);
+            let k = (card_id % 100) as u32;
+            let cell = cell_of(&s.face, k, s.cols, s.cell);
+            let d = distance(
+                &cell,
+                &Image::read(&pngs.join(format!("{id}.png"))).unwrap(),
+            );
+            assert!(d < 2.0, "{id}: cell {k} differs from its PNG by {d:.2}");
+        }
+    }
+    let want: BTreeMap<String, u64> = pool.iter().map(|(k, (_, n))| (k.clone(), *n)).collect();
+    assert_eq!(seen, want, "every card, every copy");
+}
+
+#[test]
+fn base_url_hosts_the_images_and_their_names_follow_their_content() {
+    let ws = mesa();
+    let deck = ws.path().join("cards/mesa/decks/teste.toml");
+    let deck = deck.to_str().unwrap();
+    let base = "https://example.org/mesa/";
+    ws.run([
+        "export",
+        "tts",
+        deck,
+        "--dpi",
+        "30",
+        "--base-url",
+        "https://example.org/mesa",
+    ])
+    .succeeds();
+    let dir = ws.path().join("build/mesa/tts/teste");
+    let files = |dir: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".png"))
+            .collect();
+        names.sort();
+        names
+    };
+    let before = files(&dir);
+    let hosted = |url: &Value| {
+        let name = url
+            .as_str()
+            .unwrap()
+            .strip_prefix(base)
+            .unwrap_or_else(|| panic!("{url} is not under {base}"));
+        dir.join(name)
+    };
+    let save = json(&dir.join("teste.json"));
+    for o in save["ObjectStates"].as_array().unwrap() {
+        for (id, _, entry) in cards_of(o) {
+            let size = if id.starts_with("reliquia") {
+                TAROT
+            } else {
+                POKER
+            };
+            sheet(&entry, size, 30, &hosted);
+        }
+    }
+    assert!(
+        save["Note"].as_str().unwrap().contains(base),
+        "{}",
+        save["Note"]
+    );
+    let readme = std::fs::read_to_string(dir.join("README.txt")).unwrap();
+    assert!(readme.contains("Upload these files there"), "{readme}");
+    for name in &before {
+        assert!(
+            readme.contains(&format!("{base}{name}")),
+            "README: {name} goes to its URL"
+        );
+    }
+    // Renaming the sword renames its sheet and nothing else: TTS, which
+    // caches images by URL, loads the new one.
+    ws.write(
+        "cards/mesa/cards.toml",
+        CARDS.replace("Espada", "Espada longa"),
+    );
+    ws.run(["export", "tts", deck, "--dpi", "30", "--base-url", base])
+        .succeeds();
+    let after = files(&dir);
+    let changed: Vec<&String> = after.iter().filter(|n| !before.contains(n)).collect();
+    let gone: Vec<&String> = before.iter().filter(|n| !after.contains(n)).collect();
+    assert_eq!(changed.len(), 1, "{before:?} → {after:?}");
+    assert!(changed[0].starts_with("sheet-1-"), "{changed:?}");
+    assert_eq!(gone.len(), 1, "the old sheet is gone: {gone:?}");
+    assert!(gone[0].starts_with("sheet-1-"));
+    let save = json(&dir.join("teste.json"));
+    assert_eq!(
+        save["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"],
+        format!("{base}{}", changed[0])
+    );
+}
