@@ -367,7 +367,15 @@ fn sizes_by_kind_name(game: &str) -> BTreeMap<String, (f64, f64)> {
 fn a_shipped_deck_at_300_dpi_is_a_deck_per_zone_on_sharp_in_limit_sheets() {
     let ws = Workspace::shipped(&["intrepidos"]);
     let deck = ws.path().join("cards/intrepidos/decks/furia-de-aries.toml");
-    let run = ws.run(["export", "tts", deck.to_str().unwrap()]).succeeds();
+    let run = ws
+        .run([
+            "--message-format",
+            "json",
+            "export",
+            "tts",
+            deck.to_str().unwrap(),
+        ])
+        .succeeds();
     let dir = ws.path().join("build/intrepidos/tts/furia-de-aries");
     let save = json(&dir.join("furia-de-aries.json"));
     let objects = save["ObjectStates"].as_array().unwrap();
@@ -420,13 +428,20 @@ fn a_shipped_deck_at_300_dpi_is_a_deck_per_zone_on_sharp_in_limit_sheets() {
         dpis.values().filter(|&&d| d == 300).count() >= 2,
         "{dpis:?}"
     );
+    // Shown without `-v`, as the tallies of `deck check` are.
+    let notes: Vec<Value> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "export::tts-dpi")
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", run.stdout);
+    assert_eq!(notes[0]["severity"], "advice");
     assert!(
-        run.stderr.contains("export::tts-dpi")
-            && run.stderr.contains(
-                "1 of the 4 Tabletop Simulator sheets of `furia-de-aries` drawn at 234 dpi, not 300"
-            ),
+        notes[0]["message"].as_str().unwrap().starts_with(
+            "1 of the 4 Tabletop Simulator sheets of `furia-de-aries` drawn at 234 dpi, not 300"
+        ),
         "{}",
-        run.stderr
+        notes[0]
     );
     // Asking for less is taken as asked, and says nothing.
     let run = ws
