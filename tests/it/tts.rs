@@ -102,6 +102,11 @@ fn mesa() -> Workspace {
     ws
 }
 
+/// Whether a file name is an image the export writes.
+fn is_png(name: &str) -> bool {
+    Path::new(name).extension().is_some_and(|e| e == "png")
+}
+
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -326,7 +331,7 @@ fn a_deck_is_one_tts_object_per_zone_each_cell_its_card() {
     assert!(readme.contains("The images are local"), "{readme}");
     for file in std::fs::read_dir(&dir).unwrap() {
         let name = file.unwrap().file_name().into_string().unwrap();
-        if name.ends_with(".png") {
+        if is_png(&name) {
             assert!(readme.contains(&name), "README lists {name}");
         }
     }
@@ -534,7 +539,7 @@ fn base_url_hosts_the_images_and_their_names_follow_their_content() {
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|n| n.ends_with(".png"))
+            .filter(|n| is_png(n))
             .collect();
         names.sort();
         names
