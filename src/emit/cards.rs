@@ -9,6 +9,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use super::chromium::{Chromium, Job, Shot, Site};
 use super::sheets::deck::Zone;
 use super::sheets::geometry::{CardBox, mm};
@@ -234,8 +236,9 @@ pub fn photograph_at(
         files: set.images.iter().map(|f| f.path.clone()).collect(),
     };
     chromium.run_all(&site, &jobs, options.parallel, what)?;
+    // Decoding large screenshots takes a while: all at once.
     grids
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(i, grid)| cut(&dir.join(format!("grid-{i}.png")), grid))
         .collect()

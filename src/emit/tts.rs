@@ -27,6 +27,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::cards::{
@@ -86,6 +87,7 @@ struct Sheet<'a> {
 }
 
 impl Sheet<'_> {
+    /// Rows of cells.
     fn rows(&self) -> usize {
         self.cards.len().div_ceil(self.cols)
     }
@@ -120,13 +122,18 @@ impl Emitter for TtsEmitter<'_> {
         )?;
         let dir = unit(game, "tts").join(&export.target.stem);
         stage.folder(&dir)?;
+        // Encoding a sheet of up to 4096 × 4096 px takes a while: all at once.
+        let encoded: Vec<Vec<u8>> = images
+            .par_iter()
+            .zip(&dpis)
+            .map(|(image, &dpi)| image.encode(dpi))
+            .collect();
         let mut names = Vec::with_capacity(images.len());
         let mut written = std::collections::BTreeSet::new();
-        for (i, image) in images.iter().enumerate() {
-            let bytes = image.encode(dpis[i]);
-            let name = hashed_name(&image_stem(i, &sheets), &bytes);
+        for (i, bytes) in encoded.iter().enumerate() {
+            let name = hashed_name(&image_stem(i, &sheets), bytes);
             if written.insert(name.clone()) {
-                stage.write(&dir.join(&name), &bytes)?;
+                stage.write(&dir.join(&name), bytes)?;
             }
             names.push(name);
         }
@@ -245,7 +252,7 @@ fn same_cell(a: CardBox, b: CardBox, options: &ExportOptions) -> bool {
 /// fits [`MAX_SIDE`] on both sides. Of the shapes within 10 × 7, the
 /// sharpest wins, then the one with the fewest empty cells, then the
 /// widest.
-pub fn fit(n: usize, size: CardBox, options: &ExportOptions) -> (usize, u32) {
+fn fit(n: usize, size: CardBox, options: &ExportOptions) -> (usize, u32) {
     let n = n.max(1);
     (1..=MAX_COLS)
         .filter(|&cols| n.div_ceil(cols) <= MAX_ROWS)
