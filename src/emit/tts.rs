@@ -23,7 +23,7 @@
 //! `deck.py`: `CustomDeck` entries with `NumWidth`, `NumHeight`,
 //! `BackIsHidden`, `UniqueBack`, backs as a sheet in the faces' grid).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -31,7 +31,8 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use super::cards::{
-    ExportOptions, Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, Target, photograph_at, pixels, unit,
+    ExportOptions, Grid, Image, ImageExport, MAX_COLS, MAX_ROWS, Side, Target, photograph_at,
+    pixels, unit,
 };
 use super::images::{Home, hashed_name};
 use super::sheets::RenderedCard;
@@ -82,7 +83,7 @@ struct Sheet<'a> {
     /// Whether its cards' backs differ: its back image is then a sheet of
     /// backs in the same grid.
     unique_back: bool,
-    /// The grid of its back image.
+    /// The image of its back (see [`images`]).
     back: usize,
 }
 
@@ -112,7 +113,7 @@ impl Emitter for TtsEmitter<'_> {
         let mut piles = piles(&export.target, &set.cards, game);
         let mut sheets = lay_out(&mut piles, &export.options);
         let (grids, dpis) = grids(&mut sheets, &export.options);
-        let images = photograph_at(
+        let shots = photograph_at(
             &set,
             &grids,
             &dpis,
@@ -120,13 +121,14 @@ impl Emitter for TtsEmitter<'_> {
             &export.chromium,
             "tts",
         )?;
+        let images = images(&sheets, &grids, &shots);
         let dir = unit(game, "tts").join(&export.target.stem);
         stage.folder(&dir)?;
         // Encoding a sheet of up to 4096 × 4096 px takes a while: all at once.
         let encoded: Vec<Vec<u8>> = images
             .par_iter()
-            .zip(&dpis)
-            .map(|(image, &dpi)| image.encode(dpi))
+            .zip(sheets.par_iter().chain(sheets.par_iter()))
+            .map(|(image, sheet)| image.encode(sheet.dpi))
             .collect();
         let mut names = Vec::with_capacity(images.len());
         let mut written = std::collections::BTreeSet::new();
@@ -147,7 +149,7 @@ impl Emitter for TtsEmitter<'_> {
         json.push('\n');
         let stem = &export.target.stem;
         stage.write(&dir.join(format!("{stem}.json")), json.as_bytes())?;
-        let readme = readme(&export.target, &piles, &sheets, &grids, &files);
+        let readme = readme(&export.target, &piles, &sheets, &images, &files);
         stage.write(&dir.join("README.txt"), readme.as_bytes())?;
         if let Some(note) = resolution_note(stem, &sheets, export.options.dpi) {
             diags.push(note);
@@ -284,9 +286,9 @@ fn best_dpi(cols: usize, rows: usize, size: CardBox, options: &ExportOptions) ->
 }
 
 /// The grids to photograph and their resolutions: each sheet's faces,
-/// then the back images — a sheet of backs for a sheet with
-/// `UniqueBack`, else one back, drawn once for every sheet that shares
-/// it — whose grid each sheet records.
+/// followed on the same page by their back when they share one (a
+/// browser page saved, not a drawing), then a sheet of backs for each
+/// sheet with `UniqueBack`. Sheet `i`'s back becomes image `len + i`.
 fn grids<'a>(sheets: &mut [Sheet<'a>], options: &ExportOptions) -> (Vec<Grid<'a>>, Vec<u32>) {
     let cell = |card: &RenderedCard, dpi: u32| {
         pixels(
@@ -297,54 +299,85 @@ fn grids<'a>(sheets: &mut [Sheet<'a>], options: &ExportOptions) -> (Vec<Grid<'a>
             },
         )
     };
-    let mut grids: Vec<Grid<'a>> = sheets
-        .iter()
-        .map(|s| Grid {
-            cells: s.cards.iter().map(|&c| (c, Side::Face)).collect(),
+    let count = sheets.len();
+    let mut grids = Vec::with_capacity(count * 2);
+    let mut dpis = Vec::with_capacity(count * 2);
+    for (i, s) in sheets.iter_mut().enumerate() {
+        let mut cells: Vec<(&'a RenderedCard, Side)> =
+            s.cards.iter().map(|&c| (c, Side::Face)).collect();
+        if !s.unique_back {
+            cells.push((s.cards[0], Side::Back));
+        }
+        grids.push(Grid {
+            cells,
             cols: s.cols,
             cell: cell(s.cards[0], s.dpi),
-        })
-        .collect();
-    let mut dpis: Vec<u32> = sheets.iter().map(|s| s.dpi).collect();
-    let mut shared: BTreeMap<(&'a str, (u32, u32), u32), usize> = BTreeMap::new();
-    for s in sheets.iter_mut() {
-        let first: &'a RenderedCard = s.cards[0];
-        let px = cell(first, s.dpi);
-        s.back = if s.unique_back {
-            grids.push(Grid {
-                cells: s.cards.iter().map(|&c| (c, Side::Back)).collect(),
-                cols: s.cols,
-                cell: px,
-            });
-            dpis.push(s.dpi);
-            grids.len() - 1
-        } else {
-            *shared
-                .entry((first.back.as_str(), px, s.dpi))
-                .or_insert_with(|| {
-                    grids.push(Grid {
-                        cells: vec![(first, Side::Back)],
-                        cols: 1,
-                        cell: px,
-                    });
-                    dpis.push(s.dpi);
-                    grids.len() - 1
-                })
-        };
+        });
+        dpis.push(s.dpi);
+        s.back = count + i;
+    }
+    for s in sheets.iter().filter(|s| s.unique_back) {
+        grids.push(Grid {
+            cells: s.cards.iter().map(|&c| (c, Side::Back)).collect(),
+            cols: s.cols,
+            cell: cell(s.cards[0], s.dpi),
+        });
+        dpis.push(s.dpi);
     }
     (grids, dpis)
 }
 
-/// The name, before its hash, of image `i`: `sheet-N` for sheet `N`'s
-/// faces, `back-N` for its sheet of backs, `back` for a back shared by
-/// whole sheets.
-fn image_stem(i: usize, sheets: &[Sheet<'_>]) -> String {
-    if i < sheets.len() {
-        return format!("sheet-{}", i + 1);
+/// The export's images from the photographed grids (see [`grids`]): each
+/// sheet's faces cut to its own cells (the cell that held its back left
+/// blank), then each sheet's back — that cell, or its sheet of backs.
+fn images(sheets: &[Sheet<'_>], grids: &[Grid<'_>], shots: &[Image]) -> Vec<Image> {
+    let mut faces = Vec::with_capacity(sheets.len());
+    let mut backs = Vec::with_capacity(sheets.len());
+    let mut of_backs = shots[sheets.len()..].iter();
+    for (i, s) in sheets.iter().enumerate() {
+        let (grid, shot) = (&grids[i], &shots[i]);
+        let (w, h) = grid.cell;
+        let (cols, rows) = (s.cols as u32, s.rows() as u32);
+        let mut face = shot
+            .crop(0, 0, cols * w, rows * h)
+            .expect("the faces lie inside their grid");
+        if s.unique_back {
+            backs.push(of_backs.next().expect("a sheet of backs").clone());
+        } else {
+            let (x, y, ..) = grid.cell_rect(s.cards.len());
+            backs.push(
+                shot.crop(x, y, w, h)
+                    .expect("the back lies inside its grid"),
+            );
+            blank(&mut face, (x, y), (w, h));
+        }
+        faces.push(face);
     }
-    match sheets.iter().position(|s| s.back == i && s.unique_back) {
-        Some(n) => format!("back-{}", n + 1),
-        None => "back".to_owned(),
+    faces.extend(backs);
+    faces
+}
+
+/// Paints the `size` pixels at `at` of `image` white, as an empty cell is
+/// (nothing there when the rectangle lies outside).
+fn blank(image: &mut Image, (x, y): (u32, u32), (w, h): (u32, u32)) {
+    if x + w > image.width || y + h > image.height {
+        return;
+    }
+    let stride = image.width as usize * 4;
+    for row in y..y + h {
+        let start = row as usize * stride + x as usize * 4;
+        image.rgba[start..start + w as usize * 4].fill(255);
+    }
+}
+
+/// The name, before its hash, of image `i` (see [`images`]): `sheet-N`
+/// for sheet `N`'s faces, `back-N` for its sheet of backs, `back` for a
+/// back its cards share (the same back of several sheets is one file).
+fn image_stem(i: usize, sheets: &[Sheet<'_>]) -> String {
+    match i.checked_sub(sheets.len()) {
+        None => format!("sheet-{}", i + 1),
+        Some(n) if sheets[n].unique_back => format!("back-{}", n + 1),
+        Some(_) => "back".to_owned(),
     }
 }
 
@@ -521,7 +554,7 @@ fn readme(
     target: &Target<'_>,
     piles: &[Pile<'_>],
     sheets: &[Sheet<'_>],
-    grids: &[Grid<'_>],
+    images: &[Image],
     files: &Files<'_>,
 ) -> String {
     let stem = &target.stem;
@@ -560,7 +593,12 @@ fn readme(
     let mut listed = std::collections::BTreeSet::new();
     for (i, name) in files.names.iter().enumerate() {
         if listed.insert(name) {
-            let _ = writeln!(out, "  {name}\n      {}", what(i, piles, sheets, &grids[i]));
+            let size = (images[i].width, images[i].height);
+            let _ = writeln!(
+                out,
+                "  {name}\n      {}",
+                what(i, size, (piles, sheets), files)
+            );
             if let Home::Hosted(_) = files.home {
                 let _ = writeln!(out, "      -> {}", files.home.url(name));
             }
@@ -569,43 +607,49 @@ fn readme(
     out
 }
 
-/// What image `i` shows, for the README.
-fn what(i: usize, piles: &[Pile<'_>], sheets: &[Sheet<'_>], grid: &Grid<'_>) -> String {
+/// What image `i`, of `size` px, shows, for the README.
+fn what(
+    i: usize,
+    (w, h): (u32, u32),
+    (piles, sheets): (&[Pile<'_>], &[Sheet<'_>]),
+    files: &Files<'_>,
+) -> String {
     let pile_of = |n: usize| {
         piles
             .iter()
             .find(|p| p.sheets.contains(&n))
             .map_or("", |p| p.name.as_str())
     };
-    let (w, h) = grid.cell;
-    let cells = format!("{} × {} cells of {w} × {h} px", grid.cols, grid.rows());
-    if i < sheets.len() {
+    let (n, faces) = match i.checked_sub(sheets.len()) {
+        None => (i, true),
+        Some(n) => (n, false),
+    };
+    let sheet = &sheets[n];
+    let (cols, rows) = (sheet.cols as u32, sheet.rows() as u32);
+    let cells = format!("{cols} × {rows} cells of {} × {} px", w / cols, h / rows);
+    if faces {
         return format!(
             "faces of \"{}\", sheet {}: {}, {cells} ({} dpi)",
-            pile_of(i),
-            i + 1,
-            plural(sheets[i].cards.len(), "card", "cards"),
-            sheets[i].dpi
+            pile_of(n),
+            n + 1,
+            plural(sheet.cards.len(), "card", "cards"),
+            sheet.dpi
         );
     }
-    let users: Vec<usize> = (0..sheets.len()).filter(|&n| sheets[n].back == i).collect();
-    let mut names: Vec<&str> = users.iter().map(|&n| pile_of(n)).collect();
-    names.dedup();
-    let names = names
-        .iter()
-        .map(|n| format!("\"{n}\""))
-        .collect::<Vec<_>>()
-        .join(", ");
-    match users.first() {
-        Some(&n) if sheets[n].unique_back => {
-            format!(
-                "backs of \"{}\", sheet {}, in the faces' grid: {cells}",
-                pile_of(n),
-                n + 1
-            )
-        }
-        _ => format!("the back of {names}: {w} × {h} px"),
+    if sheet.unique_back {
+        return format!(
+            "backs of \"{}\", sheet {}, in the faces' grid: {cells}",
+            pile_of(n),
+            n + 1
+        );
     }
+    // One file may be the back of several sheets.
+    let mut names: Vec<String> = (0..sheets.len())
+        .filter(|&m| files.names[sheets[m].back] == files.names[i])
+        .map(|m| format!("\"{}\"", pile_of(m)))
+        .collect();
+    names.dedup();
+    format!("the back of {}: {w} × {h} px", names.join(", "))
 }
 
 /// `n` and its noun.
