@@ -8,7 +8,7 @@ use super::build::nothing_written;
 use super::{CommandError, Report, open_deck};
 use crate::diag::Diagnostics;
 use crate::emit::cards::Target;
-use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, deck::prints, pool_prints};
+use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, deck, pool_prints};
 use crate::emit::{Emitter, Stage};
 use crate::game::{self, Game, Games, Keep};
 use crate::load::Workspace;
@@ -108,6 +108,7 @@ pub(super) fn each_target(
                     stem: game.id().to_owned(),
                     name: game.manifest.manifest.name.clone(),
                     deck: None,
+                    zones: Vec::new(),
                 };
                 emit(&game, target, false, ws, diags)?;
                 done += 1;
@@ -121,7 +122,7 @@ pub(super) fn each_target(
         // to the current directory, whatever `-C` names (as `deck check`).
         let opened = open_deck(ws, Path::new(path), &mut compiled, diags, &mut found)?;
         let target = opened.and_then(|(deck, game)| {
-            let cards = prints(&deck, game, &mut found)?;
+            let zones = deck::zones(&deck, game, &mut found)?;
             let stem = Path::new(path)
                 .file_stem()
                 .and_then(|s| s.to_str())
@@ -129,7 +130,7 @@ pub(super) fn each_target(
                 .to_owned();
             let selection = Selection {
                 subject: format!("Deck: {}", deck.name),
-                prints: cards,
+                prints: deck::prints(&zones),
                 notes: Vec::new(),
             };
             let name = deck.name.clone();
@@ -139,6 +140,7 @@ pub(super) fn each_target(
                     stem,
                     name,
                     deck: Some(deck),
+                    zones,
                 },
                 game,
             ))

@@ -247,7 +247,11 @@ impl Output {
                 Severity::Error => true,
                 Severity::Warning => !self.quiet,
                 Severity::Advice => {
-                    self.verbose || d.code == "deck::tally" || d.code == "diag::truncated"
+                    self.verbose
+                        || matches!(
+                            d.code,
+                            "deck::tally" | "diag::truncated" | "export::tts-dpi"
+                        )
                 }
             })
             .collect();

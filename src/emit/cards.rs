@@ -9,7 +9,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use super::chromium::{Chromium, Job, Shot, Site};
+use super::sheets::deck::Zone;
 use super::sheets::geometry::{CardBox, mm};
 use super::sheets::icons::escape_into;
 use super::sheets::{CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, render_cards};
@@ -62,6 +65,9 @@ pub struct Target<'g> {
     /// The deck file, when the target is one (its zones, for the exports
     /// that keep them apart).
     pub deck: Option<crate::deck::DeckFile>,
+    /// A deck's zones, each with its cards (the selection is their sum);
+    /// empty for a game's pool.
+    pub zones: Vec<Zone<'g>>,
 }
 
 /// What an image export (PNG, TTS) renders, how, and with which browser.
@@ -176,24 +182,43 @@ pub fn photograph(
     chromium: &Chromium,
     what: &str,
 ) -> Result<Vec<Image>, EmitError> {
+    let dpis = vec![options.dpi; grids.len()];
+    photograph_at(set, grids, &dpis, options, chromium, what)
+}
+
+/// As [`photograph`], with grid `i` drawn at `dpis[i]` pixels per inch
+/// (its `cell` the cards' pixel size at that resolution), for exports
+/// whose images have a size limit (Tabletop Simulator's sheets).
+///
+/// # Errors
+/// When the scratch folder cannot be written or the browser fails.
+pub fn photograph_at(
+    set: &CardSet,
+    grids: &[Grid<'_>],
+    dpis: &[u32],
+    options: &ExportOptions,
+    chromium: &Chromium,
+    what: &str,
+) -> Result<Vec<Image>, EmitError> {
     let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
         path: std::env::temp_dir(),
         source,
     })?;
+    assert_eq!(dpis.len(), grids.len(), "one resolution per grid");
     let dir = scratch.path();
     for image in &set.images {
         write(&dir.join(&image.path), &image.bytes)?;
     }
-    let scale = f64::from(options.dpi) / 96.0;
-    // Chromium does not draw below one device pixel per CSS pixel: under
-    // 96 dpi the page is zoomed out instead.
-    let (device, zoom) = if scale >= 1.0 {
-        (scale, 1.0)
-    } else {
-        (1.0, scale)
-    };
     let mut jobs = Vec::new();
-    for (i, grid) in grids.iter().enumerate() {
+    for (i, (grid, &dpi)) in grids.iter().zip(dpis).enumerate() {
+        let scale = f64::from(dpi) / 96.0;
+        // Chromium does not draw below one device pixel per CSS pixel: under
+        // 96 dpi the page is zoomed out instead.
+        let (device, zoom) = if scale >= 1.0 {
+            (scale, 1.0)
+        } else {
+            (1.0, scale)
+        };
         let page = format!("grid-{i}.html");
         write(
             &dir.join(&page),
@@ -207,8 +232,12 @@ pub fn photograph(
             cards: grid.cells.len(),
             shot: Shot::Png {
                 // One CSS pixel more than needed: the image is cut to size.
-                width: (f64::from(w) / device).ceil() as u32 + 1,
-                height: (f64::from(h) / device).ceil() as u32 + 1,
+                // A zoomed-out page gets the window of its unzoomed layout:
+                // in a window shorter than that, Chromium leaves the lower
+                // part of a card whose boxes fill its height (`height:
+                // 100%` in a flex column) unpainted.
+                width: (f64::from(w) / device / zoom).ceil() as u32 + 1,
+                height: (f64::from(h) / device / zoom).ceil() as u32 + 1,
                 scale: device,
             },
         });
@@ -219,22 +248,25 @@ pub fn photograph(
         files: set.images.iter().map(|f| f.path.clone()).collect(),
     };
     chromium.run_all(&site, &jobs, options.parallel, what)?;
+    // Decoding large screenshots takes a while: all at once.
     grids
-        .iter()
+        .par_iter()
         .enumerate()
-        .map(|(i, grid)| {
-            let path = dir.join(format!("grid-{i}.png"));
-            let shot = Image::read(&path)?;
-            let (w, h) = grid.size();
-            shot.crop(0, 0, w, h).ok_or_else(|| EmitError::Image {
-                path,
-                message: format!(
-                    "the browser's image is {} × {} px, smaller than the {w} × {h} px grid",
-                    shot.width, shot.height
-                ),
-            })
-        })
+        .map(|(i, grid)| cut(&dir.join(format!("grid-{i}.png")), grid))
         .collect()
+}
+
+/// The browser's image of `grid`, cut to the grid's exact pixel size.
+fn cut(path: &Path, grid: &Grid<'_>) -> Result<Image, EmitError> {
+    let shot = Image::read(path)?;
+    let (w, h) = grid.size();
+    shot.crop(0, 0, w, h).ok_or_else(|| EmitError::Image {
+        path: path.to_path_buf(),
+        message: format!(
+            "the browser's image is {} × {} px, smaller than the {w} × {h} px grid",
+            shot.width, shot.height
+        ),
+    })
 }
 
 /// What a grid shows, for errors: card `a`, or cards `a` … `c`.

@@ -1,17 +1,14 @@
-//! `carta export pdf|png|tts`, rendered by a real headless Chromium and
-//! read back: the PDF with poppler (page size, page count, card boxes to
-//! 0.2 mm), the PNGs' pixel sizes, and the Tabletop Simulator deck's JSON,
-//! sheets and the card in every cell. A missing browser fails these tests.
+//! `carta export pdf|png`, rendered by a real headless Chromium and read
+//! back: the PDF with poppler (page size, page count, card boxes to
+//! 0.2 mm) and the PNGs' pixel sizes (the Tabletop Simulator export is
+//! `tts.rs`'s). A missing browser fails these tests.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
 use carta::emit::cards::Image;
-use serde_json::Value;
 
 use crate::browser::tool;
-use crate::harness::Workspace;
 use crate::sheets::{card, mini};
 
 const TOL: f64 = 0.2;
@@ -158,119 +155,5 @@ fn export_pdf_prints_the_sheets_pages_and_card_boxes() {
             (got - want).abs() <= TOL,
             "card edge at {got} mm, expected {want} mm"
         );
-    }
-}
-
-fn json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// Mean absolute difference of two images' channels.
-fn distance(a: &Image, b: &Image) -> f64 {
-    assert_eq!((a.width, a.height), (b.width, b.height));
-    let sum: u64 = a
-        .rgba
-        .iter()
-        .zip(&b.rgba)
-        .map(|(x, y)| u64::from(x.abs_diff(*y)))
-        .sum();
-    sum as f64 / a.rgba.len() as f64
-}
-
-#[test]
-fn export_tts_writes_a_deck_whose_every_cell_is_its_card() {
-    let ws = Workspace::shipped(&["covil"]);
-    ws.run(["export", "tts", "--dpi", "40"]).succeeds();
-    ws.run(["export", "png", "--dpi", "40"]).succeeds();
-    let dir = ws.path().join("build/covil/tts/covil");
-    let save = json(&dir.join("covil.json"));
-    let deck = &save["ObjectStates"][0];
-    assert_eq!(deck["Name"], "DeckCustom");
-    // Every copy of every card of the pool, by id (kept in GMNotes) and name.
-    let mut pool: BTreeMap<String, (String, u64)> = BTreeMap::new();
-    for (id, c) in crate::faces::cards("covil") {
-        let copies = c
-            .get("copies")
-            .and_then(toml::Value::as_integer)
-            .unwrap_or(1) as u64;
-        pool.insert(id, (c["name"].as_str().unwrap().to_owned(), copies));
-    }
-    let ids = deck["DeckIDs"].as_array().unwrap();
-    let objects = deck["ContainedObjects"].as_array().unwrap();
-    assert_eq!(
-        ids.len() as u64,
-        pool.values().map(|(_, n)| n).sum::<u64>(),
-        "one DeckIDs entry per copy"
-    );
-    assert_eq!(objects.len(), ids.len());
-    let mut seen: BTreeMap<String, u64> = BTreeMap::new();
-    let mut card_of: BTreeMap<u64, String> = BTreeMap::new();
-    for (o, id) in objects.iter().zip(ids) {
-        assert_eq!(o["Name"], "Card");
-        assert_eq!(&o["CardID"], id);
-        let card = o["GMNotes"].as_str().unwrap().to_owned();
-        assert_eq!(o["Nickname"], pool[&card].0, "Nickname is the card's name");
-        *seen.entry(card.clone()).or_default() += 1;
-        let prev = card_of.insert(id.as_u64().unwrap(), card.clone());
-        assert!(prev.is_none_or(|p| p == card), "CardID {id} is one card");
-    }
-    let want: BTreeMap<String, u64> = pool.iter().map(|(k, (_, n))| (k.clone(), *n)).collect();
-    assert_eq!(seen, want, "every card, every copy");
-    // Each sheet is its grid of cards; the cell a CardID names is that card.
-    let pngs = ws.path().join("build/covil/png/covil");
-    let custom = deck["CustomDeck"].as_object().unwrap();
-    for (key, entry) in custom {
-        let (cols, rows) = (
-            entry["NumWidth"].as_u64().unwrap(),
-            entry["NumHeight"].as_u64().unwrap(),
-        );
-        assert!(
-            (1..=10).contains(&cols) && (1..=7).contains(&rows),
-            "TTS grid {cols} × {rows}"
-        );
-        let face = entry["FaceURL"]
-            .as_str()
-            .unwrap()
-            .strip_prefix("file://")
-            .expect("a file:/// URL");
-        let back = entry["BackURL"]
-            .as_str()
-            .unwrap()
-            .strip_prefix("file://")
-            .expect("a file:/// URL");
-        assert!(Path::new(back).is_file(), "{back}");
-        let sheet = Image::read(Path::new(face)).unwrap();
-        let in_sheet: Vec<(u64, &String)> = card_of
-            .iter()
-            .filter(|(id, _)| (*id / 100).to_string() == *key)
-            .map(|(id, c)| (id % 100, c))
-            .collect();
-        let (cw, ch) = size(&pngs.join(format!("{}.png", in_sheet[0].1)));
-        assert_eq!(
-            (sheet.width, sheet.height),
-            (cols as u32 * cw, rows as u32 * ch),
-            "sheet {key}"
-        );
-        let candidates: Vec<(&String, Image)> = in_sheet
-            .iter()
-            .map(|(_, c)| (*c, Image::read(&pngs.join(format!("{c}.png"))).unwrap()))
-            .collect();
-        for (k, card) in &in_sheet {
-            let (x, y) = ((*k % cols) as u32 * cw, (*k / cols) as u32 * ch);
-            let cell = sheet.crop(x, y, cw, ch).unwrap();
-            let (best, d) = candidates
-                .iter()
-                .map(|(c, img)| (*c, distance(&cell, img)))
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .unwrap();
-            assert_eq!(
-                best, *card,
-                "sheet {key} cell {k} shows `{best}` (distance {d:.2})"
-            );
-            assert!(
-                d < 2.0,
-                "sheet {key} cell {k} differs from `{card}`.png by {d:.2}"
-            );
-        }
     }
 }

@@ -29,4 +29,5 @@ mod sixth;
 mod spreadsheets;
 mod standalone;
 mod toml_test;
+mod tts;
 mod watch;
