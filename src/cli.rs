@@ -226,6 +226,10 @@ pub enum Command {
         /// Print settings.
         #[command(flatten)]
         print: PrintArgs,
+        /// Do not load the sheets in Chromium to check that every card's
+        /// text fits its box (`sheets::overflow` warnings).
+        #[arg(long)]
+        no_fit_check: bool,
     },
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, or a Tabletop Simulator deck
@@ -603,12 +607,14 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             targets,
             out,
             print,
+            no_fit_check,
         } => commands::print::run(
             root,
             targets,
             &root.join(out),
             print.options(),
             &print.languages,
+            !no_fit_check,
         ),
         Command::Completions { .. }
         | Command::Man { .. }

@@ -8,13 +8,17 @@ use super::build::nothing_written;
 use super::{CommandError, Report, open_deck};
 use crate::diag::Diagnostics;
 use crate::emit::cards::Target;
+use crate::emit::chromium::Chromium;
+use crate::emit::fit;
 use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, deck::prints, pool_prints};
 use crate::emit::{Emitter, Stage};
 use crate::game::{self, Game, Games, Keep};
 use crate::load::Workspace;
 
 /// Prints `targets` — game ids and deck files (`*.toml`, relative to the
-/// current directory) — of the workspace at `root` into `out`.
+/// current directory) — of the workspace at `root` into `out`; with
+/// `fit_check`, loads each set of sheets in Chromium, when there is one,
+/// and warns of text that does not fit its box (`sheets::overflow`).
 ///
 /// # Errors
 /// When the workspace or a file cannot be read or the output cannot be written.
@@ -24,17 +28,36 @@ pub(crate) fn run(
     out: &Path,
     sheets: SheetOptions,
     languages: &[String],
+    fit_check: bool,
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(root, out);
+    let browser = fit_check.then(Chromium::find);
+    let chromium = match &browser {
+        Some(Ok(chromium)) => Some(chromium.clone().with_limit(ws.limits().export_seconds)),
+        _ => None,
+    };
+    let mut checked = 0;
     let printed = each_target(
         &mut ws,
         targets,
         &mut diags,
         |game, target, deck, ws, diags| {
+            let about = format!("the sheets of `{}`", target.stem);
             let emitter = sheets_of(game, target, deck, sheets);
             emitter.emit(game, ws, &mut stage, diags)?;
+            if let Some(chromium) = chromium.as_ref().filter(|_| !diags.has_errors()) {
+                let folder = emitter.folder(game);
+                let cards = emitter.copies().saturating_mul(2);
+                checked += usize::from(fit::check_sheets(
+                    chromium,
+                    (game, ws),
+                    (&stage, &folder),
+                    (&about, cards),
+                    diags,
+                )?);
+            }
             if !deck {
                 super::build::emit_languages(game, languages, sheets, ws, &mut stage, diags)?;
             }
@@ -50,7 +73,16 @@ pub(crate) fn run(
     } else {
         "sets of sheets"
     };
-    Ok(Report::new(ws, diags, format!("printed {printed} {noun}"))?)
+    let report = Report::new(ws, diags, format!("printed {printed} {noun}"))?;
+    Ok(match browser {
+        Some(Err(e)) => report.with_details(vec![format!(
+            "note: the text was not checked for overflow: {e}, or pass --no-fit-check"
+        )]),
+        Some(Ok(_)) => report.with_details(vec![format!(
+            "text checked for overflow in Chromium: {checked} of {printed} {noun}"
+        )]),
+        None => report,
+    })
 }
 
 /// The sheets of a target: a game's into `<game>/sheets/`, a deck's into

@@ -14,6 +14,7 @@
 pub mod bundle;
 pub mod cards;
 pub mod chromium;
+pub mod fit;
 pub mod images;
 pub mod pdf;
 pub mod png;
