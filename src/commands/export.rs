@@ -12,6 +12,7 @@ use super::{CommandError, Report};
 use crate::diag::Diagnostics;
 use crate::emit::cards::{ExportOptions, ImageExport};
 use crate::emit::chromium::Chromium;
+use crate::emit::fit;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
 use crate::emit::sheets::SheetOptions;
@@ -69,28 +70,31 @@ pub(crate) fn run(
         targets,
         &mut diags,
         |game, target, deck, ws, diags| {
-            let chromium = chromium.clone();
+            let about = format!("the {} of `{}`", format.name(), target.stem);
             let emitter: Box<dyn Emitter + '_> = match format {
                 Format::Pdf => Box::new(PdfEmitter {
                     stem: target.stem.clone(),
                     sheets: sheets_of(game, target, deck, sheets),
-                    chromium,
+                    chromium: chromium.clone(),
                 }),
                 Format::Png => Box::new(PngEmitter(ImageExport {
                     target,
                     options: options.clone(),
-                    chromium,
+                    chromium: chromium.clone(),
                 })),
                 Format::Tts => Box::new(TtsEmitter {
                     export: ImageExport {
                         target,
                         options: options.clone(),
-                        chromium,
+                        chromium: chromium.clone(),
                     },
                     out: out.clone(),
                 }),
             };
-            Ok(emitter.emit(game, ws, &mut stage, diags)?)
+            emitter.emit(game, ws, &mut stage, diags)?;
+            // Its pages measured what does not fit as they rendered.
+            fit::report(chromium.take_measured(), &about, (game, ws), diags);
+            Ok(())
         },
     )?;
     if diags.has_errors() {
