@@ -16,6 +16,7 @@ mod help;
 mod hostile;
 mod i18n;
 mod mutants;
+mod overflow;
 mod packs;
 mod readme;
 mod schemas;

@@ -5,9 +5,9 @@
 //! every card box some text still runs past once the text is shrunk, and
 //! posts what it found ([`parse`]). Templates name no fields in their
 //! HTML, so the field is found by its text ([`diagnose`]): the card's
-//! string field whose words the text that did not fit shares most (in
-//! characters), else the field that shares most with the whole box, else
-//! the card itself. So it works for any template, the author adding
+//! string whose words the text that did not fit covers best (at least
+//! half of them), else the one the whole box's text covers best, else the
+//! card itself. So it works for any template, the author adding
 //! nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -27,11 +27,11 @@ pub const CODE: &str = "sheets::overflow";
 /// The most boxes one page's report is read for.
 const MAX_REPORTED: usize = 2000;
 /// The most characters of a text kept from a report.
-const MAX_TEXT: usize = 300;
+const MAX_TEXT: usize = 600;
 /// The most characters of a box's description kept.
 const MAX_BOX: usize = 60;
-/// The fewest characters of words a field must share with the text to be
-/// named as the one that did not fit.
+/// The fewest characters of words a field must share with the text that
+/// did not fit to be named as that text.
 const MIN_SHARED: usize = 3;
 
 /// One card box whose text runs past it, as the page measured it.
@@ -62,7 +62,7 @@ struct Posted {
 }
 
 /// A page's report (`{"overflows": […]}`), bounded: at most 2,000 boxes,
-/// texts cut to 300 characters, box descriptions to tag and class
+/// texts cut to 600 characters, box descriptions to tag and class
 /// characters. `None` when it is not such a report.
 pub fn parse(body: &[u8]) -> Option<Vec<Overflow>> {
     let posted: Posted = serde_json::from_slice(body).ok()?;
@@ -213,23 +213,30 @@ fn words(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The pointer of the text of `texts` that shares the most with `shown`
-/// (in characters of distinct words, at least [`MIN_SHARED`]); the first
-/// of equals.
+/// The pointer of the text of `texts` that `shown` covers best: the
+/// share of its words (in characters of distinct words) that `shown` has
+/// too, at least half and at least [`MIN_SHARED`] characters; of equals,
+/// the one that shares more, then the first.
 fn culprit(texts: &[(String, String)], shown: &str) -> Option<String> {
     let shown = words(shown);
-    let mut best: Option<(usize, &str)> = None;
+    let mut best: Option<(f64, usize, &str)> = None;
     for (pointer, text) in texts {
-        let shared: usize = words(text)
+        let own = words(text);
+        let total: usize = own.iter().map(|w| w.chars().count()).sum();
+        let shared: usize = own
             .iter()
             .filter(|w| shown.contains(*w))
             .map(|w| w.chars().count())
             .sum();
-        if shared >= MIN_SHARED && best.is_none_or(|(b, _)| shared > b) {
-            best = Some((shared, pointer));
+        if shared < MIN_SHARED || shared * 2 < total {
+            continue;
+        }
+        let cover = shared as f64 / total as f64;
+        if best.is_none_or(|(c, s, _)| cover > c || (cover == c && shared > s)) {
+            best = Some((cover, shared, pointer));
         }
     }
-    best.map(|(_, p)| p.to_owned())
+    best.map(|(.., p)| p.to_owned())
 }
 
 #[cfg(test)]
@@ -260,8 +267,10 @@ mod tests {
         );
         assert_eq!(culprit(&t, "o fogo lembra").as_deref(), Some("/flavor"));
         assert_eq!(culprit(&t, "recarga 2").as_deref(), Some("/levels/0/text"));
-        // A caption of the template's own names no field.
+        // A caption of the template's own names no field, even when it
+        // shares a word or two with one.
         assert_eq!(culprit(&t, "Habilidade"), None);
+        assert_eq!(culprit(&t, "cause de dano, diz o fogo"), None);
         assert_eq!(culprit(&t, "de"), None, "too little shared to tell");
     }
 

@@ -19,7 +19,7 @@
   // did not fit. It is posted beside the page (`.carta-overflow`), for
   // carta to report at the card's field.
   if (!/[?&]carta-report(?:[&=]|$)/.test(location.search) && !document.querySelector('meta[name="carta-report"]')) return;
-  function cut(s) { s = s.replace(/\s+/g, ' ').trim(); return s.length > 300 ? s.slice(0, 300) : s; }
+  function cut(s) { s = s.replace(/\s+/g, ' ').trim(); return s.length > 600 ? s.slice(0, 600) : s; }
   function desc(e) {
     var c = typeof e.className === 'string' ? e.className.trim() : '';
     return e.tagName.toLowerCase() + (c ? '.' + c.split(/\s+/).slice(0, 3).join('.') : '');
