@@ -25,7 +25,7 @@ use crate::validate::RawCard;
 pub const CODE: &str = "sheets::overflow";
 
 /// The most boxes one page's report is read for.
-const MAX_REPORTED: usize = 2000;
+const MAX_REPORTED: usize = 500;
 /// The most characters of a text kept from a report.
 const MAX_TEXT: usize = 600;
 /// The most characters of a box's description kept.
@@ -61,7 +61,7 @@ struct Posted {
     overflows: Vec<Overflow>,
 }
 
-/// A page's report (`{"overflows": […]}`), bounded: at most 2,000 boxes,
+/// A page's report (`{"overflows": […]}`), bounded: at most 500 boxes,
 /// texts cut to 600 characters, box descriptions to tag and class
 /// characters. `None` when it is not such a report.
 pub fn parse(body: &[u8]) -> Option<Vec<Overflow>> {

@@ -50,7 +50,7 @@
     var zoom = parseFloat(getComputedStyle(document.body).zoom) || 1, seen = {}, out = [];
     document.querySelectorAll('.carta-card').forEach(function (c) {
       var side = c.classList.contains('carta-back') ? 'back' : 'face', key = side + ' ' + c.dataset.card;
-      if (seen[key] || out.length >= 2000) return;
+      if (seen[key] || out.length >= 500) return;
       seen[key] = true;
       var boxes = new Map(), walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
       for (var n = walker.nextNode(); n; n = walker.nextNode()) {
