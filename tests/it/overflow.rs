@@ -275,3 +275,64 @@ fn the_shipped_games_print_with_no_text_overflowing() {
     let human = ws.run(["print"]).succeeds();
     human.stderr_has("text checked for overflow in Chromium: 5 of 5 sets of sheets");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_serve_shows_it_in_the_preview_and_on_the_terminal() {
+    use std::time::Duration;
+
+    use crate::watch::{browser, page_text, spawn_carta, wait_for};
+
+    let ws = game(&format!("{SHORT}{LONG}"), CUTTING);
+    let profile = tempfile::tempdir().unwrap();
+    let args = ["watch", "--serve", "--port", "0"];
+    let (_watch, mut lines) = spawn_carta(ws.path(), &args, &[], &[]);
+    let url = lines
+        .find_map(|l| Some(l[l.find("http://")?..].trim().to_owned()))
+        .expect("the preview's address");
+    let (_driver, client) = browser(profile.path()).await;
+    client.goto(&format!("{url}g/mini/")).await.unwrap();
+
+    // The page measured itself and told the watcher, which says so in the
+    // preview (a folded panel of warnings) and on the terminal.
+    wait_for(&client, Duration::from_secs(10), "the warning", |t| {
+        t.contains("1 warning")
+    })
+    .await;
+    let panel = client
+        .execute(
+            "return document.getElementById('carta-warnings').textContent",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let panel = panel.as_str().unwrap();
+    assert!(
+        panel.contains("cards/mini/cards.toml:11:10")
+            && panel.contains("warning[sheets::overflow]")
+            && panel.contains("the text of `effect` of card `long` is "),
+        "{panel}"
+    );
+    let terminal: Vec<String> = lines
+        .by_ref()
+        .take_while(|l| !l.starts_with("the preview measured the sheets"))
+        .collect();
+    assert!(
+        terminal
+            .iter()
+            .any(|l| l.contains("╭─[cards/mini/cards.toml:11:10]")),
+        "{terminal:#?}"
+    );
+
+    // Shortened, it fits: the warning goes.
+    let short = format!("{SHORT}{LONG}").replace(
+        "then shuffle your graveyard into your library, draw seven cards, discard a card at random for each opponent, and take an extra turn after this one if you control fewer lands than any opponent does.",
+        "then stop.",
+    );
+    ws.write("cards/mini/cards.toml", short);
+    wait_for(&client, Duration::from_secs(10), "no warning", |t| {
+        !t.contains("warning") && t.contains("then stop.")
+    })
+    .await;
+    assert!(!page_text(&client).await.contains("sheets::overflow"));
+    client.close().await.unwrap();
+}
