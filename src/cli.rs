@@ -558,6 +558,25 @@ fn convert(root: &Path, args: &ConvertArgs) -> Result<Report, CommandError> {
     commands::convert::run(root, &args.path, to, args.out.as_deref(), args.force)
 }
 
+/// `carta print`: the sheets of `targets` into `out`, checking that their
+/// text fits when `fit_check`.
+fn print_sheets(
+    root: &Path,
+    targets: &[String],
+    out: &Path,
+    print: &PrintArgs,
+    fit_check: bool,
+) -> Result<Report, CommandError> {
+    commands::print::run(
+        root,
+        targets,
+        out,
+        print.options(),
+        &print.languages,
+        fit_check,
+    )
+}
+
 /// The commands that run once and report.
 fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, CommandError> {
     let root = &g.dir;
@@ -608,14 +627,7 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             out,
             print,
             no_fit_check,
-        } => commands::print::run(
-            root,
-            targets,
-            &root.join(out),
-            print.options(),
-            &print.languages,
-            !no_fit_check,
-        ),
+        } => print_sheets(root, targets, &root.join(out), print, !no_fit_check),
         Command::Completions { .. }
         | Command::Man { .. }
         | Command::Watch(_)

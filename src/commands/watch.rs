@@ -99,17 +99,7 @@ pub(crate) fn watch(
     watcher.rebuild(&options.games, report)?;
     let (tx, rx) = std::sync::mpsc::channel();
     if let (Some(addr), Some(live)) = (options.serve, live) {
-        let fit = tx.clone();
-        live.on_fit(move || {
-            let _ = fit.send(Wake::Fit);
-        });
-        let bound = crate::server::start(addr, live, limits)
-            .map_err(|e| format!("cannot serve the preview: {e}"))?;
-        let url = format!("http://{bound}/");
-        eprintln!("serving the preview at {url}");
-        if options.open {
-            super::serving::open_browser(&url);
-        }
+        serve(addr, live, limits, options.open, tx.clone())?;
     }
     let mut notifier = recommended_watcher(move |event| {
         let _ = tx.send(Wake::Files(event));
@@ -140,6 +130,31 @@ pub(crate) fn watch(
         }
         let games = watcher.affected(&changed)?;
         watcher.rebuild(&games, report)?;
+    }
+    Ok(())
+}
+
+/// Serves the preview at `addr`, waking the watcher through `wake` when a
+/// page measures its text differently, and opens it when `open`.
+///
+/// # Errors
+/// When the address cannot be bound.
+fn serve(
+    addr: SocketAddr,
+    live: Arc<Live>,
+    limits: ConnLimits,
+    open: bool,
+    wake: std::sync::mpsc::Sender<Wake>,
+) -> Result<(), Box<dyn Error>> {
+    live.on_fit(move || {
+        let _ = wake.send(Wake::Fit);
+    });
+    let bound = crate::server::start(addr, live, limits)
+        .map_err(|e| format!("cannot serve the preview: {e}"))?;
+    let url = format!("http://{bound}/");
+    eprintln!("serving the preview at {url}");
+    if open {
+        super::serving::open_browser(&url);
     }
     Ok(())
 }
@@ -333,19 +348,18 @@ impl Watcher {
         Ok((entries, failed))
     }
 
-    /// Builds `games` (every watched game when empty; none unless `emit`),
-    /// calls `tell` with the round's diagnostics — what the preview pages
-    /// measured as not fitting among them — once the outputs are written
-    /// (or were not), and then, with the preview, makes the deck builder's
-    /// catalog of every watched game — each game compiled once for all.
-    fn build(
+    /// The ids of `games` (every watched game when empty), and the games
+    /// compiled: those, or every watched game under the preview (for the
+    /// deck builder's catalog).
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    fn compile(
         &self,
+        ws: &mut Workspace,
         games: &[String],
-        emit: bool,
-        tell: impl FnOnce(&Diagnostics, &SourceMap),
-    ) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
-        let mut ws = Workspace::open(&self.root)?;
-        let mut diags = Diagnostics::new();
+        diags: &mut Diagnostics,
+    ) -> Result<(Vec<String>, Vec<Game>), Box<dyn Error>> {
         let built = ws.select_games(if games.is_empty() {
             &self.options.games
         } else {
@@ -359,14 +373,31 @@ impl Watcher {
         let mut compiled = Vec::new();
         for id in &wanted {
             compiled.extend(game::compile(
-                &mut ws,
+                ws,
                 id,
                 Decks::Check,
                 // Each round rebuilds from the files the save changed.
                 Keep::AllCached,
-                &mut diags,
+                diags,
             )?);
         }
+        Ok((built, compiled))
+    }
+
+    /// Builds `games` (every watched game when empty; none unless `emit`),
+    /// calls `tell` with the round's diagnostics — what the preview pages
+    /// measured as not fitting among them — once the outputs are written
+    /// (or were not), and then, with the preview, makes the deck builder's
+    /// catalog of every watched game — each game compiled once for all.
+    fn build(
+        &self,
+        games: &[String],
+        emit: bool,
+        tell: impl FnOnce(&Diagnostics, &SourceMap),
+    ) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
+        let mut ws = Workspace::open(&self.root)?;
+        let mut diags = Diagnostics::new();
+        let (built, compiled) = self.compile(&mut ws, games, &mut diags)?;
         if diags.has_errors() {
             ws.restore(&diags)?;
             tell(&diags, &ws.sources);
@@ -394,8 +425,8 @@ impl Watcher {
         tell(&diags, &ws.sources);
         let summary = match &units {
             Some(units) => super::build::written(&to_build, &self.root, &self.options.out, units),
-            None if !emit => "the preview measured the sheets".to_owned(),
-            None => "nothing written".to_owned(),
+            None if emit => "nothing written".to_owned(),
+            None => "the preview measured the sheets".to_owned(),
         };
         let catalog = match (&self.live, units) {
             (Some(_), Some(_)) => {

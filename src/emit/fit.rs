@@ -62,8 +62,8 @@ pub fn check_sheets(
         return Ok(false);
     }
     let measured = chromium.take_measured();
+    report(&measured, about, (game, ws), diags);
     let reported = measured.pages > 0;
-    report(measured, about, (game, ws), diags);
     Ok(reported)
 }
 
@@ -71,7 +71,7 @@ pub fn check_sheets(
 /// `about`) measured: each box whose text does not fit, at the card's
 /// field; a warning when no page reported at all.
 pub fn report(
-    measured: Measured,
+    measured: &Measured,
     about: &str,
     (game, ws): (&Game, &Workspace),
     diags: &mut Diagnostics,

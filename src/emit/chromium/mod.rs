@@ -305,15 +305,7 @@ impl Chromium {
         if let Some(url) = origin.navigation() {
             return Err(navigated(job, url));
         }
-        if let Ok(mut measured) = self.measured.lock() {
-            match origin.overflows() {
-                Some(found) => {
-                    measured.pages += 1;
-                    measured.overflows.extend(found);
-                }
-                None => measured.silent += 1,
-            }
-        }
+        self.keep_measured(&origin);
         let writes = !matches!(job.shot, Shot::Measure);
         if status.success() && writes && !job.out.is_file() {
             return Err(failed(
@@ -324,6 +316,19 @@ impl Chromium {
             return Err(failed(format!("{status}: {}", log_tail(&log_path))));
         }
         Ok(())
+    }
+
+    /// Keeps what the page of `origin` reported (or that it did not).
+    fn keep_measured(&self, origin: &Origin) {
+        if let Ok(mut measured) = self.measured.lock() {
+            match origin.overflows() {
+                Some(found) => {
+                    measured.pages += 1;
+                    measured.overflows.extend(found);
+                }
+                None => measured.silent += 1,
+            }
+        }
     }
 
     /// The browser's command line for `job`, with its profile in `profile`

@@ -79,7 +79,7 @@ pub fn parse(body: &[u8]) -> Option<Vec<Overflow>> {
             .take(MAX_BOX)
             .collect();
         if o.side != "back" {
-            o.side = "face".to_owned();
+            "face".clone_into(&mut o.side);
         }
     }
     Some(out)
@@ -219,7 +219,8 @@ fn words(text: &str) -> BTreeSet<String> {
 /// the one that shares more, then the first.
 fn culprit(texts: &[(String, String)], shown: &str) -> Option<String> {
     let shown = words(shown);
-    let mut best: Option<(f64, usize, &str)> = None;
+    // (shared, total, pointer): the cover is shared / total.
+    let mut best: Option<(usize, usize, &str)> = None;
     for (pointer, text) in texts {
         let own = words(text);
         let total: usize = own.iter().map(|w| w.chars().count()).sum();
@@ -231,9 +232,9 @@ fn culprit(texts: &[(String, String)], shown: &str) -> Option<String> {
         if shared < MIN_SHARED || shared * 2 < total {
             continue;
         }
-        let cover = shared as f64 / total as f64;
-        if best.is_none_or(|(c, s, _)| cover > c || (cover == c && shared > s)) {
-            best = Some((cover, shared, pointer));
+        let better = best.is_none_or(|(s, t, _)| (shared * t, shared) > (s * total, s));
+        if better {
+            best = Some((shared, total, pointer));
         }
     }
     best.map(|(.., p)| p.to_owned())
