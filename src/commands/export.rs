@@ -93,7 +93,7 @@ pub(crate) fn run(
             };
             emitter.emit(game, ws, &mut stage, diags)?;
             // Its pages measured what does not fit as they rendered.
-            fit::report(&chromium.take_measured(), &about, (game, ws), diags);
+            fit::report(&chromium.take_measured(), (&about, None), (game, ws), diags);
             Ok(())
         },
     )?;

@@ -458,12 +458,8 @@ fn preview_fits(
         live.forget_fits(g.id());
     }
     for g in compiled {
-        diags.extend(overflow::diagnose(
-            g,
-            &ws.sources,
-            ws.jail(),
-            &live.fits(g.id()),
-        ));
+        let fits = live.fits(g.id());
+        diags.extend(overflow::diagnose(g, (&ws.sources, ws.jail()), None, &fits));
     }
 }
 

@@ -17,11 +17,23 @@ use crate::load::Workspace;
 /// The code of a fit check that could not be made.
 pub const UNCHECKED: &str = "sheets::fit-unchecked";
 
-/// Loads the sheets staged in `folder` (relative to the output folder:
-/// its `index.html` and the files beside it) in `chromium`, and reports
-/// into `diags` the text of `game`'s cards that does not fit. `about`
-/// names the sheets, `cards` counts their boxes (the page's time limit
-/// grows with them). A browser that fails on the page is a warning: the
+/// A set of sheets staged for [`check_sheets`].
+#[derive(Debug, Clone, Copy)]
+pub struct Staged<'a> {
+    /// Its folder, relative to the output folder (its `index.html` and
+    /// the files beside it).
+    pub folder: &'a Path,
+    /// What it is, for messages (``the sheets of `mini` ``).
+    pub about: &'a str,
+    /// How many card boxes it draws (the page's time limit grows with them).
+    pub cards: usize,
+    /// The language it is printed in, when not the game's own.
+    pub lang: Option<&'a str>,
+}
+
+/// Loads the `sheets` staged in `stage` in `chromium`, and reports into
+/// `diags` the text of `game`'s cards (the game in the sheets' language)
+/// that does not fit. A browser that fails on the page is a warning: the
 /// sheets are written all the same. Returns whether the page reported.
 ///
 /// # Errors
@@ -29,11 +41,11 @@ pub const UNCHECKED: &str = "sheets::fit-unchecked";
 pub fn check_sheets(
     chromium: &Chromium,
     (game, ws): (&Game, &Workspace),
-    (stage, folder): (&Stage, &Path),
-    (about, cards): (&str, usize),
+    stage: &Stage,
+    sheets: Staged<'_>,
     diags: &mut Diagnostics,
 ) -> Result<bool, EmitError> {
-    let Some(root) = stage.staged_path(folder) else {
+    let Some(root) = stage.staged_path(sheets.folder) else {
         return Ok(false);
     };
     let mut files = Vec::new();
@@ -45,8 +57,8 @@ pub fn check_sheets(
     let job = Job {
         page: "index.html".to_owned(),
         out: site.root.join("index.html"),
-        about: about.to_owned(),
-        cards,
+        about: sheets.about.to_owned(),
+        cards: sheets.cards,
         shot: Shot::Measure,
     };
     // What earlier pages of this browser measured is not these sheets'.
@@ -55,24 +67,24 @@ pub fn check_sheets(
         diags.push(
             Diagnostic::warning(
                 UNCHECKED,
-                format!("the fit of {about} was not checked: {e}"),
+                format!("the fit of {} was not checked: {e}", sheets.about),
             )
             .with_help("the sheets are written; `--no-fit-check` skips the check"),
         );
         return Ok(false);
     }
     let measured = chromium.take_measured();
-    report(&measured, about, (game, ws), diags);
-    let reported = measured.pages > 0;
-    Ok(reported)
+    report(&measured, (sheets.about, sheets.lang), (game, ws), diags);
+    Ok(measured.pages > 0)
 }
 
 /// Reports into `diags` what the pages of `game`'s cards (named by
-/// `about`) measured: each box whose text does not fit, at the card's
-/// field; a warning when no page reported at all.
+/// `about`, in language `lang` when not the game's own) measured: each
+/// box whose text does not fit, at the card's field; a warning when no
+/// page reported at all.
 pub fn report(
     measured: &Measured,
-    about: &str,
+    (about, lang): (&str, Option<&str>),
     (game, ws): (&Game, &Workspace),
     diags: &mut Diagnostics,
 ) {
@@ -87,8 +99,8 @@ pub fn report(
     }
     diags.extend(overflow::diagnose(
         game,
-        &ws.sources,
-        ws.jail(),
+        (&ws.sources, ws.jail()),
+        lang,
         &measured.overflows,
     ));
 }

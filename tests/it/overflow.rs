@@ -336,3 +336,41 @@ async fn watch_serve_shows_it_in_the_preview_and_on_the_terminal() {
     assert!(!page_text(&client).await.contains("sheets::overflow"));
     client.close().await.unwrap();
 }
+
+#[test]
+fn print_checks_the_sheets_of_each_language_against_its_translated_text() {
+    let ws = game(SHORT, CUTTING);
+    let manifest = GAME.replace(
+        "language = \"en\"",
+        "language = \"en\"\ntranslations = [\"pt-BR\"]",
+    );
+    let schema = SCHEMA.replace(
+        r#""effect": { "type": "string" }"#,
+        r#""effect": { "type": "string", "x-carta-translate": true }"#,
+    );
+    ws.write("cards/mini/game.toml", manifest)
+        .write("schemas/mini/card.schema.json", schema)
+        .write(
+            "cards/mini/i18n/pt-BR.toml",
+            "[cards.short]\neffect = \"Compre uma carta, depois descarte duas cartas, embaralhe o seu cemitério no seu grimório, compre sete cartas e jogue um turno extra depois deste se controlar menos terrenos que qualquer oponente.\"\n",
+        );
+    let run = ws
+        .run(["--message-format", "json", "print", "--lang", "pt-BR"])
+        .succeeds();
+    let found = overflows(&run);
+    assert_eq!(
+        found.len(),
+        1,
+        "only the Portuguese sheets overflow: {found:#?}"
+    );
+    assert_eq!(place(&found[0]), ("cards/mini/cards.toml", 5, 10));
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the text of `effect` of card `short` is ")
+            && message.contains(" taller in `pt-BR` than its box"),
+        "{message}"
+    );
+    ws.run(["print", "--lang", "pt-BR"])
+        .succeeds()
+        .stderr_has("text checked for overflow in Chromium: 2 of 2 sets of sheets");
+}

@@ -87,12 +87,14 @@ pub fn parse(body: &[u8]) -> Option<Vec<Overflow>> {
 
 /// The warnings for `found` (the reports of pages of `game`'s cards, in
 /// any order, repeats included): one per card side, box and field, at the
-/// field's value in the card's file. Boxes of cards `game` does not have
-/// are left out.
+/// field's value in the card's file. `lang` is the pages' language when
+/// it is not the game's own (`game` is then the game in that language,
+/// whose texts the field is found by). Boxes of cards `game` does not
+/// have are left out.
 pub fn diagnose(
     game: &Game,
-    sources: &SourceMap,
-    jail: &Jail,
+    (sources, jail): (&SourceMap, &Jail),
+    lang: Option<&str>,
     found: &[Overflow],
 ) -> Vec<Diagnostic> {
     let mut seen = BTreeSet::new();
@@ -111,20 +113,24 @@ pub fn diagnose(
         if !seen.insert((&o.card, &o.side, &o.container, pointer.clone())) {
             continue;
         }
-        out.push(warning(sources, jail, card, o, pointer.as_deref()));
+        out.push(warning((sources, jail), card, o, pointer.as_deref(), lang));
     }
     out
 }
 
-/// The warning for `o` on `card`, at the field `pointer` (else the card).
+/// The warning for `o` on `card`, at the field `pointer` (else the card),
+/// naming the language `lang` of translated sheets.
 fn warning(
-    sources: &SourceMap,
-    jail: &Jail,
+    (sources, jail): (&SourceMap, &Jail),
     card: &RawCard,
     o: &Overflow,
     pointer: Option<&str>,
+    lang: Option<&str>,
 ) -> Diagnostic {
-    let how = amount(o);
+    let how = match lang {
+        Some(lang) => format!("{} in `{lang}`", amount(o)),
+        None => amount(o),
+    };
     let place = if o.side == "back" {
         format!("its box `{}` on the card's back", o.container)
     } else {
