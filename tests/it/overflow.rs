@@ -374,3 +374,31 @@ fn print_checks_the_sheets_of_each_language_against_its_translated_text() {
         .succeeds()
         .stderr_has("text checked for overflow in Chromium: 2 of 2 sets of sheets");
 }
+
+#[test]
+fn an_enum_printed_as_its_label_is_found_at_its_field() {
+    let face = r#"<div class="element" style="width: 12mm; white-space: nowrap; font-size: 3mm">{{fields.element}}</div>
+"#;
+    let ws = game(
+        "[[card]]\nid = \"blaze\"\nkind = \"card\"\nname = \"Blaze\"\nelement = \"fire\"\n",
+        face,
+    );
+    let schema = SCHEMA.replace(
+        r#""flavor": { "type": "string" }"#,
+        r#""flavor": { "type": "string" },
+    "element": { "enum": ["fire"], "x-carta-labels": { "fire": "Inferno of the Burning Mountains" } }"#,
+    );
+    ws.write("schemas/mini/card.schema.json", schema);
+    let run = ws.run(["--message-format", "json", "print"]).succeeds();
+    let found = overflows(&run);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(place(&found[0]), ("cards/mini/cards.toml", 5, 11));
+    assert!(
+        found[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the text of `element` of card `blaze` is "),
+        "{}",
+        found[0]["message"]
+    );
+}

@@ -5,9 +5,10 @@
 //! every card box some text still runs past once the text is shrunk, and
 //! posts what it found ([`parse`]). Templates name no fields in their
 //! HTML, so the field is found by its text ([`diagnose`]): the card's
-//! string whose words the text that did not fit covers best (at least
-//! half of them), else the one the whole box's text covers best, else the
-//! card itself. So it works for any template, the author adding
+//! string (as authored or as printed: an enum's label, a referenced
+//! card's name) whose words the text that did not fit covers best (at
+//! least half of them), else the one the whole box's text covers best,
+//! else the card itself. So it works for any template, the author adding
 //! nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::display::display_fields;
 use super::spans;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
@@ -108,7 +110,7 @@ pub fn diagnose(
         };
         let texts = fields
             .entry(card.id.as_str())
-            .or_insert_with(|| texts(card));
+            .or_insert_with(|| texts(card, game));
         let pointer = culprit(texts, &o.hidden).or_else(|| culprit(texts, &o.text));
         if !seen.insert((&o.card, &o.side, &o.container, pointer.clone())) {
             continue;
@@ -176,8 +178,9 @@ fn amount(o: &Overflow) -> String {
 }
 
 /// Every text of `card` a template may print, with its JSON pointer: its
-/// name, then each string among its fields, in order.
-fn texts(card: &RawCard) -> Vec<(String, String)> {
+/// name, then each string among its fields as authored (`raw`), then as a
+/// player reads them (`fields`: enum labels, referenced cards' names).
+fn texts(card: &RawCard, game: &Game) -> Vec<(String, String)> {
     fn walk(v: &Value, pointer: &mut String, out: &mut Vec<(String, String)>) {
         match v {
             Value::String(s) => out.push((pointer.clone(), s.clone())),
@@ -202,12 +205,14 @@ fn texts(card: &RawCard) -> Vec<(String, String)> {
         }
     }
     let mut out = vec![("/name".to_owned(), card.name.clone())];
-    let fields = card.all_fields();
+    let raw = card.all_fields();
+    let shown = display_fields(card, &raw, game);
     walk(
-        &Value::Object(fields.into_owned()),
+        &Value::Object(raw.into_owned()),
         &mut String::new(),
         &mut out,
     );
+    walk(&Value::Object(shown), &mut String::new(), &mut out);
     out
 }
 
