@@ -227,6 +227,10 @@ pub enum Command {
         /// Print settings.
         #[command(flatten)]
         print: PrintArgs,
+        /// Do not load the sheets in Chromium to check that every card's
+        /// text fits its box (`sheets::overflow` warnings).
+        #[arg(long)]
+        no_fit_check: bool,
     },
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, a Tabletop Simulator deck, a Card
@@ -683,6 +687,25 @@ fn deck(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, C
     }
 }
 
+/// `carta print`: the sheets of `targets` into `out`, checking that their
+/// text fits when `fit_check`.
+fn print_sheets(
+    root: &Path,
+    targets: &[String],
+    out: &Path,
+    print: &PrintArgs,
+    fit_check: bool,
+) -> Result<Report, CommandError> {
+    commands::print::run(
+        root,
+        targets,
+        out,
+        print.options(),
+        &print.languages,
+        fit_check,
+    )
+}
+
 /// The commands that run once and report.
 fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, CommandError> {
     let root = &g.dir;
@@ -726,13 +749,8 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             targets,
             out,
             print,
-        } => commands::print::run(
-            root,
-            targets,
-            &root.join(out),
-            print.options(),
-            &print.languages,
-        ),
+            no_fit_check,
+        } => print_sheets(root, targets, &root.join(out), print, !no_fit_check),
         Command::Completions { .. }
         | Command::Man { .. }
         | Command::Watch(_)

@@ -15,6 +15,7 @@ use crate::emit::cards::{ExportOptions, ImageExport};
 use crate::emit::cgs::CgsEmitter;
 use crate::emit::chromium::Chromium;
 use crate::emit::cockatrice::CockatriceEmitter;
+use crate::emit::fit;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
 use crate::emit::pod::{Ghostscript, PodEmitter, Shop, Upload};
@@ -88,6 +89,7 @@ pub(crate) fn run(
                 options: options.clone(),
                 chromium: chromium.clone(),
             };
+            let about = format!("the {} of `{}`", format.name(), target.stem);
             let emitter: Box<dyn Emitter + '_> = match format {
                 Format::Pdf => Box::new(PdfEmitter {
                     stem: target.stem.clone(),
@@ -106,7 +108,10 @@ pub(crate) fn run(
                     ghostscript: ghostscript.clone(),
                 }),
             };
-            Ok(emitter.emit(game, ws, &mut stage, diags)?)
+            emitter.emit(game, ws, &mut stage, diags)?;
+            // Its pages measured what does not fit as they rendered.
+            fit::report(&chromium.take_measured(), (&about, None), (game, ws), diags);
+            Ok(())
         },
     )?;
     if diags.has_errors() {

@@ -8,13 +8,17 @@ use super::build::nothing_written;
 use super::{CommandError, Report, open_deck};
 use crate::diag::Diagnostics;
 use crate::emit::cards::Target;
+use crate::emit::chromium::Chromium;
+use crate::emit::fit;
 use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, deck, pool_prints};
 use crate::emit::{Emitter, Stage};
 use crate::game::{self, Game, Games, Keep};
 use crate::load::Workspace;
 
 /// Prints `targets` — game ids and deck files (`*.toml`, relative to the
-/// current directory) — of the workspace at `root` into `out`.
+/// current directory) — of the workspace at `root` into `out`; with
+/// `fit_check`, loads each set of sheets in Chromium, when there is one,
+/// and warns of text that does not fit its box (`sheets::overflow`).
 ///
 /// # Errors
 /// When the workspace or a file cannot be read or the output cannot be written.
@@ -24,19 +28,38 @@ pub(crate) fn run(
     out: &Path,
     sheets: SheetOptions,
     languages: &[String],
+    fit_check: bool,
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(root, out);
+    let browser = fit_check.then(Chromium::find);
+    let chromium = match &browser {
+        Some(Ok(chromium)) => Some(chromium.clone().with_limit(ws.limits().export_seconds)),
+        _ => None,
+    };
+    let (mut checked, mut sets) = (0, 0);
     let printed = each_target(
         &mut ws,
         targets,
         &mut diags,
         |game, target, deck, ws, diags| {
+            let stem = target.stem.clone();
             let emitter = sheets_of(game, target, deck, sheets);
             emitter.emit(game, ws, &mut stage, diags)?;
+            let langs = if deck { &[][..] } else { languages };
             if !deck {
-                super::build::emit_languages(game, languages, sheets, ws, &mut stage, diags)?;
+                super::build::emit_languages(game, langs, sheets, ws, &mut stage, diags)?;
+            }
+            if let Some(chromium) = chromium.as_ref().filter(|_| !diags.has_errors()) {
+                let set = Printed {
+                    game,
+                    emitter: &emitter,
+                    stem: &stem,
+                    languages: langs,
+                };
+                let (n, of) = check_fit(chromium, &set, (ws, &stage), diags)?;
+                (checked, sets) = (checked + n, sets + of);
             }
             Ok(())
         },
@@ -50,7 +73,95 @@ pub(crate) fn run(
     } else {
         "sets of sheets"
     };
-    Ok(Report::new(ws, diags, format!("printed {printed} {noun}"))?)
+    let report = Report::new(ws, diags, format!("printed {printed} {noun}"))?;
+    Ok(match browser {
+        Some(Err(e)) => report.with_details(vec![format!(
+            "note: the text was not checked for overflow: {e}, or pass --no-fit-check"
+        )]),
+        Some(Ok(_)) => report.with_details(vec![format!(
+            "text checked for overflow in Chromium: {checked} of {sets} {}",
+            if sets == 1 {
+                "set of sheets"
+            } else {
+                "sets of sheets"
+            }
+        )]),
+        None => report,
+    })
+}
+
+/// A set of sheets `print` staged: a target's, in the game's language
+/// and, for a game, in each of `languages`.
+struct Printed<'a> {
+    game: &'a Game,
+    emitter: &'a SheetsEmitter<'a>,
+    stem: &'a str,
+    languages: &'a [String],
+}
+
+/// Loads each sheets of `set` staged in `stage` in `chromium` (see
+/// [`fit::check_sheets`]): the source language's, then each language's
+/// the game has (the others were reported as errors); returns how many
+/// reported, of how many.
+///
+/// # Errors
+/// When a staged folder cannot be listed or the game's translatable
+/// strings cannot be read.
+fn check_fit(
+    chromium: &Chromium,
+    set: &Printed<'_>,
+    (ws, stage): (&mut Workspace, &Stage),
+    diags: &mut Diagnostics,
+) -> Result<(usize, usize), CommandError> {
+    let (game, emitter) = (set.game, set.emitter);
+    let folder = emitter.folder(game);
+    let cards = emitter.copies().saturating_mul(2);
+    let about = format!("the sheets of `{}`", set.stem);
+    let sheets = fit::Staged {
+        folder: &folder,
+        about: &about,
+        cards,
+        lang: None,
+    };
+    let mut checked = usize::from(fit::check_sheets(
+        chromium,
+        (game, ws),
+        stage,
+        sheets,
+        diags,
+    )?);
+    let m = &game.manifest.manifest;
+    let langs = if set.languages.is_empty() {
+        m.print
+            .as_ref()
+            .map(|p| p.languages.clone())
+            .unwrap_or_default()
+    } else {
+        set.languages.to_vec()
+    };
+    let langs: Vec<String> = langs
+        .into_iter()
+        .filter(|l| *l == m.language || m.translations.contains(l))
+        .collect();
+    if langs.is_empty() {
+        return Ok((checked, 1));
+    }
+    // Read again for the texts the sheets printed; its problems were reported.
+    let sources = game::translatable(ws, game, &mut Diagnostics::new())?;
+    for lang in &langs {
+        let (localized, _) = game.localized(lang, &sources);
+        let about = format!("the `{lang}` sheets of `{}`", set.stem);
+        let folder = folder.join(lang);
+        let sheets = fit::Staged {
+            folder: &folder,
+            about: &about,
+            cards,
+            lang: (*lang != m.language).then_some(lang.as_str()),
+        };
+        let ok = fit::check_sheets(chromium, (&localized, ws), stage, sheets, diags)?;
+        checked += usize::from(ok);
+    }
+    Ok((checked, 1 + langs.len()))
 }
 
 /// The sheets of a target: a game's into `<game>/sheets/`, a deck's into

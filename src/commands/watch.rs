@@ -19,6 +19,7 @@ use notify::{RecursiveMode, Watcher as _, recommended_watcher};
 use super::Report;
 use crate::diag::{Diagnostics, Format, Renderer, Severity, SourceMap};
 use crate::emit::sheets::SheetOptions;
+use crate::emit::sheets::overflow;
 use crate::game::{self, Decks, Game, Keep};
 use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::Workspace;
@@ -54,6 +55,19 @@ pub(crate) struct WatchOptions {
 /// Prints one round's diagnostics and summary.
 pub(crate) type Show<'a> = dyn FnMut(Report) + 'a;
 
+/// What wakes the watcher: a file event, or a preview page that measured
+/// its text differently from before.
+enum Wake {
+    Files(notify::Result<notify::Event>),
+    Fit,
+}
+
+/// The files a burst of events names, and whether a page measured.
+struct Burst {
+    paths: Vec<PathBuf>,
+    fit: bool,
+}
+
 /// Watches the workspace at `root` until the process is stopped.
 ///
 /// # Errors
@@ -83,17 +97,13 @@ pub(crate) fn watch(
         watcher.remember(&root.join(dir));
     }
     watcher.rebuild(&options.games, report)?;
-    if let (Some(addr), Some(live)) = (options.serve, live) {
-        let bound = crate::server::start(addr, live, limits)
-            .map_err(|e| format!("cannot serve the preview: {e}"))?;
-        let url = format!("http://{bound}/");
-        eprintln!("serving the preview at {url}");
-        if options.open {
-            super::serving::open_browser(&url);
-        }
-    }
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut notifier = recommended_watcher(tx)?;
+    if let (Some(addr), Some(live)) = (options.serve, live) {
+        serve(addr, live, limits, options.open, tx.clone())?;
+    }
+    let mut notifier = recommended_watcher(move |event| {
+        let _ = tx.send(Wake::Files(event));
+    })?;
     for dir in ["cards", "schemas", "templates"] {
         let path = root.join(dir);
         if path.is_dir() {
@@ -101,8 +111,9 @@ pub(crate) fn watch(
         }
     }
     eprintln!("watching cards/, schemas/ and templates/ (Ctrl-C to stop)");
-    while let Some(paths) = next_burst(&rx)? {
-        let modified: Vec<&Path> = paths
+    while let Some(burst) = next_burst(&rx)? {
+        let modified: Vec<&Path> = burst
+            .paths
             .iter()
             .map(PathBuf::as_path)
             .filter(|p| watcher.modified(p))
@@ -112,6 +123,9 @@ pub(crate) fn watch(
             .filter_map(|p| watcher.relevant(p))
             .collect();
         if changed.is_empty() {
+            if burst.fit {
+                watcher.refit(report)?;
+            }
             continue;
         }
         let games = watcher.affected(&changed)?;
@@ -120,24 +134,54 @@ pub(crate) fn watch(
     Ok(())
 }
 
-/// The paths a burst of file events names, as soon as the burst is over
-/// (see [`SETTLE`]); access events (carta's own reads among them) are left
-/// out. `None` when the watcher is gone.
+/// Serves the preview at `addr`, waking the watcher through `wake` when a
+/// page measures its text differently, and opens it when `open`.
+///
+/// # Errors
+/// When the address cannot be bound.
+fn serve(
+    addr: SocketAddr,
+    live: Arc<Live>,
+    limits: ConnLimits,
+    open: bool,
+    wake: std::sync::mpsc::Sender<Wake>,
+) -> Result<(), Box<dyn Error>> {
+    live.on_fit(move || {
+        let _ = wake.send(Wake::Fit);
+    });
+    let bound = crate::server::start(addr, live, limits)
+        .map_err(|e| format!("cannot serve the preview: {e}"))?;
+    let url = format!("http://{bound}/");
+    eprintln!("serving the preview at {url}");
+    if open {
+        super::serving::open_browser(&url);
+    }
+    Ok(())
+}
+
+/// The paths a burst of file events names, and whether a preview page
+/// measured among them, as soon as the burst is over (see [`SETTLE`]);
+/// access events (carta's own reads among them) are left out. `None` when
+/// the watcher is gone.
 ///
 /// # Errors
 /// When the watcher reports an error.
-fn next_burst(
-    rx: &Receiver<notify::Result<notify::Event>>,
-) -> Result<Option<Vec<PathBuf>>, notify::Error> {
+fn next_burst(rx: &Receiver<Wake>) -> Result<Option<Burst>, notify::Error> {
     let Ok(first) = rx.recv() else {
         return Ok(None);
     };
     let start = Instant::now();
     let mut paths = Vec::new();
-    let mut take = |event: notify::Result<notify::Event>| -> Result<(), notify::Error> {
-        let event = event?;
-        if !event.kind.is_access() {
-            paths.extend(event.paths);
+    let mut fit = false;
+    let mut take = |wake: Wake| -> Result<(), notify::Error> {
+        match wake {
+            Wake::Files(event) => {
+                let event = event?;
+                if !event.kind.is_access() {
+                    paths.extend(event.paths);
+                }
+            }
+            Wake::Fit => fit = true,
         }
         Ok(())
     };
@@ -151,7 +195,7 @@ fn next_burst(
     }
     paths.sort();
     paths.dedup();
-    Ok(Some(paths))
+    Ok(Some(Burst { paths, fit }))
 }
 
 struct Watcher {
@@ -228,6 +272,22 @@ impl Watcher {
     /// check is clean; tells the preview as soon as the outputs are
     /// written (the deck builder's catalog follows), and prints the outcome.
     fn rebuild(&mut self, games: &[String], report: &mut Show<'_>) -> Result<(), Box<dyn Error>> {
+        self.round(games, true, report)
+    }
+
+    /// Reports again, without building, what a preview page measured:
+    /// the last round's problems and the text that does not fit.
+    fn refit(&mut self, report: &mut Show<'_>) -> Result<(), Box<dyn Error>> {
+        self.round(&[], false, report)
+    }
+
+    /// [`Watcher::rebuild`], writing the outputs only when `emit`.
+    fn round(
+        &mut self,
+        games: &[String],
+        emit: bool,
+        report: &mut Show<'_>,
+    ) -> Result<(), Box<dyn Error>> {
         let (entries, checked) = self.check()?;
         let live = self.live.clone();
         let verbose = self.options.verbose;
@@ -240,7 +300,7 @@ impl Watcher {
             tell(&failed.diags, &failed.sources);
             failed
         } else {
-            let (round, catalog) = self.build(games, tell)?;
+            let (round, catalog) = self.build(games, emit, tell)?;
             // The deck builder follows the last clean round.
             if let (Some(live), Some(catalog)) = (&self.live, catalog) {
                 live.set_catalog(catalog);
@@ -288,17 +348,18 @@ impl Watcher {
         Ok((entries, failed))
     }
 
-    /// Builds `games` (every watched game when empty), calls `tell` with
-    /// the round's diagnostics once the outputs are written (or were not),
-    /// and then, with the preview, makes the deck builder's catalog of every
-    /// watched game — each game compiled once for both.
-    fn build(
+    /// The ids of `games` (every watched game when empty), and the games
+    /// compiled: those, or every watched game under the preview (for the
+    /// deck builder's catalog).
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    fn compile(
         &self,
+        ws: &mut Workspace,
         games: &[String],
-        tell: impl FnOnce(&Diagnostics, &SourceMap),
-    ) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
-        let mut ws = Workspace::open(&self.root)?;
-        let mut diags = Diagnostics::new();
+        diags: &mut Diagnostics,
+    ) -> Result<(Vec<String>, Vec<Game>), Box<dyn Error>> {
         let built = ws.select_games(if games.is_empty() {
             &self.options.games
         } else {
@@ -312,14 +373,31 @@ impl Watcher {
         let mut compiled = Vec::new();
         for id in &wanted {
             compiled.extend(game::compile(
-                &mut ws,
+                ws,
                 id,
                 Decks::Check,
                 // Each round rebuilds from the files the save changed.
                 Keep::AllCached,
-                &mut diags,
+                diags,
             )?);
         }
+        Ok((built, compiled))
+    }
+
+    /// Builds `games` (every watched game when empty; none unless `emit`),
+    /// calls `tell` with the round's diagnostics — what the preview pages
+    /// measured as not fitting among them — once the outputs are written
+    /// (or were not), and then, with the preview, makes the deck builder's
+    /// catalog of every watched game — each game compiled once for all.
+    fn build(
+        &self,
+        games: &[String],
+        emit: bool,
+        tell: impl FnOnce(&Diagnostics, &SourceMap),
+    ) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
+        let mut ws = Workspace::open(&self.root)?;
+        let mut diags = Diagnostics::new();
+        let (built, compiled) = self.compile(&mut ws, games, &mut diags)?;
         if diags.has_errors() {
             ws.restore(&diags)?;
             tell(&diags, &ws.sources);
@@ -332,16 +410,23 @@ impl Watcher {
         };
         let to_build: Vec<&Game> = compiled
             .iter()
-            .filter(|g| built.iter().any(|id| id == g.id()))
+            .filter(|g| emit && built.iter().any(|id| id == g.id()))
             .collect();
         let bar = super::progress::Progress::new(false, 0);
-        let units =
-            super::build::emit_games(&mut ws, &to_build, (&target, true), &bar, &mut diags)?;
+        let units = if emit {
+            super::build::emit_games(&mut ws, &to_build, (&target, true), &bar, &mut diags)?
+        } else {
+            None
+        };
+        if let Some(live) = &self.live {
+            preview_fits(live, &compiled, &to_build, &ws, &mut diags);
+        }
         ws.restore(&diags)?;
         tell(&diags, &ws.sources);
         let summary = match &units {
             Some(units) => super::build::written(&to_build, &self.root, &self.options.out, units),
-            None => "nothing written".to_owned(),
+            None if emit => "nothing written".to_owned(),
+            None => "the preview measured the sheets".to_owned(),
         };
         let catalog = match (&self.live, units) {
             (Some(_), Some(_)) => {
@@ -356,6 +441,25 @@ impl Watcher {
         };
         let round = Report::new(ws, diags, summary)?;
         Ok((round, catalog))
+    }
+}
+
+/// Reports into `diags` the text each game's preview page measured as not
+/// fitting; the pages of the games in `rebuilt` are forgotten, since they
+/// show new sheets (they measure those and report again).
+fn preview_fits(
+    live: &Live,
+    compiled: &[Game],
+    rebuilt: &[&Game],
+    ws: &Workspace,
+    diags: &mut Diagnostics,
+) {
+    for g in rebuilt {
+        live.forget_fits(g.id());
+    }
+    for g in compiled {
+        let fits = live.fits(g.id());
+        diags.extend(overflow::diagnose(g, (&ws.sources, ws.jail()), None, &fits));
     }
 }
 

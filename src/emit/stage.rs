@@ -136,6 +136,15 @@ impl Stage {
         Ok(BufWriter::new(file))
     }
 
+    /// Where `path` (relative to the output folder) is staged on disk, for
+    /// a reader of what was written (the browser that measures the
+    /// sheets); `None` before anything was staged.
+    pub fn staged_path(&self, path: &Path) -> Option<PathBuf> {
+        self.open
+            .as_ref()
+            .map(|_| self.out.join(Stage::stage_name()).join(path))
+    }
+
     /// Moves every staged unit into place and returns them (relative to the
     /// output folder, in order). A link or a non-regular file where a unit
     /// goes, or on its way, is refused before any unit is moved.

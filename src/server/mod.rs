@@ -22,18 +22,30 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use futures_util::Stream;
 use serde::Serialize;
 
 pub(crate) use builder::Catalog;
 pub(crate) use net::ConnLimits;
 
+use crate::emit::sheets::overflow::{self, Overflow};
 use crate::load::{Jail, ReadProblem};
+
+/// Called when a preview page reports text that does not fit differently
+/// from before.
+struct FitListener(Box<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for FitListener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FitListener")
+    }
+}
 
 /// One diagnostic as the overlay shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -107,6 +119,10 @@ pub(crate) struct Live {
     max_bytes: u64,
     /// The deck builder's games (swapped whole when they change).
     catalog: RwLock<Arc<Catalog>>,
+    /// Per game, what its preview page last measured as not fitting.
+    fits: Mutex<std::collections::BTreeMap<String, Vec<Overflow>>>,
+    /// Who hears of a new measurement (the watcher).
+    on_fit: RwLock<Option<FitListener>>,
 }
 
 impl Live {
@@ -129,7 +145,41 @@ impl Live {
             out: std::path::absolute(out)?,
             max_bytes,
             catalog: RwLock::default(),
+            fits: Mutex::default(),
+            on_fit: RwLock::default(),
         }))
+    }
+
+    /// Has `listener` called each time a preview page reports text that
+    /// does not fit differently from the last report of its game.
+    pub(crate) fn on_fit(&self, listener: impl Fn() + Send + Sync + 'static) {
+        *self.on_fit.write().expect("listener lock") = Some(FitListener(Box::new(listener)));
+    }
+
+    /// What game `id`'s preview page last reported as not fitting.
+    pub(crate) fn fits(&self, id: &str) -> Vec<Overflow> {
+        let fits = self.fits.lock().expect("fits lock");
+        fits.get(id).cloned().unwrap_or_default()
+    }
+
+    /// Forgets what game `id`'s page reported: its sheets were rebuilt,
+    /// and the page will measure them again.
+    pub(crate) fn forget_fits(&self, id: &str) {
+        self.fits.lock().expect("fits lock").remove(id);
+    }
+
+    /// Keeps `found` as game `id`'s report, telling the listener when it
+    /// differs from the last.
+    fn measured(&self, id: &str, found: Vec<Overflow>) {
+        let changed = {
+            let mut fits = self.fits.lock().expect("fits lock");
+            let changed = fits.get(id).map_or(!found.is_empty(), |old| *old != found);
+            fits.insert(id.to_owned(), found);
+            changed
+        };
+        if changed && let Some(listener) = &*self.on_fit.read().expect("listener lock") {
+            (listener.0)();
+        }
     }
 
     /// Publishes a rebuild: `update` edits the status, the generation moves,
@@ -235,6 +285,7 @@ pub(crate) fn start(
         .route("/status.json", get(status))
         .route("/events", get(events))
         .route("/g/{game}/", get(game_page))
+        .route("/g/{game}/.carta-overflow", post(fit_report))
         .route("/g/{game}/{*path}", get(game_file))
         .merge(builder::api::routes())
         .layer(axum::middleware::from_fn_with_state(
@@ -296,6 +347,30 @@ async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
         .and_then(|jail| jail.read(&jail.root().join("index.html")).ok())
         .and_then(|bytes| String::from_utf8(bytes).ok());
     Html(page::game(&status, entry, sheets.as_deref())).into_response()
+}
+
+/// What a game's preview page measured as not fitting (its fit script's
+/// JSON report, posted by the page itself: the guard has checked its
+/// origin and type): kept for the watcher, which reports it.
+async fn fit_report(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    body: Bytes,
+) -> Response {
+    let served = {
+        let status = live.status.lock().expect("status lock");
+        status.games.iter().any(|g| g.id == game)
+    };
+    if !served || live.front != Front::Preview {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    match overflow::parse(&body) {
+        Some(found) => {
+            live.measured(&game, found);
+            StatusCode::NO_CONTENT.into_response()
+        }
+        None => StatusCode::BAD_REQUEST.into_response(),
+    }
 }
 
 /// A file of the game's built sheets (art, styles), read through the jail

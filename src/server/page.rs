@@ -19,13 +19,15 @@ const STYLE: &str = r"<style>
 #carta-decks .legal { color: #176f2c; } #carta-decks .illegal { color: #a4161a; }
 #carta-overlay { position: fixed; inset: 40px 5% auto 5%; max-height: 80vh; overflow: auto; z-index: 20; background: #2b0d0d; color: #fdd; border: 2px solid #e55; border-radius: 6px; padding: 12px 16px; box-shadow: 0 4px 24px #0008; }
 #carta-overlay code { color: #fff; } #carta-overlay .help { color: #fc9; }
+#carta-warnings { position: fixed; right: 12px; bottom: 12px; max-width: min(720px, 90vw); max-height: 50vh; overflow: auto; z-index: 20; background: #fff8e1; color: #3e2c00; border: 2px solid #e0a800; border-radius: 6px; padding: 6px 12px; box-shadow: 0 2px 12px #0006; }
+#carta-warnings summary { cursor: pointer; font-weight: bold; } #carta-warnings .help { color: #6b4e00; }
 @media print { .carta-live { display: none !important; } }
 </style>";
 
 /// The live-update script: when the generation moves past the one this
 /// page shows, fetch the page again and put its body in place of this
 /// one (re-running its own scripts, as the text-fitting one, but not this
-/// one), keeping the scroll position; a page whose head changed (the
+/// one), keeping the scroll position and the warnings open if they were; a page whose head changed (the
 /// game's CSS) or that cannot be fetched is reloaded instead. Server-sent
 /// events reconnect by themselves; a change during an update is applied
 /// after it.
@@ -36,7 +38,9 @@ fn script(generation: u64) -> String {
          if(!r.ok)throw r;return r.text();}}).then(function(html){{\
          var doc=new DOMParser().parseFromString(html,'text/html');\
          if(doc.head.innerHTML!==document.head.innerHTML){{location.reload();return;}}\
-         var x=window.scrollX,y=window.scrollY;document.body.replaceWith(document.adoptNode(doc.body));\
+         var x=window.scrollX,y=window.scrollY,w=document.getElementById('carta-warnings');\
+         var open=w&&w.open;document.body.replaceWith(document.adoptNode(doc.body));\
+         w=document.getElementById('carta-warnings');if(w&&open)w.open=true;\
          document.body.querySelectorAll('script:not([data-carta-live])').forEach(function(old){{\
          var s=document.createElement('script');s.textContent=old.textContent;old.replaceWith(s);}});\
          window.scrollTo(x,y);}}).catch(function(){{location.reload();}}).then(function(){{\
@@ -65,7 +69,9 @@ fn problem_line(p: &Problem) -> String {
 }
 
 /// The overlay, when the last check found errors: the errors first, then
-/// the warnings, and advice folded away under them.
+/// the warnings, and advice folded away under them. Without errors, the
+/// warnings (text that does not fit its box among them) are a folded
+/// panel in a corner, over the sheets they are about.
 fn overlay(status: &Status) -> String {
     let of = |severity: &str| -> Vec<&Problem> {
         status
@@ -76,7 +82,7 @@ fn overlay(status: &Status) -> String {
     };
     let (errors, warnings, advice) = (of("error"), of("warning"), of("advice"));
     if errors.is_empty() {
-        return String::new();
+        return warnings_panel(&warnings);
     }
     let items: String = errors
         .iter()
@@ -96,6 +102,19 @@ fn overlay(status: &Status) -> String {
         "<div id=\"carta-overlay\" class=\"carta-live\"><h2>{} error{} — the page shows the last good build</h2><ul>{items}</ul>{folded}</div>",
         errors.len(),
         if errors.len() == 1 { "" } else { "s" }
+    )
+}
+
+/// The warnings of a clean round, folded under their count.
+fn warnings_panel(warnings: &[&Problem]) -> String {
+    if warnings.is_empty() {
+        return String::new();
+    }
+    let items: String = warnings.iter().map(|p| problem_line(p)).collect();
+    format!(
+        "<details id=\"carta-warnings\" class=\"carta-live\"><summary>{} warning{}</summary><ul>{items}</ul></details>",
+        warnings.len(),
+        if warnings.len() == 1 { "" } else { "s" }
     )
 }
 
@@ -175,7 +194,8 @@ pub(super) fn game(status: &Status, game: &GameEntry, sheets: Option<&str>) -> S
     };
     let mut page = html.to_owned();
     if let Some(i) = page.find("</head>") {
-        page.insert_str(i, STYLE);
+        // The meta asks the sheets' fit script to post what does not fit.
+        page.insert_str(i, &format!("{STYLE}<meta name=\"carta-report\">"));
     }
     match page
         .find("<body")
@@ -230,14 +250,40 @@ mod tests {
     }
 
     #[test]
-    fn without_errors_there_is_no_overlay() {
+    fn without_errors_there_is_no_overlay_but_the_warnings_folded_in_a_corner() {
         let status = Status {
             problems: vec![
-                problem("warning", "i18n::missing"),
+                problem("warning", "sheets::overflow"),
                 problem("advice", "rules::source"),
             ],
             ..Status::default()
         };
-        assert_eq!(overlay(&status), "");
+        let html = overlay(&status);
+        assert!(!html.contains("carta-overlay"), "{html}");
+        assert!(
+            html.starts_with(
+                "<details id=\"carta-warnings\" class=\"carta-live\"><summary>1 warning</summary>"
+            ) && html.contains("sheets::overflow")
+                && !html.contains("rules::source"),
+            "{html}"
+        );
+        let quiet = Status {
+            problems: vec![problem("advice", "rules::source")],
+            ..Status::default()
+        };
+        assert_eq!(overlay(&quiet), "");
+    }
+
+    #[test]
+    fn a_game_s_page_asks_its_fit_script_to_report() {
+        let entry = GameEntry {
+            id: "mini".into(),
+            name: "Mini".into(),
+            decks: Vec::new(),
+        };
+        let sheets = "<html><head><title>x</title></head><body><p>sheets</p></body></html>";
+        let page = game(&Status::default(), &entry, Some(sheets));
+        let head = &page[..page.find("</head>").unwrap()];
+        assert!(head.contains("<meta name=\"carta-report\">"), "{page}");
     }
 }

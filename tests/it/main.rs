@@ -19,6 +19,7 @@ mod help;
 mod hostile;
 mod i18n;
 mod mutants;
+mod overflow;
 mod packs;
 mod pod;
 mod readme;

@@ -16,10 +16,12 @@ mod origin;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use origin::Origin;
+
+use super::sheets::overflow::Overflow;
 
 /// The environment variable naming the browser binary.
 pub const CHROMIUM_ENV: &str = "CARTA_CHROMIUM";
@@ -109,6 +111,9 @@ pub struct Job {
 pub enum Shot {
     /// Print it to PDF (page size from the page's `@page`).
     Pdf,
+    /// Only load it, for what its fit script measures (the job's `out`
+    /// is not written).
+    Measure,
     /// Photograph the top-left `width` × `height` CSS pixels at `scale`
     /// device pixels per CSS pixel into a PNG.
     Png {
@@ -121,11 +126,26 @@ pub enum Shot {
     },
 }
 
-/// A headless Chromium binary and the time a page may take.
+/// A headless Chromium binary and the time a page may take; its clones
+/// share what their pages measured ([`Chromium::take_measured`]).
 #[derive(Debug, Clone)]
 pub struct Chromium {
     binary: PathBuf,
     limit: Duration,
+    measured: Arc<Mutex<Measured>>,
+}
+
+/// What the fit script of the pages rendered so far reported: the card
+/// boxes whose text does not fit, and how many pages reported at all.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Measured {
+    /// Pages whose fit script reported (an empty report included).
+    pub pages: usize,
+    /// Pages that rendered without reporting (a template that broke the
+    /// script, a page without one).
+    pub silent: usize,
+    /// The boxes, page after page.
+    pub overflows: Vec<Overflow>,
 }
 
 impl Chromium {
@@ -139,7 +159,7 @@ impl Chromium {
         if let Some(p) = std::env::var_os(CHROMIUM_ENV) {
             let binary = PathBuf::from(p);
             return if binary.is_file() {
-                Ok(Chromium { binary, limit })
+                Ok(Chromium::new(binary, limit))
             } else {
                 Err(ChromiumError::Missing)
             };
@@ -149,11 +169,28 @@ impl Chromium {
             for dir in std::env::split_paths(&path) {
                 let binary = dir.join(name);
                 if binary.is_file() {
-                    return Ok(Chromium { binary, limit });
+                    return Ok(Chromium::new(binary, limit));
                 }
             }
         }
         Err(ChromiumError::Missing)
+    }
+
+    fn new(binary: PathBuf, limit: Duration) -> Chromium {
+        Chromium {
+            binary,
+            limit,
+            measured: Arc::default(),
+        }
+    }
+
+    /// What the pages rendered since the last call measured (then
+    /// forgotten).
+    pub fn take_measured(&self) -> Measured {
+        self.measured
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default()
     }
 
     /// The same browser, giving each page `seconds` (per
@@ -268,7 +305,9 @@ impl Chromium {
         if let Some(url) = origin.navigation() {
             return Err(navigated(job, url));
         }
-        if status.success() && !job.out.is_file() {
+        self.keep_measured(&origin);
+        let writes = !matches!(job.shot, Shot::Measure);
+        if status.success() && writes && !job.out.is_file() {
             return Err(failed(
                 "it ended without writing its output (did the page navigate away?)".to_owned(),
             ));
@@ -277,6 +316,19 @@ impl Chromium {
             return Err(failed(format!("{status}: {}", log_tail(&log_path))));
         }
         Ok(())
+    }
+
+    /// Keeps what the page of `origin` reported (or that it did not).
+    fn keep_measured(&self, origin: &Origin) {
+        if let Ok(mut measured) = self.measured.lock() {
+            match origin.overflows() {
+                Some(found) => {
+                    measured.pages += 1;
+                    measured.overflows.extend(found);
+                }
+                None => measured.silent += 1,
+            }
+        }
     }
 
     /// The browser's command line for `job`, with its profile in `profile`
@@ -301,6 +353,11 @@ impl Chromium {
         .arg(format!("--proxy-server={}", origin.base()))
         .arg("--proxy-bypass-list=<-loopback>");
         match job.shot {
+            // The document is dumped to stdout, which nobody reads: the
+            // page reports what it measured to the origin.
+            Shot::Measure => {
+                cmd.arg("--dump-dom");
+            }
             Shot::Pdf => {
                 cmd.arg("--no-pdf-header-footer")
                     .arg(format!("--print-to-pdf={}", job.out.display()));
@@ -387,11 +444,8 @@ mod tests {
 
     #[test]
     fn a_page_s_time_limit_grows_with_every_500_card_boxes_it_draws() {
-        let chromium = Chromium {
-            binary: PathBuf::from("chromium"),
-            limit: Duration::from_mins(1),
-        }
-        .with_limit(7);
+        let chromium =
+            Chromium::new(PathBuf::from("chromium"), Duration::from_mins(1)).with_limit(7);
         let job = |cards| Job {
             page: "index.html".into(),
             out: PathBuf::from("out.pdf"),

@@ -9,6 +9,11 @@
 //! carta's own fit script (by its hash), and embed no frame or plugin. A
 //! page from `http://` cannot reach `file://` at all: Chromium refuses it.
 //!
+//! The page's fit script may post what did not fit its boxes to
+//! [`REPORT_PATH`] (a JSON body of at most [`MAX_REPORT`] bytes); the
+//! origin keeps it for the job ([`Origin::overflows`]). Nothing else is
+//! ever accepted but `GET` and `HEAD`.
+//!
 //! The page is a document fetched once. Any later request for a document
 //! (a `<meta http-equiv=refresh>`, a navigation) is refused and recorded,
 //! so the job stops at once with an error instead of photographing an
@@ -29,6 +34,12 @@ use base64::Engine as _;
 use sha2::{Digest as _, Sha256};
 
 use crate::emit::sheets::FIT_SCRIPT;
+use crate::emit::sheets::overflow::{self, Overflow};
+
+/// Where the fit script posts its measurements, beside the page.
+pub(super) const REPORT_PATH: &str = "/.carta-overflow";
+/// The largest measurement accepted, in bytes.
+pub(super) const MAX_REPORT: usize = 8 << 20;
 
 /// The longest requested URL an error quotes.
 const MAX_QUOTED: usize = 200;
@@ -56,6 +67,8 @@ struct Served {
     navigation: Mutex<Option<String>>,
     /// The Content-Security-Policy header of every answer.
     policy: HeaderValue,
+    /// What the page's fit script reported, once it did.
+    report: Mutex<Option<Vec<Overflow>>>,
 }
 
 impl Origin {
@@ -73,6 +86,7 @@ impl Origin {
             page_sent: AtomicBool::new(false),
             navigation: Mutex::new(None),
             policy: HeaderValue::from_str(&policy()).expect("the policy is ASCII"),
+            report: Mutex::new(None),
         });
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -102,9 +116,15 @@ impl Origin {
         format!("http://{}", self.addr)
     }
 
-    /// The page's URL.
+    /// The page's URL, asking its fit script to report what does not fit.
     pub(super) fn page_url(&self) -> String {
-        format!("{}/{}", self.base(), encode(&self.served.page))
+        format!("{}/{}?carta-report", self.base(), encode(&self.served.page))
+    }
+
+    /// What the page's fit script reported (the boxes whose text does not
+    /// fit), or `None` when it reported nothing.
+    pub(super) fn overflows(&self) -> Option<Vec<Overflow>> {
+        self.served.report.lock().ok()?.take()
     }
 
     /// The document the page tried to load after itself, if any.
@@ -135,8 +155,8 @@ pub(super) fn policy() -> String {
     let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(body));
     format!(
         "default-src 'none'; script-src 'sha256-{hash}'; style-src 'self' 'unsafe-inline'; \
-         img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'; \
-         frame-ancestors 'none'"
+         img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+         form-action 'none'; frame-ancestors 'none'"
     )
 }
 
@@ -161,6 +181,9 @@ fn encode(rel: &str) -> String {
 }
 
 async fn answer(State(served): State<Arc<Served>>, req: Request) -> Response {
+    if req.method() == Method::POST && req.uri().path() == REPORT_PATH {
+        return served.take_report(req).await;
+    }
     let rel = match served.admit(&req) {
         Ok(rel) => rel,
         Err(status) => return refusal(status),
@@ -222,14 +245,7 @@ impl Served {
             return Err(StatusCode::METHOD_NOT_ALLOWED);
         }
         let uri = req.uri();
-        let ours = match uri.authority() {
-            // Absolute form: the browser's proxy request.
-            Some(authority) => uri.scheme_str() == Some("http") && authority == self.host.as_str(),
-            None => req
-                .headers()
-                .get(header::HOST)
-                .is_some_and(|h| h.as_bytes() == self.host.as_bytes()),
-        };
+        let ours = self.ours(req);
         let rel = percent_encoding::percent_decode_str(uri.path().trim_start_matches('/'))
             .decode_utf8()
             .ok()
@@ -257,6 +273,41 @@ impl Served {
             Some(_) => Err(StatusCode::NOT_FOUND),
             None => Err(StatusCode::FORBIDDEN),
         }
+    }
+
+    /// Whether `req` is for this origin: by its absolute URL (the
+    /// browser's proxy request) or its `Host`.
+    fn ours(&self, req: &Request) -> bool {
+        let uri = req.uri();
+        match uri.authority() {
+            Some(authority) => uri.scheme_str() == Some("http") && authority == self.host.as_str(),
+            None => req
+                .headers()
+                .get(header::HOST)
+                .is_some_and(|h| h.as_bytes() == self.host.as_bytes()),
+        }
+    }
+
+    /// Keeps the fit script's report: a JSON body, from this origin, of
+    /// at most [`MAX_REPORT`] bytes, that [`overflow::parse`] reads.
+    async fn take_report(&self, req: Request) -> Response {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+        if !json || !self.ours(&req) {
+            return refusal(StatusCode::FORBIDDEN);
+        }
+        let Ok(body) = axum::body::to_bytes(req.into_body(), MAX_REPORT).await else {
+            return refusal(StatusCode::PAYLOAD_TOO_LARGE);
+        };
+        let Some(found) = overflow::parse(&body) else {
+            return refusal(StatusCode::BAD_REQUEST);
+        };
+        if let Ok(mut report) = self.report.lock() {
+            report.get_or_insert_with(Vec::new).extend(found);
+        }
+        refusal(StatusCode::NO_CONTENT)
     }
 
     fn record(&self, url: &str) {
@@ -381,6 +432,36 @@ mod tests {
         let tunnel = "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443";
         assert_eq!(ask(&origin, tunnel).0, 405);
         assert_eq!(origin.navigation(), None, "no document was asked for");
+    }
+
+    #[test]
+    fn the_fit_script_s_report_is_kept_only_as_json_from_this_origin() {
+        let (_dir, origin) = site();
+        let host = origin.addr.to_string();
+        let body = r#"{"overflows":[{"card":"a","side":"face","box":"div.rules","down":14,"across":0,"lines":2,"hidden":"long","text":"long"}]}"#;
+        let post = |host: &str, kind: &str, body: &str| {
+            format!(
+                "POST {REPORT_PATH} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+        };
+        let ask_raw = |request: String| {
+            let mut stream = std::net::TcpStream::connect(origin.addr).unwrap();
+            stream.write_all(request.as_bytes()).unwrap();
+            let mut answer = String::new();
+            stream.read_to_string(&mut answer).unwrap();
+            answer[9..12].parse::<u16>().unwrap()
+        };
+        assert_eq!(ask_raw(post(&host, "text/plain", body)), 403);
+        assert_eq!(ask_raw(post("evil.example", "application/json", body)), 403);
+        assert_eq!(ask_raw(post(&host, "application/json", "{}")), 400);
+        assert_eq!(origin.overflows(), None, "nothing reported yet");
+        assert_eq!(ask_raw(post(&host, "application/json", body)), 204);
+        let got = origin.overflows().unwrap();
+        assert_eq!(
+            (got[0].card.as_str(), got[0].down, got[0].lines),
+            ("a", 14, 2)
+        );
     }
 
     #[test]

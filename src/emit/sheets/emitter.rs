@@ -85,6 +85,12 @@ impl SheetsEmitter<'_> {
         self.selection.prints.iter().map(|p| p.count as usize).sum()
     }
 
+    /// The folder the sheets are written to, relative to the output
+    /// folder: `<game>/sheets`, `<game>/decks/<stem>` (and `/<lang>`).
+    pub fn folder(&self, game: &Game) -> PathBuf {
+        PathBuf::from(game.id()).join(&self.dir)
+    }
+
     /// Renders the sheets, streaming `index.html` into `index` (see
     /// [`render`]) and counting the printed copies against the run's limit
     /// in `stage`; returns the art files to write beside it, `None` once
@@ -146,7 +152,7 @@ impl Emitter for SheetsEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let dir = PathBuf::from(game.id()).join(&self.dir);
+        let dir = self.folder(game);
         if !self.nested {
             stage.folder(&dir)?;
         }

@@ -21,6 +21,7 @@ mod helpers;
 pub mod icons;
 mod inputs;
 mod layout;
+pub mod overflow;
 mod page;
 mod reads;
 mod renderer;
