@@ -146,29 +146,46 @@ fn languages(
     }
     let sources = game::translatable(ws, game, diags)?;
     for lang in languages {
-        if lang != &m.language && !m.translations.contains(lang) {
-            let span = game.manifest.spans.key_span("/language").unwrap_or(0..0);
-            let known: Vec<&str> = std::iter::once(m.language.as_str())
-                .chain(m.translations.iter().map(String::as_str))
-                .collect();
-            diags.push(
-                Diagnostic::error(
-                    "i18n::language",
-                    format!("game `{}` has no language `{lang}` to print", game.id()),
-                )
-                .at(game.manifest.file, span, "its languages are declared here")
-                .with_help(crate::suggest::help(lang, known, "languages")),
-            );
+        let Some((localized, notes)) = in_language(game, lang, &sources, diags) else {
             continue;
-        }
-        let (localized, untranslated) = game.localized(lang, &sources);
-        let notes = language_report(lang, &m.language, &untranslated);
+        };
         SheetsEmitter::pool(&localized, sheets)
             .in_language(lang, notes)
             .cached(cached)
             .emit(&localized, ws, stage, diags)?;
     }
     Ok(())
+}
+
+/// `game` in `lang` (its own language or one of its translations), with
+/// the cover's lines about what kept its source text; `None` when the
+/// game has no such language (an `i18n::language` error in `diags`).
+/// `sources` are its translatable strings ([`game::translatable`]).
+pub(super) fn in_language(
+    game: &Game,
+    lang: &str,
+    sources: &crate::i18n::Sources,
+    diags: &mut Diagnostics,
+) -> Option<(Game, Vec<String>)> {
+    let m = &game.manifest.manifest;
+    if lang != m.language && !m.translations.iter().any(|t| t == lang) {
+        let span = game.manifest.spans.key_span("/language").unwrap_or(0..0);
+        let known: Vec<&str> = std::iter::once(m.language.as_str())
+            .chain(m.translations.iter().map(String::as_str))
+            .collect();
+        diags.push(
+            Diagnostic::error(
+                "i18n::language",
+                format!("game `{}` has no language `{lang}` to print", game.id()),
+            )
+            .at(game.manifest.file, span, "its languages are declared here")
+            .with_help(crate::suggest::help(lang, known, "languages")),
+        );
+        return None;
+    }
+    let (localized, untranslated) = game.localized(lang, sources);
+    let notes = language_report(lang, &m.language, &untranslated);
+    Some((localized, notes))
 }
 
 /// The cover's lines about the language of the sheets: which strings fell

@@ -10,6 +10,7 @@ mod corpus;
 mod decks;
 mod editor;
 mod export;
+mod export_lang;
 mod faces;
 mod harness;
 mod help;

@@ -63,8 +63,15 @@ impl<'g> SheetsEmitter<'g> {
     #[must_use]
     pub fn in_language(mut self, lang: &str, notes: Vec<String>) -> Self {
         self.dir = self.dir.join(lang);
-        self.selection.notes = notes;
         self.nested = true;
+        self.with_notes(notes)
+    }
+
+    /// The same sheets with `notes` added to the cover's instructions (the
+    /// language report of a translated export).
+    #[must_use]
+    pub fn with_notes(mut self, notes: Vec<String>) -> Self {
+        self.selection.notes = notes;
         self
     }
 
