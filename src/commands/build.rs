@@ -184,24 +184,34 @@ pub(super) fn in_language(
         return None;
     }
     let (localized, untranslated) = game.localized(lang, sources);
-    let notes = language_report(lang, &m.language, &untranslated);
+    let notes = language_report(&localized, &m.language, &untranslated);
     Some((localized, notes))
 }
 
-/// The cover's lines about the language of the sheets: which strings fell
-/// back to the source language.
-fn language_report(lang: &str, source: &str, untranslated: &[String]) -> Vec<String> {
-    let mut lines = vec![format!("Language: {lang}")];
+/// The cover's lines about the language of the sheets of `localized` (a
+/// game in `source` printed in another language): which strings fell back
+/// to the source language. In the language printed (carta's captions).
+fn language_report(localized: &Game, source: &str, untranslated: &[String]) -> Vec<String> {
+    let lang = &localized.manifest.manifest.language;
+    let caption = |id, values: &[(&str, &str)]| localized.i18n.caption(lang, id, values);
+    let mut lines = vec![caption("language", &[("lang", lang)])];
     if !untranslated.is_empty() {
         const SHOWN: usize = 6;
-        let mut list = untranslated[..untranslated.len().min(SHOWN)].join(", ");
-        if untranslated.len() > SHOWN {
-            list.push_str(&format!(" and {} more", untranslated.len() - SHOWN));
+        let n = untranslated.len();
+        let mut list = untranslated[..n.min(SHOWN)].join(", ");
+        if n > SHOWN {
+            let more = (n - SHOWN).to_string();
+            list = caption("and-more", &[("list", &list), ("n", &more)]);
         }
-        lines.push(format!(
-            "Untranslated, printed in {source}: {} string{} ({list})",
-            untranslated.len(),
-            plural(untranslated.len())
+        let id = if n == 1 {
+            "untranslated-one"
+        } else {
+            "untranslated-many"
+        };
+        let n = n.to_string();
+        lines.push(caption(
+            id,
+            &[("source", source), ("n", &n), ("list", &list)],
         ));
     }
     lines

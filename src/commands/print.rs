@@ -8,7 +8,9 @@ use super::build::nothing_written;
 use super::{CommandError, Report, open_deck};
 use crate::diag::Diagnostics;
 use crate::emit::cards::Target;
-use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, deck::prints, pool_prints};
+use crate::emit::sheets::{
+    Selection, SheetOptions, SheetsEmitter, Subject, deck::prints, pool_prints,
+};
 use crate::emit::{Emitter, Stage};
 use crate::game::{self, Game, Games, Keep};
 use crate::load::Workspace;
@@ -101,7 +103,7 @@ pub(super) fn each_target(
             if !diags.has_errors() {
                 let target = Target {
                     selection: Selection {
-                        subject: "Every card of the game".into(),
+                        subject: Subject::Game,
                         prints: pool_prints(&game),
                         notes: Vec::new(),
                     },
@@ -127,7 +129,7 @@ pub(super) fn each_target(
                 .unwrap_or("deck")
                 .to_owned();
             let selection = Selection {
-                subject: format!("Deck: {}", deck.name),
+                subject: Subject::Deck(deck.name.clone()),
                 prints: cards,
                 notes: Vec::new(),
             };

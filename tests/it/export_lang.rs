@@ -53,7 +53,8 @@ copies = 2
 efeito = "Previna dois de dano neste turno."
 "#;
 
-/// The English translation of [`CARDS`]; `i18n update` records its hashes.
+/// The English translation of [`CARDS`] and of the default face's titles;
+/// `i18n update` records its hashes and adds carta's English captions.
 const ENGLISH: &str = r#"[game]
 name = "Duel"
 
@@ -62,6 +63,10 @@ name = "Strike"
 
 [zones.main]
 name = "Main"
+
+[titles.golpe]
+custo = "Cost"
+efeito = "Effect"
 
 [cards.espada]
 name = "Flaming Sword"
@@ -140,7 +145,36 @@ fn export_pdf_lang_prints_the_translated_names_beside_the_source_pdf() {
         assert!(en.contains(name), "no {name:?} in the English PDF:\n{en}");
     }
     assert!(!en.contains("Espada Flamejante"), "{en}");
+    // carta's own captions and the default face's labels, translated.
     assert!(en.contains("Language: en"), "the cover names the language");
+    for caption in [
+        "Every card of the game",
+        "Kind",
+        "Copies",
+        "Contents",
+        "COST", // a stat's title, upper-cased by the default face's CSS
+    ] {
+        assert!(
+            en.contains(caption),
+            "no {caption:?} in the English PDF:\n{en}"
+        );
+    }
+    for caption in [
+        "Todas as cartas do jogo",
+        "Tipo",
+        "Cópias",
+        "Conteúdo",
+        "CUSTO",
+    ] {
+        assert!(
+            source.contains(caption),
+            "no {caption:?} in the source PDF:\n{source}"
+        );
+        assert!(
+            !en.contains(caption),
+            "{caption:?} in the English PDF:\n{en}"
+        );
+    }
     // The source language's PDF is still there, untouched by the other run.
     assert!(ws.path().join("build/duelo/pdf/duelo.pdf").is_file());
 }

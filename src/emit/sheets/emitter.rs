@@ -5,7 +5,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{FacesAt, Inputs, OutputFile, Print, Selection, SheetOptions, pool_prints, render};
+use super::{
+    FacesAt, Inputs, OutputFile, Print, Selection, SheetOptions, Subject, pool_prints, render,
+};
 use crate::diag::Diagnostics;
 use crate::emit::{EmitError, Emitter, Stage};
 use crate::game::Game;
@@ -32,7 +34,7 @@ impl<'g> SheetsEmitter<'g> {
         SheetsEmitter {
             options,
             selection: Selection {
-                subject: "Every card of the game".into(),
+                subject: Subject::Game,
                 prints: pool_prints(game),
                 notes: Vec::new(),
             },
@@ -47,7 +49,7 @@ impl<'g> SheetsEmitter<'g> {
         SheetsEmitter {
             options,
             selection: Selection {
-                subject: format!("Deck: {name}"),
+                subject: Subject::Deck(name.to_owned()),
                 prints,
                 notes: Vec::new(),
             },
