@@ -245,14 +245,8 @@ fn finish(
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
-    let i18n = translations(
-        ws,
-        (&manifest, &templates),
-        &schemas,
-        &pool,
-        cards_ok,
-        diags,
-    )?;
+    let parts = (&manifest, &schemas, &templates);
+    let i18n = translations(ws, parts, &pool, cards_ok, diags)?;
     for c in &i18n.catalogs {
         // Translated card text takes the same markup as the source.
         let texts = c.entries.iter().filter_map(|(k, e)| match &k.scope {
@@ -351,8 +345,7 @@ fn titled_kinds(
 /// rules); nothing when it declares none.
 fn translations(
     ws: &mut Workspace,
-    (manifest, templates): (&LoadedManifest, &partials::Checked),
-    schemas: &GameSchemas,
+    (manifest, schemas, templates): (&LoadedManifest, &GameSchemas, &partials::Checked),
     pool: &CardPool,
     cards_ok: bool,
     diags: &mut Diagnostics,

@@ -483,27 +483,10 @@ fn unknown(
         ),
         Scope::Label(value) => unknown_label(sources, file, entry, value),
         Scope::Phrase(phrase) => unused_phrase(sources, file, entry, phrase),
-        Scope::Caption(id) => Diagnostic::error(
-            "i18n::unknown-entry",
-            format!("carta prints no caption `{id}`"),
-        )
-        .at(file, entry.key_span.clone(), "no such caption")
-        .with_help(suggest::help(
-            id,
-            super::captions::ids().collect::<Vec<_>>(),
-            "captions",
-        )),
-        Scope::Title(kind) if !m.kinds.contains_key(kind) => unknown_entry(
-            format!("kind `{kind}`"),
-            m.kinds.keys().map(String::as_str).collect(),
-            "kinds",
-        ),
-        Scope::Title(kind) if !has_scope(sources, &key.scope) => Diagnostic::error(
-            "i18n::unknown-entry",
-            format!("kind `{kind}` prints no titles: it has a face template of its own"),
-        )
-        .at(file, scope_span.clone(), "translates nothing")
-        .with_help("the default face prints a kind's field titles; a template prints its own captions through `{{t \"…\"}}` (`[phrases]`)"),
+        Scope::Caption(id) => unknown_caption(file, entry, id),
+        Scope::Title(kind) if !has_scope(sources, &key.scope) => {
+            untitled_kind(file, scope_span, kind, m)
+        }
         Scope::Title(kind) => unknown_field(format!("titles of kind `{kind}`")),
         Scope::Game => unknown_field("the game".into()),
         Scope::Kind(id) => unknown_field(format!("kind `{id}`")),
@@ -512,6 +495,45 @@ fn unknown(
         Scope::Rule(id) => unknown_field(format!("rule `{id}`")),
         Scope::Keyword(id) => unknown_field(format!("keyword `{id}`")),
     })
+}
+
+/// The error for a `[captions]` entry naming no caption carta prints.
+fn unknown_caption(file: crate::diag::FileId, entry: &catalog::Entry, id: &str) -> Diagnostic {
+    Diagnostic::error(
+        "i18n::unknown-entry",
+        format!("carta prints no caption `{id}`"),
+    )
+    .at(file, entry.key_span.clone(), "no such caption")
+    .with_help(suggest::help(
+        id,
+        super::captions::ids().collect::<Vec<_>>(),
+        "captions",
+    ))
+}
+
+/// The error for `[titles.<kind>]` of a kind the game does not have, or
+/// that the default face does not print (it has a template of its own).
+fn untitled_kind(
+    file: crate::diag::FileId,
+    at: crate::diag::Span,
+    kind: &str,
+    m: &crate::config::Manifest,
+) -> Diagnostic {
+    if !m.kinds.contains_key(kind) {
+        let known: Vec<&str> = m.kinds.keys().map(String::as_str).collect();
+        return Diagnostic::error(
+            "i18n::unknown-entry",
+            format!("this game has no kind `{kind}`"),
+        )
+        .at(file, at, "translates nothing")
+        .with_help(suggest::help(kind, known, "kinds"));
+    }
+    Diagnostic::error(
+        "i18n::unknown-entry",
+        format!("kind `{kind}` prints no titles: it has a face template of its own"),
+    )
+    .at(file, at, "translates nothing")
+    .with_help("the default face prints a kind's field titles; a template prints its own captions through `{{t \"…\"}}` (`[phrases]`)")
 }
 
 /// The diagnostic for a card entry that translates nothing: an unknown

@@ -568,19 +568,11 @@ fn the_spanish_sheets_of_a_portuguese_game_print_carta_s_captions_in_spanish() {
     for (page, words) in [
         (
             &pt,
-            [
-                ">Folha</span>",
-                "Todas as cartas do jogo",
-                "Frente e verso",
-            ],
+            [">Folha</span>", "Todas as cartas do jogo", "Frente e verso"],
         ),
         (
             &es,
-            [
-                ">Hoja</span>",
-                "Todas las cartas del juego",
-                "Doble cara",
-            ],
+            [">Hoja</span>", "Todas las cartas del juego", "Doble cara"],
         ),
         (
             &en,

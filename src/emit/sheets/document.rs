@@ -268,25 +268,12 @@ impl<'a> Document<'_, 'a> {
             Subject::Deck(name) => caption(game, "subject-deck", &[("deck", name)]),
             Subject::Cards => String::new(),
         };
-        let head = |id| caption(game, id, &[]);
+        let notes = &self.selection.notes;
         let mut cover = Cover {
             game: &m.name,
             subject,
-            heads: Heads {
-                kind: head("kind"),
-                cards: head("cards"),
-                copies: head("copies"),
-                total: head("total"),
-                sheet: head("sheet"),
-                pages: head("pages"),
-                kinds: head("kinds"),
-                contents: head("contents"),
-            },
-            instructions: [
-                instructions(game, self.build, flip),
-                self.selection.notes.clone(),
-            ]
-            .concat(),
+            heads: heads(game),
+            instructions: [instructions(game, self.build, flip), notes.clone()].concat(),
             counts,
             sheets: Vec::new(),
         };
@@ -363,6 +350,21 @@ impl<'a> Document<'_, 'a> {
 fn caption(game: &Game, id: &str, values: &[(&str, &str)]) -> String {
     let lang = &game.manifest.manifest.language;
     game.i18n.caption(lang, id, values)
+}
+
+/// The heads of the cover's tables, in the language `game` is printed in.
+fn heads(game: &Game) -> Heads {
+    let head = |id| caption(game, id, &[]);
+    Heads {
+        kind: head("kind"),
+        cards: head("cards"),
+        copies: head("copies"),
+        total: head("total"),
+        sheet: head("sheet"),
+        pages: head("pages"),
+        kinds: head("kinds"),
+        contents: head("contents"),
+    }
 }
 
 /// The cover's printing instructions.
