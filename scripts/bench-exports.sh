@@ -17,11 +17,11 @@
 # browsers started, and the figure against its target.
 #
 #   scripts/bench-exports.sh
-#   RUNS=3 PACK=kingdoms PNG_CARDS=210 PDF_CARDS=500 scripts/bench-exports.sh
+#   RUNS=3 PACK=covil PNG_CARDS=210 PDF_CARDS=500 scripts/bench-exports.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
-pack=${PACK:-kingdoms}
+pack=${PACK:-covil}
 png_cards=${PNG_CARDS:-210}
 pdf_cards=${PDF_CARDS:-500}
 chromium=$(command -v "${CHROMIUM:-chromium}" || command -v chromium-browser || true)
