@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use carta::diag::Diagnostics;
-use carta::emit::sheets::{Inputs, Selection, SheetOptions, pool_prints, render};
+use carta::emit::sheets::{Inputs, Selection, SheetOptions, Subject, pool_prints, render};
 use carta::game::{Decks, Keep, compile};
 use carta::load::Workspace;
 
@@ -90,7 +90,7 @@ fn main() {
     let inputs = Inputs::read(&mut ws, &game, &mut diags).unwrap();
     let options = SheetOptions::default();
     let all = Selection {
-        subject: "all".into(),
+        subject: Subject::Game,
         prints: pool_prints(&game),
         notes: Vec::new(),
     };
@@ -131,7 +131,7 @@ fn main() {
     }
     // Chromium: a 100-card print.
     let hundred = Selection {
-        subject: "100".into(),
+        subject: Subject::Deck("100".into()),
         prints: all.prints[..100].to_vec(),
         notes: Vec::new(),
     };

@@ -308,8 +308,9 @@ pub enum I18nCommand {
 /// Per-build print settings; each overrides the game's `[print]`.
 #[derive(Debug, Args)]
 pub struct PrintArgs {
-    /// Print sheets in this language (repeatable; `sheets/<lang>/`):
-    /// the game's own or one of its translations.
+    /// Print sheets in this language (repeatable; `sheets/<lang>/`; an
+    /// export: only these, each as `<stem>.<lang>`): the game's own or one
+    /// of its translations.
     #[arg(long = "lang", value_name = "LANG")]
     pub languages: Vec<String>,
     /// The paper: a4, letter, a3, tabloid, legal, or a size in mm
@@ -830,7 +831,7 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         format,
         &args.targets,
         &g.dir.join(&args.out),
-        args.print.options(),
+        (args.print.options(), &args.print.languages),
         &options,
     )
 }

@@ -146,23 +146,9 @@ fn languages(
     }
     let sources = game::translatable(ws, game, diags)?;
     for lang in languages {
-        if lang != &m.language && !m.translations.contains(lang) {
-            let span = game.manifest.spans.key_span("/language").unwrap_or(0..0);
-            let known: Vec<&str> = std::iter::once(m.language.as_str())
-                .chain(m.translations.iter().map(String::as_str))
-                .collect();
-            diags.push(
-                Diagnostic::error(
-                    "i18n::language",
-                    format!("game `{}` has no language `{lang}` to print", game.id()),
-                )
-                .at(game.manifest.file, span, "its languages are declared here")
-                .with_help(crate::suggest::help(lang, known, "languages")),
-            );
+        let Some((localized, notes)) = in_language(game, lang, &sources, diags) else {
             continue;
-        }
-        let (localized, untranslated) = game.localized(lang, &sources);
-        let notes = language_report(lang, &m.language, &untranslated);
+        };
         SheetsEmitter::pool(&localized, sheets)
             .in_language(lang, notes)
             .cached(cached)
@@ -171,20 +157,61 @@ fn languages(
     Ok(())
 }
 
-/// The cover's lines about the language of the sheets: which strings fell
-/// back to the source language.
-fn language_report(lang: &str, source: &str, untranslated: &[String]) -> Vec<String> {
-    let mut lines = vec![format!("Language: {lang}")];
+/// `game` in `lang` (its own language or one of its translations), with
+/// the cover's lines about what kept its source text; `None` when the
+/// game has no such language (an `i18n::language` error in `diags`).
+/// `sources` are its translatable strings ([`game::translatable`]).
+pub(super) fn in_language(
+    game: &Game,
+    lang: &str,
+    sources: &crate::i18n::Sources,
+    diags: &mut Diagnostics,
+) -> Option<(Game, Vec<String>)> {
+    let m = &game.manifest.manifest;
+    if lang != m.language && !m.translations.iter().any(|t| t == lang) {
+        let span = game.manifest.spans.key_span("/language").unwrap_or(0..0);
+        let known: Vec<&str> = std::iter::once(m.language.as_str())
+            .chain(m.translations.iter().map(String::as_str))
+            .collect();
+        diags.push(
+            Diagnostic::error(
+                "i18n::language",
+                format!("game `{}` has no language `{lang}` to print", game.id()),
+            )
+            .at(game.manifest.file, span, "its languages are declared here")
+            .with_help(crate::suggest::help(lang, known, "languages")),
+        );
+        return None;
+    }
+    let (localized, untranslated) = game.localized(lang, sources);
+    let notes = language_report(&localized, &m.language, &untranslated);
+    Some((localized, notes))
+}
+
+/// The cover's lines about the language of the sheets of `localized` (a
+/// game in `source` printed in another language): which strings fell back
+/// to the source language. In the language printed (carta's captions).
+fn language_report(localized: &Game, source: &str, untranslated: &[String]) -> Vec<String> {
+    let lang = &localized.manifest.manifest.language;
+    let caption = |id, values: &[(&str, &str)]| localized.i18n.caption(lang, id, values);
+    let mut lines = vec![caption("language", &[("lang", lang)])];
     if !untranslated.is_empty() {
         const SHOWN: usize = 6;
-        let mut list = untranslated[..untranslated.len().min(SHOWN)].join(", ");
-        if untranslated.len() > SHOWN {
-            list.push_str(&format!(" and {} more", untranslated.len() - SHOWN));
+        let n = untranslated.len();
+        let mut list = untranslated[..n.min(SHOWN)].join(", ");
+        if n > SHOWN {
+            let more = (n - SHOWN).to_string();
+            list = caption("and-more", &[("list", &list), ("n", &more)]);
         }
-        lines.push(format!(
-            "Untranslated, printed in {source}: {} string{} ({list})",
-            untranslated.len(),
-            plural(untranslated.len())
+        let id = if n == 1 {
+            "untranslated-one"
+        } else {
+            "untranslated-many"
+        };
+        let n = n.to_string();
+        lines.push(caption(
+            id,
+            &[("source", source), ("n", &n), ("list", &list)],
         ));
     }
     lines

@@ -3,15 +3,17 @@
 //! same HTML as the sheets — a PDF of the sheets, a PNG per card face and
 //! back, a Tabletop Simulator deck, a print shop's upload files, a Card
 //! Game Simulator game or a Cockatrice set — into `DIR/<game>/<format>/`,
-//! written only when every game and deck rendered.
+//! written only when every game and deck rendered. With `--lang`, each
+//! named language's export instead, named `<stem>.<lang>`
+//! (`intrepidos.en.pdf`, `png/intrepidos.en/`, `tts/intrepidos.en/`).
 
 use std::path::Path;
 
-use super::build::nothing_written;
+use super::build::{in_language, nothing_written};
 use super::print::{each_target, sheets_of};
 use super::{CommandError, Report};
 use crate::diag::Diagnostics;
-use crate::emit::cards::{ExportOptions, ImageExport};
+use crate::emit::cards::{ExportOptions, ImageExport, Target};
 use crate::emit::cgs::CgsEmitter;
 use crate::emit::chromium::Chromium;
 use crate::emit::cockatrice::CockatriceEmitter;
@@ -19,9 +21,11 @@ use crate::emit::fit;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
 use crate::emit::pod::{Ghostscript, PodEmitter, Shop, Upload};
-use crate::emit::sheets::SheetOptions;
+use crate::emit::sheets::deck::Zone;
+use crate::emit::sheets::{Print, Selection, SheetOptions};
 use crate::emit::tts::TtsEmitter;
 use crate::emit::{EmitError, Emitter, Stage};
+use crate::game::{self, Game};
 use crate::load::Workspace;
 
 /// What to export.
@@ -54,8 +58,149 @@ impl Format {
     }
 }
 
+/// How an export run renders each target.
+struct Export<'a> {
+    format: Format,
+    sheets: SheetOptions,
+    options: &'a ExportOptions,
+    chromium: &'a Chromium,
+    /// Ghostscript, when the export makes a PDF/X.
+    ghostscript: Option<Ghostscript>,
+    /// The output folder, absolute.
+    out: &'a Path,
+}
+
+impl Export<'_> {
+    /// Stages the export of `target`, a selection of `game`'s cards.
+    fn emit(
+        &self,
+        game: &Game,
+        target: Target<'_>,
+        (deck, notes, lang): (bool, Vec<String>, Option<&str>),
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<(), CommandError> {
+        let chromium = self.chromium.clone();
+        let image = |target| ImageExport {
+            target,
+            options: self.options.clone(),
+            chromium: chromium.clone(),
+        };
+        let about = format!("the {} of `{}`", self.format.name(), target.stem);
+        let emitter: Box<dyn Emitter + '_> = match self.format {
+            Format::Pdf => Box::new(PdfEmitter {
+                stem: target.stem.clone(),
+                sheets: sheets_of(game, target, deck, self.sheets).with_notes(notes),
+                chromium: chromium.clone(),
+            }),
+            Format::Png => Box::new(PngEmitter(image(target))),
+            Format::Tts => Box::new(TtsEmitter {
+                export: image(target),
+                out: self.out.to_path_buf(),
+            }),
+            Format::Cgs | Format::Cockatrice => for_client(self.format, image(target), self.out),
+            Format::Pod(shop) => Box::new(PodEmitter {
+                export: image(target),
+                shop,
+                ghostscript: self.ghostscript.clone(),
+            }),
+        };
+        emitter.emit(game, ws, stage, diags)?;
+        // Its pages measured what does not fit as they rendered.
+        fit::report(&chromium.take_measured(), (&about, lang), (game, ws), diags);
+        Ok(())
+    }
+
+    /// Stages the export of `target` in each of `languages`, named
+    /// `<stem>.<lang>`: the game localized as its sheets in that language
+    /// are (a string without a translation keeps its source text).
+    fn emit_languages(
+        &self,
+        game: &Game,
+        target: &Target<'_>,
+        (deck, languages): (bool, &[String]),
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<(), CommandError> {
+        let sources = game::translatable(ws, game, diags)?;
+        for lang in languages {
+            let Some((localized, notes)) = in_language(game, lang, &sources, diags) else {
+                continue;
+            };
+            let target = localize_target(target, &localized, lang, deck);
+            self.emit(
+                &localized,
+                target,
+                (deck, notes, Some(lang)),
+                ws,
+                stage,
+                diags,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `target` (a selection of a game's cards) as a selection of the same
+/// cards of `localized`, the game in `lang`, its outputs named
+/// `<stem>.<lang>` so that no language's replaces another's.
+fn localize_target<'l>(
+    target: &Target<'_>,
+    localized: &'l Game,
+    lang: &str,
+    deck: bool,
+) -> Target<'l> {
+    let prints = target
+        .selection
+        .prints
+        .iter()
+        .filter_map(|p| {
+            Some(Print {
+                card: localized.pool.get(&p.card.id)?,
+                count: p.count,
+            })
+        })
+        .collect();
+    let zones = target
+        .zones
+        .iter()
+        .map(|z| Zone {
+            id: z.id.clone(),
+            name: z.name.clone(),
+            prints: z
+                .prints
+                .iter()
+                .filter_map(|p| {
+                    Some(Print {
+                        card: localized.pool.get(&p.card.id)?,
+                        count: p.count,
+                    })
+                })
+                .collect(),
+        })
+        .collect();
+    Target {
+        selection: Selection {
+            subject: target.selection.subject.clone(),
+            prints,
+            notes: Vec::new(),
+        },
+        stem: format!("{}.{lang}", target.stem),
+        name: if deck {
+            target.name.clone()
+        } else {
+            localized.manifest.manifest.name.clone()
+        },
+        deck: target.deck.clone(),
+        zones,
+    }
+}
+
 /// Exports `targets` (game ids and deck files, as `print` takes them) of
-/// the workspace at `root` into `out`.
+/// the workspace at `root` into `out`: in the game's own language, or in
+/// each of `languages` (`<stem>.<lang>`).
 ///
 /// # Errors
 /// When there is no browser, the workspace or a file cannot be read, the
@@ -65,7 +210,7 @@ pub(crate) fn run(
     format: Format,
     targets: &[String],
     out: &Path,
-    sheets: SheetOptions,
+    (sheets, languages): (SheetOptions, &[String]),
     options: &ExportOptions,
 ) -> Result<Report, CommandError> {
     // Before any work: without a browser nothing can be made.
@@ -79,39 +224,31 @@ pub(crate) fn run(
     let chromium = chromium.with_limit(ws.limits().export_seconds);
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(root, &out);
+    let export = Export {
+        format,
+        sheets,
+        options,
+        chromium: &chromium,
+        ghostscript,
+        out: &out,
+    };
     let done = each_target(
         &mut ws,
         targets,
         &mut diags,
         |game, target, deck, ws, diags| {
-            let image = |target| ImageExport {
-                target,
-                options: options.clone(),
-                chromium: chromium.clone(),
-            };
-            let about = format!("the {} of `{}`", format.name(), target.stem);
-            let emitter: Box<dyn Emitter + '_> = match format {
-                Format::Pdf => Box::new(PdfEmitter {
-                    stem: target.stem.clone(),
-                    sheets: sheets_of(game, target, deck, sheets),
-                    chromium: chromium.clone(),
-                }),
-                Format::Png => Box::new(PngEmitter(image(target))),
-                Format::Tts => Box::new(TtsEmitter {
-                    export: image(target),
-                    out: out.clone(),
-                }),
-                Format::Cgs | Format::Cockatrice => for_client(format, image(target), &out),
-                Format::Pod(shop) => Box::new(PodEmitter {
-                    export: image(target),
-                    shop,
-                    ghostscript: ghostscript.clone(),
-                }),
-            };
-            emitter.emit(game, ws, &mut stage, diags)?;
-            // Its pages measured what does not fit as they rendered.
-            fit::report(&chromium.take_measured(), (&about, None), (game, ws), diags);
-            Ok(())
+            if languages.is_empty() {
+                export.emit(
+                    game,
+                    target,
+                    (deck, Vec::new(), None),
+                    ws,
+                    &mut stage,
+                    diags,
+                )
+            } else {
+                export.emit_languages(game, &target, (deck, languages), ws, &mut stage, diags)
+            }
         },
     )?;
     if diags.has_errors() {

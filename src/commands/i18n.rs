@@ -119,7 +119,8 @@ fn rewrite(
 }
 
 /// `carta i18n update GAME [--lang L]`: records the current source hash in
-/// every translation entry (after a reviewer checked them).
+/// every translation entry (after a reviewer checked them), and adds the
+/// captions carta prints that it knows in the translation's language.
 ///
 /// # Errors
 /// When a file cannot be read or written.
@@ -134,7 +135,7 @@ pub(crate) fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Repo
         if lang.is_some_and(|l| l != catalog.lang) {
             continue;
         }
-        let changes: Vec<edit::Change> = catalog
+        let mut changes: Vec<edit::Change> = catalog
             .entries
             .iter()
             .filter_map(|(key, entry)| {
@@ -147,6 +148,7 @@ pub(crate) fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Repo
                 })
             })
             .collect();
+        changes.extend(known_captions(&compiled.i18n.sources, catalog));
         if !changes.is_empty() && rewrite(&ws, &compiled, &catalog.lang, &changes)? {
             updated.push(format!(
                 "{} ({} entr{})",
@@ -164,6 +166,28 @@ pub(crate) fn update(root: &Path, game: &str, lang: Option<&str>) -> Result<Repo
         format!("updated source hashes: {}", updated.join(", "))
     };
     Ok(Report::new(ws, diags, summary)?)
+}
+
+/// The captions carta prints that `catalog` lacks and carta knows in its
+/// language (see [`i18n::captions`]): added as carta writes them, made
+/// from the current source text.
+fn known_captions(sources: &i18n::Sources, catalog: &i18n::Catalog) -> Vec<edit::Change> {
+    sources
+        .strings
+        .iter()
+        .filter(|(key, _)| catalog.get(key).is_none())
+        .filter_map(|(key, source)| {
+            let i18n::Scope::Caption(id) = &key.scope else {
+                return None;
+            };
+            let text = i18n::captions::known(id, &catalog.lang)?;
+            Some(edit::Change {
+                key: key.clone(),
+                text: Some(text.to_owned()),
+                hash: Some(i18n::source_hash(&source.text)),
+            })
+        })
+        .collect()
 }
 
 /// `carta i18n export GAME --lang L [-o FILE]`: the PO file to translate.

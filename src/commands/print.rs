@@ -10,7 +10,7 @@ use crate::diag::Diagnostics;
 use crate::emit::cards::Target;
 use crate::emit::chromium::Chromium;
 use crate::emit::fit;
-use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, deck, pool_prints};
+use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, Subject, deck, pool_prints};
 use crate::emit::{Emitter, Stage};
 use crate::game::{self, Game, Games, Keep};
 use crate::load::Workspace;
@@ -212,7 +212,7 @@ pub(super) fn each_target(
             if !diags.has_errors() {
                 let target = Target {
                     selection: Selection {
-                        subject: "Every card of the game".into(),
+                        subject: Subject::Game,
                         prints: pool_prints(&game),
                         notes: Vec::new(),
                     },
@@ -240,7 +240,7 @@ pub(super) fn each_target(
                 .unwrap_or("deck")
                 .to_owned();
             let selection = Selection {
-                subject: format!("Deck: {}", deck.name),
+                subject: Subject::Deck(deck.name.clone()),
                 prints: deck::prints(&zones),
                 notes: Vec::new(),
             };

@@ -77,7 +77,7 @@ impl Game {
             rules: self.rules.clone(),
             schemas: self.schemas.clone(),
             decks: Vec::new(),
-            i18n: self.i18n.only(lang),
+            i18n: self.i18n.only(lang, &self.manifest.manifest.language),
             templates: self.templates.clone(),
             reused_files: 0,
         };
@@ -245,7 +245,8 @@ fn finish(
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
-    let i18n = translations(ws, &manifest, &schemas, &pool, cards_ok, diags)?;
+    let parts = (&manifest, &schemas, &templates);
+    let i18n = translations(ws, parts, &pool, cards_ok, diags)?;
     for c in &i18n.catalogs {
         // Translated card text takes the same markup as the source.
         let texts = c.entries.iter().filter_map(|(k, e)| match &k.scope {
@@ -310,16 +311,41 @@ pub fn translatable<'g>(
         return Ok(std::borrow::Cow::Borrowed(&game.i18n.sources));
     }
     let phrases = i18n::phrases::read(ws, game.id(), diags)?;
-    let sources = i18n::Sources::of(&game.manifest, &game.schemas, &game.pool);
-    Ok(std::borrow::Cow::Owned(sources.with_phrases(phrases)))
+    let titled = titled_kinds(ws, &game.manifest.manifest, &game.templates);
+    let sources = i18n::Sources::of(&game.manifest, &game.schemas, &game.pool)
+        .with_phrases(phrases)
+        .with_titles(&game.schemas, &titled);
+    Ok(std::borrow::Cow::Owned(sources))
+}
+
+/// The kinds whose face may print the default face's titles: those with
+/// no face template of their own (`<kind>.hbs`, or the game's
+/// `face.hbs`), and every kind when a template of the game reads `layout`
+/// or the templates are not rendered (a cycle of partials).
+fn titled_kinds(
+    ws: &Workspace,
+    manifest: &crate::config::Manifest,
+    templates: &partials::Checked,
+) -> Vec<String> {
+    let has = |name: &str| templates.files.iter().any(|(n, _)| n == name);
+    let reads_layout = !templates.sound
+        || templates
+            .files
+            .iter()
+            .any(|(_, f)| ws.sources.get(*f).text.contains("layout"));
+    manifest
+        .kinds
+        .keys()
+        .filter(|k| reads_layout || !(has("face.hbs") || has(&format!("{k}.hbs"))))
+        .cloned()
+        .collect()
 }
 
 /// Checks the game's translations over a pool without card errors (like
 /// rules); nothing when it declares none.
 fn translations(
     ws: &mut Workspace,
-    manifest: &LoadedManifest,
-    schemas: &GameSchemas,
+    (manifest, schemas, templates): (&LoadedManifest, &GameSchemas, &partials::Checked),
     pool: &CardPool,
     cards_ok: bool,
     diags: &mut Diagnostics,
@@ -334,17 +360,18 @@ fn translations(
     let sources = if catalogs.is_empty() {
         i18n::Sources::default()
     } else {
-        i18n::Sources::of(manifest, schemas, pool).with_phrases(i18n::phrases::read(
-            ws,
-            &manifest.manifest.id,
-            diags,
-        )?)
+        let phrases = i18n::phrases::read(ws, &manifest.manifest.id, diags)?;
+        let titled = titled_kinds(ws, &manifest.manifest, templates);
+        i18n::Sources::of(manifest, schemas, pool)
+            .with_phrases(phrases)
+            .with_titles(schemas, &titled)
     };
     let coverage = i18n::check(&sources, &catalogs, manifest, pool, diags);
     Ok(Translations {
         sources,
         catalogs,
         coverage: Some(coverage),
+        source: None,
     })
 }
 

@@ -109,7 +109,7 @@ struct Record {
     files: Vec<String>,
     total: usize,
     /// Per language: translated cards, cards, translated phrases, phrases.
-    coverage: Option<Vec<(String, [usize; 4])>>,
+    coverage: Option<Vec<(String, [usize; 6])>>,
     editor: Vec<String>,
     diagnostics: Vec<Kept>,
 }
@@ -222,7 +222,14 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
             coverage: game.i18n.coverage.as_ref().map(|c| {
                 c.iter()
                     .map(|c| {
-                        let counts = [c.translated, c.total, c.phrases, c.phrases_total];
+                        let counts = [
+                            c.translated,
+                            c.total,
+                            c.phrases,
+                            c.phrases_total,
+                            c.captions,
+                            c.captions_total,
+                        ];
                         (c.lang.clone(), counts)
                     })
                     .collect()
@@ -343,12 +350,26 @@ fn recall(
         coverage: record.coverage.map(|c| {
             c.into_iter()
                 .map(
-                    |(lang, [translated, total, phrases, phrases_total])| Coverage {
+                    |(
                         lang,
-                        translated,
-                        total,
-                        phrases,
-                        phrases_total,
+                        [
+                            translated,
+                            total,
+                            phrases,
+                            phrases_total,
+                            captions,
+                            captions_total,
+                        ],
+                    )| {
+                        Coverage {
+                            lang,
+                            translated,
+                            total,
+                            phrases,
+                            phrases_total,
+                            captions,
+                            captions_total,
+                        }
                     },
                 )
                 .collect()

@@ -13,6 +13,12 @@
 //! [phrases]                       # captions templates print with {{t "…"}}
 //! "Vida" = { text = "Health", source = "…" }
 //!
+//! [titles.intrepido]              # the default face's labels, by field
+//! custo = { text = "Cost", source = "…" }
+//!
+//! [captions]                      # what carta prints on the sheets, by id
+//! kind = { text = "Kind", source = "…" }
+//!
 //! [cards.rei-frixo]
 //! name = { text = "King Phrixus", source = "…" }
 //! "levels.0.ability.text" = { text = "…", source = "…" }
@@ -34,8 +40,9 @@ use crate::load::parse_toml;
 use crate::suggest;
 
 /// The sections of a translation file.
-pub const SECTIONS: [&str; 9] = [
-    "game", "kinds", "zones", "formats", "rules", "keywords", "labels", "phrases", "cards",
+pub const SECTIONS: [&str; 11] = [
+    "game", "kinds", "zones", "formats", "rules", "keywords", "labels", "phrases", "captions",
+    "titles", "cards",
 ];
 
 /// One translated string.
@@ -95,8 +102,8 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
         };
         match name {
             "game" => fields(&mut catalog, &Scope::Game, table, out, &mut cap),
-            "labels" | "phrases" => labels(&mut catalog, name, table, out, &mut cap),
-            "kinds" | "zones" | "formats" | "rules" | "keywords" | "cards" => {
+            "labels" | "phrases" | "captions" => labels(&mut catalog, name, table, out, &mut cap),
+            "kinds" | "zones" | "formats" | "rules" | "keywords" | "titles" | "cards" => {
                 for (id, inner) in table {
                     let id_text = id.get_ref().to_string();
                     let scope = match name {
@@ -105,6 +112,7 @@ pub fn parse(file: FileId, text: &str, lang: &str, out: &mut Vec<Diagnostic>) ->
                         "formats" => Scope::Format(id_text),
                         "rules" => Scope::Rule(id_text),
                         "keywords" => Scope::Keyword(id_text),
+                        "titles" => Scope::Title(id_text),
                         _ => Scope::Card(id_text),
                     };
                     catalog.scope_spans.insert(scope.clone(), id.span());
@@ -147,7 +155,7 @@ fn table_of<'t>(
     table
 }
 
-/// The entries of the `labels` or `phrases` section (`name`).
+/// The entries of the `labels`, `phrases` or `captions` section (`name`).
 fn labels(
     catalog: &mut Catalog,
     name: &str,
@@ -157,10 +165,10 @@ fn labels(
 ) {
     for (value_key, entry) in table {
         let value = value_key.get_ref().to_string();
-        let scope = if name == "labels" {
-            Scope::Label(value)
-        } else {
-            Scope::Phrase(value)
+        let scope = match name {
+            "labels" => Scope::Label(value),
+            "captions" => Scope::Caption(value),
+            _ => Scope::Phrase(value),
         };
         catalog.scope_spans.insert(scope.clone(), value_key.span());
         add(catalog, Key::new(scope, ""), value_key.span(), entry, out);

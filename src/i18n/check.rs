@@ -25,14 +25,29 @@ pub struct Coverage {
     pub phrases: usize,
     /// Template phrases.
     pub phrases_total: usize,
+    /// carta's captions and the default face's titles it translates.
+    pub captions: usize,
+    /// carta's captions and the default face's titles.
+    pub captions_total: usize,
 }
 
 impl std::fmt::Display for Coverage {
-    /// `en: 76/76`, and when phrases are missing `en: 76/76 (phrases 29/31)`.
+    /// `en: 76/76`, and when phrases or captions are missing `en: 76/76
+    /// (phrases 29/31, captions 20/22)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}/{}", self.lang, self.translated, self.total)?;
+        let mut parts = Vec::new();
         if self.phrases < self.phrases_total {
-            write!(f, " (phrases {}/{})", self.phrases, self.phrases_total)?;
+            parts.push(format!("phrases {}/{}", self.phrases, self.phrases_total));
+        }
+        if self.captions < self.captions_total {
+            parts.push(format!(
+                "captions {}/{}",
+                self.captions, self.captions_total
+            ));
+        }
+        if !parts.is_empty() {
+            write!(f, " ({})", parts.join(", "))?;
         }
         Ok(())
     }
@@ -130,36 +145,50 @@ pub fn check(
     pool: &CardPool,
     diags: &mut Diagnostics,
 ) -> Vec<Coverage> {
-    let phrases_total = sources
-        .strings
-        .keys()
-        .filter(|k| matches!(k.scope, Scope::Phrase(_)))
-        .count();
+    let count = |f: fn(&Scope) -> bool| sources.strings.keys().filter(|k| f(&k.scope)).count();
+    let phrases_total = count(|s| matches!(s, Scope::Phrase(_)));
+    let captions_total = count(is_caption);
     let mut coverage = Vec::new();
     for lang in &manifest.manifest.translations {
         let found = catalogs.iter().find(|c| &c.lang == lang);
-        let (translated, phrases) =
-            found.map_or((0, 0), |c| check_one(sources, c, manifest, pool, diags));
+        let counts = found.map_or(Counts::default(), |c| {
+            check_one(sources, c, manifest, pool, diags)
+        });
         coverage.push(Coverage {
             lang: lang.clone(),
-            translated,
+            translated: counts.cards,
             total: pool.len(),
-            phrases,
+            phrases: counts.phrases,
             phrases_total,
+            captions: counts.captions,
+            captions_total,
         });
     }
     coverage
 }
 
-/// Checks one catalog; returns how many cards it translates completely
-/// and how many template phrases it translates.
+/// Whether a scope is carta's caption or a default face's title.
+fn is_caption(scope: &Scope) -> bool {
+    matches!(scope, Scope::Caption(_) | Scope::Title(_))
+}
+
+/// What one catalog translates: cards completely, template phrases,
+/// captions and titles.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    cards: usize,
+    phrases: usize,
+    captions: usize,
+}
+
+/// Checks one catalog; returns what it translates.
 fn check_one(
     sources: &Sources,
     catalog: &Catalog,
     manifest: &LoadedManifest,
     pool: &CardPool,
     diags: &mut Diagnostics,
-) -> (usize, usize) {
+) -> Counts {
     let mut unknown_cards = BTreeSet::new();
     for (key, entry) in &catalog.entries {
         let Some(source) = sources.strings.get(key) else {
@@ -245,23 +274,25 @@ fn stale(
     Some(d)
 }
 
-/// Reports the strings `catalog` lacks; returns how many cards it
-/// translates completely and how many template phrases it translates.
+/// Reports the strings `catalog` lacks; returns what it translates.
 fn report_missing(
     sources: &Sources,
     catalog: &Catalog,
     game: &str,
     diags: &mut Diagnostics,
-) -> (usize, usize) {
+) -> Counts {
     let lang = &catalog.lang;
     let path = &file_path(game, lang);
     let mut cards: BTreeMap<&str, (Vec<&str>, bool)> = BTreeMap::new();
     let mut labels = Vec::new();
-    let mut phrases = 0;
+    let mut captions = Vec::new();
+    let mut counts = Counts::default();
     for (key, source) in &sources.strings {
         let missing = !catalog.entries.contains_key(key);
         match &key.scope {
-            Scope::Phrase(_) if !missing => phrases += 1,
+            Scope::Phrase(_) if !missing => counts.phrases += 1,
+            Scope::Caption(_) | Scope::Title(_) if !missing => counts.captions += 1,
+            Scope::Caption(_) | Scope::Title(_) => captions.push(key),
             Scope::Phrase(phrase) => diags.push(missing_phrase(phrase, source, lang, path)),
             Scope::Card(id) => {
                 let card = cards.entry(id).or_default();
@@ -284,7 +315,10 @@ fn report_missing(
             _ => {}
         }
     }
-    let complete = missing_cards(sources, &cards, game, lang, diags);
+    counts.cards = missing_cards(sources, &cards, game, lang, diags);
+    if !captions.is_empty() {
+        diags.push(missing_captions(&captions, catalog, game));
+    }
     if !labels.is_empty() {
         diags.push(
             Diagnostic::warning(
@@ -298,7 +332,39 @@ fn report_missing(
             .with_help("add them under `[labels]`, by value"),
         );
     }
-    (complete, phrases)
+    counts
+}
+
+/// The warning for carta's captions and the default face's titles that
+/// `catalog` lacks: one for all of them, as for labels.
+fn missing_captions(keys: &[&Key], catalog: &Catalog, game: &str) -> Diagnostic {
+    const SHOWN: usize = 8;
+    let lang = &catalog.lang;
+    let mut list: Vec<String> = keys.iter().take(SHOWN).map(|k| format!("`{k}`")).collect();
+    if keys.len() > SHOWN {
+        list.push(format!("{} more", keys.len() - SHOWN));
+    }
+    let known = keys.iter().any(
+        |k| matches!(&k.scope, Scope::Caption(id) if super::captions::known(id, lang).is_some()),
+    );
+    let help = if known {
+        format!(
+            "`carta i18n update {game} --lang {lang}` adds carta's own {lang} captions; titles go under `[titles.<kind>]`, captions under `[captions]`"
+        )
+    } else {
+        "add them under `[captions]` (by id) and `[titles.<kind>]` (by field), or translate them in the PO file `carta i18n export` writes".to_owned()
+    };
+    Diagnostic::warning(
+        "i18n::missing",
+        format!(
+            "{} of carta's captions and the default face's titles {} no {lang} translation: {}",
+            keys.len(),
+            if keys.len() == 1 { "has" } else { "have" },
+            list.join(", ")
+        ),
+    )
+    .at(catalog.file, 0..0, "in this translation")
+    .with_help(help)
 }
 
 /// Reports each card some of whose strings `cards` lists as missing;
@@ -417,6 +483,11 @@ fn unknown(
         ),
         Scope::Label(value) => unknown_label(sources, file, entry, value),
         Scope::Phrase(phrase) => unused_phrase(sources, file, entry, phrase),
+        Scope::Caption(id) => unknown_caption(file, entry, id),
+        Scope::Title(kind) if !has_scope(sources, &key.scope) => {
+            untitled_kind(file, scope_span, kind, m)
+        }
+        Scope::Title(kind) => unknown_field(format!("titles of kind `{kind}`")),
         Scope::Game => unknown_field("the game".into()),
         Scope::Kind(id) => unknown_field(format!("kind `{id}`")),
         Scope::Zone(id) => unknown_field(format!("zone `{id}`")),
@@ -424,6 +495,45 @@ fn unknown(
         Scope::Rule(id) => unknown_field(format!("rule `{id}`")),
         Scope::Keyword(id) => unknown_field(format!("keyword `{id}`")),
     })
+}
+
+/// The error for a `[captions]` entry naming no caption carta prints.
+fn unknown_caption(file: crate::diag::FileId, entry: &catalog::Entry, id: &str) -> Diagnostic {
+    Diagnostic::error(
+        "i18n::unknown-entry",
+        format!("carta prints no caption `{id}`"),
+    )
+    .at(file, entry.key_span.clone(), "no such caption")
+    .with_help(suggest::help(
+        id,
+        super::captions::ids().collect::<Vec<_>>(),
+        "captions",
+    ))
+}
+
+/// The error for `[titles.<kind>]` of a kind the game does not have, or
+/// that the default face does not print (it has a template of its own).
+fn untitled_kind(
+    file: crate::diag::FileId,
+    at: crate::diag::Span,
+    kind: &str,
+    m: &crate::config::Manifest,
+) -> Diagnostic {
+    if !m.kinds.contains_key(kind) {
+        let known: Vec<&str> = m.kinds.keys().map(String::as_str).collect();
+        return Diagnostic::error(
+            "i18n::unknown-entry",
+            format!("this game has no kind `{kind}`"),
+        )
+        .at(file, at, "translates nothing")
+        .with_help(suggest::help(kind, known, "kinds"));
+    }
+    Diagnostic::error(
+        "i18n::unknown-entry",
+        format!("kind `{kind}` prints no titles: it has a face template of its own"),
+    )
+    .at(file, at, "translates nothing")
+    .with_help("the default face prints a kind's field titles; a template prints its own captions through `{{t \"…\"}}` (`[phrases]`)")
 }
 
 /// The diagnostic for a card entry that translates nothing: an unknown
@@ -593,6 +703,8 @@ fn what_id(scope: &Scope) -> String {
         | Scope::Keyword(id)
         | Scope::Label(id)
         | Scope::Phrase(id)
+        | Scope::Caption(id)
+        | Scope::Title(id)
         | Scope::Card(id) => id.clone(),
     }
 }

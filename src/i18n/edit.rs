@@ -47,7 +47,9 @@ fn table_for<'d>(doc: &'d mut DocumentMut, key: &Key) -> Option<&'d mut Table> {
         Scope::Game => ("game", None),
         Scope::Label(_) => ("labels", None),
         Scope::Phrase(_) => ("phrases", None),
+        Scope::Caption(_) => ("captions", None),
         Scope::Kind(id) => ("kinds", Some(id)),
+        Scope::Title(id) => ("titles", Some(id)),
         Scope::Zone(id) => ("zones", Some(id)),
         Scope::Format(id) => ("formats", Some(id)),
         Scope::Rule(id) => ("rules", Some(id)),
@@ -72,7 +74,7 @@ fn table_for<'d>(doc: &'d mut DocumentMut, key: &Key) -> Option<&'d mut Table> {
 /// Applies one change; whether the document changed.
 fn apply_one(doc: &mut DocumentMut, change: &Change) -> bool {
     let field = match &change.key.scope {
-        Scope::Label(value) | Scope::Phrase(value) => value.clone(),
+        Scope::Label(value) | Scope::Phrase(value) | Scope::Caption(value) => value.clone(),
         _ => change.key.field.clone(),
     };
     let Some(table) = table_for(doc, &change.key) else {

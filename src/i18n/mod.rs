@@ -17,8 +17,10 @@
 //! - [`po`]: gettext PO export and import, for translators' tools.
 //! - [`edit`]: rewriting a translation file, keeping its layout.
 //! - [`phrases`]: the captions templates print through `{{t "…"}}`.
+//! - [`captions`]: the captions carta itself prints on the sheets.
 
 pub mod apply;
+pub mod captions;
 pub mod catalog;
 pub mod check;
 pub mod edit;
@@ -44,6 +46,10 @@ pub struct Translations {
     /// How much each declared language covers; `None` when the
     /// translations were not checked (the cards had errors).
     pub coverage: Option<Vec<Coverage>>,
+    /// The game's own language when these are the translations of a game
+    /// printed in another ([`Translations::only`]): what an untranslated
+    /// caption prints in.
+    pub source: Option<String>,
 }
 
 impl Translations {
@@ -52,14 +58,35 @@ impl Translations {
         self.catalogs.iter().find(|c| c.lang == lang)
     }
 
-    /// The translations a game printed in `lang` keeps: the catalog of
-    /// `lang` alone (its labels and template phrases print), no sources.
+    /// The translations a game in `source` printed in `lang` keeps: the
+    /// catalog of `lang` alone (its labels, titles, template phrases and
+    /// captions print), no sources.
     #[must_use]
-    pub fn only(&self, lang: &str) -> Translations {
+    pub fn only(&self, lang: &str, source: &str) -> Translations {
         Translations {
             catalogs: self.catalog(lang).cloned().into_iter().collect(),
+            source: Some(source.to_owned()),
             ..Translations::default()
         }
+    }
+
+    /// carta's caption `id` (see [`captions`]) on sheets printed in `lang`:
+    /// its translation in `lang`, else the caption in the game's own
+    /// language, with `values` filled in.
+    pub fn caption(&self, lang: &str, id: &str, values: &[(&str, &str)]) -> String {
+        let key = Key::new(Scope::Caption(id.to_owned()), "");
+        let text = match self.catalog(lang).and_then(|c| c.get(&key)) {
+            Some(e) => e.text.as_str(),
+            None => captions::source(id, self.source.as_deref().unwrap_or(lang)),
+        };
+        captions::fill(text, values)
+    }
+
+    /// The title of field `field` of kind `kind` (a label the default face
+    /// prints) in `lang`, if translated.
+    pub fn title(&self, lang: &str, kind: &str, field: &str) -> Option<&str> {
+        let key = Key::new(Scope::Title(kind.to_owned()), field);
+        self.catalog(lang)?.get(&key).map(|e| e.text.as_str())
     }
 
     /// The translations of the template phrases in `lang`: source phrase →
@@ -117,13 +144,19 @@ pub enum Scope {
     /// A caption a template prints with `{{t "…"}}` (`[phrases]`: `"<source
     /// phrase>" = …`).
     Phrase(String),
+    /// A caption carta prints on the sheets, by id (`[captions]`: `kind =
+    /// …`; see [`captions`]).
+    Caption(String),
+    /// The title of a kind's field, the label the default face prints
+    /// beside its value (`[titles.<kind>]`: `<field> = …`).
+    Title(String),
     /// A card (`[cards.<id>]`: `name` and its translatable fields by path).
     Card(String),
 }
 
 /// One translatable string: its scope and its field. A card's field is a
 /// dotted path with array indexes (`levels.0.ability.text`); a label's and
-/// a phrase's field is empty.
+/// a phrase's and a caption's field is empty; a title's is the field's key.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key {
     /// What it belongs to.
@@ -168,6 +201,8 @@ impl Key {
             "game" => Some(Key::new(Scope::Game, rest)),
             "labels" => Some(Key::new(Scope::Label(rest.to_owned()), "")),
             "phrases" => Some(Key::new(Scope::Phrase(rest.to_owned()), "")),
+            "captions" => Some(Key::new(Scope::Caption(rest.to_owned()), "")),
+            "titles" => scoped(Scope::Title),
             "kinds" => scoped(Scope::Kind),
             "zones" => scoped(Scope::Zone),
             "formats" => scoped(Scope::Format),
@@ -191,6 +226,8 @@ impl fmt::Display for Key {
             Scope::Keyword(id) => write!(f, "keywords/{id}/{field}"),
             Scope::Label(value) => write!(f, "labels/{value}"),
             Scope::Phrase(phrase) => write!(f, "phrases/{phrase}"),
+            Scope::Caption(id) => write!(f, "captions/{id}"),
+            Scope::Title(kind) => write!(f, "titles/{kind}/{field}"),
             Scope::Card(id) => write!(f, "cards/{id}/{field}"),
         }
     }
@@ -240,6 +277,8 @@ mod tests {
             Key::new(Scope::Rule("casual.deck-size".into()), "name"),
             Key::new(Scope::Label("a/b c".into()), ""),
             Key::new(Scope::Phrase("Vida / {n} máx.".into()), ""),
+            Key::new(Scope::Caption("subject-deck".into()), ""),
+            Key::new(Scope::Title("intrepido".into()), "custo"),
             Key::new(Scope::Card("rei-frixo".into()), "levels.0.ability.text"),
         ] {
             assert_eq!(Key::parse(&key.to_string()), Some(key));

@@ -1,7 +1,8 @@
 //! The translatable strings of a game: its manifest's names and
 //! descriptions, its enum labels, each card's `name` and the string fields
-//! its kind's schema marks `"x-carta-translate": true`, and the phrases its
-//! templates print.
+//! its kind's schema marks `"x-carta-translate": true`, the phrases its
+//! templates print, the titles its default face prints, and the captions
+//! carta prints on its sheets.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -92,7 +93,36 @@ impl Sources {
                 sources.strings.insert(key, Source { text, at });
             }
         }
+        // carta's own captions, in the game's language as carta knows it.
+        for id in super::captions::ids() {
+            let text = super::captions::source(id, &m.language).to_owned();
+            let key = Key::new(Scope::Caption(id.to_owned()), "");
+            sources.strings.insert(key, Source { text, at: None });
+        }
         sources
+    }
+
+    /// These strings and the titles of the fields of `kinds` that the
+    /// default face prints as labels (stats, references, text and other
+    /// values: not art, flavour, focus or choices, whose value is all it
+    /// prints), by kind and field; `kinds` are those whose face may print
+    /// them.
+    #[must_use]
+    pub fn with_titles(mut self, schemas: &GameSchemas, kinds: &[String]) -> Self {
+        use crate::validate::display::Role;
+        for kind in kinds {
+            let Some(schema) = schemas.kind(kind) else {
+                continue;
+            };
+            for f in &schema.face {
+                if matches!(f.role, Role::Stat | Role::Ref | Role::Text | Role::Other) {
+                    let key = Key::new(Scope::Title(kind.clone()), f.key.clone());
+                    let text = f.title.clone();
+                    self.strings.insert(key, Source { text, at: None });
+                }
+            }
+        }
+        self
     }
 
     /// These strings and the phrases the game's templates print

@@ -402,15 +402,17 @@ fn a_language_without_a_translation_file_yet_prints_and_exports_every_source_str
             1,
         ),
     );
-    // The sheets fall back to the source text, and the cover counts it all.
+    // The sheets fall back to the source text — carta's captions too, in
+    // the game's Portuguese — and the cover counts it all.
     ws.run(["build", "intrepidos", "--lang", "fr"]).succeeds();
     let fr = ws.read("build/intrepidos/sheets/fr/index.html");
     assert!(fr.contains("<html lang=\"fr\"") && fr.contains("Rei Frixo"));
     assert!(
-        fr.contains("Untranslated, printed in pt-BR: ")
+        fr.contains("Sem tradução, impressos em pt-BR: ")
             && fr.contains("(game/description, game/name"),
         "the cover lists what kept its source text"
     );
+    assert!(fr.contains("<span>Tipo</span>") && !fr.contains("<span>Kind</span>"));
     // A first export hands the translator every string, phrases included.
     let po = export_po(&ws, "intrepidos", "fr");
     assert!(
@@ -474,4 +476,116 @@ fn every_command_the_i18n_help_suggests_runs() {
             command.join(" ")
         );
     }
+}
+
+#[test]
+fn the_cover_and_the_default_face_labels_are_translatable_strings() {
+    // A game in Portuguese, printed by carta's default face, whose English
+    // file `i18n update` gave carta's English captions.
+    let ws = crate::export_lang::duelo();
+    let en = ws.read("cards/duelo/i18n/en.toml");
+    assert!(en.contains("kind = { text = \"Kind\", source = "), "{en}");
+    assert!(
+        en.contains("subject-deck = { text = \"Deck: {deck}\""),
+        "{en}"
+    );
+    // Without its titles, English lacks two strings; check counts them.
+    let no_titles = en.replacen("[titles.golpe]", "[titles.removed]", 1);
+    let cut = no_titles.find("[titles.removed]").unwrap();
+    let end = no_titles[cut..].find("\n\n").unwrap() + cut;
+    ws.write(
+        "cards/duelo/i18n/en.toml",
+        format!("{}{}", &no_titles[..cut], &no_titles[end + 2..]),
+    );
+    ws.run(["check"])
+        .succeeds()
+        .stderr_has("2 of carta's captions and the default face's titles have no en")
+        .stderr_has("`titles/golpe/custo`, `titles/golpe/efeito`")
+        .stderr_has("translated cards: duelo en: 2/2 (captions 24/26)");
+    // The PO file hands them to the translator, with their source text:
+    // the schema's titles, and the captions in the game's language.
+    let po = export_po(&ws, "duelo", "en");
+    assert!(
+        po.contains("msgctxt \"titles/golpe/custo\"\nmsgid \"Custo\"\nmsgstr \"\""),
+        "{po}"
+    );
+    assert!(
+        po.contains("msgctxt \"captions/kind\"\nmsgid \"Tipo\"\nmsgstr \"Kind\""),
+        "{po}"
+    );
+    let po = po.replacen(
+        "msgid \"Custo\"\nmsgstr \"\"",
+        "msgid \"Custo\"\nmsgstr \"Cost\"",
+        1,
+    );
+    ws.write("en.po", po);
+    ws.run(["i18n", "import", "duelo", "en.po"]).succeeds();
+    assert!(
+        ws.read("cards/duelo/i18n/en.toml")
+            .contains("[titles.golpe]\ncusto = { text = \"Cost\"")
+    );
+    // The sheets print them: the source language's in Portuguese, the
+    // English ones in English.
+    ws.run(["build", "--lang", "en"]).succeeds();
+    let source = ws.read("build/duelo/sheets/index.html");
+    let english = ws.read("build/duelo/sheets/en/index.html");
+    assert!(source.contains("<title>Duelo — imprima e jogue</title>"));
+    assert!(english.contains("<title>Duel — print and play</title>"));
+    for (pt, en) in [
+        ("<span>Custo</span>", "<span>Cost</span>"),
+        (">Folha</span>", ">Sheet</span>"),
+        ("Todas as cartas do jogo", "Every card of the game"),
+    ] {
+        assert!(
+            source.contains(pt) && !source.contains(en),
+            "{pt} in the source sheets"
+        );
+        assert!(
+            english.contains(en) && !english.contains(pt),
+            "{en} in the English sheets"
+        );
+    }
+    assert!(english.contains("Untranslated, printed in pt-BR: 1 string (titles/golpe/efeito)"));
+    // An entry for a caption carta does not print is an error, with help.
+    let en = ws.read("cards/duelo/i18n/en.toml");
+    ws.write(
+        "cards/duelo/i18n/en.toml",
+        en.replacen("kind = {", "knd = {", 1),
+    );
+    ws.run(["check"])
+        .fails()
+        .stderr_has("carta prints no caption `knd`")
+        .stderr_has("did you mean `kind`?");
+}
+
+#[test]
+fn the_spanish_sheets_of_a_portuguese_game_print_carta_s_captions_in_spanish() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    ws.run(["print", "intrepidos", "--lang", "es", "--lang", "en"])
+        .succeeds();
+    let sheets = |lang: &str| ws.read(&format!("build/intrepidos/sheets/{lang}index.html"));
+    let (pt, es, en) = (sheets(""), sheets("es/"), sheets("en/"));
+    for (page, words) in [
+        (
+            &pt,
+            [">Folha</span>", "Todas as cartas do jogo", "Frente e verso"],
+        ),
+        (
+            &es,
+            [">Hoja</span>", "Todas las cartas del juego", "Doble cara"],
+        ),
+        (
+            &en,
+            [
+                ">Sheet</span>",
+                "Every card of the game",
+                "Print double-sided",
+            ],
+        ),
+    ] {
+        for w in words {
+            assert!(page.contains(w), "no {w:?}");
+        }
+    }
+    assert!(es.contains("Idioma: es") && en.contains("Language: en"));
 }

@@ -13,6 +13,7 @@ mod decks;
 mod differential;
 mod editor;
 mod export;
+mod export_lang;
 mod faces;
 mod harness;
 mod help;

@@ -8,7 +8,8 @@ use super::assets::ImageCache;
 use super::geometry::CardBox;
 use super::renderer::{self, Failures, Renderer};
 use super::{
-    BASE_CSS, Inputs, OutputFile, Print, Selection, SizeView, error_count, image_files, sheet_order,
+    BASE_CSS, Inputs, OutputFile, Print, Selection, SizeView, Subject, error_count, image_files,
+    sheet_order,
 };
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
@@ -164,7 +165,7 @@ pub fn faces(
         .as_ref()
         .is_some_and(|p| p.ink_saver);
     let selection = Selection {
-        subject: String::new(),
+        subject: Subject::Cards,
         prints: game
             .pool
             .iter()

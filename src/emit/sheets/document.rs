@@ -9,12 +9,12 @@ use std::ops::Range;
 
 use super::assets::ImageCache;
 use super::geometry::{self, CardBox, Flip, Grid, PageBox};
-use super::page::{self, Cover, GridText, Placed, SheetEntry, Side};
+use super::page::{self, Cover, GridText, Heads, Placed, SheetEntry, Side};
 use super::renderer::{self, Failures, Renderer};
 use super::reuse::{self, FaceCache, FacesAt};
 use super::{
-    BASE_CSS, Inputs, OutputFile, Print, Selection, SheetOptions, error_count, image_files,
-    sheet_order,
+    BASE_CSS, Inputs, OutputFile, Print, Selection, SheetOptions, Subject, error_count,
+    image_files, sheet_order,
 };
 use crate::config::{CutLines, Duplex, Orientation, PrintSettings};
 use crate::diag::{Diagnostic, SourceMap};
@@ -186,7 +186,7 @@ impl<'a> Document<'_, 'a> {
         let (pw, ph) = self.build.page.size();
         let mut buf = String::new();
         let class = body_class(self.build);
-        let title = format!("{} — print and play", m.name);
+        let title = caption(self.game, "title", &[("game", &m.name)]);
         let css = [BASE_CSS, renderer.css()];
         page::document_head(&mut buf, &title, &m.language, (pw, ph), &class, &css);
         let cover = self.cover(sheets, flip, ph);
@@ -255,10 +255,18 @@ impl<'a> Document<'_, 'a> {
                 counts.push((kind_name(kind), ps.len(), ps.iter().map(|p| p.count).sum()));
             }
         }
+        let game = self.game;
+        let subject = match &self.selection.subject {
+            Subject::Game => caption(game, "subject-game", &[]),
+            Subject::Deck(name) => caption(game, "subject-deck", &[("deck", name)]),
+            Subject::Cards => String::new(),
+        };
+        let notes = &self.selection.notes;
         let mut cover = Cover {
             game: &m.name,
-            subject: &self.selection.subject,
-            instructions: [instructions(self.build, flip), self.selection.notes.clone()].concat(),
+            subject,
+            heads: heads(game),
+            instructions: [instructions(game, self.build, flip), notes.clone()].concat(),
             counts,
             sheets: Vec::new(),
         };
@@ -349,30 +357,50 @@ fn body_class(build: &Build) -> String {
     )
 }
 
+/// carta's caption `id` in the language `game` is printed in.
+fn caption(game: &Game, id: &str, values: &[(&str, &str)]) -> String {
+    let lang = &game.manifest.manifest.language;
+    game.i18n.caption(lang, id, values)
+}
+
+/// The heads of the cover's tables, in the language `game` is printed in.
+fn heads(game: &Game) -> Heads {
+    let head = |id| caption(game, id, &[]);
+    Heads {
+        kind: head("kind"),
+        cards: head("cards"),
+        copies: head("copies"),
+        total: head("total"),
+        sheet: head("sheet"),
+        pages: head("pages"),
+        kinds: head("kinds"),
+        contents: head("contents"),
+    }
+}
+
 /// The cover's printing instructions.
-fn instructions(build: &Build, flip: Option<Flip>) -> Vec<String> {
-    let orientation = match build.page.orientation {
-        Orientation::Portrait => "portrait",
-        Orientation::Landscape => "landscape",
+fn instructions(game: &Game, build: &Build, flip: Option<Flip>) -> Vec<String> {
+    let print = match (build.page.orientation, build.cut_lines) {
+        (Orientation::Portrait, CutLines::Marks) => "print-portrait",
+        (Orientation::Landscape, CutLines::Marks) => "print-landscape",
+        (Orientation::Portrait, CutLines::Full) => "print-portrait-lines",
+        (Orientation::Landscape, CutLines::Full) => "print-landscape-lines",
     };
-    let guides = match build.cut_lines {
-        CutLines::Marks => "the crop marks",
-        CutLines::Full => "the cut lines",
-    };
-    let mut out = vec![format!(
-        "Print on {} {orientation} at 100% (actual size, no fit-to-page); cut along {guides}.",
-        build.page.paper.label()
-    )];
-    out.push(match build.duplex {
-        Duplex::None => "Faces only: no backs pages.".into(),
-        Duplex::Long => "Print double-sided, flipping on the long edge: each backs page follows its faces page.".into(),
-        Duplex::Short => "Print double-sided, flipping on the short edge: each backs page follows its faces page.".into(),
-    });
+    let mut out = vec![caption(game, print, &[("paper", &build.page.paper.label())])];
+    out.push(caption(
+        game,
+        match build.duplex {
+            Duplex::None => "duplex-none",
+            Duplex::Long => "duplex-long",
+            Duplex::Short => "duplex-short",
+        },
+        &[],
+    ));
     if flip.is_some() {
-        out.push("Single-sided printer: print, turn the stack as for the chosen edge, and print the backs pages.".into());
+        out.push(caption(game, "single-sided", &[]));
     }
     if build.ink_saver {
-        out.push("Ink saver: no card backgrounds or art.".into());
+        out.push(caption(game, "ink-saver", &[]));
     }
     out
 }

@@ -5,7 +5,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{FacesAt, Inputs, OutputFile, Print, Selection, SheetOptions, pool_prints, render};
+use super::{
+    FacesAt, Inputs, OutputFile, Print, Selection, SheetOptions, Subject, pool_prints, render,
+};
 use crate::diag::Diagnostics;
 use crate::emit::{EmitError, Emitter, Stage};
 use crate::game::Game;
@@ -32,7 +34,7 @@ impl<'g> SheetsEmitter<'g> {
         SheetsEmitter {
             options,
             selection: Selection {
-                subject: "Every card of the game".into(),
+                subject: Subject::Game,
                 prints: pool_prints(game),
                 notes: Vec::new(),
             },
@@ -47,7 +49,7 @@ impl<'g> SheetsEmitter<'g> {
         SheetsEmitter {
             options,
             selection: Selection {
-                subject: format!("Deck: {name}"),
+                subject: Subject::Deck(name.to_owned()),
                 prints,
                 notes: Vec::new(),
             },
@@ -63,8 +65,15 @@ impl<'g> SheetsEmitter<'g> {
     #[must_use]
     pub fn in_language(mut self, lang: &str, notes: Vec<String>) -> Self {
         self.dir = self.dir.join(lang);
-        self.selection.notes = notes;
         self.nested = true;
+        self.with_notes(notes)
+    }
+
+    /// The same sheets with `notes` added to the cover's instructions (the
+    /// language report of a translated export).
+    #[must_use]
+    pub fn with_notes(mut self, notes: Vec<String>) -> Self {
+        self.selection.notes = notes;
         self
     }
 

@@ -117,11 +117,23 @@ fn card_box(print: &PrintSettings, kind: Option<&KindPrint>) -> CardBox {
     }
 }
 
+/// What a selection is, as the cover names it (in the language printed:
+/// carta's captions `subject-game` and `subject-deck`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    /// Every card of the game.
+    Game,
+    /// The deck of this name.
+    Deck(String),
+    /// Cards placed by the caller, under no cover.
+    Cards,
+}
+
 /// What to print: a title for the cover and the cards.
 #[derive(Debug, Clone)]
 pub struct Selection<'a> {
-    /// "Every card" or the deck's name.
-    pub subject: String,
+    /// The whole game or a deck.
+    pub subject: Subject,
     /// The cards and their counts, in any order (the sheets follow the
     /// manifest's kind order, then this order).
     pub prints: Vec<Print<'a>>,

@@ -202,13 +202,46 @@ pub(super) struct Cover<'a> {
     /// The game's display name.
     pub game: &'a str,
     /// What is printed (the whole game, or a deck's name).
-    pub subject: &'a str,
+    pub subject: String,
+    /// The tables' heads, in the language printed: kind, cards, copies,
+    /// total (the counts); sheet, pages, kinds, cards, contents (the sheets).
+    pub heads: Heads,
     /// Paper, orientation, duplex: how to print.
     pub instructions: Vec<String>,
     /// (kind name, distinct cards, copies) per kind.
     pub counts: Vec<(String, usize, u32)>,
     /// The sheets.
     pub sheets: Vec<SheetEntry>,
+}
+
+/// The heads of the cover's tables, in the language printed.
+#[derive(Debug, Default)]
+pub(super) struct Heads {
+    pub kind: String,
+    pub cards: String,
+    pub copies: String,
+    pub total: String,
+    pub sheet: String,
+    pub pages: String,
+    pub kinds: String,
+    pub contents: String,
+}
+
+impl Heads {
+    /// The head row of the table of sheets, with the table's start.
+    fn sheets_head(&self, out: &mut String) {
+        out.push_str("<div class=\"carta-table carta-sheets\">\n<div class=\"carta-row carta-head\"><span class=\"carta-n\">");
+        escape_into(&self.sheet, out);
+        out.push_str("</span><span>");
+        escape_into(&self.pages, out);
+        out.push_str("</span><span>");
+        escape_into(&self.kinds, out);
+        out.push_str("</span><span class=\"carta-n\">");
+        escape_into(&self.cards, out);
+        out.push_str("</span><span class=\"carta-names\">");
+        escape_into(&self.contents, out);
+        out.push_str("</span></div>\n");
+    }
 }
 
 /// The height of one row of the cover's tables, in mm.
@@ -245,14 +278,23 @@ impl Cover<'_> {
         );
         escape_into(self.game, out);
         out.push_str("</h1>\n<div class=\"carta-row\"><strong>");
-        escape_into(self.subject, out);
+        escape_into(&self.subject, out);
         out.push_str("</strong></div>\n");
         for line in &self.instructions {
             out.push_str("<div class=\"carta-row\">");
             escape_into(line, out);
             out.push_str("</div>\n");
         }
-        out.push_str("<div class=\"carta-table carta-counts\">\n<div class=\"carta-row carta-head\"><span>Kind</span><span class=\"carta-n\">Cards</span><span class=\"carta-n\">Copies</span></div>\n");
+        let h = &self.heads;
+        out.push_str(
+            "<div class=\"carta-table carta-counts\">\n<div class=\"carta-row carta-head\"><span>",
+        );
+        escape_into(&h.kind, out);
+        out.push_str("</span><span class=\"carta-n\">");
+        escape_into(&h.cards, out);
+        out.push_str("</span><span class=\"carta-n\">");
+        escape_into(&h.copies, out);
+        out.push_str("</span></div>\n");
         let (mut distinct, mut copies) = (0, 0);
         for (kind, n, k) in &self.counts {
             out.push_str("<div class=\"carta-row\"><span>");
@@ -264,15 +306,17 @@ impl Cover<'_> {
             distinct += n;
             copies += k;
         }
+        out.push_str("<div class=\"carta-row carta-head\"><span>");
+        escape_into(&h.total, out);
         let _ = writeln!(
             out,
-            "<div class=\"carta-row carta-head\"><span>Total</span><span class=\"carta-n\">{distinct}</span><span class=\"carta-n\">{copies}</span></div>\n</div>"
+            "</span><span class=\"carta-n\">{distinct}</span><span class=\"carta-n\">{copies}</span></div>\n</div>"
         );
         let mut page = 1;
         let mut rows = self.sheets.iter().enumerate().peekable();
         let mut room = first;
         loop {
-            out.push_str("<div class=\"carta-table carta-sheets\">\n<div class=\"carta-row carta-head\"><span class=\"carta-n\">Sheet</span><span>Pages</span><span>Kinds</span><span class=\"carta-n\">Cards</span><span class=\"carta-names\">Contents</span></div>\n");
+            h.sheets_head(out);
             for _ in 0..room {
                 let Some((i, s)) = rows.next() else { break };
                 sheet_row(out, i, s);

@@ -6,6 +6,7 @@
 //! built for the templates, so what a build holds does not grow with the
 //! number of cards rendered.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -24,7 +25,7 @@ use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
 use crate::load::Jail;
 use crate::validate::RawCard;
-use crate::validate::display::Role;
+use crate::validate::display::{FaceField, Role};
 
 /// A game's compiled templates and what every card's view shares.
 pub(super) struct Renderer<'g> {
@@ -242,6 +243,28 @@ impl<'g> Renderer<'g> {
         }
     }
 
+    /// The default face's fields of `kind` (`face`), each titled in the
+    /// language printed: its translated title where the game's catalog
+    /// has one, else the schema's.
+    fn titled<'f>(&self, kind: &str, face: Option<&'f [FaceField]>) -> Cow<'f, [FaceField]> {
+        let face = face.unwrap_or_default();
+        let lang = &self.game.manifest.manifest.language;
+        let i18n = &self.game.i18n;
+        if face
+            .iter()
+            .all(|f| i18n.title(lang, kind, &f.key).is_none())
+        {
+            return Cow::Borrowed(face);
+        }
+        let mut face = face.to_vec();
+        for f in &mut face {
+            if let Some(t) = i18n.title(lang, kind, &f.key) {
+                t.clone_into(&mut f.title);
+            }
+        }
+        Cow::Owned(face)
+    }
+
     /// What a print's templates see: its [`CardView`], as one context for
     /// its face and its back.
     fn context(
@@ -266,7 +289,7 @@ impl<'g> Renderer<'g> {
             copies: p.count,
             layout: self.templates.reads_layout(&card.kind).then(|| {
                 layout::layout(
-                    display.map(|d| d.face.as_slice()).unwrap_or_default(),
+                    &self.titled(&card.kind, display.map(|d| d.face.as_slice())),
                     &fields,
                     images,
                     layout::KindLook {
