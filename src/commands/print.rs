@@ -232,29 +232,9 @@ pub(super) fn each_target(
         // A file named on the command line is where the shell says: relative
         // to the current directory, whatever `-C` names (as `deck check`).
         let opened = open_deck(ws, Path::new(path), &mut compiled, diags, &mut found)?;
-        let target = opened.and_then(|(deck, game)| {
-            let zones = deck::zones(&deck, game, &mut found)?;
-            let stem = Path::new(path)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("deck")
-                .to_owned();
-            let selection = Selection {
-                subject: Subject::Deck(deck.name.clone()),
-                prints: deck::prints(&zones),
-                notes: Vec::new(),
-            };
-            let name = deck.name.clone();
-            Some((
-                Target {
-                    selection,
-                    stem,
-                    name,
-                    deck: Some(deck),
-                    zones,
-                },
-                game,
-            ))
+        let target = opened.and_then(|(file, game)| {
+            let target = deck_target(path, file, game, &mut found)?;
+            Some((target, game))
         });
         diags.extend(found);
         if let Some((target, game)) = target {
@@ -263,4 +243,32 @@ pub(super) fn each_target(
         }
     }
     Ok(done)
+}
+
+/// The export target of the deck `file` named `path` on the command line:
+/// its cards summed over its zones, and the zones kept apart; `None`
+/// (after reporting into `found`) when it does not resolve in `game`.
+fn deck_target<'g>(
+    path: &str,
+    file: crate::deck::DeckFile,
+    game: &'g Game,
+    found: &mut Vec<crate::diag::Diagnostic>,
+) -> Option<Target<'g>> {
+    let zones = deck::zones(&file, game, found)?;
+    let stem = Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("deck")
+        .to_owned();
+    Some(Target {
+        selection: Selection {
+            subject: Subject::Deck(file.name.clone()),
+            prints: deck::prints(&zones),
+            notes: Vec::new(),
+        },
+        stem,
+        name: file.name.clone(),
+        deck: Some(file),
+        zones,
+    })
 }

@@ -232,6 +232,27 @@ fn card_words(html: &str) -> BTreeSet<String> {
     if let Some(end) = rest.find("</section>") {
         rest = &rest[end..];
     }
+    // Scripts and styles are no printed text, and a script may hold `<`.
+    let mut stripped = String::with_capacity(rest.len());
+    let mut at = rest;
+    while let Some(open) = at.find("<script").or_else(|| at.find("<style")) {
+        let open = [at.find("<script"), at.find("<style")]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(open);
+        stripped.push_str(&at[..open]);
+        let close = if at[open..].starts_with("<script") {
+            "</script>"
+        } else {
+            "</style>"
+        };
+        at = at[open..]
+            .find(close)
+            .map_or("", |end| &at[open + end + close.len()..]);
+    }
+    stripped.push_str(at);
+    let rest = stripped.as_str();
     let mut in_tag = false;
     let mut skip = false;
     for (i, c) in rest.char_indices() {

@@ -354,7 +354,8 @@ fn export_pdf_prints_on_a3_legal_tabloid_and_custom_paper() {
     ws.run(["print"]).succeeds();
     let html = ws.read("build/mini/sheets/index.html");
     assert!(html.contains("@page { size: 330mm 480mm;"), "custom paper");
-    assert!(html.contains("330 × 480 mm portrait"), "named on the cover");
+    // The cover speaks the game's language (mini is in Portuguese).
+    assert!(html.contains("330 × 480 mm retrato"), "named on the cover");
 }
 
 /// The darkest red channel in rows `y` … `y + 2`, columns `x0` … `x1`, of
@@ -427,7 +428,7 @@ fn full_cut_lines_cross_the_printed_page_along_every_trim_line() {
         "a line across the page"
     );
     assert!(
-        html.contains("cut along the cut lines"),
+        html.contains("corte nas linhas de corte"),
         "the cover says so"
     );
 }

@@ -386,7 +386,11 @@ fn instructions(game: &Game, build: &Build, flip: Option<Flip>) -> Vec<String> {
         (Orientation::Portrait, CutLines::Full) => "print-portrait-lines",
         (Orientation::Landscape, CutLines::Full) => "print-landscape-lines",
     };
-    let mut out = vec![caption(game, print, &[("paper", &build.page.paper.label())])];
+    let mut out = vec![caption(
+        game,
+        print,
+        &[("paper", &build.page.paper.label())],
+    )];
     out.push(caption(
         game,
         match build.duplex {
