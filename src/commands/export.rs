@@ -152,33 +152,26 @@ fn localize_target<'l>(
     lang: &str,
     deck: bool,
 ) -> Target<'l> {
-    let prints = target
-        .selection
-        .prints
-        .iter()
-        .filter_map(|p| {
-            Some(Print {
-                card: localized.pool.get(&p.card.id)?,
-                count: p.count,
+    // The same cards, and counts, in the localized pool.
+    let localize = |prints: &[Print<'_>]| -> Vec<Print<'l>> {
+        prints
+            .iter()
+            .filter_map(|p| {
+                Some(Print {
+                    card: localized.pool.get(&p.card.id)?,
+                    count: p.count,
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
+    let prints = localize(&target.selection.prints);
     let zones = target
         .zones
         .iter()
         .map(|z| Zone {
             id: z.id.clone(),
             name: z.name.clone(),
-            prints: z
-                .prints
-                .iter()
-                .filter_map(|p| {
-                    Some(Print {
-                        card: localized.pool.get(&p.card.id)?,
-                        count: p.count,
-                    })
-                })
-                .collect(),
+            prints: localize(&z.prints),
         })
         .collect();
     Target {

@@ -170,6 +170,35 @@ impl Grid<'_> {
     }
 }
 
+/// The grid pages that photograph `cells` (each a card, the side it
+/// shows and its pixel size), in order: at most 10 × 7 cells each, all of
+/// one size; and where each cell stands (page, cell).
+#[allow(clippy::type_complexity)]
+pub fn pages<'a>(
+    cells: &[(&'a RenderedCard, Side, (u32, u32))],
+) -> (Vec<Grid<'a>>, Vec<(usize, usize)>) {
+    let mut grids: Vec<Grid<'a>> = Vec::new();
+    let mut place = Vec::with_capacity(cells.len());
+    for &(card, side, px) in cells {
+        match grids.last_mut() {
+            Some(g) if g.cell == px && g.cells.len() < MAX_COLS * MAX_ROWS => {
+                g.cells.push((card, side));
+            }
+            _ => grids.push(Grid {
+                cells: vec![(card, side)],
+                cols: MAX_COLS,
+                cell: px,
+            }),
+        }
+        let page = grids.len() - 1;
+        place.push((page, grids[page].cells.len() - 1));
+    }
+    for g in &mut grids {
+        g.cols = g.cells.len().min(MAX_COLS);
+    }
+    (grids, place)
+}
+
 /// Photographs `grids` (in a scratch folder with the set's art) and
 /// returns each one's image, cut to its exact pixel size.
 ///

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::cards::{Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, photograph, pixels};
+use super::cards::{ImageExport, Side, pages, photograph, pixels};
 use super::images::hashed_name;
 use super::sheets::icons::tokens;
 use super::sheets::{CardSet, RenderedCard};
@@ -102,34 +102,6 @@ pub fn pictures(
         backs,
         back_of,
     })
-}
-
-/// The grid pages that photograph `cells`: at most 10 × 7 cells each, all
-/// of one size; and where each cell stands (page, cell).
-#[allow(clippy::type_complexity)]
-fn pages<'a>(
-    cells: &[(&'a RenderedCard, Side, (u32, u32))],
-) -> (Vec<Grid<'a>>, Vec<(usize, usize)>) {
-    let mut grids: Vec<Grid<'a>> = Vec::new();
-    let mut place = Vec::with_capacity(cells.len());
-    for &(card, side, px) in cells {
-        match grids.last_mut() {
-            Some(g) if g.cell == px && g.cells.len() < MAX_COLS * MAX_ROWS => {
-                g.cells.push((card, side));
-            }
-            _ => grids.push(Grid {
-                cells: vec![(card, side)],
-                cols: MAX_COLS,
-                cell: px,
-            }),
-        }
-        let page = grids.len() - 1;
-        place.push((page, grids[page].cells.len() - 1));
-    }
-    for g in &mut grids {
-        g.cols = g.cells.len().min(MAX_COLS);
-    }
-    (grids, place)
 }
 
 /// How a property's values read.

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::cards::{Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, photograph, pixels, unit};
+use super::cards::{ImageExport, Side, pages, photograph, pixels, unit};
 use super::{EmitError, Emitter, Stage};
 use crate::diag::Diagnostics;
 use crate::game::Game;
@@ -42,27 +42,7 @@ impl Emitter for PngEmitter<'_> {
                 cells.len() - 1
             });
         }
-        let mut grids: Vec<Grid<'_>> = Vec::new();
-        let mut place: Vec<(usize, usize)> = Vec::with_capacity(cells.len());
-        for &(card, side, px) in &cells {
-            match grids.last_mut() {
-                Some(g) if g.cell == px && g.cells.len() < MAX_COLS * MAX_ROWS => {
-                    g.cells.push((card, side));
-                }
-                _ => grids.push(Grid {
-                    cells: vec![(card, side)],
-                    cols: MAX_COLS,
-                    cell: px,
-                }),
-            }
-            place.push((
-                grids.len() - 1,
-                grids.last().map_or(0, |g| g.cells.len() - 1),
-            ));
-        }
-        for g in &mut grids {
-            g.cols = g.cells.len().min(MAX_COLS);
-        }
+        let (grids, place) = pages(&cells);
         let images = photograph(&set, &grids, &self.0.options, &self.0.chromium, "png")?;
         let dir = unit(game, "png").join(&self.0.target.stem);
         stage.folder(&dir)?;
