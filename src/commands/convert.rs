@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::{CommandError, Report, plural};
+use super::{CommandError, Report, plural, write_unless_exists};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::EmitError;
 use crate::game::{self, Decks, Keep};
@@ -190,22 +190,7 @@ fn write_out(
     let folder = Folder::workspace(root)
         .and_then(|root| root.sub(dir))
         .map_err(EmitError::from)?;
-    let result = if force {
-        folder.write_atomic(name, bytes, true)
-    } else {
-        folder.write_new_atomic(name, bytes)
-    };
-    match result {
-        Ok(()) => Ok(true),
-        Err(e) if e.io_kind() == Some(std::io::ErrorKind::AlreadyExists) => {
-            diags.push(
-                Diagnostic::error("convert::exists", format!("`{rel}` exists already"))
-                    .with_help("name another file with `-o`, or pass `--force` to replace it"),
-            );
-            Ok(false)
-        }
-        Err(e) => Err(EmitError::from(e).into()),
-    }
+    write_unless_exists(&folder, name, bytes, force, ("convert::exists", rel), diags)
 }
 
 /// The cards as one TOML card file, a `[[card]]` table each.

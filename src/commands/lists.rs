@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{CommandError, Report, open_deck, plural};
+use super::{CommandError, Report, open_deck, plural, write_unless_exists};
 use crate::deck;
 use crate::deckcode::{self, CodeDeck};
 use crate::decklist::{self, NameBy, print::Printed};
@@ -257,23 +257,6 @@ fn write_out(
         dir
     };
     let folder = Folder::open(dir).map_err(EmitError::from)?;
-    let result = if force {
-        folder.write_atomic(name, bytes, true)
-    } else {
-        folder.write_new_atomic(name, bytes)
-    };
-    match result {
-        Ok(()) => Ok(true),
-        Err(e) if e.io_kind() == Some(std::io::ErrorKind::AlreadyExists) => {
-            diags.push(
-                Diagnostic::error(
-                    "list::exists",
-                    format!("`{}` exists already", path.display()),
-                )
-                .with_help("name another file with `-o`, or pass `--force` to replace it"),
-            );
-            Ok(false)
-        }
-        Err(e) => Err(EmitError::from(e).into()),
-    }
+    let shown = path.display().to_string();
+    write_unless_exists(&folder, name, bytes, force, ("list::exists", &shown), diags)
 }

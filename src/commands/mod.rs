@@ -84,3 +84,35 @@ fn known_game(deck: &DeckFile, known: &[String], out: &mut Vec<Diagnostic>) -> b
 pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
+
+/// Writes `bytes` as `name` in `folder` atomically, never over an existing
+/// file without `force`: an existing one is the error `code` about `shown`
+/// (the path as the user named it), pushed into `diags`. Whether it wrote.
+///
+/// # Errors
+/// When the file cannot be written.
+fn write_unless_exists(
+    folder: &crate::write::Folder,
+    name: &str,
+    bytes: &[u8],
+    force: bool,
+    (code, shown): (&'static str, &str),
+    diags: &mut Diagnostics,
+) -> Result<bool, CommandError> {
+    let result = if force {
+        folder.write_atomic(name, bytes, true)
+    } else {
+        folder.write_new_atomic(name, bytes)
+    };
+    match result {
+        Ok(()) => Ok(true),
+        Err(e) if e.io_kind() == Some(std::io::ErrorKind::AlreadyExists) => {
+            diags.push(
+                Diagnostic::error(code, format!("`{shown}` exists already"))
+                    .with_help("name another file with `-o`, or pass `--force` to replace it"),
+            );
+            Ok(false)
+        }
+        Err(e) => Err(crate::emit::EmitError::from(e).into()),
+    }
+}
