@@ -6,7 +6,8 @@ use indexmap::IndexMap;
 use toml::de::DeValue;
 
 use crate::config::rules::RuleSeverity;
-use crate::diag::{Cap, Diagnostic, FileId, Label, Severity, Span};
+use crate::diag::{Cap, Diagnostic, FileId, Label, Phrase, Severity, Span};
+use crate::l10n::english;
 use crate::limits::max_diagnostics_per_file;
 use crate::link::CardPool;
 use crate::load::{parse_toml, toml_key};
@@ -232,15 +233,11 @@ pub fn resolve(
     };
     let mut origin = vec![Vec::new(); rules.zones.len()];
     if zones.is_empty() {
+        let said = Phrase::new("deck-no-zones").with("game", &deck.game);
         out.push(
-            Diagnostic::error(
-                "deck::no-zones",
-                format!(
-                    "the game `{}` declares no deck zones, so it has no decks",
-                    deck.game
-                ),
-            )
-            .at(deck.file, deck.game_span.clone(), "this game"),
+            Diagnostic::error("deck::no-zones", english(&said))
+                .at(deck.file, deck.game_span.clone(), "this game")
+                .worded(said, None),
         );
         return None;
     }
@@ -249,17 +246,15 @@ pub fn resolve(
     let mut cap = Cap::new(max_diagnostics_per_file());
     for (dz, zone) in deck.zones.iter().enumerate() {
         let Some(z) = rules.zones.iter().position(|r| r.id == zone.id) else {
+            let said = Phrase::new("deck-unknown-zone")
+                .with("zone", &zone.id)
+                .with("game", &deck.game);
+            let help = choices(&zone.id, zones.keys().map(String::as_str), "deck-zones-are");
             found.push(
-                Diagnostic::error(
-                    "deck::unknown-zone",
-                    format!("`{}` is not a zone of `{}`", zone.id, deck.game),
-                )
-                .at(deck.file, zone.span.clone(), "unknown zone")
-                .with_help(suggest::help(
-                    &zone.id,
-                    zones.keys().map(String::as_str),
-                    "zones",
-                )),
+                Diagnostic::error("deck::unknown-zone", english(&said))
+                    .at(deck.file, zone.span.clone(), "unknown zone")
+                    .with_help(english(&help))
+                    .worded(said, Some(help)),
             );
             continue;
         };
@@ -293,35 +288,35 @@ fn entry_card(
     out: &mut Vec<Diagnostic>,
 ) -> Option<u32> {
     let Some(card) = pool.position(&entry.id) else {
-        let hint = suggest::closest(&entry.id, pool.ids());
+        let hint = suggest::closest(&entry.id, pool.ids())
+            .map(|h| Phrase::new("deck-did-you-mean").with("name", h));
+        let said = Phrase::new("deck-unknown-card")
+            .with("card", &entry.id)
+            .with("game", &deck.game);
         out.push(
-            Diagnostic::error(
-                "deck::unknown-card",
-                format!("`{}` is not a card of `{}`", entry.id, deck.game),
-            )
-            .at(deck.file, entry.span.clone(), "no such card")
-            .with_help_opt(hint.map(|h| format!("did you mean `{h}`?"))),
+            Diagnostic::error("deck::unknown-card", english(&said))
+                .at(deck.file, entry.span.clone(), "no such card")
+                .with_help_opt(hint.as_ref().map(english))
+                .worded(said, hint),
         );
         return None;
     };
     if !rules.zones[z].accepts[card] {
         let kind = &pool.card(card).kind;
         let zone_decl = &manifest.manifest.zones[&zone.id];
+        let said = Phrase::new("deck-zone-kind")
+            .with("card", &entry.id)
+            .with("kind", kind)
+            .with("zone", &zone.id);
+        let help = Phrase::new("deck-zone-kind-help")
+            .with("zone", &zone.id)
+            .with("name", &zone_decl.name)
+            .with("kinds", zone_decl.kinds.join(", "));
         out.push(
-            Diagnostic::error(
-                "deck::zone-kind",
-                format!(
-                    "`{}` is of kind `{kind}`, which the zone `{}` does not take",
-                    entry.id, zone.id
-                ),
-            )
-            .at(deck.file, entry.span.clone(), format!("of kind `{kind}`"))
-            .with_help(format!(
-                "the zone `{}` ({}) takes: {}",
-                zone.id,
-                zone_decl.name,
-                zone_decl.kinds.join(", ")
-            )),
+            Diagnostic::error("deck::zone-kind", english(&said))
+                .at(deck.file, entry.span.clone(), format!("of kind `{kind}`"))
+                .with_help(english(&help))
+                .worded(said, Some(help)),
         );
         return None;
     }
@@ -342,22 +337,39 @@ pub fn rules_for<'r>(
         return Some(set);
     }
     let help = if rules.formats.is_empty() {
-        format!(
-            "`{}` declares no formats: remove `format` to judge the deck by the game's rules",
-            deck.game
-        )
+        Phrase::new("deck-no-formats").with("game", &deck.game)
     } else {
-        suggest::help(format, rules.formats.keys().map(String::as_str), "formats")
-    };
-    out.push(
-        Diagnostic::error(
-            "deck::unknown-format",
-            format!("`{format}` is not a format of `{}`", deck.game),
+        choices(
+            format,
+            rules.formats.keys().map(String::as_str),
+            "deck-formats-are",
         )
-        .at(deck.file, span.clone(), "unknown format")
-        .with_help(help),
+    };
+    let said = Phrase::new("deck-unknown-format")
+        .with("format", format)
+        .with("game", &deck.game);
+    out.push(
+        Diagnostic::error("deck::unknown-format", english(&said))
+            .at(deck.file, span.clone(), "unknown format")
+            .with_help(english(&help))
+            .worded(said, Some(help)),
     );
     None
+}
+
+/// What [`suggest::help`] says of an unknown `name`, as a phrase: "did
+/// you mean `x`?" for the closest candidate, else message `every` listing
+/// them all.
+fn choices<'a, I>(name: &str, candidates: I, every: &'static str) -> Phrase
+where
+    I: IntoIterator<Item = &'a str>,
+    I::IntoIter: Clone,
+{
+    let all = candidates.into_iter();
+    match suggest::closest(name, all.clone()) {
+        Some(c) => Phrase::new("deck-did-you-mean").with("name", c),
+        None => Phrase::new(every).with("names", all.collect::<Vec<_>>().join(", ")),
+    }
 }
 
 /// Judges a deck: picks its rules ([`rules_for`]), resolves it and checks

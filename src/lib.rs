@@ -35,6 +35,7 @@ pub mod emit;
 pub mod event;
 pub mod game;
 pub mod i18n;
+pub mod l10n;
 pub mod limits;
 pub mod link;
 pub mod load;

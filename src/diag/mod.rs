@@ -7,12 +7,14 @@
 
 mod cells;
 mod grid;
+mod phrase;
 mod render;
 mod source;
 mod text;
 mod window;
 
 pub use cells::{CellAt, CellMap, column_name, fold_header_repeats};
+pub use phrase::{Arg, Phrase, PhraseKey};
 pub use render::{Format, Renderer};
 pub use source::{FileId, LineCol, SourceFile, SourceMap};
 pub use text::{clip, escape_controls};
@@ -84,6 +86,18 @@ pub struct Diagnostic {
     /// For a placeholder ([`ELIDED`]): the diagnostics of its file it
     /// stands for, counted but not kept; nothing for every other one.
     pub elided: Elided,
+    /// The message and help as phrases, for a reader that words them in
+    /// another language (the deck builder); `None` for most diagnostics.
+    pub words: Option<Box<Words>>,
+}
+
+/// A diagnostic's message and help as [`Phrase`]s.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    /// What [`Diagnostic::message`] says.
+    pub message: Phrase,
+    /// What [`Diagnostic::help`] says, when it says something.
+    pub help: Option<Phrase>,
 }
 
 /// The code of the placeholder that stands for a file's diagnostics past
@@ -213,7 +227,15 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             elided: Elided::default(),
+            words: None,
         }
+    }
+
+    /// Keeps the message and help as phrases too (see [`Words`]).
+    #[must_use]
+    pub fn worded(mut self, message: Phrase, help: Option<Phrase>) -> Self {
+        self.words = Some(Box::new(Words { message, help }));
+        self
     }
 
     /// Places the diagnostic at `span` of `file`, with a label message.

@@ -529,6 +529,8 @@ fn restore(ws: &mut Workspace, record: &Record) -> Option<Vec<Diagnostic>> {
                 count: k.elided.0,
                 errors: k.elided.1,
             },
+            // A recalled verdict is printed by the command line only.
+            words: None,
         });
     }
     for rel in &record.files {

@@ -6,7 +6,7 @@ use super::keys::{Interner, path, scalar_text};
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
-use crate::diag::Diagnostics;
+use crate::diag::{Arg, Diagnostics, Phrase};
 
 #[derive(Debug, Clone)]
 pub(super) struct Bind {
@@ -104,8 +104,8 @@ impl Bind {
     ) {
         let Some((bound_at, b)) = self.the_bound(entries.clone()) else {
             report(Finding {
-                actual: "no single bound card".into(),
-                expected: "nothing (the rule applies when there is exactly one)".into(),
+                actual: Phrase::new("rule-bind-none"),
+                expected: Phrase::new("rule-bind-none-expected"),
                 ok: true,
                 subject: None,
                 primary: None,
@@ -115,11 +115,11 @@ impl Bind {
             return;
         };
         let want = self.value[b.card as usize];
-        let name = |v: u32| {
-            self.names
-                .get(v as usize)
-                .map_or("nothing", String::as_str)
-                .to_owned()
+        let name = |v: u32| -> Arg {
+            self.names.get(v as usize).map_or_else(
+                || Phrase::new("rule-bind-nothing").into(),
+                |n| format!("`{n}`").into(),
+            )
         };
         let mut all_ok = true;
         for (place, e) in entries.filter(|(_, e)| self.applies[e.card as usize] && e.card != b.card)
@@ -128,15 +128,15 @@ impl Bind {
             if have != want {
                 all_ok = false;
                 report(Finding {
-                    actual: format!("{} `{}`", self.field, name(have)),
-                    expected: format!(
-                        "{} `{}` like `{}`",
-                        self.field,
-                        name(want),
-                        self.ids[b.card as usize]
-                    ),
+                    actual: Phrase::new("rule-bind-has")
+                        .with("field", &self.field)
+                        .with("value", name(have)),
+                    expected: Phrase::new("rule-bind-like")
+                        .with("field", &self.field)
+                        .with("value", name(want))
+                        .with("card", format!("`{}`", self.ids[b.card as usize])),
                     ok: false,
-                    subject: Some(format!("`{}`", self.ids[e.card as usize])),
+                    subject: Some(format!("`{}`", self.ids[e.card as usize]).into()),
                     primary: Some(place),
                     entries: vec![bound_at],
                     missing: 0,
@@ -145,8 +145,12 @@ impl Bind {
         }
         if all_ok {
             report(Finding {
-                actual: format!("all {} `{}`", self.field, name(want)),
-                expected: format!("the {} of `{}`", self.field, self.ids[b.card as usize]),
+                actual: Phrase::new("rule-bind-all")
+                    .with("field", &self.field)
+                    .with("value", name(want)),
+                expected: Phrase::new("rule-bind-of")
+                    .with("field", &self.field)
+                    .with("card", format!("`{}`", self.ids[b.card as usize])),
                 ok: true,
                 subject: None,
                 primary: None,

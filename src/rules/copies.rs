@@ -8,7 +8,7 @@ use super::keys::path;
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Phrase};
 
 #[derive(Debug, Clone)]
 pub(super) struct Copies {
@@ -164,10 +164,10 @@ impl Copies {
                     .unwrap_or(0);
                 let primary = g.places[over].0;
                 report(Finding {
-                    actual: format!("{} copies", g.total),
-                    expected: format!("at most {}", g.limit),
+                    actual: Phrase::new("rule-copies").with("count", g.total),
+                    expected: Phrase::new("rule-at-most").with("n", g.limit),
                     ok,
-                    subject: Some(format!("`{}`", self.key_name[g.key as usize])),
+                    subject: Some(format!("`{}`", self.key_name[g.key as usize]).into()),
                     primary: Some(primary),
                     entries: g
                         .places
@@ -180,8 +180,8 @@ impl Copies {
             }
         }
         report(Finding {
-            actual: format!("at most {worst} of a card"),
-            expected: "each card within its limit".into(),
+            actual: Phrase::new("rule-copies-worst").with("count", worst),
+            expected: Phrase::new("rule-copies-within"),
             ok: true,
             subject: None,
             primary: None,

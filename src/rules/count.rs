@@ -9,7 +9,7 @@ use super::keys::{Interner, describe_group, key_of, path, write_field_key};
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::{self as spec, Bounds};
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Phrase};
 
 /// Each card's group, and the groups' names.
 pub(super) type Groups = (Vec<u32>, Vec<String>);
@@ -21,7 +21,7 @@ pub(super) struct Count {
     pub(super) matches: Vec<bool>,
     /// What the counted cards are called in messages (the "`action`" of
     /// "30 `action` cards").
-    pub(super) noun: String,
+    pub(super) noun: Phrase,
     /// With `per`: each pool card's group, and the groups' names.
     pub(super) groups: Option<Groups>,
     /// With `per`: groups that must be present even when empty.
@@ -170,8 +170,10 @@ impl Count {
         })
     }
 
-    fn describe(&self, n: u64) -> String {
-        format!("{n} {} card{}", self.noun, if n == 1 { "" } else { "s" })
+    fn describe(&self, n: u64) -> Phrase {
+        Phrase::new("rule-counted")
+            .with("count", n)
+            .with("noun", self.noun.clone())
     }
 
     pub(super) fn eval(
@@ -204,7 +206,7 @@ impl Count {
                 actual: self.describe(n),
                 expected: expected.clone(),
                 ok: within(&self.bounds, n),
-                subject: Some(names[g].clone()),
+                subject: Some(names[g].as_str().into()),
                 primary: None,
                 entries: std::mem::take(&mut at[g]),
                 missing: missing(&self.bounds, n),
@@ -226,21 +228,27 @@ impl Count {
 
 /// What the rule counts: "`action`", or "matching `character`" when the
 /// filter says more than the kind.
-fn noun(kinds: Option<&[String]>, conditions: usize) -> String {
+fn noun(kinds: Option<&[String]>, conditions: usize) -> Phrase {
     match kinds {
         Some(k) => {
             let named = k
                 .iter()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(" or ");
-            if conditions == 1 {
-                named
+                .map(|k| super::Arg::from(format!("`{k}`")))
+                .reduce(|first, second| {
+                    Phrase::new("rule-either")
+                        .with("first", first)
+                        .with("second", second)
+                        .into()
+                })
+                .unwrap_or_else(|| "".into());
+            let id = if conditions == 1 {
+                "rule-noun-kinds"
             } else {
-                format!("matching {named}")
-            }
+                "rule-noun-matching-kinds"
+            };
+            Phrase::new(id).with("kinds", named)
         }
-        None => "matching".into(),
+        None => Phrase::new("rule-noun-matching"),
     }
 }
 

@@ -3,7 +3,7 @@
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Phrase};
 
 #[derive(Debug, Clone)]
 pub(super) struct Distinct {
@@ -72,18 +72,18 @@ impl Distinct {
         for (k, n, places) in groups.iter().filter(|g| g.1 > 1) {
             let name = &self.key_name[*k as usize];
             report(Finding {
-                actual: format!("{n} times"),
-                expected: "every card different".into(),
+                actual: Phrase::new("rule-times").with("count", *n),
+                expected: Phrase::new("rule-every-different"),
                 ok: false,
-                subject: Some(format!("`{name}`")),
+                subject: Some(format!("`{name}`").into()),
                 primary: places.get(1).or(places.first()).copied(),
                 entries: places.iter().take(1).copied().collect(),
                 missing: 0,
             });
         }
         report(Finding {
-            actual: format!("{} different", groups.len()),
-            expected: "every card different".into(),
+            actual: Phrase::new("rule-different").with("count", groups.len()),
+            expected: Phrase::new("rule-every-different"),
             ok: true,
             subject: None,
             primary: None,

@@ -26,6 +26,8 @@ pub use filter::CardFilter;
 pub use source::sources;
 
 use crate::config::rules::{Bounds, RuleSeverity};
+use crate::diag::{Arg, Phrase};
+use crate::l10n::english;
 
 /// A deck (or the box) as the engine sees it: entries per zone, in the
 /// order of [`RuleSet::zones`].
@@ -52,8 +54,11 @@ pub type At = (usize, usize);
 pub struct Violation {
     /// The rule's index in [`RuleSet::rules`].
     pub rule: usize,
-    /// The finished message.
+    /// The finished message, in English.
     pub message: String,
+    /// The message as a phrase, for the deck builder to word in the
+    /// player's language.
+    pub said: Phrase,
     /// The entry most to blame, if one is.
     pub primary: Option<At>,
     /// Other entries involved.
@@ -67,10 +72,14 @@ pub struct Violation {
 pub struct Tally {
     /// The rule's index in [`RuleSet::rules`].
     pub rule: usize,
-    /// What the deck has.
+    /// What the deck has, in English.
     pub actual: String,
-    /// What the rule requires.
+    /// What the rule requires, in English.
     pub expected: String,
+    /// [`Tally::actual`] as a phrase.
+    pub actual_said: Phrase,
+    /// [`Tally::expected`] as a phrase.
+    pub expected_said: Phrase,
     /// Whether the rule holds.
     pub ok: bool,
 }
@@ -131,11 +140,11 @@ pub struct RuleSet {
 /// What one check says about a deck: the numbers and, when broken, the
 /// entries to blame.
 struct Finding {
-    actual: String,
-    expected: String,
+    actual: Phrase,
+    expected: Phrase,
     ok: bool,
     /// Extra words for the default message (a group, a card).
-    subject: Option<String>,
+    subject: Option<Arg>,
     /// How many cards short of a minimum (`{missing}`); 0 when not short.
     missing: u64,
     primary: Option<At>,
@@ -225,8 +234,10 @@ impl RuleSet {
             if let Some(f) = worst {
                 out.push(Tally {
                     rule: i,
-                    actual: f.actual,
-                    expected: f.expected,
+                    actual: english(&f.actual),
+                    expected: english(&f.expected),
+                    actual_said: f.actual,
+                    expected_said: f.expected,
                     ok: f.ok,
                 });
             }
@@ -291,24 +302,36 @@ impl CompiledRule {
     }
 
     fn violation(&self, index: usize, f: Finding, set: &RuleSet) -> Violation {
-        let zone = self.zone.map_or("the deck", |z| set.zones[z].name.as_str());
-        let message = if let Some(t) = &self.template {
-            t.replace("{rule}", &self.name)
-                .replace("{actual}", &f.actual)
-                .replace("{expected}", &f.expected)
-                .replace("{zone}", zone)
-                .replace("{missing}", &f.missing.to_string())
-                .replace("{card}", f.subject.as_deref().unwrap_or_default())
-        } else {
-            let what = f.subject.map(|s| format!("{s}: ")).unwrap_or_default();
-            format!(
-                "{what}{}; the rule *{}* requires {}",
-                f.actual, self.name, f.expected
-            )
+        let said = match &self.template {
+            // The game's own message, in its language: only the engine's
+            // words in its slots change with the reader's language.
+            Some(t) => Phrase::own(t.clone())
+                .with("rule", &self.name)
+                .with("actual", f.actual)
+                .with("expected", f.expected)
+                .with(
+                    "zone",
+                    self.zone.map_or_else(
+                        || Arg::from(Phrase::new("rule-the-deck")),
+                        |z| Arg::from(set.zones[z].name.as_str()),
+                    ),
+                )
+                .with("missing", f.missing)
+                .with("card", f.subject.unwrap_or_else(|| Arg::from(""))),
+            None => {
+                let said = f.subject.map_or_else(
+                    || Phrase::new("rule-broken"),
+                    |s| Phrase::new("rule-broken-at").with("subject", s),
+                );
+                said.with("actual", f.actual)
+                    .with("rule", &self.name)
+                    .with("expected", f.expected)
+            }
         };
         Violation {
             rule: index,
-            message,
+            message: english(&said),
+            said,
             primary: f.primary,
             entries: f.entries,
             zone: self.zone,
@@ -317,13 +340,13 @@ impl CompiledRule {
 }
 
 /// Bounds as words: "exactly 30", "at least 50", "between 2 and 4".
-pub fn describe_bounds(b: &Bounds) -> String {
+pub fn describe_bounds(b: &Bounds) -> Phrase {
     match (b.exact, b.min, b.max) {
-        (Some(e), _, _) => format!("exactly {e}"),
-        (None, Some(lo), Some(hi)) => format!("between {lo} and {hi}"),
-        (None, Some(lo), None) => format!("at least {lo}"),
-        (None, None, Some(hi)) => format!("at most {hi}"),
-        (None, None, None) => "any number".into(),
+        (Some(e), _, _) => Phrase::new("rule-exactly").with("n", e),
+        (None, Some(lo), Some(hi)) => Phrase::new("rule-between").with("min", lo).with("max", hi),
+        (None, Some(lo), None) => Phrase::new("rule-at-least").with("n", lo),
+        (None, None, Some(hi)) => Phrase::new("rule-at-most").with("n", hi),
+        (None, None, None) => Phrase::new("rule-any-number"),
     }
 }
 
@@ -341,12 +364,8 @@ pub fn missing(b: &Bounds, n: u64) -> u64 {
 }
 
 /// "1 card" / "31 cards".
-pub fn cards(n: u64) -> String {
-    if n == 1 {
-        "1 card".into()
-    } else {
-        format!("{n} cards")
-    }
+pub fn cards(n: u64) -> Phrase {
+    Phrase::new("rule-cards").with("count", n)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::keys::{Interner, path, scalar_text};
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Phrase};
 
 #[derive(Debug, Clone)]
 pub(super) struct Share {
@@ -73,16 +73,19 @@ impl Share {
         report: &mut dyn FnMut(Finding),
     ) {
         let (total, per, mut at) = self.totals(entries);
-        let expected = format!("at most {}%", self.max_percent);
+        let expected = Phrase::new("rule-percent-at-most").with("max", self.max_percent);
         let percent = |n: u64| percent_text(n, total, self.max_percent);
         let mut largest = None;
         for (g, &n) in per.iter().enumerate() {
             if self.over(n, total) {
                 report(Finding {
-                    actual: format!("{} ({n} of {total} cards)", percent(n)),
+                    actual: Phrase::new("rule-share")
+                        .with("percent", percent(n))
+                        .with("count", n)
+                        .with("total", total),
                     expected: expected.clone(),
                     ok: false,
-                    subject: Some(format!("`{}`", self.names[g])),
+                    subject: Some(format!("`{}`", self.names[g]).into()),
                     primary: None,
                     entries: std::mem::take(&mut at[g]),
                     missing: 0,
@@ -93,8 +96,12 @@ impl Share {
             }
         }
         let actual = largest.map_or_else(
-            || "no cards".into(),
-            |(g, n)| format!("largest `{}` {}", self.names[g], percent(n)),
+            || Phrase::new("rule-no-cards"),
+            |(g, n)| {
+                Phrase::new("rule-share-largest")
+                    .with("group", format!("`{}`", self.names[g]))
+                    .with("percent", percent(n))
+            },
         );
         report(Finding {
             actual,

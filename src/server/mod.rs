@@ -31,7 +31,7 @@ use axum::routing::{get, post};
 use futures_util::Stream;
 use serde::Serialize;
 
-pub(crate) use builder::Catalog;
+pub(crate) use builder::{Catalog, Served};
 pub(crate) use net::ConnLimits;
 
 use crate::emit::sheets::overflow::{self, Overflow};

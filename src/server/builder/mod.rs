@@ -22,9 +22,10 @@ use serde_json::{Map, Value};
 use crate::config::rules::RuleSeverity;
 use crate::deck::{DeckEntry, DeckFile, DeckZone, MAX_COUNT};
 use crate::deckcode::{self, CodeDeck};
-use crate::diag::{Severity, SourceMap};
+use crate::diag::{Phrase, Severity, SourceMap};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
+use crate::l10n::{self, Lang};
 use crate::rules::{DeckView, Entry, RuleSet, Violation};
 
 /// The games the builder serves.
@@ -33,18 +34,77 @@ pub(crate) struct Catalog {
     /// The workspace, where "save" writes decks.
     root: PathBuf,
     games: BTreeMap<String, GameCatalog>,
+    /// The pages' language when a request asks for none (`--ui-lang`);
+    /// `None`: each game's own language.
+    ui: Option<Lang>,
+}
+
+/// A game to serve: compiled clean, its faces, and the game and faces in
+/// each language carta speaks that it ships a translation into.
+#[derive(Debug)]
+pub(crate) struct Served {
+    /// The game, in its own language.
+    pub(crate) game: Game,
+    /// Its printed faces.
+    pub(crate) faces: Faces,
+    /// The game in another language, with its faces in that language.
+    pub(crate) translations: Vec<(Lang, Game, Faces)>,
+}
+
+/// The language a request is answered in, and the language it asked for
+/// when carta does not speak that one (answered in English).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Chosen {
+    pub(super) lang: Lang,
+    pub(super) unknown: Option<String>,
 }
 
 impl Catalog {
     /// A catalog of compiled games (a clean check each) and their faces,
     /// of the workspace at `root`.
-    pub(crate) fn new(root: PathBuf, games: impl IntoIterator<Item = (Game, Faces)>) -> Self {
+    pub(crate) fn new(root: PathBuf, games: impl IntoIterator<Item = Served>) -> Self {
         Catalog {
             root,
             games: games
                 .into_iter()
-                .map(|(game, faces)| (game.id().to_owned(), GameCatalog::new(game, faces)))
+                .map(|s| (s.game.id().to_owned(), GameCatalog::new(s)))
                 .collect(),
+            ui: None,
+        }
+    }
+
+    /// The catalog with its pages in `ui` unless a request asks for
+    /// another language (`carta serve --ui-lang`).
+    #[must_use]
+    pub(crate) fn with_ui(mut self, ui: Option<Lang>) -> Self {
+        self.ui = ui;
+        self
+    }
+
+    /// The language of a request about `game` that asks for `asked` (the
+    /// page's `ui=`): that one when carta speaks it, English when it does
+    /// not; without one, `--ui-lang`'s, else the game's own language when
+    /// carta speaks it, else English.
+    pub(super) fn language(&self, asked: Option<&str>, game: Option<&GameCatalog>) -> Chosen {
+        if let Some(asked) = asked.map(str::trim).filter(|a| !a.is_empty()) {
+            return match Lang::parse(asked) {
+                Some(lang) => Chosen {
+                    lang,
+                    unknown: None,
+                },
+                None => Chosen {
+                    lang: Lang::En,
+                    unknown: Some(asked.chars().take(40).collect()),
+                },
+            };
+        }
+        let lang = self
+            .ui
+            .or_else(|| game.and_then(|g| Lang::parse(&g.game.manifest.manifest.language)))
+            .unwrap_or(Lang::En);
+        Chosen {
+            lang,
+            unknown: None,
         }
     }
 
@@ -83,6 +143,9 @@ pub(super) struct GameCatalog {
     pub(super) faces: Faces,
     /// What the browser gets: cards, zones, facets, rules.
     pub(super) summary: Value,
+    /// The same in each language the game ships a translation into (its
+    /// card names, texts and faces, its kinds' and zones' names).
+    translated: Vec<(Lang, Value)>,
 }
 
 /// A filter the card browser offers, generated from the kinds' schemas: an
@@ -101,9 +164,40 @@ struct Facet {
 }
 
 impl GameCatalog {
-    fn new(game: Game, faces: Faces) -> Self {
+    fn new(served: Served) -> Self {
+        let translated = served
+            .translations
+            .iter()
+            .map(|(lang, game, faces)| (*lang, summary(game, faces)))
+            .collect();
+        GameCatalog {
+            summary: summary(&served.game, &served.faces),
+            game: served.game,
+            faces: served.faces,
+            translated,
+        }
+    }
+
+    pub(super) fn id(&self) -> &str {
+        self.game.id()
+    }
+
+    /// What the browser gets, with the cards in `lang` when the game ships
+    /// a translation into it, else in the game's own language.
+    pub(super) fn summary_in(&self, lang: Lang) -> &Value {
+        self.translated
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .map_or(&self.summary, |(_, s)| s)
+    }
+}
+
+/// What the browser gets of `game`: cards (with their `faces`), zones,
+/// facets, rules.
+fn summary(game: &Game, faces: &Faces) -> Value {
+    {
         let m = &game.manifest.manifest;
-        let facets = facets(&game);
+        let facets = facets(game);
         let rules = &game.rules.deck;
         let cards: Vec<Value> = game
             .pool
@@ -135,7 +229,7 @@ impl GameCatalog {
                     "name": c.name,
                     "text": text,
                     "zones": zones,
-                    "limits": limits(&game, i),
+                    "limits": limits(game, i),
                     "values": values,
                     "face": faces.cards.get(&c.id).map(|f| &f.html),
                     "width": faces.cards.get(&c.id).map(|f| f.size.width),
@@ -143,7 +237,7 @@ impl GameCatalog {
                 })
             })
             .collect();
-        let summary = serde_json::json!({
+        serde_json::json!({
             "id": m.id,
             "name": m.name,
             "language": m.language,
@@ -154,16 +248,7 @@ impl GameCatalog {
             "facets": facets,
             "cards": cards,
             "save_to": save::folder(&m.id),
-        });
-        GameCatalog {
-            game,
-            faces,
-            summary,
-        }
-    }
-
-    pub(super) fn id(&self) -> &str {
-        self.game.id()
+        })
     }
 }
 
