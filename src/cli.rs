@@ -494,6 +494,11 @@ pub struct ServeArgs {
     /// Open the builder in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// The pages' language (`en`, `pt-BR`, `es`) when a page asks for
+    /// none; the default is each game's own language. Cards show in it
+    /// where the game ships a translation into it.
+    #[arg(long, value_name = "LANG")]
+    pub ui_lang: Option<String>,
 }
 
 /// The options of `carta export`.
@@ -788,6 +793,7 @@ fn serve(g: &Global, args: &ServeArgs, output: &Output) -> Result<Report, Comman
         addr: std::net::SocketAddr::new(args.host, args.port),
         open: args.open,
         out: g.dir.join("build"),
+        ui_lang: args.ui_lang.clone(),
     };
     let mut show = |report| {
         output.finish(Ok(report));

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use super::Report;
 use crate::diag::Diagnostics;
 use crate::game::{self, Decks, Keep};
+use crate::l10n::Lang;
 use crate::load::{LoadError, Workspace};
 use crate::server::{Catalog, ConnLimits, Front, GameEntry, Live};
 
@@ -24,6 +25,8 @@ pub(crate) struct ServeOptions {
     pub(crate) open: bool,
     /// The build folder, whose sheets the preview pages show.
     pub(crate) out: PathBuf,
+    /// The pages' language when a page asks for none (`--ui-lang`).
+    pub(crate) ui_lang: Option<String>,
 }
 
 /// Compiles the named games (all when empty) for the deck builder: every
@@ -48,6 +51,19 @@ pub(crate) fn catalog(
     }
     let catalog = super::serving::catalog_of(&mut ws, compiled, diags)?;
     Ok((catalog, ws))
+}
+
+/// The language `--ui-lang` names; English, said once, when carta does
+/// not speak it.
+fn ui_lang(tag: &str) -> Lang {
+    Lang::parse(tag).unwrap_or_else(|| {
+        let spoken: Vec<&str> = Lang::ALL.iter().map(|l| l.tag()).collect();
+        eprintln!(
+            "warning: the deck builder does not speak `{tag}` (it speaks {}): its pages are in English",
+            spoken.join(", ")
+        );
+        Lang::En
+    })
 }
 
 /// Serves the builder until the process is stopped; `report` shows the
@@ -88,7 +104,7 @@ pub(crate) fn serve(
         return Err("no game can be served".into());
     }
     let live = Live::new(&root, &options.out, max_bytes, Front::Builder)?;
-    live.set_catalog(catalog);
+    live.set_catalog(catalog.with_ui(options.ui_lang.as_deref().map(ui_lang)));
     live.publish(|status| status.games = entries);
     let bound = crate::server::start(options.addr, live, limits)
         .map_err(|e| format!("cannot serve the deck builder: {e}"))?;

@@ -120,8 +120,7 @@ fn bundle(lang: Lang, marked: bool) -> Bundle {
     bundle
 }
 
-static BUNDLES: LazyLock<[Bundle; 3]> =
-    LazyLock::new(|| Lang::ALL.map(|lang| bundle(lang, false)));
+static BUNDLES: LazyLock<[Bundle; 3]> = LazyLock::new(|| Lang::ALL.map(|lang| bundle(lang, false)));
 
 /// `phrase` in `lang`. A message missing from `lang`'s file is worded in
 /// English (the tests require every file to have every message).

@@ -13,6 +13,7 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use fluent_syntax::ast;
 use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
 use serde_json::{Map, Value, json};
+use unic_langid::LanguageIdentifier;
 
 use super::Lang;
 
@@ -107,7 +108,14 @@ fn inline(i: &ast::InlineExpression<&str>, vars: &mut Variables) {
 /// The plural categories whole numbers take in `lang`, each with its
 /// least numbers (CLDR's names: `one`, `many`, `other`).
 pub fn categories(lang: Lang) -> BTreeMap<&'static str, Vec<u64>> {
-    let rules = PluralRules::create(lang.id(), PluralRuleType::CARDINAL)
+    // As Fluent finds them: the language alone (`pt` for `pt-BR`) when
+    // the rules have no entry for the region.
+    let id = lang.id();
+    let rules = PluralRules::create(id.clone(), PluralRuleType::CARDINAL)
+        .or_else(|_| {
+            let base = LanguageIdentifier::from_parts(id.language, None, None, &[]);
+            PluralRules::create(base, PluralRuleType::CARDINAL)
+        })
         .unwrap_or_else(|e| panic!("no plural rules for {lang}: {e}"));
     let mut out = BTreeMap::new();
     for n in (0..=1_000).chain([1_000_000, 1_000_000_000]) {
@@ -159,7 +167,9 @@ fn build(lang: Lang) -> Value {
                 }
             }
             let mut errors = Vec::new();
-            bundle.format_pattern(p, Some(&args), &mut errors).into_owned()
+            bundle
+                .format_pattern(p, Some(&args), &mut errors)
+                .into_owned()
         };
         let entry = match vars.selectors.iter().next() {
             None => Value::String(word(None)),

@@ -22,9 +22,12 @@ use crate::watch::{Killed, browser, page_text, wait_for};
 /// How long any one step may take to show.
 pub(crate) const STEP: Duration = Duration::from_secs(10);
 
-/// Starts `carta serve --port 0` in `root`; the process and the builder's URL.
+/// Starts `carta serve --port 0` in `root`, its pages in English (`--ui-lang
+/// en`: these tests read the builder's English words; the language tests
+/// start theirs without it); the process and the builder's URL.
 pub(crate) fn start_serve(root: &Path) -> (Killed, String) {
-    let (server, url) = crate::watch::start_server(root, &["serve", "--port", "0"]);
+    let (server, url) =
+        crate::watch::start_server(root, &["serve", "--port", "0", "--ui-lang", "en"]);
     assert!(url.ends_with("/play/"), "{url}");
     (server, url)
 }
@@ -896,7 +899,7 @@ async fn a_failed_request_marks_the_verdict_out_of_date_and_is_retried() {
     let ws = Workspace::shipped(&["kingdoms"]);
     let profile = tempfile::tempdir().unwrap();
     let port = crate::watch::free_port().to_string();
-    let args = ["serve", "--port", port.as_str()];
+    let args = ["serve", "--port", port.as_str(), "--ui-lang", "en"];
     let (server, url) = crate::watch::start_server(ws.path(), &args);
     let (_driver, client) = browser(profile.path()).await;
     client.goto(&format!("{url}kingdoms/deck")).await.unwrap();
@@ -1118,4 +1121,182 @@ fn the_builder_the_organisers_and_the_command_agree_on_shipped_decks_and_their_m
         seen[usize::from(!legal)] += 1;
     }
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
+
+/// The builder's language (issue 25): the verdict's engine words — "has
+/// X; requires Y", a broken rule's message, a deck that cannot be judged —
+/// come in the game's own language (pt-BR for intrépidos, es for
+/// zodiacos), in English with `?ui=en`, in `--ui-lang`'s when the page asks
+/// for none, and in English for a language carta does not speak (which
+/// `--ui-lang` says once). The rule ids, codes and legality do not change.
+#[test]
+fn the_api_words_the_verdict_in_the_pages_language() {
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
+    let deck = json!({"name": "x", "zones": {"main": {"golpe-certeiro": 3}}});
+    let copies = |v: &Value| -> Value {
+        v["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["code"] == "deck::copy-limit")
+            .unwrap_or_else(|| panic!("no copy rule broken: {v}"))
+            .clone()
+    };
+    let (code, pt) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
+    assert_eq!(code, 200, "{pt}");
+    let p = copies(&pt);
+    assert_eq!(p["actual"], "3 cópias");
+    assert_eq!(p["expected"], "no máximo 2");
+    assert!(
+        p["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("exige no máximo 2"),
+        "{p}"
+    );
+    let (_, en) = http(&url, "POST", "/api/games/intrepidos/verdict?ui=en", &deck);
+    let e = copies(&en);
+    assert_eq!(
+        (e["actual"].as_str(), e["expected"].as_str()),
+        (Some("3 copies"), Some("at most 2"))
+    );
+    assert_eq!(
+        (e["rule"].clone(), e["code"].clone()),
+        (p["rule"].clone(), p["code"].clone())
+    );
+    assert_eq!(en["legal"], pt["legal"]);
+    let ids = |v: &Value| -> Vec<Value> {
+        v["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["rule"].clone())
+            .collect()
+    };
+    assert_eq!(ids(&en), ids(&pt));
+    // Not judged at all: the deck's error in the page's language, its code kept.
+    let unknown = json!({"zones": {"main": {"golpe-certero": 1}}});
+    let (code, v) = http(&url, "POST", "/api/games/intrepidos/verdict", &unknown);
+    assert_eq!(code, 422);
+    assert_eq!(
+        v["error"],
+        "`golpe-certero` não é uma carta de `intrepidos` (deck::unknown-card): você quis dizer `golpe-certeiro`?"
+    );
+    let (_, v) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/verdict?ui=es",
+        &unknown,
+    );
+    assert_eq!(
+        v["error"],
+        "`golpe-certero` no es una carta de `intrepidos` (deck::unknown-card): ¿quisiste decir `golpe-certeiro`?"
+    );
+    let (_, v) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/verdict?ui=fr",
+        &unknown,
+    );
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("`golpe-certero` is not a card"),
+        "{v}"
+    );
+    // zodiacos is Spanish, and declares no deck zones: the builder says so
+    // in Spanish.
+    let (code, v) = http(
+        &url,
+        "POST",
+        "/api/games/zodiacos/verdict",
+        &json!({"zones": {}}),
+    );
+    assert_eq!(code, 422);
+    assert_eq!(
+        v["error"],
+        "el juego `zodiacos` no declara zonas de mazo, así que no tiene mazos (deck::no-zones)"
+    );
+
+    // `--ui-lang` words every page that asks for none; an unknown one is
+    // said once, and the pages are in English.
+    let (_es, url) =
+        crate::watch::start_server(ws.path(), &["serve", "--port", "0", "--ui-lang", "es"]);
+    let (_, v) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
+    assert_eq!(copies(&v)["actual"], "3 copias");
+    let (_xx, lines) = crate::watch::spawn_carta(
+        ws.path(),
+        &["serve", "--port", "0", "--ui-lang", "xx"],
+        &[],
+        &[],
+    );
+    let said: Vec<String> = lines
+        .take_while(|l| !l.contains("serving the deck builder"))
+        .collect();
+    let warned: Vec<&String> = said.iter().filter(|l| l.contains("`xx`")).collect();
+    assert_eq!(warned.len(), 1, "{said:?}");
+    assert!(warned[0].contains("in English"), "{said:?}");
+}
+
+/// The pages themselves: `lang` follows the language, the title and the
+/// page's messages are worded in it, and the cards of a game that ships a
+/// translation into it come in that translation (their ids unchanged).
+#[test]
+fn a_page_and_its_cards_come_in_the_asked_language() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
+    let host = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+    let page = |path: &str| -> String {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(&host).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    };
+    let pt = page("/play/intrepidos/deck");
+    assert!(pt.contains("<html lang=\"pt-BR\">"), "{pt}");
+    assert!(pt.contains("<title>Zodiacus Intrépidos — construtor de baralhos</title>"));
+    assert!(pt.contains("\"ui-undo\":\"Desfazer\""));
+    let en = page("/play/intrepidos/deck?ui=en");
+    assert!(en.contains("<html lang=\"en\">"));
+    assert!(en.contains("\"ui-undo\":\"Undo\""));
+    let xx = page("/play/intrepidos/deck?ui=%3C%2Fscript%3Exx");
+    assert!(xx.contains("<html lang=\"en\">"));
+    assert!(!xx.contains("</script>xx"), "the asked language is escaped");
+    assert!(xx.contains("\"unknown\":\"\\u003c/script>xx\""), "{xx}");
+
+    let card = |v: &Value, id: &str| -> Value {
+        v["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let (_, own) = http(&url, "GET", "/api/games/intrepidos", &Value::Null);
+    let (_, english) = http(&url, "GET", "/api/games/intrepidos?ui=en", &Value::Null);
+    let (a, b) = (
+        card(&own, "golpe-certeiro"),
+        card(&english, "golpe-certeiro"),
+    );
+    assert_eq!(a["name"], "Golpe Certeiro");
+    assert_ne!(b["name"], a["name"], "the English translation's name");
+    assert_ne!(b["face"], a["face"], "the face printed in English");
+    assert_eq!(
+        own["cards"].as_array().unwrap().len(),
+        english["cards"].as_array().unwrap().len()
+    );
 }

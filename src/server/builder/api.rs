@@ -18,6 +18,8 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use super::{Catalog, DeckInput, GameCatalog, Invalid, lists, organize, save};
+use crate::diag::Phrase;
+use crate::l10n::{self, Lang, table};
 use crate::server::Live;
 
 /// The largest request body accepted (a tournament's codes fit many times).
@@ -29,6 +31,7 @@ const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 const LISTS_JS: &str = include_str!("assets/lists.js");
 const PAGE: &str = include_str!("assets/page.html");
+const L10N_JS: &str = include_str!("assets/l10n.js");
 
 /// The builder's routes, over the server's shared state.
 pub(in crate::server) fn routes() -> Router<Arc<Live>> {
@@ -38,6 +41,7 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/play/app.js", get(app_js))
         .route("/play/app.css", get(app_css))
         .route("/play/lists.js", get(lists_js))
+        .route("/play/l10n.js", get(l10n_js))
         .route("/play/{game}/decklist", get(decklist_page))
         .route("/play/{game}/cards", get(cards_page))
         .route("/play/{game}/deck", get(deck_page))
@@ -66,9 +70,32 @@ impl IntoResponse for ApiError {
 }
 
 impl From<Invalid> for ApiError {
+    /// In English: the routes a script rather than a player calls.
     fn from(e: Invalid) -> Self {
-        ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.0)
+        ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.word(Lang::En))
     }
+}
+
+impl Invalid {
+    /// The refusal, worded in `lang`.
+    fn refused(&self, lang: Lang) -> ApiError {
+        ApiError(StatusCode::UNPROCESSABLE_ENTITY, self.word(lang))
+    }
+}
+
+/// The page's choice of language, `?ui=` on every page and API request
+/// (see [`Catalog::language`]); other query parameters are left alone.
+#[derive(Debug, Default, Deserialize)]
+struct Ui {
+    #[serde(default)]
+    ui: Option<String>,
+}
+
+type UiQuery = Result<Query<Ui>, QueryRejection>;
+
+/// The language asked for, if any (a malformed query asks for none).
+fn asked(q: &UiQuery) -> Option<&str> {
+    q.as_ref().ok().and_then(|Query(u)| u.ui.as_deref())
 }
 
 type ApiResult = Result<Response, ApiError>;
@@ -105,51 +132,91 @@ async fn no_route() -> ApiError {
     ApiError(StatusCode::NOT_FOUND, "no such API route".into())
 }
 
-fn page(kind: &str, game: Option<&GameCatalog>) -> Response {
-    let (id, name) = game.map_or(("", "carta"), |g| {
-        (g.id(), g.game.manifest.manifest.name.as_str())
+/// A page of the builder in the language the request chooses: its
+/// `lang`, title and, for its scripts, its messages (`l10n.js`).
+fn page(
+    catalog: &Catalog,
+    kind: &str,
+    game: Option<&GameCatalog>,
+    asked: Option<&str>,
+) -> Response {
+    let chosen = catalog.language(asked, game);
+    let lang = chosen.lang;
+    let (id, name) = game.map_or(("", String::new()), |g| {
+        let summary = g.summary_in(lang);
+        (
+            g.id(),
+            summary["name"].as_str().unwrap_or(g.id()).to_owned(),
+        )
     });
     let title = match kind {
-        "cards" => format!("{name} — cards"),
-        "deck" => format!("{name} — deck builder"),
-        "organize" => "carta — deck verdicts for organisers".to_owned(),
-        _ => "carta — games".to_owned(),
+        "cards" => Phrase::new("ui-title-cards").with("game", name),
+        "deck" => Phrase::new("ui-title-deck").with("game", name),
+        "organize" => Phrase::new("ui-title-organize"),
+        _ => Phrase::new("ui-title-games"),
     };
     let faces = if game.is_some() {
         format!("<link rel=\"stylesheet\" href=\"/play/{id}/faces.css\">")
     } else {
         String::new()
     };
+    let words = json!({
+        "lang": lang.tag(),
+        "langs": Lang::ALL.map(|l| json!({ "tag": l.tag(), "name": l.name() })),
+        "unknown": chosen.unknown,
+        "messages": table::page(lang),
+    });
+    // Safe inside <script>: no `<` (so no `</script>`) and, for the
+    // replacements below, no `{{`; both only ever occur inside strings.
+    let words = serde_json::to_string(&words)
+        .expect("JSON of strings")
+        .replace('<', "\\u003c")
+        .replace("{{", "{\\u007b");
+    let esc = crate::server::page::esc;
     let html = PAGE
-        .replace("{{title}}", &crate::server::page::esc(&title))
+        .replace("{{l10n}}", &words)
+        .replace("{{lang}}", lang.tag())
+        .replace(
+            "{{noscript}}",
+            &esc(&l10n::word(lang, &Phrase::new("ui-noscript"))),
+        )
+        .replace("{{title}}", &esc(&l10n::word(lang, &title)))
         .replace("{{faces}}", &faces)
         .replace("{{page}}", kind)
-        .replace("{{game}}", &crate::server::page::esc(id));
+        .replace("{{game}}", &esc(id));
     Html(html).into_response()
 }
 
-async fn index_page() -> Response {
-    page("index", None)
+async fn index_page(State(live): State<Arc<Live>>, q: UiQuery) -> Response {
+    page(&live.catalog(), "index", None, asked(&q))
 }
 
-async fn organize_page() -> Response {
-    page("organize", None)
+async fn organize_page(State(live): State<Arc<Live>>, q: UiQuery) -> Response {
+    page(&live.catalog(), "organize", None, asked(&q))
 }
 
-fn game_page(live: &Live, game: &str, kind: &str) -> Response {
+fn game_page(live: &Live, game: &str, kind: &str, asked: Option<&str>) -> Response {
     let catalog = live.catalog();
     match catalog.game(game) {
-        Some(g) => page(kind, Some(g)),
-        None => (StatusCode::NOT_FOUND, page("index", None)).into_response(),
+        Some(g) => page(&catalog, kind, Some(g), asked),
+        None => (StatusCode::NOT_FOUND, page(&catalog, "index", None, asked)).into_response(),
     }
 }
 
-async fn cards_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>) -> Response {
-    game_page(&live, &game, "cards")
+async fn cards_page(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    q: UiQuery,
+) -> Response {
+    game_page(&live, &game, "cards", asked(&q))
 }
 
-async fn deck_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>) -> Response {
-    game_page(&live, &game, "deck")
+async fn deck_page(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    q: UiQuery,
+) -> Response {
+    game_page(&live, &game, "deck", asked(&q))
 }
 
 async fn app_js() -> Response {
@@ -164,6 +231,14 @@ async fn lists_js() -> Response {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         LISTS_JS,
+    )
+        .into_response()
+}
+
+async fn l10n_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        L10N_JS,
     )
         .into_response()
 }
@@ -199,15 +274,17 @@ async fn image(
     Ok(([(header::CONTENT_TYPE, mime)], bytes.clone()).into_response())
 }
 
-async fn games(State(live): State<Arc<Live>>) -> Response {
+async fn games(State(live): State<Arc<Live>>, q: UiQuery) -> Response {
     let catalog = live.catalog();
     let list: Vec<_> = catalog
         .games()
         .map(|g| {
+            // In the language of the request, where the game ships it.
+            let summary = g.summary_in(catalog.language(asked(&q), Some(g)).lang);
             json!({
                 "id": g.id(),
-                "name": g.game.manifest.manifest.name,
-                "description": g.game.manifest.manifest.description,
+                "name": summary["name"],
+                "description": summary["description"],
                 "cards": g.game.pool.len(),
                 "zones": g.game.manifest.manifest.zones.len(),
             })
@@ -216,21 +293,29 @@ async fn games(State(live): State<Arc<Live>>) -> Response {
     axum::Json(list).into_response()
 }
 
-async fn game(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>) -> ApiResult {
+async fn game(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    q: UiQuery,
+) -> ApiResult {
     let catalog = live.catalog();
-    Ok(axum::Json(&game_of(&catalog, &game)?.summary).into_response())
+    let g = game_of(&catalog, &game)?;
+    let lang = catalog.language(asked(&q), Some(g)).lang;
+    Ok(axum::Json(g.summary_in(lang)).into_response())
 }
 
 async fn verdict(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
+    q: UiQuery,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
+    let lang = catalog.language(asked(&q), Some(g)).lang;
     let deck: DeckInput = body(bytes)?;
-    let valid = g.validate(&deck)?;
-    Ok(axum::Json(g.verdict(&valid)).into_response())
+    let valid = g.validate(&deck).map_err(|e| e.refused(lang))?;
+    Ok(axum::Json(g.verdict(&valid, lang)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -242,20 +327,22 @@ struct CodeRequest {
 async fn decode(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
+    q: UiQuery,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
+    let lang = catalog.language(asked(&q), Some(g)).lang;
     let req: CodeRequest = body(bytes)?;
-    let named = crate::deckcode::game_of(&req.code).map_err(|e| Invalid(e.to_string()))?;
+    let named = crate::deckcode::game_of(&req.code)
+        .map_err(|e| Invalid::text(e.to_string()).refused(lang))?;
     if named != g.id() {
-        return Err(Invalid(format!(
-            "this code is a deck of `{named}`, not of `{}`",
-            g.id()
-        ))
-        .into());
+        let said = Phrase::new("api-other-game")
+            .with("named", named)
+            .with("game", g.id());
+        return Err(Invalid(said).refused(lang));
     }
-    Ok(axum::Json(g.decode(&req.code)?).into_response())
+    Ok(axum::Json(g.decode(&req.code).map_err(|e| e.refused(lang))?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -273,12 +360,14 @@ struct SaveRequest {
 async fn save_deck(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
+    q: UiQuery,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
+    let lang = catalog.language(asked(&q), Some(g)).lang;
     let req: SaveRequest = body(bytes)?;
-    let valid = g.validate(&req.deck)?;
+    let valid = g.validate(&req.deck).map_err(|e| e.refused(lang))?;
     let wanted = if req.file.trim().is_empty() {
         &valid.name
     } else {
@@ -291,7 +380,7 @@ async fn save_deck(
         Err(save::SaveError::Exists(file)) => Ok((
             StatusCode::CONFLICT,
             axum::Json(json!({
-                "error": format!("`{file}` exists; save again to replace it"),
+                "error": l10n::word(lang, &Phrase::new("api-exists").with("file", &file)),
                 "exists": true,
                 "file": file,
             })),
@@ -380,7 +469,7 @@ async fn decklist_page(
 ) -> Response {
     let catalog = live.catalog();
     let Some(g) = catalog.game(&game) else {
-        return (StatusCode::NOT_FOUND, page("index", None)).into_response();
+        return (StatusCode::NOT_FOUND, page(&catalog, "index", None, None)).into_response();
     };
     let refused = |why: String| {
         let text = format!(
@@ -394,6 +483,6 @@ async fn decklist_page(
     };
     match lists::decklist(g, &q.code, q.player.as_deref()) {
         Ok(html) => Html(html).into_response(),
-        Err(Invalid(why)) => refused(why),
+        Err(why) => refused(why.word(Lang::En)),
     }
 }

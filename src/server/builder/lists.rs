@@ -97,7 +97,9 @@ pub(super) fn render(g: &GameCatalog, req: &ListRequest) -> Result<String, Inval
         None | Some("name") => NameBy::Name,
         Some("id") => NameBy::Id,
         Some(other) => {
-            return Err(Invalid(format!("`by` is `name` or `id`, not `{other}`")));
+            return Err(Invalid::text(format!(
+                "`by` is `name` or `id`, not `{other}`"
+            )));
         }
     };
     let player = checked_player(req.player.as_deref())?;
@@ -129,7 +131,7 @@ const MAX_PLAYER: usize = 200;
 
 fn checked_player(player: Option<&str>) -> Result<Option<&str>, Invalid> {
     match player.map(str::trim).filter(|p| !p.is_empty()) {
-        Some(p) if p.chars().count() > MAX_PLAYER => Err(Invalid(format!(
+        Some(p) if p.chars().count() > MAX_PLAYER => Err(Invalid::text(format!(
             "the player's name is longer than {MAX_PLAYER} characters"
         ))),
         p => Ok(p),

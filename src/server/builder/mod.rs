@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 use crate::config::rules::RuleSeverity;
 use crate::deck::{DeckEntry, DeckFile, DeckZone, MAX_COUNT};
 use crate::deckcode::{self, CodeDeck};
-use crate::diag::{Phrase, Severity, SourceMap};
+use crate::diag::{Phrase, PhraseKey, Severity, SourceMap};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
 use crate::l10n::{self, Lang};
@@ -195,61 +195,59 @@ impl GameCatalog {
 /// What the browser gets of `game`: cards (with their `faces`), zones,
 /// facets, rules.
 fn summary(game: &Game, faces: &Faces) -> Value {
-    {
-        let m = &game.manifest.manifest;
-        let facets = facets(game);
-        let rules = &game.rules.deck;
-        let cards: Vec<Value> = game
-            .pool
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let zones: Vec<&str> = rules
-                    .zones
-                    .iter()
-                    .filter(|z| z.accepts[i])
-                    .map(|z| z.id.as_str())
-                    .collect();
-                let fields = Value::Object(c.all_fields().into_owned());
-                let values: Map<String, Value> = facets
-                    .iter()
-                    .filter_map(|f| Some((f.field.clone(), fields.get(&f.field)?.clone())))
-                    .collect();
-                let mut text = String::new();
-                collect_text(&fields, &mut text);
-                // A flag the card has is found by its field's name or title.
-                for f in facets.iter().filter(|f| f.kind == "boolean") {
-                    if fields.get(&f.field) == Some(&Value::Bool(true)) {
-                        text.push_str(&format!("{}\n{}\n", f.field, f.title));
-                    }
+    let m = &game.manifest.manifest;
+    let facets = facets(game);
+    let rules = &game.rules.deck;
+    let cards: Vec<Value> = game
+        .pool
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let zones: Vec<&str> = rules
+                .zones
+                .iter()
+                .filter(|z| z.accepts[i])
+                .map(|z| z.id.as_str())
+                .collect();
+            let fields = Value::Object(c.all_fields().into_owned());
+            let values: Map<String, Value> = facets
+                .iter()
+                .filter_map(|f| Some((f.field.clone(), fields.get(&f.field)?.clone())))
+                .collect();
+            let mut text = String::new();
+            collect_text(&fields, &mut text);
+            // A flag the card has is found by its field's name or title.
+            for f in facets.iter().filter(|f| f.kind == "boolean") {
+                if fields.get(&f.field) == Some(&Value::Bool(true)) {
+                    text.push_str(&format!("{}\n{}\n", f.field, f.title));
                 }
-                serde_json::json!({
-                    "id": c.id,
-                    "kind": c.kind,
-                    "name": c.name,
-                    "text": text,
-                    "zones": zones,
-                    "limits": limits(game, i),
-                    "values": values,
-                    "face": faces.cards.get(&c.id).map(|f| &f.html),
-                    "width": faces.cards.get(&c.id).map(|f| f.size.width),
-                    "height": faces.cards.get(&c.id).map(|f| f.size.height),
-                })
+            }
+            serde_json::json!({
+                "id": c.id,
+                "kind": c.kind,
+                "name": c.name,
+                "text": text,
+                "zones": zones,
+                "limits": limits(game, i),
+                "values": values,
+                "face": faces.cards.get(&c.id).map(|f| &f.html),
+                "width": faces.cards.get(&c.id).map(|f| f.size.width),
+                "height": faces.cards.get(&c.id).map(|f| f.size.height),
             })
-            .collect();
-        serde_json::json!({
-            "id": m.id,
-            "name": m.name,
-            "language": m.language,
-            "kinds": m.kinds.iter().map(|(id, k)| serde_json::json!({"id": id, "name": k.name})).collect::<Vec<_>>(),
-            "zones": m.zones.iter().map(|(id, z)| serde_json::json!({"id": id, "name": z.name, "kinds": z.kinds})).collect::<Vec<_>>(),
-            "rules": rules.rules.iter().map(|r| serde_json::json!({"id": r.id, "name": r.name, "source": r.source, "warning": r.severity == RuleSeverity::Warning})).collect::<Vec<_>>(),
-            "formats": m.formats.iter().map(|(id, f)| serde_json::json!({"id": id, "name": f.name, "description": f.description})).collect::<Vec<_>>(),
-            "facets": facets,
-            "cards": cards,
-            "save_to": save::folder(&m.id),
         })
-    }
+        .collect();
+    serde_json::json!({
+        "id": m.id,
+        "name": m.name,
+        "language": m.language,
+        "kinds": m.kinds.iter().map(|(id, k)| serde_json::json!({"id": id, "name": k.name})).collect::<Vec<_>>(),
+        "zones": m.zones.iter().map(|(id, z)| serde_json::json!({"id": id, "name": z.name, "kinds": z.kinds})).collect::<Vec<_>>(),
+        "rules": rules.rules.iter().map(|r| serde_json::json!({"id": r.id, "name": r.name, "source": r.source, "warning": r.severity == RuleSeverity::Warning})).collect::<Vec<_>>(),
+        "formats": m.formats.iter().map(|(id, f)| serde_json::json!({"id": id, "name": f.name, "description": f.description})).collect::<Vec<_>>(),
+        "facets": facets,
+        "cards": cards,
+        "save_to": save::folder(&m.id),
+    })
 }
 
 /// The most copies of pool card `card` each zone takes, by the game's own
@@ -390,9 +388,23 @@ impl DeckInput {
     }
 }
 
-/// Why a request's deck cannot be judged (a 4xx answer).
+/// Why a request's deck cannot be judged (a 4xx answer), to be worded in
+/// the page's language.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Invalid(pub(super) String);
+pub(super) struct Invalid(pub(super) Phrase);
+
+impl Invalid {
+    /// A reason carta words in English only (a deck code's damage, a
+    /// malformed request: what a script, not a player, meets).
+    pub(super) fn text(why: String) -> Self {
+        Invalid(Phrase::own(why))
+    }
+
+    /// The reason in `lang`.
+    pub(super) fn word(&self, lang: Lang) -> String {
+        l10n::word(lang, &self.0)
+    }
+}
 
 /// The longest deck name accepted.
 const MAX_NAME: usize = 200;
@@ -415,9 +427,9 @@ impl GameCatalog {
     /// then it is judged as a deck file of the game (see [`Self::judge`]).
     pub(super) fn validate(&self, deck: &DeckInput) -> Result<ValidDeck, Invalid> {
         if deck.name.chars().count() > MAX_NAME {
-            return Err(Invalid(format!(
-                "the deck's name is longer than {MAX_NAME} characters"
-            )));
+            return Err(Invalid(
+                Phrase::new("api-name-too-long").with("max", MAX_NAME),
+            ));
         }
         let file = SourceMap::new().add("deck.toml", "");
         let mut zones = Vec::new();
@@ -425,9 +437,13 @@ impl GameCatalog {
             let mut entries = Vec::new();
             for (card, &count) in lines {
                 if !(1..=MAX_COUNT).contains(&count) {
-                    return Err(Invalid(format!(
-                        "the count of `{card}` must be from 1 to {MAX_COUNT}, not {count}"
-                    )));
+                    // A count below 1 is shown as written, sign and all.
+                    return Err(Invalid(
+                        Phrase::new("api-bad-count")
+                            .with("card", card)
+                            .with("max", MAX_COUNT as u64)
+                            .with("count", count.to_string()),
+                    ));
                 }
                 entries.push(DeckEntry {
                     id: card.clone(),
@@ -466,12 +482,22 @@ impl GameCatalog {
         let mut errors = found.iter().filter(|d| d.severity == Severity::Error);
         let Some((resolved, _)) = judged else {
             return Err(Invalid(errors.next().map_or_else(
-                || "the deck could not be judged".to_owned(),
-                |d| match &d.help {
-                    Some(help) if !help.is_empty() => {
-                        format!("{} ({}): {help}", d.message, d.code)
-                    }
-                    _ => format!("{} ({})", d.message, d.code),
+                || Phrase::new("api-not-judged"),
+                |d| {
+                    // The diagnostic's phrases where it has them (the
+                    // deck's errors do), its English otherwise.
+                    let (message, help) = match &d.words {
+                        Some(w) => (w.message.clone(), w.help.clone()),
+                        None => (
+                            Phrase::own(d.message.clone()),
+                            d.help.clone().map(Phrase::own),
+                        ),
+                    };
+                    let said = match help {
+                        Some(help) => Phrase::new("deck-not-judged-help").with("help", help),
+                        None => Phrase::new("deck-not-judged"),
+                    };
+                    said.with("message", message).with("code", d.code)
                 },
             )));
         };
@@ -489,11 +515,13 @@ impl GameCatalog {
         let Some(format) = format else {
             return Ok(&self.game.rules.deck);
         };
-        self.game
-            .rules
-            .formats
-            .get(format)
-            .ok_or_else(|| Invalid(format!("`{format}` is not a format of `{}`", self.id())))
+        self.game.rules.formats.get(format).ok_or_else(|| {
+            Invalid(
+                Phrase::new("deck-unknown-format")
+                    .with("format", format)
+                    .with("game", self.id()),
+            )
+        })
     }
 
     /// The deck file (TOML) of a deck, as `carta deck check` reads it.
@@ -539,17 +567,18 @@ impl GameCatalog {
     /// Reads a deck code of this game into the browser's form.
     pub(super) fn decode(&self, code: &str) -> Result<DeckInput, Invalid> {
         let deck = deckcode::decode(code, &self.game.manifest.manifest, &self.game.pool)
-            .map_err(|e| Invalid(e.to_string()))?;
+            .map_err(|e| Invalid::text(e.to_string()))?;
         Ok(DeckInput::of_lines(deck.name, deck.format, deck.zones))
     }
 
-    /// The judgement of a deck by the game's deck rules.
-    pub(super) fn verdict(&self, deck: &ValidDeck) -> Verdict {
+    /// The judgement of a deck by the game's deck rules, its messages in
+    /// `lang`.
+    pub(super) fn verdict(&self, deck: &ValidDeck, lang: Lang) -> Verdict {
         let rules = self
             .rules_of(deck.format.as_deref())
             .expect("a validated deck names a declared format");
         let violations = rules.check(&deck.view);
-        let problems = self.problems(rules, deck, &violations);
+        let problems = self.problems(rules, deck, &violations, lang);
         let figures = rules
             .figures(&deck.view)
             .into_iter()
@@ -590,6 +619,7 @@ impl GameCatalog {
         rules: &RuleSet,
         deck: &ValidDeck,
         violations: &[Violation],
+        lang: Lang,
     ) -> Vec<Problem> {
         let tallies = rules.explain(&deck.view);
         let card_at = |(z, i): (usize, usize)| {
@@ -610,10 +640,15 @@ impl GameCatalog {
                     } else {
                         "error"
                     },
-                    message: v.message.clone(),
+                    message: l10n::word(lang, &v.said),
+                    breach: breach(&v.said).map_or_else(String::new, |b| l10n::word(lang, &b)),
                     source: rule.source.clone(),
-                    expected: tally.map(|t| t.expected.clone()).unwrap_or_default(),
-                    actual: tally.map(|t| t.actual.clone()).unwrap_or_default(),
+                    expected: tally
+                        .map(|t| l10n::word(lang, &t.expected_said))
+                        .unwrap_or_default(),
+                    actual: tally
+                        .map(|t| l10n::word(lang, &t.actual_said))
+                        .unwrap_or_default(),
                     zone: v.zone.map(|z| rules.zones[z].id.clone()),
                     card: v.primary.map(card_at),
                     cards: v.entries.iter().copied().map(card_at).collect(),
@@ -676,6 +711,27 @@ impl GameCatalog {
     }
 }
 
+/// What a broken rule's message adds to its tally: a message of the
+/// rule's own whole; of the engine's, the subject it names and what that
+/// has (none when it names none: the tally says it all).
+fn breach(said: &Phrase) -> Option<Phrase> {
+    let arg = |name: &str| {
+        said.args
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, a)| a.clone())
+    };
+    match &said.key {
+        PhraseKey::Own(_) => Some(said.clone()),
+        PhraseKey::Id("rule-broken-at") => Some(
+            Phrase::new("rule-breach")
+                .with("subject", arg("subject")?)
+                .with("actual", arg("actual")?),
+        ),
+        PhraseKey::Id(_) => None,
+    }
+}
+
 /// What the builder shows of a deck after every change.
 #[derive(Debug, Clone, Serialize)]
 pub(super) struct Verdict {
@@ -701,6 +757,10 @@ pub(super) struct Problem {
     code: &'static str,
     severity: &'static str,
     message: String,
+    /// What this breach adds to the rule's tally (`expected`, `actual`):
+    /// the rule's own message whole, or the card or group the engine's
+    /// message names and what it has; empty when the tally says it all.
+    breach: String,
     /// Where the rule comes from (the rulebook's title and section).
     source: Option<String>,
     expected: String,

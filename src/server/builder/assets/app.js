@@ -7,6 +7,10 @@
   var gameId = body.dataset.game;
   var main = document.getElementById('cb-main');
   var nav = document.getElementById('cb-nav');
+  // Every word on the page is the server's, in the page's language
+  // (l10n.js): t('ui-…', {name: value, count: n}).
+  var l10n = window.cartaL10n;
+  var t = l10n.t;
 
   function el(tag, attrs) {
     var e = document.createElement(tag);
@@ -28,19 +32,22 @@
     return e;
   }
 
+  // Every request says the page's language, so that what the server
+  // words (a verdict, a refusal) is in it.
   function api(method, url, data) {
+    url += (url.indexOf('?') < 0 ? '?' : '&') + 'ui=' + encodeURIComponent(l10n.lang);
     var init = { method: method, headers: {} };
     if (data !== undefined) {
       init.headers['content-type'] = 'application/json';
       init.body = JSON.stringify(data);
     }
     return fetch(url, init).then(function (r) {
-      return r.json().catch(function () { return { error: 'the server sent no JSON' }; })
+      return r.json().catch(function () { return { error: t('ui-no-json') }; })
         .then(function (j) { return { ok: r.ok, status: r.status, data: j }; });
     });
   }
 
-  function link(href, text) { return el('a', { href: href, text: text }); }
+  function link(href, text) { return el('a', { href: l10n.withUi(href), text: text }); }
 
   // Engine messages carry light markdown: `*rule*` and `` `id` ``. They are
   // shown as emphasis and code — a quoted word `refs` knows (a card's id)
@@ -152,13 +159,13 @@
     var q = { search: '', kind: '', sort: 'kind', facets: {} };
     var box = el('div', { class: 'cb-controls' });
     var fire = function () { changed(q); };
-    box.appendChild(el('label', {}, 'Search ', el('input', {
-      id: 'cb-search', type: 'search', placeholder: 'name, text or flag',
+    box.appendChild(el('label', {}, t('ui-search') + ' ', el('input', {
+      id: 'cb-search', type: 'search', placeholder: t('ui-search-placeholder'),
       oninput: function (e) { q.search = e.target.value; fire(); }
     })));
-    box.appendChild(el('label', {}, 'Kind ', el('select', {
+    box.appendChild(el('label', {}, t('ui-kind') + ' ', el('select', {
       id: 'cb-kind', onchange: function (e) { q.kind = e.target.value; fire(); }
-    }, el('option', { value: '', text: 'all' }), game.kinds.map(function (k) {
+    }, el('option', { value: '', text: t('ui-kind-all') }), game.kinds.map(function (k) {
       return el('option', { value: k.id, text: k.name });
     }))));
     var facets = facetBox || box;
@@ -171,26 +178,26 @@
         };
       };
       if (f.kind === 'enum' || f.kind === 'boolean') {
-        var options = f.kind === 'enum' ? f.values.map(function (v) { return [v, v]; }) : [['yes', 'yes'], ['no', 'no']];
+        var options = f.kind === 'enum' ? f.values.map(function (v) { return [v, v]; }) : [['yes', t('ui-yes')], ['no', t('ui-no')]];
         facets.appendChild(el('label', {}, f.title + ' ', el('select', { 'data-facet': f.field, onchange: set(f.field) },
-          el('option', { value: '', text: 'any' }), options.map(function (o) {
+          el('option', { value: '', text: t('ui-any') }), options.map(function (o) {
             return el('option', { value: o[0], text: o[1] });
           }))));
       } else {
         var num = function (end) {
           return el('input', {
             type: 'number', min: f.min, max: f.max, placeholder: end === 'min' ? f.min : f.max,
-            'aria-label': f.title + (end === 'min' ? ' from' : ' to'),
+            'aria-label': t(end === 'min' ? 'ui-range-from' : 'ui-range-to', { field: f.title }),
             'data-facet': f.field + '.' + end, oninput: set(f.field + '.' + end)
           });
         };
         facets.appendChild(el('span', { class: 'cb-range' }, f.title + ' ', num('min'), '–', num('max')));
       }
     });
-    var sorts = [['kind', 'kind'], ['name', 'name']].concat(game.facets
+    var sorts = [['kind', t('ui-sort-kind')], ['name', t('ui-sort-name')]].concat(game.facets
       .filter(function (f) { return f.kind === 'integer'; })
       .map(function (f) { return [f.field, f.title]; }));
-    box.appendChild(el('label', {}, 'Sort by ', el('select', {
+    box.appendChild(el('label', {}, t('ui-sort-by') + ' ', el('select', {
       id: 'cb-sort', onchange: function (e) { q.sort = e.target.value; fire(); }
     }, sorts.map(function (s) { return el('option', { value: s[0], text: s[1] }); }))));
     return { box: box, query: q };
@@ -217,22 +224,22 @@
       if (!r.ok) throw new Error(r.data.error);
       var game = r.data;
       nav.appendChild(el('span', { text: game.name }));
-      nav.appendChild(link('/play/' + gameId + '/cards', 'Cards'));
-      nav.appendChild(link('/play/' + gameId + '/deck', 'Deck builder'));
-      nav.appendChild(link('/play/organize', 'Organisers'));
+      nav.appendChild(link('/play/' + gameId + '/cards', t('ui-nav-cards')));
+      nav.appendChild(link('/play/' + gameId + '/deck', t('ui-nav-deck')));
+      nav.appendChild(link('/play/organize', t('ui-nav-organize')));
       return game;
     });
   }
 
   // ---- the games
   function indexPage() {
-    nav.appendChild(link('/play/organize', 'Organisers'));
+    nav.appendChild(link('/play/organize', t('ui-nav-organize')));
     api('GET', '/api/games').then(function (r) {
-      main.appendChild(el('h1', { text: 'Games' }));
+      main.appendChild(el('h1', { text: t('ui-games') }));
       main.appendChild(el('ul', { class: 'cb-games' }, r.data.map(function (g) {
         return el('li', { 'data-game': g.id }, el('b', { text: g.name }), ' — ',
-          link('/play/' + g.id + '/cards', 'browse ' + g.cards + ' cards'), ' · ',
-          g.zones ? link('/play/' + g.id + '/deck', 'build a deck') : el('span', { class: 'cb-muted', text: 'no decks' }),
+          link('/play/' + g.id + '/cards', t('ui-browse-cards', { count: g.cards })), ' · ',
+          g.zones ? link('/play/' + g.id + '/deck', t('ui-build-deck')) : el('span', { class: 'cb-muted', text: t('ui-no-decks') }),
           g.description ? el('div', { class: 'cb-muted', text: g.description }) : null);
       })));
     });
@@ -240,12 +247,12 @@
 
   // ---- the card browser
   function cardsPage(game) {
-    main.appendChild(el('h1', { text: game.name + ' — cards' }));
+    main.appendChild(el('h1', { text: t('ui-title-cards', { game: game.name }) }));
     var count = el('p', { id: 'cb-count', class: 'cb-muted', role: 'status' });
     var grid = el('div', { class: 'cb-grid', id: 'cb-grid' });
     var draw = function (q) {
       var shown = select(game, game.cards, q);
-      count.textContent = shown.length + ' of ' + game.cards.length + ' cards';
+      count.textContent = t('ui-shown', { shown: shown.length, count: game.cards.length });
       grid.textContent = '';
       shown.forEach(function (c) {
         grid.appendChild(el('figure', { class: 'cb-tile', 'data-card': c.id, style: 'margin:0' },
@@ -269,7 +276,7 @@
     game.cards.forEach(function (c) { refs[c.name] = { name: c.name }; });
     game.kinds.forEach(function (k) { refs[k.id] = { name: k.name }; });
     game.cards.forEach(function (c) { refs[c.id] = c; });
-    var deck = { name: 'New deck', format: null, zones: {} };
+    var deck = { name: t('ui-new-deck'), format: null, zones: {} };
     game.zones.forEach(function (z) { deck.zones[z.id] = {}; });
     var verdict = null;
     var asked = 0;
@@ -278,55 +285,55 @@
     // Undo and redo: snapshots of the deck's format and zones.
     var past = [], future = [];
 
-    main.appendChild(el('h1', { text: game.name + ' — deck builder' }));
-    var poolBox = el('div', { class: 'cb-pool', id: 'cb-pool', role: 'list', 'aria-label': 'Cards' });
-    var zonesBox = el('div', { id: 'cb-zones', role: 'region', 'aria-label': 'The deck', tabindex: '0' });
-    var verdictBox = el('div', { id: 'cb-verdict', class: 'cb-panel', role: 'region', 'aria-label': 'Verdict', tabindex: '0' }, 'Checking…');
+    main.appendChild(el('h1', { text: t('ui-title-deck', { game: game.name }) }));
+    var poolBox = el('div', { class: 'cb-pool', id: 'cb-pool', role: 'list', 'aria-label': t('ui-pool-label') });
+    var zonesBox = el('div', { id: 'cb-zones', role: 'region', 'aria-label': t('ui-deck-label'), tabindex: '0' });
+    var verdictBox = el('div', { id: 'cb-verdict', class: 'cb-panel', role: 'region', 'aria-label': t('ui-verdict-label'), tabindex: '0' }, t('ui-checking'));
     // What a screen reader announces of each new verdict (a short line).
     var announce = el('div', { id: 'cb-announce', class: 'cb-sr', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
     var chartBox = el('div', { id: 'cb-chart', class: 'cb-panel' });
     var preview = el('div', { class: 'cb-preview', id: 'cb-preview', 'aria-hidden': 'true' });
-    var big = el('div', { class: 'cb-big', id: 'cb-big', role: 'dialog', 'aria-label': 'Card', hidden: true });
+    var big = el('div', { class: 'cb-big', id: 'cb-big', role: 'dialog', 'aria-label': t('ui-card-dialog'), hidden: true });
     var nameInput = el('input', {
       id: 'cb-name', value: deck.name, size: 24,
       oninput: function (e) { deck.name = e.target.value; changed(); }
     });
     var formatSelect = game.formats.length ? el('select', {
       id: 'cb-format', onchange: function (e) { remember(); deck.format = e.target.value || null; changed(); }
-    }, el('option', { value: '', text: game.name + '\u2019s own rules' }), game.formats.map(function (f) {
+    }, el('option', { value: '', text: t('ui-own-rules', { game: game.name }) }), game.formats.map(function (f) {
       return el('option', { value: f.id, text: f.name, title: f.description || null });
     })) : null;
     var times = el('input', { id: 'cb-times', type: 'number', min: 1, max: 99, value: 1, 'aria-describedby': 'cb-times-help' });
-    var undoButton = el('button', { id: 'cb-undo', text: 'Undo', title: 'Ctrl+Z', disabled: true, onclick: function () { undo(); } });
-    var redoButton = el('button', { id: 'cb-redo', text: 'Redo', title: 'Ctrl+Shift+Z', disabled: true, onclick: function () { redo(); } });
-    var code = el('textarea', { id: 'cb-code', rows: 3, readonly: true, 'aria-label': 'Deck code' });
-    var shareLink = el('a', { id: 'cb-link', href: '#', text: 'share link' });
-    var importText = el('input', { id: 'cb-import-text', placeholder: 'paste a deck code', size: 24, 'aria-label': 'Deck code to import' });
+    var undoButton = el('button', { id: 'cb-undo', text: t('ui-undo'), title: 'Ctrl+Z', disabled: true, onclick: function () { undo(); } });
+    var redoButton = el('button', { id: 'cb-redo', text: t('ui-redo'), title: 'Ctrl+Shift+Z', disabled: true, onclick: function () { redo(); } });
+    var code = el('textarea', { id: 'cb-code', rows: 3, readonly: true, 'aria-label': t('ui-deck-code') });
+    var shareLink = el('a', { id: 'cb-link', href: '#', text: t('ui-share-link') });
+    var importText = el('input', { id: 'cb-import-text', placeholder: t('ui-import-placeholder'), size: 24, 'aria-label': t('ui-import-label') });
     var importMsg = el('span', { id: 'cb-import-msg', role: 'status' });
-    var fileInput = el('input', { id: 'cb-file', placeholder: 'file name (from the deck name)', size: 24, 'aria-label': 'File name to save as' });
+    var fileInput = el('input', { id: 'cb-file', placeholder: t('ui-file-placeholder'), size: 24, 'aria-label': t('ui-file-label') });
     var saveMsg = el('span', { id: 'cb-save-msg', role: 'status' });
-    var replace = el('button', { id: 'cb-replace', style: 'display:none', text: 'Replace it', onclick: function () { save(true); } });
+    var replace = el('button', { id: 'cb-replace', style: 'display:none', text: t('ui-replace'), onclick: function () { save(true); } });
     var share = el('div', { class: 'cb-panel cb-share', id: 'cb-share' },
-      el('h2', { text: 'Share' }),
-      el('div', {}, 'Deck code: ', shareLink), code,
-      el('div', {}, importText, ' ', el('button', { id: 'cb-import', text: 'Import', onclick: importCode }), ' ', importMsg),
+      el('h2', { text: t('ui-share') }),
+      el('div', {}, t('ui-deck-code-label') + ' ', shareLink), code,
+      el('div', {}, importText, ' ', el('button', { id: 'cb-import', text: t('ui-import'), onclick: importCode }), ' ', importMsg),
       el('div', { style: 'margin-top:6px' }, fileInput, ' ',
-        el('button', { id: 'cb-save', text: 'Save to ' + game.save_to + '/', onclick: function () { save(false); } }),
+        el('button', { id: 'cb-save', text: t('ui-save-to', { folder: game.save_to }), onclick: function () { save(false); } }),
         ' ', replace, ' ', saveMsg));
     var facetBox = el('div', { class: 'cb-controls' });
     var ctl = controls(game, facetBox, function () { drawPool(); });
-    var filters = game.facets.length ? el('details', { class: 'cb-filters' }, el('summary', { text: 'Filters' }), facetBox) : null;
-    var TIMES_HELP = 'copies per add, up to the copy limit';
+    var filters = game.facets.length ? el('details', { class: 'cb-filters' }, el('summary', { text: t('ui-filters') }), facetBox) : null;
+    var TIMES_HELP = t('ui-times-help');
     var timesHelp = el('span', { id: 'cb-times-help', class: 'cb-muted', role: 'status', text: TIMES_HELP });
     var edit = el('div', { class: 'cb-controls' },
-      el('label', {}, 'Add ×', times), timesHelp,
+      el('label', {}, t('ui-add-times'), times), timesHelp,
       undoButton, redoButton);
     main.appendChild(el('div', { class: 'cb-builder' },
-      el('section', { class: 'cb-find', 'aria-label': 'Find cards' }, ctl.box, filters, edit, poolBox),
-      el('section', { class: 'cb-side', 'aria-label': 'Your deck' },
+      el('section', { class: 'cb-find', 'aria-label': t('ui-find-cards') }, ctl.box, filters, edit, poolBox),
+      el('section', { class: 'cb-side', 'aria-label': t('ui-your-deck') },
         verdictBox, chartBox,
-        el('div', { class: 'cb-panel' }, el('label', {}, 'Name ', nameInput),
-          formatSelect ? el('label', { class: 'cb-format' }, 'Format ', formatSelect) : null, zonesBox),
+        el('div', { class: 'cb-panel' }, el('label', {}, t('ui-name') + ' ', nameInput),
+          formatSelect ? el('label', { class: 'cb-format' }, t('ui-format') + ' ', formatSelect) : null, zonesBox),
         share)));
     main.appendChild(announce);
     main.appendChild(preview);
@@ -379,7 +386,7 @@
       if (n > 1 && cap !== null) {
         n = Math.min(n, cap - have);
         if (n <= 0) {
-          timesHelp.textContent = byId[card].name + ' has ' + have + ' copies, its limit';
+          timesHelp.textContent = t('ui-at-limit', { card: byId[card].name, count: have });
           announce.textContent = timesHelp.textContent;
           return;
         }
@@ -406,7 +413,7 @@
       var zoom = Math.max(0.5, Math.min(1.6, (window.innerWidth - 48) / px, (window.innerHeight - 96) / ((c.height || 88) * 96 / 25.4)));
       big.setAttribute('aria-label', c.name);
       big.dataset.card = c.id;
-      var close = el('button', { class: 'cb-close', text: 'Close', 'aria-label': 'Close ' + c.name, onclick: closeBig });
+      var close = el('button', { class: 'cb-close', text: t('ui-close'), 'aria-label': t('ui-close-card', { card: c.name }), onclick: closeBig });
       big.appendChild(el('div', { class: 'cb-big-bar' }, el('b', { text: c.name }), ' · ' + kindName(game, c.kind), close));
       big.appendChild(face(c, zoom));
       big.hidden = false;
@@ -481,7 +488,7 @@
       poolBox.textContent = '';
       shown.forEach(function (c) {
         var blocked = c.zones.map(function (z) { return unavailable(c.id, z); }).filter(Boolean);
-        var why = blocked.length ? 'would break: ' + blocked.map(function (b) { return b.rules.map(function (r) { return plain(r, refs); }).join(', '); }).join('; ') : null;
+        var why = blocked.length ? t('ui-would-break', { rules: blocked.map(function (b) { return b.rules.map(function (r) { return plain(r, refs); }).join(', '); }).join('; ') }) : null;
         var row = el('div', {
           class: 'cb-row' + (blocked.length === c.zones.length ? ' cb-unavailable' : ''),
           role: 'listitem', 'data-card': c.id, title: why
@@ -495,7 +502,7 @@
             var b = unavailable(c.id, z);
             return el('button', {
               'data-add': z, 'data-key': 'add|' + z + '|' + c.id, title: b ? why : null,
-              'aria-label': 'Add ' + c.name + ' to ' + zoneName(z) + (b ? ' (would break a rule)' : ''),
+              'aria-label': t(b ? 'ui-add-to-blocked' : 'ui-add-to', { card: c.name, zone: zoneName(z) }),
               text: '+ ' + zoneName(z), onclick: function () { add(z, c.id, Math.max(1, Math.floor(Number(times.value) || 1))); }
             });
           }));
@@ -528,8 +535,8 @@
         var ids = Object.keys(lines).sort(function (a, b) { return sorter(game, 'kind')(byId[a], byId[b]); });
         zonesBox.appendChild(el('div', { class: 'cb-zone', 'data-zone': z.id },
           el('h3', { tabindex: '-1', 'data-key': 'zone|' + z.id }, el('span', { text: z.name }),
-            el('span', { class: 'cb-muted', 'data-total': z.id, text: zoneTotal(z.id) + ' cards' })),
-          ids.length ? null : el('div', { class: 'cb-muted', text: 'empty: add ' + z.kinds.map(function (k) { return kindName(game, k); }).join(', ') }),
+            el('span', { class: 'cb-muted', 'data-total': z.id, text: t('ui-cards', { count: zoneTotal(z.id) }) })),
+          ids.length ? null : el('div', { class: 'cb-muted', text: t('ui-empty-zone', { kinds: z.kinds.map(function (k) { return kindName(game, k); }).join(', ') }) }),
           ids.map(function (id) { return line(z, id, lines[id], bad[id]); })));
       });
     }
@@ -537,16 +544,16 @@
       var c = byId[id], name = c ? c.name : id;
       return el('div', {
         class: 'cb-line' + (bad ? ' cb-bad' : ''), 'data-line': z.id + '/' + id,
-        title: bad ? 'breaks: ' + bad.join(', ') : null
+        title: bad ? t('ui-breaks', { rules: bad.join(', ') }) : null
       },
         el('span', { class: 'cb-n', text: String(n) }),
-        el('button', { 'data-dec': '', 'data-key': 'dec|' + z.id + '|' + id, text: '−', 'aria-label': 'One less ' + name, onclick: function () { add(z.id, id, -1); } }),
-        el('button', { 'data-inc': '', 'data-key': 'inc|' + z.id + '|' + id, text: '+', 'aria-label': 'One more ' + name, onclick: function () { add(z.id, id, 1); } }),
+        el('button', { 'data-dec': '', 'data-key': 'dec|' + z.id + '|' + id, text: '−', 'aria-label': t('ui-one-less', { card: name }), onclick: function () { add(z.id, id, -1); } }),
+        el('button', { 'data-inc': '', 'data-key': 'inc|' + z.id + '|' + id, text: '+', 'aria-label': t('ui-one-more', { card: name }), onclick: function () { add(z.id, id, 1); } }),
         el('button', {
           class: 'cb-name', type: 'button', 'aria-haspopup': 'dialog', 'data-key': 'show|' + z.id + '|' + id, text: name,
           onmouseenter: function () { show(c); }, onclick: function (e) { if (c) openBig(c, e.currentTarget); }
         }),
-        bad ? el('span', { class: 'cb-sr', text: ' (breaks ' + bad.join(', ') + ')' }) : null,
+        bad ? el('span', { class: 'cb-sr', text: ' ' + t('ui-breaks-sr', { rules: bad.join(', ') }) }) : null,
         el('span', { class: 'cb-kind', text: c ? kindName(game, c.kind) : '' }));
     }
 
@@ -570,27 +577,22 @@
       verdictBox.textContent = '';
       if (!verdict) return;
       var broken = grouped();
-      verdictBox.appendChild(el('div', { id: 'cb-status', class: verdict.legal ? 'cb-legal' : 'cb-illegal', text: verdict.legal ? 'Legal' : 'Illegal' },
+      var status = t(verdict.legal ? 'ui-legal' : 'ui-illegal');
+      verdictBox.appendChild(el('div', { id: 'cb-status', class: verdict.legal ? 'cb-legal' : 'cb-illegal', text: status },
         el('span', { class: 'cb-sizes', text: ' · ' + sizes() })));
-      var said = (verdict.legal ? 'Legal' : 'Illegal') + ', ' + sizes() +
-        (broken.length ? ', ' + broken.length + (broken.length === 1 ? ' rule' : ' rules') + ' broken' : '');
+      var said = status + ', ' + sizes() +
+        (broken.length ? ', ' + t('ui-rules-broken', { count: broken.length }) : '');
       if (announce.textContent !== said) announce.textContent = said;
       if (!broken.length) {
-        verdictBox.appendChild(el('div', { class: 'cb-muted', text: 'Every rule of ' + game.name + ' holds.' }));
+        verdictBox.appendChild(el('div', { class: 'cb-muted', text: t('ui-all-hold', { game: game.name }) }));
         return;
       }
       verdictBox.appendChild(el('ul', { id: 'cb-problems' }, broken.map(problem)));
     }
-    // What a breach adds to the rule's tally: a message of the rule's own
-    // (its `message` template) whole; the engine's default one ("X; the
-    // rule *R* requires Y") only for what comes before "; the rule", and
-    // nothing when that is just the tally again.
-    function breach(p) {
-      var at = p.message.indexOf('; the rule *' + p.name + '* requires ');
-      if (at < 0) return p.message;
-      var head = p.message.slice(0, at);
-      return head === p.actual ? '' : head;
-    }
+    // What a breach adds to the rule's tally: the server's `breach` (a
+    // message of the rule's own whole; of the engine's, only the card or
+    // group it names and what that has).
+    function breach(p) { return p.breach; }
     function problem(g) {
       var p = g.first;
       var involved = [];
@@ -599,18 +601,18 @@
       });
       return el('li', { class: 'cb-' + p.severity, 'data-rule': p.rule, 'data-card': p.card || null },
         el('b', {}, rich(p.name, refs)), ' ', el('code', { class: 'cb-muted', text: p.code }),
-        p.zone ? el('span', { class: 'cb-muted', 'data-zone-size': p.zone, text: ' · ' + zoneName(p.zone) + ': ' + zoneTotal(p.zone) + ' cards' }) : null,
-        el('div', { class: 'cb-numbers' }, 'has ', rich(p.actual, refs), '; requires ', rich(p.expected, refs)),
+        p.zone ? el('span', { class: 'cb-muted', 'data-zone-size': p.zone, text: ' · ' + zoneName(p.zone) + ': ' + t('ui-cards', { count: zoneTotal(p.zone) }) }) : null,
+        el('div', { class: 'cb-numbers' }, rich(t('ui-has-requires', { actual: p.actual, expected: p.expected }), refs)),
         g.all.length === 1 ? (breach(p) ? el('div', { class: 'cb-message' }, rich(breach(p), refs)) : null)
           : el('ul', { class: 'cb-messages' }, g.all.map(function (q) { return el('li', { class: 'cb-message' }, rich(breach(q) || q.actual, refs)); })),
-        p.source ? el('div', { class: 'cb-muted' }, 'rulebook: ', rich(p.source, refs)) : null,
-        involved.length ? el('div', { class: 'cb-cards', text: 'cards: ' + involved.slice(0, 12).map(function (c) { return byId[c] ? byId[c].name : c; }).join(', ') + (involved.length > 12 ? ' …' : '') }) : null);
+        p.source ? el('div', { class: 'cb-muted' }, rich(t('ui-rulebook', { source: p.source }), refs)) : null,
+        involved.length ? el('div', { class: 'cb-cards', text: t('ui-cards-involved', { cards: involved.slice(0, 12).map(function (c) { return byId[c] ? byId[c].name : c; }).join(', ') + (involved.length > 12 ? ' …' : '') }) }) : null);
     }
 
     function drawChart() {
       chartBox.textContent = '';
       if (!verdict || !verdict.figures.length) return;
-      chartBox.appendChild(el('h2', { text: 'What the rules bound' }));
+      chartBox.appendChild(el('h2', { text: t('ui-chart-title') }));
       var grid = el('div', { class: 'cb-chart' });
       verdict.figures.forEach(function (f) {
         var top = Math.max(f.value, f.max !== null ? f.max : 0, f.min !== null ? f.min : 0, 1);
@@ -653,12 +655,12 @@
     function ask(mine, tries) {
       api('POST', '/api/games/' + gameId + '/verdict', payload()).then(function (r) {
         if (mine !== asked) return; // a later change is on its way
-        if (r.status >= 500) throw new Error(r.data.error || 'the server answered ' + r.status);
+        if (r.status >= 500) throw new Error(r.data.error || t('ui-server-answered', { status: r.status }));
         delete body.dataset.stale;
         if (!r.ok) {
           verdictBox.textContent = '';
           verdictBox.appendChild(el('div', { class: 'cb-error' }, rich(r.data.error, refs)));
-          announce.textContent = 'Not judged: ' + plain(r.data.error, refs);
+          announce.textContent = t('ui-not-judged', { why: plain(r.data.error, refs) });
           noCode();
           return;
         }
@@ -691,16 +693,16 @@
       var shown = document.getElementById('cb-status');
       if (shown) {
         shown.className = 'cb-outdated';
-        shown.firstChild.textContent = 'Out of date';
+        shown.firstChild.textContent = t('ui-out-of-date');
       }
       var note = document.getElementById('cb-outdated') || el('div', { id: 'cb-outdated', class: 'cb-error', role: 'alert' });
-      note.textContent = 'The server did not answer (' + (e.message || e) + '): this verdict is of an earlier deck. Retrying…';
-      if (announce.textContent !== 'Out of date') announce.textContent = 'Out of date';
+      note.textContent = t('ui-outdated-note', { why: e.message || e });
+      if (announce.textContent !== t('ui-out-of-date')) announce.textContent = t('ui-out-of-date');
       verdictBox.insertBefore(note, verdictBox.firstChild);
     }
 
     function load(d, format) {
-      deck.name = d.name || 'New deck';
+      deck.name = d.name || t('ui-new-deck');
       nameInput.value = deck.name;
       // The code carries the deck's format; a link's `&format=` (made by
       // earlier versions) only stands in for a code without one.
@@ -720,24 +722,24 @@
           return;
         }
         importMsg.className = 'cb-ok';
-        importMsg.textContent = 'imported';
+        importMsg.textContent = t('ui-imported');
         // An import from the page can be undone; the link's deck is the start.
         if (typeof text !== 'string') remember();
         load(r.data, format);
       }).catch(function (e) {
         importMsg.className = 'cb-error';
-        importMsg.textContent = 'not imported: the server did not answer (' + (e.message || e) + ')';
+        importMsg.textContent = t('ui-not-imported', { why: e.message || e });
       });
     }
 
     function save(overwrite) {
       replace.style.display = 'none';
       saveMsg.className = '';
-      saveMsg.textContent = 'saving…';
+      saveMsg.textContent = t('ui-saving');
       api('POST', '/api/games/' + gameId + '/save', { deck: payload(), file: fileInput.value, overwrite: overwrite }).then(function (r) {
         if (r.ok) {
           saveMsg.className = 'cb-ok';
-          saveMsg.textContent = 'saved as ' + r.data.file;
+          saveMsg.textContent = t('ui-saved-as', { file: r.data.file });
           saveMsg.dataset.file = r.data.file;
         } else {
           saveMsg.className = 'cb-error';
@@ -746,12 +748,17 @@
         }
       }).catch(function (e) {
         saveMsg.className = 'cb-error';
-        saveMsg.textContent = 'not saved: the server did not answer (' + (e.message || e) + '); try again';
+        saveMsg.textContent = t('ui-not-saved', { why: e.message || e });
       });
     }
 
     // Text lists and the printable decklist: lists.js.
     if (window.cartaLists) window.cartaLists.deck({ game: game, box: share, el: el, api: api, payload: payload, load: load, importCode: importCode, code: function () { return code.value; } });
+
+    // A switch of language keeps the deck: its code goes into the address.
+    l10n.keep(function (params) {
+      if (code.value) params.set('code', code.value);
+    });
 
     var params = new URLSearchParams(location.search);
     var fromLink = params.get('code');
@@ -764,6 +771,6 @@
 
   if (page === 'cards') loadGame().then(cardsPage).catch(fail);
   else if (page === 'deck') loadGame().then(deckPage).catch(fail);
-  else if (page === 'organize') window.cartaLists.organize({ el: el, api: api, main: main, nav: nav, link: link });
+  else if (page === 'organize') window.cartaLists.organize({ el: el, api: api, main: main, nav: nav, link: link, t: t });
   else indexPage();
 })();
