@@ -815,3 +815,134 @@ fn each_card_carries_its_copy_limit_under_the_games_rules_and_each_format() {
     );
     assert_eq!(limits("dona-azul"), json!({}), "a patron has no copy rule");
 }
+
+/// The text of the first element `css` matches.
+async fn text_of(client: &Client, css: &str) -> String {
+    let script = format!(
+        "var e=document.querySelector({});return e?e.textContent:null",
+        json!(css)
+    );
+    let found = js(client, &script).await;
+    match found.as_str() {
+        Some(text) => text.to_owned(),
+        None => panic!("no `{css}`:\n{}", page_text(client).await),
+    }
+}
+
+/// Issue 25, language: the builder opens in the game's own language
+/// (Portuguese for intrépidos: the page's `lang`, a button, the verdict,
+/// a zone's count by Fluent's plural), its header's labelled language
+/// menu — used by the keyboard — turns it to English with the deck kept
+/// (its code and `ui=en` in the address, kept by the links), the cards in
+/// the game's English translation; zodiacos opens in Spanish; a language
+/// carta does not speak is said once, in English. axe-core finds nothing
+/// serious or critical in each language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_builder_speaks_the_games_language_and_switches_to_english() {
+    let axe_js = axe_source();
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
+    let english = names(&format!("{url}?ui=en"), "intrepidos?ui=en");
+    let (_driver, client) = browser(profile.path()).await;
+    let lang = "return document.documentElement.lang";
+
+    client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
+    settled(&client).await;
+    assert_eq!(js(&client, lang).await, "pt-BR");
+    assert_eq!(text_of(&client, "#cb-undo").await, "Desfazer");
+    assert_eq!(text_of(&client, "[data-total=\"main\"]").await, "0 cartas");
+    for _ in 0..3 {
+        click(
+            &client,
+            ".cb-row[data-card=\"golpe-certeiro\"] button[data-add=\"main\"]",
+        )
+        .await;
+    }
+    assert_eq!(status(&client).await, "Inválido");
+    assert_eq!(text_of(&client, "[data-total=\"main\"]").await, "3 cartas");
+    let copies = "[data-rule=\"action-copies\"] .cb-numbers";
+    assert_eq!(
+        text_of(&client, copies).await,
+        "tem 3 cópias; exige no máximo 2"
+    );
+    accessible(&client, &axe_js, "the builder in Portuguese").await;
+
+    // The menu, by the keyboard: focus it, pick English, and the page is
+    // drawn again in English with the same deck.
+    assert_eq!(
+        js(
+            &client,
+            "return document.getElementById('cb-ui').labels[0].firstChild.textContent"
+        )
+        .await,
+        "Idioma "
+    );
+    js(&client, "document.getElementById('cb-ui').focus()").await;
+    // English is the first language, just above Portuguese.
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down {
+            value: Key::Up.into(),
+        })
+        .then(KeyAction::Up {
+            value: Key::Up.into(),
+        });
+    client.perform_actions(keys).await.unwrap();
+    wait_js(&client, "return document.documentElement.lang==='en'").await;
+    settled(&client).await;
+    let address = js(&client, "return location.search").await;
+    let address = address.as_str().unwrap();
+    assert!(
+        address.contains("ui=en") && address.contains("code="),
+        "{address}"
+    );
+    assert_eq!(status(&client).await, "Illegal");
+    assert_eq!(text_of(&client, "#cb-undo").await, "Undo");
+    assert_eq!(
+        text_of(&client, copies).await,
+        "has 3 copies; requires at most 2"
+    );
+    assert_eq!(text_of(&client, "[data-total=\"main\"]").await, "3 cards");
+    let name = name_of(&english, "golpe-certeiro");
+    assert_ne!(name, "Golpe Certeiro");
+    assert_eq!(
+        text_of(&client, "[data-line=\"main/golpe-certeiro\"] .cb-name").await,
+        name
+    );
+    let nav = js(
+        &client,
+        "return document.querySelector('#cb-nav a').getAttribute('href')",
+    )
+    .await;
+    assert!(nav.as_str().unwrap().ends_with("?ui=en"), "{nav}");
+    accessible(&client, &axe_js, "the builder in English").await;
+
+    client.goto(&format!("{url}zodiacos/cards")).await.unwrap();
+    wait_js(
+        &client,
+        "return !!document.querySelector('#cb-grid figure')",
+    )
+    .await;
+    assert_eq!(js(&client, lang).await, "es");
+    assert_eq!(text_of(&client, "#cb-search").await, "");
+    assert!(text_of(&client, "#cb-count").await.ends_with(" cartas"));
+    accessible(&client, &axe_js, "the cards in Spanish").await;
+
+    client.goto(&format!("{url}organize?ui=xx")).await.unwrap();
+    wait_js(&client, "return !!document.getElementById('cb-judge')").await;
+    assert_eq!(js(&client, lang).await, "en");
+    assert_eq!(
+        text_of(&client, "#cb-ui-unknown").await,
+        "The language “xx” is not available: the page is in English."
+    );
+    assert_eq!(
+        js(
+            &client,
+            "return document.querySelectorAll('#cb-ui-unknown').length"
+        )
+        .await,
+        1
+    );
+    accessible(&client, &axe_js, "the organisers' page, asked in xx").await;
+    client.close().await.unwrap();
+}
