@@ -302,10 +302,10 @@ impl CompiledRule {
     }
 
     fn violation(&self, index: usize, f: Finding, set: &RuleSet) -> Violation {
-        let said = match &self.template {
-            // The game's own message, in its language: only the engine's
-            // words in its slots change with the reader's language.
-            Some(t) => Phrase::own(t.clone())
+        // The game's own message, in its language: only the engine's
+        // words in its slots change with the reader's language.
+        let said = if let Some(t) = &self.template {
+            Phrase::own(t.clone())
                 .with("rule", &self.name)
                 .with("actual", f.actual)
                 .with("expected", f.expected)
@@ -317,16 +317,16 @@ impl CompiledRule {
                     ),
                 )
                 .with("missing", f.missing)
-                .with("card", f.subject.unwrap_or_else(|| Arg::from(""))),
-            None => {
-                let said = f.subject.map_or_else(
+                .with("card", f.subject.unwrap_or_else(|| Arg::from("")))
+        } else {
+            f.subject
+                .map_or_else(
                     || Phrase::new("rule-broken"),
                     |s| Phrase::new("rule-broken-at").with("subject", s),
-                );
-                said.with("actual", f.actual)
-                    .with("rule", &self.name)
-                    .with("expected", f.expected)
-            }
+                )
+                .with("actual", f.actual)
+                .with("rule", &self.name)
+                .with("expected", f.expected)
         };
         Violation {
             rule: index,
