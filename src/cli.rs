@@ -499,6 +499,10 @@ pub struct ServeArgs {
     /// where the game ships a translation into it.
     #[arg(long, value_name = "LANG")]
     pub ui_lang: Option<String>,
+    /// Show the cards in this language, where a game ships a translation
+    /// into it, whatever the page's language (the default follows it).
+    #[arg(long = "lang", value_name = "LANG")]
+    pub cards_lang: Option<String>,
 }
 
 /// The options of `carta export`.
@@ -794,6 +798,7 @@ fn serve(g: &Global, args: &ServeArgs, output: &Output) -> Result<Report, Comman
         open: args.open,
         out: g.dir.join("build"),
         ui_lang: args.ui_lang.clone(),
+        cards_lang: args.cards_lang.clone(),
     };
     let mut show = |report| {
         output.finish(Ok(report));

@@ -27,6 +27,8 @@ pub(crate) struct ServeOptions {
     pub(crate) out: PathBuf,
     /// The pages' language when a page asks for none (`--ui-lang`).
     pub(crate) ui_lang: Option<String>,
+    /// The cards' language whatever the page's (`--lang`).
+    pub(crate) cards_lang: Option<String>,
 }
 
 /// Compiles the named games (all when empty) for the deck builder: every
@@ -104,7 +106,11 @@ pub(crate) fn serve(
         return Err("no game can be served".into());
     }
     let live = Live::new(&root, &options.out, max_bytes, Front::Builder)?;
-    live.set_catalog(catalog.with_ui(options.ui_lang.as_deref().map(ui_lang)));
+    live.set_catalog(
+        catalog
+            .with_ui(options.ui_lang.as_deref().map(ui_lang))
+            .with_cards_lang(options.cards_lang.clone()),
+    );
     live.publish(|status| status.games = entries);
     let bound = crate::server::start(options.addr, live, limits)
         .map_err(|e| format!("cannot serve the deck builder: {e}"))?;

@@ -5,14 +5,12 @@
 use crate::diag::{Diagnostics, Severity};
 use crate::emit::sheets::{self, Faces, Inputs};
 use crate::game::{self, Game};
-use crate::l10n::Lang;
 use crate::load::{LoadError, Workspace};
 use crate::server::{Catalog, Served};
 
 /// The catalog of `games`, compiled clean with every field: each game's
-/// faces rendered, and rendered again in each language carta's builder
-/// speaks that the game ships a translation into; a game whose faces fail
-/// is left out (reported).
+/// faces rendered, and rendered again in each language the game ships a
+/// translation into; a game whose faces fail is left out (reported).
 ///
 /// # Errors
 /// When a game's templates cannot be read.
@@ -40,37 +38,27 @@ pub(super) fn catalog_of(
     Ok(Catalog::new(ws.root().to_path_buf(), served))
 }
 
-/// `game` in each language carta's builder speaks (other than the game's
-/// own) that the game ships a translation into, with its faces rendered
-/// in it. A language whose faces fail to render is left out: its problems
-/// are those of `carta print --lang`, which reports them.
+/// `game` in each language it ships a translation into, by its tag, with
+/// its faces rendered in it. A language whose faces fail to render is
+/// left out: its problems are those of `carta print --lang`, which
+/// reports them.
 fn translations(
     ws: &mut Workspace,
     game: &Game,
     inputs: &Inputs,
-) -> Result<Vec<(Lang, Game, Faces)>, LoadError> {
+) -> Result<Vec<(String, Game, Faces)>, LoadError> {
     let m = &game.manifest.manifest;
-    let own = Lang::parse(&m.language);
-    let wanted: Vec<(Lang, &String)> = m
-        .translations
-        .iter()
-        .filter_map(|tag| Some((Lang::parse(tag)?, tag)))
-        .filter(|(lang, _)| Some(*lang) != own)
-        .collect();
-    if wanted.is_empty() {
+    if m.translations.is_empty() {
         return Ok(Vec::new());
     }
     let sources = game::translatable(ws, game, &mut Diagnostics::new())?;
-    let mut out: Vec<(Lang, Game, Faces)> = Vec::new();
-    for (lang, tag) in wanted {
-        if out.iter().any(|(l, _, _)| *l == lang) {
-            continue;
-        }
+    let mut out = Vec::new();
+    for tag in m.translations.iter().filter(|t| **t != m.language) {
         let (localized, _) = game.localized(tag, &sources);
         let mut found = Vec::new();
         let faces = sheets::faces(ws.jail(), &ws.sources, &localized, inputs, &mut found);
         if !found.iter().any(|d| d.severity == Severity::Error) {
-            out.push((lang, localized, faces));
+            out.push((tag.clone(), localized, faces));
         }
     }
     Ok(out)

@@ -22,12 +22,14 @@ use crate::watch::{Killed, browser, page_text, wait_for};
 /// How long any one step may take to show.
 pub(crate) const STEP: Duration = Duration::from_secs(10);
 
-/// Starts `carta serve --port 0` in `root`, its pages in English (`--ui-lang
-/// en`: these tests read the builder's English words; the language tests
-/// start theirs without it); the process and the builder's URL.
+/// Starts `carta serve --port 0` in `root`, its pages in English and its
+/// cards in each game's own language (`--ui-lang en --lang pt-BR`: these
+/// tests read the builder's English words beside the shipped games'
+/// Portuguese or Spanish cards; the language tests start theirs without
+/// them); the process and the builder's URL.
 pub(crate) fn start_serve(root: &Path) -> (Killed, String) {
-    let (server, url) =
-        crate::watch::start_server(root, &["serve", "--port", "0", "--ui-lang", "en"]);
+    let args = ["serve", "--port", "0", "--ui-lang", "en", "--lang", "pt-BR"];
+    let (server, url) = crate::watch::start_server(root, &args);
     assert!(url.ends_with("/play/"), "{url}");
     (server, url)
 }
@@ -1299,4 +1301,13 @@ fn a_page_and_its_cards_come_in_the_asked_language() {
         own["cards"].as_array().unwrap().len(),
         english["cards"].as_array().unwrap().len()
     );
+    // `--lang` keeps the cards in its language whatever the page's.
+    let (_es, url) =
+        crate::watch::start_server(ws.path(), &["serve", "--port", "0", "--lang", "es"]);
+    let (_, spanish) = http(&url, "GET", "/api/games/intrepidos?ui=en", &Value::Null);
+    let c = card(&spanish, "golpe-certeiro");
+    assert_ne!(c["name"], a["name"]);
+    assert_ne!(c["name"], b["name"]);
+    let (_, pt) = http(&url, "GET", "/api/games/intrepidos", &Value::Null);
+    assert_eq!(card(&pt, "golpe-certeiro")["name"], c["name"]);
 }

@@ -143,7 +143,7 @@ fn page(
     let chosen = catalog.language(asked, game);
     let lang = chosen.lang;
     let (id, name) = game.map_or(("", String::new()), |g| {
-        let summary = g.summary_in(lang);
+        let summary = catalog.summary(g, lang);
         (
             g.id(),
             summary["name"].as_str().unwrap_or(g.id()).to_owned(),
@@ -280,7 +280,7 @@ async fn games(State(live): State<Arc<Live>>, q: UiQuery) -> Response {
         .games()
         .map(|g| {
             // In the language of the request, where the game ships it.
-            let summary = g.summary_in(catalog.language(asked(&q), Some(g)).lang);
+            let summary = catalog.summary(g, catalog.language(asked(&q), Some(g)).lang);
             json!({
                 "id": g.id(),
                 "name": summary["name"],
@@ -301,7 +301,7 @@ async fn game(
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
     let lang = catalog.language(asked(&q), Some(g)).lang;
-    Ok(axum::Json(g.summary_in(lang)).into_response())
+    Ok(axum::Json(catalog.summary(g, lang)).into_response())
 }
 
 async fn verdict(

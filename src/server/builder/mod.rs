@@ -37,6 +37,9 @@ pub(crate) struct Catalog {
     /// The pages' language when a request asks for none (`--ui-lang`);
     /// `None`: each game's own language.
     ui: Option<Lang>,
+    /// The cards' language whatever the page's (`--lang`); `None`: the
+    /// page's.
+    cards: Option<String>,
 }
 
 /// A game to serve: compiled clean, its faces, and the game and faces in
@@ -47,8 +50,9 @@ pub(crate) struct Served {
     pub(crate) game: Game,
     /// Its printed faces.
     pub(crate) faces: Faces,
-    /// The game in another language, with its faces in that language.
-    pub(crate) translations: Vec<(Lang, Game, Faces)>,
+    /// The game in each language it ships a translation into (by the
+    /// game's tag), with its faces in that language.
+    pub(crate) translations: Vec<(String, Game, Faces)>,
 }
 
 /// The language a request is answered in, and the language it asked for
@@ -70,7 +74,34 @@ impl Catalog {
                 .map(|s| (s.game.id().to_owned(), GameCatalog::new(s)))
                 .collect(),
             ui: None,
+            cards: None,
         }
+    }
+
+    /// The catalog with the cards in `lang` (where a game ships it)
+    /// whatever the page's language (`carta serve --lang`).
+    #[must_use]
+    pub(crate) fn with_cards_lang(mut self, lang: Option<String>) -> Self {
+        self.cards = lang;
+        self
+    }
+
+    /// What the browser gets of `g` on a page in `lang`: its cards in
+    /// `--lang`'s language, else in `lang`, where the game ships a
+    /// translation into it; else in the game's own.
+    pub(super) fn summary<'g>(&self, g: &'g GameCatalog, lang: Lang) -> &'g Value {
+        let by_tag = self
+            .cards
+            .as_deref()
+            .and_then(|tag| g.translated.iter().find(|(t, _)| t == tag));
+        let wanted = self.cards.as_deref().map_or(Some(lang), Lang::parse);
+        by_tag
+            .or_else(|| {
+                g.translated
+                    .iter()
+                    .find(|(t, _)| wanted.is_some() && Lang::parse(t) == wanted)
+            })
+            .map_or(&g.summary, |(_, s)| s)
     }
 
     /// The catalog with its pages in `ui` unless a request asks for
@@ -143,9 +174,10 @@ pub(super) struct GameCatalog {
     pub(super) faces: Faces,
     /// What the browser gets: cards, zones, facets, rules.
     pub(super) summary: Value,
-    /// The same in each language the game ships a translation into (its
-    /// card names, texts and faces, its kinds' and zones' names).
-    translated: Vec<(Lang, Value)>,
+    /// The same in each language the game ships a translation into, by
+    /// its tag (its card names, texts and faces, its kinds' and zones'
+    /// names).
+    translated: Vec<(String, Value)>,
 }
 
 /// A filter the card browser offers, generated from the kinds' schemas: an
@@ -168,7 +200,7 @@ impl GameCatalog {
         let translated = served
             .translations
             .iter()
-            .map(|(lang, game, faces)| (*lang, summary(game, faces)))
+            .map(|(tag, game, faces)| (tag.clone(), summary(game, faces)))
             .collect();
         GameCatalog {
             summary: summary(&served.game, &served.faces),
@@ -180,15 +212,6 @@ impl GameCatalog {
 
     pub(super) fn id(&self) -> &str {
         self.game.id()
-    }
-
-    /// What the browser gets, with the cards in `lang` when the game ships
-    /// a translation into it, else in the game's own language.
-    pub(super) fn summary_in(&self, lang: Lang) -> &Value {
-        self.translated
-            .iter()
-            .find(|(l, _)| *l == lang)
-            .map_or(&self.summary, |(_, s)| s)
     }
 }
 
