@@ -867,6 +867,14 @@ async fn the_builder_speaks_the_games_language_and_switches_to_english() {
         "tem 3 cópias; exige no máximo 2"
     );
     accessible(&client, &axe_js, "the builder in Portuguese").await;
+    // Portuguese words are longer: at a phone's width nothing is wider
+    // than the window, and the verdict stays in view.
+    client.set_window_size(390, 844).await.unwrap();
+    settled(&client).await;
+    no_sideways_scroll(&client, "the builder in Portuguese at 390 px").await;
+    wait_js(&client, VERDICT_IN_VIEW).await;
+    screenshot(&client, "serve-phone-pt.png").await;
+    client.set_window_size(1200, 900).await.unwrap();
 
     // The menu, by the keyboard: focus it, pick English, and the page is
     // drawn again in English with the same deck.
