@@ -7,7 +7,7 @@ use toml::de::DeValue;
 
 use crate::config::rules::RuleSeverity;
 use crate::diag::{Cap, Diagnostic, FileId, Label, Phrase, Severity, Span};
-use crate::l10n::english;
+use crate::l10n::{self, english};
 use crate::limits::max_diagnostics_per_file;
 use crate::link::CardPool;
 use crate::load::{parse_toml, toml_key};
@@ -249,7 +249,7 @@ pub fn resolve(
             let said = Phrase::new("deck-unknown-zone")
                 .with("zone", &zone.id)
                 .with("game", &deck.game);
-            let help = choices(&zone.id, zones.keys().map(String::as_str), "deck-zones-are");
+            let help = l10n::choices(&zone.id, zones.keys().map(String::as_str), "deck-zones-are");
             found.push(
                 Diagnostic::error("deck::unknown-zone", english(&said))
                     .at(deck.file, zone.span.clone(), "unknown zone")
@@ -339,7 +339,7 @@ pub fn rules_for<'r>(
     let help = if rules.formats.is_empty() {
         Phrase::new("deck-no-formats").with("game", &deck.game)
     } else {
-        choices(
+        l10n::choices(
             format,
             rules.formats.keys().map(String::as_str),
             "deck-formats-are",
@@ -355,21 +355,6 @@ pub fn rules_for<'r>(
             .worded(said, Some(help)),
     );
     None
-}
-
-/// What [`suggest::help`] says of an unknown `name`, as a phrase: "did
-/// you mean `x`?" for the closest candidate, else message `every` listing
-/// them all.
-fn choices<'a, I>(name: &str, candidates: I, every: &'static str) -> Phrase
-where
-    I: IntoIterator<Item = &'a str>,
-    I::IntoIter: Clone,
-{
-    let all = candidates.into_iter();
-    match suggest::closest(name, all.clone()) {
-        Some(c) => Phrase::new("deck-did-you-mean").with("name", c),
-        None => Phrase::new(every).with("names", all.collect::<Vec<_>>().join(", ")),
-    }
 }
 
 /// Judges a deck: picks its rules ([`rules_for`]), resolves it and checks

@@ -20,8 +20,9 @@ use indexmap::IndexMap;
 
 use crate::deck::MAX_COUNT;
 use crate::deckcode::CodeDeck;
-use crate::diag::{Diagnostic, FileId, Span};
+use crate::diag::{Diagnostic, FileId, Phrase, Span, Words};
 use crate::game::Game;
+use crate::l10n::{self, english};
 use crate::suggest;
 
 /// How a list names its cards when written.
@@ -77,17 +78,31 @@ pub struct ListProblem {
     /// The text to write instead of the span's, when one is likely
     /// (did-you-mean).
     pub suggestion: Option<String>,
+    /// The message and help as phrases, for the deck builder to word in
+    /// the player's language (`message` and `help` are their English).
+    pub said: Words,
 }
 
 impl ListProblem {
-    fn new(code: &'static str, message: String, span: Span) -> Self {
+    fn new(code: &'static str, said: Phrase, span: Span) -> Self {
         ListProblem {
             code,
-            message,
+            message: english(&said),
             span,
             help: None,
             suggestion: None,
+            said: Words {
+                message: said,
+                help: None,
+            },
         }
+    }
+
+    /// The problem with its help.
+    fn helped(mut self, help: Phrase) -> Self {
+        self.help = Some(english(&help));
+        self.said.help = Some(help);
+        self
     }
 
     /// The problem as an error of the list file `file`.
@@ -246,10 +261,7 @@ pub fn parse(text: &str, game: &Game) -> (ListDeck, Vec<ListProblem>) {
     if game.rules.deck.zones.is_empty() {
         let problem = ListProblem::new(
             "list::no-zones",
-            format!(
-                "the game `{}` declares no deck zones, so it has no decks",
-                game.id()
-            ),
+            Phrase::new("deck-no-zones").with("game", game.id()),
             0..0,
         );
         return (ListDeck::default(), vec![problem]);
@@ -283,15 +295,10 @@ impl Reader<'_, '_> {
                 let count = self.count(n, name, span_in(at, line, n));
                 if name.is_empty() {
                     let span = span_in(at, line, n);
-                    let problem = ListProblem::new(
-                        "list::syntax",
-                        "a card line needs a name after its count".into(),
-                        span,
-                    );
-                    self.problems.push(ListProblem {
-                        help: Some("write lines as `3 Card Name`".into()),
-                        ..problem
-                    });
+                    let problem =
+                        ListProblem::new("list::syntax", Phrase::new("list-syntax"), span);
+                    self.problems
+                        .push(problem.helped(Phrase::new("list-syntax-help")));
                 } else if let Some(count) = count {
                     self.card(count, name, span_in(at, line, name));
                 }
@@ -316,18 +323,20 @@ impl Reader<'_, '_> {
                 }
                 let hint = suggest::closest(value, formats.keys().map(String::as_str));
                 let help = if formats.is_empty() {
-                    format!("`{}` declares no formats: remove the line", game.id())
+                    Phrase::new("list-no-formats").with("game", game.id())
                 } else {
-                    suggest::help(value, formats.keys().map(String::as_str), "formats")
-                };
-                self.problems.push(ListProblem {
-                    help: Some(help),
-                    suggestion: hint.map(str::to_owned),
-                    ..ListProblem::new(
-                        "list::unknown-format",
-                        format!("`{value}` is not a format of `{}`", game.id()),
-                        span,
+                    l10n::choices(
+                        value,
+                        formats.keys().map(String::as_str),
+                        "deck-formats-are",
                     )
+                };
+                let said = Phrase::new("deck-unknown-format")
+                    .with("format", value)
+                    .with("game", game.id());
+                self.problems.push(ListProblem {
+                    suggestion: hint.map(str::to_owned),
+                    ..ListProblem::new("list::unknown-format", said, span).helped(help)
                 });
             }
         }
@@ -345,17 +354,16 @@ impl Reader<'_, '_> {
         }
         let names = zones.iter().map(|z| z.name.as_str());
         let hint = suggest::closest(heading, names.clone());
+        let said = Phrase::new("list-unknown-zone")
+            .with("heading", heading)
+            .with("game", self.index.game.id());
         self.problems.push(ListProblem {
-            help: Some(suggest::help(heading, names, "the zones are")),
             suggestion: hint.map(str::to_owned),
-            ..ListProblem::new(
-                "list::unknown-zone",
-                format!(
-                    "`{heading}` is not a zone of `{}`, so its lines are left out",
-                    self.index.game.id()
-                ),
-                span,
-            )
+            ..ListProblem::new("list::unknown-zone", said, span).helped(l10n::choices(
+                heading,
+                names,
+                "list-zones-are",
+            ))
         });
     }
 
@@ -363,16 +371,13 @@ impl Reader<'_, '_> {
         match digits.parse::<i64>() {
             Ok(n) if (1..=MAX_COUNT).contains(&n) => Some(u32::try_from(n).expect("bounded")),
             _ => {
-                self.problems.push(ListProblem {
-                    help: Some(format!(
-                        "write how many copies the deck holds, from 1 to {MAX_COUNT}; remove the line for none"
-                    )),
-                    ..ListProblem::new(
-                        "list::bad-count",
-                        format!("the count of `{name}` must be a whole number from 1 to {MAX_COUNT}, but it is {digits}"),
-                        span,
-                    )
-                });
+                let said = Phrase::new("list-bad-count")
+                    .with("name", name)
+                    .with("max", MAX_COUNT as u64)
+                    .with("digits", digits);
+                let help = Phrase::new("list-bad-count-help").with("max", MAX_COUNT as u64);
+                self.problems
+                    .push(ListProblem::new("list::bad-count", said, span).helped(help));
                 None
             }
         }
@@ -411,11 +416,11 @@ impl Reader<'_, '_> {
         let lines = self.deck.zones.entry(zones[z].id.clone()).or_default();
         match lines.iter_mut().find(|(c, _)| c == id) {
             Some((_, n)) if i64::from(*n) + i64::from(count) > MAX_COUNT => {
-                self.problems.push(ListProblem::new(
-                    "list::bad-count",
-                    format!("the lines of `{name}` add up to more than {MAX_COUNT} copies"),
-                    span,
-                ));
+                let said = Phrase::new("list-too-many")
+                    .with("name", name)
+                    .with("max", MAX_COUNT as u64);
+                self.problems
+                    .push(ListProblem::new("list::bad-count", said, span));
             }
             Some((_, n)) => *n += count,
             None => lines.push((id.clone(), count)),
@@ -425,17 +430,15 @@ impl Reader<'_, '_> {
     fn unknown(&mut self, name: &str, span: Span) {
         let suggestion = self.index.closest(name);
         let help = suggestion.as_ref().map_or_else(
-            || "write the card's name as the game prints it, or its id".to_owned(),
-            |s| format!("did you mean `{s}`?"),
+            || Phrase::new("list-card-help"),
+            |s| Phrase::new("deck-did-you-mean").with("name", s),
         );
+        let said = Phrase::new("deck-unknown-card")
+            .with("card", name)
+            .with("game", self.index.game.id());
         self.problems.push(ListProblem {
-            help: Some(help),
             suggestion,
-            ..ListProblem::new(
-                "list::unknown-card",
-                format!("`{name}` is not a card of `{}`", self.index.game.id()),
-                span,
-            )
+            ..ListProblem::new("list::unknown-card", said, span).helped(help)
         });
     }
 
@@ -445,14 +448,12 @@ impl Reader<'_, '_> {
             .iter()
             .map(|&c| format!("`{}`", pool.card(c).id))
             .collect();
-        self.problems.push(ListProblem {
-            help: Some(format!("write the id of the one meant: {}", ids.join(", "))),
-            ..ListProblem::new(
-                "list::ambiguous",
-                format!("`{name}` names {} cards", cards.len()),
-                span,
-            )
-        });
+        let said = Phrase::new("list-ambiguous")
+            .with("name", name)
+            .with("count", cards.len());
+        let help = Phrase::new("list-ambiguous-help").with("ids", ids.join(", "));
+        self.problems
+            .push(ListProblem::new("list::ambiguous", said, span).helped(help));
     }
 }
 
@@ -568,7 +569,7 @@ mod tests {
     #[test]
     fn a_problem_knows_its_line_and_column() {
         let text = "Deck:\n3 Escudö Orc\n";
-        let p = ListProblem::new("list::unknown-card", String::new(), 8..19);
+        let p = ListProblem::new("list::unknown-card", Phrase::new("deck-unknown-card"), 8..19);
         assert_eq!(p.line_col(text), (2, 3));
     }
 }

@@ -60,6 +60,22 @@ deck-formats-are = formats: { $names }
 deck-not-judged = { $message } ({ $code })
 deck-not-judged-help = { $message } ({ $code }): { $help }
 
+## A text deck list (src/decklist/)
+
+list-syntax = a card line needs a name after its count
+list-syntax-help = write lines as `3 Card Name`
+list-no-formats = `{ $game }` declares no formats: remove the line
+list-unknown-zone = `{ $heading }` is not a zone of `{ $game }`, so its lines are left out
+list-zones-are = the zones are: { $names }
+list-bad-count = the count of `{ $name }` must be a whole number from 1 to { $max }, but it is { $digits }
+list-bad-count-help = write how many copies the deck holds, from 1 to { $max }; remove the line for none
+list-too-many = the lines of `{ $name }` add up to more than { $max } copies
+list-card-help = write the card's name as the game prints it, or its id
+list-ambiguous = `{ $name }` names { $count } cards
+list-ambiguous-help = write the id of the one meant: { $ids }
+list-other-game = the list is for `{ $named }`, not for `{ $game }`
+list-other-game-help = open the list in its game's builder
+
 ## The builder's own refusals (src/server/builder/)
 
 api-not-judged = the deck could not be judged

@@ -73,6 +73,22 @@ deck-formats-are = formatos: { $names }
 deck-not-judged = { $message } ({ $code })
 deck-not-judged-help = { $message } ({ $code }): { $help }
 
+## Una lista de mazo en texto
+
+list-syntax = una línea de carta necesita un nombre después de la cantidad
+list-syntax-help = escribe las líneas como `3 Nombre de Carta`
+list-no-formats = `{ $game }` no declara formatos: quita la línea
+list-unknown-zone = `{ $heading }` no es una zona de `{ $game }`, así que sus líneas quedan fuera
+list-zones-are = las zonas son: { $names }
+list-bad-count = la cantidad de `{ $name }` debe ser un número entero de 1 a { $max }, pero es { $digits }
+list-bad-count-help = escribe cuántas copias tiene el mazo, de 1 a { $max }; quita la línea para ninguna
+list-too-many = las líneas de `{ $name }` suman más de { $max } copias
+list-card-help = escribe el nombre de la carta como lo imprime el juego, o su id
+list-ambiguous = `{ $name }` nombra { $count } cartas
+list-ambiguous-help = escribe el id de la carta que quieres: { $ids }
+list-other-game = la lista es de `{ $named }`, no de `{ $game }`
+list-other-game-help = abre la lista en el constructor de su juego
+
 ## Los rechazos del propio constructor
 
 api-not-judged = el mazo no se pudo juzgar

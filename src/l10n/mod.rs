@@ -22,6 +22,7 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
 
 use crate::diag::{Arg, Phrase, PhraseKey};
+use crate::suggest;
 
 /// A language carta speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -136,6 +137,21 @@ pub fn word(lang: Lang, phrase: &Phrase) -> String {
             }
             out
         }
+    }
+}
+
+/// What `suggest::help` says of an unknown `name`, as a phrase: "did
+/// you mean `x`?" for the closest candidate, else message `every` (with
+/// its `$names`) listing them all.
+pub fn choices<'a, I>(name: &str, candidates: I, every: &'static str) -> Phrase
+where
+    I: IntoIterator<Item = &'a str>,
+    I::IntoIter: Clone,
+{
+    let all = candidates.into_iter();
+    match suggest::closest(name, all.clone()) {
+        Some(c) => Phrase::new("deck-did-you-mean").with("name", c),
+        None => Phrase::new(every).with("names", all.collect::<Vec<_>>().join(", ")),
     }
 }
 

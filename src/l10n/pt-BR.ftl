@@ -75,6 +75,22 @@ deck-formats-are = formatos: { $names }
 deck-not-judged = { $message } ({ $code })
 deck-not-judged-help = { $message } ({ $code }): { $help }
 
+## Uma lista de baralho em texto
+
+list-syntax = uma linha de carta precisa de um nome depois da quantidade
+list-syntax-help = escreva as linhas como `3 Nome da Carta`
+list-no-formats = `{ $game }` não declara formatos: remova a linha
+list-unknown-zone = `{ $heading }` não é uma zona de `{ $game }`, então as suas linhas ficam de fora
+list-zones-are = as zonas são: { $names }
+list-bad-count = a quantidade de `{ $name }` deve ser um número inteiro de 1 a { $max }, mas é { $digits }
+list-bad-count-help = escreva quantas cópias o baralho tem, de 1 a { $max }; remova a linha para nenhuma
+list-too-many = as linhas de `{ $name }` somam mais de { $max } cópias
+list-card-help = escreva o nome da carta como o jogo o imprime, ou o seu id
+list-ambiguous = `{ $name }` nomeia { $count } cartas
+list-ambiguous-help = escreva o id da carta pretendida: { $ids }
+list-other-game = a lista é de `{ $named }`, não de `{ $game }`
+list-other-game-help = abra a lista no construtor do jogo dela
+
 ## As recusas do próprio construtor
 
 api-not-judged = o baralho não pôde ser julgado

@@ -1208,6 +1208,25 @@ fn the_api_words_the_verdict_in_the_pages_language() {
             .starts_with("`golpe-certero` is not a card"),
         "{v}"
     );
+    // A pasted text list's problems, and its did-you-mean, too.
+    let list = json!({"text": "Deck:\n2 Golpe Certero\n"});
+    let (code, v) = http(&url, "POST", "/api/games/intrepidos/list/parse", &list);
+    assert_eq!(code, 200, "{v}");
+    let problem = &v["problems"][0];
+    assert_eq!(problem["code"], "list::unknown-card");
+    assert_eq!(
+        problem["message"],
+        "`Golpe Certero` não é uma carta de `intrepidos`"
+    );
+    assert_eq!(problem["help"], "você quis dizer `Golpe Certeiro`?");
+    assert_eq!(problem["suggestion"], "Golpe Certeiro");
+    let (_, v) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/list/parse?ui=en",
+        &list,
+    );
+    assert_eq!(v["problems"][0]["help"], "did you mean `Golpe Certeiro`?");
     // zodiacos is Spanish, and declares no deck zones: the builder says so
     // in Spanish.
     let (code, v) = http(

@@ -427,17 +427,19 @@ struct ParseRequest {
 async fn parse_list(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
+    q: UiQuery,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
+    let lang = catalog.language(asked(&q), Some(g)).lang;
     let req: ParseRequest = body(bytes)?;
     let fallback = if req.name.trim().is_empty() {
         "Imported deck"
     } else {
         req.name.trim()
     };
-    Ok(axum::Json(lists::parse(g, &req.text, fallback)).into_response())
+    Ok(axum::Json(lists::parse(g, &req.text, fallback, lang)).into_response())
 }
 
 /// A deck's text list, as `carta deck export` writes it.

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{DeckInput, GameCatalog, Invalid};
 use crate::decklist::{self, NameBy, print::Printed};
+use crate::diag::Phrase;
+use crate::l10n::{self, Lang};
 
 /// A list's problem as the page shows it: where (line and column, in
 /// characters), what, and the replacement it may offer to accept.
@@ -32,9 +34,9 @@ pub(super) struct ParsedList {
     problems: Vec<ListProblem>,
 }
 
-/// Reads a pasted list as a deck of `g`. A deck without a `Name:` line is
-/// named `fallback`.
-pub(super) fn parse(g: &GameCatalog, text: &str, fallback: &str) -> ParsedList {
+/// Reads a pasted list as a deck of `g`, its problems worded in `lang`. A
+/// deck without a `Name:` line is named `fallback`.
+pub(super) fn parse(g: &GameCatalog, text: &str, fallback: &str, lang: Lang) -> ParsedList {
     let (read, problems) = decklist::parse(text, &g.game);
     let mut problems: Vec<ListProblem> = problems
         .iter()
@@ -42,8 +44,8 @@ pub(super) fn parse(g: &GameCatalog, text: &str, fallback: &str) -> ParsedList {
             let (line, column) = p.line_col(text);
             ListProblem {
                 code: p.code,
-                message: p.message.clone(),
-                help: p.help.clone(),
+                message: l10n::word(lang, &p.said.message),
+                help: p.said.help.as_ref().map(|h| l10n::word(lang, h)),
                 line,
                 column,
                 found: text.get(p.span.clone()).unwrap_or_default().to_owned(),
@@ -58,8 +60,13 @@ pub(super) fn parse(g: &GameCatalog, text: &str, fallback: &str) -> ParsedList {
             0,
             ListProblem {
                 code: "list::game",
-                message: format!("the list is for `{named}`, not for `{}`", g.id()),
-                help: Some("open the list in its game's builder".into()),
+                message: l10n::word(
+                    lang,
+                    &Phrase::new("list-other-game")
+                        .with("named", named)
+                        .with("game", g.id()),
+                ),
+                help: Some(l10n::word(lang, &Phrase::new("list-other-game-help"))),
                 line,
                 column,
                 found: named.to_owned(),
