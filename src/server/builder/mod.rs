@@ -11,6 +11,8 @@ pub(super) mod api;
 mod lists;
 mod organize;
 mod save;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -25,7 +27,7 @@ use crate::deckcode::{self, CodeDeck};
 use crate::diag::{Severity, SourceMap};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
-use crate::rules::{DeckView, Entry, RuleSet, Violation};
+use crate::rules::{DeckView, RuleSet, Violation};
 
 /// The games the builder serves.
 #[derive(Debug, Default)]
@@ -539,45 +541,34 @@ impl GameCatalog {
 
     /// For each card and zone it may stand in: the error rules one more
     /// copy there would newly break (shares aside: more cards of other
-    /// groups mend them).
+    /// groups mend them). Each rule answers for every card of a zone at
+    /// once ([`RuleSet::one_more`]), so this costs the deck and the rules,
+    /// and each card a lookup per rule.
     fn unavailable(
         &self,
         rules: &RuleSet,
         deck: &ValidDeck,
         broken: &BTreeSet<usize>,
     ) -> Vec<Unavailable> {
-        let mut out = Vec::new();
-        let mut view = deck.view.clone();
         // The error rules kept now that one more copy could break.
-        let watched: Vec<&crate::rules::CompiledRule> = rules
+        let watched: Vec<usize> = rules
             .rules
             .iter()
             .enumerate()
             .filter(|(i, r)| {
                 !broken.contains(i) && r.severity == RuleSeverity::Error && !r.bounds_a_share()
             })
-            .map(|(_, r)| r)
+            .map(|(i, _)| i)
             .collect();
+        let mut out = Vec::new();
         for (z, zone) in rules.zones.iter().enumerate() {
+            let more = rules.one_more(&deck.view, z, watched.iter().copied());
             for (c, _) in zone.accepts.iter().enumerate().filter(|(_, a)| **a) {
                 let card = u32::try_from(c).expect("pool fits u32");
-                let line = view.zones[z].iter().position(|e| e.card == card);
-                match line {
-                    Some(i) => view.zones[z][i].count += 1,
-                    None => view.zones[z].push(Entry { card, count: 1 }),
-                }
-                // Each rule's own test, without the messages `check` builds.
-                let newly: Vec<String> = watched
-                    .iter()
-                    .filter(|r| !r.holds(&view))
-                    .map(|r| r.name.clone())
+                let newly: Vec<String> = more
+                    .breaks(card)
+                    .map(|i| rules.rules[i].name.clone())
                     .collect();
-                match line {
-                    Some(i) => view.zones[z][i].count -= 1,
-                    None => {
-                        view.zones[z].pop();
-                    }
-                }
                 if !newly.is_empty() {
                     out.push(Unavailable {
                         card: self.game.pool.card(c).id.clone(),
