@@ -230,7 +230,8 @@ async fn verdict(
     let g = game_of(&catalog, &game)?;
     let deck: DeckInput = body(bytes)?;
     let valid = g.validate(&deck)?;
-    Ok(axum::Json(g.verdict(&valid)).into_response())
+    let json = g.verdict(&valid).to_json();
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
 #[derive(Deserialize)]

@@ -85,6 +85,8 @@ pub(super) struct GameCatalog {
     pub(super) faces: Faces,
     /// What the browser gets: cards, zones, facets, rules.
     pub(super) summary: Value,
+    /// The pool as deck codes number it, for the code of every verdict.
+    codes: deckcode::PoolIndex,
 }
 
 /// A filter the card browser offers, generated from the kinds' schemas: an
@@ -158,6 +160,7 @@ impl GameCatalog {
             "save_to": save::folder(&m.id),
         });
         GameCatalog {
+            codes: deckcode::PoolIndex::new(&game.pool),
             game,
             faces,
             summary,
@@ -445,23 +448,29 @@ impl GameCatalog {
 
     /// The deck code of a deck.
     pub(super) fn encode(&self, deck: &ValidDeck) -> String {
-        deckcode::encode(
+        deckcode::encode_in(
             &self.code_deck(deck),
             &self.game.manifest.manifest,
             &self.game.pool,
+            &self.codes,
         )
         .expect("a validated deck names only the game's zones and cards")
     }
 
     /// Reads a deck code of this game into the browser's form.
     pub(super) fn decode(&self, code: &str) -> Result<DeckInput, Invalid> {
-        let deck = deckcode::decode(code, &self.game.manifest.manifest, &self.game.pool)
-            .map_err(|e| Invalid(e.to_string()))?;
+        let deck = deckcode::decode_in(
+            code,
+            &self.game.manifest.manifest,
+            &self.game.pool,
+            &self.codes,
+        )
+        .map_err(|e| Invalid(e.to_string()))?;
         Ok(DeckInput::of_lines(deck.name, deck.format, deck.zones))
     }
 
     /// The judgement of a deck by the game's deck rules.
-    pub(super) fn verdict(&self, deck: &ValidDeck) -> Verdict {
+    pub(super) fn verdict(&self, deck: &ValidDeck) -> Verdict<'_> {
         let rules = self
             .rules_of(deck.format.as_deref())
             .expect("a validated deck names a declared format");
@@ -544,12 +553,12 @@ impl GameCatalog {
     /// groups mend them). Each rule answers for every card of a zone at
     /// once ([`RuleSet::one_more`]), so this costs the deck and the rules,
     /// and each card a lookup per rule.
-    fn unavailable(
-        &self,
-        rules: &RuleSet,
+    fn unavailable<'g>(
+        &'g self,
+        rules: &'g RuleSet,
         deck: &ValidDeck,
         broken: &BTreeSet<usize>,
-    ) -> Vec<Unavailable> {
+    ) -> Vec<Unavailable<'g>> {
         // The error rules kept now that one more copy could break.
         let watched: Vec<usize> = rules
             .rules
@@ -565,14 +574,14 @@ impl GameCatalog {
             let more = rules.one_more(&deck.view, z, watched.iter().copied());
             for (c, _) in zone.accepts.iter().enumerate().filter(|(_, a)| **a) {
                 let card = u32::try_from(c).expect("pool fits u32");
-                let newly: Vec<String> = more
+                let newly: Vec<&str> = more
                     .breaks(card)
-                    .map(|i| rules.rules[i].name.clone())
+                    .map(|i| rules.rules[i].name.as_str())
                     .collect();
                 if !newly.is_empty() {
                     out.push(Unavailable {
-                        card: self.game.pool.card(c).id.clone(),
-                        zone: zone.id.clone(),
+                        card: &self.game.pool.card(c).id,
+                        zone: &zone.id,
                         rules: newly,
                     });
                 }
@@ -584,7 +593,7 @@ impl GameCatalog {
 
 /// What the builder shows of a deck after every change.
 #[derive(Debug, Clone, Serialize)]
-pub(super) struct Verdict {
+pub(super) struct Verdict<'g> {
     /// No rule of severity error is broken.
     pub(super) legal: bool,
     /// Cards in the deck, copies counted.
@@ -593,10 +602,31 @@ pub(super) struct Verdict {
     pub(super) problems: Vec<Problem>,
     /// The figures the rules bound, for the chart.
     figures: Vec<FigureOut>,
-    /// Cards one more copy of which would break a rule.
-    unavailable: Vec<Unavailable>,
+    /// Cards one more copy of which would break a rule (borrowed from the
+    /// game: there may be one for each card of a large pool).
+    unavailable: Vec<Unavailable<'g>>,
     /// The deck's code.
     code: String,
+}
+
+impl Verdict<'_> {
+    /// The verdict as JSON, written into a buffer sized for it up front:
+    /// for a large pool it names most cards, and a buffer grown as it
+    /// fills would be copied over and over.
+    pub(super) fn to_json(&self) -> Vec<u8> {
+        let unavailable: usize = self
+            .unavailable
+            .iter()
+            .map(|u| {
+                32 + u.card.len()
+                    + u.zone.len()
+                    + u.rules.iter().map(|r| r.len() + 3).sum::<usize>()
+            })
+            .sum();
+        let mut out = Vec::with_capacity(4096 + unavailable);
+        serde_json::to_writer(&mut out, self).expect("a verdict is JSON");
+        out
+    }
 }
 
 /// A broken rule, as the builder lists it.
@@ -631,8 +661,8 @@ struct FigureOut {
 }
 
 #[derive(Debug, Clone, Serialize)]
-struct Unavailable {
-    card: String,
-    zone: String,
-    rules: Vec<String>,
+struct Unavailable<'g> {
+    card: &'g str,
+    zone: &'g str,
+    rules: Vec<&'g str>,
 }

@@ -16,12 +16,12 @@ use crate::rules::{DeckView, Entry, RuleSet};
 /// What `Catalog::unavailable` answered before each rule answered for
 /// every card at once: for each card a zone takes, one more copy added to
 /// the deck and every watched rule tested.
-fn unavailable_by_hand(
-    catalog: &GameCatalog,
-    rules: &RuleSet,
+fn unavailable_by_hand<'g>(
+    catalog: &'g GameCatalog,
+    rules: &'g RuleSet,
     deck: &ValidDeck,
     broken: &BTreeSet<usize>,
-) -> Vec<Unavailable> {
+) -> Vec<Unavailable<'g>> {
     let mut out = Vec::new();
     let mut view = deck.view.clone();
     let watched: Vec<_> = rules
@@ -41,10 +41,10 @@ fn unavailable_by_hand(
                 Some(i) => view.zones[z][i].count += 1,
                 None => view.zones[z].push(Entry { card, count: 1 }),
             }
-            let newly: Vec<String> = watched
+            let newly: Vec<&str> = watched
                 .iter()
                 .filter(|r| !r.holds(&view))
-                .map(|r| r.name.clone())
+                .map(|r| r.name.as_str())
                 .collect();
             match line {
                 Some(i) => view.zones[z][i].count -= 1,
@@ -54,8 +54,8 @@ fn unavailable_by_hand(
             }
             if !newly.is_empty() {
                 out.push(Unavailable {
-                    card: catalog.game.pool.card(c).id.clone(),
-                    zone: zone.id.clone(),
+                    card: &catalog.game.pool.card(c).id,
+                    zone: &zone.id,
                     rules: newly,
                 });
             }
