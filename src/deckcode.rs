@@ -126,10 +126,40 @@ pub fn hash_cards<'a>(cards: impl IntoIterator<Item = (&'a str, &'a str)>) -> u3
     h
 }
 
-fn sorted_ids(pool: &CardPool) -> Vec<&str> {
-    let mut ids: Vec<&str> = pool.ids().collect();
-    ids.sort_unstable();
-    ids
+/// What codes need of a card pool, worked out once for the many codes of
+/// one pool (the deck builder answers every verdict with a code; sorting
+/// and hashing a pool of 20,000 cards for each would cost more than
+/// judging the deck): its cards in the order of their ids (a card's number
+/// in a code) and its pool hash. Good only for the pool it was made from.
+#[derive(Debug, Clone)]
+pub struct PoolIndex {
+    /// Pool positions, by id bytewise.
+    sorted: Vec<usize>,
+    hash: u32,
+}
+
+impl PoolIndex {
+    /// The index of `pool`.
+    pub fn new(pool: &CardPool) -> Self {
+        let mut sorted: Vec<usize> = (0..pool.len()).collect();
+        sorted.sort_unstable_by(|&a, &b| pool.card(a).id.cmp(&pool.card(b).id));
+        PoolIndex {
+            sorted,
+            hash: pool_hash(pool),
+        }
+    }
+
+    /// The card's number in codes: its id's rank.
+    fn number(&self, pool: &CardPool, id: &str) -> Option<usize> {
+        self.sorted
+            .binary_search_by(|&c| pool.card(c).id.as_str().cmp(id))
+            .ok()
+    }
+
+    /// The id of card number `i`.
+    fn id<'p>(&self, pool: &'p CardPool, i: usize) -> Option<&'p str> {
+        self.sorted.get(i).map(|&c| pool.card(c).id.as_str())
+    }
 }
 
 /// Checks that `card` may stand in zone `zone` of `manifest`.
@@ -164,7 +194,19 @@ fn check_zone_kind(
 /// take its kind, a card with more than [`MAX_COUNT`] copies (or none), an
 /// empty format.
 pub fn encode(deck: &CodeDeck, manifest: &Manifest, pool: &CardPool) -> Result<String, CodeError> {
-    let ids = sorted_ids(pool);
+    encode_in(deck, manifest, pool, &PoolIndex::new(pool))
+}
+
+/// [`encode`], with the pool's [`PoolIndex`] made already.
+///
+/// # Errors
+/// As [`encode`].
+pub fn encode_in(
+    deck: &CodeDeck,
+    manifest: &Manifest,
+    pool: &CardPool,
+    index: &PoolIndex,
+) -> Result<String, CodeError> {
     let mut zones: Vec<(usize, Vec<(usize, u64)>)> = Vec::new();
     for (zone, lines) in &deck.zones {
         let z = manifest
@@ -178,9 +220,9 @@ pub fn encode(deck: &CodeDeck, manifest: &Manifest, pool: &CardPool) -> Result<S
             zones.len() - 1
         };
         for (id, count) in lines {
-            let i = ids
-                .binary_search(&id.as_str())
-                .map_err(|_| CodeError::Unknown(format!("the card `{id}`")))?;
+            let i = index
+                .number(pool, id)
+                .ok_or_else(|| CodeError::Unknown(format!("the card `{id}`")))?;
             check_zone_kind(manifest, pool, zone, id)?;
             let cards = &mut zones[at].1;
             match cards.iter_mut().find(|(c, _)| *c == i) {
@@ -194,7 +236,7 @@ pub fn encode(deck: &CodeDeck, manifest: &Manifest, pool: &CardPool) -> Result<S
     } else {
         VERSION
     }];
-    out.extend(pool_hash(pool).to_be_bytes());
+    out.extend(index.hash.to_be_bytes());
     put_str(&mut out, &deck.game);
     put_str(&mut out, &deck.name);
     if let Some(format) = &deck.format {
@@ -214,7 +256,7 @@ pub fn encode(deck: &CodeDeck, manifest: &Manifest, pool: &CardPool) -> Result<S
         for (i, count) in cards {
             if !(1..=u64::from(MAX_COUNT)).contains(&count) {
                 return Err(CodeError::Count {
-                    card: ids[i].to_owned(),
+                    card: index.id(pool, i).unwrap_or_default().to_owned(),
                     count,
                 });
             }
@@ -248,6 +290,19 @@ pub fn game_of(code: &str) -> Result<String, CodeError> {
 /// pool, a zone or card index out of range, a card in a zone that does not
 /// take its kind.
 pub fn decode(code: &str, manifest: &Manifest, pool: &CardPool) -> Result<CodeDeck, CodeError> {
+    decode_in(code, manifest, pool, &PoolIndex::new(pool))
+}
+
+/// [`decode`], with the pool's [`PoolIndex`] made already.
+///
+/// # Errors
+/// As [`decode`].
+pub fn decode_in(
+    code: &str,
+    manifest: &Manifest,
+    pool: &CardPool,
+    index: &PoolIndex,
+) -> Result<CodeDeck, CodeError> {
     let bytes = bytes_of(code)?;
     let mut r = Reader {
         bytes: &bytes,
@@ -255,7 +310,7 @@ pub fn decode(code: &str, manifest: &Manifest, pool: &CardPool) -> Result<CodeDe
     };
     let hash = u32::from_be_bytes(r.take(4)?.try_into().expect("four bytes"));
     let game = r.string()?;
-    if hash != pool_hash(pool) {
+    if hash != index.hash {
         return Err(CodeError::Pool(game));
     }
     let name = r.string()?;
@@ -270,7 +325,6 @@ pub fn decode(code: &str, manifest: &Manifest, pool: &CardPool) -> Result<CodeDe
     } else {
         None
     };
-    let ids = sorted_ids(pool);
     let mut zones = IndexMap::new();
     let n_zones = r.varint()?;
     let mut last_zone = None;
@@ -284,7 +338,7 @@ pub fn decode(code: &str, manifest: &Manifest, pool: &CardPool) -> Result<CodeDe
             .zones
             .get_index(z)
             .ok_or_else(|| CodeError::Unknown(format!("zone number {z}")))?;
-        let lines = read_lines(&mut r, manifest, pool, &ids, zone)?;
+        let lines = read_lines(&mut r, manifest, pool, index, zone)?;
         zones.insert(zone.clone(), lines);
     }
     if r.at != bytes.len() {
@@ -303,7 +357,7 @@ fn read_lines(
     r: &mut Reader<'_>,
     manifest: &Manifest,
     pool: &CardPool,
-    ids: &[&str],
+    index: &PoolIndex,
     zone: &str,
 ) -> Result<Vec<(String, u32)>, CodeError> {
     let n_lines = r.varint()?;
@@ -320,8 +374,8 @@ fn read_lines(
         card = card
             .checked_add(gap)
             .ok_or(CodeError::Malformed("a card index overflows"))?;
-        let id = ids
-            .get(card)
+        let id = index
+            .id(pool, card)
             .ok_or_else(|| CodeError::Unknown(format!("card number {card}")))?;
         check_zone_kind(manifest, pool, zone, id)?;
         let count = r.varint()?;
@@ -329,10 +383,10 @@ fn read_lines(
             .ok()
             .filter(|c| (1..=MAX_COUNT).contains(c))
             .ok_or_else(|| CodeError::Count {
-                card: (*id).to_owned(),
+                card: id.to_owned(),
                 count,
             })?;
-        lines.push(((*id).to_owned(), count));
+        lines.push((id.to_owned(), count));
     }
     Ok(lines)
 }

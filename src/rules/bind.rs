@@ -40,6 +40,14 @@ pub(super) fn single<P: Copy>(
     found
 }
 
+/// Whether one more copy of a bound card, onto its line of `line` copies
+/// if the zone has one (else a new line), makes it the deck's single bound
+/// card (see [`single`]), given the deck's `lines` bound lines before: a
+/// single line of one copy.
+pub(super) fn only_bound(lines: usize, line: Option<u32>) -> bool {
+    lines + usize::from(line.is_none()) == 1 && line.unwrap_or(0) == 0
+}
+
 /// Each pool card's value of `field`, interned (`u32::MAX` when absent),
 /// and the values' names.
 pub(super) fn values_of(sc: &Scoped<'_, '_>, field: &str) -> (Vec<u32>, Vec<String>) {
@@ -95,6 +103,35 @@ impl Bind {
         entries
             .filter(|(_, e)| self.applies[e.card as usize] && e.card != b.card)
             .all(|(_, e)| self.value[e.card as usize] == want)
+    }
+
+    /// What one more copy of any card does to the rule, from the deck's
+    /// bound cards and the values of the cards that must agree (see
+    /// [`BindMore::breaks`]).
+    pub(super) fn one_more(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)> + Clone,
+    ) -> BindMore<'_> {
+        let bound = single(&self.bound, entries.clone()).map(|(_, e)| e.card);
+        let mut values = Values::None;
+        let mut disagree = 0;
+        for (_, e) in entries
+            .clone()
+            .filter(|(_, e)| self.applies[e.card as usize])
+        {
+            let v = self.value[e.card as usize];
+            values = values.with(v);
+            if bound.is_some_and(|b| e.card != b && v != self.value[b as usize]) {
+                disagree += 1;
+            }
+        }
+        BindMore {
+            rule: self,
+            bound_lines: entries.filter(|(_, e)| self.bound[e.card as usize]).count(),
+            bound,
+            values,
+            disagree,
+        }
     }
 
     pub(super) fn eval(
@@ -158,5 +195,60 @@ impl Bind {
                 missing: 0,
             });
         }
+    }
+}
+
+/// The values a deck's lines have: none, one, or more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Values {
+    None,
+    One(u32),
+    Many,
+}
+
+impl Values {
+    fn with(self, v: u32) -> Values {
+        match self {
+            Values::None => Values::One(v),
+            Values::One(w) if w == v => self,
+            _ => Values::Many,
+        }
+    }
+}
+
+/// A `bind` rule facing one more copy of some card: the deck's bound
+/// lines and single bound card, the values of the lines that must agree,
+/// and how many disagree with the bound card now.
+#[derive(Debug)]
+pub(super) struct BindMore<'r> {
+    rule: &'r Bind,
+    bound_lines: usize,
+    bound: Option<u32>,
+    values: Values,
+    disagree: usize,
+}
+
+impl BindMore<'_> {
+    /// Whether the rule is broken once the deck holds one more copy of
+    /// pool card `card`, which goes onto its line of the zone, if `line`
+    /// says it has one, or onto a new line.
+    pub(super) fn breaks(&self, card: u32, line: Option<u32>) -> bool {
+        let c = card as usize;
+        if self.rule.bound[c] {
+            // A first bound line makes the card the bound one, which every
+            // line that must agree then does; any other bound copy leaves
+            // no single bound card, and the rule nothing to ask.
+            let first = only_bound(self.bound_lines, line);
+            return first
+                && match self.values {
+                    Values::None => false,
+                    Values::One(v) => v != self.rule.value[c],
+                    Values::Many => true,
+                };
+        }
+        self.bound.is_some_and(|b| {
+            self.disagree > 0
+                || (self.rule.applies[c] && self.rule.value[c] != self.rule.value[b as usize])
+        })
     }
 }

@@ -140,6 +140,25 @@ impl Copies {
         true
     }
 
+    /// What one more copy of any card does to the rule, from each key's
+    /// copies and least limit among `entries` (see [`CopiesMore::breaks`]).
+    pub(super) fn one_more(&self, entries: impl Iterator<Item = (At, Entry)>) -> CopiesMore<'_> {
+        let mut keys: foldhash::HashMap<u32, (u64, u32)> = foldhash::HashMap::default();
+        for (_, e) in entries {
+            let c = e.card as usize;
+            let Some(limit) = self.limit[c] else { continue };
+            let k = keys.entry(self.key[c]).or_insert((0, u32::MAX));
+            k.0 += u64::from(e.count);
+            k.1 = k.1.min(limit);
+        }
+        let over = keys.values().filter(|(n, l)| *n > u64::from(*l)).count();
+        CopiesMore {
+            rule: self,
+            keys,
+            over,
+        }
+    }
+
     pub(super) fn eval(
         &self,
         entries: impl Iterator<Item = (At, Entry)>,
@@ -199,4 +218,33 @@ struct Group {
     limit: u32,
     /// Each line holding the key, with its copies.
     places: Vec<(At, u32)>,
+}
+
+/// A `copies` rule facing one more copy of some card: each key's copies
+/// and least limit in the deck, and how many keys are over it.
+#[derive(Debug)]
+pub(super) struct CopiesMore<'r> {
+    rule: &'r Copies,
+    keys: foldhash::HashMap<u32, (u64, u32)>,
+    over: usize,
+}
+
+impl CopiesMore<'_> {
+    /// Whether the rule is broken once the deck holds one more copy of
+    /// pool card `card` (anywhere the rule looks): its key gains a copy,
+    /// and the card's own limit when it is the least.
+    pub(super) fn breaks(&self, card: u32) -> bool {
+        let c = card as usize;
+        let Some(limit) = self.rule.limit[c] else {
+            return self.over > 0;
+        };
+        let (n, least) = self
+            .keys
+            .get(&self.rule.key[c])
+            .copied()
+            .unwrap_or((0, u32::MAX));
+        let was = n > u64::from(least);
+        let now = n + 1 > u64::from(least.min(limit));
+        self.over + usize::from(now) - usize::from(was) > 0
+    }
 }

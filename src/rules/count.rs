@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::bind::{single, values_of};
+use super::bind::{only_bound, single, values_of};
 use super::filter::field_value;
 use super::keys::{Interner, describe_group, key_of, path, write_field_key};
 use super::scope::Scoped;
@@ -170,6 +170,88 @@ impl Count {
         })
     }
 
+    /// Whether group `g` is out of bounds with `n` cards (an absent group
+    /// is out only when required).
+    fn out(&self, g: u32, n: u64) -> bool {
+        !((n == 0 && !self.required.contains(&g)) || within(&self.bounds, n))
+    }
+
+    /// The sums of the counted `lines`: the total, each group's count and
+    /// how many groups are out of bounds (those absent included).
+    fn sums(&self, lines: impl Iterator<Item = Entry>) -> Sums {
+        let mut s = Sums::default();
+        for e in lines {
+            let adds = self.adds(e);
+            s.total += adds;
+            if let Some((group_of, _)) = &self.groups {
+                *s.per.entry(group_of[e.card as usize]).or_default() += adds;
+            }
+        }
+        if self.groups.is_some() {
+            let mut required = self.required.clone();
+            required.sort_unstable();
+            required.dedup();
+            let absent_out = if within(&self.bounds, 0) {
+                0
+            } else {
+                required.len()
+            };
+            let now = s.per.iter().filter(|&(&g, &n)| self.out(g, n)).count();
+            let empty = s.per.keys().filter(|&&g| self.out(g, 0)).count();
+            s.out = absent_out + now - empty;
+        }
+        s
+    }
+
+    /// Whether the rule holds over `s` with `more` cards added to `card`'s group.
+    fn holds_with(&self, s: &Sums, card: u32, more: u64) -> bool {
+        let Some((group_of, _)) = &self.groups else {
+            return within(&self.bounds, s.total + more);
+        };
+        let g = group_of[card as usize];
+        let n = s.per.get(&g).copied().unwrap_or(0);
+        s.out + usize::from(self.out(g, n + more)) - usize::from(self.out(g, n)) == 0
+    }
+
+    /// What one more copy of any card does to the rule, from the sums of
+    /// the counted lines among `entries`: with `like`, also as they would
+    /// be with no single bound card and with each value of its field as
+    /// the bound card's (see [`CountMore::breaks`]).
+    pub(super) fn one_more(
+        &self,
+        entries: impl Iterator<Item = (At, Entry)> + Clone,
+    ) -> CountMore<'_> {
+        let matching = entries
+            .clone()
+            .filter(|(_, e)| self.matches[e.card as usize])
+            .map(|(_, e)| e);
+        let all = self.sums(matching.clone());
+        let mut more = CountMore {
+            rule: self,
+            all,
+            by_value: foldhash::HashMap::default(),
+            none: self.sums(std::iter::empty()),
+            bound_lines: 0,
+            bound: None,
+        };
+        if let Some(l) = &self.like {
+            more.bound_lines = entries
+                .clone()
+                .filter(|(_, e)| l.bound[e.card as usize])
+                .count();
+            more.bound = single(&l.bound, entries).map(|(_, e)| e.card);
+            let mut by: foldhash::HashMap<u32, Vec<Entry>> = foldhash::HashMap::default();
+            for e in matching {
+                by.entry(l.value[e.card as usize]).or_default().push(e);
+            }
+            more.by_value = by
+                .into_iter()
+                .map(|(v, lines)| (v, self.sums(lines.into_iter())))
+                .collect();
+        }
+        more
+    }
+
     fn describe(&self, n: u64) -> Phrase {
         Phrase::new("rule-counted")
             .with("count", n)
@@ -223,6 +305,61 @@ impl Count {
                 missing: 0,
             });
         }
+    }
+}
+
+/// The counted cards of a deck: the total, each group's count (with
+/// `per`) and how many groups are out of bounds.
+#[derive(Debug, Default)]
+struct Sums {
+    total: u64,
+    per: foldhash::HashMap<u32, u64>,
+    out: usize,
+}
+
+/// A `count` rule facing one more copy of some card: the sums of the
+/// matching lines, and with `like` the deck's bound lines, its single bound
+/// card and the sums of the matching lines of each value of the field.
+#[derive(Debug)]
+pub(super) struct CountMore<'r> {
+    rule: &'r Count,
+    all: Sums,
+    by_value: foldhash::HashMap<u32, Sums>,
+    /// The sums of no lines (of a value no matching line has).
+    none: Sums,
+    bound_lines: usize,
+    bound: Option<u32>,
+}
+
+impl CountMore<'_> {
+    /// Whether the rule is broken once the deck holds one more copy of
+    /// pool card `card`, which goes onto its line of `line` copies, if the
+    /// zone has one, or onto a new line: the copy adds to the count (within
+    /// the card's cap) when the card counts, and a bound card may make
+    /// itself the one `like` compares with, or leave none.
+    pub(super) fn breaks(&self, card: u32, line: Option<u32>) -> bool {
+        let rule = self.rule;
+        let c = card as usize;
+        let k = line.unwrap_or(0);
+        let before = Entry { card, count: k };
+        let after = Entry {
+            card,
+            count: k.saturating_add(1),
+        };
+        let adds = rule.adds(after) - rule.adds(before);
+        let bound = match &rule.like {
+            Some(l) if l.bound[c] => only_bound(self.bound_lines, line).then_some(card),
+            _ => self.bound,
+        };
+        let (sums, counts) = match (&rule.like, bound) {
+            (Some(l), Some(b)) => {
+                let v = l.value[b as usize];
+                (self.by_value.get(&v), l.value[c] == v)
+            }
+            _ => (Some(&self.all), true),
+        };
+        let more = if counts && rule.matches[c] { adds } else { 0 };
+        !rule.holds_with(sums.unwrap_or(&self.none), card, more)
     }
 }
 

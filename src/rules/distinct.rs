@@ -53,6 +53,23 @@ impl Distinct {
         true
     }
 
+    /// What one more copy of any card does to the rule, from each key's
+    /// lines and copies among `entries` (see [`DistinctMore::breaks`]).
+    pub(super) fn one_more(&self, entries: impl Iterator<Item = (At, Entry)>) -> DistinctMore<'_> {
+        let mut keys: foldhash::HashMap<u32, (u32, u64)> = foldhash::HashMap::default();
+        for (_, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {
+            let k = keys.entry(self.key[e.card as usize]).or_default();
+            k.0 += 1;
+            k.1 += u64::from(e.count);
+        }
+        let repeated = keys.values().filter(|k| repeats(**k)).count();
+        DistinctMore {
+            rule: self,
+            keys,
+            repeated,
+        }
+    }
+
     pub(super) fn eval(
         &self,
         entries: impl Iterator<Item = (At, Entry)>,
@@ -90,5 +107,39 @@ impl Distinct {
             entries: Vec::new(),
             missing: 0,
         });
+    }
+}
+
+/// Whether a key with these (lines, copies) breaks the rule: two lines of
+/// it, or one line of more than one copy.
+fn repeats((lines, copies): (u32, u64)) -> bool {
+    lines > 1 || copies > 1
+}
+
+/// A `distinct` rule facing one more copy of some card: each key's lines
+/// and copies in the deck, and how many keys repeat.
+#[derive(Debug)]
+pub(super) struct DistinctMore<'r> {
+    rule: &'r Distinct,
+    keys: foldhash::HashMap<u32, (u32, u64)>,
+    repeated: usize,
+}
+
+impl DistinctMore<'_> {
+    /// Whether the rule is broken once the deck holds one more copy of
+    /// pool card `card`, which goes onto its line of `line` copies, if the
+    /// zone has one, or onto a new line.
+    pub(super) fn breaks(&self, card: u32, line: Option<u32>) -> bool {
+        let c = card as usize;
+        if !self.rule.applies[c] {
+            return self.repeated > 0;
+        }
+        let (lines, copies) = self
+            .keys
+            .get(&self.rule.key[c])
+            .copied()
+            .unwrap_or_default();
+        let then = (lines + u32::from(line.is_none()), copies + 1);
+        self.repeated + usize::from(repeats(then)) - usize::from(repeats((lines, copies))) > 0
     }
 }

@@ -15,6 +15,7 @@ mod fast;
 mod figures;
 pub mod filter;
 mod keys;
+mod more;
 mod scope;
 mod share;
 mod size;
@@ -23,6 +24,7 @@ mod source;
 pub use compile::{Rules, compile};
 pub use figures::Figure;
 pub use filter::CardFilter;
+pub use more::OneMore;
 pub use source::sources;
 
 use crate::config::rules::{Bounds, RuleSeverity};

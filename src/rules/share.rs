@@ -67,6 +67,35 @@ impl Share {
         !per.iter().any(|&n| self.over(n, total))
     }
 
+    /// What one more copy of any card does to the rule, from the deck's
+    /// total and its two largest groups (see [`ShareMore::breaks`]).
+    pub(super) fn one_more(&self, entries: impl Iterator<Item = (At, Entry)>) -> ShareMore<'_> {
+        let mut per: foldhash::HashMap<u32, u64> = foldhash::HashMap::default();
+        let mut total = 0;
+        for (_, e) in entries {
+            total += u64::from(e.count);
+            let g = self.group[e.card as usize];
+            if g != u32::MAX {
+                *per.entry(g).or_default() += u64::from(e.count);
+            }
+        }
+        // The largest group, and the largest of the others.
+        let mut top = [(u32::MAX, 0u64); 2];
+        for (&g, &n) in &per {
+            if n > top[0].1 {
+                top = [(g, n), top[0]];
+            } else if n > top[1].1 {
+                top[1] = (g, n);
+            }
+        }
+        ShareMore {
+            rule: self,
+            per,
+            total,
+            top,
+        }
+    }
+
     pub(super) fn eval(
         &self,
         entries: impl Iterator<Item = (At, Entry)>,
@@ -112,6 +141,32 @@ impl Share {
             entries: Vec::new(),
             missing: 0,
         });
+    }
+}
+
+/// A `share` rule facing one more copy of some card: each group's cards,
+/// the total, and the two largest groups.
+#[derive(Debug)]
+pub(super) struct ShareMore<'r> {
+    rule: &'r Share,
+    per: foldhash::HashMap<u32, u64>,
+    total: u64,
+    top: [(u32, u64); 2],
+}
+
+impl ShareMore<'_> {
+    /// Whether the rule is broken once the deck holds one more copy of
+    /// pool card `card`: the total gains one, and so does the card's group.
+    pub(super) fn breaks(&self, card: u32) -> bool {
+        let total = self.total + 1;
+        let g = self.rule.group[card as usize];
+        let other = if self.top[0].0 == g {
+            self.top[1].1
+        } else {
+            self.top[0].1
+        };
+        let own = (g != u32::MAX).then(|| self.per.get(&g).copied().unwrap_or(0) + 1);
+        self.rule.over(other, total) || own.is_some_and(|n| self.rule.over(n, total))
     }
 }
 

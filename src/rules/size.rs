@@ -25,6 +25,13 @@ impl Size {
         within(&self.bounds, entries.map(|(_, e)| u64::from(e.count)).sum())
     }
 
+    /// Whether one more copy of any card among `entries` breaks the rule:
+    /// the same answer for every card, since each adds one to the size.
+    pub(super) fn one_more(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
+        let total: u64 = entries.map(|(_, e)| u64::from(e.count)).sum();
+        !within(&self.bounds, total + 1)
+    }
+
     pub(super) fn eval(
         &self,
         entries: impl Iterator<Item = (At, Entry)>,

@@ -534,3 +534,96 @@ fn copy_limit_is_the_least_error_limit_of_a_card_in_its_zone() {
     let (_, free, _) = rules("");
     assert_eq!(free.deck.copy_limit(0, at("knight")), None);
 }
+
+/// The rules (by index) a deck breaks with one more copy of `card` in
+/// `zone`, found the long way: adding the copy (to the card's line of the
+/// zone, or on a new line) and testing every rule — the oracle
+/// [`super::RuleSet::one_more`] answers like.
+pub(crate) fn one_more_by_hand(
+    set: &super::RuleSet,
+    deck: &DeckView,
+    zone: usize,
+    card: u32,
+) -> Vec<usize> {
+    let mut view = deck.clone();
+    match view.zones[zone].iter_mut().find(|e| e.card == card) {
+        Some(e) => e.count += 1,
+        None => view.zones[zone].push(Entry { card, count: 1 }),
+    }
+    (0..set.rules.len())
+        .filter(|&i| !set.rules[i].holds(&view))
+        .collect()
+}
+
+#[test]
+fn one_more_copy_of_any_card_answers_as_adding_it_and_testing_each_rule() {
+    let (pool, rules, diags) = rules(
+        "[[deck-rules]]\nid = \"size\"\nname = \"Size\"\nzone = \"main\"\nsize = { min = 2, max = 6 }\n\
+         [[deck-rules]]\nid = \"all\"\nname = \"All\"\nsize = { max = 8 }\n\
+         [[deck-rules]]\nid = \"actions\"\nname = \"Actions\"\nzone = \"main\"\ncount = { filter = { kind = \"action\" }, exact = 2 }\n\
+         [[deck-rules]]\nid = \"per-kingdom\"\nname = \"Per kingdom\"\ncount = { filter = { kind = \"character\" }, per = \"kingdom\", max = 2, values = [\"a\", \"b\"] }\n\
+         [[deck-rules]]\nid = \"cities\"\nname = \"A city each\"\nzone = \"main\"\ncount = { filter = { kind = \"city\" }, per = \"kingdom\", exact = 1, values = [\"a\", \"b\", \"a\"] }\n\
+         [[deck-rules]]\nid = \"capped\"\nname = \"Capped\"\nzone = \"main\"\ncount = { filter = { kind = \"character\" }, min = 3, cap = [{ filter = { unique = true }, max = 1 }] }\n\
+         [[deck-rules]]\nid = \"like\"\nname = \"Like\"\nzone = \"main\"\ncount = { filter = { kind = \"character\", level = 1 }, like = { bound = { kind = \"city\" }, field = \"kingdom\" }, min = 2 }\n\
+         [[deck-rules]]\nid = \"like-per\"\nname = \"Like per level\"\ncount = { filter = { kind = \"character\" }, per = \"level\", values = [1, 3], like = { bound = { kind = \"city\" }, field = \"kingdom\" }, max = 2, cap = [{ filter = { unique = true }, max = 1 }] }\n\
+         [[deck-rules]]\nid = \"copies\"\nname = \"Copies\"\ncopies = { max = 3, key = \"name\", field = \"deck_limit\", overrides = [{ filter = { unique = true }, max = 1 }] }\n\
+         [[deck-rules]]\nid = \"side-copies\"\nname = \"Side copies\"\nzone = \"side\"\ncopies = { max = 2 }\n\
+         [[deck-rules]]\nid = \"half\"\nname = \"Half\"\nzone = \"main\"\nshare = { by = \"kind\", groups = { city = \"Item\", hero = \"Character\", character = \"Character\" }, max-percent = 50 }\n\
+         [[deck-rules]]\nid = \"bind\"\nname = \"Bind\"\nbind = { bound = { kind = \"city\" }, filter = { kind = \"character\", mercenary = { not = true } }, field = \"kingdom\" }\n\
+         [[deck-rules]]\nid = \"bind-all\"\nname = \"Bind all\"\nzone = \"main\"\nbind = { bound = { kind = \"city\" }, filter = {}, field = \"kingdom\" }\n\
+         [[deck-rules]]\nid = \"different\"\nname = \"Different\"\nzone = \"main\"\ndistinct = { filter = { kind = \"character\" } }\n\
+         [[deck-rules]]\nid = \"names\"\nname = \"Names\"\ndistinct = { filter = { kind = \"character\" }, key = \"name\" }\n",
+    );
+    assert!(
+        !diags.has_errors(),
+        "{:?}",
+        diags.iter().collect::<Vec<_>>()
+    );
+    let set = &rules.deck;
+    let every: Vec<usize> = (0..set.rules.len()).collect();
+    // For each rule: (cards it breaks for, cards it holds for).
+    let mut seen = vec![(0u32, 0u32); set.rules.len()];
+    let mut rng = 0x5eed_u64;
+    let mut below = |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    for _ in 0..2_500 {
+        let mut view = DeckView {
+            zones: vec![Vec::new(), Vec::new()],
+        };
+        for (z, zone) in set.zones.iter().enumerate() {
+            for card in (0..pool.len()).filter(|&c| zone.accepts[c]) {
+                if below(3) == 0 {
+                    let count = [1, 1, 1, 2, 3, 4][usize::try_from(below(6)).unwrap()];
+                    let card = u32::try_from(card).unwrap();
+                    view.zones[z].push(Entry { card, count });
+                }
+            }
+        }
+        for z in 0..set.zones.len() {
+            let more = set.one_more(&view, z, every.iter().copied());
+            for card in 0..u32::try_from(pool.len()).unwrap() {
+                let expected = one_more_by_hand(set, &view, z, card);
+                let got: Vec<usize> = more.breaks(card).collect();
+                assert_eq!(got, expected, "card {card} in zone {z} of {view:?}");
+                for (i, s) in seen.iter_mut().enumerate() {
+                    if expected.contains(&i) {
+                        s.0 += 1;
+                    } else {
+                        s.1 += 1;
+                    }
+                }
+            }
+        }
+    }
+    for (i, (breaks, holds)) in seen.iter().enumerate() {
+        assert!(
+            *breaks > 0 && *holds > 0,
+            "rule `{}` both breaks and holds on some decks: {breaks} / {holds}",
+            set.rules[i].id
+        );
+    }
+}

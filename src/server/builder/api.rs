@@ -315,7 +315,8 @@ async fn verdict(
     let lang = catalog.language(asked(&q), Some(g)).lang;
     let deck: DeckInput = body(bytes)?;
     let valid = g.validate(&deck).map_err(|e| e.refused(lang))?;
-    Ok(axum::Json(g.verdict(&valid, lang)).into_response())
+    let json = g.verdict(&valid, lang).to_json();
+    Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
 #[derive(Deserialize)]

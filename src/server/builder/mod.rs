@@ -11,6 +11,8 @@ pub(super) mod api;
 mod lists;
 mod organize;
 mod save;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -26,7 +28,7 @@ use crate::diag::{Phrase, PhraseKey, Severity, SourceMap};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
 use crate::l10n::{self, Lang};
-use crate::rules::{DeckView, Entry, RuleSet, Violation};
+use crate::rules::{DeckView, RuleSet, Violation};
 
 /// The games the builder serves.
 #[derive(Debug, Default)]
@@ -178,6 +180,8 @@ pub(super) struct GameCatalog {
     /// its tag (its card names, texts and faces, its kinds' and zones'
     /// names).
     translated: Vec<(String, Value)>,
+    /// The pool as deck codes number it, for the code of every verdict.
+    codes: deckcode::PoolIndex,
 }
 
 /// A filter the card browser offers, generated from the kinds' schemas: an
@@ -204,6 +208,7 @@ impl GameCatalog {
             .collect();
         GameCatalog {
             summary: summary(&served.game, &served.faces),
+            codes: deckcode::PoolIndex::new(&served.game.pool),
             game: served.game,
             faces: served.faces,
             translated,
@@ -579,24 +584,30 @@ impl GameCatalog {
 
     /// The deck code of a deck.
     pub(super) fn encode(&self, deck: &ValidDeck) -> String {
-        deckcode::encode(
+        deckcode::encode_in(
             &self.code_deck(deck),
             &self.game.manifest.manifest,
             &self.game.pool,
+            &self.codes,
         )
         .expect("a validated deck names only the game's zones and cards")
     }
 
     /// Reads a deck code of this game into the browser's form.
     pub(super) fn decode(&self, code: &str) -> Result<DeckInput, Invalid> {
-        let deck = deckcode::decode(code, &self.game.manifest.manifest, &self.game.pool)
-            .map_err(|e| Invalid::text(e.to_string()))?;
+        let deck = deckcode::decode_in(
+            code,
+            &self.game.manifest.manifest,
+            &self.game.pool,
+            &self.codes,
+        )
+        .map_err(|e| Invalid::text(e.to_string()))?;
         Ok(DeckInput::of_lines(deck.name, deck.format, deck.zones))
     }
 
     /// The judgement of a deck by the game's deck rules, its messages in
     /// `lang`.
-    pub(super) fn verdict(&self, deck: &ValidDeck, lang: Lang) -> Verdict {
+    pub(super) fn verdict(&self, deck: &ValidDeck, lang: Lang) -> Verdict<'_> {
         let rules = self
             .rules_of(deck.format.as_deref())
             .expect("a validated deck names a declared format");
@@ -682,49 +693,38 @@ impl GameCatalog {
 
     /// For each card and zone it may stand in: the error rules one more
     /// copy there would newly break (shares aside: more cards of other
-    /// groups mend them).
-    fn unavailable(
-        &self,
-        rules: &RuleSet,
+    /// groups mend them). Each rule answers for every card of a zone at
+    /// once ([`RuleSet::one_more`]), so this costs the deck and the rules,
+    /// and each card a lookup per rule.
+    fn unavailable<'g>(
+        &'g self,
+        rules: &'g RuleSet,
         deck: &ValidDeck,
         broken: &BTreeSet<usize>,
-    ) -> Vec<Unavailable> {
-        let mut out = Vec::new();
-        let mut view = deck.view.clone();
+    ) -> Vec<Unavailable<'g>> {
         // The error rules kept now that one more copy could break.
-        let watched: Vec<&crate::rules::CompiledRule> = rules
+        let watched: Vec<usize> = rules
             .rules
             .iter()
             .enumerate()
             .filter(|(i, r)| {
                 !broken.contains(i) && r.severity == RuleSeverity::Error && !r.bounds_a_share()
             })
-            .map(|(_, r)| r)
+            .map(|(i, _)| i)
             .collect();
+        let mut out = Vec::new();
         for (z, zone) in rules.zones.iter().enumerate() {
+            let more = rules.one_more(&deck.view, z, watched.iter().copied());
             for (c, _) in zone.accepts.iter().enumerate().filter(|(_, a)| **a) {
                 let card = u32::try_from(c).expect("pool fits u32");
-                let line = view.zones[z].iter().position(|e| e.card == card);
-                match line {
-                    Some(i) => view.zones[z][i].count += 1,
-                    None => view.zones[z].push(Entry { card, count: 1 }),
-                }
-                // Each rule's own test, without the messages `check` builds.
-                let newly: Vec<String> = watched
-                    .iter()
-                    .filter(|r| !r.holds(&view))
-                    .map(|r| r.name.clone())
+                let newly: Vec<&str> = more
+                    .breaks(card)
+                    .map(|i| rules.rules[i].name.as_str())
                     .collect();
-                match line {
-                    Some(i) => view.zones[z][i].count -= 1,
-                    None => {
-                        view.zones[z].pop();
-                    }
-                }
                 if !newly.is_empty() {
                     out.push(Unavailable {
-                        card: self.game.pool.card(c).id.clone(),
-                        zone: zone.id.clone(),
+                        card: &self.game.pool.card(c).id,
+                        zone: &zone.id,
                         rules: newly,
                     });
                 }
@@ -757,7 +757,7 @@ fn breach(said: &Phrase) -> Option<Phrase> {
 
 /// What the builder shows of a deck after every change.
 #[derive(Debug, Clone, Serialize)]
-pub(super) struct Verdict {
+pub(super) struct Verdict<'g> {
     /// No rule of severity error is broken.
     pub(super) legal: bool,
     /// Cards in the deck, copies counted.
@@ -766,10 +766,31 @@ pub(super) struct Verdict {
     pub(super) problems: Vec<Problem>,
     /// The figures the rules bound, for the chart.
     figures: Vec<FigureOut>,
-    /// Cards one more copy of which would break a rule.
-    unavailable: Vec<Unavailable>,
+    /// Cards one more copy of which would break a rule (borrowed from the
+    /// game: there may be one for each card of a large pool).
+    unavailable: Vec<Unavailable<'g>>,
     /// The deck's code.
     code: String,
+}
+
+impl Verdict<'_> {
+    /// The verdict as JSON, written into a buffer sized for it up front:
+    /// for a large pool it names most cards, and a buffer grown as it
+    /// fills would be copied over and over.
+    pub(super) fn to_json(&self) -> Vec<u8> {
+        let unavailable: usize = self
+            .unavailable
+            .iter()
+            .map(|u| {
+                32 + u.card.len()
+                    + u.zone.len()
+                    + u.rules.iter().map(|r| r.len() + 3).sum::<usize>()
+            })
+            .sum();
+        let mut out = Vec::with_capacity(4096 + unavailable);
+        serde_json::to_writer(&mut out, self).expect("a verdict is JSON");
+        out
+    }
 }
 
 /// A broken rule, as the builder lists it.
@@ -808,8 +829,8 @@ struct FigureOut {
 }
 
 #[derive(Debug, Clone, Serialize)]
-struct Unavailable {
-    card: String,
-    zone: String,
-    rules: Vec<String>,
+struct Unavailable<'g> {
+    card: &'g str,
+    zone: &'g str,
+    rules: Vec<&'g str>,
 }

@@ -1,0 +1,212 @@
+//! The cards the builder marks unavailable, against the long way of
+//! finding them (kept here alone, as the oracle): adding one copy of each
+//! card the zone takes and testing every watched rule.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::{GameCatalog, Served, Unavailable, ValidDeck};
+use crate::config::rules::RuleSeverity;
+use crate::diag::Diagnostics;
+use crate::emit::sheets::Faces;
+use crate::game::{Decks, Keep, compile};
+use crate::load::Workspace;
+use crate::rules::{DeckView, Entry, RuleSet};
+
+/// What `Catalog::unavailable` answered before each rule answered for
+/// every card at once: for each card a zone takes, one more copy added to
+/// the deck and every watched rule tested.
+fn unavailable_by_hand<'g>(
+    catalog: &'g GameCatalog,
+    rules: &'g RuleSet,
+    deck: &ValidDeck,
+    broken: &BTreeSet<usize>,
+) -> Vec<Unavailable<'g>> {
+    let mut out = Vec::new();
+    let mut view = deck.view.clone();
+    let watched: Vec<_> = rules
+        .rules
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            !broken.contains(i) && r.severity == RuleSeverity::Error && !r.bounds_a_share()
+        })
+        .map(|(_, r)| r)
+        .collect();
+    for (z, zone) in rules.zones.iter().enumerate() {
+        for (c, _) in zone.accepts.iter().enumerate().filter(|(_, a)| **a) {
+            let card = u32::try_from(c).unwrap();
+            let line = view.zones[z].iter().position(|e| e.card == card);
+            match line {
+                Some(i) => view.zones[z][i].count += 1,
+                None => view.zones[z].push(Entry { card, count: 1 }),
+            }
+            let newly: Vec<&str> = watched
+                .iter()
+                .filter(|r| !r.holds(&view))
+                .map(|r| r.name.as_str())
+                .collect();
+            match line {
+                Some(i) => view.zones[z][i].count -= 1,
+                None => {
+                    view.zones[z].pop();
+                }
+            }
+            if !newly.is_empty() {
+                out.push(Unavailable {
+                    card: &catalog.game.pool.card(c).id,
+                    zone: &zone.id,
+                    rules: newly,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A tiny seeded generator (xorshift64), so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        usize::try_from(self.0 % n.max(1) as u64).unwrap()
+    }
+}
+
+/// A deck near `from` (an example deck: legal and full) or a random one of
+/// the cards each zone takes, as the differential test makes them: counts
+/// up and down, lines added and removed.
+fn generate(rng: &mut Rng, rules: &RuleSet, from: &DeckView) -> DeckView {
+    let takes: Vec<Vec<u32>> = rules
+        .zones
+        .iter()
+        .map(|z| {
+            (0..z.accepts.len())
+                .filter(|&c| z.accepts[c])
+                .map(|c| u32::try_from(c).unwrap())
+                .collect()
+        })
+        .collect();
+    let mut view = if rng.below(3) == 0 {
+        DeckView {
+            zones: takes
+                .iter()
+                .map(|t| {
+                    let mut lines: Vec<Entry> = Vec::new();
+                    for _ in 0..rng.below(30) {
+                        let card = t[rng.below(t.len())];
+                        if !t.is_empty() && !lines.iter().any(|e| e.card == card) {
+                            let count = 1 + u32::try_from(rng.below(3)).unwrap();
+                            lines.push(Entry { card, count });
+                        }
+                    }
+                    lines
+                })
+                .collect(),
+        }
+    } else {
+        from.clone()
+    };
+    for _ in 0..rng.below(4) {
+        let z = rng.below(view.zones.len());
+        let lines = &mut view.zones[z];
+        match rng.below(4) {
+            0 if !lines.is_empty() => {
+                let i = rng.below(lines.len());
+                lines[i].count += 1;
+            }
+            1 if !lines.is_empty() => {
+                let i = rng.below(lines.len());
+                if lines[i].count > 1 {
+                    lines[i].count -= 1;
+                } else {
+                    lines.remove(i);
+                }
+            }
+            _ if !takes[z].is_empty() => {
+                let card = takes[z][rng.below(takes[z].len())];
+                if !lines.iter().any(|e| e.card == card) {
+                    lines.push(Entry { card, count: 1 });
+                }
+            }
+            _ => {}
+        }
+    }
+    view
+}
+
+#[test]
+fn each_rule_answering_for_every_card_marks_what_adding_each_card_marked() {
+    let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut rng = Rng(0x00c0_ffee);
+    let (mut decks, mut marked, mut examples_seen) = (0, 0, 0);
+    for id in ws.game_ids().unwrap() {
+        let mut diags = Diagnostics::default();
+        let game = compile(&mut ws, &id, Decks::Check, Keep::All, &mut diags)
+            .unwrap()
+            .unwrap();
+        assert!(!diags.has_errors(), "{id}");
+        let catalog = GameCatalog::new(Served {
+            game,
+            faces: Faces::default(),
+            translations: Vec::new(),
+        });
+        let examples: Vec<ValidDeck> = catalog
+            .game
+            .decks
+            .iter()
+            .map(|d| catalog.judge(d).unwrap())
+            .collect();
+        if catalog.game.rules.deck.zones.is_empty() {
+            continue; // a game of box rules alone: no deck to build
+        }
+        examples_seen += examples.len();
+        let sets = std::iter::once((None, &catalog.game.rules.deck)).chain(
+            catalog
+                .game
+                .rules
+                .formats
+                .iter()
+                .map(|(f, r)| (Some(f.clone()), r)),
+        );
+        for (format, rules) in sets {
+            let mut views: Vec<DeckView> = examples.iter().map(|d| d.view.clone()).collect();
+            let empty = DeckView {
+                zones: vec![Vec::new(); rules.zones.len()],
+            };
+            for i in 0..750 {
+                let from = examples
+                    .get(i % examples.len().max(1))
+                    .map_or(&empty, |d| &d.view);
+                views.push(generate(&mut rng, rules, from));
+            }
+            for view in views {
+                let deck = ValidDeck {
+                    name: String::new(),
+                    format: format.clone(),
+                    view,
+                    legal: false,
+                };
+                let broken: BTreeSet<usize> =
+                    rules.check(&deck.view).iter().map(|v| v.rule).collect();
+                let got = catalog.unavailable(rules, &deck, &broken);
+                let expected = unavailable_by_hand(&catalog, rules, &deck, &broken);
+                assert_eq!(
+                    serde_json::to_value(&got).unwrap(),
+                    serde_json::to_value(&expected).unwrap(),
+                    "{id} {format:?}: {:?}",
+                    deck.view
+                );
+                decks += 1;
+                marked += got.len();
+            }
+        }
+    }
+    assert!(
+        examples_seen >= 8 && decks > 1_500 && marked > 10_000,
+        "{examples_seen} example decks, {decks} decks, {marked} marked"
+    );
+}
