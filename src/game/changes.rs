@@ -25,6 +25,9 @@ pub(super) struct Scanned {
     pub(super) before: Option<Mark>,
     /// Its cards, validated again, when they differ from the record's.
     pub(super) fresh: Option<Vec<RawCard>>,
+    /// The cards it gave before, when they differ (read from its entry
+    /// before the entry was made anew).
+    pub(super) old: Option<Vec<RawCard>>,
 }
 
 /// The card files of a game as they are now, against its record.
@@ -102,6 +105,7 @@ pub(super) fn scan(
                 mark,
                 before: old,
                 fresh: None,
+                old: None,
             });
             continue;
         }
@@ -111,6 +115,15 @@ pub(super) fn scan(
         let Ok(text) = std::str::from_utf8(&bytes) else {
             return Ok(None);
         };
+        // What the file gave before is in its entry until the entry is
+        // made anew.
+        let cache = head.cache.as_ref();
+        let previous = old
+            .filter(|o| o.content != crate::load::hash_text(text))
+            .and_then(|o| {
+                let (cards, entry) = cache?.get::<Vec<RawCard>>(&rel, o.content)?;
+                (entry.payload == o.payload).then_some(cards)
+            });
         let (found, mark, hit) = check_card_text(head, FileId(0), &rel, text, stamp);
         let Some(mark) = mark.filter(|_| found.diagnostics.is_empty()) else {
             return Ok(None);
@@ -122,6 +135,7 @@ pub(super) fn scan(
             mark,
             before: old,
             fresh: (!same).then_some(found.cards),
+            old: previous,
         });
     }
     Ok(Some(out))
@@ -147,7 +161,7 @@ pub(super) struct Changes {
 /// in its entry.
 pub(super) fn gather(
     head: &Head,
-    scan: Scan,
+    mut scan: Scan,
     pool: Option<&Pool>,
 ) -> Option<(Vec<(String, Mark, Vec<RawCard>)>, Changes)> {
     let cache = head.cache.as_ref()?;
@@ -158,28 +172,43 @@ pub(super) fn gather(
         let (cards, entry) = cache.get::<Vec<RawCard>>(rel, mark.content)?;
         (entry.payload == mark.payload).then_some(cards)
     };
-    // What the changed files held before, from the pool (their entries
-    // hold what they hold now).
+    // What the changed files held before: read from their entries by the
+    // scan, else in the pool.
     let before = |rel: &str, mark: Mark| pool.and_then(|p| decode(p.payload(rel, mark.payload)?));
     let mut old = Some(Vec::new());
-    let mut new = Vec::new();
-    for f in &scan.files {
-        let Some(fresh) = &f.fresh else { continue };
-        new.extend(fresh.iter());
+    for f in &mut scan.files {
+        if f.fresh.is_none() {
+            continue;
+        }
         if let (Some(mark), Some(list)) = (f.before, old.as_mut()) {
-            match before(&f.rel, mark) {
+            match f.old.take().or_else(|| before(&f.rel, mark)) {
                 Some(cards) => list.extend::<Vec<RawCard>>(cards),
                 None => old = None,
             }
         }
     }
+    // A file that is gone still has its entry (pruned after).
+    let gone = |rel: &str, mark: Mark| {
+        let (cards, entry) = cache.get::<Vec<RawCard>>(rel, mark.content)?;
+        (entry.payload == mark.payload).then_some(cards)
+    };
     for (rel, mark) in &scan.removed {
-        match (before(rel, *mark), old.as_mut()) {
+        match (
+            gone(rel, *mark).or_else(|| before(rel, *mark)),
+            old.as_mut(),
+        ) {
             (Some(cards), Some(list)) => list.extend::<Vec<RawCard>>(cards),
             _ => old = None,
         }
     }
-    let any = !scan.removed.is_empty() || scan.files.iter().any(|f| f.fresh.is_some());
+    let new: Vec<&RawCard> = scan
+        .files
+        .iter()
+        .filter_map(|f| f.fresh.as_ref())
+        .flatten()
+        .collect();
+    let any =
+        !scan.removed.is_empty() || !new.is_empty() || scan.files.iter().any(|f| f.fresh.is_some());
     let changes = reach(any, old.as_deref(), &new);
     let files: Vec<_> = scan
         .files

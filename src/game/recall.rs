@@ -262,7 +262,7 @@ fn coverage_counts(c: &Coverage) -> [usize; 6] {
 /// (`cards`, whose files the compile registered in order from
 /// `first`), taken from the pool it read (`old`) where that one holds it,
 /// else made from the game's cards of the file. Nothing is written when
-/// the old pool holds every payload already.
+/// the old pool lacks only a few payloads.
 fn write_pool(
     ws: &Workspace,
     cache: &CheckCache,
@@ -270,20 +270,24 @@ fn write_pool(
     (cards, first): (&[(String, Mark)], usize),
     old: Option<&Pool>,
 ) {
+    // A pool a few files behind still serves the rest (those few come from
+    // their entries): it is written again only when more lag.
+    if let Some(old) = old {
+        let behind = cards.iter().filter(|(rel, m)| !old.holds(rel, m.payload));
+        if behind.count() <= (cards.len() / 16).max(8) {
+            return;
+        }
+    }
     let mut of_file: HashMap<FileId, Vec<&RawCard>> = HashMap::new();
+    for c in game.pool.iter() {
+        of_file.entry(c.file).or_default().push(c);
+    }
     let mut payloads: Vec<(&str, std::borrow::Cow<'_, [u8]>)> = Vec::with_capacity(cards.len());
-    let mut made = false;
     for (i, (rel, mark)) in cards.iter().enumerate() {
         if let Some(p) = old.and_then(|p| p.payload(rel, mark.payload)) {
             payloads.push((rel, p.into()));
             continue;
         }
-        if of_file.is_empty() {
-            for c in game.pool.iter() {
-                of_file.entry(c.file).or_default().push(c);
-            }
-        }
-        made = true;
         let kept = of_file.remove(&file_id(first + i)).unwrap_or_default();
         // The cards a compile linked are those the file's entry holds,
         // unless the link dropped one (an id defined twice).
@@ -293,10 +297,8 @@ fn write_pool(
             payloads.push((rel, bytes.into()));
         }
     }
-    if made || old.is_none_or(|p| p.len() != cards.len()) {
-        let files = payloads.iter().map(|(rel, p)| (*rel, &**p));
-        cache.put_pool(record_key(ws), files);
-    }
+    let files = payloads.iter().map(|(rel, p)| (*rel, &**p));
+    cache.put_pool(record_key(ws), files);
 }
 
 /// Whether some kind of `game` has art fields.

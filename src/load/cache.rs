@@ -44,6 +44,7 @@
 //! extra     u64 LE   whatever else the pool depends on (as the record's)
 //! then per card file:
 //!   path    u32 LE length, then its workspace path (UTF-8)
+//!   hash    u64 LE   the hash of its payload (its entry's checksum)
 //!   payload u64 LE length, then the payload of its entry
 //! ```
 //!
@@ -217,14 +218,15 @@ impl CheckCache {
         let mut files = std::collections::HashMap::new();
         let mut at = 24;
         while at < bytes.len() {
-            let len = usize::try_from(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
-                .ok()?;
+            let len = u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?);
+            let len = usize::try_from(len).ok()?;
             let rel = std::str::from_utf8(bytes.get(at + 4..at + 4 + len)?).ok()?;
             at += 4 + len;
-            let len = usize::try_from(word(bytes.get(at..at + 8)?, 0)).ok()?;
-            let payload = at + 8..at.checked_add(8 + len)?;
+            let hash = word(bytes.get(at..at + 8)?, 0);
+            let len = usize::try_from(word(bytes.get(at + 8..at + 16)?, 0)).ok()?;
+            let payload = at + 16..at.checked_add(16 + len)?;
             bytes.get(payload.clone())?;
-            files.insert(rel.to_owned(), payload.clone());
+            files.insert(rel.to_owned(), (hash, payload.clone()));
             at = payload.end;
         }
         Some(Pool { bytes, files })
@@ -244,6 +246,7 @@ impl CheckCache {
             };
             bytes.extend(len.to_le_bytes());
             bytes.extend(rel.as_bytes());
+            bytes.extend(hash_bytes(payload).to_le_bytes());
             bytes.extend((payload.len() as u64).to_le_bytes());
             bytes.extend(payload);
         }
@@ -347,7 +350,8 @@ impl CheckCache {
 #[derive(Debug)]
 pub struct Pool {
     bytes: Vec<u8>,
-    files: std::collections::HashMap<String, std::ops::Range<usize>>,
+    /// Each card file's payload hash, as written, and where its payload is.
+    files: std::collections::HashMap<String, (u64, std::ops::Range<usize>)>,
 }
 
 impl Pool {
@@ -365,8 +369,17 @@ impl Pool {
     /// whose hash is `payload` (a [`Mark::payload`]); anything else, a
     /// damaged or an older payload, is not served.
     pub fn payload(&self, rel: &str, payload: u64) -> Option<&[u8]> {
-        let bytes = &self.bytes[self.files.get(rel)?.clone()];
-        (hash_bytes(bytes) == payload).then_some(bytes)
+        let (written, at) = self.files.get(rel)?;
+        let bytes = &self.bytes[at.clone()];
+        (*written == payload && hash_bytes(bytes) == payload).then_some(bytes)
+    }
+
+    /// Whether the pool says it holds payload `payload` for card file
+    /// `rel` (not checked: [`Pool::payload`] checks what it serves).
+    pub fn holds(&self, rel: &str, payload: u64) -> bool {
+        self.files
+            .get(rel)
+            .is_some_and(|(written, _)| *written == payload)
     }
 }
 
@@ -537,6 +550,47 @@ mod tests {
         cache.put_record(9, &record);
         cache.drop_record();
         assert_eq!(cache.get_record::<Vec<Card>>(9), None, "dropped");
+    }
+
+    #[test]
+    fn a_pool_serves_a_payload_only_under_its_hash_and_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
+        let (a, hash_a) = payload_of(&vec![card("a")]).unwrap();
+        let (b, hash_b) = payload_of(&vec![card("b"), card("c")]).unwrap();
+        assert_eq!(cache.get_pool(9).map(|p| p.len()), None, "none yet");
+        cache.put_pool(9, [("cards/g/a.toml", &a[..]), ("cards/g/b.toml", &b[..])]);
+        let pool = cache.get_pool(9).unwrap();
+        assert_eq!(pool.len(), 2);
+        let served = pool.payload("cards/g/b.toml", hash_b).unwrap();
+        assert_eq!(
+            decode::<Vec<Card>>(served),
+            Some(vec![card("b"), card("c")])
+        );
+        assert_eq!(
+            pool.payload("cards/g/a.toml", hash_b),
+            None,
+            "another payload"
+        );
+        assert_eq!(pool.payload("cards/g/c.toml", hash_a), None, "another file");
+        assert!(cache.get_pool(8).is_none(), "other limits");
+        let other = CheckCache::new(dir.path(), "g", 2).unwrap().unwrap();
+        assert!(other.get_pool(9).is_none(), "other schemas");
+        // Damaged: the payload it hits is not served, the other one is.
+        let path = dir.path().join("build/.cache/g.pool");
+        let mut bytes = fs::read(&path).unwrap();
+        *bytes.last_mut().unwrap() ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        let pool = cache.get_pool(9).unwrap();
+        assert_eq!(pool.payload("cards/g/b.toml", hash_b), None);
+        assert!(pool.payload("cards/g/a.toml", hash_a).is_some());
+        // A length that runs past the end: nothing is read.
+        bytes.truncate(bytes.len() - 3);
+        fs::write(&path, &bytes).unwrap();
+        assert!(cache.get_pool(9).is_none(), "truncated");
+        cache.put_pool(9, [("cards/g/a.toml", &a[..])]);
+        cache.drop_record();
+        assert!(cache.get_pool(9).is_none(), "dropped with the record");
     }
 
     #[test]

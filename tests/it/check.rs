@@ -492,7 +492,8 @@ fn written(ws: &Workspace, game: &str) -> Vec<(String, Vec<u8>)> {
 /// that compiles it from its record, then the one the record answers) and
 /// asserts that each prints what a `--no-cache` check prints, exit code
 /// included; that the editor schemas are those the cold check writes; and
-/// that the record and pool are those a compile without them writes.
+/// that the record is the one a compile without it writes (the pool may
+/// lag a few files behind: it serves only what the record vouches for).
 fn compiles_as_cold(ws: &Workspace, edit: &str) {
     let args = ["--message-format", "json", "-v", "check"];
     let warm = ws.run(args);
@@ -522,9 +523,10 @@ fn compiles_as_cold(ws: &Workspace, edit: &str) {
     }
     ws.run(args);
     let compiled = written(ws, "intrepidos");
-    for (kept, made) in files.iter().zip(&compiled).take(2) {
-        assert!(kept == made, "{edit}: {} as a compile writes it", kept.0);
-    }
+    assert!(
+        files[0] == compiled[0],
+        "{edit}: the record as a compile writes it"
+    );
 }
 
 #[test]
