@@ -27,14 +27,15 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
         Checked::Compiled(g, _) => Some(&**g),
         Checked::Recalled(_) => None,
     });
-    editor::refresh_reporting(&ws, compiled, &mut diags)?;
+    let mut keys = editor::refresh_reporting(&ws, compiled, &mut diags)?;
     super::init::warn_folders_without_manifest(ws.root(), &mut diags);
     let (summary, details) = (summary(&checked), coverage(&checked));
     // The record of each compiled game, now that its editor schemas are written.
     for c in checked {
         if let Checked::Compiled(game, draft) = c {
             if let Some(draft) = draft {
-                let keys = editor::game_keys(&game);
+                // Each compiled game's keys, in order.
+                let (_, keys) = keys.remove(0);
                 game::remember(&ws, &game, draft, &diags, keys);
             }
             // The command ends here and the process with it: freeing every

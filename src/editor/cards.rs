@@ -255,6 +255,27 @@ fn id_definitions(
     }
 }
 
+/// Every kind a reference in `docs` names: the cards of those kinds are
+/// all of the game's cards the card-file schema holds (their ids and
+/// names, in [`id_definitions`]).
+pub(super) fn referenced_kinds(docs: &BTreeMap<String, &Value>) -> BTreeSet<String> {
+    fn walk(v: &Value, out: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(obj) => {
+                if let Some(kinds) = obj.get("x-carta-ref") {
+                    out.extend(ref_kinds(kinds));
+                }
+                obj.values().for_each(|v| walk(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    docs.values().for_each(|doc| walk(doc, &mut out));
+    out
+}
+
 /// The kinds an `x-carta-ref` names: one, or a list.
 fn ref_kinds(v: &Value) -> Vec<String> {
     match v {

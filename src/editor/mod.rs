@@ -74,7 +74,7 @@ pub fn manifest_schema_path() -> String {
 
 /// Bumped whenever the editor schemas are derived differently, so that
 /// files written by an older carta count as stale (see [`Inputs::key`]).
-const FORMAT: u32 = 6;
+const FORMAT: u32 = 7;
 
 /// What a game's editor schemas are derived from.
 struct Inputs<'g> {
@@ -115,12 +115,19 @@ impl<'g> Inputs<'g> {
         let m = self.manifest;
         let mut hasher = HashWriter(Sha256::new());
         let head = (FORMAT, env!("CARGO_PKG_VERSION"), &m.id, &m.name, &m.kinds);
-        // Both name the cards: the deck's zones list them, and the card
-        // file's references are enums of their ids.
+        // Both name the cards: the deck's zones list them all, and the
+        // card file's references are enums of the ids (and names) of the
+        // kinds they name (a name edit of another kind leaves it as it is).
         let written = if deck {
             serde_json::to_writer(&mut hasher, &(head, &m.zones, &self.cards))
         } else {
-            serde_json::to_writer(&mut hasher, &(head, &self.docs, &self.cards))
+            let named = cards::referenced_kinds(&self.docs);
+            let held: Vec<_> = self
+                .cards
+                .iter()
+                .filter(|(_, kind, _)| named.contains(*kind))
+                .collect();
+            serde_json::to_writer(&mut hasher, &(head, &self.docs, &held))
         };
         written.expect("the inputs serialize");
         let digest = hasher.0.finalize();
@@ -169,15 +176,8 @@ fn deck_file(inputs: &Inputs<'_>) -> EditorFile {
     }
 }
 
-/// The keys of a game's editor schemas (card file, deck file), as written
-/// into them.
-pub fn game_keys(game: &Game) -> Vec<String> {
-    let inputs = Inputs::of(game);
-    vec![inputs.key(false), inputs.key(true)]
-}
-
 /// Whether the editor schemas of game `game` in the workspace at `root`
-/// carry `keys` (as [`game_keys`] gives them).
+/// carry `keys` (as [`refresh`] gives them).
 pub fn carries_keys(root: &Path, game: &str, keys: &[String]) -> bool {
     let [cards, deck] = keys else {
         return false;
@@ -186,25 +186,18 @@ pub fn carries_keys(root: &Path, game: &str, keys: &[String]) -> bool {
 }
 
 /// The game's editor files whose key differs from the one written in the
-/// file on disk (derived only then).
-fn stale_game_files(root: &Path, game: &Game) -> Vec<EditorFile> {
+/// file on disk (derived only then), and the keys (card file, deck file).
+fn stale_game_files(root: &Path, game: &Game) -> (Vec<EditorFile>, Vec<String>) {
     let inputs = Inputs::of(game);
+    let keys = vec![inputs.key(false), inputs.key(true)];
     let mut out = Vec::new();
-    if !has_key(
-        root,
-        &cards_schema_path(&inputs.manifest.id),
-        &inputs.key(false),
-    ) {
+    if !has_key(root, &cards_schema_path(&inputs.manifest.id), &keys[0]) {
         out.push(cards_file(&inputs));
     }
-    if !has_key(
-        root,
-        &deck_schema_path(&inputs.manifest.id),
-        &inputs.key(true),
-    ) {
+    if !has_key(root, &deck_schema_path(&inputs.manifest.id), &keys[1]) {
         out.push(deck_file(&inputs));
     }
-    out
+    (out, keys)
 }
 
 /// The `$comment` that carries a schema's key, right after `$schema`.
@@ -276,12 +269,20 @@ pub fn refresh<'g>(
     all_games: &[String],
 ) -> Result<Written, EmitError> {
     let mut files = workspace_files(all_games);
-    files.extend(games.into_iter().flat_map(|g| stale_game_files(root, g)));
-    write_changed(root, &files)
+    let mut keys = Vec::new();
+    for g in games {
+        let (stale, k) = stale_game_files(root, g);
+        files.extend(stale);
+        keys.push((g.id().to_owned(), k));
+    }
+    let mut written = write_changed(root, &files)?;
+    written.keys = keys;
+    Ok(written)
 }
 
 /// [`refresh`] for a checked workspace, with a warning for a `.taplo.toml`
-/// that carta did not write (and so does not rewrite).
+/// that carta did not write (and so does not rewrite); returns each
+/// checked game's keys (see [`Written::keys`]).
 ///
 /// # Errors
 /// When the games cannot be listed or a file cannot be read or written.
@@ -289,7 +290,7 @@ pub fn refresh_reporting<'g>(
     ws: &crate::load::Workspace,
     checked: impl IntoIterator<Item = &'g Game>,
     diags: &mut crate::diag::Diagnostics,
-) -> Result<(), EmitError> {
+) -> Result<Vec<(String, Vec<String>)>, EmitError> {
     let written = refresh(ws.root(), checked, &ws.game_ids()?)?;
     for kept in written.kept {
         diags.push(
@@ -302,7 +303,7 @@ pub fn refresh_reporting<'g>(
             )),
         );
     }
-    Ok(())
+    Ok(written.keys)
 }
 
 /// Writes each file whose content differs from what is on disk (atomically),
@@ -387,6 +388,9 @@ pub struct Written {
     pub written: Vec<String>,
     /// Files carta would have written but left alone because the user owns them.
     pub kept: Vec<String>,
+    /// Each checked game's keys (card file, deck file), as written into its
+    /// editor schemas.
+    pub keys: Vec<(String, Vec<String>)>,
 }
 
 fn pretty(v: &impl Serialize) -> String {

@@ -12,12 +12,15 @@ use crate::load::{CheckCache, LoadError, Workspace, hash_text};
 use crate::rules::{self, Rules};
 
 mod cards;
+mod changes;
 mod decks;
+mod kept;
 pub mod partials;
+mod prior;
 mod recall;
 mod schemas;
 
-use self::cards::{kept_fields, read_card_files};
+use self::cards::{CardFiles, kept_fields, read_card_files};
 use self::decks::{Trust, check_example_decks};
 pub use self::recall::{Checked, Draft, Recalled, check_all, remember};
 use self::schemas::compile_schemas;
@@ -156,7 +159,7 @@ pub fn compile(
     let Some(head) = prepare(ws, game, keep, diags)? else {
         return Ok(None);
     };
-    Ok(Some(finish(ws, head, decks, keep, diags)?.0))
+    Ok(Some(finish(ws, head, decks, keep, diags, None)?.0))
 }
 
 /// What compiling a game starts from: its manifest and compiled schemas,
@@ -222,16 +225,25 @@ fn prepare(
 
 /// Reads the cards, links them, compiles the rules, checks translations,
 /// box rules and (with [`Decks::Check`]) the example decks. With the check
-/// cache, also returns what the game's record needs.
+/// cache, also returns what the game's record needs. With a `prior`, the
+/// cards and the standing deck verdicts are taken from the record.
 fn finish(
     ws: &mut Workspace,
     head: Head,
     decks: Decks,
     keep: Keep,
     diags: &mut Diagnostics,
+    prior: Option<prior::Prior>,
 ) -> Result<(Game, Option<recall::Draft>), LoadError> {
     let (since, first_file) = (diags.len(), ws.sources.len());
-    let read = read_card_files(ws, &head, diags)?;
+    let (read, verdicts, old_pool) = match prior {
+        Some(p) => (
+            taken_cards(ws, &head, p.files, p.reused, p.removed),
+            p.verdicts,
+            p.pool,
+        ),
+        None => (read_card_files(ws, &head, diags)?, None, None),
+    };
     let templates = partials::check(ws, &head.manifest.manifest.id, diags)?;
     let Head {
         manifest,
@@ -274,6 +286,8 @@ fn finish(
         diags.extend(rules::sources(&game.manifest, &game.rules));
     }
     let mut deck_marks = Vec::new();
+    // A recorded verdict stands only where the decks are judged as it was.
+    let verdicts = verdicts.filter(|_| cards_ok);
     if cards_ok {
         let mut found = Vec::new();
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
@@ -282,16 +296,48 @@ fn finish(
     if decks == Decks::Check
         && let Some(trust) = Trust::of(diags.reported(since..diags.len()), cards_ok)
     {
-        deck_marks = check_example_decks(ws, &mut game, keep, &trust, diags)?;
+        deck_marks = check_example_decks(ws, &mut game, keep, (&trust, verdicts.as_ref()), diags)?;
     }
     let draft = cache.map(|cache| recall::Draft {
         cache,
         cards: read.marks,
         decks: deck_marks,
+        trusted: cards_ok,
+        pool: old_pool,
         diagnostics: since..diags.len(),
         files: first_file..ws.sources.len(),
     });
     Ok((game, draft))
+}
+
+/// The cards a compile takes from the record ([`prior::Prior::files`]):
+/// each file registered unread, as a cached file is; the entries of the
+/// files that are gone pruned.
+fn taken_cards(
+    ws: &mut Workspace,
+    head: &Head,
+    files: Vec<(String, crate::load::Mark, Vec<crate::validate::RawCard>)>,
+    reused: usize,
+    removed: bool,
+) -> CardFiles {
+    let mut out = CardFiles {
+        cards: Vec::with_capacity(files.iter().map(|f| f.2.len()).sum()),
+        reused,
+        marks: Vec::with_capacity(files.len()),
+    };
+    for (rel, mark, mut cards) in files {
+        let file = ws.sources.add_unread(rel.clone());
+        for c in &mut cards {
+            c.file = file;
+        }
+        out.cards.append(&mut cards);
+        out.marks.push((rel, Some(mark)));
+    }
+    if removed && let Some(cache) = &head.cache {
+        let rels: Vec<String> = out.marks.iter().map(|(r, _)| r.clone()).collect();
+        cache.prune(&rels);
+    }
+    out
 }
 
 /// The translatable strings of `game`, compiled with every field kept

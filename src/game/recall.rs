@@ -7,23 +7,28 @@
 //! still gives the cards it gave (same stamp; or same text; or, re-read and
 //! re-validated, the very same cards), and no deck or translation file
 //! changed, the game's verdict cannot have changed, and the check repeats
-//! it without linking the pool, compiling the rules or judging a deck. Any
-//! difference, or anything the record cannot vouch for, and the game is
-//! compiled as usual (from the per-file cache), which writes a new record.
+//! it without linking the pool, compiling the rules or judging a deck.
+//! When cards or decks changed, the game is compiled from what the record
+//! still vouches for (see [`super::prior`]): the cards of unchanged files
+//! from the pool, and the verdict of each deck nothing it reads changed
+//! for. Without a record it can build upon, the game is compiled as usual
+//! (from the per-file cache). Either compile writes a new record.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
-use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use super::cards::check_card_text;
+use super::changes::{self, Scan};
+use super::kept::{Kept, kept, place};
+use super::prior::{DeckMark, Prior, Verdicts};
 use super::{Decks, Game, Head, Keep, finish, prepare};
-use crate::diag::{Diagnostic, Diagnostics, Elided, FileId, Label, Severity};
+use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::i18n::{Coverage, phrases};
 use crate::load::{
-    CheckCache, Listing, LoadError, Mark, Stamp, Workspace, hash_text, settled_stamp,
+    CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of, settled_stamp,
 };
+use crate::validate::RawCard;
 
 /// A game as `carta check` saw it.
 #[derive(Debug)]
@@ -87,8 +92,12 @@ pub struct Draft {
     pub(super) cache: CheckCache,
     /// Each card file and its cache entry's mark (`None`: not cached).
     pub(super) cards: Vec<(String, Option<Mark>)>,
-    /// Each deck file and the mark of its text.
-    pub(super) decks: Vec<(String, Option<Mark>)>,
+    /// Each deck file, the mark of its text and the ids it names.
+    pub(super) decks: Vec<DeckMark>,
+    /// Whether the decks were judged over a pool without errors.
+    pub(super) trusted: bool,
+    /// The pool the compile started from, if it read one.
+    pub(super) pool: Option<Pool>,
     /// Which of the check's diagnostics are the game's.
     pub(super) diagnostics: Range<usize>,
     /// The files the game registered after its schemas, by id.
@@ -100,6 +109,11 @@ pub struct Draft {
 struct Record {
     cards: Vec<(String, Mark)>,
     decks: Vec<(String, Mark)>,
+    /// Per deck: the hashes of the card ids it names (`kept::id_hash`).
+    names: Vec<Vec<u32>>,
+    /// Whether the decks were judged over a pool without errors (by all
+    /// their rules).
+    trusted: bool,
     /// The translation files and the templates present, and the hash of
     /// the text of each one the check read.
     translations: Vec<String>,
@@ -112,37 +126,6 @@ struct Record {
     coverage: Option<Vec<(String, [usize; 6])>>,
     editor: Vec<String>,
     diagnostics: Vec<Kept>,
-}
-
-/// A diagnostic as the record keeps it: files by path.
-#[derive(Debug, Serialize, Deserialize)]
-struct Kept {
-    severity: u8,
-    code: String,
-    message: String,
-    primary: Option<KeptLabel>,
-    labels: Vec<KeptLabel>,
-    help: Option<String>,
-    /// A placeholder's count and errors (see `diag::cap`).
-    elided: (usize, usize),
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct KeptLabel {
-    file: String,
-    start: usize,
-    end: usize,
-    message: String,
-}
-
-/// The mark of a deck or translation file: its stamp and text.
-pub(super) fn text_mark(text: &str, stamp: Option<Stamp>) -> Mark {
-    Mark {
-        stamp: settled_stamp(stamp),
-        content: hash_text(text),
-        payload: 0,
-        shape: 0,
-    }
 }
 
 /// Checks the named games (all when `games` is empty) with their decks, as
@@ -170,11 +153,15 @@ pub fn check_all(
         let Some(head) = prepare(ws, &id, keep, diags)? else {
             continue;
         };
-        if let Some(recalled) = recall(ws, &head, diags, fresh)? {
-            out.push(Checked::Recalled(recalled));
-            continue;
-        }
-        let (game, draft) = finish(ws, head, Decks::Check, keep, diags)?;
+        let prior = match recall(ws, &head, diags, fresh)? {
+            Answer::Recalled(recalled) => {
+                out.push(Checked::Recalled(recalled));
+                continue;
+            }
+            Answer::Prior(prior) => Some(prior),
+            Answer::Compile => None,
+        };
+        let (game, draft) = finish(ws, head, Decks::Check, keep, diags, prior)?;
         out.push(Checked::Compiled(Box::new(game), draft));
     }
     Ok(out)
@@ -194,12 +181,12 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
         cache,
         cards,
         decks,
+        trusted,
+        pool,
         diagnostics,
         files,
     } = draft;
-    let marked = |list: Vec<(String, Option<Mark>)>| -> Option<Vec<(String, Mark)>> {
-        list.into_iter().map(|(rel, m)| Some((rel, m?))).collect()
-    };
+    let first_card_file = files.start;
     let record = (|| {
         // Art files are inputs the record does not stamp: a game with art
         // is checked again each time (from the per-file cache).
@@ -208,9 +195,20 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
         }
         let ids: Vec<FileId> = files.map(file_id).collect();
         let texts = read_texts(ws, game.id(), &ids)?;
+        let (decks, names) = decks
+            .into_iter()
+            .map(|d| Some(((d.rel, d.mark?), d.names)))
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .unzip();
         Some(Record {
-            cards: marked(cards)?,
-            decks: marked(decks)?,
+            cards: cards
+                .into_iter()
+                .map(|(rel, m)| Some((rel, m?)))
+                .collect::<Option<_>>()?,
+            decks,
+            names,
+            trusted,
             translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
             templates: phrases::template_names(ws, game.id()).ok()?,
             texts,
@@ -221,17 +219,7 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
             total: game.pool.len(),
             coverage: game.i18n.coverage.as_ref().map(|c| {
                 c.iter()
-                    .map(|c| {
-                        let counts = [
-                            c.translated,
-                            c.total,
-                            c.phrases,
-                            c.phrases_total,
-                            c.captions,
-                            c.captions_total,
-                        ];
-                        (c.lang.clone(), counts)
-                    })
+                    .map(|c| (c.lang.clone(), coverage_counts(c)))
                     .collect()
             }),
             editor: keys,
@@ -243,9 +231,74 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
         })
     })();
     match record {
-        Some(record) => cache.put_record(record_key(ws), &record),
+        Some(record) => {
+            cache.put_record(record_key(ws), &record);
+            write_pool(
+                ws,
+                &cache,
+                game,
+                (&record.cards, first_card_file),
+                pool.as_ref(),
+            );
+        }
         None => cache.drop_record(),
     }
+}
+
+/// A language's coverage as the record keeps it: translated cards, cards,
+/// translated phrases, phrases, translated captions, captions.
+fn coverage_counts(c: &Coverage) -> [usize; 6] {
+    [
+        c.translated,
+        c.total,
+        c.phrases,
+        c.phrases_total,
+        c.captions,
+        c.captions_total,
+    ]
+}
+
+/// Writes the game's pool beside its record: each card file's payload
+/// (`cards`, whose files the compile registered in order from
+/// `first`), taken from the pool it read (`old`) where that one holds it,
+/// else made from the game's cards of the file. Nothing is written when
+/// the old pool lacks only a few payloads.
+fn write_pool(
+    ws: &Workspace,
+    cache: &CheckCache,
+    game: &Game,
+    (cards, first): (&[(String, Mark)], usize),
+    old: Option<&Pool>,
+) {
+    // A pool a few files behind still serves the rest (those few come from
+    // their entries): it is written again only when more lag.
+    if let Some(old) = old {
+        let behind = cards.iter().filter(|(rel, m)| !old.holds(rel, m.payload));
+        if behind.count() <= (cards.len() / 16).max(8) {
+            return;
+        }
+    }
+    let mut of_file: HashMap<FileId, Vec<&RawCard>> = HashMap::new();
+    for c in game.pool.iter() {
+        of_file.entry(c.file).or_default().push(c);
+    }
+    let mut payloads: Vec<(&str, std::borrow::Cow<'_, [u8]>)> = Vec::with_capacity(cards.len());
+    for (i, (rel, mark)) in cards.iter().enumerate() {
+        if let Some(p) = old.and_then(|p| p.payload(rel, mark.payload)) {
+            payloads.push((rel, p.into()));
+            continue;
+        }
+        let kept = of_file.remove(&file_id(first + i)).unwrap_or_default();
+        // The cards a compile linked are those the file's entry holds,
+        // unless the link dropped one (an id defined twice).
+        if let Some((bytes, hash)) = payload_of(&kept)
+            && hash == mark.payload
+        {
+            payloads.push((rel, bytes.into()));
+        }
+    }
+    let files = payloads.iter().map(|(rel, p)| (*rel, &**p));
+    cache.put_pool(record_key(ws), files);
 }
 
 /// Whether some kind of `game` has art fields.
@@ -286,64 +339,94 @@ fn file_id(i: usize) -> FileId {
     FileId(u32::try_from(i).expect("fewer than 2^32 files"))
 }
 
-fn kept(ws: &Workspace, d: &Diagnostic) -> Kept {
-    let label = |l: &Label| KeptLabel {
-        file: ws.sources.get(l.file).name.clone(),
-        start: l.span.start,
-        end: l.span.end,
-        message: l.message.clone(),
-    };
-    Kept {
-        severity: match d.severity {
-            Severity::Error => 0,
-            Severity::Warning => 1,
-            Severity::Advice => 2,
-        },
-        code: d.code.to_owned(),
-        message: d.message.clone(),
-        primary: d.primary.as_ref().map(label),
-        labels: d.labels.iter().map(label).collect(),
-        help: d.help.clone(),
-        elided: (d.elided.count, d.elided.errors),
-    }
+/// What the record says of a game.
+enum Answer {
+    /// Nothing it depends on changed: its verdict.
+    Recalled(Recalled),
+    /// Something changed: what a compile can take over.
+    Prior(Prior),
+    /// Nothing to build upon: compile it.
+    Compile,
 }
 
 /// The game's verdict from its record, when the record vouches for every
-/// input; `None` (having changed nothing in `ws` or `diags`) otherwise.
+/// input; else what a compile can take over from it (see
+/// [`super::prior`]). Changes nothing in `ws` or `diags` unless it
+/// recalls the verdict.
 fn recall(
     ws: &mut Workspace,
     head: &Head,
     diags: &mut Diagnostics,
     fresh: &dyn Fn(&str, &[String]) -> bool,
-) -> Result<Option<Recalled>, LoadError> {
+) -> Result<Answer, LoadError> {
     let Some(cache) = &head.cache else {
-        return Ok(None);
+        return Ok(Answer::Compile);
     };
     let game = head.manifest.manifest.id.as_str();
     let Some(mut record) = cache.get_record::<Record>(record_key(ws)) else {
-        return Ok(None);
+        return Ok(Answer::Compile);
     };
-    if !fresh(game, &record.editor) {
-        return Ok(None);
-    }
-    let (cards_before, decks_before) = (record.cards.clone(), record.decks.clone());
-    let pointed = pointed_files(&record);
-    let Some(reused) = same_cards(ws, head, &pointed, &mut record.cards)? else {
-        return Ok(None);
+    let Some(scan) = changes::scan(ws, head, &record.cards)? else {
+        return Ok(Answer::Compile);
     };
-    if !same_texts(ws, game, &mut record)? {
-        return Ok(None);
+    let decks_before = record.decks.clone();
+    if scan.answers(&pointed_files(&record))
+        && fresh(game, &record.editor)
+        && same_texts(ws, game, &mut record)?
+        && let Some(kept) = restore(ws, &record)
+    {
+        diags.extend(kept);
+        let marks = scan.marks();
+        // Rewritten only when a mark moved (an edit, a touch): a check that
+        // found nothing new has nothing to remember.
+        if record.cards != marks || record.decks != decks_before {
+            record.cards = marks;
+            cache.put_record(record_key(ws), &record);
+        }
+        return Ok(Answer::Recalled(recalled(game, record, scan.reused)));
     }
-    let Some(kept) = restore(ws, &record) else {
-        return Ok(None);
-    };
-    diags.extend(kept);
-    // Rewritten only when a mark moved (an edit, a touch): a check that
-    // found nothing new has nothing to remember.
-    if record.cards != cards_before || record.decks != decks_before {
-        cache.put_record(record_key(ws), &record);
-    }
-    Ok(Some(Recalled {
+    Ok(prior(ws, head, cache, record, scan).map_or(Answer::Compile, Answer::Prior))
+}
+
+/// What a compile can take over from `record` after `scan`: the cards of
+/// every file, and the deck verdicts (when they were judged by all their
+/// rules); `None` when the cards of an unchanged file cannot be found.
+fn prior(
+    ws: &Workspace,
+    head: &Head,
+    cache: &CheckCache,
+    record: Record,
+    scan: Scan,
+) -> Option<Prior> {
+    let pool = cache.get_pool(record_key(ws));
+    let (reused, removed) = (scan.reused, !scan.removed.is_empty());
+    let (files, changes) = changes::gather(head, scan, pool.as_ref())?;
+    let verdicts = record.trusted.then(|| {
+        let decks = record
+            .decks
+            .into_iter()
+            .zip(record.names)
+            .map(|((rel, mark), names)| (rel, mark, names))
+            .collect();
+        Verdicts::new(
+            &head.manifest.manifest.id,
+            decks,
+            &record.diagnostics,
+            changes,
+        )
+    });
+    Some(Prior {
+        files,
+        reused,
+        removed,
+        pool,
+        verdicts,
+    })
+}
+
+/// The verdict `record` gives of game `game`.
+fn recalled(game: &str, record: Record, reused: usize) -> Recalled {
+    Recalled {
         id: game.to_owned(),
         cards: record.total,
         reused_files: reused,
@@ -360,21 +443,19 @@ fn recall(
                             captions,
                             captions_total,
                         ],
-                    )| {
-                        Coverage {
-                            lang,
-                            translated,
-                            total,
-                            phrases,
-                            phrases_total,
-                            captions,
-                            captions_total,
-                        }
+                    )| Coverage {
+                        lang,
+                        translated,
+                        total,
+                        phrases,
+                        phrases_total,
+                        captions,
+                        captions_total,
                     },
                 )
                 .collect()
         }),
-    }))
+    }
 }
 
 /// The files a recorded diagnostic points into: where the spans of the
@@ -386,60 +467,6 @@ fn pointed_files(record: &Record) -> HashSet<String> {
         .flat_map(|d| d.primary.iter().chain(&d.labels))
         .map(|l| l.file.clone())
         .collect()
-}
-
-/// Whether every card file still gives the cards the record marks (their
-/// marks brought up to date); how many were taken unchanged. A file no
-/// recorded diagnostic points into need only give cards of the same shape
-/// ([`shape`]): where they are written does not reach the verdict.
-fn same_cards(
-    ws: &Workspace,
-    head: &Head,
-    pointed: &HashSet<String>,
-    marks: &mut [(String, Mark)],
-) -> Result<Option<usize>, LoadError> {
-    let game = &head.manifest.manifest.id;
-    let Some(files) = ws.list_quietly(game, Listing::Cards)? else {
-        return Ok(None);
-    };
-    // A spreadsheet's diagnostics stand on its cells, which only a
-    // compile maps: a game with one is compiled again.
-    if !files.iter().eq(marks.iter().map(|(rel, _)| rel))
-        || files
-            .iter()
-            .any(|rel| crate::load::sheet::extension(rel).is_some())
-    {
-        return Ok(None);
-    }
-    let mut reused = 0;
-    for (rel, mark) in marks {
-        let path = ws.root().join(&*rel);
-        let stamp = ws.jail().stamp(&path);
-        if stamp.is_some_and(|s| mark.same_stamp(s)) {
-            reused += 1;
-            continue;
-        }
-        let Ok(bytes) = ws.jail().read(&path) else {
-            return Ok(None);
-        };
-        let Ok(text) = std::str::from_utf8(&bytes) else {
-            return Ok(None);
-        };
-        // Re-validated (or found by its text), it must give the same
-        // cards, spans included when a diagnostic points into it.
-        let (_, new, hit) = check_card_text(head, FileId(0), rel, text, stamp);
-        match new {
-            Some(new)
-                if new.payload == mark.payload
-                    || (new.shape == mark.shape && !pointed.contains(rel.as_str())) =>
-            {
-                *mark = new;
-            }
-            _ => return Ok(None),
-        }
-        reused += usize::from(hit);
-    }
-    Ok(Some(reused))
 }
 
 /// Whether no deck or translation file changed (the deck marks brought up
@@ -494,76 +521,29 @@ fn restore(ws: &mut Workspace, record: &Record) -> Option<Vec<Diagnostic>> {
     for (i, rel) in record.files.iter().enumerate() {
         ids.insert(rel, file_id(first + i));
     }
-    // The record lies in the workspace: a crafted one must not put an
-    // escape sequence on the terminal, nor a span that runs backwards.
-    let clean = |s: &str| !s.chars().any(char::is_control);
-    let label = |l: &KeptLabel| {
-        if !clean(&l.message) || l.start > l.end {
-            return None;
-        }
-        Some(Label {
-            file: *ids.get(l.file.as_str())?,
-            span: l.start..l.end,
-            message: l.message.clone(),
-        })
-    };
-    let mut out = Vec::with_capacity(record.diagnostics.len());
-    for k in &record.diagnostics {
-        if !clean(&k.message) || !k.help.as_deref().is_none_or(clean) {
-            return None;
-        }
-        let primary = match &k.primary {
-            Some(l) => Some(label(l)?),
-            None => None,
-        };
-        out.push(Diagnostic {
-            severity: [Severity::Error, Severity::Warning, Severity::Advice]
-                .get(usize::from(k.severity))
-                .copied()?,
-            code: intern(&k.code)?,
-            message: k.message.clone(),
-            primary,
-            labels: k.labels.iter().map(label).collect::<Option<_>>()?,
-            help: k.help.clone(),
-            elided: Elided {
-                count: k.elided.0,
-                errors: k.elided.1,
-            },
-            // A recalled verdict is printed by the command line only.
-            words: None,
-        });
-    }
+    let file_of = |name: &str| ids.get(name).copied();
+    let out = record
+        .diagnostics
+        .iter()
+        .map(|k| place(k, &file_of))
+        .collect::<Option<Vec<_>>>()?;
     for rel in &record.files {
         ws.sources.add_unread(rel.clone());
     }
     Some(out)
 }
 
-/// A diagnostic's code is a `&'static str` (the codes carta writes); one
-/// read back from a record is leaked once per distinct code and run, and a
-/// record naming more, or longer, codes than carta has is not trusted.
-fn intern(code: &str) -> Option<&'static str> {
-    static CODES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let mut codes = CODES.lock().ok()?;
-    if let Some(c) = codes.iter().find(|c| **c == code) {
-        return Some(c);
-    }
-    if codes.len() >= 256 || code.len() > 64 || !code.chars().all(|c| c.is_ascii_graphic()) {
-        return None;
-    }
-    let leaked: &'static str = Box::leak(code.to_owned().into_boxed_str());
-    codes.push(leaked);
-    Some(leaked)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::kept::KeptLabel;
     use super::*;
 
     fn record(message: &str, code: &str) -> Record {
         Record {
             cards: Vec::new(),
             decks: Vec::new(),
+            names: Vec::new(),
+            trusted: true,
             translations: Vec::new(),
             templates: Vec::new(),
             texts: Vec::new(),

@@ -32,8 +32,25 @@
 //!
 //! Beside the entries, `build/.cache/<game>.verdict` holds the game's
 //! record: what the whole check concluded from the files it names (written
-//! and read by the compiled game, framed like an entry: magic `carta-v1`,
-//! key, checksum, `MessagePack` payload).
+//! and read by the compiled game, framed like an entry: magic `carta-v2`,
+//! key, checksum, `MessagePack` payload), and `build/.cache/<game>.pool`
+//! the game's pool: every card file's payload, as its entry holds it, in
+//! one file, so that a check after an edit the record cannot answer reads
+//! one file instead of an entry per card file:
+//!
+//! ```text
+//! magic     8 bytes  "carta-p1"
+//! key       u64 LE   as an entry's
+//! extra     u64 LE   whatever else the pool depends on (as the record's)
+//! then per card file:
+//!   path    u32 LE length, then its workspace path (UTF-8)
+//!   hash    u64 LE   the hash of its payload (its entry's checksum)
+//!   payload u64 LE length, then the payload of its entry
+//! ```
+//!
+//! A payload is taken from the pool only for the payload hash the caller
+//! expects (the record's mark of the file): a damaged, foreign or stale
+//! pool serves nothing.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
@@ -48,7 +65,9 @@ use crate::write::{Folder, Kind, WriteError};
 const MAGIC: &[u8; 8] = b"carta-c3";
 const HEADER: usize = 64;
 
-const RECORD_MAGIC: &[u8; 8] = b"carta-v1";
+const RECORD_MAGIC: &[u8; 8] = b"carta-v2";
+
+const POOL_MAGIC: &[u8; 8] = b"carta-p1";
 
 /// The check cache of one game.
 #[derive(Debug)]
@@ -59,6 +78,8 @@ pub struct CheckCache {
     dir: Folder,
     /// The record's file name, `<game>.verdict`.
     record: String,
+    /// The pool's file name, `<game>.pool`.
+    pool: String,
     key: u64,
 }
 
@@ -147,6 +168,7 @@ impl CheckCache {
             parent,
             dir,
             record: format!("{game}.verdict"),
+            pool: format!("{game}.pool"),
             key: h.finish(),
         }))
     }
@@ -179,9 +201,56 @@ impl CheckCache {
         let _ = self.parent.replace(&self.record, &bytes, false);
     }
 
-    /// Forgets the game's record (a link there is removed itself).
+    /// Forgets the game's record and pool (a link there is removed itself).
     pub fn drop_record(&self) {
         let _ = self.parent.remove_file(&self.record);
+        let _ = self.parent.remove_file(&self.pool);
+    }
+
+    /// The game's pool, if one was written with this key and `extra`; each
+    /// payload in it is checked when it is taken ([`Pool::payload`]).
+    pub fn get_pool(&self, extra: u64) -> Option<Pool> {
+        let bytes = self.parent.read(&self.pool, MAX_ENTRY)?;
+        let header = bytes.get(..24)?;
+        if &header[..8] != POOL_MAGIC || word(header, 8) != self.key || word(header, 16) != extra {
+            return None;
+        }
+        let mut files = std::collections::HashMap::new();
+        let mut at = 24;
+        while at < bytes.len() {
+            let len = u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?);
+            let len = usize::try_from(len).ok()?;
+            let rel = std::str::from_utf8(bytes.get(at + 4..at + 4 + len)?).ok()?;
+            at += 4 + len;
+            let hash = word(bytes.get(at..at + 8)?, 0);
+            let len = usize::try_from(word(bytes.get(at + 8..at + 16)?, 0)).ok()?;
+            let payload = at + 16..at.checked_add(16 + len)?;
+            bytes.get(payload.clone())?;
+            files.insert(rel.to_owned(), (hash, payload.clone()));
+            at = payload.end;
+        }
+        Some(Pool { bytes, files })
+    }
+
+    /// Writes the game's pool: each card file's path and payload, in
+    /// order (atomically, replacing whatever is there without following
+    /// it; a pool that cannot be written only makes the next check slower).
+    pub fn put_pool<'a>(&self, extra: u64, files: impl IntoIterator<Item = (&'a str, &'a [u8])>) {
+        let mut bytes = Vec::new();
+        bytes.extend(POOL_MAGIC);
+        bytes.extend(self.key.to_le_bytes());
+        bytes.extend(extra.to_le_bytes());
+        for (rel, payload) in files {
+            let Ok(len) = u32::try_from(rel.len()) else {
+                continue;
+            };
+            bytes.extend(len.to_le_bytes());
+            bytes.extend(rel.as_bytes());
+            bytes.extend(hash_bytes(payload).to_le_bytes());
+            bytes.extend((payload.len() as u64).to_le_bytes());
+            bytes.extend(payload);
+        }
+        let _ = self.parent.replace(&self.pool, &bytes, false);
     }
 
     fn entry(rel: &str) -> String {
@@ -274,6 +343,57 @@ impl CheckCache {
             }
         }
     }
+}
+
+/// A game's pool as read ([`CheckCache::get_pool`]): one buffer, each
+/// card file's payload a slice of it, decoded where it lies.
+#[derive(Debug)]
+pub struct Pool {
+    bytes: Vec<u8>,
+    /// Each card file's payload hash, as written, and where its payload is.
+    files: std::collections::HashMap<String, (u64, std::ops::Range<usize>)>,
+}
+
+impl Pool {
+    /// How many card files it holds.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether it holds no card file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// The payload the pool holds for card file `rel`, when it is the one
+    /// whose hash is `payload` (a [`Mark::payload`]); anything else, a
+    /// damaged or an older payload, is not served.
+    pub fn payload(&self, rel: &str, payload: u64) -> Option<&[u8]> {
+        let (written, at) = self.files.get(rel)?;
+        let bytes = &self.bytes[at.clone()];
+        (*written == payload && hash_bytes(bytes) == payload).then_some(bytes)
+    }
+
+    /// Whether the pool says it holds payload `payload` for card file
+    /// `rel` (not checked: [`Pool::payload`] checks what it serves).
+    pub fn holds(&self, rel: &str, payload: u64) -> bool {
+        self.files
+            .get(rel)
+            .is_some_and(|(written, _)| *written == payload)
+    }
+}
+
+/// A payload as an entry (and the pool) keeps it, and its hash (the
+/// [`Mark::payload`] of an entry made from it).
+pub fn payload_of<T: Serialize + ?Sized>(kept: &T) -> Option<(Vec<u8>, u64)> {
+    let payload = rmp_serde::to_vec(kept).ok()?;
+    let hash = hash_bytes(&payload);
+    Some((payload, hash))
+}
+
+/// What a payload holds, decoded (`None` when it does not decode as `T`).
+pub fn decode<T: DeserializeOwned>(payload: &[u8]) -> Option<T> {
+    rmp_serde::from_slice(payload).ok()
 }
 
 /// Whether `name` is an entry's (16 hex digits) or a temporary file's
@@ -430,6 +550,47 @@ mod tests {
         cache.put_record(9, &record);
         cache.drop_record();
         assert_eq!(cache.get_record::<Vec<Card>>(9), None, "dropped");
+    }
+
+    #[test]
+    fn a_pool_serves_a_payload_only_under_its_hash_and_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
+        let (a, hash_a) = payload_of(&vec![card("a")]).unwrap();
+        let (b, hash_b) = payload_of(&vec![card("b"), card("c")]).unwrap();
+        assert_eq!(cache.get_pool(9).map(|p| p.len()), None, "none yet");
+        cache.put_pool(9, [("cards/g/a.toml", &a[..]), ("cards/g/b.toml", &b[..])]);
+        let pool = cache.get_pool(9).unwrap();
+        assert_eq!(pool.len(), 2);
+        let served = pool.payload("cards/g/b.toml", hash_b).unwrap();
+        assert_eq!(
+            decode::<Vec<Card>>(served),
+            Some(vec![card("b"), card("c")])
+        );
+        assert_eq!(
+            pool.payload("cards/g/a.toml", hash_b),
+            None,
+            "another payload"
+        );
+        assert_eq!(pool.payload("cards/g/c.toml", hash_a), None, "another file");
+        assert!(cache.get_pool(8).is_none(), "other limits");
+        let other = CheckCache::new(dir.path(), "g", 2).unwrap().unwrap();
+        assert!(other.get_pool(9).is_none(), "other schemas");
+        // Damaged: the payload it hits is not served, the other one is.
+        let path = dir.path().join("build/.cache/g.pool");
+        let mut bytes = fs::read(&path).unwrap();
+        *bytes.last_mut().unwrap() ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        let pool = cache.get_pool(9).unwrap();
+        assert_eq!(pool.payload("cards/g/b.toml", hash_b), None);
+        assert!(pool.payload("cards/g/a.toml", hash_a).is_some());
+        // A length that runs past the end: nothing is read.
+        bytes.truncate(bytes.len() - 3);
+        fs::write(&path, &bytes).unwrap();
+        assert!(cache.get_pool(9).is_none(), "truncated");
+        cache.put_pool(9, [("cards/g/a.toml", &a[..])]);
+        cache.drop_record();
+        assert!(cache.get_pool(9).is_none(), "dropped with the record");
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub mod sheet;
 mod toml;
 mod walk;
 
-pub use self::cache::{CheckCache, Mark, hash_text, settled_stamp};
+pub use self::cache::{CheckCache, Mark, Pool, decode, hash_text, payload_of, settled_stamp};
 pub use self::confine::{Jail, ReadProblem, Stamp};
 
 pub use self::read::text_of;

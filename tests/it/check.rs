@@ -174,6 +174,9 @@ fn a_damaged_or_stale_cache_is_ignored() {
         }
         std::fs::write(e, bytes).unwrap();
     }
+    // The game's record vouches for files by their stamps without the
+    // entries: without it, every entry is read.
+    std::fs::remove_file(ws.path().join("build/.cache/intrepidos.verdict")).unwrap();
     let run = ws.run(["check"]).succeeds();
     assert!(
         !run.stderr.contains("unchanged"),
@@ -449,4 +452,254 @@ fn a_card_edit_the_verdict_does_not_read_is_answered_from_the_record() {
         longer.replacen("name = \"Emboscada\"", "name = \"Emboscada!\"", 1),
     );
     ws.run(["check"]).fails().stderr_has("deck::size");
+}
+
+/// Gives every file under `cards/` an old, settled modification time, so
+/// that marks do not move as seconds pass (a fresh stamp is never trusted).
+fn settle_stamps(ws: &Workspace) {
+    fn walk(dir: &std::path::Path) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                walk(&path);
+            } else {
+                stamp_at(&path, 1_600_000_000);
+            }
+        }
+    }
+    walk(&ws.path().join("cards"));
+}
+
+/// The bytes of the files under `build/.cache/` that a check writes beside
+/// the per-file entries (the game's record and pool), and of the editor
+/// schemas.
+fn written(ws: &Workspace, game: &str) -> Vec<(String, Vec<u8>)> {
+    [
+        format!("build/.cache/{game}.verdict"),
+        format!("build/.cache/{game}.pool"),
+        format!("schemas/carta/editor/{game}.cards.json"),
+        format!("schemas/carta/editor/{game}.deck.json"),
+    ]
+    .into_iter()
+    .map(|rel| {
+        let bytes = std::fs::read(ws.path().join(&rel)).unwrap_or_default();
+        (rel, bytes)
+    })
+    .collect()
+}
+
+/// Checks the workspace through the cache after `edit` (twice: the check
+/// that compiles it from its record, then the one the record answers) and
+/// asserts that each prints what a `--no-cache` check prints, exit code
+/// included; that the editor schemas are those the cold check writes; and
+/// that the record is the one a compile without it writes (the pool may
+/// lag a few files behind: it serves only what the record vouches for).
+fn compiles_as_cold(ws: &Workspace, edit: &str) {
+    let args = ["--message-format", "json", "-v", "check"];
+    let warm = ws.run(args);
+    let again = ws.run(args);
+    let files = written(ws, "intrepidos");
+    let cold = ws.run(["--message-format", "json", "-v", "check", "--no-cache"]);
+    for (round, run) in [("after the edit", &warm), ("again", &again)] {
+        assert_eq!(run.code, cold.code, "{edit}, {round}: {}", run.stderr);
+        assert_eq!(run.stdout, cold.stdout, "{edit}, {round}");
+    }
+    let cold_files = written(ws, "intrepidos");
+    assert!(files[2..] == cold_files[2..], "{edit}: the editor schemas");
+    // A card file with problems is not cached, and leaves no record.
+    if files[0].1.is_empty() {
+        assert!(
+            cold.stdout.contains("\"schema::"),
+            "{edit}: {}",
+            cold.stdout
+        );
+        return;
+    }
+    for rel in [
+        "build/.cache/intrepidos.verdict",
+        "build/.cache/intrepidos.pool",
+    ] {
+        std::fs::remove_file(ws.path().join(rel)).unwrap();
+    }
+    ws.run(args);
+    let compiled = written(ws, "intrepidos");
+    assert!(
+        files[0] == compiled[0],
+        "{edit}: the record as a compile writes it"
+    );
+}
+
+#[test]
+fn every_edit_the_record_cannot_answer_compiles_from_it_as_a_cold_check_would() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    settle_stamps(&ws);
+    compiles_as_cold(&ws, "the first check");
+    let round = std::cell::Cell::new(0);
+    // Each edit leaves the file with a stamp of its own, old enough to trust.
+    let write = |path: &str, text: String| {
+        ws.write(path, text);
+        round.set(round.get() + 1);
+        stamp_at(&ws.path().join(path), 1_700_000_000 + round.get());
+    };
+    let edit = |path: &str, from: &str, to: &str| {
+        let text = ws.read(path);
+        assert!(text.contains(from), "{from}");
+        write(path, text.replacen(from, to, 1));
+    };
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    edit(
+        combate,
+        "name = \"Contragolpe\"",
+        "name = \"Golpe Certeiro\"",
+    );
+    compiles_as_cold(&ws, "a rename that makes two decks illegal");
+    edit(
+        combate,
+        "name = \"Golpe Certeiro\"",
+        "name = \"Contragolpe\"",
+    );
+    compiles_as_cold(&ws, "the name back: legal again");
+    edit(
+        combate,
+        "name = \"Explosão Arcana\"",
+        "name = \"Explosão Astral\"",
+    );
+    compiles_as_cold(&ws, "a rename no rule minds");
+    let extra = "cards/intrepidos/extra.toml";
+    let card = |id: &str| {
+        format!(
+            "[[card]]\nid = \"{id}\"\nkind = \"action\"\nname = \"Nova\"\neffect = \"x\"\nflavour = \"y\"\n"
+        )
+    };
+    write(extra, card("nova"));
+    compiles_as_cold(&ws, "a new card file");
+    std::fs::remove_file(ws.path().join(extra)).unwrap();
+    compiles_as_cold(&ws, "a deleted card file");
+    let mares = "cards/intrepidos/decks/mares-de-peixes.toml";
+    edit(mares, "[main]\n", "[main]\nnovo = 1\n");
+    compiles_as_cold(&ws, "a deck naming an unknown card");
+    write(extra, card("nova"));
+    compiles_as_cold(&ws, "a new card the unknown line is one letter from");
+    edit(mares, "novo = 1", "nova = 1");
+    compiles_as_cold(&ws, "the deck names it");
+    std::fs::remove_file(ws.path().join(extra)).unwrap();
+    compiles_as_cold(&ws, "a deleted card file a deck names");
+    edit(mares, "nova = 1\n", "");
+    compiles_as_cold(&ws, "the deck as it was");
+    edit(
+        combate,
+        "id = \"explosao-arcana\"",
+        "id = \"explosao-arcana-ii\"",
+    );
+    compiles_as_cold(&ws, "an id a deck names, changed: it names no card");
+    edit(
+        combate,
+        "kind = \"action\"\nname = \"Explosão Astral\"",
+        "kind = \"potion\"\nname = \"Explosão Astral\"",
+    );
+    compiles_as_cold(
+        &ws,
+        "a card's kind changed: its schema's verdict, no record",
+    );
+    edit(
+        combate,
+        "kind = \"potion\"\nname = \"Explosão Astral\"",
+        "kind = \"action\"\nname = \"Explosão Astral\"",
+    );
+    compiles_as_cold(&ws, "the kind back");
+}
+
+#[test]
+fn a_deck_is_judged_again_only_when_a_card_it_names_changed() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    settle_stamps(&ws);
+    // A deck broken under its old stamp is trusted unread while its
+    // recorded verdict stands, and judged again once it does not: it tells
+    // the two apart.
+    let deck = ws.path().join("cards/intrepidos/decks/furia-de-aries.toml");
+    ws.run(["check"]).succeeds();
+    let text = std::fs::read_to_string(&deck).unwrap();
+    std::fs::write(
+        &deck,
+        text.replacen("golpe-certeiro = 2", "golpe-certeiro = 1", 1),
+    )
+    .unwrap();
+    stamp_at(&deck, 1_600_000_000);
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    let rename = |from: &str, to: &str, secs: u64| {
+        ws.write(combate, ws.read(combate).replacen(from, to, 1));
+        stamp_at(&ws.path().join(combate), secs);
+    };
+    // Named by another deck only: Fúria de Áries keeps its verdict.
+    rename("\"Explosão Arcana\"", "\"Explosão Astral\"", 1_700_000_001);
+    ws.run(["check"])
+        .succeeds()
+        .stderr_has("(12 unchanged card files taken from the last check)");
+    // Named by Fúria de Áries: judged again, and found broken.
+    rename(
+        "\"Flechas Flamejantes\"",
+        "\"Flechas de Fogo\"",
+        1_700_000_002,
+    );
+    ws.run(["check"]).fails().stderr_has("deck::size");
+}
+
+#[test]
+fn a_damaged_or_foreign_pool_is_never_trusted() {
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    settle_stamps(&ws);
+    ws.run(["check"]).succeeds();
+    let pool = ws.path().join("build/.cache/intrepidos.pool");
+    let entries = ws.path().join("build/.cache/intrepidos");
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    let names = [
+        "Explosão Arcana",
+        "Explosão Astral",
+        "Explosão",
+        "Explosão!",
+    ];
+    // The human report, but for the summary line (which counts the files
+    // taken from the cache).
+    let report = |run: &crate::harness::Run| {
+        let lines = run.stderr.lines().filter(|l| !l.starts_with("checked "));
+        (run.code, lines.collect::<Vec<_>>().join("\n"))
+    };
+    for (i, damage) in [
+        "the pool",
+        "the pool and the entries",
+        "another game's pool",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if i == 2 {
+            std::fs::copy(ws.path().join("build/.cache/zodiacos.pool"), &pool).unwrap();
+        } else {
+            // Every payload damaged somewhere.
+            let mut bytes = std::fs::read(&pool).unwrap();
+            for at in (64..bytes.len()).step_by(101) {
+                bytes[at] ^= 0x55;
+            }
+            std::fs::write(&pool, &bytes).unwrap();
+        }
+        if i > 0 {
+            for e in std::fs::read_dir(&entries).unwrap() {
+                std::fs::write(e.unwrap().path(), b"carta").unwrap();
+            }
+        }
+        let (from, to) = (names[i], names[i + 1]);
+        ws.write(combate, ws.read(combate).replacen(from, to, 1));
+        stamp_at(&ws.path().join(combate), 1_700_000_000 + i as u64);
+        let warm = ws.run(["check", "intrepidos"]);
+        let cold = ws.run(["check", "intrepidos", "--no-cache"]);
+        assert_eq!(report(&warm), report(&cold), "{damage}");
+        if i > 0 {
+            // Only the edited file, whose entry the check just wrote.
+            assert!(
+                warm.stderr.contains("(1 unchanged card files"),
+                "{damage}: {}",
+                warm.stderr
+            );
+        }
+    }
 }

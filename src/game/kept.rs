@@ -1,0 +1,132 @@
+//! What the game's record keeps of a check besides its inputs' marks: each
+//! diagnostic with its files by path, and the mark of a deck or
+//! translation file; and how a kept diagnostic is placed again.
+
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::{Diagnostic, Elided, FileId, Label, Severity};
+use crate::load::{Mark, Stamp, Workspace, hash_text, settled_stamp};
+
+/// A diagnostic as the record keeps it: files by path.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Kept {
+    pub(super) severity: u8,
+    pub(super) code: String,
+    pub(super) message: String,
+    pub(super) primary: Option<KeptLabel>,
+    pub(super) labels: Vec<KeptLabel>,
+    pub(super) help: Option<String>,
+    /// A placeholder's count and errors (see `diag::cap`).
+    pub(super) elided: (usize, usize),
+}
+
+/// A label as the record keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct KeptLabel {
+    pub(super) file: String,
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) message: String,
+}
+
+/// The mark of a deck or translation file: its stamp and text.
+pub(super) fn text_mark(text: &str, stamp: Option<Stamp>) -> Mark {
+    Mark {
+        stamp: settled_stamp(stamp),
+        content: hash_text(text),
+        payload: 0,
+        shape: 0,
+    }
+}
+
+/// What the record keeps of a card id a deck names: a 32-bit hash (two ids
+/// that share one only make a deck be judged again when it need not be).
+pub(super) fn id_hash(id: &str) -> u32 {
+    // The low half of a 64-bit hash.
+    #[allow(clippy::cast_possible_truncation)]
+    let low = hash_text(id) as u32;
+    low
+}
+
+/// Diagnostic `d` of `ws`, as the record keeps it.
+pub(super) fn kept(ws: &Workspace, d: &Diagnostic) -> Kept {
+    let label = |l: &Label| KeptLabel {
+        file: ws.sources.get(l.file).name.clone(),
+        start: l.span.start,
+        end: l.span.end,
+        message: l.message.clone(),
+    };
+    Kept {
+        severity: match d.severity {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+            Severity::Advice => 2,
+        },
+        code: d.code.to_owned(),
+        message: d.message.clone(),
+        primary: d.primary.as_ref().map(label),
+        labels: d.labels.iter().map(label).collect(),
+        help: d.help.clone(),
+        elided: (d.elided.count, d.elided.errors),
+    }
+}
+
+/// Kept diagnostic `k` placed again, each file found by `file_of`; `None`
+/// when a file is not found, or `k` is not one carta could have written:
+/// the record lies in the workspace, and a crafted one must not put an
+/// escape sequence on the terminal, nor a span that runs backwards.
+pub(super) fn place(k: &Kept, file_of: &dyn Fn(&str) -> Option<FileId>) -> Option<Diagnostic> {
+    let clean = |s: &str| !s.chars().any(char::is_control);
+    let label = |l: &KeptLabel| {
+        if !clean(&l.message) || l.start > l.end {
+            return None;
+        }
+        Some(Label {
+            file: file_of(&l.file)?,
+            span: l.start..l.end,
+            message: l.message.clone(),
+        })
+    };
+    if !clean(&k.message) || !k.help.as_deref().is_none_or(clean) {
+        return None;
+    }
+    let primary = match &k.primary {
+        Some(l) => Some(label(l)?),
+        None => None,
+    };
+    Some(Diagnostic {
+        severity: [Severity::Error, Severity::Warning, Severity::Advice]
+            .get(usize::from(k.severity))
+            .copied()?,
+        code: intern(&k.code)?,
+        message: k.message.clone(),
+        primary,
+        labels: k.labels.iter().map(label).collect::<Option<_>>()?,
+        help: k.help.clone(),
+        elided: Elided {
+            count: k.elided.0,
+            errors: k.elided.1,
+        },
+        // A recalled verdict is printed by the command line only.
+        words: None,
+    })
+}
+
+/// A diagnostic's code is a `&'static str` (the codes carta writes); one
+/// read back from a record is leaked once per distinct code and run, and a
+/// record naming more, or longer, codes than carta has is not trusted.
+fn intern(code: &str) -> Option<&'static str> {
+    static CODES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut codes = CODES.lock().ok()?;
+    if let Some(c) = codes.iter().find(|c| **c == code) {
+        return Some(c);
+    }
+    if codes.len() >= 256 || code.len() > 64 || !code.chars().all(|c| c.is_ascii_graphic()) {
+        return None;
+    }
+    let leaked: &'static str = Box::leak(code.to_owned().into_boxed_str());
+    codes.push(leaked);
+    Some(leaked)
+}
