@@ -5,7 +5,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use jsonschema::{Draft, PatternOptions, Registry, Resource, Validator};
+use jsonschema::json::Json;
+use jsonschema::{
+    Draft, PatternOptions, Registry, Resource, Retrieve, ValidationOptions, Validator,
+};
 use serde_json::{Map, Value};
 
 use super::display::{self, FaceField, LabelPattern};
@@ -13,6 +16,7 @@ use super::documents::{
     PathStep, REF_KEYWORD, SchemaDoc, approx_span, json_pointer_span, normalize, parse_schema,
     percent_decode, uri_of, without_uris,
 };
+use super::instance::TreeJson;
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::suggest;
@@ -33,8 +37,12 @@ pub struct RefPattern {
 /// The compiled schema of one kind.
 #[derive(Debug, Clone)]
 pub struct KindSchema {
-    /// The compiled validator.
+    /// The compiled validator, of a card as JSON (the one whose errors
+    /// become diagnostics).
     pub validator: Validator,
+    /// The same schema compiled for a card of the event reader's tree,
+    /// which a clean file's cards are validated as, in place.
+    pub tree: Validator<TreeJson>,
     /// Where card references stand in cards of this kind.
     pub refs: Vec<RefPattern>,
     /// Where values with printed labels (`x-carta-labels`) stand.
@@ -101,12 +109,17 @@ impl GameSchemas {
                 missing.push(kind.clone());
                 continue;
             };
-            match validator(&registry, uri, doc) {
-                Ok(validator) => {
+            let compiled = validator(jsonschema::options(), &registry, uri, doc).and_then(|v| {
+                let tree = validator(jsonschema::options_for::<TreeJson>(), &registry, uri, doc)?;
+                Ok((v, tree))
+            });
+            match compiled {
+                Ok((validator, tree)) => {
                     schemas.kinds.insert(
                         kind.clone(),
                         KindSchema {
                             validator,
+                            tree,
                             refs: Vec::new(),
                             labels: Vec::new(),
                             face: Vec::new(),
@@ -413,13 +426,15 @@ fn registry(docs: &[SchemaDoc], diags: &mut Diagnostics) -> Option<Registry<'sta
     }
 }
 
-/// The validator of the schema document `doc`, registered at `uri`.
-fn validator<'d>(
+/// The validator of the schema document `doc`, registered at `uri`, for
+/// instances of the representation `options` is for.
+fn validator<'d, F: Json>(
+    options: ValidationOptions<'_, Arc<dyn Retrieve>, F>,
     registry: &Registry<'_>,
     uri: &str,
     doc: &'d SchemaDoc,
-) -> Result<Validator, jsonschema::ValidationError<'d>> {
-    jsonschema::options()
+) -> Result<Validator<F>, jsonschema::ValidationError<'d>> {
+    options
         .with_draft(Draft::Draft202012)
         .with_registry(registry)
         .with_base_uri(uri.to_owned())
