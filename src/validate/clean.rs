@@ -105,8 +105,14 @@ fn clean_card<'a>(
         .unwrap_or_default();
     // The schema sees the card without its reserved fields.
     table.entries.retain(|e| !RESERVED.contains(&&*e.key));
-    if schema.is_some_and(|s| !s.tree.is_valid(&node)) {
-        return None;
+    if let Some(schema) = schema {
+        let valid = match schemas.tree_validator(&kind) {
+            Some(tree) => tree.is_valid(&node),
+            None => schema.validator.is_valid(&node.item.to_json()),
+        };
+        if !valid {
+            return None;
+        }
     }
     let Item::Table(table) = node.item else {
         return None;
@@ -237,6 +243,34 @@ mod tests {
             .unwrap()
             .unwrap();
         (g.schemas, g.manifest.manifest.kind_ids())
+    }
+
+    /// Past a kind's first `TREE_AFTER` cards, its cards are validated by
+    /// the tree validator, to the same cards, and a bad one still leaves
+    /// the file to `read_in_full`.
+    #[test]
+    fn a_kind_with_many_cards_is_validated_in_place_to_the_same_cards() {
+        let (schemas, kinds) = schemas_and_kinds();
+        let card = |i: usize, effect: &str| {
+            format!(
+                "[[card]]\nid = \"a{i}\"\nkind = \"action\"\nname = \"A\"\n{effect}flavour = \"f\"\n"
+            )
+        };
+        let many = super::super::schemas::TREE_AFTER + 8;
+        let text: String = (0..many).map(|i| card(i, "effect = \"e\"\n")).collect();
+        assert!(schemas.kind("action").is_some());
+        let cheap = read_clean(FileId(0), &text, &kinds, &schemas, None, false).unwrap();
+        let full = read_in_full(FileId(0), &text, &kinds, &schemas, None, false);
+        assert_eq!(cheap, full.cards);
+        assert!(schemas.tree_validator("action").is_some());
+        // The last card lacks a required field: refused in place.
+        let bad = format!("{text}{}", card(many, ""));
+        assert_eq!(
+            read_clean(FileId(0), &bad, &kinds, &schemas, None, false),
+            None
+        );
+        let full = read_in_full(FileId(0), &bad, &kinds, &schemas, None, false);
+        assert!(!full.diagnostics.is_empty());
     }
 
     /// Anything `read_in_full` would report leaves the file to it.
