@@ -6,8 +6,6 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use super::card::{
     CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, finish_card, header_of, is_valid_id,
     read_in_full,
@@ -61,25 +59,31 @@ pub(super) fn read_clean(
     };
     let mut cards = Vec::with_capacity(items.len());
     for node in items {
-        let Item::Table(table) = node.item else {
-            return None;
+        let header = header_of(text, node.span.clone());
+        let (mut raw, table) = clean_card(file, header, node, kinds, schemas)?;
+        // Only the fields a check keeps become JSON; a build packs them all.
+        raw.fields = match keep {
+            Some(keep) if !pack => table.into_json_where(|k| keep.contains(k)),
+            _ => table.into_json(),
         };
-        let header = header_of(text, node.span);
-        let mut raw = clean_card(file, header, table, kinds, schemas)?;
         finish_card(&mut raw, keep, pack);
         cards.push(raw);
     }
     Some(cards)
 }
 
-/// One card, if nothing about it would be reported.
-fn clean_card(
+/// One card, if nothing about it would be reported, and its fields (all
+/// but the reserved ones), validated in place.
+fn clean_card<'a>(
     file: FileId,
     header: crate::diag::Span,
-    table: Table<'_>,
+    mut node: Node<'a>,
     kinds: &[String],
     schemas: &GameSchemas,
-) -> Option<RawCard> {
+) -> Option<(RawCard, Table<'a>)> {
+    let Item::Table(table) = &mut node.item else {
+        return None;
+    };
     let text = |name: &str| {
         table
             .get(name)
@@ -97,29 +101,35 @@ fn clean_card(
     let (id, name, kind) = (id.to_owned(), name.to_owned(), kind.to_owned());
     let schema = schemas.kind(&kind);
     let refs = schema
-        .map(|s| collect_refs(&table, &s.refs))
+        .map(|s| collect_refs(table, &s.refs))
         .unwrap_or_default();
-    let fields = table.into_json_without(&RESERVED);
-    // jsonschema validates a `Value`: the map moves in and back out.
-    let instance = Value::Object(fields);
-    if schema.is_some_and(|s| !s.validator.is_valid(&instance)) {
-        return None;
+    // The schema sees the card without its reserved fields.
+    table.entries.retain(|e| !RESERVED.contains(&&*e.key));
+    if let Some(schema) = schema {
+        let valid = match schemas.tree_validator(&kind) {
+            Some(tree) => tree.is_valid(&node),
+            None => schema.validator.is_valid(&node.item.to_json()),
+        };
+        if !valid {
+            return None;
+        }
     }
-    let Value::Object(fields) = instance else {
+    let Item::Table(table) = node.item else {
         return None;
     };
-    Some(RawCard {
+    let raw = RawCard {
         id,
         kind,
         name,
         copies,
-        fields,
+        fields: serde_json::Map::new(),
         packed: None,
         file,
         header,
         id_span,
         refs,
-    })
+    };
+    Some((raw, table))
 }
 
 /// The strings at each reference pattern's path in a card, as
@@ -233,6 +243,34 @@ mod tests {
             .unwrap()
             .unwrap();
         (g.schemas, g.manifest.manifest.kind_ids())
+    }
+
+    /// Past a kind's first `TREE_AFTER` cards, its cards are validated by
+    /// the tree validator, to the same cards, and a bad one still leaves
+    /// the file to `read_in_full`.
+    #[test]
+    fn a_kind_with_many_cards_is_validated_in_place_to_the_same_cards() {
+        let (schemas, kinds) = schemas_and_kinds();
+        let card = |i: usize, effect: &str| {
+            format!(
+                "[[card]]\nid = \"a{i}\"\nkind = \"action\"\nname = \"A\"\n{effect}flavour = \"f\"\n"
+            )
+        };
+        let many = super::super::schemas::TREE_AFTER + 8;
+        let text: String = (0..many).map(|i| card(i, "effect = \"e\"\n")).collect();
+        assert!(schemas.kind("action").is_some());
+        let cheap = read_clean(FileId(0), &text, &kinds, &schemas, None, false).unwrap();
+        let full = read_in_full(FileId(0), &text, &kinds, &schemas, None, false);
+        assert_eq!(cheap, full.cards);
+        assert!(schemas.tree_validator("action").is_some());
+        // The last card lacks a required field: refused in place.
+        let bad = format!("{text}{}", card(many, ""));
+        assert_eq!(
+            read_clean(FileId(0), &bad, &kinds, &schemas, None, false),
+            None
+        );
+        let full = read_in_full(FileId(0), &bad, &kinds, &schemas, None, false);
+        assert!(!full.diagnostics.is_empty());
     }
 
     /// Anything `read_in_full` would report leaves the file to it.

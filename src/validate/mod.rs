@@ -7,6 +7,7 @@ mod cell_types;
 mod clean;
 pub mod display;
 mod documents;
+mod instance;
 pub mod manifest;
 mod messages;
 mod packed;

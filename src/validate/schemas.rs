@@ -3,9 +3,13 @@
 //! the `x-carta-ref` keyword that marks card references.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
-use jsonschema::{Draft, PatternOptions, Registry, Resource, Validator};
+use jsonschema::json::Json;
+use jsonschema::{
+    Draft, PatternOptions, Registry, Resource, Retrieve, ValidationOptions, Validator,
+};
 use serde_json::{Map, Value};
 
 use super::display::{self, FaceField, LabelPattern};
@@ -13,6 +17,7 @@ use super::documents::{
     PathStep, REF_KEYWORD, SchemaDoc, approx_span, json_pointer_span, normalize, parse_schema,
     percent_decode, uri_of, without_uris,
 };
+use super::instance::TreeJson;
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::suggest;
@@ -33,8 +38,12 @@ pub struct RefPattern {
 /// The compiled schema of one kind.
 #[derive(Debug, Clone)]
 pub struct KindSchema {
-    /// The compiled validator.
+    /// The compiled validator, of a card as JSON (the one whose errors
+    /// become diagnostics).
     pub validator: Validator,
+    /// The same schema for a card of the event reader's tree, compiled
+    /// once the kind has had enough cards ([`GameSchemas::tree_validator`]).
+    tree: Arc<LazyTree>,
     /// Where card references stand in cards of this kind.
     pub refs: Vec<RefPattern>,
     /// Where values with printed labels (`x-carta-labels`) stand.
@@ -45,12 +54,27 @@ pub struct KindSchema {
     pub uri: String,
 }
 
+/// How many cards of a kind are validated as JSON before its schema is
+/// compiled a second time, for the event reader's tree: that compile costs
+/// about what validating a few hundred cards as JSON costs more than in
+/// place, so a small game never pays it.
+pub(super) const TREE_AFTER: usize = 256;
+
+/// A kind's validator of the event reader's tree, compiled on demand.
+#[derive(Debug, Default)]
+struct LazyTree {
+    seen: AtomicUsize,
+    validator: OnceLock<Option<Validator<TreeJson>>>,
+}
+
 /// Every compiled kind schema of a game, plus the raw documents (for
 /// looking up titles and allowed property names when explaining errors).
 #[derive(Debug, Clone, Default)]
 pub struct GameSchemas {
     kinds: HashMap<String, KindSchema>,
     docs: HashMap<String, Value>,
+    /// The documents' registry, for the validators compiled later.
+    registry: Option<Arc<Registry<'static>>>,
 }
 
 impl GameSchemas {
@@ -101,12 +125,13 @@ impl GameSchemas {
                 missing.push(kind.clone());
                 continue;
             };
-            match validator(&registry, uri, doc) {
+            match validator(jsonschema::options(), &registry, uri, &doc.doc) {
                 Ok(validator) => {
                     schemas.kinds.insert(
                         kind.clone(),
                         KindSchema {
                             validator,
+                            tree: Arc::default(),
                             refs: Vec::new(),
                             labels: Vec::new(),
                             face: Vec::new(),
@@ -118,6 +143,7 @@ impl GameSchemas {
             }
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
+        schemas.registry = Some(Arc::new(registry));
         schemas.annotate();
         (schemas, missing)
     }
@@ -246,6 +272,23 @@ impl GameSchemas {
     /// The compiled schema of `kind`, if it compiled.
     pub fn kind(&self, kind: &str) -> Option<&KindSchema> {
         self.kinds.get(kind)
+    }
+
+    /// The validator of a card of `kind` as the event reader's tree, for
+    /// the cards of a kind after its first [`TREE_AFTER`] (which the
+    /// caller validates as JSON): `None` before, or if it did not compile.
+    pub fn tree_validator(&self, kind: &str) -> Option<&Validator<TreeJson>> {
+        let k = self.kinds.get(kind)?;
+        if k.tree.seen.fetch_add(1, Ordering::Relaxed) < TREE_AFTER {
+            return None;
+        }
+        k.tree
+            .validator
+            .get_or_init(|| {
+                let options = jsonschema::options_for::<TreeJson>();
+                validator(options, self.registry.as_ref()?, &k.uri, &self.docs[&k.uri]).ok()
+            })
+            .as_ref()
     }
 
     /// The schema object at an absolute keyword location's parent, e.g. for
@@ -413,13 +456,15 @@ fn registry(docs: &[SchemaDoc], diags: &mut Diagnostics) -> Option<Registry<'sta
     }
 }
 
-/// The validator of the schema document `doc`, registered at `uri`.
-fn validator<'d>(
+/// The validator of the schema document `doc`, registered at `uri`, for
+/// instances of the representation `options` is for.
+fn validator<'d, F: Json>(
+    options: ValidationOptions<'_, Arc<dyn Retrieve>, F>,
     registry: &Registry<'_>,
     uri: &str,
-    doc: &'d SchemaDoc,
-) -> Result<Validator, jsonschema::ValidationError<'d>> {
-    jsonschema::options()
+    doc: &'d Value,
+) -> Result<Validator<F>, jsonschema::ValidationError<'d>> {
+    options
         .with_draft(Draft::Draft202012)
         .with_registry(registry)
         .with_base_uri(uri.to_owned())
@@ -428,7 +473,7 @@ fn validator<'d>(
         // instead of giving up on a card's value later.
         .with_pattern_options(PatternOptions::regex())
         .offline()
-        .build(&doc.doc)
+        .build(doc)
 }
 
 fn compile_error(kind: &str, doc: &SchemaDoc, e: &jsonschema::ValidationError<'_>) -> Diagnostic {

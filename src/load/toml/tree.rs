@@ -114,19 +114,27 @@ impl<'a> Table<'a> {
 
     /// The table as a JSON object (strings and keys copied out of the text).
     pub fn into_json(self) -> Map<String, Value> {
-        self.into_json_without(&[])
+        self.into_json_where(|_| true)
     }
 
-    /// The table as a JSON object without the keys in `skip` (a card's
-    /// reserved fields, which are not copied only to be removed).
-    pub fn into_json_without(self, skip: &[&str]) -> Map<String, Value> {
-        let mut map = Map::with_capacity(self.entries.len());
+    /// The table as a JSON object of the keys `keep` accepts (a card's
+    /// fields a check keeps: the others are never copied).
+    pub fn into_json_where(self, keep: impl Fn(&str) -> bool) -> Map<String, Value> {
+        let kept = self.entries.iter().filter(|e| keep(&e.key)).count();
+        let mut map = Map::with_capacity(kept);
         for e in self.entries {
-            if !skip.contains(&&*e.key) {
+            if keep(&e.key) {
                 map.insert(e.key.into_owned(), e.node.item.into_json());
             }
         }
         map
+    }
+
+    fn to_json(&self) -> Map<String, Value> {
+        self.entries
+            .iter()
+            .map(|e| (e.key.to_string(), e.node.item.to_json()))
+            .collect()
     }
 }
 
@@ -144,6 +152,20 @@ impl Item<'_> {
                 Value::Array(items.into_iter().map(|n| n.item.into_json()).collect())
             }
             Item::Table(t) => Value::Object(t.into_json()),
+        }
+    }
+
+    /// The value as JSON, copied (for what reads a value whole: an error's
+    /// instance, a `const` or `enum` of arrays and tables).
+    pub fn to_json(&self) -> Value {
+        match self {
+            Item::String(s) => Value::String(s.to_string()),
+            Item::Integer(i) => Value::Number((*i).into()),
+            Item::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            Item::Boolean(b) => Value::Bool(*b),
+            Item::Datetime(d) => Value::String(d.clone()),
+            Item::Array(items, _) => Value::Array(items.iter().map(|n| n.item.to_json()).collect()),
+            Item::Table(t) => Value::Object(t.to_json()),
         }
     }
 
