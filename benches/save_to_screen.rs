@@ -18,6 +18,11 @@
 //! PAUSE_MS=5000 CARTA_BENCH_WORKSPACE="/tmp/real intrepidos" cargo bench --bench save_to_screen
 //! ```
 //!
+//! With `CARTA_BENCH_BASE=<another carta binary>`, each game is measured
+//! with that binary first and then with this build's, in the same run, and
+//! the ratio of their medians is printed (the machine is noisy: only a
+//! ratio in one run compares).
+//!
 //! A missing chromium or chromedriver fails the bench: it never skips.
 #![allow(clippy::too_many_lines)]
 
@@ -91,9 +96,10 @@ fn shipped(game: &str, dir: &Path) {
     }
 }
 
-/// `carta watch --serve` in `root`, once it serves: the process and its URL.
-fn start_watch(root: &Path) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
+/// `carta watch --serve` (the binary `carta`) in `root`, once it serves:
+/// the process and its URL.
+fn start_watch(carta: &Path, root: &Path) -> (Killed, String) {
+    let mut child = Command::new(carta)
         .args(["watch", "--serve", "--port", "0"])
         .current_dir(root)
         .env("NO_COLOR", "1")
@@ -210,8 +216,8 @@ fn now_ms() -> f64 {
 
 /// Saves a new name into the card `rounds` times and measures each save
 /// to screen, in ms.
-async fn measure(root: &Path, game: &str, rounds: usize) -> Vec<f64> {
-    let (_watch, url) = start_watch(root);
+async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Vec<f64> {
+    let (_watch, url) = start_watch(carta, root);
     let profile = tempfile::tempdir().unwrap();
     let (_driver, client) = browser(profile.path()).await;
     client.goto(&format!("{url}g/{game}/")).await.unwrap();
@@ -303,16 +309,29 @@ async fn main() {
             runs.push(((*game).to_owned(), tmp.path().to_path_buf(), Some(tmp)));
         }
     }
+    let this = PathBuf::from(env!("CARGO_BIN_EXE_carta"));
+    let base = std::env::var_os("CARTA_BENCH_BASE").map(PathBuf::from);
     for (game, root, _keep) in &runs {
-        let mut times = measure(root, game, rounds).await;
-        times.sort_by(f64::total_cmp);
-        println!(
-            "{game}: save to screen p50 {:.0} ms, p95 {:.0} ms, best {:.0} ms, worst {:.0} ms ({} rounds)",
-            percentile(&times, 50.0),
-            percentile(&times, 95.0),
-            times[0],
-            times[times.len() - 1],
-            times.len()
-        );
+        let mut medians = Vec::new();
+        for (label, carta) in base
+            .iter()
+            .map(|b| ("base", b))
+            .chain(std::iter::once(("this", &this)))
+        {
+            let mut times = measure(carta, root, game, rounds).await;
+            times.sort_by(f64::total_cmp);
+            let p50 = percentile(&times, 50.0);
+            medians.push(p50);
+            println!(
+                "{game} ({label}): save to screen p50 {p50:.0} ms, p95 {:.0} ms, best {:.0} ms, worst {:.0} ms ({} rounds)",
+                percentile(&times, 95.0),
+                times[0],
+                times[times.len() - 1],
+                times.len()
+            );
+        }
+        if let [before, after] = medians[..] {
+            println!("{game}: p50 this ÷ base {:.2}", after / before);
+        }
     }
 }
