@@ -202,7 +202,11 @@ fn first_card(root: &Path, game: &str) -> (PathBuf, String) {
 /// the time a batch of mutations is delivered, when a node it added or
 /// changed holds the text (only those are read, so that the bench's own
 /// reading does not grow with the page).
-const OBSERVE: &str = "var want = arguments[0]; window.cartaSeenAt = null;
+const OBSERVE: &str = "var want = arguments[0]; window.cartaSeenAt = null; window.cartaToldAt = null;
+if (!window.cartaEvents) {
+  window.cartaEvents = new EventSource('/events');
+  window.cartaEvents.onmessage = function () { if (window.cartaToldAt === null) window.cartaToldAt = Date.now(); };
+}
 if (window.cartaObserver) window.cartaObserver.disconnect();
 function has(n) { return n && n.textContent !== null && n.textContent.indexOf(want) >= 0; }
 window.cartaObserver = new MutationObserver(function (records) {
@@ -222,8 +226,9 @@ fn now_ms() -> f64 {
 }
 
 /// Saves a new name into the card `rounds` times and measures each save
-/// to screen, in ms.
-async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Vec<f64> {
+/// to screen, in ms, and how long after the save the server told the page
+/// (the rest is the browser's).
+async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> (Vec<f64>, Vec<f64>) {
     let (_watch, url) = start_watch(carta, root);
     let profile = tempfile::tempdir().unwrap();
     let (_driver, client) = browser(profile.path()).await;
@@ -232,6 +237,7 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Vec<f6
     let text = std::fs::read_to_string(&file).unwrap();
     let quoted = format!("name = \"{name}\"");
     let mut times = Vec::new();
+    let mut told = Vec::new();
     // Two rounds to warm up (the first page, the caches).
     for round in 0..rounds + 2 {
         let want = format!("Bench {game} {round}");
@@ -259,13 +265,15 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Vec<f6
         };
         if round >= 2 {
             times.push(seen - start);
+            let at = client.execute("return window.cartaToldAt", vec![]).await.unwrap();
+            told.push(at.as_f64().map_or(f64::NAN, |at| at - start));
         }
         // Let the round finish (the deck builder's catalog) before the next.
         tokio::time::sleep(pause()).await;
     }
     client.close().await.unwrap();
     std::fs::write(&file, text).unwrap();
-    times
+    (times, told)
 }
 
 /// How long to wait after a save is seen before the next: `PAUSE_MS`,
@@ -325,16 +333,18 @@ async fn main() {
             .map(|b| ("base", b))
             .chain(std::iter::once(("this", &this)))
         {
-            let mut times = measure(carta, root, game, rounds).await;
+            let (mut times, mut told) = measure(carta, root, game, rounds).await;
             times.sort_by(f64::total_cmp);
+            told.sort_by(f64::total_cmp);
             let p50 = percentile(&times, 50.0);
             medians.push(p50);
             println!(
-                "{game} ({label}): save to screen p50 {p50:.0} ms, p95 {:.0} ms, best {:.0} ms, worst {:.0} ms ({} rounds)",
+                "{game} ({label}): save to screen p50 {p50:.0} ms, p95 {:.0} ms, best {:.0} ms, worst {:.0} ms ({} rounds); the page told after p50 {:.0} ms",
                 percentile(&times, 95.0),
                 times[0],
                 times[times.len() - 1],
-                times.len()
+                times.len(),
+                percentile(&told, 50.0)
             );
         }
         if let [before, after] = medians[..] {

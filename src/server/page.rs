@@ -35,7 +35,7 @@ const STYLE: &str = r"<style>
 /// whole page in place of this one instead. Server-sent events reconnect
 /// by themselves; a change during an update is applied after it.
 const LIVE: &str = r"(function () {
-  var seen = GENERATION, frame = 'FRAME', busy = false, again = false, MARK = 'data-carta-part';
+  var seen = GENERATION, frame = 'FRAME', busy = false, again = false, MARK = 'data-carta-part', shown = null;
   function json(url) {
     return fetch(url, { cache: 'no-store' }).then(function (r) { if (!r.ok) throw r; return r.json(); });
   }
@@ -89,7 +89,8 @@ const LIVE: &str = r"(function () {
     return asked.then(function (got) {
       if (changed.some(function (h) { return typeof got[h] !== 'string'; })) return whole();
       put(now.parts, have, got);
-      top(now.top);
+      // The bar, overlay and decks are put in place only when they changed.
+      if (now.top !== shown) { top(now.top); shown = now.top; }
     });
   }
   function update() {
