@@ -265,7 +265,10 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> (Vec<f
         };
         if round >= 2 {
             times.push(seen - start);
-            let at = client.execute("return window.cartaToldAt", vec![]).await.unwrap();
+            let at = client
+                .execute("return window.cartaToldAt", vec![])
+                .await
+                .unwrap();
             told.push(at.as_f64().map_or(f64::NAN, |at| at - start));
         }
         // Let the round finish (the deck builder's catalog) before the next.

@@ -36,8 +36,8 @@ pub(crate) use builder::Catalog;
 pub(crate) use net::ConnLimits;
 
 use crate::emit::sheets::overflow::{self, Overflow};
-use parts::Sheets;
 use crate::load::{Jail, ReadProblem};
+use parts::Sheets;
 
 /// Called when a preview page reports text that does not fit differently
 /// from before.
@@ -208,7 +208,8 @@ impl Live {
             s.generation += 1;
             s.generation
         };
-        self.changed.send_modify(|tick| tick.generation = generation);
+        self.changed
+            .send_modify(|tick| tick.generation = generation);
     }
 
     /// Replaces the deck builder's games, telling the open builder pages
@@ -283,7 +284,7 @@ impl Live {
         }
         let jail = self.sheets(game)?;
         let bytes = jail.read(&jail.root().join("index.html")).ok()?;
-        let sheets = Arc::new(Sheets::split(String::from_utf8(bytes).ok()?));
+        let sheets = Arc::new(Sheets::new(String::from_utf8(bytes).ok()?));
         self.sheets_read
             .lock()
             .expect("sheets lock")

@@ -356,7 +356,7 @@ mod tests {
             name: "Mini".into(),
             decks: Vec::new(),
         };
-        let sheets = Sheets::split(
+        let sheets = Sheets::new(
             "<html><head><title>x</title></head><body><p>sheets</p></body></html>".to_owned(),
         );
         let page = game(&Status::default(), &entry, Some(&sheets));

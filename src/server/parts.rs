@@ -35,7 +35,7 @@ pub(super) struct Sheets {
 
 impl Sheets {
     /// `text` cut into its parts; a document without `<body>` is all frame.
-    pub(super) fn split(text: String) -> Self {
+    pub(super) fn new(text: String) -> Self {
         let body_open = text
             .find("<body")
             .and_then(|b| text[b..].find('>').map(|e| b + e + 1));
@@ -139,7 +139,9 @@ mod tests {
     use super::*;
 
     fn doc(pages: &[&str]) -> String {
-        let mut s = String::from("<!DOCTYPE html>\n<html><head><title>t</title></head>\n<body class=\"b\">\n");
+        let mut s = String::from(
+            "<!DOCTYPE html>\n<html><head><title>t</title></head>\n<body class=\"b\">\n",
+        );
         for p in pages {
             s.push_str(&format!(
                 "<section class=\"carta-sheet carta-faces\" data-page=\"1\">{p}</section>\n"
@@ -151,15 +153,22 @@ mod tests {
 
     #[test]
     fn each_page_is_a_part_named_by_its_content_and_the_rest_is_the_frame() {
-        let before = Sheets::split(doc(&["one", "two", "three"]));
-        let after = Sheets::split(doc(&["one", "TWO", "three"]));
+        let before = Sheets::new(doc(&["one", "two", "three"]));
+        let after = Sheets::new(doc(&["one", "TWO", "three"]));
         let names = |s: &Sheets| s.names().map(str::to_owned).collect::<Vec<_>>();
         let (a, b) = (names(&before), names(&after));
         assert_eq!(a.len(), 3);
-        assert_eq!((a[0] == b[0], a[1] == b[1], a[2] == b[2]), (true, false, true));
+        assert_eq!(
+            (a[0] == b[0], a[1] == b[1], a[2] == b[2]),
+            (true, false, true)
+        );
         assert_eq!(before.frame(), after.frame());
         assert_eq!(before.tail(), "<script>fit()</script>\n");
-        assert!(before.head().ends_with("<body class=\"b\">\n"), "{}", before.head());
+        assert!(
+            before.head().ends_with("<body class=\"b\">\n"),
+            "{}",
+            before.head()
+        );
         let part = after.part(&b[1]).unwrap();
         assert_eq!(
             part,
@@ -174,18 +183,20 @@ mod tests {
         after.write_parts(&mut whole);
         whole.push_str(after.tail());
         whole.push_str("</body>\n</html>\n");
-        let unmarked = b.iter().fold(whole, |w, h| w.replace(&format!(" {MARK}=\"{h}\""), ""));
+        let unmarked = b
+            .iter()
+            .fold(whole, |w, h| w.replace(&format!(" {MARK}=\"{h}\""), ""));
         assert_eq!(unmarked, doc(&["one", "TWO", "three"]));
     }
 
     #[test]
     fn a_new_head_or_script_is_a_new_frame_and_a_document_without_body_is_all_frame() {
-        let base = Sheets::split(doc(&["one"]));
-        let styled = Sheets::split(doc(&["one"]).replace("<title>t</title>", "<title>u</title>"));
-        let scripted = Sheets::split(doc(&["one"]).replace("fit()", "fit(1)"));
+        let base = Sheets::new(doc(&["one"]));
+        let styled = Sheets::new(doc(&["one"]).replace("<title>t</title>", "<title>u</title>"));
+        let scripted = Sheets::new(doc(&["one"]).replace("fit()", "fit(1)"));
         assert_ne!(base.frame(), styled.frame());
         assert_ne!(base.frame(), scripted.frame());
-        let bare = Sheets::split("<p>no body</p>".to_owned());
+        let bare = Sheets::new("<p>no body</p>".to_owned());
         assert_eq!(bare.names().count(), 0);
         assert_eq!(bare.head(), "<p>no body</p>");
     }

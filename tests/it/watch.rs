@@ -529,7 +529,10 @@ async fn an_open_deck_builder_takes_a_renamed_card_and_keeps_the_deck_being_buil
         ),
     )
     .await;
-    assert_eq!(state, serde_json::json!(["same page", "My deck", "2", true]));
+    assert_eq!(
+        state,
+        serde_json::json!(["same page", "My deck", "2", true])
+    );
     // The deck was judged again, by the new catalog.
     checked(&client, "5").await;
     client.close().await.unwrap();
