@@ -6,7 +6,7 @@
 # and of the watch process's CPU time per round (docs/performance.md).
 #   scripts/watch-round.py CARTA WS GAME [ROUNDS]
 import subprocess, sys, time, threading, urllib.request, re, os, shutil, statistics
-carta, ws, game = sys.argv[1], sys.argv[2], sys.argv[3]
+carta, ws, game = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 10
 p = subprocess.Popen([carta, "watch", "--serve", "--port", "0"], cwd=ws, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=dict(os.environ, NO_COLOR="1"))
 url = None
