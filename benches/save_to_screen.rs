@@ -7,8 +7,8 @@
 //! makes), the bench starts `carta watch --serve`, opens the game's page,
 //! and then, round after round, renames the first card of a card file. The
 //! clock starts just before the file is written; it stops in the page, in
-//! a `MutationObserver` that sees the new name in the document (its
-//! `Date.now()`, the same clock). Prints the median and the 95th
+//! a `MutationObserver` whose batch of mutations adds the new name to the
+//! document (its `Date.now()`, the same clock). Prints the median and the 95th
 //! percentile per game.
 //!
 //! ```sh
@@ -17,6 +17,11 @@
 //! cargo run --release --example replicate -- --game intrepidos --cards 20000 --out /tmp/real
 //! PAUSE_MS=5000 CARTA_BENCH_WORKSPACE="/tmp/real intrepidos" cargo bench --bench save_to_screen
 //! ```
+//!
+//! With `CARTA_BENCH_BASE=<another carta binary>`, each game is measured
+//! with that binary first and then with this build's, in the same run, and
+//! the ratio of their medians is printed (the machine is noisy: only a
+//! ratio in one run compares).
 //!
 //! A missing chromium or chromedriver fails the bench: it never skips.
 #![allow(clippy::too_many_lines)]
@@ -91,9 +96,10 @@ fn shipped(game: &str, dir: &Path) {
     }
 }
 
-/// `carta watch --serve` in `root`, once it serves: the process and its URL.
-fn start_watch(root: &Path) -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_carta"))
+/// `carta watch --serve` (the binary `carta`) in `root`, once it serves:
+/// the process and its URL.
+fn start_watch(carta: &Path, root: &Path) -> (Killed, String) {
+    let mut child = Command::new(carta)
         .args(["watch", "--serve", "--port", "0"])
         .current_dir(root)
         .env("NO_COLOR", "1")
@@ -192,13 +198,24 @@ fn first_card(root: &Path, game: &str) -> (PathBuf, String) {
     panic!("game {game} has no card file with a named card");
 }
 
-/// Installs the observer that records when the page first shows `want`.
-const OBSERVE: &str = "var want = arguments[0]; window.cartaSeenAt = null;
+/// Installs the observer that records when the page first shows `want`:
+/// the time a batch of mutations is delivered, when a node it added or
+/// changed holds the text (only those are read, so that the bench's own
+/// reading does not grow with the page).
+const OBSERVE: &str = "var want = arguments[0]; window.cartaSeenAt = null; window.cartaToldAt = null;
+if (!window.cartaEvents) {
+  window.cartaEvents = new EventSource('/events');
+  window.cartaEvents.onmessage = function () { if (window.cartaToldAt === null) window.cartaToldAt = Date.now(); };
+}
 if (window.cartaObserver) window.cartaObserver.disconnect();
-window.cartaObserver = new MutationObserver(function () {
-  if (window.cartaSeenAt === null && document.body && document.body.textContent.indexOf(want) >= 0) {
-    window.cartaSeenAt = Date.now();
-  }
+function has(n) { return n && n.textContent !== null && n.textContent.indexOf(want) >= 0; }
+window.cartaObserver = new MutationObserver(function (records) {
+  var at = Date.now();
+  if (window.cartaSeenAt !== null) return;
+  var seen = records.some(function (r) {
+    return r.type === 'characterData' ? has(r.target) : Array.prototype.some.call(r.addedNodes, has);
+  });
+  if (seen) window.cartaSeenAt = at;
 });
 window.cartaObserver.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
 return null;";
@@ -209,9 +226,10 @@ fn now_ms() -> f64 {
 }
 
 /// Saves a new name into the card `rounds` times and measures each save
-/// to screen, in ms.
-async fn measure(root: &Path, game: &str, rounds: usize) -> Vec<f64> {
-    let (_watch, url) = start_watch(root);
+/// to screen, in ms, and how long after the save the server told the page
+/// (the rest is the browser's).
+async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> (Vec<f64>, Vec<f64>) {
+    let (_watch, url) = start_watch(carta, root);
     let profile = tempfile::tempdir().unwrap();
     let (_driver, client) = browser(profile.path()).await;
     client.goto(&format!("{url}g/{game}/")).await.unwrap();
@@ -219,6 +237,7 @@ async fn measure(root: &Path, game: &str, rounds: usize) -> Vec<f64> {
     let text = std::fs::read_to_string(&file).unwrap();
     let quoted = format!("name = \"{name}\"");
     let mut times = Vec::new();
+    let mut told = Vec::new();
     // Two rounds to warm up (the first page, the caches).
     for round in 0..rounds + 2 {
         let want = format!("Bench {game} {round}");
@@ -246,13 +265,18 @@ async fn measure(root: &Path, game: &str, rounds: usize) -> Vec<f64> {
         };
         if round >= 2 {
             times.push(seen - start);
+            let at = client
+                .execute("return window.cartaToldAt", vec![])
+                .await
+                .unwrap();
+            told.push(at.as_f64().map_or(f64::NAN, |at| at - start));
         }
         // Let the round finish (the deck builder's catalog) before the next.
         tokio::time::sleep(pause()).await;
     }
     client.close().await.unwrap();
     std::fs::write(&file, text).unwrap();
-    times
+    (times, told)
 }
 
 /// How long to wait after a save is seen before the next: `PAUSE_MS`,
@@ -303,16 +327,31 @@ async fn main() {
             runs.push(((*game).to_owned(), tmp.path().to_path_buf(), Some(tmp)));
         }
     }
+    let this = PathBuf::from(env!("CARGO_BIN_EXE_carta"));
+    let base = std::env::var_os("CARTA_BENCH_BASE").map(PathBuf::from);
     for (game, root, _keep) in &runs {
-        let mut times = measure(root, game, rounds).await;
-        times.sort_by(f64::total_cmp);
-        println!(
-            "{game}: save to screen p50 {:.0} ms, p95 {:.0} ms, best {:.0} ms, worst {:.0} ms ({} rounds)",
-            percentile(&times, 50.0),
-            percentile(&times, 95.0),
-            times[0],
-            times[times.len() - 1],
-            times.len()
-        );
+        let mut medians = Vec::new();
+        for (label, carta) in base
+            .iter()
+            .map(|b| ("base", b))
+            .chain(std::iter::once(("this", &this)))
+        {
+            let (mut times, mut told) = measure(carta, root, game, rounds).await;
+            times.sort_by(f64::total_cmp);
+            told.sort_by(f64::total_cmp);
+            let p50 = percentile(&times, 50.0);
+            medians.push(p50);
+            println!(
+                "{game} ({label}): save to screen p50 {p50:.0} ms, p95 {:.0} ms, best {:.0} ms, worst {:.0} ms ({} rounds); the page told after p50 {:.0} ms",
+                percentile(&times, 95.0),
+                times[0],
+                times[times.len() - 1],
+                times.len(),
+                percentile(&told, 50.0)
+            );
+        }
+        if let [before, after] = medians[..] {
+            println!("{game}: p50 this ÷ base {:.2}", after / before);
+        }
     }
 }

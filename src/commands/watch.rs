@@ -20,7 +20,7 @@ use super::Report;
 use crate::diag::{Diagnostics, Format, Renderer, Severity, SourceMap};
 use crate::emit::sheets::SheetOptions;
 use crate::emit::sheets::overflow;
-use crate::game::{self, Decks, Game, Keep};
+use crate::game::{self, Game, Keep};
 use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::Workspace;
 use crate::server::{Catalog, ConnLimits, DeckVerdict, Front, GameEntry, Live, Problem};
@@ -281,14 +281,23 @@ impl Watcher {
         self.round(&[], false, report)
     }
 
-    /// [`Watcher::rebuild`], writing the outputs only when `emit`.
+    /// [`Watcher::rebuild`], writing the outputs only when `emit`. One
+    /// compile of every watched game, with every field (through the build's
+    /// cache), serves the check, the build and the deck builder's catalog.
     fn round(
         &mut self,
         games: &[String],
         emit: bool,
         report: &mut Show<'_>,
     ) -> Result<(), Box<dyn Error>> {
-        let (entries, checked) = self.check()?;
+        let mut ws = Workspace::open(&self.root)?;
+        let mut diags = Diagnostics::new();
+        let compiled =
+            game::compile_all(&mut ws, &self.options.games, Keep::AllCached, &mut diags)?;
+        ws.restore(&diags)?;
+        crate::editor::refresh_reporting(&ws, &compiled, &mut diags)?;
+        super::init::warn_folders_without_manifest(ws.root(), &mut diags);
+        let entries = self.entries(&mut ws, &compiled, &diags)?;
         let live = self.live.clone();
         let verbose = self.options.verbose;
         let tell = move |diags: &Diagnostics, sources: &SourceMap| {
@@ -296,11 +305,11 @@ impl Watcher {
                 publish(live, entries, &problems(diags, sources, verbose));
             }
         };
-        let round = if let Some(failed) = checked {
-            tell(&failed.diags, &failed.sources);
-            failed
+        let round = if diags.has_errors() {
+            tell(&diags, &ws.sources);
+            Report::new(ws, diags, "check failed, nothing rebuilt")?
         } else {
-            let (round, catalog) = self.build(games, emit, tell)?;
+            let (round, catalog) = self.build(ws, diags, compiled, (games, emit), tell)?;
             // The deck builder follows the last clean round.
             if let (Some(live), Some(catalog)) = (&self.live, catalog) {
                 live.set_catalog(catalog);
@@ -315,94 +324,46 @@ impl Watcher {
         Ok(())
     }
 
-    /// Checks every watched game with the check cache, refreshing the
-    /// editor schemas. Returns each game's entry for the preview (with its
-    /// decks' verdicts when the check is clean) and, when it is not, the
-    /// round's report.
-    fn check(&self) -> Result<(Vec<Entry>, Option<Report>), Box<dyn Error>> {
-        let mut ws = Workspace::open(&self.root)?;
-        let mut diags = Diagnostics::new();
-        let checked =
-            game::compile_all(&mut ws, &self.options.games, Keep::RulesCached, &mut diags)?;
-        ws.restore(&diags)?;
-        crate::editor::refresh_reporting(&ws, &checked, &mut diags)?;
-        super::init::warn_folders_without_manifest(ws.root(), &mut diags);
-        // Deck verdicts come from the check, which covers every watched
-        // game (the build may cover only those the save touched).
-        let checked_problems = problems(&diags, &ws.sources, self.options.verbose);
+    /// Each compiled game's entry for the preview, with its decks' verdicts
+    /// when the round's check (`diags`) found no error.
+    fn entries(
+        &self,
+        ws: &mut Workspace,
+        compiled: &[Game],
+        diags: &Diagnostics,
+    ) -> Result<Vec<Entry>, Box<dyn Error>> {
+        let checked_problems = problems(diags, &ws.sources, self.options.verbose);
         let clean = !diags.has_errors();
         let mut entries = Vec::new();
-        for g in &checked {
+        for g in compiled {
             let decks = if clean {
-                Some(deck_verdicts(&mut ws, g.id(), &checked_problems)?)
+                Some(deck_verdicts(ws, g.id(), &checked_problems)?)
             } else {
                 None
             };
             entries.push((g.id().to_owned(), g.manifest.manifest.name.clone(), decks));
         }
-        let failed = if clean {
-            None
-        } else {
-            Some(Report::new(ws, diags, "check failed, nothing rebuilt")?)
-        };
-        Ok((entries, failed))
+        Ok(entries)
     }
 
-    /// The ids of `games` (every watched game when empty), and the games
-    /// compiled: those, or every watched game under the preview (for the
-    /// deck builder's catalog).
-    ///
-    /// # Errors
-    /// When a file cannot be read.
-    fn compile(
+    /// Builds `games` (every watched game when empty; none unless `emit`)
+    /// of the clean `compiled`, calls `tell` with the round's diagnostics —
+    /// what the preview pages measured as not fitting among them — once
+    /// the outputs are written (or were not), and then, with the preview,
+    /// makes the deck builder's catalog of every watched game.
+    fn build(
         &self,
-        ws: &mut Workspace,
-        games: &[String],
-        diags: &mut Diagnostics,
-    ) -> Result<(Vec<String>, Vec<Game>), Box<dyn Error>> {
+        mut ws: Workspace,
+        mut diags: Diagnostics,
+        compiled: Vec<Game>,
+        (games, emit): (&[String], bool),
+        tell: impl FnOnce(&Diagnostics, &SourceMap),
+    ) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
         let built = ws.select_games(if games.is_empty() {
             &self.options.games
         } else {
             games
         })?;
-        let wanted = if self.live.is_some() {
-            ws.select_games(&self.options.games)?
-        } else {
-            built.clone()
-        };
-        let mut compiled = Vec::new();
-        for id in &wanted {
-            compiled.extend(game::compile(
-                ws,
-                id,
-                Decks::Check,
-                // Each round rebuilds from the files the save changed.
-                Keep::AllCached,
-                diags,
-            )?);
-        }
-        Ok((built, compiled))
-    }
-
-    /// Builds `games` (every watched game when empty; none unless `emit`),
-    /// calls `tell` with the round's diagnostics — what the preview pages
-    /// measured as not fitting among them — once the outputs are written
-    /// (or were not), and then, with the preview, makes the deck builder's
-    /// catalog of every watched game — each game compiled once for all.
-    fn build(
-        &self,
-        games: &[String],
-        emit: bool,
-        tell: impl FnOnce(&Diagnostics, &SourceMap),
-    ) -> Result<(Report, Option<Catalog>), Box<dyn Error>> {
-        let mut ws = Workspace::open(&self.root)?;
-        let mut diags = Diagnostics::new();
-        let (built, compiled) = self.compile(&mut ws, games, &mut diags)?;
-        if diags.has_errors() {
-            ws.restore(&diags)?;
-            tell(&diags, &ws.sources);
-            return Ok((super::build::nothing_written(ws, diags)?, None));
-        }
         let target = super::build::Target {
             out: &self.options.out,
             sheets: self.options.sheets,

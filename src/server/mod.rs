@@ -13,6 +13,7 @@ pub(crate) mod builder;
 mod guard;
 mod net;
 mod page;
+mod parts;
 
 use std::convert::Infallible;
 use std::error::Error;
@@ -23,12 +24,12 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path as UrlPath, State};
+use axum::extract::{Path as UrlPath, RawQuery, State};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use futures_util::Stream;
+use futures_util::{Stream, StreamExt as _};
 use serde::Serialize;
 
 pub(crate) use builder::{Catalog, Served};
@@ -36,6 +37,7 @@ pub(crate) use net::ConnLimits;
 
 use crate::emit::sheets::overflow::{self, Overflow};
 use crate::load::{Jail, ReadProblem};
+use parts::Sheets;
 
 /// Called when a preview page reports text that does not fit differently
 /// from before.
@@ -94,6 +96,14 @@ pub(crate) struct Status {
     pub(crate) problems: Vec<Problem>,
 }
 
+/// What the open pages are told of: the generation of the preview, and
+/// a version of each game's catalog in the deck builder.
+#[derive(Debug, Clone, Default)]
+struct Tick {
+    generation: u64,
+    catalogs: Arc<std::collections::BTreeMap<String, u64>>,
+}
+
 /// What the server's front pages (`/` and `/g/<game>/`) are: the watch
 /// preview over the built sheets, or, under `carta serve`, which builds
 /// nothing, the deck builder they lead to.
@@ -110,7 +120,7 @@ pub(crate) enum Front {
 pub(crate) struct Live {
     status: Mutex<Status>,
     front: Front,
-    changed: tokio::sync::watch::Sender<u64>,
+    changed: tokio::sync::watch::Sender<Tick>,
     /// The workspace (absolute).
     root: PathBuf,
     /// The build folder (absolute), whose sheets `/g/` serves.
@@ -123,6 +133,9 @@ pub(crate) struct Live {
     fits: Mutex<std::collections::BTreeMap<String, Vec<Overflow>>>,
     /// Who hears of a new measurement (the watcher).
     on_fit: RwLock<Option<FitListener>>,
+    /// Per game, its sheets as last read, with the generation they were
+    /// read in (read again once it moves).
+    sheets_read: Mutex<std::collections::HashMap<String, (u64, Arc<Sheets>)>>,
 }
 
 impl Live {
@@ -140,13 +153,14 @@ impl Live {
         Ok(Arc::new(Live {
             status: Mutex::new(Status::default()),
             front,
-            changed: tokio::sync::watch::Sender::new(0),
+            changed: tokio::sync::watch::Sender::new(Tick::default()),
             root: std::path::absolute(root)?,
             out: std::path::absolute(out)?,
             max_bytes,
             catalog: RwLock::default(),
             fits: Mutex::default(),
             on_fit: RwLock::default(),
+            sheets_read: Mutex::default(),
         }))
     }
 
@@ -170,7 +184,10 @@ impl Live {
 
     /// Keeps `found` as game `id`'s report, telling the listener when it
     /// differs from the last.
-    fn measured(&self, id: &str, found: Vec<Overflow>) {
+    fn measured(&self, id: &str, mut found: Vec<Overflow>) {
+        // A page that measured only the parts it replaced reports its
+        // cards in another order: the same boxes are the same report.
+        found.sort();
         let changed = {
             let mut fits = self.fits.lock().expect("fits lock");
             let changed = fits.get(id).map_or(!found.is_empty(), |old| *old != found);
@@ -191,12 +208,28 @@ impl Live {
             s.generation += 1;
             s.generation
         };
-        self.changed.send_replace(generation);
+        self.changed
+            .send_modify(|tick| tick.generation = generation);
     }
 
-    /// Replaces the deck builder's games.
+    /// Replaces the deck builder's games, telling the open builder pages
+    /// of each game whose cards, rules or faces changed.
     pub(crate) fn set_catalog(&self, catalog: Catalog) {
+        let old = self.catalog();
+        let moved: Vec<String> = catalog
+            .games()
+            .filter(|g| old.game(g.id()).is_none_or(|o| o.summary != g.summary))
+            .map(|g| g.id().to_owned())
+            .collect();
         *self.catalog.write().expect("catalog lock") = Arc::new(catalog);
+        if !moved.is_empty() {
+            self.changed.send_modify(|tick| {
+                let catalogs = Arc::make_mut(&mut tick.catalogs);
+                for id in moved {
+                    *catalogs.entry(id).or_default() += 1;
+                }
+            });
+        }
     }
 
     /// The deck builder's games, as of now.
@@ -235,6 +268,28 @@ impl Live {
         let out = Jail::new(&out, self.max_bytes).ok()?;
         let sheets = out.confine(&out.root().join(game).join("sheets")).ok()?;
         Jail::new(&sheets, self.max_bytes).ok()
+    }
+}
+
+impl Live {
+    /// Game `game`'s built sheets, cut into parts: read again only when
+    /// the generation moved since they were last read (a rebuild writes
+    /// its sheets before it publishes).
+    fn sheets_of(&self, game: &str) -> Option<Arc<Sheets>> {
+        let generation = self.status.lock().expect("status lock").generation;
+        if let Some((read_in, sheets)) = self.sheets_read.lock().expect("sheets lock").get(game)
+            && *read_in == generation
+        {
+            return Some(Arc::clone(sheets));
+        }
+        let jail = self.sheets(game)?;
+        let bytes = jail.read(&jail.root().join("index.html")).ok()?;
+        let sheets = Arc::new(Sheets::new(String::from_utf8(bytes).ok()?));
+        self.sheets_read
+            .lock()
+            .expect("sheets lock")
+            .insert(game.to_owned(), (generation, Arc::clone(&sheets)));
+        Some(sheets)
     }
 }
 
@@ -286,6 +341,7 @@ pub(crate) fn start(
         .route("/events", get(events))
         .route("/g/{game}/", get(game_page))
         .route("/g/{game}/.carta-overflow", post(fit_report))
+        .route("/g/{game}/.carta-parts", get(game_parts))
         .route("/g/{game}/{*path}", get(game_file))
         .merge(builder::api::routes())
         .layer(axum::middleware::from_fn_with_state(
@@ -315,16 +371,29 @@ async fn status(State(live): State<Arc<Live>>) -> impl IntoResponse {
     axum::Json(live.snapshot())
 }
 
-/// Server-sent events: the generation, each time it moves.
+/// Server-sent events: the generation, each time it moves (a plain
+/// message, for the preview), and the id of each game whose deck-builder
+/// catalog changed (a `catalog` event, for the builder's pages).
 async fn events(
     State(live): State<Arc<Live>>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let rx = live.changed.subscribe();
-    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+    let last = rx.borrow().clone();
+    let stream = futures_util::stream::unfold((rx, last), |(mut rx, last)| async move {
         rx.changed().await.ok()?;
-        let generation = *rx.borrow_and_update();
-        Some((Ok(Event::default().data(generation.to_string())), rx))
-    });
+        let now = rx.borrow_and_update().clone();
+        let mut events = Vec::new();
+        if now.generation != last.generation {
+            events.push(Ok(Event::default().data(now.generation.to_string())));
+        }
+        for (id, version) in now.catalogs.iter() {
+            if last.catalogs.get(id) != Some(version) {
+                events.push(Ok(Event::default().event("catalog").data(id.clone())));
+            }
+        }
+        Some((futures_util::stream::iter(events), (rx, now)))
+    })
+    .flatten();
     Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(10)))
 }
 
@@ -342,11 +411,48 @@ async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
             percent_encoding::utf8_percent_encode(&entry.id, percent_encoding::NON_ALPHANUMERIC);
         return Redirect::to(&format!("/play/{id}/cards")).into_response();
     }
-    let sheets = live
-        .sheets(&game)
-        .and_then(|jail| jail.read(&jail.root().join("index.html")).ok())
-        .and_then(|bytes| String::from_utf8(bytes).ok());
+    let sheets = live.sheets_of(&game);
     Html(page::game(&status, entry, sheets.as_deref())).into_response()
+}
+
+/// The most parts one request of `.carta-parts?h=` gets.
+const MAX_PARTS_ASKED: usize = 64;
+
+/// A game's sheets for its open preview page to update itself by:
+/// without a query, the name of their frame, each part's name in order
+/// and what the page shows above them; with `?h=NAME,…`, the parts of
+/// those names (those the sheets still have, at most 64), by name.
+async fn game_parts(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let status = live.snapshot();
+    let (Some(entry), true) = (
+        status.games.iter().find(|g| g.id == game),
+        live.front == Front::Preview,
+    ) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let sheets = live.sheets_of(&game);
+    let Some(asked) = query.as_deref().and_then(|q| q.strip_prefix("h=")) else {
+        let (frame, names) = match &sheets {
+            Some(s) => (s.frame(), s.names().collect()),
+            None => ("", Vec::new()),
+        };
+        return axum::Json(serde_json::json!({
+            "frame": frame,
+            "parts": names,
+            "top": page::top(&status, entry),
+        }))
+        .into_response();
+    };
+    let found: serde_json::Map<String, serde_json::Value> = asked
+        .split(',')
+        .take(MAX_PARTS_ASKED)
+        .filter_map(|h| Some((h.to_owned(), sheets.as_ref()?.part(h)?.into())))
+        .collect();
+    axum::Json(found).into_response()
 }
 
 /// What a game's preview page measured as not fitting (its fit script's

@@ -2,6 +2,7 @@
 //! sheets with a bar, the decks' verdicts, the diagnostics overlay and the
 //! live-reload script laid over them (all hidden when printing).
 
+use super::parts::Sheets;
 use super::{GameEntry, Problem, Status};
 use crate::emit::sheets::icons::escape_into;
 
@@ -25,28 +26,94 @@ const STYLE: &str = r"<style>
 </style>";
 
 /// The live-update script: when the generation moves past the one this
-/// page shows, fetch the page again and put its body in place of this
-/// one (re-running its own scripts, as the text-fitting one, but not this
-/// one), keeping the scroll position and the warnings open if they were; a page whose head changed (the
-/// game's CSS) or that cannot be fetched is reloaded instead. Server-sent
-/// events reconnect by themselves; a change during an update is applied
-/// after it.
-fn script(generation: u64) -> String {
+/// page shows, ask the server for the names of the sheets' parts
+/// (`.carta-parts`, see [`super::parts`]) and replace only the parts whose
+/// names changed — fetched by name, fitted by the sheets' fit script
+/// (`window.cartaFit`), the scroll position kept — and the bar, overlay and
+/// decks above them. A new frame (the game's CSS) reloads the page; many
+/// changed parts, or parts gone by the time they are asked for, bring the
+/// whole page in place of this one instead. Server-sent events reconnect
+/// by themselves; a change during an update is applied after it.
+const LIVE: &str = r"(function () {
+  var seen = GENERATION, frame = 'FRAME', busy = false, again = false, MARK = 'data-carta-part', shown = null;
+  function json(url) {
+    return fetch(url, { cache: 'no-store' }).then(function (r) { if (!r.ok) throw r; return r.json(); });
+  }
+  function top(html) {
+    var w = document.getElementById('carta-warnings'), open = w && w.open;
+    document.querySelectorAll('body > .carta-live:not(script)').forEach(function (e) { e.remove(); });
+    document.body.insertAdjacentHTML('afterbegin', html);
+    w = document.getElementById('carta-warnings');
+    if (w && open) w.open = true;
+  }
+  function whole() {
+    return fetch(location.href, { cache: 'no-store' }).then(function (r) { if (!r.ok) throw r; return r.text(); }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, 'text/html');
+      if (doc.head.innerHTML !== document.head.innerHTML) { location.reload(); return; }
+      var x = window.scrollX, y = window.scrollY, w = document.getElementById('carta-warnings'), open = w && w.open;
+      document.body.replaceWith(document.adoptNode(doc.body));
+      w = document.getElementById('carta-warnings');
+      if (w && open) w.open = true;
+      document.body.querySelectorAll('script:not([data-carta-live])').forEach(function (old) {
+        var s = document.createElement('script');
+        s.textContent = old.textContent;
+        old.replaceWith(s);
+      });
+      window.scrollTo(x, y);
+    });
+  }
+  function put(want, have, got) {
+    var x = window.scrollX, y = window.scrollY, fresh = [], last = null;
+    want.forEach(function (h, i) {
+      var old = have[i];
+      if (old && old.getAttribute(MARK) === h) { last = old; return; }
+      var t = document.createElement('template');
+      t.innerHTML = got[h];
+      var e = t.content.firstElementChild;
+      if (old) old.replaceWith(e); else last.after(e);
+      fresh.push(e);
+      last = e;
+    });
+    for (var i = want.length; i < have.length; i++) have[i].remove();
+    // With no part new, the fit script still reports again what it knows
+    // (the server forgot it when it rebuilt).
+    if (window.cartaFit) window.cartaFit(fresh);
+    window.scrollTo(x, y);
+  }
+  function parts(now) {
+    if (now.frame !== frame) { location.reload(); return; }
+    var have = Array.prototype.filter.call(document.body.children, function (e) { return e.hasAttribute(MARK); });
+    var changed = now.parts.filter(function (h, i) { return !have[i] || have[i].getAttribute(MARK) !== h; });
+    if (changed.length > 64 || (!have.length && now.parts.length)) return whole();
+    var asked = changed.length ? json('.carta-parts?h=' + changed.join(',')) : Promise.resolve({});
+    return asked.then(function (got) {
+      if (changed.some(function (h) { return typeof got[h] !== 'string'; })) return whole();
+      put(now.parts, have, got);
+      // The bar, overlay and decks are put in place only when they changed.
+      if (now.top !== shown) { top(now.top); shown = now.top; }
+    });
+  }
+  function update() {
+    busy = true;
+    (frame ? json('.carta-parts').then(parts) : whole()).catch(function () { location.reload(); }).then(function () {
+      busy = false;
+      if (again) { again = false; update(); }
+    });
+  }
+  var es = new EventSource('/events');
+  es.onmessage = function (e) {
+    var g = Number(e.data);
+    if (g !== seen) { seen = g; if (busy) again = true; else update(); }
+  };
+})();";
+
+/// The live-update script of a page showing `generation` in `frame` (the
+/// name of its sheets' frame; empty without sheets).
+fn script(generation: u64, frame: &str) -> String {
     format!(
-        "<script data-carta-live>(function(){{var seen={generation},busy=false,again=false;\
-         function update(){{busy=true;fetch(location.href,{{cache:'no-store'}}).then(function(r){{\
-         if(!r.ok)throw r;return r.text();}}).then(function(html){{\
-         var doc=new DOMParser().parseFromString(html,'text/html');\
-         if(doc.head.innerHTML!==document.head.innerHTML){{location.reload();return;}}\
-         var x=window.scrollX,y=window.scrollY,w=document.getElementById('carta-warnings');\
-         var open=w&&w.open;document.body.replaceWith(document.adoptNode(doc.body));\
-         w=document.getElementById('carta-warnings');if(w&&open)w.open=true;\
-         document.body.querySelectorAll('script:not([data-carta-live])').forEach(function(old){{\
-         var s=document.createElement('script');s.textContent=old.textContent;old.replaceWith(s);}});\
-         window.scrollTo(x,y);}}).catch(function(){{location.reload();}}).then(function(){{\
-         busy=false;if(again){{again=false;update();}}}});}}\
-         var es=new EventSource('/events');es.onmessage=function(e){{var g=Number(e.data);\
-         if(g!==seen){{seen=g;if(busy){{again=true;}}else{{update();}}}}}};}})();</script>"
+        "<script data-carta-live>{}</script>",
+        LIVE.replace("GENERATION", &generation.to_string())
+            .replace("FRAME", frame)
     )
 }
 
@@ -171,43 +238,51 @@ pub(super) fn index(status: &Status) -> String {
          <body class=\"carta-live\">{}{}<ul>{games}</ul>{}</body></html>",
         bar(status, "carta watch"),
         overlay(status),
-        script(status.generation)
+        script(status.generation, "")
     )
 }
 
-/// A game's page: its built sheets (when a build succeeded) under the bar
-/// and the decks, with the overlay and the reload script.
-pub(super) fn game(status: &Status, game: &GameEntry, sheets: Option<&str>) -> String {
-    let top = format!(
+/// What a game's page shows above its sheets: the bar, the overlay (or
+/// the warnings) and the decks.
+pub(super) fn top(status: &Status, game: &GameEntry) -> String {
+    format!(
         "{}{}{}",
         bar(status, &game.name),
         overlay(status),
         decks(game)
-    );
-    let tail = script(status.generation);
-    let Some(html) = sheets else {
+    )
+}
+
+/// A game's page: its built sheets (when a build succeeded), each part
+/// marked with its name, under the bar and the decks, with the overlay
+/// and the live-update script.
+pub(super) fn game(status: &Status, game: &GameEntry, sheets: Option<&Sheets>) -> String {
+    let top = top(status, game);
+    let Some(sheets) = sheets else {
+        let tail = script(status.generation, "");
         return format!(
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>{STYLE}</head>\
              <body>{top}<p class=\"carta-live\">No build of this game has succeeded yet.</p>{tail}</body></html>",
             esc(&game.name)
         );
     };
-    let mut page = html.to_owned();
-    if let Some(i) = page.find("</head>") {
-        // The meta asks the sheets' fit script to post what does not fit.
-        page.insert_str(i, &format!("{STYLE}<meta name=\"carta-report\">"));
+    let head = sheets.head();
+    let mut page = String::with_capacity(sheets.len() + top.len() + STYLE.len() + LIVE.len() + 200);
+    match head.find("</head>") {
+        Some(i) => {
+            page.push_str(&head[..i]);
+            // The meta asks the sheets' fit script to post what does not fit.
+            page.push_str(STYLE);
+            page.push_str("<meta name=\"carta-report\">");
+            page.push_str(&head[i..]);
+        }
+        None => page.push_str(head),
     }
-    match page
-        .find("<body")
-        .and_then(|b| page[b..].find('>').map(|e| b + e + 1))
-    {
-        Some(i) => page.insert_str(i, &top),
-        None => page.insert_str(0, &top),
-    }
-    match page.rfind("</body>") {
-        Some(i) => page.insert_str(i, &tail),
-        None => page.push_str(&tail),
-    }
+    page.push_str(&top);
+    sheets.write_parts(&mut page);
+    page.push_str(sheets.tail());
+    page.push_str(&script(status.generation, sheets.frame()));
+    page.push_str("</body>\n</html>\n");
     page
 }
 
@@ -281,8 +356,10 @@ mod tests {
             name: "Mini".into(),
             decks: Vec::new(),
         };
-        let sheets = "<html><head><title>x</title></head><body><p>sheets</p></body></html>";
-        let page = game(&Status::default(), &entry, Some(sheets));
+        let sheets = Sheets::new(
+            "<html><head><title>x</title></head><body><p>sheets</p></body></html>".to_owned(),
+        );
+        let page = game(&Status::default(), &entry, Some(&sheets));
         let head = &page[..page.find("</head>").unwrap()];
         assert!(head.contains("<meta name=\"carta-report\">"), "{page}");
     }

@@ -437,3 +437,119 @@ async fn the_preview_puts_an_edit_in_place_without_reloading_the_page() {
     assert_eq!(scripts, serde_json::json!([1, 1]));
     client.close().await.unwrap();
 }
+
+/// Runs `script` in the page and returns its value.
+async fn js(client: &Client, script: &str) -> serde_json::Value {
+    client.execute(script, vec![]).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_preview_replaces_only_the_sheets_an_edit_changed_and_fits_those_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("live");
+    run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let (_watch, url) = start_watch(&root);
+    let (_driver, client) = browser(&tmp.path().join("profile")).await;
+    client.goto(&format!("{url}g/live/")).await.unwrap();
+    wait_for(&client, Duration::from_secs(5), "the card", |t| {
+        t.contains("Ember Shield")
+    })
+    .await;
+    // Each sheet as it is now, the scroll position, and what the fit
+    // script is given from now on.
+    let before = js(
+        &client,
+        "var s = document.querySelectorAll('section.carta-sheet');
+         s.forEach(function (e) { e.cartaOld = true; });
+         window.scrollTo(0, 600);
+         var fit = window.cartaFit; window.cartaFitted = [];
+         window.cartaFit = function (roots) { window.cartaFitted.push(roots.length); fit(roots); };
+         return [s.length, window.scrollY];",
+    )
+    .await;
+    let sheets = before[0].as_u64().unwrap();
+    assert!(sheets >= 4, "a cover, faces and backs: {before}");
+    assert_eq!(before[1], 600, "the page scrolls: {before}");
+    let spells = root.join("cards/live/spells.toml");
+    let good = std::fs::read_to_string(&spells).unwrap();
+    std::fs::write(&spells, good.replace("Ember Shield", "Ember Wall")).unwrap();
+    wait_for(&client, Duration::from_secs(5), "the new name", |t| {
+        t.contains("Ember Wall") && !t.contains("Ember Shield")
+    })
+    .await;
+    // The name is on its faces page and in the cover's list: those two
+    // sheets are new, every other one is the element it was.
+    let after = js(
+        &client,
+        "var s = Array.prototype.slice.call(document.querySelectorAll('section.carta-sheet'));
+         var fresh = s.filter(function (e) { return !e.cartaOld; });
+         return [s.length, fresh.length, fresh.filter(function (e) { return e.textContent.indexOf('Ember Wall') >= 0; }).length,
+                 window.scrollY, window.cartaFitted];",
+    )
+    .await;
+    assert_eq!(after, serde_json::json!([sheets, 2, 2, 600, [2]]));
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_deck_builder_takes_a_renamed_card_and_keeps_the_deck_being_built() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("live");
+    run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let (_watch, url) = start_watch(&root);
+    let (_driver, client) = browser(&tmp.path().join("profile")).await;
+    client.goto(&format!("{url}play/live/deck")).await.unwrap();
+    checked(&client, "1").await;
+    // A deck being built: two copies of the card, a name of its own.
+    js(
+        &client,
+        "var add = document.querySelector('.cb-row[data-card=\"ember-shield\"] button[data-add=\"main\"]');
+         add.click(); add.click();
+         var name = document.getElementById('cb-name'); name.value = 'My deck';
+         name.dispatchEvent(new Event('input')); window.cartaMark = 'same page'; return null;",
+    )
+    .await;
+    // Judged: the first deck, two adds and the name.
+    checked(&client, "4").await;
+    let spells = root.join("cards/live/spells.toml");
+    let good = std::fs::read_to_string(&spells).unwrap();
+    std::fs::write(&spells, good.replace("Ember Shield", "Ember Wall")).unwrap();
+    // The pool, the deck's line and the verdict follow, without a reload.
+    wait_for(&client, Duration::from_secs(10), "the new name", |t| {
+        t.contains("Ember Wall") && !t.contains("Ember Shield")
+    })
+    .await;
+    let line = ".cb-line[data-line=\"main/ember-shield\"]";
+    let state = js(
+        &client,
+        &format!(
+            "var l = document.querySelector('{line}');
+             return [window.cartaMark || null, document.getElementById('cb-name').value,
+                     l ? l.querySelector('.cb-n').textContent : null, l ? l.textContent.indexOf('Ember Wall') >= 0 : null];"
+        ),
+    )
+    .await;
+    assert_eq!(
+        state,
+        serde_json::json!(["same page", "My deck", "2", true])
+    );
+    // The deck was judged again, by the new catalog.
+    checked(&client, "5").await;
+    client.close().await.unwrap();
+}
+
+/// Waits until the deck builder shows the verdict of its change `n`.
+async fn checked(client: &Client, n: &str) {
+    let start = Instant::now();
+    loop {
+        let now = js(client, "return document.body.dataset.checked || ''").await;
+        if now == n {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the deck builder shows the verdict of change {now}, not {n}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

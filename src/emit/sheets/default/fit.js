@@ -1,18 +1,31 @@
 // Shrinks text that would overflow its card: each `.carta-fit` block's
 // font size, then any card's whole content, in 6 % steps down to 40 %. The
 // browser measures the text, so the printed size is whatever fits.
+// `window.cartaFit(elements)` fits the cards inside those elements alone
+// (the preview calls it on the sheets it replaced).
 (function () {
   function over(e) { return e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1; }
   function fit(e, box) {
     var size = parseFloat(getComputedStyle(e).fontSize), min = size * 0.4;
     while (over(box) && size > min) { size *= 0.94; e.style.fontSize = size + 'px'; }
   }
-  document.querySelectorAll('.carta-card .carta-fit').forEach(function (e) { fit(e, e); });
-  document.querySelectorAll('.carta-card').forEach(function (c) { if (c.firstElementChild) fit(c.firstElementChild, c); });
+  function cards(roots) {
+    var out = [];
+    roots.forEach(function (r) { r.querySelectorAll('.carta-card').forEach(function (c) { out.push(c); }); });
+    return out;
+  }
+  function fitCards(list) {
+    list.forEach(function (c) { c.querySelectorAll('.carta-fit').forEach(function (e) { fit(e, e); }); });
+    list.forEach(function (c) { if (c.firstElementChild) fit(c.firstElementChild, c); });
+  }
+  fitCards(cards([document]));
+  window.cartaFit = function (roots) { fitCards(cards(roots)); };
 
   // When carta asks (`?carta-report` on the page's URL in its export
   // browser, a `<meta name="carta-report">` in its preview), the text that
-  // still does not fit is measured once the page has loaded: for each card
+  // still does not fit is measured (in the export browser as soon as the
+  // page has loaded; in the preview when it is idle, and again for the
+  // sheets `cartaFit` is given): for each card
   // (once per side), each box some text runs past — the innermost one, the
   // text of a positioned box counting for that box alone, none inside a
   // `data-carta-clip` element — with how far, in CSS px, and the text that
@@ -46,41 +59,79 @@
     }
     return null;
   }
-  function measure() {
-    var zoom = parseFloat(getComputedStyle(document.body).zoom) || 1, seen = {}, out = [];
-    document.querySelectorAll('.carta-card').forEach(function (c) {
-      var side = c.classList.contains('carta-back') ? 'back' : 'face', key = side + ' ' + c.dataset.card;
-      if (seen[key] || out.length >= 500) return;
-      seen[key] = true;
-      var boxes = new Map(), walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
-      for (var n = walker.nextNode(); n; n = walker.nextNode()) {
-        if (!n.textContent.trim() || n.parentElement.closest('[data-carta-clip]')) continue;
-        var range = document.createRange();
-        range.selectNodeContents(n);
-        var lines = range.getClientRects();
-        var found = lines.length ? spill(n, c, lines) : null;
-        if (!found) continue;
-        var b = boxes.get(found.e) || { down: 0, across: 0, tops: {}, hidden: [] };
-        b.down = Math.max(b.down, found.down);
-        b.across = Math.max(b.across, found.across);
-        found.tops.forEach(function (t) { b.tops[t] = true; });
-        b.hidden.push(n.textContent);
-        boxes.set(found.e, b);
-      }
-      boxes.forEach(function (b, e) {
-        out.push({ card: c.dataset.card || '', side: side, box: desc(e), down: Math.ceil(b.down / zoom),
-          across: Math.ceil(b.across / zoom), lines: Object.keys(b.tops).length,
-          hidden: cut(b.hidden.join(' ')), text: cut(e.textContent) });
-      });
+  // What card `c` (side and id: `key`) has that does not fit.
+  function measure(c, side, zoom) {
+    var out = [], boxes = new Map(), walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+    for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!n.textContent.trim() || n.parentElement.closest('[data-carta-clip]')) continue;
+      var range = document.createRange();
+      range.selectNodeContents(n);
+      var lines = range.getClientRects();
+      var found = lines.length ? spill(n, c, lines) : null;
+      if (!found) continue;
+      var b = boxes.get(found.e) || { down: 0, across: 0, tops: {}, hidden: [] };
+      b.down = Math.max(b.down, found.down);
+      b.across = Math.max(b.across, found.across);
+      found.tops.forEach(function (t) { b.tops[t] = true; });
+      b.hidden.push(n.textContent);
+      boxes.set(found.e, b);
+    }
+    boxes.forEach(function (b, e) {
+      out.push({ card: c.dataset.card || '', side: side, box: desc(e), down: Math.ceil(b.down / zoom),
+        across: Math.ceil(b.across / zoom), lines: Object.keys(b.tops).length,
+        hidden: cut(b.hidden.join(' ')), text: cut(e.textContent) });
     });
     return out;
   }
-  function report() {
-    var x = new XMLHttpRequest();
-    // Synchronous: the export browser prints only after it was sent.
-    x.open('POST', '.carta-overflow', false);
-    x.setRequestHeader('Content-Type', 'application/json');
-    try { x.send(JSON.stringify({ overflows: measure() })); } catch (e) { /* nobody listens */ }
+  // Each card's (once per side) boxes that text runs past, by side and id;
+  // the cards waiting to be measured, and those measured in this pass.
+  var found = new Map(), queue = [], done = {};
+  function keyOf(c) { return (c.classList.contains('carta-back') ? 'back' : 'face') + ' ' + c.dataset.card; }
+  // Measures queued cards until `more()` says to stop; whether all were.
+  function drain(more) {
+    var zoom = parseFloat(getComputedStyle(document.body).zoom) || 1;
+    while (queue.length && more()) {
+      var c = queue.shift(), side = c.classList.contains('carta-back') ? 'back' : 'face', key = keyOf(c);
+      if (done[key] || !c.isConnected) continue;
+      done[key] = true;
+      var boxes = measure(c, side, zoom);
+      if (boxes.length) found.set(key, { card: c, boxes: boxes }); else found.delete(key);
+    }
+    return !queue.length;
   }
-  if (document.readyState === 'complete') report(); else addEventListener('load', report);
+  // The report: the boxes of the cards still on the page, at most 500.
+  function report(sync) {
+    done = {};
+    var out = [];
+    found.forEach(function (f, key) {
+      // A card measured on a sheet since replaced counts while a copy is left.
+      var sel = '.carta-card.carta-' + key.split(' ')[0] + '[data-card="' + CSS.escape(f.card.dataset.card || '') + '"]';
+      if (f.card.isConnected || document.querySelector(sel)) out = out.concat(f.boxes); else found.delete(key);
+    });
+    var x = new XMLHttpRequest();
+    // Synchronous in the export browser: it prints only after it was sent.
+    x.open('POST', '.carta-overflow', !sync);
+    x.setRequestHeader('Content-Type', 'application/json');
+    try { x.send(JSON.stringify({ overflows: out.slice(0, 500) })); } catch (e) { /* nobody listens */ }
+  }
+  var exporting = /[?&]carta-report(?:[&=]|$)/.test(location.search), waiting = false;
+  // The preview measures when the page is idle, a slice at a time, so
+  // that showing a change never waits for it; then it posts the report.
+  function idle(deadline) {
+    var start = Date.now();
+    if (drain(function () { return deadline.timeRemaining() > 1 || Date.now() - start < 8; })) { waiting = false; report(false); } else later();
+  }
+  function later() {
+    if (window.requestIdleCallback) requestIdleCallback(idle, { timeout: 500 });
+    else setTimeout(function () { idle({ timeRemaining: function () { return 8; } }); }, 0);
+  }
+  function ask(list) {
+    // A card put in place again is measured again, even in this pass.
+    list.forEach(function (c) { delete done[keyOf(c)]; });
+    queue = queue.concat(list);
+    if (exporting) { drain(function () { return found.size < 500; }); report(true); } else if (!waiting) { waiting = true; later(); }
+  }
+  window.cartaFit = function (roots) { var list = cards(roots); fitCards(list); ask(list); };
+  function start() { ask(cards([document])); }
+  if (document.readyState === 'complete') start(); else addEventListener('load', start);
 })();

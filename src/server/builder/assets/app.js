@@ -219,6 +219,21 @@
     }, card);
   }
 
+  // Under `carta watch --serve`, a save that changes this game's cards
+  // (the server's `catalog` event) brings them into the open page, which
+  // `redraw`s with them; the deck being built stays as it is.
+  function follow(game, redraw) {
+    if (!window.EventSource) return;
+    new EventSource('/events').addEventListener('catalog', function (e) {
+      if (e.data !== game.id) return;
+      api('GET', '/api/games/' + encodeURIComponent(game.id)).then(function (r) {
+        if (!r.ok) return;
+        Object.keys(r.data).forEach(function (k) { game[k] = r.data[k]; });
+        redraw();
+      });
+    });
+  }
+
   function loadGame() {
     return api('GET', '/api/games/' + encodeURIComponent(gameId)).then(function (r) {
       if (!r.ok) throw new Error(r.data.error);
@@ -264,6 +279,7 @@
     main.appendChild(count);
     main.appendChild(grid);
     draw(ctl.query);
+    follow(game, function () { draw(ctl.query); });
   }
 
   // ---- the deck builder
@@ -763,6 +779,11 @@
     var params = new URLSearchParams(location.search);
     var fromLink = params.get('code');
     if (fromLink) importCode(fromLink, params.get('format') || ''); else changed();
+    follow(game, function () {
+      Object.keys(byId).forEach(function (id) { delete byId[id]; });
+      game.cards.forEach(function (c) { byId[c.id] = c; refs[c.name] = { name: c.name }; refs[c.id] = c; });
+      changed();
+    });
   }
 
   function fail(e) {
