@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::{Catalog, DeckInput, GameCatalog, Invalid, lists, organize, save};
+use super::{Catalog, DeckInput, GameCatalog, Invalid, lists, organize, play, save};
 use crate::server::Live;
 
 /// The largest request body accepted (a tournament's codes fit many times).
@@ -29,6 +29,7 @@ const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 const LISTS_JS: &str = include_str!("assets/lists.js");
 const PAGE: &str = include_str!("assets/page.html");
+const PLAY_JS: &str = include_str!("assets/play.js");
 
 /// The builder's routes, over the server's shared state.
 pub(in crate::server) fn routes() -> Router<Arc<Live>> {
@@ -38,6 +39,7 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/play/app.js", get(app_js))
         .route("/play/app.css", get(app_css))
         .route("/play/lists.js", get(lists_js))
+        .route("/play/play.js", get(play_js))
         .route("/play/{game}/decklist", get(decklist_page))
         .route("/play/{game}/cards", get(cards_page))
         .route("/play/{game}/deck", get(deck_page))
@@ -50,6 +52,7 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/api/games/{game}/save", post(save_deck))
         .route("/api/games/{game}/list", post(list_of))
         .route("/api/games/{game}/list/parse", post(parse_list))
+        .route("/api/games/{game}/odds", post(odds))
         .route("/api/organize", post(organize))
         .route("/api/{*rest}", get(no_route).post(no_route))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -164,6 +167,14 @@ async fn lists_js() -> Response {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         LISTS_JS,
+    )
+        .into_response()
+}
+
+async fn play_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        PLAY_JS,
     )
         .into_response()
 }
@@ -396,4 +407,17 @@ async fn decklist_page(
         Ok(html) => Html(html).into_response(),
         Err(Invalid(why)) => refused(why),
     }
+}
+
+/// The odds of drawing at least `k` cards of a group by a turn (the
+/// playtest panel; `carta deck odds` answers the same).
+async fn odds(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let catalog = live.catalog();
+    let g = game_of(&catalog, &game)?;
+    let req: play::OddsRequest = body(bytes)?;
+    Ok(axum::Json(play::answer(g, &req)?).into_response())
 }

@@ -10,6 +10,7 @@
 pub(super) mod api;
 mod lists;
 mod organize;
+mod play;
 mod save;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -154,6 +155,7 @@ impl GameCatalog {
             "facets": facets,
             "cards": cards,
             "save_to": save::folder(&m.id),
+            "play": play::summary(m),
         });
         GameCatalog {
             game,

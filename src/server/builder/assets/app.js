@@ -277,6 +277,8 @@
     var lastAdded = null;
     // Undo and redo: snapshots of the deck's format and zones.
     var past = [], future = [];
+    // What else follows the deck (the playtest panel of play.js).
+    var followers = [];
 
     main.appendChild(el('h1', { text: game.name + ' — deck builder' }));
     var poolBox = el('div', { class: 'cb-pool', id: 'cb-pool', role: 'list', 'aria-label': 'Cards' });
@@ -644,6 +646,7 @@
       undoButton.disabled = !past.length;
       redoButton.disabled = !future.length;
       drawZones();
+      followers.forEach(function (f) { f(); });
       clearTimeout(retry);
       ask(++asked, 0);
     }
@@ -752,6 +755,9 @@
 
     // Text lists and the printable decklist: lists.js.
     if (window.cartaLists) window.cartaLists.deck({ game: game, box: share, el: el, api: api, payload: payload, load: load, importCode: importCode, code: function () { return code.value; } });
+
+    // The playtest panel: play.js.
+    if (window.cartaPlay) window.cartaPlay.deck({ game: game, box: share.parentNode, el: el, api: api, payload: payload, onChange: function (f) { followers.push(f); } });
 
     var params = new URLSearchParams(location.search);
     var fromLink = params.get('code');
