@@ -242,9 +242,9 @@ pub fn odds(game: &Game, view: &DeckView, group: &Group, q: Question) -> Result<
     let draws = q
         .draws
         .unwrap_or_else(|| m.play.as_ref().map_or(1, |p| p.draws_per_turn));
-    if hand > MAX_PLAY_CARDS || draws > MAX_PLAY_CARDS {
+    if !(1..=MAX_PLAY_CARDS).contains(&hand) || draws > MAX_PLAY_CARDS {
         return Err(format!(
-            "a hand or a turn's draw is at most {MAX_PLAY_CARDS} cards"
+            "a hand is from 1 to {MAX_PLAY_CARDS} cards, a turn's draw at most {MAX_PLAY_CARDS}"
         ));
     }
     if !(1..=MAX_TURN).contains(&q.by_turn) {

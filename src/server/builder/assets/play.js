@@ -10,7 +10,7 @@
   // Every word the panel shows, in one table.
   var WORDS = {
     title: 'Playtest',
-    declared: 'Opening hand: {hand} cards from {zone}{mulligan}; {draws} each later turn, as {game} declares.',
+    declared: 'Opening hand: {hand} cards from {zone}{mulligan}; then {draws} drawn each turn, as {game} declares.',
     declaredMulligan: ' (after a mulligan: {n})',
     undeclared: '{game} declares no opening hand: type the hand size. Cards are drawn from {zone}.',
     handSize: 'Hand size',
