@@ -158,12 +158,20 @@ pub(crate) fn odds(
     let mut found = Vec::new();
     if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)? {
         let mut judged = Vec::new();
-        match deck::judge(&parsed, &game.manifest, &game.pool, &game.rules, &mut judged) {
+        match deck::judge(
+            &parsed,
+            &game.manifest,
+            &game.pool,
+            &game.rules,
+            &mut judged,
+        ) {
             None => found.extend(judged),
             Some((resolved, _)) => {
-                let usage = |message: String| CommandError::Usage {
+                let usage = |message: String| {
+                    CommandError::Usage {
                     message,
                     help: "a group is `id=CARD`, `kind=KIND`, `FIELD=VALUE` or a flag `FIELD`; see `carta deck odds --help`".into(),
+                }
                 };
                 let chosen = Group::parse(game, group).map_err(usage)?;
                 let odds = play::odds(game, &resolved.view, &chosen, q).map_err(usage)?;

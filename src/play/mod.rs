@@ -54,9 +54,8 @@ impl Group {
         };
         if flag {
             let value = match (value, text) {
-                (None, _) => true,
+                (None, _) | (_, Some("true")) => true,
                 (Some(Value::Bool(b)), _) => *b,
-                (_, Some("true")) => true,
                 (_, Some("false")) => false,
                 _ => return Err(format!("`{field}` is a flag: its value is true or false")),
             };

@@ -866,33 +866,62 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
     client.goto(&page).await.unwrap();
     assert_eq!(status(&client).await, "Legal");
     click(&client, "#cb-play summary").await;
-    let rules = js(&client, "return document.getElementById('cb-play-rules').textContent").await;
+    let rules = js(
+        &client,
+        "return document.getElementById('cb-play-rules').textContent",
+    )
+    .await;
     assert!(
-        rules.as_str().unwrap().contains("Opening hand: 5 cards from Deck (after a mulligan: 4)"),
+        rules
+            .as_str()
+            .unwrap()
+            .contains("Opening hand: 5 cards from Deck (after a mulligan: 4)"),
         "{rules}"
     );
 
     // A hand of the declared five, all cards of the deck; a mulligan
     // deals the declared four; one more card makes five again.
     click(&client, "#cb-draw").await;
-    wait_js(&client, "return document.querySelectorAll('#cb-hand li').length===5").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===5",
+    )
+    .await;
     let first = hand(&client).await;
     of_the_deck(&first, &lines);
     let said = js(&client, "var s=document.getElementById('cb-hand-status');return [s.getAttribute('aria-live'), s.textContent]").await;
     assert_eq!(said[0], "polite");
-    assert!(said[1].as_str().unwrap().starts_with("New hand of 5, 55 left in Deck"), "{said}");
+    assert!(
+        said[1]
+            .as_str()
+            .unwrap()
+            .starts_with("New hand of 5, 55 left in Deck"),
+        "{said}"
+    );
     click(&client, "#cb-mulligan").await;
-    wait_js(&client, "return document.querySelectorAll('#cb-hand li').length===4").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===4",
+    )
+    .await;
     of_the_deck(&hand(&client).await, &lines);
     click(&client, "#cb-next").await;
-    wait_js(&client, "return document.querySelectorAll('#cb-hand li').length===5").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===5",
+    )
+    .await;
     of_the_deck(&hand(&client).await, &lines);
     // The same seed deals the same hand.
     client.goto(&page).await.unwrap();
     assert_eq!(status(&client).await, "Legal");
     click(&client, "#cb-play summary").await;
     click(&client, "#cb-draw").await;
-    wait_js(&client, "return document.querySelectorAll('#cb-hand li').length===5").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===5",
+    )
+    .await;
     assert_eq!(hand(&client).await, first, "?seed= repeats the deal");
 
     // At least two actions by turn 3: the page shows the API's figure.
@@ -903,12 +932,21 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
     let shown = js(&client, "var o=document.getElementById('cb-odds');return [Number(o.dataset.probability), o.textContent, o.getAttribute('aria-live')]").await;
     let mut zones = serde_json::Map::new();
     for (zone, card, n) in &lines {
-        zones.entry(zone.clone()).or_insert_with(|| json!({})).as_object_mut().unwrap().insert(card.clone(), json!(n));
+        zones
+            .entry(zone.clone())
+            .or_insert_with(|| json!({}))
+            .as_object_mut()
+            .unwrap()
+            .insert(card.clone(), json!(n));
     }
     let ask = json!({"deck": {"name": "Deck", "zones": zones}, "group": {"field": "kind", "value": "action"}, "at_least": 2, "by_turn": 3});
     let (status_code, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &ask);
     assert_eq!(status_code, 200, "{odds}");
-    assert_eq!(shown[0].as_f64(), odds["probability"].as_f64(), "{shown} vs {odds}");
+    assert_eq!(
+        shown[0].as_f64(),
+        odds["probability"].as_f64(),
+        "{shown} vs {odds}"
+    );
     let text = shown[1].as_str().unwrap();
     assert!(text.contains("7 cards seen of the 60 in Deck"), "{text}");
     assert_eq!(shown[2], "polite");
@@ -919,12 +957,26 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
     let rows = rows.as_array().unwrap();
     let counted: u64 = rows.iter().map(|r| r[1].as_u64().unwrap()).sum();
     assert_eq!(counted, 60, "{rows:?}");
-    assert!(rows.iter().any(|r| r[0] == "1"), "level 1 characters: {rows:?}");
+    assert!(
+        rows.iter().any(|r| r[0] == "1"),
+        "level 1 characters: {rows:?}"
+    );
 
-    js(&client, "document.getElementById('cb-play').scrollIntoView();return true").await;
+    js(
+        &client,
+        "document.getElementById('cb-play').scrollIntoView();return true",
+    )
+    .await;
     if std::env::var_os("CARTA_BLESS").is_some() {
-        let panel = client.find(fantoccini::Locator::Css("#cb-play")).await.unwrap();
-        std::fs::write(repo().join("docs/img/serve-odds.png"), panel.screenshot().await.unwrap()).unwrap();
+        let panel = client
+            .find(fantoccini::Locator::Css("#cb-play"))
+            .await
+            .unwrap();
+        std::fs::write(
+            repo().join("docs/img/serve-odds.png"),
+            panel.screenshot().await.unwrap(),
+        )
+        .unwrap();
     }
     accessible(&client, &axe_js, "the builder with the playtest panel open").await;
     client.set_window_size(390, 844).await.unwrap();

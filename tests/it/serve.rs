@@ -1130,7 +1130,6 @@ fn choose(n: u64, r: u64) -> u128 {
 
 /// The chance of at least `k` of `group` among `seen` of `deck` cards, as
 /// an exact fraction turned into a float: the test's own arithmetic.
-#[allow(clippy::cast_precision_loss)]
 fn hypergeometric_tail(deck: u64, group: u64, seen: u64, k: u64) -> f64 {
     let seen = seen.min(deck);
     let num: u128 = (k..=seen.min(group))
@@ -1199,11 +1198,31 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
     };
     let kingdom = field("valaria", "kingdom");
     for (group, k, turn, want_group) in [
-        (json!({"field": "kind", "value": "action"}), 2, 3, count("kind", &json!("action"))),
+        (
+            json!({"field": "kind", "value": "action"}),
+            2,
+            3,
+            count("kind", &json!("action")),
+        ),
         (json!({"field": "id", "value": "espada-longa"}), 1, 1, 3),
-        (json!({"field": "kingdom", "value": kingdom}), 4, 2, count("kingdom", &kingdom)),
-        (json!({"field": "mercenary"}), 1, 10, count("mercenary", &json!(true))),
-        (json!({"field": "mercenary", "value": false}), 6, 2, count("mercenary", &json!(false))),
+        (
+            json!({"field": "kingdom", "value": kingdom}),
+            4,
+            2,
+            count("kingdom", &kingdom),
+        ),
+        (
+            json!({"field": "mercenary"}),
+            1,
+            10,
+            count("mercenary", &json!(true)),
+        ),
+        (
+            json!({"field": "mercenary", "value": false}),
+            6,
+            2,
+            count("mercenary", &json!(false)),
+        ),
     ] {
         let body = json!({"deck": deck, "group": group, "at_least": k, "by_turn": turn});
         let (status, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
@@ -1229,21 +1248,52 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
     assert_eq!(odds["seen"], 9, "{odds}");
     let items = count("kind", &json!("item"));
     let want = hypergeometric_tail(total, items, 9, 3);
-    assert!((odds["probability"].as_f64().unwrap() - want).abs() <= 1e-12, "{odds}");
+    assert!(
+        (odds["probability"].as_f64().unwrap() - want).abs() <= 1e-12,
+        "{odds}"
+    );
     let body = json!({"deck": deck, "group": {"field": "kind", "value": "hero"},
         "at_least": 1, "by_turn": 1, "hand": 1000});
     let (_, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
-    assert_eq!((odds["seen"].as_u64(), odds["probability"].as_f64()), (Some(total), Some(1.0)), "{odds}");
+    assert_eq!(
+        (odds["seen"].as_u64(), odds["probability"].as_f64()),
+        (Some(total), Some(1.0)),
+        "{odds}"
+    );
 
     // Refused, each with why.
     for (group, extra, why) in [
-        (json!({"field": "kingdon", "value": "livre"}), json!({}), "did you mean `kingdom`?"),
-        (json!({"field": "kingdom", "value": "atlantida"}), json!({}), "is not a value of `kingdom`"),
+        (
+            json!({"field": "kingdon", "value": "livre"}),
+            json!({}),
+            "did you mean `kingdom`?",
+        ),
+        (
+            json!({"field": "kingdom", "value": "atlantida"}),
+            json!({}),
+            "is not a value of `kingdom`",
+        ),
         (json!({"field": "kingdom"}), json!({}), "needs a value"),
-        (json!({"field": "mercenary", "value": "talvez"}), json!({}), "is a flag"),
-        (json!({"field": "id", "value": "espada-longaa"}), json!({}), "did you mean `espada-longa`?"),
-        (json!({"field": "kind", "value": "action"}), json!({"by_turn": 0}), "the turn is from 1"),
-        (json!({"field": "kind", "value": "action"}), json!({"hand": 0}), "a hand is from 1"),
+        (
+            json!({"field": "mercenary", "value": "talvez"}),
+            json!({}),
+            "is a flag",
+        ),
+        (
+            json!({"field": "id", "value": "espada-longaa"}),
+            json!({}),
+            "did you mean `espada-longa`?",
+        ),
+        (
+            json!({"field": "kind", "value": "action"}),
+            json!({"by_turn": 0}),
+            "the turn is from 1",
+        ),
+        (
+            json!({"field": "kind", "value": "action"}),
+            json!({"hand": 0}),
+            "a hand is from 1",
+        ),
     ] {
         let mut body = json!({"deck": deck, "group": group, "at_least": 1, "by_turn": 1});
         for (k, v) in extra.as_object().unwrap() {
@@ -1251,9 +1301,17 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
         }
         let (status, answer) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
         assert_eq!(status, 422, "{answer}");
-        assert!(answer["error"].as_str().unwrap().contains(why), "{why}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(why),
+            "{why}: {answer}"
+        );
     }
-    let (status, _) = http(&url, "POST", "/api/games/kingdoms/odds", &json!({"deck": deck}));
+    let (status, _) = http(
+        &url,
+        "POST",
+        "/api/games/kingdoms/odds",
+        &json!({"deck": deck}),
+    );
     assert_eq!(status, 400, "a request without its group");
 }
 
@@ -1266,25 +1324,45 @@ fn a_game_without_an_opening_hand_takes_the_hand_size_the_player_gives() {
     crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
     let (_server, url) = start_serve(ws.path());
     let (_, game) = http(&url, "GET", "/api/games/mosaico", &Value::Null);
-    assert_eq!(game["play"]["opening_hand"], Value::Null, "{}", game["play"]);
+    assert_eq!(
+        game["play"]["opening_hand"],
+        Value::Null,
+        "{}",
+        game["play"]
+    );
     assert_eq!(game["play"]["draw_from"], "main", "the first zone");
     let deck = json!({"name": "Azul", "zones": {"main": {"azul-flor": 3, "verde-flor": 3, "ocre-flor": 2}, "patron": {"dona-azul": 1}}});
     let ask = json!({"deck": deck, "group": {"field": "id", "value": "azul-flor"}, "at_least": 1, "by_turn": 1});
     let (status, answer) = http(&url, "POST", "/api/games/mosaico/odds", &ask);
     assert_eq!(status, 422, "{answer}");
-    assert!(answer["error"].as_str().unwrap().contains("declares no opening hand"), "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("declares no opening hand"),
+        "{answer}"
+    );
     let mut with_hand = ask.clone();
     with_hand["hand"] = json!(2);
     let (status, odds) = http(&url, "POST", "/api/games/mosaico/odds", &with_hand);
     assert_eq!(status, 200, "{odds}");
-    assert_eq!((odds["deck"].as_u64(), odds["group"].as_u64()), (Some(8), Some(3)));
+    assert_eq!(
+        (odds["deck"].as_u64(), odds["group"].as_u64()),
+        (Some(8), Some(3))
+    );
     let want = 1.0 - (5.0 * 4.0) / (8.0 * 7.0);
-    assert!((odds["probability"].as_f64().unwrap() - want).abs() < 1e-12, "{odds}");
+    assert!(
+        (odds["probability"].as_f64().unwrap() - want).abs() < 1e-12,
+        "{odds}"
+    );
 
     let (_, zodiacos) = http(&url, "GET", "/api/games/zodiacos", &Value::Null);
     assert_eq!(zodiacos["play"]["draw_from"], Value::Null);
     let ask = json!({"deck": {"name": "x"}, "group": {"field": "kind", "value": "zodiac"}, "at_least": 1, "by_turn": 1, "hand": 5});
     let (status, answer) = http(&url, "POST", "/api/games/zodiacos/odds", &ask);
     assert_eq!(status, 422, "{answer}");
-    assert!(answer["error"].as_str().unwrap().contains("deck::no-zones"), "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("deck::no-zones"),
+        "{answer}"
+    );
 }
