@@ -3,9 +3,10 @@
 //! sort — a kind, an enum value, a flag, a card — and for the widest sum
 //! the odds can take, beside the deck's verdict (`RuleSet::check`, the
 //! core of the builder's verdict answer) on the same deck, in the same
-//! run: each round runs every case in turn, wall and thread CPU time are
-//! both measured, the medians printed with each case's ratio to the
-//! verdict. Target: ≤ 5 ms an answer (release build).
+//! run: each round runs every case in turn (each as many calls as last
+//! 20 ms), wall and thread CPU time are both measured, and each case's
+//! wall time is printed with its ratio to the verdict's. Target: ≤ 5 ms
+//! an answer (release build).
 //!
 //! `cargo bench --bench odds`
 
@@ -22,10 +23,11 @@ use carta::play::{self, Group, Question, odds};
 use carta::rules::DeckView;
 use serde_json::Value;
 
-/// Calls of a case per timed round (a call takes microseconds).
-const CALLS: u32 = 200;
+/// How long one timed round of a case lasts, at least: the case is called
+/// as many times as that takes (the thread's CPU clock counts in ticks).
+const ROUND: Duration = Duration::from_millis(20);
 /// Timed rounds (after one warm-up round).
-const ROUNDS: usize = 41;
+const ROUNDS: usize = 31;
 /// The target of one answer.
 const TARGET: Duration = Duration::from_millis(5);
 
@@ -121,17 +123,30 @@ fn main() {
             black_box(odds::at_least(black_box(60), 19, 7, 2));
         }),
     ));
+    // Calls per round of each case: enough to last a round.
+    let calls: Vec<u32> = runs
+        .iter()
+        .map(|(_, f)| {
+            let start = Instant::now();
+            let mut n = 0u32;
+            while start.elapsed() < ROUND / 4 {
+                f();
+                n += 1;
+            }
+            n * 4
+        })
+        .collect();
     let mut wall = vec![Vec::with_capacity(ROUNDS); runs.len()];
-    let mut cpu = vec![Vec::with_capacity(ROUNDS); runs.len()];
+    let mut cpu = vec![Duration::ZERO; runs.len()];
     for round in 0..=ROUNDS {
         for (i, (_, f)) in runs.iter().enumerate() {
             let (w, c) = (Instant::now(), thread_cpu());
-            for _ in 0..CALLS {
+            for _ in 0..calls[i] {
                 f();
             }
             if round > 0 {
-                wall[i].push(w.elapsed() / CALLS);
-                cpu[i].push(thread_cpu().saturating_sub(c) / CALLS);
+                wall[i].push(w.elapsed() / calls[i]);
+                cpu[i] += thread_cpu().saturating_sub(c);
             }
         }
     }
@@ -140,8 +155,15 @@ fn main() {
         v[v.len() / 2]
     };
     let walls: Vec<Duration> = wall.into_iter().map(median).collect();
-    let cpus: Vec<Duration> = cpu.into_iter().map(median).collect();
-    println!("\nmedian of {ROUNDS} rounds of {CALLS} calls, per call:");
+    // CPU time is summed over the rounds: the clock moves in ticks.
+    let cpus: Vec<Duration> = cpu
+        .iter()
+        .zip(&calls)
+        .map(|(c, n)| *c / (n * u32::try_from(ROUNDS).unwrap()))
+        .collect();
+    println!(
+        "\nper call: the median wall time of {ROUNDS} rounds of ≥ {ROUND:?} each, the mean CPU time:"
+    );
     for (i, (name, _)) in runs.iter().enumerate() {
         let ratio = walls[i].as_secs_f64() / walls[0].as_secs_f64();
         let verdict = if i == 0 || walls[i] <= TARGET {

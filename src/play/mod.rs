@@ -102,12 +102,20 @@ impl Group {
             "id" => self.value.as_str() == Some(c.id.as_str()),
             "kind" => self.value.as_str() == Some(c.kind.as_str()),
             field => {
-                let fields = c.all_fields();
+                // A field the rules read is kept unpacked on the card; only
+                // another one costs unpacking all of the card's fields.
+                let unpacked;
+                let value = match c.fields.get(field) {
+                    Some(v) => Some(v),
+                    None => {
+                        unpacked = c.all_fields();
+                        unpacked.get(field)
+                    }
+                };
                 if self.flag {
-                    let set = fields.get(field) == Some(&Value::Bool(true));
-                    Value::Bool(set) == self.value
+                    Value::Bool(value == Some(&Value::Bool(true))) == self.value
                 } else {
-                    fields.get(field) == Some(&self.value)
+                    value == Some(&self.value)
                 }
             }
         }

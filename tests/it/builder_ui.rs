@@ -850,10 +850,12 @@ fn of_the_deck(drawn: &[String], lines: &[(String, String, u32)]) {
 /// game's declared size from the deck (a mulligan of its declared four,
 /// one more card), repeatable with `?seed=`; its odds are the API's; its
 /// curve counts every card of the zone; axe-core finds nothing serious
-/// with it open, at a desktop's width and a phone's.
+/// with it open, at a desktop's width and a phone's. A game without an
+/// opening hand says so and takes the hand size typed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
     let ws = Workspace::shipped(&["kingdoms"]);
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
     let profile = tempfile::tempdir().unwrap();
     let (_server, url) = start_serve(ws.path());
     let rel = "cards/kingdoms/decks/aurora-de-valaria.toml";
@@ -986,5 +988,45 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
     assert_eq!(wide, json!([]), "wider than the window at 390 px");
     no_sideways_scroll(&client, "the playtest panel at 390 px").await;
     accessible(&client, &axe_js, "the playtest panel at 390 px").await;
+
+    // A game without `[play]` says so, and deals and reckons with the hand
+    // size the player types.
+    client.set_window_size(1200, 1000).await.unwrap();
+    let azul = json!({"name": "Azul", "zones": {"main": {"azul-flor": 3, "verde-flor": 3, "ocre-flor": 2}, "patron": {"dona-azul": 1}}});
+    let (_, verdict) = http(&url, "POST", "/api/games/mosaico/verdict", &azul);
+    let code = verdict["code"].as_str().unwrap();
+    client
+        .goto(&format!("{url}mosaico/deck?code={}", query_value(code)))
+        .await
+        .unwrap();
+    settled(&client).await;
+    click(&client, "#cb-play summary").await;
+    let rules = js(&client, "return [document.getElementById('cb-play-rules').textContent, document.getElementById('cb-hand-size').value]").await;
+    assert!(
+        rules[0]
+            .as_str()
+            .unwrap()
+            .contains("declares no opening hand"),
+        "{rules}"
+    );
+    assert_eq!(rules[1], "", "no hand size until the player types one");
+    wait_js(
+        &client,
+        "return document.getElementById('cb-odds').textContent==='Type a hand size first.'",
+    )
+    .await;
+    click(&client, "#cb-hand-size").await;
+    type_keys(&client, "2").await;
+    wait_js(
+        &client,
+        "return document.getElementById('cb-odds').dataset.probability!==undefined",
+    )
+    .await;
+    click(&client, "#cb-draw").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===2",
+    )
+    .await;
     client.close().await.unwrap();
 }
