@@ -105,12 +105,11 @@ impl Group {
                 // A field the rules read is kept unpacked on the card; only
                 // another one costs unpacking all of the card's fields.
                 let unpacked;
-                let value = match c.fields.get(field) {
-                    Some(v) => Some(v),
-                    None => {
-                        unpacked = c.all_fields();
-                        unpacked.get(field)
-                    }
+                let value = if let Some(v) = c.fields.get(field) {
+                    Some(v)
+                } else {
+                    unpacked = c.all_fields();
+                    unpacked.get(field)
                 };
                 if self.flag {
                     Value::Bool(value == Some(&Value::Bool(true))) == self.value
