@@ -388,6 +388,32 @@ pub enum DeckCommand {
         /// The deck file, relative to the current directory.
         file: PathBuf,
     },
+    /// The odds of drawing at least K cards of a group by a turn, from the
+    /// zone the game draws hands from (`[play]` in `game.toml`).
+    #[command(
+        after_help = "Exit codes: 0 printed, 1 the deck names what its game lacks, 2 could not run (a group, hand or turn the game does not take).\n\nExample:\n  carta deck odds cards/kingdoms/decks/aurora-de-valaria.toml --group kind=action --at-least 2 --by-turn 3"
+    )]
+    Odds {
+        /// The deck file, relative to the current directory.
+        file: PathBuf,
+        /// The group: `id=CARD`, `kind=KIND`, `FIELD=VALUE` of an enum
+        /// field, or a boolean `FIELD` (`FIELD=false`: the cards without it).
+        #[arg(long, value_name = "GROUP")]
+        group: String,
+        /// At least this many cards of the group.
+        #[arg(long, value_name = "K", default_value_t = 1)]
+        at_least: u32,
+        /// By this turn (1: the opening hand alone).
+        #[arg(long, value_name = "T", default_value_t = 1)]
+        by_turn: u32,
+        /// The opening hand (default: the game's `[play] opening-hand`).
+        #[arg(long, value_name = "N")]
+        hand: Option<u32>,
+        /// The cards drawn each turn after the first (default: the game's
+        /// `[play] draws-per-turn`, else 1).
+        #[arg(long, value_name = "N")]
+        draws: Option<u32>,
+    },
     /// Print the deck file a code stands for.
     #[command(
         after_help = "Exit codes: 0 printed, 1 a bad or stale code, 2 could not run.\n\nExample:\n  carta deck decode \"$(carta deck code cards/intrepidos/decks/furia-de-aries.toml)\""
@@ -674,6 +700,22 @@ fn deck(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, C
         } => commands::deck::check(root, files, *explain, output.is_json()),
         DeckCommand::Code { file } => commands::deck::code(root, file),
         DeckCommand::Decode { code } => commands::deck::decode(root, code),
+        DeckCommand::Odds {
+            file,
+            group,
+            at_least,
+            by_turn,
+            hand,
+            draws,
+        } => {
+            let question = crate::play::Question {
+                at_least: *at_least,
+                by_turn: *by_turn,
+                hand: *hand,
+                draws: *draws,
+            };
+            commands::deck::odds(root, file, group, question, output.is_json())
+        }
         DeckCommand::Export {
             files,
             by,

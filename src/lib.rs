@@ -40,6 +40,7 @@ pub mod limits;
 pub mod link;
 pub mod load;
 pub mod markup;
+pub mod play;
 pub mod rules;
 pub(crate) mod server;
 pub(crate) mod suggest;

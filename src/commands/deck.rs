@@ -1,4 +1,5 @@
-//! `carta deck check | code | decode`: deck legality and deck codes.
+//! `carta deck check | code | decode | odds`: deck legality, deck codes
+//! and draw odds.
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,7 @@ use crate::diag::escape_controls;
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceMap};
 use crate::game::Games;
 use crate::load::Workspace;
+use crate::play::{self, Group, Odds, Question};
 use crate::rules::RuleSet;
 
 /// `carta deck check FILE…`: the legality of each deck file against its
@@ -132,6 +134,75 @@ pub(crate) fn decode(root: &Path, code: &str) -> Result<Report, CommandError> {
         }
     }
     Ok(Report::new(ws, diags, "deck decode")?)
+}
+
+/// `carta deck odds FILE --group G`: the chance of drawing at least
+/// `q.at_least` cards of the group by turn `q.by_turn`, on stdout (a
+/// sentence, or the figures as JSON with `json`). The deck's legality is
+/// not the question: only what keeps it from resolving (an unknown card or
+/// zone) is reported.
+///
+/// # Errors
+/// When the workspace or a file cannot be read, or the group, hand or turn
+/// is not one the game takes (a usage error).
+pub(crate) fn odds(
+    root: &Path,
+    path: &Path,
+    group: &str,
+    q: Question,
+    json: bool,
+) -> Result<Report, CommandError> {
+    let mut ws = Workspace::open(root)?;
+    let mut diags = Diagnostics::new();
+    let mut games = Games::default();
+    let mut found = Vec::new();
+    if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)? {
+        let mut judged = Vec::new();
+        match deck::judge(
+            &parsed,
+            &game.manifest,
+            &game.pool,
+            &game.rules,
+            &mut judged,
+        ) {
+            None => found.extend(judged),
+            Some((resolved, _)) => {
+                let usage = |message: String| {
+                    CommandError::Usage {
+                    message,
+                    help: "a group is `id=CARD`, `kind=KIND`, `FIELD=VALUE` or a flag `FIELD`; see `carta deck odds --help`".into(),
+                }
+                };
+                let chosen = Group::parse(game, group).map_err(usage)?;
+                let odds = play::odds(game, &resolved.view, &chosen, q).map_err(usage)?;
+                print_odds(&odds, group, json);
+            }
+        }
+    }
+    diags.extend(found);
+    Ok(Report::new(ws, diags, "deck odds")?)
+}
+
+/// The odds on stdout: one sentence, or the figures as one JSON object.
+fn print_odds(odds: &Odds, group: &str, json: bool) {
+    if json {
+        let mut value = serde_json::to_value(odds).expect("odds serialize");
+        value["group_spec"] = group.into();
+        println!("{value}");
+        return;
+    }
+    let line = format!(
+        "{:.4} ({:.2}%): at least {} × {group} by turn {}: {} cards seen of the {} in `{}`, {} of them {group}",
+        odds.probability,
+        odds.probability * 100.0,
+        odds.at_least,
+        odds.by_turn,
+        odds.seen,
+        odds.deck,
+        odds.zone,
+        odds.group,
+    );
+    println!("{}", escape_controls(&line));
 }
 
 /// `--explain`: the tally of every rule, as a table on stdout (human) or as

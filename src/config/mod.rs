@@ -7,6 +7,7 @@
 //! [`crate::validate::manifest`] validates a `game.toml` against it with the
 //! same span-exact diagnostics as cards, then deserializes it.
 
+pub mod play;
 pub mod print;
 pub mod rules;
 
@@ -22,6 +23,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use self::play::{MAX_PLAY_CARDS, Play};
 use self::rules::{Format, Rule, Zone};
 
 /// Where the generated schema of the manifest is committed.
@@ -88,6 +90,12 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     #[schemars(extend("propertyNames" = { "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" }))]
     pub formats: IndexMap<String, Format>,
+    /// How the game is played from a deck (`[play]`): the opening hand,
+    /// the draws of each turn and the zone they come from, for the deck
+    /// builder's sample hand and draw odds. Absent when the rulebook
+    /// states no opening hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub play: Option<Play>,
 }
 
 /// What a keyword id looks like: `[[terror]]`, `[[first-strike]]`.
@@ -154,6 +162,13 @@ impl Manifest {
             .iter()
             .chain(&self.box_rules)
             .chain(self.formats.values().flat_map(|f| &f.deck_rules))
+    }
+
+    /// The zone a hand is drawn from: `[play] draw-from`, else the first
+    /// zone; `None` in a game without zones.
+    pub fn draw_zone(&self) -> Option<&str> {
+        let named = self.play.as_ref().and_then(|p| p.draw_from.as_deref());
+        named.or_else(|| self.zones.keys().next().map(String::as_str))
     }
 
     /// The kind ids, in declaration order.

@@ -10,6 +10,7 @@ use super::{GameSchemas, SchemaDoc, Subject, diagnose};
 use crate::config::{self, Manifest};
 use crate::diag::{Diagnostic, Diagnostics, FileId, Label, SourceMap};
 use crate::load::{SpanIndex, parse_toml, table_to_json};
+use crate::suggest;
 
 /// A parsed manifest and where its parts are written.
 #[derive(Debug, Clone)]
@@ -69,6 +70,7 @@ pub fn parse(
         written: instance,
     };
     sheets_named_once(&loaded, diags);
+    play_zone(&loaded, diags);
     id_is_folder(&loaded, game, diags).then_some(loaded)
 }
 
@@ -104,6 +106,46 @@ fn sheets_named_once(loaded: &LoadedManifest, diags: &mut Diagnostics) {
             );
         }
     }
+}
+
+/// Reports a `[play]` that has no zone to draw from: a game without deck
+/// zones, or a `draw-from` that names no declared zone.
+fn play_zone(loaded: &LoadedManifest, diags: &mut Diagnostics) {
+    let m = &loaded.manifest;
+    let Some(play) = &m.play else {
+        return;
+    };
+    if m.zones.is_empty() {
+        let span = loaded.spans.key_span("/play").unwrap_or(0..0);
+        diags.push(
+            Diagnostic::error(
+                "manifest::play-zone",
+                "`[play]` deals hands from a deck, and this game declares no deck zone",
+            )
+            .at(loaded.file, span, "no zone to draw from")
+            .with_help("declare the deck's zones (`[zones.main]`), or remove `[play]`"),
+        );
+        return;
+    }
+    let Some(zone) = &play.draw_from else {
+        return;
+    };
+    if m.zones.contains_key(zone) {
+        return;
+    }
+    let span = loaded.spans.value_span("/play/draw-from").unwrap_or(0..0);
+    diags.push(
+        Diagnostic::error(
+            "manifest::play-zone",
+            format!("`draw-from` names `{zone}`, which is not a zone of this game"),
+        )
+        .at(loaded.file, span, "no such zone")
+        .with_help(suggest::help(
+            zone,
+            m.zones.keys().map(String::as_str),
+            "declared zones",
+        )),
+    );
 }
 
 /// Validates `game.toml` against the manifest's generated schema, reporting

@@ -954,3 +954,218 @@ async fn the_builder_speaks_the_games_language_and_switches_to_english() {
     accessible(&client, &axe_js, "the organisers' page, asked in xx").await;
     client.close().await.unwrap();
 }
+
+/// The ids of the sample hand, in the order drawn.
+async fn hand(client: &Client) -> Vec<String> {
+    js(
+        client,
+        "return Array.from(document.querySelectorAll('#cb-hand li')).map(function (l) { return l.dataset.card; })",
+    )
+    .await
+    .as_array()
+    .unwrap()
+    .iter()
+    .map(|v| v.as_str().unwrap().to_owned())
+    .collect()
+}
+
+/// Every card of `drawn` is a card of the deck's `lines`, no more often
+/// than the deck holds it.
+fn of_the_deck(drawn: &[String], lines: &[(String, String, u32)]) {
+    for card in drawn {
+        let have = lines
+            .iter()
+            .find(|(z, c, _)| z == "main" && c == card)
+            .map_or(0, |l| l.2);
+        let times = drawn.iter().filter(|c| *c == card).count();
+        assert!(
+            times <= usize::try_from(have).unwrap(),
+            "{card} drawn {times}× of {have}: {drawn:?}"
+        );
+    }
+}
+
+/// Issue 25, playtest figures: the panel deals a sample hand of the
+/// game's declared size from the deck (a mulligan of its declared four,
+/// one more card), repeatable with `?seed=`; its odds are the API's; its
+/// curve counts every card of the zone; axe-core finds nothing serious
+/// with it open, at a desktop's width and a phone's. A game without an
+/// opening hand says so and takes the hand size typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
+    let ws = Workspace::shipped(&["kingdoms"]);
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let rel = "cards/kingdoms/decks/aurora-de-valaria.toml";
+    let code = code_of(&url, "kingdoms", rel);
+    let lines = lines_of(rel);
+    let axe_js = axe_source();
+    let (_driver, client) = browser(profile.path()).await;
+    client.set_window_size(1200, 1000).await.unwrap();
+    let page = format!("{url}kingdoms/deck?code={}&seed=7", query_value(&code));
+    client.goto(&page).await.unwrap();
+    assert_eq!(status(&client).await, "Legal");
+    click(&client, "#cb-play summary").await;
+    let rules = js(
+        &client,
+        "return document.getElementById('cb-play-rules').textContent",
+    )
+    .await;
+    assert!(
+        rules
+            .as_str()
+            .unwrap()
+            .contains("Opening hand: 5 cards from Deck (after a mulligan: 4)"),
+        "{rules}"
+    );
+
+    // A hand of the declared five, all cards of the deck; a mulligan
+    // deals the declared four; one more card makes five again.
+    click(&client, "#cb-draw").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===5",
+    )
+    .await;
+    let first = hand(&client).await;
+    of_the_deck(&first, &lines);
+    let said = js(&client, "var s=document.getElementById('cb-hand-status');return [s.getAttribute('aria-live'), s.textContent]").await;
+    assert_eq!(said[0], "polite");
+    assert!(
+        said[1]
+            .as_str()
+            .unwrap()
+            .starts_with("New hand of 5, 55 left in Deck"),
+        "{said}"
+    );
+    click(&client, "#cb-mulligan").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===4",
+    )
+    .await;
+    of_the_deck(&hand(&client).await, &lines);
+    click(&client, "#cb-next").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===5",
+    )
+    .await;
+    of_the_deck(&hand(&client).await, &lines);
+    // The same seed deals the same hand.
+    client.goto(&page).await.unwrap();
+    assert_eq!(status(&client).await, "Legal");
+    click(&client, "#cb-play summary").await;
+    click(&client, "#cb-draw").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===5",
+    )
+    .await;
+    assert_eq!(hand(&client).await, first, "?seed= repeats the deal");
+
+    // At least two actions by turn 3: the page shows the API's figure.
+    js(&client, "var g=document.getElementById('cb-odds-group');g.value=JSON.stringify({field:'kind',value:'action'});\
+        document.getElementById('cb-odds-k').value='2';var t=document.getElementById('cb-odds-turn');t.value='3';\
+        t.dispatchEvent(new Event('input'));return true").await;
+    wait_js(&client, "var o=document.getElementById('cb-odds');return o.dataset.probability!==undefined && o.textContent.indexOf('by turn 3')>=0").await;
+    let shown = js(&client, "var o=document.getElementById('cb-odds');return [Number(o.dataset.probability), o.textContent, o.getAttribute('aria-live')]").await;
+    let mut zones = serde_json::Map::new();
+    for (zone, card, n) in &lines {
+        zones
+            .entry(zone.clone())
+            .or_insert_with(|| json!({}))
+            .as_object_mut()
+            .unwrap()
+            .insert(card.clone(), json!(n));
+    }
+    let ask = json!({"deck": {"name": "Deck", "zones": zones}, "group": {"field": "kind", "value": "action"}, "at_least": 2, "by_turn": 3});
+    let (status_code, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &ask);
+    assert_eq!(status_code, 200, "{odds}");
+    assert_eq!(
+        shown[0].as_f64(),
+        odds["probability"].as_f64(),
+        "{shown} vs {odds}"
+    );
+    let text = shown[1].as_str().unwrap();
+    assert!(text.contains("7 cards seen of the 60 in Deck"), "{text}");
+    assert_eq!(shown[2], "polite");
+
+    // The curve of an integer field counts every card of the zone.
+    let rows = js(&client, "var s=document.getElementById('cb-curve-field');s.value='level';s.dispatchEvent(new Event('change'));\
+        return Array.from(document.querySelectorAll('#cb-curve tbody tr')).map(function (r) { return [r.cells[0].textContent, Number(r.cells[1].textContent)]; })").await;
+    let rows = rows.as_array().unwrap();
+    let counted: u64 = rows.iter().map(|r| r[1].as_u64().unwrap()).sum();
+    assert_eq!(counted, 60, "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r[0] == "1"),
+        "level 1 characters: {rows:?}"
+    );
+
+    js(
+        &client,
+        "document.getElementById('cb-play').scrollIntoView();return true",
+    )
+    .await;
+    if std::env::var_os("CARTA_BLESS").is_some() {
+        let panel = client
+            .find(fantoccini::Locator::Css("#cb-play"))
+            .await
+            .unwrap();
+        std::fs::write(
+            repo().join("docs/img/serve-odds.png"),
+            panel.screenshot().await.unwrap(),
+        )
+        .unwrap();
+    }
+    accessible(&client, &axe_js, "the builder with the playtest panel open").await;
+    client.set_window_size(390, 844).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let wide = js(&client, "return Array.from(document.querySelectorAll('#cb-main *')).filter(function (e) { return e.getBoundingClientRect().right > window.innerWidth; })\
+        .slice(0, 6).map(function (e) { return e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right); })").await;
+    assert_eq!(wide, json!([]), "wider than the window at 390 px");
+    no_sideways_scroll(&client, "the playtest panel at 390 px").await;
+    accessible(&client, &axe_js, "the playtest panel at 390 px").await;
+
+    // A game without `[play]` says so, and deals and reckons with the hand
+    // size the player types.
+    client.set_window_size(1200, 1000).await.unwrap();
+    let azul = json!({"name": "Azul", "zones": {"main": {"azul-flor": 3, "verde-flor": 3, "ocre-flor": 2}, "patron": {"dona-azul": 1}}});
+    let (_, verdict) = http(&url, "POST", "/api/games/mosaico/verdict", &azul);
+    let code = verdict["code"].as_str().unwrap();
+    client
+        .goto(&format!("{url}mosaico/deck?code={}", query_value(code)))
+        .await
+        .unwrap();
+    settled(&client).await;
+    click(&client, "#cb-play summary").await;
+    let rules = js(&client, "return [document.getElementById('cb-play-rules').textContent, document.getElementById('cb-hand-size').value]").await;
+    assert!(
+        rules[0]
+            .as_str()
+            .unwrap()
+            .contains("declares no opening hand"),
+        "{rules}"
+    );
+    assert_eq!(rules[1], "", "no hand size until the player types one");
+    wait_js(
+        &client,
+        "return document.getElementById('cb-odds').textContent==='Type a hand size first.'",
+    )
+    .await;
+    click(&client, "#cb-hand-size").await;
+    type_keys(&client, "2").await;
+    wait_js(
+        &client,
+        "return document.getElementById('cb-odds').dataset.probability!==undefined",
+    )
+    .await;
+    click(&client, "#cb-draw").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===2",
+    )
+    .await;
+    client.close().await.unwrap();
+}

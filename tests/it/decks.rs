@@ -1304,3 +1304,100 @@ async fn an_organiser_judges_an_event_on_the_page() {
     );
     client.close().await.unwrap();
 }
+
+/// `carta deck odds`: the playtest figures of the builder from the command
+/// line, with the game's `[play]` hand, against the test's own arithmetic.
+#[test]
+fn deck_odds_prints_the_chance_of_a_group_by_a_turn() {
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let deck = "cards/intrepidos/decks/furia-de-aries.toml";
+    // 30 actions of 60, a hand of 5 (the game's `[play]`): 1 − C(30,5)/C(60,5).
+    let none: f64 = (0..5)
+        .map(|i| f64::from(30 - i) / f64::from(60 - i))
+        .product();
+    let run = ws
+        .run(["deck", "odds", deck, "--group", "kind=action"])
+        .succeeds()
+        .stdout_has("at least 1 × kind=action by turn 1: 5 cards seen of the 60 in `main`, 30 of them kind=action");
+    assert!(
+        run.stdout.starts_with(&format!("{:.4} ", 1.0 - none)),
+        "{}",
+        run.stdout
+    );
+    let run = ws
+        .run([
+            "--message-format",
+            "json",
+            "deck",
+            "odds",
+            deck,
+            "--group",
+            "kind=action",
+        ])
+        .succeeds();
+    let odds = run
+        .json()
+        .into_iter()
+        .find(|v| v.get("probability").is_some())
+        .expect("the odds as JSON");
+    assert!(
+        (odds["probability"].as_f64().unwrap() - (1.0 - none)).abs() < 1e-12,
+        "{odds}"
+    );
+    assert_eq!(odds["hand"], 5);
+
+    // Two draws a turn: by turn 3, 5 + 2 × 2 cards seen.
+    ws.run([
+        "deck",
+        "odds",
+        deck,
+        "--group",
+        "kind=action",
+        "--at-least",
+        "4",
+        "--by-turn",
+        "3",
+        "--draws",
+        "2",
+    ])
+    .succeeds()
+    .stdout_has("9 cards seen of the 60");
+    // A bad group or turn: the command cannot run.
+    ws.run(["deck", "odds", deck, "--group", "kinf=action"])
+        .code(2)
+        .stderr_has("did you mean `kind`?");
+    ws.run([
+        "deck",
+        "odds",
+        deck,
+        "--group",
+        "kind=action",
+        "--by-turn",
+        "0",
+    ])
+    .code(2)
+    .stderr_has("the turn is from 1");
+    // An illegal deck has odds; a deck naming an unknown card has none.
+    ws.write(
+        "few.toml",
+        "game = \"intrepidos\"\nname = \"Few\"\n\n[main]\ngolpe-certeiro = 2\n",
+    );
+    ws.run([
+        "deck",
+        "odds",
+        "few.toml",
+        "--group",
+        "id=golpe-certeiro",
+        "--at-least",
+        "2",
+    ])
+    .succeeds()
+    .stdout_has("1.0000 (100.00%)");
+    ws.write(
+        "bad.toml",
+        "game = \"intrepidos\"\nname = \"Bad\"\n\n[main]\ngolpe-certeiroo = 2\n",
+    );
+    ws.run(["deck", "odds", "bad.toml", "--group", "kind=action"])
+        .fails()
+        .stderr_has("deck::unknown-card");
+}

@@ -1330,3 +1330,250 @@ fn a_page_and_its_cards_come_in_the_asked_language() {
     let (_, pt) = http(&url, "GET", "/api/games/intrepidos", &Value::Null);
     assert_eq!(card(&pt, "golpe-certeiro")["name"], c["name"]);
 }
+
+/// `C(n, r)` exactly (small decks).
+fn choose(n: u64, r: u64) -> u128 {
+    if r > n {
+        return 0;
+    }
+    (0..r.min(n - r)).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+}
+
+/// The chance of at least `k` of `group` among `seen` of `deck` cards, as
+/// an exact fraction turned into a float: the test's own arithmetic.
+fn hypergeometric_tail(deck: u64, group: u64, seen: u64, k: u64) -> f64 {
+    let seen = seen.min(deck);
+    let num: u128 = (k..=seen.min(group))
+        .filter(|x| seen - x <= deck - group)
+        .map(|x| choose(group, x) * choose(deck - group, seen - x))
+        .sum();
+    num as f64 / choose(deck, seen) as f64
+}
+
+/// The deck of a shipped deck file as the API takes it, and its card
+/// count in `zone`.
+fn deck_json(rel: &str, zone: &str) -> (Value, Vec<(String, u64)>) {
+    let mut zones = serde_json::Map::new();
+    let mut drawn = Vec::new();
+    for (z, card, n) in lines_of(rel) {
+        if z == zone {
+            drawn.push((card.clone(), u64::from(n)));
+        }
+        zones
+            .entry(z)
+            .or_insert_with(|| json!({}))
+            .as_object_mut()
+            .unwrap()
+            .insert(card, json!(n));
+    }
+    (json!({"name": "Deck", "zones": zones}), drawn)
+}
+
+/// Issue 25, playtest figures: the odds of a kingdoms deck by a card, a
+/// kind, an enum value and a flag, against the test's own exact fractions,
+/// with the game's `[play]` (a hand of 5, one card a turn, from `main`).
+#[test]
+fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
+    let ws = Workspace::shipped(&["kingdoms"]);
+    let (_server, url) = start_serve(ws.path());
+    let (_, game) = http(&url, "GET", "/api/games/kingdoms", &Value::Null);
+    assert_eq!(
+        game["play"],
+        json!({"opening_hand": 5, "mulligan": 4, "draws_per_turn": 1, "draw_from": "main"}),
+        "the rulebook's hand and mulligan"
+    );
+    let cards = game["cards"].as_array().unwrap();
+    let field = |id: &str, f: &str| -> Value {
+        let c = cards.iter().find(|c| c["id"] == id).unwrap();
+        if f == "kind" {
+            c["kind"].clone()
+        } else {
+            c["values"].get(f).cloned().unwrap_or(Value::Null)
+        }
+    };
+    let (deck, drawn) = deck_json("cards/kingdoms/decks/aurora-de-valaria.toml", "main");
+    let total: u64 = drawn.iter().map(|(_, n)| n).sum();
+    let count = |f: &str, v: &Value| -> u64 {
+        drawn
+            .iter()
+            .filter(|(id, _)| {
+                let have = field(id, f);
+                if v.is_boolean() {
+                    (have == json!(true)) == (v == &json!(true))
+                } else {
+                    &have == v
+                }
+            })
+            .map(|(_, n)| n)
+            .sum()
+    };
+    let kingdom = field("valaria", "kingdom");
+    for (group, k, turn, want_group) in [
+        (
+            json!({"field": "kind", "value": "action"}),
+            2,
+            3,
+            count("kind", &json!("action")),
+        ),
+        (json!({"field": "id", "value": "espada-longa"}), 1, 1, 3),
+        (
+            json!({"field": "kingdom", "value": kingdom}),
+            4,
+            2,
+            count("kingdom", &kingdom),
+        ),
+        (
+            json!({"field": "mercenary"}),
+            1,
+            10,
+            count("mercenary", &json!(true)),
+        ),
+        (
+            json!({"field": "mercenary", "value": false}),
+            6,
+            2,
+            count("mercenary", &json!(false)),
+        ),
+    ] {
+        let body = json!({"deck": deck, "group": group, "at_least": k, "by_turn": turn});
+        let (status, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
+        assert_eq!(status, 200, "{odds}");
+        let seen = 5 + (turn - 1);
+        assert_eq!(odds["deck"], total, "{odds}");
+        assert_eq!(odds["group"], want_group, "{group}: {odds}");
+        assert_eq!(odds["seen"], seen, "{odds}");
+        assert_eq!(odds["zone"], "main");
+        let want = hypergeometric_tail(total, want_group, seen, k);
+        let got = odds["probability"].as_f64().unwrap();
+        assert!(
+            (got - want).abs() <= 1e-12,
+            "{group} k={k} t={turn}: {got} vs {want}"
+        );
+    }
+    assert!(count("kind", &json!("action")) > 0 && count("mercenary", &json!(true)) < total);
+
+    // A hand the player types, more cards a turn, a hand past the deck.
+    let body = json!({"deck": deck, "group": {"field": "kind", "value": "item"},
+        "at_least": 3, "by_turn": 2, "hand": 7, "draws": 2});
+    let (_, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
+    assert_eq!(odds["seen"], 9, "{odds}");
+    let items = count("kind", &json!("item"));
+    let want = hypergeometric_tail(total, items, 9, 3);
+    assert!(
+        (odds["probability"].as_f64().unwrap() - want).abs() <= 1e-12,
+        "{odds}"
+    );
+    let body = json!({"deck": deck, "group": {"field": "kind", "value": "hero"},
+        "at_least": 1, "by_turn": 1, "hand": 1000});
+    let (_, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
+    assert_eq!(
+        (odds["seen"].as_u64(), odds["probability"].as_f64()),
+        (Some(total), Some(1.0)),
+        "{odds}"
+    );
+
+    // Refused, each with why.
+    for (group, extra, why) in [
+        (
+            json!({"field": "kingdon", "value": "livre"}),
+            json!({}),
+            "did you mean `kingdom`?",
+        ),
+        (
+            json!({"field": "kingdom", "value": "atlantida"}),
+            json!({}),
+            "is not a value of `kingdom`",
+        ),
+        (json!({"field": "kingdom"}), json!({}), "needs a value"),
+        (
+            json!({"field": "mercenary", "value": "talvez"}),
+            json!({}),
+            "is a flag",
+        ),
+        (
+            json!({"field": "id", "value": "espada-longaa"}),
+            json!({}),
+            "did you mean `espada-longa`?",
+        ),
+        (
+            json!({"field": "kind", "value": "action"}),
+            json!({"by_turn": 0}),
+            "the turn is from 1",
+        ),
+        (
+            json!({"field": "kind", "value": "action"}),
+            json!({"hand": 0}),
+            "a hand is from 1",
+        ),
+    ] {
+        let mut body = json!({"deck": deck, "group": group, "at_least": 1, "by_turn": 1});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (status, answer) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
+        assert_eq!(status, 422, "{answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(why),
+            "{why}: {answer}"
+        );
+    }
+    let (status, _) = http(
+        &url,
+        "POST",
+        "/api/games/kingdoms/odds",
+        &json!({"deck": deck}),
+    );
+    assert_eq!(status, 400, "a request without its group");
+}
+
+/// A game whose manifest has no `[play]` has no opening hand: the odds
+/// take the hand the player gives and say so without one; a game without
+/// zones has nothing to draw.
+#[test]
+fn a_game_without_an_opening_hand_takes_the_hand_size_the_player_gives() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let (_server, url) = start_serve(ws.path());
+    let (_, game) = http(&url, "GET", "/api/games/mosaico", &Value::Null);
+    assert_eq!(
+        game["play"]["opening_hand"],
+        Value::Null,
+        "{}",
+        game["play"]
+    );
+    assert_eq!(game["play"]["draw_from"], "main", "the first zone");
+    let deck = json!({"name": "Azul", "zones": {"main": {"azul-flor": 3, "verde-flor": 3, "ocre-flor": 2}, "patron": {"dona-azul": 1}}});
+    let ask = json!({"deck": deck, "group": {"field": "id", "value": "azul-flor"}, "at_least": 1, "by_turn": 1});
+    let (status, answer) = http(&url, "POST", "/api/games/mosaico/odds", &ask);
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("declares no opening hand"),
+        "{answer}"
+    );
+    let mut with_hand = ask.clone();
+    with_hand["hand"] = json!(2);
+    let (status, odds) = http(&url, "POST", "/api/games/mosaico/odds", &with_hand);
+    assert_eq!(status, 200, "{odds}");
+    assert_eq!(
+        (odds["deck"].as_u64(), odds["group"].as_u64()),
+        (Some(8), Some(3))
+    );
+    let want = 1.0 - (5.0 * 4.0) / (8.0 * 7.0);
+    assert!(
+        (odds["probability"].as_f64().unwrap() - want).abs() < 1e-12,
+        "{odds}"
+    );
+
+    let (_, zodiacos) = http(&url, "GET", "/api/games/zodiacos", &Value::Null);
+    assert_eq!(zodiacos["play"]["draw_from"], Value::Null);
+    let ask = json!({"deck": {"name": "x"}, "group": {"field": "kind", "value": "zodiac"}, "at_least": 1, "by_turn": 1, "hand": 5});
+    let (status, answer) = http(&url, "POST", "/api/games/zodiacos/odds", &ask);
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("deck::no-zones"),
+        "{answer}"
+    );
+}

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::{Catalog, DeckInput, GameCatalog, Invalid, lists, organize, save};
+use super::{Catalog, DeckInput, GameCatalog, Invalid, lists, organize, play, save};
 use crate::diag::Phrase;
 use crate::l10n::{self, Lang, table};
 use crate::server::Live;
@@ -32,6 +32,7 @@ const APP_CSS: &str = include_str!("assets/app.css");
 const LISTS_JS: &str = include_str!("assets/lists.js");
 const PAGE: &str = include_str!("assets/page.html");
 const L10N_JS: &str = include_str!("assets/l10n.js");
+const PLAY_JS: &str = include_str!("assets/play.js");
 
 /// The builder's routes, over the server's shared state.
 pub(in crate::server) fn routes() -> Router<Arc<Live>> {
@@ -42,6 +43,7 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/play/app.css", get(app_css))
         .route("/play/lists.js", get(lists_js))
         .route("/play/l10n.js", get(l10n_js))
+        .route("/play/play.js", get(play_js))
         .route("/play/{game}/decklist", get(decklist_page))
         .route("/play/{game}/cards", get(cards_page))
         .route("/play/{game}/deck", get(deck_page))
@@ -54,6 +56,7 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/api/games/{game}/save", post(save_deck))
         .route("/api/games/{game}/list", post(list_of))
         .route("/api/games/{game}/list/parse", post(parse_list))
+        .route("/api/games/{game}/odds", post(odds))
         .route("/api/organize", post(organize))
         .route("/api/{*rest}", get(no_route).post(no_route))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -239,6 +242,14 @@ async fn l10n_js() -> Response {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         L10N_JS,
+    )
+        .into_response()
+}
+
+async fn play_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        PLAY_JS,
     )
         .into_response()
 }
@@ -488,4 +499,17 @@ async fn decklist_page(
         Ok(html) => Html(html).into_response(),
         Err(why) => refused(why.word(Lang::En)),
     }
+}
+
+/// The odds of drawing at least `k` cards of a group by a turn (the
+/// playtest panel; `carta deck odds` answers the same).
+async fn odds(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let catalog = live.catalog();
+    let g = game_of(&catalog, &game)?;
+    let req: play::OddsRequest = body(bytes)?;
+    Ok(axum::Json(play::answer(g, &req)?).into_response())
 }

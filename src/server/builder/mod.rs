@@ -10,6 +10,7 @@
 pub(super) mod api;
 mod lists;
 mod organize;
+mod play;
 mod save;
 #[cfg(test)]
 mod tests;
@@ -275,6 +276,7 @@ fn summary(game: &Game, faces: &Faces) -> Value {
         "facets": facets,
         "cards": cards,
         "save_to": save::folder(&m.id),
+        "play": play::summary(m),
     })
 }
 

@@ -300,6 +300,8 @@
     var lastAdded = null;
     // Undo and redo: snapshots of the deck's format and zones.
     var past = [], future = [];
+    // What else follows the deck (the playtest panel of play.js).
+    var followers = [];
 
     main.appendChild(el('h1', { text: t('ui-title-deck', { game: game.name }) }));
     var poolBox = el('div', { class: 'cb-pool', id: 'cb-pool', role: 'list', 'aria-label': t('ui-pool-label') });
@@ -662,6 +664,7 @@
       undoButton.disabled = !past.length;
       redoButton.disabled = !future.length;
       drawZones();
+      followers.forEach(function (f) { f(); });
       clearTimeout(retry);
       ask(++asked, 0);
     }
@@ -775,6 +778,8 @@
     l10n.keep(function (params) {
       if (code.value) params.set('code', code.value);
     });
+    // The playtest panel: play.js.
+    if (window.cartaPlay) window.cartaPlay.deck({ game: game, box: share.parentNode, el: el, api: api, payload: payload, onChange: function (f) { followers.push(f); } });
 
     var params = new URLSearchParams(location.search);
     var fromLink = params.get('code');

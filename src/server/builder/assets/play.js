@@ -1,0 +1,336 @@
+// carta's deck builder: the playtest panel — a sample opening hand, the
+// odds of drawing a group of cards by a turn, and the curve of an integer
+// field. The builder page calls cartaPlay.deck(ctx) once. The hand is
+// dealt here (the page's own randomness, or `?seed=N` to repeat a deal);
+// the odds come from the server (`POST /api/games/<g>/odds`), the code
+// `carta deck odds` runs.
+(function () {
+  'use strict';
+
+  // Every word the panel shows, in one table.
+  var WORDS = {
+    title: 'Playtest',
+    declared: 'Opening hand: {hand} cards from {zone}{mulligan}; then {draws} drawn each turn, as {game} declares.',
+    declaredMulligan: ' (after a mulligan: {n})',
+    undeclared: '{game} declares no opening hand: type the hand size. Cards are drawn from {zone}.',
+    handSize: 'Hand size',
+    draws: 'Cards drawn each later turn',
+    handTitle: 'Sample hand',
+    draw: 'Draw a hand',
+    mulligan: 'Mulligan',
+    next: 'Draw the next card',
+    handList: 'Your hand',
+    noHand: 'No hand drawn yet.',
+    newHand: 'New hand of {n}, {left} left in {zone}: {cards}.',
+    afterMulligan: 'Mulligan {m}: a hand of {n}, {left} left in {zone}: {cards}.',
+    drew: 'Drew {card}: {n} in hand, {left} left in {zone}.',
+    emptyZone: '{zone} is empty: add cards to draw a hand.',
+    noMore: '{zone} has no more cards to draw.',
+    needHand: 'Type a hand size first.',
+    changed: 'The deck changed: draw a new hand.',
+    oddsTitle: 'Draw odds',
+    group: 'Group',
+    atLeast: 'At least',
+    byTurn: 'By turn',
+    kinds: 'Kinds',
+    flags: 'Flags',
+    cardsIn: 'Cards in {zone}',
+    flagSet: '{title}: yes',
+    odds: '{p} to draw at least {k} × {group} by turn {t}: {seen} cards seen of the {deck} in {zone}, {count} of them {group}.',
+    oddsAsking: 'Working out the odds…',
+    oddsNeed: 'Type a whole number in each field.',
+    oddsFailed: 'No odds: {why}',
+    curveTitle: 'Curve',
+    curveField: 'Field',
+    curveOf: 'Cards of {zone} by {field}',
+    value: 'value',
+    cards: 'cards',
+    none: 'none',
+    noCurve: 'No integer field to chart.'
+  };
+
+  function say(key, args) {
+    return WORDS[key].replace(/\{(\w+)\}/g, function (m, k) {
+      return args && args[k] !== undefined ? String(args[k]) : m;
+    });
+  }
+
+  // A seeded generator (mulberry32): `?seed=N` repeats a deal exactly.
+  function generator(seed) {
+    var a = seed >>> 0;
+    return function () {
+      a = (a + 0x6D2B79F5) >>> 0;
+      var t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  function seed() {
+    var given = new URLSearchParams(location.search).get('seed');
+    if (given !== null && /^\d{1,10}$/.test(given)) return Number(given);
+    var a = new Uint32Array(1);
+    crypto.getRandomValues(a);
+    return a[0];
+  }
+
+  function shuffle(cards, random) {
+    for (var i = cards.length - 1; i > 0; i--) {
+      var j = Math.floor(random() * (i + 1));
+      var t = cards[i]; cards[i] = cards[j]; cards[j] = t;
+    }
+    return cards;
+  }
+
+  // A chance as a percentage that never rounds a possible draw to 0% or
+  // an uncertain one to 100%.
+  function percent(p) {
+    if (p <= 0) return '0%';
+    if (p >= 1) return '100%';
+    if (p < 0.0001) return '<0.01%';
+    if (p > 0.9999) return '>99.99%';
+    var v = p * 100;
+    return v.toFixed(v < 10 || v > 90 ? 2 : 1) + '%';
+  }
+
+  function whole(input, min) {
+    var v = input.value.trim();
+    if (!/^\d+$/.test(v)) return null;
+    var n = Number(v);
+    return n >= min ? n : null;
+  }
+
+  function deck(ctx) {
+    var el = ctx.el, api = ctx.api, game = ctx.game;
+    var play = game.play || {};
+    var zone = play.draw_from;
+    if (!zone) return;
+    var byId = Object.create(null);
+    game.cards.forEach(function (c) { byId[c.id] = c; });
+    var zoneName = (game.zones.filter(function (z) { return z.id === zone; })[0] || { name: zone }).name;
+    var kindName = Object.create(null);
+    game.kinds.forEach(function (k) { kindName[k.id] = k.name; });
+    var random = generator(seed());
+
+    // The zone's cards as a list of ids, one per copy.
+    function zoneCards() {
+      var lines = ctx.payload().zones[zone] || {};
+      var out = [];
+      Object.keys(lines).forEach(function (id) {
+        for (var i = 0; i < lines[id]; i++) out.push(id);
+      });
+      return out;
+    }
+
+    // ---- the settings
+    var handInput = el('input', { id: 'cb-hand-size', type: 'number', min: 1, max: 1000, value: play.opening_hand || '' });
+    var drawsInput = el('input', { id: 'cb-draws', type: 'number', min: 0, max: 1000, value: play.draws_per_turn });
+    var rules = play.opening_hand
+      ? say('declared', {
+        hand: play.opening_hand, zone: zoneName, draws: play.draws_per_turn, game: game.name,
+        mulligan: play.mulligan !== play.opening_hand ? say('declaredMulligan', { n: play.mulligan }) : ''
+      })
+      : say('undeclared', { game: game.name, zone: zoneName });
+
+    // ---- the sample hand
+    var hand = [], library = [], mulligans = 0;
+    var handList = el('ol', { id: 'cb-hand', class: 'cb-hand', 'aria-label': say('handList') });
+    var handStatus = el('div', { id: 'cb-hand-status', role: 'status', 'aria-live': 'polite', text: say('noHand') });
+    function names(ids) { return ids.map(function (id) { return byId[id] ? byId[id].name : id; }).join(', '); }
+    function drawHand() {
+      handList.textContent = '';
+      hand.forEach(function (id) {
+        var c = byId[id];
+        handList.appendChild(el('li', { 'data-card': id }, c ? c.name : id, ' ',
+          el('span', { class: 'cb-kind', text: c ? kindName[c.kind] || c.kind : '' })));
+      });
+    }
+    function deal(size, line) {
+      library = shuffle(library.concat(hand), random);
+      hand = library.splice(0, size);
+      drawHand();
+      handStatus.textContent = say(line, { n: hand.length, m: mulligans, left: library.length, zone: zoneName, cards: names(hand) });
+    }
+    function newHand() {
+      var size = whole(handInput, 1);
+      if (size === null) { handStatus.textContent = say('needHand'); return; }
+      library = zoneCards();
+      hand = [];
+      mulligans = 0;
+      if (!library.length) { drawHand(); handStatus.textContent = say('emptyZone', { zone: zoneName }); return; }
+      deal(size, 'newHand');
+    }
+    function mulligan() {
+      var size = whole(handInput, 1);
+      if (size === null) { handStatus.textContent = say('needHand'); return; }
+      if (!hand.length && !library.length) { newHand(); return; }
+      // The game's mulligan hand, when the hand is the game's own size.
+      var after = play.mulligan && size === play.opening_hand ? play.mulligan : size;
+      mulligans++;
+      deal(after, 'afterMulligan');
+    }
+    function nextCard() {
+      if (!hand.length && !library.length) { newHand(); return; }
+      if (!library.length) { handStatus.textContent = say('noMore', { zone: zoneName }); return; }
+      var id = library.shift();
+      hand.push(id);
+      drawHand();
+      handStatus.textContent = say('drew', { card: names([id]), n: hand.length, left: library.length, zone: zoneName });
+    }
+
+    // ---- the odds
+    var groupSelect = el('select', { id: 'cb-odds-group' });
+    var kInput = el('input', { id: 'cb-odds-k', type: 'number', min: 0, max: 1000, value: 1 });
+    var turnInput = el('input', { id: 'cb-odds-turn', type: 'number', min: 1, max: 1000, value: 1 });
+    var oddsOut = el('output', { id: 'cb-odds', role: 'status', 'aria-live': 'polite', class: 'cb-odds' });
+    function option(group, text) { return el('option', { value: JSON.stringify(group), text: text }); }
+    var fixedGroups = [el('optgroup', { label: say('kinds') }, game.kinds.map(function (k) {
+      return option({ field: 'kind', value: k.id }, k.name);
+    }))];
+    game.facets.filter(function (f) { return f.kind === 'enum'; }).forEach(function (f) {
+      fixedGroups.push(el('optgroup', { label: f.title }, f.values.map(function (v) {
+        return option({ field: f.field, value: v }, f.title + ': ' + v);
+      })));
+    });
+    var flags = game.facets.filter(function (f) { return f.kind === 'boolean'; });
+    if (flags.length) {
+      fixedGroups.push(el('optgroup', { label: say('flags') }, flags.map(function (f) {
+        return option({ field: f.field }, say('flagSet', { title: f.title }));
+      })));
+    }
+    var cardGroup = el('optgroup', { label: say('cardsIn', { zone: zoneName }) });
+    fixedGroups.concat([cardGroup]).forEach(function (g) { groupSelect.appendChild(g); });
+    // The cards of the zone, as groups of one card each (kept in step with
+    // the deck; the choice survives while its card stays).
+    function cardGroups() {
+      var chosen = groupSelect.value;
+      cardGroup.textContent = '';
+      var ids = Object.keys(ctx.payload().zones[zone] || {});
+      ids.sort(function (a, b) { return names([a]).localeCompare(names([b])); });
+      ids.forEach(function (id) { cardGroup.appendChild(option({ field: 'id', value: id }, names([id]))); });
+      groupSelect.value = chosen;
+      if (groupSelect.selectedIndex < 0) groupSelect.selectedIndex = 0;
+    }
+    var asked = 0;
+    function askOdds() {
+      var k = whole(kInput, 0), t = whole(turnInput, 1), h = whole(handInput, 1), d = whole(drawsInput, 0);
+      var mine = ++asked;
+      if (k === null || t === null || h === null || d === null || !groupSelect.value) {
+        oddsOut.textContent = h === null ? say('needHand') : say('oddsNeed');
+        delete oddsOut.dataset.probability;
+        return;
+      }
+      var group = JSON.parse(groupSelect.value);
+      var label = groupSelect.options[groupSelect.selectedIndex].text;
+      oddsOut.setAttribute('aria-busy', 'true');
+      api('POST', '/api/games/' + encodeURIComponent(game.id) + '/odds', {
+        deck: ctx.payload(), group: group, at_least: k, by_turn: t, hand: h, draws: d
+      }).then(function (r) {
+        if (mine !== asked) return;
+        oddsOut.removeAttribute('aria-busy');
+        if (!r.ok) {
+          oddsOut.textContent = say('oddsFailed', { why: r.data.error });
+          delete oddsOut.dataset.probability;
+          return;
+        }
+        var o = r.data;
+        oddsOut.dataset.probability = String(o.probability);
+        oddsOut.textContent = '';
+        // The sentence, with the chance in bold wherever it stands.
+        var p = percent(o.probability);
+        var text = say('odds', {
+          p: p, k: o.at_least, group: label, t: o.by_turn, seen: o.seen, deck: o.deck, zone: zoneName, count: o.group
+        });
+        var at = text.indexOf(p);
+        oddsOut.appendChild(document.createTextNode(text.slice(0, at)));
+        oddsOut.appendChild(el('b', { text: p }));
+        oddsOut.appendChild(document.createTextNode(text.slice(at + p.length)));
+      }).catch(function (e) {
+        if (mine !== asked) return;
+        oddsOut.removeAttribute('aria-busy');
+        oddsOut.textContent = say('oddsFailed', { why: e.message || e });
+        delete oddsOut.dataset.probability;
+      });
+    }
+
+    // ---- the curve
+    var integers = game.facets.filter(function (f) { return f.kind === 'integer'; });
+    var curveSelect = el('select', { id: 'cb-curve-field' }, integers.map(function (f) {
+      return el('option', { value: f.field, text: f.title });
+    }));
+    var curveBox = el('div', { id: 'cb-curve-box', class: 'cb-scroll' });
+    function drawCurve() {
+      curveBox.textContent = '';
+      var f = integers.filter(function (i) { return i.field === curveSelect.value; })[0];
+      if (!f) { curveBox.appendChild(el('p', { class: 'cb-muted', text: say('noCurve') })); return; }
+      var counts = Object.create(null), none = 0;
+      zoneCards().forEach(function (id) {
+        var v = byId[id] && byId[id].values[f.field];
+        if (typeof v === 'number') counts[v] = (counts[v] || 0) + 1; else none++;
+      });
+      var values = Object.keys(counts).map(Number).sort(function (a, b) { return a - b; });
+      var rows = values.map(function (v) { return [String(v), counts[v]]; });
+      if (none) rows.push([say('none'), none]);
+      var top = rows.reduce(function (m, r) { return Math.max(m, r[1]); }, 1);
+      curveBox.appendChild(el('table', { id: 'cb-curve', class: 'cb-table cb-curve' },
+        el('caption', { text: say('curveOf', { zone: zoneName, field: f.title }) }),
+        el('thead', {}, el('tr', {},
+          el('th', { scope: 'col', text: f.title }), el('th', { scope: 'col', text: say('cards') }),
+          el('td', { 'aria-hidden': 'true' }))),
+        el('tbody', {}, rows.map(function (r) {
+          return el('tr', {}, el('th', { scope: 'row', text: r[0] }), el('td', { class: 'cb-n', text: String(r[1]) }),
+            el('td', { class: 'cb-curve-bar', 'aria-hidden': 'true' },
+              el('span', { class: 'cb-bar', style: 'width:' + (r[1] * 100 / top) + '%' })));
+        }))));
+    }
+
+    var panel = el('details', { id: 'cb-play', class: 'cb-panel cb-play' },
+      el('summary', { text: say('title') }),
+      el('p', { id: 'cb-play-rules', class: 'cb-muted', text: rules }),
+      el('div', { class: 'cb-controls' },
+        el('label', {}, say('handSize') + ' ', handInput),
+        el('label', {}, say('draws') + ' ', drawsInput)),
+      el('h3', { text: say('handTitle') }),
+      el('div', { class: 'cb-controls' },
+        el('button', { type: 'button', id: 'cb-draw', text: say('draw'), onclick: newHand }),
+        el('button', { type: 'button', id: 'cb-mulligan', text: say('mulligan'), onclick: mulligan }),
+        el('button', { type: 'button', id: 'cb-next', text: say('next'), onclick: nextCard })),
+      handStatus, handList,
+      el('h3', { text: say('oddsTitle') }),
+      el('div', { class: 'cb-controls' },
+        el('label', {}, say('group') + ' ', groupSelect),
+        el('label', {}, say('atLeast') + ' ', kInput),
+        el('label', {}, say('byTurn') + ' ', turnInput)),
+      oddsOut,
+      el('h3', { text: say('curveTitle') }),
+      integers.length ? el('div', { class: 'cb-controls' }, el('label', {}, say('curveField') + ' ', curveSelect)) : null,
+      curveBox);
+    ctx.box.appendChild(panel);
+
+    [groupSelect, kInput, turnInput, handInput, drawsInput].forEach(function (i) {
+      i.addEventListener('input', askOdds);
+      i.addEventListener('change', askOdds);
+    });
+    curveSelect.addEventListener('change', drawCurve);
+    var dealtFrom = JSON.stringify(ctx.payload().zones[zone] || {});
+    ctx.onChange(function () {
+      var now = JSON.stringify(ctx.payload().zones[zone] || {});
+      if (now === dealtFrom) return; // the name or another zone changed
+      dealtFrom = now;
+      cardGroups();
+      drawCurve();
+      if (panel.open) askOdds();
+      if (hand.length || library.length) {
+        hand = []; library = []; mulligans = 0;
+        drawHand();
+        handStatus.textContent = say('changed');
+      }
+    });
+    panel.addEventListener('toggle', function () { if (panel.open) askOdds(); });
+    cardGroups();
+    drawCurve();
+  }
+
+  window.cartaPlay = { deck: deck };
+})();
