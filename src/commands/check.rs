@@ -36,7 +36,7 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
             if let Some(draft) = draft {
                 // Each compiled game's keys, in order.
                 let (_, keys) = keys.remove(0);
-                game::remember(&ws, &game, draft, &diags, keys);
+                game::remember(&ws, &game, &draft, &diags, keys);
             }
             // The command ends here and the process with it: freeing every
             // card one by one would only add to the check's time.

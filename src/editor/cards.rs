@@ -272,7 +272,9 @@ pub(super) fn referenced_kinds(docs: &BTreeMap<String, &Value>) -> BTreeSet<Stri
         }
     }
     let mut out = BTreeSet::new();
-    docs.values().for_each(|doc| walk(doc, &mut out));
+    for doc in docs.values() {
+        walk(doc, &mut out);
+    }
     out
 }
 

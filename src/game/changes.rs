@@ -15,6 +15,9 @@ use crate::diag::FileId;
 use crate::load::{Listing, LoadError, Mark, Pool, Workspace, decode};
 use crate::validate::RawCard;
 
+/// A card file's path, the mark of its cache entry and its cards.
+pub(super) type FileCards = (String, Mark, Vec<RawCard>);
+
 /// One card file as [`scan`] found it.
 #[derive(Debug)]
 pub(super) struct Scanned {
@@ -109,36 +112,46 @@ pub(super) fn scan(
             });
             continue;
         }
-        let Ok(bytes) = ws.jail().read(&path) else {
-            return Ok(None);
-        };
-        let Ok(text) = std::str::from_utf8(&bytes) else {
-            return Ok(None);
-        };
-        // What the file gave before is in its entry until the entry is
-        // made anew.
-        let cache = head.cache.as_ref();
-        let previous = old
-            .filter(|o| o.content != crate::load::hash_text(text))
-            .and_then(|o| {
-                let (cards, entry) = cache?.get::<Vec<RawCard>>(&rel, o.content)?;
-                (entry.payload == o.payload).then_some(cards)
-            });
-        let (found, mark, hit) = check_card_text(head, FileId(0), &rel, text, stamp);
-        let Some(mark) = mark.filter(|_| found.diagnostics.is_empty()) else {
+        let Some((scanned, hit)) = rescan(head, rel, old, &ws.jail().read(&path), stamp) else {
             return Ok(None);
         };
         out.reused += usize::from(hit);
-        let same = old.is_some_and(|o| o.payload == mark.payload);
-        out.files.push(Scanned {
-            rel,
-            mark,
-            before: old,
-            fresh: (!same).then_some(found.cards),
-            old: previous,
-        });
+        out.files.push(scanned);
     }
     Ok(Some(out))
+}
+
+/// Card file `rel` (its bytes as `read`; the record's mark of it `old`),
+/// validated again through the check cache: `None` when it cannot be read
+/// or has something to report; else whether the cache answered.
+fn rescan(
+    head: &Head,
+    rel: String,
+    old: Option<Mark>,
+    read: &Result<Vec<u8>, crate::load::ReadProblem>,
+    stamp: Option<crate::load::Stamp>,
+) -> Option<(Scanned, bool)> {
+    let text = std::str::from_utf8(read.as_ref().ok()?).ok()?;
+    // What the file gave before is in its entry until the entry is made
+    // anew.
+    let cache = head.cache.as_ref();
+    let previous = old
+        .filter(|o| o.content != crate::load::hash_text(text))
+        .and_then(|o| {
+            let (cards, entry) = cache?.get::<Vec<RawCard>>(&rel, o.content)?;
+            (entry.payload == o.payload).then_some(cards)
+        });
+    let (found, mark, hit) = check_card_text(head, FileId(0), &rel, text, stamp);
+    let mark = mark.filter(|_| found.diagnostics.is_empty())?;
+    let same = old.is_some_and(|o| o.payload == mark.payload);
+    let scanned = Scanned {
+        rel,
+        mark,
+        before: old,
+        fresh: (!same).then_some(found.cards),
+        old: previous,
+    };
+    Some((scanned, hit))
 }
 
 /// What the card files' changes reach.
@@ -163,7 +176,7 @@ pub(super) fn gather(
     head: &Head,
     mut scan: Scan,
     pool: Option<&Pool>,
-) -> Option<(Vec<(String, Mark, Vec<RawCard>)>, Changes)> {
+) -> Option<(Vec<FileCards>, Changes)> {
     let cache = head.cache.as_ref()?;
     let kept = |rel: &str, mark: Mark| -> Option<Vec<RawCard>> {
         if let Some(cards) = pool.and_then(|p| decode(p.payload(rel, mark.payload)?)) {

@@ -259,18 +259,7 @@ fn finish(
     let rules = rules::compile(&manifest, &pool, &schemas, diags);
     let parts = (&manifest, &schemas, &templates);
     let i18n = translations(ws, parts, &pool, cards_ok, diags)?;
-    for c in &i18n.catalogs {
-        // Translated card text takes the same markup as the source.
-        let texts = c.entries.iter().filter_map(|(k, e)| match &k.scope {
-            i18n::Scope::Card(id) => Some((
-                format!("the {} translation of card `{id}`", c.lang),
-                e.text.as_str(),
-                &e.text_span,
-            )),
-            _ => None,
-        });
-        crate::markup::check_translated(ws, &manifest.manifest, c.file, texts, diags);
-    }
+    check_translated_markup(ws, &manifest.manifest, &i18n, diags);
     let mut game = Game {
         manifest,
         pool,
@@ -419,6 +408,27 @@ fn translations(
         coverage: Some(coverage),
         source: None,
     })
+}
+
+/// Checks the markup of the translated card texts of `i18n`: it takes the
+/// same markup as the source.
+fn check_translated_markup(
+    ws: &Workspace,
+    manifest: &crate::config::Manifest,
+    i18n: &Translations,
+    diags: &mut Diagnostics,
+) {
+    for c in &i18n.catalogs {
+        let texts = c.entries.iter().filter_map(|(k, e)| match &k.scope {
+            i18n::Scope::Card(id) => Some((
+                format!("the {} translation of card `{id}`", c.lang),
+                e.text.as_str(),
+                &e.text_span,
+            )),
+            _ => None,
+        });
+        crate::markup::check_translated(ws, manifest, c.file, texts, diags);
+    }
 }
 
 /// Games compiled on demand, each once per run, however many deck files

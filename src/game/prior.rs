@@ -16,11 +16,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::changes::Changes;
+use super::changes::{Changes, FileCards};
 use super::kept::{Kept, place};
 use crate::diag::{Diagnostic, FileId};
 use crate::load::{Mark, Pool};
-use crate::validate::RawCard;
 
 /// A deck file as the compile read it, for the record: its mark (`None`:
 /// not recorded) and the hashes of the card ids it names.
@@ -35,13 +34,13 @@ pub(super) struct DeckMark {
 #[derive(Debug)]
 pub(super) struct Prior {
     /// Every card file, in order, with its mark and cards.
-    pub(super) files: Vec<(String, Mark, Vec<RawCard>)>,
+    pub(super) files: Vec<FileCards>,
     /// How many card files were taken without being validated again.
     pub(super) reused: usize,
     /// Whether a card file the record names is gone (its entry is pruned).
     pub(super) removed: bool,
     /// The pool read, from which the next one is written.
-    pub(super) pool: Option<Pool>,
+    pub(super) pool: Option<Box<Pool>>,
     /// The recorded deck verdicts that may stand.
     pub(super) verdicts: Option<Verdicts>,
 }

@@ -97,7 +97,7 @@ pub struct Draft {
     /// Whether the decks were judged over a pool without errors.
     pub(super) trusted: bool,
     /// The pool the compile started from, if it read one.
-    pub(super) pool: Option<Pool>,
+    pub(super) pool: Option<Box<Pool>>,
     /// Which of the check's diagnostics are the game's.
     pub(super) diagnostics: Range<usize>,
     /// The files the game registered after its schemas, by id.
@@ -176,73 +176,79 @@ fn record_key(ws: &Workspace) -> u64 {
 /// Writes the record of a game this check compiled, with its editor
 /// schemas' `keys`; forgets the old one when the check leaves nothing to
 /// vouch for (a card file with problems is never cached).
-pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, keys: Vec<String>) {
-    let Draft {
-        cache,
-        cards,
-        decks,
-        trusted,
-        pool,
-        diagnostics,
-        files,
-    } = draft;
-    let first_card_file = files.start;
-    let record = (|| {
-        // Art files are inputs the record does not stamp: a game with art
-        // is checked again each time (from the per-file cache).
-        if has_art(game) {
-            return None;
-        }
-        let ids: Vec<FileId> = files.map(file_id).collect();
-        let texts = read_texts(ws, game.id(), &ids)?;
-        let (decks, names) = decks
-            .into_iter()
-            .map(|d| Some(((d.rel, d.mark?), d.names)))
-            .collect::<Option<Vec<_>>>()?
-            .into_iter()
-            .unzip();
-        Some(Record {
-            cards: cards
-                .into_iter()
-                .map(|(rel, m)| Some((rel, m?)))
-                .collect::<Option<_>>()?,
-            decks,
-            names,
-            trusted,
-            translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
-            templates: phrases::template_names(ws, game.id()).ok()?,
-            texts,
-            files: ids
-                .iter()
-                .map(|&id| ws.sources.get(id).name.clone())
-                .collect(),
-            total: game.pool.len(),
-            coverage: game.i18n.coverage.as_ref().map(|c| {
-                c.iter()
-                    .map(|c| (c.lang.clone(), coverage_counts(c)))
-                    .collect()
-            }),
-            editor: keys,
-            diagnostics: diags
-                .reported(diagnostics)
-                .iter()
-                .map(|d| kept(ws, d))
-                .collect(),
-        })
-    })();
-    match record {
+pub fn remember(
+    ws: &Workspace,
+    game: &Game,
+    draft: &Draft,
+    diags: &Diagnostics,
+    keys: Vec<String>,
+) {
+    let cache = &draft.cache;
+    let first_card_file = draft.files.start;
+    match record_of(ws, game, draft, diags, keys) {
         Some(record) => {
             cache.put_record(record_key(ws), &record);
-            write_pool(
-                ws,
-                &cache,
-                game,
-                (&record.cards, first_card_file),
-                pool.as_ref(),
-            );
+            let cards = (&record.cards[..], first_card_file);
+            write_pool(ws, cache, game, cards, draft.pool.as_deref());
         }
         None => cache.drop_record(),
     }
+}
+
+/// The record of `game` as `draft` gathered it, with its editor schemas'
+/// `keys`; `None` when it has inputs the record cannot vouch for (art, a
+/// card or deck file that is not cached, a translation or template
+/// listing refused).
+fn record_of(
+    ws: &Workspace,
+    game: &Game,
+    draft: &Draft,
+    diags: &Diagnostics,
+    keys: Vec<String>,
+) -> Option<Record> {
+    // Art files are inputs the record does not stamp: a game with art is
+    // checked again each time (from the per-file cache).
+    if has_art(game) {
+        return None;
+    }
+    let ids: Vec<FileId> = draft.files.clone().map(file_id).collect();
+    let texts = read_texts(ws, game.id(), &ids)?;
+    let (decks, names) = draft
+        .decks
+        .iter()
+        .map(|d| Some(((d.rel.clone(), d.mark?), d.names.clone())))
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    Some(Record {
+        cards: draft
+            .cards
+            .iter()
+            .map(|(rel, m)| Some((rel.clone(), (*m)?)))
+            .collect::<Option<_>>()?,
+        decks,
+        names,
+        trusted: draft.trusted,
+        translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
+        templates: phrases::template_names(ws, game.id()).ok()?,
+        texts,
+        files: ids
+            .iter()
+            .map(|&id| ws.sources.get(id).name.clone())
+            .collect(),
+        total: game.pool.len(),
+        coverage: game.i18n.coverage.as_ref().map(|c| {
+            c.iter()
+                .map(|c| (c.lang.clone(), coverage_counts(c)))
+                .collect()
+        }),
+        editor: keys,
+        diagnostics: diags
+            .reported(draft.diagnostics.clone())
+            .iter()
+            .map(|d| kept(ws, d))
+            .collect(),
+    })
 }
 
 /// A language's coverage as the record keeps it: translated cards, cards,
@@ -398,9 +404,9 @@ fn prior(
     record: Record,
     scan: Scan,
 ) -> Option<Prior> {
-    let pool = cache.get_pool(record_key(ws));
+    let pool = cache.get_pool(record_key(ws)).map(Box::new);
     let (reused, removed) = (scan.reused, !scan.removed.is_empty());
-    let (files, changes) = changes::gather(head, scan, pool.as_ref())?;
+    let (files, changes) = changes::gather(head, scan, pool.as_deref())?;
     let verdicts = record.trusted.then(|| {
         let decks = record
             .decks
