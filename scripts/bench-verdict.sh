@@ -12,8 +12,8 @@
 # CPU time per request, the answer's size, and the ratios to BEFORE.
 #
 #   scripts/bench-verdict.sh
-#   CARDS=20000 N=1000 PORT=7899 BEFORE=/tmp/main/carta scripts/bench-verdict.sh
-#   CARTA=/tmp/new/carta REPLICATE=/tmp/new/replicate BEFORE=/tmp/main/carta scripts/bench-verdict.sh
+#   CARDS=20000 N=1000 PORT=7899 BEFORE=old/carta scripts/bench-verdict.sh
+#   CARTA=new/carta REPLICATE=new/replicate BEFORE=old/carta scripts/bench-verdict.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cards=${CARDS:-20000}

@@ -339,26 +339,26 @@ impl CountMore<'_> {
     /// itself the one `like` compares with, or leave none.
     pub(super) fn breaks(&self, card: u32, line: Option<u32>) -> bool {
         let rule = self.rule;
-        let c = card as usize;
-        let k = line.unwrap_or(0);
-        let before = Entry { card, count: k };
+        let at = card as usize;
+        let held = line.unwrap_or(0);
+        let before = Entry { card, count: held };
         let after = Entry {
             card,
-            count: k.saturating_add(1),
+            count: held.saturating_add(1),
         };
         let adds = rule.adds(after) - rule.adds(before);
         let bound = match &rule.like {
-            Some(l) if l.bound[c] => only_bound(self.bound_lines, line).then_some(card),
+            Some(like) if like.bound[at] => only_bound(self.bound_lines, line).then_some(card),
             _ => self.bound,
         };
         let (sums, counts) = match (&rule.like, bound) {
-            (Some(l), Some(b)) => {
-                let v = l.value[b as usize];
-                (self.by_value.get(&v), l.value[c] == v)
+            (Some(like), Some(bound)) => {
+                let value = like.value[bound as usize];
+                (self.by_value.get(&value), like.value[at] == value)
             }
             _ => (Some(&self.all), true),
         };
-        let more = if counts && rule.matches[c] { adds } else { 0 };
+        let more = if counts && rule.matches[at] { adds } else { 0 };
         !rule.holds_with(sums.unwrap_or(&self.none), card, more)
     }
 }

@@ -539,12 +539,7 @@ fn copy_limit_is_the_least_error_limit_of_a_card_in_its_zone() {
 /// `zone`, found the long way: adding the copy (to the card's line of the
 /// zone, or on a new line) and testing every rule — the oracle
 /// [`super::RuleSet::one_more`] answers like.
-pub(crate) fn one_more_by_hand(
-    set: &super::RuleSet,
-    deck: &DeckView,
-    zone: usize,
-    card: u32,
-) -> Vec<usize> {
+fn one_more_by_hand(set: &super::RuleSet, deck: &DeckView, zone: usize, card: u32) -> Vec<usize> {
     let mut view = deck.clone();
     match view.zones[zone].iter_mut().find(|e| e.card == card) {
         Some(e) => e.count += 1,
@@ -553,6 +548,23 @@ pub(crate) fn one_more_by_hand(
     (0..set.rules.len())
         .filter(|&i| !set.rules[i].holds(&view))
         .collect()
+}
+
+/// A deck of a third of the cards each zone takes, mostly one copy each.
+fn random_view(set: &super::RuleSet, below: &mut impl FnMut(u64) -> u64) -> DeckView {
+    let mut view = DeckView {
+        zones: vec![Vec::new(); set.zones.len()],
+    };
+    for (z, zone) in set.zones.iter().enumerate() {
+        for card in (0..zone.accepts.len()).filter(|&c| zone.accepts[c]) {
+            if below(3) == 0 {
+                let count = [1, 1, 1, 2, 3, 4][usize::try_from(below(6)).unwrap()];
+                let card = u32::try_from(card).unwrap();
+                view.zones[z].push(Entry { card, count });
+            }
+        }
+    }
+    view
 }
 
 #[test]
@@ -591,18 +603,7 @@ fn one_more_copy_of_any_card_answers_as_adding_it_and_testing_each_rule() {
         rng % n
     };
     for _ in 0..2_500 {
-        let mut view = DeckView {
-            zones: vec![Vec::new(), Vec::new()],
-        };
-        for (z, zone) in set.zones.iter().enumerate() {
-            for card in (0..pool.len()).filter(|&c| zone.accepts[c]) {
-                if below(3) == 0 {
-                    let count = [1, 1, 1, 2, 3, 4][usize::try_from(below(6)).unwrap()];
-                    let card = u32::try_from(card).unwrap();
-                    view.zones[z].push(Entry { card, count });
-                }
-            }
-        }
+        let view = random_view(set, &mut below);
         for z in 0..set.zones.len() {
             let more = set.one_more(&view, z, every.iter().copied());
             for card in 0..u32::try_from(pool.len()).unwrap() {
