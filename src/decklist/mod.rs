@@ -569,7 +569,11 @@ mod tests {
     #[test]
     fn a_problem_knows_its_line_and_column() {
         let text = "Deck:\n3 Escudö Orc\n";
-        let p = ListProblem::new("list::unknown-card", Phrase::new("deck-unknown-card"), 8..19);
+        let p = ListProblem::new(
+            "list::unknown-card",
+            Phrase::new("deck-unknown-card"),
+            8..19,
+        );
         assert_eq!(p.line_col(text), (2, 3));
     }
 }
