@@ -18,7 +18,7 @@ mod recall;
 mod schemas;
 
 use self::cards::{kept_fields, read_card_files};
-use self::decks::{Trust, check_example_decks};
+use self::decks::{Trust, check_collection, check_example_decks};
 pub use self::recall::{Checked, Draft, Recalled, check_all, remember};
 use self::schemas::compile_schemas;
 use crate::validate::{self, GameSchemas, LoadedManifest};
@@ -115,8 +115,12 @@ impl Keep {
 /// Whether to check the decks under `cards/<game>/decks/` too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decks {
-    /// Check them (`carta check`, `carta build`).
+    /// Check them (`carta build`).
     Check,
+    /// Check them, and the player's collection of the game
+    /// (`decks/<game>/collection.toml`: `carta check`; a player's file
+    /// never fails the game's build).
+    Players,
     /// Leave them (`carta deck check` checks the files it is given).
     Skip,
 }
@@ -269,25 +273,29 @@ fn finish(
         templates,
         reused_files: read.reused,
     };
-    if decks == Decks::Check {
+    if decks != Decks::Skip {
         // Shown with `-v`: where each rule comes from.
         diags.extend(rules::sources(&game.manifest, &game.rules));
     }
-    let mut deck_marks = Vec::new();
+    let (mut deck_marks, mut collection) = (Vec::new(), None);
     if cards_ok {
         let mut found = Vec::new();
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
         diags.extend(found);
     }
-    if decks == Decks::Check
+    if decks != Decks::Skip
         && let Some(trust) = Trust::of(diags.reported(since..diags.len()), cards_ok)
     {
         deck_marks = check_example_decks(ws, &mut game, keep, &trust, diags)?;
+        if decks == Decks::Players {
+            collection = check_collection(ws, &game, diags)?;
+        }
     }
     let draft = cache.map(|cache| recall::Draft {
         cache,
         cards: read.marks,
         decks: deck_marks,
+        collection,
         diagnostics: since..diags.len(),
         files: first_file..ws.sources.len(),
     });

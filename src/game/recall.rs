@@ -18,6 +18,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::cards::check_card_text;
+use super::decks::CollectionMark;
 use super::{Decks, Game, Head, Keep, finish, prepare};
 use crate::diag::{Diagnostic, Diagnostics, Elided, FileId, Label, Severity};
 use crate::i18n::{Coverage, phrases};
@@ -89,6 +90,8 @@ pub struct Draft {
     pub(super) cards: Vec<(String, Option<Mark>)>,
     /// Each deck file and the mark of its text.
     pub(super) decks: Vec<(String, Option<Mark>)>,
+    /// The player's collection of the game, as read.
+    pub(super) collection: CollectionMark,
     /// Which of the check's diagnostics are the game's.
     pub(super) diagnostics: Range<usize>,
     /// The files the game registered after its schemas, by id.
@@ -100,6 +103,8 @@ pub struct Draft {
 struct Record {
     cards: Vec<(String, Mark)>,
     decks: Vec<(String, Mark)>,
+    /// The player's collection (`decks/<game>/collection.toml`), as read.
+    collection: CollectionMark,
     /// The translation files and the templates present, and the hash of
     /// the text of each one the check read.
     translations: Vec<String>,
@@ -174,7 +179,7 @@ pub fn check_all(
             out.push(Checked::Recalled(recalled));
             continue;
         }
-        let (game, draft) = finish(ws, head, Decks::Check, keep, diags)?;
+        let (game, draft) = finish(ws, head, Decks::Players, keep, diags)?;
         out.push(Checked::Compiled(Box::new(game), draft));
     }
     Ok(out)
@@ -194,6 +199,7 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
         cache,
         cards,
         decks,
+        collection,
         diagnostics,
         files,
     } = draft;
@@ -211,6 +217,7 @@ pub fn remember(ws: &Workspace, game: &Game, draft: Draft, diags: &Diagnostics, 
         Some(Record {
             cards: marked(cards)?,
             decks: marked(decks)?,
+            collection,
             translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
             templates: phrases::template_names(ws, game.id()).ok()?,
             texts,
@@ -462,6 +469,9 @@ fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, L
         }
         mark.stamp = settled_stamp(stamp);
     }
+    if collection_now(ws, game) != record.collection {
+        return Ok(false);
+    }
     if ws.list_quietly(game, Listing::Translations)?.as_ref() != Some(&record.translations)
         || phrases::template_names(ws, game)? != record.templates
     {
@@ -471,6 +481,15 @@ fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, L
         .texts
         .iter()
         .all(|(rel, content)| text_hash(ws, rel) == Some(*content)))
+}
+
+/// The player's collection of `game` as a check would read it now (see
+/// [`CollectionMark`]).
+fn collection_now(ws: &Workspace, game: &str) -> CollectionMark {
+    let rel = crate::collection::path_of(game);
+    std::fs::symlink_metadata(ws.root().join(&rel))
+        .is_ok()
+        .then(|| text_hash(ws, &rel))
 }
 
 /// The hash of workspace file `rel`'s text, read now; `None` when it cannot
@@ -562,6 +581,7 @@ mod tests {
         Record {
             cards: Vec::new(),
             decks: Vec::new(),
+            collection: None,
             translations: Vec::new(),
             templates: Vec::new(),
             texts: Vec::new(),
