@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::{Catalog, DeckInput, GameCatalog, Invalid, lists, organize, save};
+use super::{Catalog, DeckInput, GameCatalog, Invalid, collection, lists, organize, save};
 use crate::server::Live;
 
 /// The largest request body accepted (a tournament's codes fit many times).
@@ -28,6 +28,7 @@ const MAX_DECKS: usize = 2_000;
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 const LISTS_JS: &str = include_str!("assets/lists.js");
+const COLLECTION_JS: &str = include_str!("assets/collection.js");
 const PAGE: &str = include_str!("assets/page.html");
 
 /// The builder's routes, over the server's shared state.
@@ -38,6 +39,7 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/play/app.js", get(app_js))
         .route("/play/app.css", get(app_css))
         .route("/play/lists.js", get(lists_js))
+        .route("/play/collection.js", get(collection_js))
         .route("/play/{game}/decklist", get(decklist_page))
         .route("/play/{game}/cards", get(cards_page))
         .route("/play/{game}/deck", get(deck_page))
@@ -50,6 +52,10 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/api/games/{game}/save", post(save_deck))
         .route("/api/games/{game}/list", post(list_of))
         .route("/api/games/{game}/list/parse", post(parse_list))
+        .route(
+            "/api/games/{game}/collection",
+            get(collection_of).post(set_owned),
+        )
         .route("/api/organize", post(organize))
         .route("/api/{*rest}", get(no_route).post(no_route))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -168,6 +174,14 @@ async fn lists_js() -> Response {
         .into_response()
 }
 
+async fn collection_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        COLLECTION_JS,
+    )
+        .into_response()
+}
+
 async fn app_css() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS).into_response()
 }
@@ -230,7 +244,50 @@ async fn verdict(
     let g = game_of(&catalog, &game)?;
     let deck: DeckInput = body(bytes)?;
     let valid = g.validate(&deck)?;
-    Ok(axum::Json(g.verdict(&valid)).into_response())
+    let mut answer = serde_json::to_value(g.verdict(&valid)).expect("a verdict is JSON");
+    // Beside the verdict, never in it: owning cards is not a rule.
+    answer["collection"] = collection::missing(catalog.root(), g, &valid);
+    Ok(axum::Json(answer).into_response())
+}
+
+/// The player's collection of a game, with the file's problems.
+async fn collection_of(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+) -> ApiResult {
+    let catalog = live.catalog();
+    let g = game_of(&catalog, &game)?;
+    Ok(axum::Json(collection::read(catalog.root(), g)).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OwnedRequest {
+    /// The card's id.
+    card: String,
+    /// The copies owned now (0 removes the card's line).
+    owned: i64,
+}
+
+/// Sets the copies of one card the player owns, in their collection file.
+async fn set_owned(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let catalog = live.catalog();
+    let g = game_of(&catalog, &game)?;
+    let req: OwnedRequest = body(bytes)?;
+    match collection::set(catalog.root(), g, &req.card, req.owned) {
+        Ok(owned) => Ok(axum::Json(owned).into_response()),
+        Err(collection::SetError::Invalid(why)) => {
+            Err(ApiError(StatusCode::UNPROCESSABLE_ENTITY, why))
+        }
+        Err(collection::SetError::Refused(why)) => Err(ApiError(StatusCode::FORBIDDEN, why)),
+        Err(collection::SetError::Io(why)) => {
+            Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, why))
+        }
+    }
 }
 
 #[derive(Deserialize)]

@@ -8,6 +8,7 @@
 //! rules all come from the game's data.
 
 pub(super) mod api;
+mod collection;
 mod lists;
 mod organize;
 mod save;
