@@ -207,6 +207,11 @@ fn edit(text: &str, game: &str, card: &str, count: i64) -> Result<String, SetErr
         .ok_or_else(|| SetError::Invalid("`cards` is not a table".into()))?;
     if count == 0 {
         cards.remove(card);
+    } else if let Some(old) = cards.get_mut(card).and_then(toml_edit::Item::as_value_mut) {
+        // The value's own comment (`2 # foil`) stays with the new count.
+        let decor = old.decor().clone();
+        *old = count.into();
+        *old.decor_mut() = decor;
     } else {
         cards.insert(card, toml_edit::value(count));
     }
@@ -240,6 +245,8 @@ mod tests {
         let text = "# mine\ngame = \"g\"\n\n[cards]\nb = 1 # foil\na = 2\n";
         let once = edit(text, "g", "a", 3).unwrap_or_else(|_| panic!("edited"));
         assert_eq!(once, "# mine\ngame = \"g\"\n\n[cards]\nb = 1 # foil\na = 3\n");
+        let foil = edit(&once, "g", "b", 4).unwrap_or_else(|_| panic!("edited"));
+        assert_eq!(foil, "# mine\ngame = \"g\"\n\n[cards]\nb = 4 # foil\na = 3\n");
         let gone = edit(&once, "g", "b", 0).unwrap_or_else(|_| panic!("edited"));
         assert_eq!(gone, "# mine\ngame = \"g\"\n\n[cards]\na = 3\n");
         let new = edit("", "g", "c", 1).unwrap_or_else(|_| panic!("edited"));
