@@ -215,7 +215,11 @@ pub fn check(collection: &Collection, game: &str, pool: &CardPool, out: &mut Vec
                     collection.game
                 ),
             )
-            .at(collection.file, collection.game_span.clone(), "another game")
+            .at(
+                collection.file,
+                collection.game_span.clone(),
+                "another game",
+            )
             .with_help(format!(
                 "write `game = \"{game}\"`, or move the file to `{}`",
                 path_of(&collection.game)
@@ -260,9 +264,8 @@ mod tests {
 
     #[test]
     fn counts_from_zero_to_the_bound_are_read_and_others_reported() {
-        let (c, out) = parsed(
-            "game = \"g\"\n[cards]\na = 0\nb = 3\nc = -1\nd = 10001\ne = 1.5\nf = \"2\"\n",
-        );
+        let (c, out) =
+            parsed("game = \"g\"\n[cards]\na = 0\nb = 3\nc = -1\nd = 10001\ne = 1.5\nf = \"2\"\n");
         let c = c.unwrap();
         assert_eq!(c.owned("a"), 0);
         assert_eq!(c.owned("b"), 3);
@@ -270,7 +273,11 @@ mod tests {
         assert_eq!(c.cards.len(), 2);
         let codes: Vec<_> = out.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["collection::bad-count"; 4]);
-        assert!(out[0].message.contains("but it is -1"), "{}", out[0].message);
+        assert!(
+            out[0].message.contains("but it is -1"),
+            "{}",
+            out[0].message
+        );
     }
 
     #[test]

@@ -33,7 +33,12 @@ pub(crate) fn check(
     let mut owned = Owned::default();
     let (decks, named): (Vec<&PathBuf>, Vec<&PathBuf>) =
         files.iter().partition(|p| !Owned::is_collection(p));
-    for path in named.iter().copied().map(PathBuf::as_path).chain(collection) {
+    for path in named
+        .iter()
+        .copied()
+        .map(PathBuf::as_path)
+        .chain(collection)
+    {
         owned.name(&mut ws, path, &mut games, &mut diags)?;
     }
     let (mut legal, mut illegal) = (0, 0);
@@ -53,7 +58,12 @@ pub(crate) fn check(
             if let Some(c) = owned.of(&mut ws, game, &mut diags)? {
                 let shown = ws.sources.get(c.file).name.clone();
                 let name = ws.sources.get(parsed.file).name.clone();
-                details.extend(owned::report_missing(&parsed, (c, &shown), &name, &mut found));
+                details.extend(owned::report_missing(
+                    &parsed,
+                    (c, &shown),
+                    &name,
+                    &mut found,
+                ));
             }
         }
         // A deck is legal only when it was checked and broke no rule.

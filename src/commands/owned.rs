@@ -31,8 +31,7 @@ pub(super) struct Owned {
 impl Owned {
     /// Whether `path` names a collection rather than a deck.
     pub(super) fn is_collection(path: &Path) -> bool {
-        path.file_name()
-            .is_some_and(|n| n == collection::FILE_NAME)
+        path.file_name().is_some_and(|n| n == collection::FILE_NAME)
     }
 
     /// Reads the collection the user named (`--collection FILE`, or a
@@ -157,7 +156,11 @@ pub(super) fn report_missing(
                 m.needed, m.card, m.owned, m.missing
             ),
         )
-        .at(deck.file, first.span.clone(), format!("{} missing", m.missing))
+        .at(
+            deck.file,
+            first.span.clone(),
+            format!("{} missing", m.missing),
+        )
         .with_help("owning cards is not a rule of the game: the deck stays legal");
         for e in at.take(MAX_LABELS) {
             d = d.with_label(Label::new(

@@ -129,11 +129,6 @@ fn check_deck(
     Some(parsed)
 }
 
-/// What a check read of a game's collection, for its record: `None` when
-/// the game has none; else the hash of its text, `None` when it could not
-/// be read as text.
-pub(super) type CollectionMark = Option<Option<u64>>;
-
 /// Checks the player's collection of `game` (`decks/<game>/collection.toml`),
 /// when there is one: read through the workspace's jail (a link out, a
 /// FIFO or a file over the size limit is reported, never read), parsed,
@@ -142,7 +137,7 @@ pub(super) fn check_collection(
     ws: &mut Workspace,
     game: &Game,
     diags: &mut Diagnostics,
-) -> Result<CollectionMark, LoadError> {
+) -> Result<recall::CollectionMark, LoadError> {
     let rel = collection::path_of(game.id());
     if std::fs::symlink_metadata(ws.root().join(&rel)).is_err() {
         return Ok(None);

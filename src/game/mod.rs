@@ -8,7 +8,7 @@ use crate::deck::{self, DeckFile};
 use crate::diag::Diagnostics;
 use crate::i18n::{self, Translations};
 use crate::link::{CardPool, link};
-use crate::load::{CheckCache, LoadError, Workspace, hash_text};
+use crate::load::{CheckCache, LoadError, Mark, Workspace, hash_text};
 use crate::rules::{self, Rules};
 
 mod cards;
@@ -19,6 +19,7 @@ mod schemas;
 
 use self::cards::{kept_fields, read_card_files};
 use self::decks::{Trust, check_collection, check_example_decks};
+use self::recall::CollectionMark;
 pub use self::recall::{Checked, Draft, Recalled, check_all, remember};
 use self::schemas::compile_schemas;
 use crate::validate::{self, GameSchemas, LoadedManifest};
@@ -277,20 +278,13 @@ fn finish(
         // Shown with `-v`: where each rule comes from.
         diags.extend(rules::sources(&game.manifest, &game.rules));
     }
-    let (mut deck_marks, mut collection) = (Vec::new(), None);
     if cards_ok {
         let mut found = Vec::new();
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
         diags.extend(found);
     }
-    if decks != Decks::Skip
-        && let Some(trust) = Trust::of(diags.reported(since..diags.len()), cards_ok)
-    {
-        deck_marks = check_example_decks(ws, &mut game, keep, &trust, diags)?;
-        if decks == Decks::Players {
-            collection = check_collection(ws, &game, diags)?;
-        }
-    }
+    let trust = Trust::of(diags.reported(since..diags.len()), cards_ok);
+    let (deck_marks, collection) = players(ws, &mut game, (decks, keep, trust), diags)?;
     let draft = cache.map(|cache| recall::Draft {
         cache,
         cards: read.marks,
@@ -300,6 +294,30 @@ fn finish(
         files: first_file..ws.sources.len(),
     });
     Ok((game, draft))
+}
+
+/// Each example deck file read, and the mark of its text.
+type DeckMarks = Vec<(String, Option<Mark>)>;
+
+/// Checks the example decks (with [`Decks::Check`] or [`Decks::Players`])
+/// and the player's collection (with [`Decks::Players`]) as far as `trust`
+/// allows (none when `None`); what each read, for the game's record.
+fn players(
+    ws: &mut Workspace,
+    game: &mut Game,
+    (decks, keep, trust): (Decks, Keep, Option<Trust>),
+    diags: &mut Diagnostics,
+) -> Result<(DeckMarks, CollectionMark), LoadError> {
+    let Some(trust) = trust.filter(|_| decks != Decks::Skip) else {
+        return Ok((Vec::new(), None));
+    };
+    let marks = check_example_decks(ws, game, keep, &trust, diags)?;
+    let collection = if decks == Decks::Players {
+        check_collection(ws, game, diags)?
+    } else {
+        None
+    };
+    Ok((marks, collection))
 }
 
 /// The translatable strings of `game`, compiled with every field kept

@@ -18,7 +18,6 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::cards::check_card_text;
-use super::decks::CollectionMark;
 use super::{Decks, Game, Head, Keep, finish, prepare};
 use crate::diag::{Diagnostic, Diagnostics, Elided, FileId, Label, Severity};
 use crate::i18n::{Coverage, phrases};
@@ -139,6 +138,11 @@ struct KeptLabel {
     end: usize,
     message: String,
 }
+
+/// What a check read of a game's collection, for its record: `None` when
+/// the game has none; else the hash of its text, `None` when it could not
+/// be read as text.
+pub(super) type CollectionMark = Option<Option<u64>>;
 
 /// The mark of a deck or translation file: its stamp and text.
 pub(super) fn text_mark(text: &str, stamp: Option<Stamp>) -> Mark {

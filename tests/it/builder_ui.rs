@@ -842,7 +842,11 @@ async fn the_collection_keeps_owned_cards_shows_missing_copies_and_is_edited_fro
     let (_driver, client) = browser(profile.path()).await;
     client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
     settled(&client).await;
-    wait_js(&client, &format!("return ({OWNED_MSG}).indexOf('{rel}')>=0")).await;
+    wait_js(
+        &client,
+        &format!("return ({OWNED_MSG}).indexOf('{rel}')>=0"),
+    )
+    .await;
 
     // "Owned only" keeps exactly the cards the collection holds.
     let all = pool(&client).await;
@@ -853,14 +857,25 @@ async fn the_collection_keeps_owned_cards_shows_missing_copies_and_is_edited_fro
 
     // Three copies of a card owned once: "missing 2 copies" by the verdict.
     for _ in 0..3 {
-        click(&client, ".cb-row[data-card=\"escudo-orc\"] button[data-add=\"main\"]").await;
+        click(
+            &client,
+            ".cb-row[data-card=\"escudo-orc\"] button[data-add=\"main\"]",
+        )
+        .await;
         settled(&client).await;
     }
     wait_js(&client, "var m=document.querySelector('#cb-verdict #cb-missing li[data-card=\"escudo-orc\"]');return !!m && m.dataset.missing==='2'").await;
-    let said = js(&client, "var m=document.getElementById('cb-missing');return [m.dataset.total, m.textContent]").await;
+    let said = js(
+        &client,
+        "var m=document.getElementById('cb-missing');return [m.dataset.total, m.textContent]",
+    )
+    .await;
     assert_eq!(said[0], "2", "{said}");
     assert!(
-        said[1].as_str().unwrap().contains("Missing 2 copies of 1 card"),
+        said[1]
+            .as_str()
+            .unwrap()
+            .contains("Missing 2 copies of 1 card"),
         "{said}"
     );
     accessible(&client, &axe_js, "the builder with a collection").await;
@@ -869,15 +884,31 @@ async fn the_collection_keeps_owned_cards_shows_missing_copies_and_is_edited_fro
     // the page says where it wrote, and nothing is missing any more.
     click(&client, "#cb-owned-edit").await;
     owned_shown(&client, "escudo-orc", 1).await;
-    click(&client, ".cb-row[data-card=\"escudo-orc\"] button[data-own=\"+\"]").await;
+    click(
+        &client,
+        ".cb-row[data-card=\"escudo-orc\"] button[data-own=\"+\"]",
+    )
+    .await;
     owned_shown(&client, "escudo-orc", 2).await;
     js(&client, "document.querySelector('.cb-row[data-card=\"escudo-orc\"] button[data-own=\"+\"]').focus();return true").await;
     let enter: char = Key::Enter.into();
     press(&client, &[enter]).await;
     owned_shown(&client, "escudo-orc", 3).await;
-    assert_eq!(focused(&client).await, "own+|pool|escudo-orc", "the focus stays");
-    wait_js(&client, "return !!document.querySelector('#cb-missing .cb-ok')").await;
-    assert!(ws.read(rel).contains("escudo-orc = 3\n"), "{}", ws.read(rel));
+    assert_eq!(
+        focused(&client).await,
+        "own+|pool|escudo-orc",
+        "the focus stays"
+    );
+    wait_js(
+        &client,
+        "return !!document.querySelector('#cb-missing .cb-ok')",
+    )
+    .await;
+    assert!(
+        ws.read(rel).contains("escudo-orc = 3\n"),
+        "{}",
+        ws.read(rel)
+    );
     let msg = js(&client, &format!("return {OWNED_MSG}")).await;
     assert_eq!(msg, format!("saved in {rel}"));
     let name = js(&client, "return document.querySelector('.cb-row[data-card=\"escudo-orc\"] button[data-own=\"-\"]').getAttribute('aria-label')").await;
@@ -886,12 +917,20 @@ async fn the_collection_keeps_owned_cards_shows_missing_copies_and_is_edited_fro
 
     // Down to none: the card leaves the owned-only pool and the file.
     for n in [1, 0] {
-        click(&client, ".cb-row[data-card=\"golpe-certeiro\"] button[data-own=\"-\"]").await;
+        click(
+            &client,
+            ".cb-row[data-card=\"golpe-certeiro\"] button[data-own=\"-\"]",
+        )
+        .await;
         if n > 0 {
             owned_shown(&client, "golpe-certeiro", n).await;
         }
     }
-    wait_js(&client, "return !document.querySelector('.cb-row[data-card=\"golpe-certeiro\"]')").await;
+    wait_js(
+        &client,
+        "return !document.querySelector('.cb-row[data-card=\"golpe-certeiro\"]')",
+    )
+    .await;
     assert!(!ws.read(rel).contains("golpe-certeiro"), "{}", ws.read(rel));
 
     // At a phone's width, editing: nothing scrolls sideways.
@@ -910,7 +949,11 @@ fn named_code(url: &str, rel: &str, more: Option<&str>) -> String {
     let deck: toml::Table = toml::from_str(&text).unwrap();
     let mut zones = serde_json::Map::new();
     for (zone, card, n) in lines_of(rel) {
-        let n = if more == Some(card.as_str()) { n + 1 } else { n };
+        let n = if more == Some(card.as_str()) {
+            n + 1
+        } else {
+            n
+        };
         zones
             .entry(zone)
             .or_insert_with(|| json!({}))
@@ -958,15 +1001,31 @@ async fn the_organisers_table_judges_legal_illegal_and_identical_decks() {
     let at = |n: usize, col: usize| rows[n][col].as_str().unwrap().to_owned();
     assert_eq!(rows.len(), 5, "{rows:?}");
     let players: Vec<String> = (0..5).map(|n| at(n, 2)).collect();
-    assert_eq!(players, ["Ana Lima", "Bruno Reis", "Carla Dias", "Davi Melo", "Eva Souza"]);
+    assert_eq!(
+        players,
+        [
+            "Ana Lima",
+            "Bruno Reis",
+            "Carla Dias",
+            "Davi Melo",
+            "Eva Souza"
+        ]
+    );
     let verdicts: Vec<String> = (0..5).map(|n| at(n, 6)).collect();
     assert_eq!(verdicts, ["legal", "illegal", "legal", "legal", "invalid"]);
     assert!(at(1, 8).contains("copies"), "the broken rule: {}", at(1, 8));
     assert_eq!(at(0, 10), "#3", "Ana's deck is Carla's");
     assert_eq!(at(2, 10), "#1");
     assert_eq!(at(1, 10), "", "one card more is another deck");
-    let summary = js(&client, "return document.getElementById('cb-summary').textContent").await;
-    assert!(summary.as_str().unwrap().starts_with("3 of 5 decks legal"), "{summary}");
+    let summary = js(
+        &client,
+        "return document.getElementById('cb-summary').textContent",
+    )
+    .await;
+    assert!(
+        summary.as_str().unwrap().starts_with("3 of 5 decks legal"),
+        "{summary}"
+    );
     screenshot(&client, "serve-organiser.png").await;
     client.close().await.unwrap();
 }

@@ -1141,10 +1141,18 @@ fn a_players_collection_is_edited_through_the_api_and_held_against_a_deck() {
     assert_eq!(none["file"], "decks/intrepidos/collection.toml");
     let deck = json!({"name": "Few", "zones": {"main": {"escudo-orc": 3, "elmo-de-bronze": 1}}});
     let (_, verdict) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
-    assert_eq!(verdict["collection"], Value::Null, "no collection: {verdict}");
+    assert_eq!(
+        verdict["collection"],
+        Value::Null,
+        "no collection: {verdict}"
+    );
 
     // Counts set one card at a time; 0 removes the line; the file is made.
-    for (card, n) in [("escudo-orc", 2), ("elmo-de-bronze", 3), ("elmo-de-bronze", 0)] {
+    for (card, n) in [
+        ("escudo-orc", 2),
+        ("elmo-de-bronze", 3),
+        ("elmo-de-bronze", 0),
+    ] {
         let (status, set) = http(&url, "POST", api, &json!({"card": card, "owned": n}));
         assert_eq!(status, 200, "{set}");
         assert_eq!(set["file"], "decks/intrepidos/collection.toml");
@@ -1176,7 +1184,12 @@ fn a_players_collection_is_edited_through_the_api_and_held_against_a_deck() {
         ])
     );
     // `carta deck check` says the same of the saved deck, as warnings.
-    let (_, saved) = http(&url, "POST", "/api/games/intrepidos/save", &json!({"deck": deck}));
+    let (_, saved) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/save",
+        &json!({"deck": deck}),
+    );
     let deck_rel = saved["file"].as_str().unwrap();
     let run = ws.run(["--message-format", "json", "deck", "check", deck_rel]);
     let missing: Vec<String> = run
@@ -1186,12 +1199,23 @@ fn a_players_collection_is_edited_through_the_api_and_held_against_a_deck() {
         .map(|d| format!("{} {}", d["severity"], d["message"]))
         .collect();
     assert_eq!(missing.len(), 2, "{missing:?}");
-    assert!(missing.iter().all(|m| m.starts_with("\"warning\"")), "{missing:?}");
+    assert!(
+        missing.iter().all(|m| m.starts_with("\"warning\"")),
+        "{missing:?}"
+    );
     ws.run(["check"]).succeeds();
 
     // The player's own comments stay through an edit.
-    ws.write(rel, "# my shelf\ngame = \"intrepidos\"\n\n[cards]\nescudo-orc = 2 # foil\n");
-    let (status, _) = http(&url, "POST", api, &json!({"card": "escudo-orc", "owned": 3}));
+    ws.write(
+        rel,
+        "# my shelf\ngame = \"intrepidos\"\n\n[cards]\nescudo-orc = 2 # foil\n",
+    );
+    let (status, _) = http(
+        &url,
+        "POST",
+        api,
+        &json!({"card": "escudo-orc", "owned": 3}),
+    );
     assert_eq!(status, 200);
     assert_eq!(
         ws.read(rel),
@@ -1204,12 +1228,22 @@ fn a_players_collection_is_edited_through_the_api_and_held_against_a_deck() {
     let broken = "game = \"intrepidos\"\n[cards]\nescudo-orc = -2\n";
     ws.write(rel, broken);
     let (_, read) = http(&url, "GET", api, &Value::Null);
-    assert_eq!(read["problems"][0]["code"], "collection::bad-count", "{read}");
+    assert_eq!(
+        read["problems"][0]["code"], "collection::bad-count",
+        "{read}"
+    );
     assert_eq!(read["problems"][0]["line"], 3, "{read}");
-    let (status, refused) = http(&url, "POST", api, &json!({"card": "escudo-orc", "owned": 1}));
+    let (status, refused) = http(
+        &url,
+        "POST",
+        api,
+        &json!({"card": "escudo-orc", "owned": 1}),
+    );
     assert_eq!(status, 422, "{refused}");
     assert_eq!(ws.read(rel), broken);
-    ws.run(["check"]).code(1).stderr_has("collection::bad-count");
+    ws.run(["check"])
+        .code(1)
+        .stderr_has("collection::bad-count");
 }
 
 #[test]
@@ -1233,7 +1267,12 @@ fn a_collection_linked_out_of_the_workspace_is_neither_read_nor_written() {
         "{read}"
     );
     assert_eq!(owned_counts(&read), []);
-    let (status, _) = http(&url, "POST", api, &json!({"card": "escudo-orc", "owned": 5}));
+    let (status, _) = http(
+        &url,
+        "POST",
+        api,
+        &json!({"card": "escudo-orc", "owned": 5}),
+    );
     assert!((400..500).contains(&status), "{status}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), mine);
     ws.run(["check"])

@@ -251,10 +251,7 @@ async fn verdict(
 }
 
 /// The player's collection of a game, with the file's problems.
-async fn collection_of(
-    State(live): State<Arc<Live>>,
-    UrlPath(game): UrlPath<String>,
-) -> ApiResult {
+async fn collection_of(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>) -> ApiResult {
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
     Ok(axum::Json(collection::read(catalog.root(), g)).into_response())
@@ -284,9 +281,7 @@ async fn set_owned(
             Err(ApiError(StatusCode::UNPROCESSABLE_ENTITY, why))
         }
         Err(collection::SetError::Refused(why)) => Err(ApiError(StatusCode::FORBIDDEN, why)),
-        Err(collection::SetError::Io(why)) => {
-            Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, why))
-        }
+        Err(collection::SetError::Io(why)) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, why)),
     }
 }
 

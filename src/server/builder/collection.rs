@@ -111,7 +111,10 @@ pub(super) fn read(root: &Path, g: &GameCatalog) -> Owned {
 
 fn owned(file: String, exists: bool, c: Option<&Collection>, problems: Vec<FileProblem>) -> Owned {
     let cards = c.map_or_else(IndexMap::new, |c| {
-        c.cards.iter().map(|(id, (n, _))| (id.clone(), *n)).collect()
+        c.cards
+            .iter()
+            .map(|(id, (n, _))| (id.clone(), *n))
+            .collect()
     });
     Owned {
         file,
@@ -145,7 +148,9 @@ pub(super) fn missing(root: &Path, g: &GameCatalog, deck: &ValidDeck) -> Value {
     };
     let (parsed, found) = parse(g, &file, &text);
     let Some(c) = parsed.filter(|c| c.game == g.id()) else {
-        let why = found.first().map_or_else(String::new, |d| d.message.clone());
+        let why = found
+            .first()
+            .map_or_else(String::new, |d| d.message.clone());
         return json!({ "file": file, "error": why });
     };
     let pool = &g.game.pool;
@@ -175,7 +180,9 @@ pub(super) fn set(root: &Path, g: &GameCatalog, card: &str, count: i64) -> Resul
             "a count of copies owned is from 0 to {MAX_OWNED}, not {count}"
         )));
     }
-    let _one = WRITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = WRITING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let before = read(root, g);
     if let Some(p) = before.problems.first() {
         return Err(SetError::Invalid(format!(
@@ -244,9 +251,15 @@ mod tests {
     fn an_edit_keeps_the_files_comments_and_order() {
         let text = "# mine\ngame = \"g\"\n\n[cards]\nb = 1 # foil\na = 2\n";
         let once = edit(text, "g", "a", 3).unwrap_or_else(|_| panic!("edited"));
-        assert_eq!(once, "# mine\ngame = \"g\"\n\n[cards]\nb = 1 # foil\na = 3\n");
+        assert_eq!(
+            once,
+            "# mine\ngame = \"g\"\n\n[cards]\nb = 1 # foil\na = 3\n"
+        );
         let foil = edit(&once, "g", "b", 4).unwrap_or_else(|_| panic!("edited"));
-        assert_eq!(foil, "# mine\ngame = \"g\"\n\n[cards]\nb = 4 # foil\na = 3\n");
+        assert_eq!(
+            foil,
+            "# mine\ngame = \"g\"\n\n[cards]\nb = 4 # foil\na = 3\n"
+        );
         let gone = edit(&once, "g", "b", 0).unwrap_or_else(|_| panic!("edited"));
         assert_eq!(gone, "# mine\ngame = \"g\"\n\n[cards]\na = 3\n");
         let new = edit("", "g", "c", 1).unwrap_or_else(|_| panic!("edited"));

@@ -212,9 +212,20 @@ fn a_cross_site_post_cannot_change_a_collection() {
     let set = "/api/games/mini/collection";
     let body = r#"{"card": "a", "owned": 0}"#;
     for (host, headers) in [
-        (own.clone(), "Origin: http://evil.example\r\nContent-Type: application/json\r\n".to_owned()),
-        (own.clone(), format!("Origin: http://{own}\r\nContent-Type: application/json\r\nSec-Fetch-Site: cross-site\r\n")),
-        (format!("evil.example:{p}"), format!("Origin: http://evil.example:{p}\r\nContent-Type: application/json\r\n")),
+        (
+            own.clone(),
+            "Origin: http://evil.example\r\nContent-Type: application/json\r\n".to_owned(),
+        ),
+        (
+            own.clone(),
+            format!(
+                "Origin: http://{own}\r\nContent-Type: application/json\r\nSec-Fetch-Site: cross-site\r\n"
+            ),
+        ),
+        (
+            format!("evil.example:{p}"),
+            format!("Origin: http://evil.example:{p}\r\nContent-Type: application/json\r\n"),
+        ),
     ] {
         let (got, text) = post(p, &host, set, &headers, body);
         assert_eq!(got, 403, "{headers}: {text}");
