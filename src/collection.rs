@@ -227,17 +227,27 @@ pub fn check(collection: &Collection, game: &str, pool: &CardPool, out: &mut Vec
         );
         return;
     }
-    let mut cap = Cap::new(max_diagnostics_per_file());
+    let max = max_diagnostics_per_file();
+    let mut cap = Cap::new(max);
+    let mut unknown = 0;
     for (id, (_, span)) in &collection.cards {
         if pool.position(id).is_some() {
             continue;
         }
-        let by_name = pool.iter().find(|c| c.name == *id).map(|c| c.id.as_str());
+        // Past the cap a diagnostic is only counted: no search of the pool.
+        unknown += 1;
+        let by_name = (unknown <= max)
+            .then(|| pool.iter().find(|c| c.name == *id))
+            .flatten()
+            .map(|c| c.id.as_str());
         let help = match by_name {
             Some(real) => Some(format!(
                 "`{id}` is the name of `{real}`: a collection names cards by id"
             )),
-            None => suggest::closest(id, pool.ids()).map(|h| format!("did you mean `{h}`?")),
+            None if unknown <= max => {
+                suggest::closest(id, pool.ids()).map(|h| format!("did you mean `{h}`?"))
+            }
+            None => None,
         };
         cap.push(
             out,

@@ -6,8 +6,9 @@
 //! by `toml_edit`) and written atomically through [`crate::write`], never
 //! through a link.
 
-use std::path::Path;
-use std::sync::Mutex;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -16,7 +17,7 @@ use serde_json::{Value, json};
 use super::{GameCatalog, ValidDeck};
 use crate::collection::{self, Collection, MAX_OWNED};
 use crate::diag::{Diagnostic, Severity, SourceMap};
-use crate::load::{Jail, ReadProblem};
+use crate::load::{Jail, ReadProblem, Stamp};
 use crate::write::Folder;
 
 /// One change of the file at a time (two tabs, two players on a LAN).
@@ -56,28 +57,70 @@ pub(super) enum SetError {
     Io(String),
 }
 
-/// The collection file's text now: `Ok(None)` when there is none.
-fn text_of(root: &Path, game: &str) -> Result<Option<String>, String> {
-    let rel = collection::path_of(game);
+/// A collection file as read: its text, and what its parse found (the
+/// check against the pool is made on every use: under `watch --serve` the
+/// pool changes while the file does not).
+#[derive(Debug)]
+struct Read {
+    text: String,
+    parsed: Option<Collection>,
+    found: Vec<Diagnostic>,
+}
+
+/// The last read of each collection file, by the file's stamp: every
+/// verdict asks what the deck lacks, and a collection of a 20,000-card
+/// game is worth parsing once, not on every click. Only a settled stamp
+/// (unchanged for a second) is trusted, as the check cache does.
+static LAST: Mutex<BTreeMap<PathBuf, (Stamp, Arc<Read>)>> = Mutex::new(BTreeMap::new());
+
+/// The collection file of `g` read now, or as last read when its stamp is
+/// unchanged: `Ok(None)` when there is none, `Err` why it cannot be read.
+/// Its card ids are not checked here (see [`Read`]).
+fn load(root: &Path, g: &GameCatalog) -> Result<Option<Arc<Read>>, String> {
+    let rel = collection::path_of(g.id());
     let max = crate::limits::Limits::from_env()
         .map_err(|e| e.to_string())?
         .max_file_bytes;
     let jail = Jail::new(root, max).map_err(|e| e.to_string())?;
-    match jail.read(&root.join(&rel)) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map(Some)
-            .map_err(|_| format!("`{rel}` is not UTF-8 text")),
-        Err(ReadProblem::Missing) => Ok(None),
-        Err(problem) => Err(problem.message(&rel)),
+    let path = root.join(&rel);
+    let stamp = jail
+        .stamp(&path)
+        .filter(|s| s.settled(std::time::SystemTime::now()));
+    let last = || {
+        LAST.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(s) = stamp
+        && let Some((at, read)) = last().get(&path)
+        && *at == s
+    {
+        return Ok(Some(Arc::clone(read)));
     }
+    let text = match jail.read(&path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| format!("`{rel}` is not UTF-8 text"))?,
+        Err(ReadProblem::Missing) => return Ok(None),
+        Err(problem) => return Err(problem.message(&rel)),
+    };
+    let file = SourceMap::new().add(rel, text.as_str());
+    let mut found = Vec::new();
+    let parsed = collection::parse(file, &text, &mut found);
+    let read = Arc::new(Read {
+        text,
+        parsed,
+        found,
+    });
+    if let Some(s) = stamp {
+        last().insert(path, (s, Arc::clone(&read)));
+    }
+    Ok(Some(read))
 }
 
-/// The collection of `g` read now, with its problems (parsed and checked
-/// as `carta check` does).
+/// The collection of `g` as it is now, with its problems (parsed and
+/// checked as `carta check` does).
 pub(super) fn read(root: &Path, g: &GameCatalog) -> Owned {
     let file = collection::path_of(g.id());
-    let text = match text_of(root, g.id()) {
-        Ok(Some(text)) => text,
+    let read = match load(root, g) {
+        Ok(Some(read)) => read,
         Ok(None) => return owned(file, false, None, Vec::new()),
         Err(why) => {
             let problem = FileProblem {
@@ -90,13 +133,18 @@ pub(super) fn read(root: &Path, g: &GameCatalog) -> Owned {
             return owned(file, true, None, vec![problem]);
         }
     };
-    let (parsed, found) = parse(g, &file, &text);
-    let problems = found
+    let mut checked = Vec::new();
+    if let Some(c) = &read.parsed {
+        collection::check(c, g.id(), &g.game.pool, &mut checked);
+    }
+    let problems = read
+        .found
         .iter()
+        .chain(&checked)
         .filter(|d| d.severity == Severity::Error)
         .map(|d| {
             let at = d.primary.as_ref().map_or(0, |l| l.span.start);
-            let (line, column) = crate::decklist::line_col(&text, at);
+            let (line, column) = crate::decklist::line_col(&read.text, at);
             FileProblem {
                 code: d.code,
                 message: d.message.clone(),
@@ -106,7 +154,7 @@ pub(super) fn read(root: &Path, g: &GameCatalog) -> Owned {
             }
         })
         .collect();
-    owned(file, true, parsed.as_ref(), problems)
+    owned(file, true, read.parsed.as_ref(), problems)
 }
 
 fn owned(file: String, exists: bool, c: Option<&Collection>, problems: Vec<FileProblem>) -> Owned {
@@ -124,31 +172,19 @@ fn owned(file: String, exists: bool, c: Option<&Collection>, problems: Vec<FileP
     }
 }
 
-/// The collection in `text` of `g`'s file `name`, and what its parse and
-/// check found.
-fn parse(g: &GameCatalog, name: &str, text: &str) -> (Option<Collection>, Vec<Diagnostic>) {
-    let file = SourceMap::new().add(name, text);
-    let mut found = Vec::new();
-    let parsed = collection::parse(file, text, &mut found);
-    if let Some(c) = &parsed {
-        collection::check(c, g.id(), &g.game.pool, &mut found);
-    }
-    (parsed, found)
-}
-
 /// What `deck` needs beyond the player's collection, for the verdict:
 /// `null` without a collection; `{file, error}` when it cannot be read;
 /// else `{file, missing: [{card, needed, owned, missing}], total}`.
 pub(super) fn missing(root: &Path, g: &GameCatalog, deck: &ValidDeck) -> Value {
     let file = collection::path_of(g.id());
-    let text = match text_of(root, g.id()) {
-        Ok(Some(text)) => text,
+    let read = match load(root, g) {
+        Ok(Some(read)) => read,
         Ok(None) => return Value::Null,
         Err(why) => return json!({ "file": file, "error": why }),
     };
-    let (parsed, found) = parse(g, &file, &text);
-    let Some(c) = parsed.filter(|c| c.game == g.id()) else {
-        let why = found
+    let Some(c) = read.parsed.as_ref().filter(|c| c.game == g.id()) else {
+        let why = read
+            .found
             .first()
             .map_or_else(String::new, |d| d.message.clone());
         return json!({ "file": file, "error": why });
@@ -190,8 +226,9 @@ pub(super) fn set(root: &Path, g: &GameCatalog, card: &str, count: i64) -> Resul
             before.file, p.line, p.column, p.message
         )));
     }
-    let text = text_of(root, g.id())
+    let text = load(root, g)
         .map_err(SetError::Invalid)?
+        .map(|read| read.text.clone())
         .unwrap_or_default();
     let edited = edit(&text, g.id(), card, count)?;
     write(root, g.id(), &edited)?;
