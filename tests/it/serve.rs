@@ -1244,6 +1244,13 @@ fn a_players_collection_is_edited_through_the_api_and_held_against_a_deck() {
     ws.run(["check"])
         .code(1)
         .stderr_has("collection::bad-count");
+    // Another game's collection is not held against the deck: the verdict says so.
+    ws.write(rel, "game = \"kingdoms\"\n[cards]\nvalaria = 1\n");
+    let (_, verdict) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
+    assert_eq!(
+        verdict["collection"]["error"], "it is a collection of `kingdoms`",
+        "{verdict}"
+    );
 }
 
 #[test]

@@ -182,12 +182,19 @@ pub(super) fn missing(root: &Path, g: &GameCatalog, deck: &ValidDeck) -> Value {
         Ok(None) => return Value::Null,
         Err(why) => return json!({ "file": file, "error": why }),
     };
-    let Some(c) = read.parsed.as_ref().filter(|c| c.game == g.id()) else {
-        let why = read
-            .found
-            .first()
-            .map_or_else(String::new, |d| d.message.clone());
-        return json!({ "file": file, "error": why });
+    let c = match &read.parsed {
+        Some(c) if c.game == g.id() => c,
+        Some(c) => {
+            let why = format!("it is a collection of `{}`", c.game);
+            return json!({ "file": file, "error": why });
+        }
+        None => {
+            let why = read
+                .found
+                .first()
+                .map_or("it does not parse", |d| &d.message);
+            return json!({ "file": file, "error": why });
+        }
     };
     let pool = &g.game.pool;
     let lines = deck
