@@ -365,6 +365,12 @@ pub enum DeckCommand {
         /// Also show how each deck fares against every rule, legal or not.
         #[arg(long, conflicts_with = "event")]
         explain: bool,
+        /// The player's collection (`game`, `[cards]` id = copies owned) to
+        /// hold each deck against: its missing copies are warnings. Without
+        /// it, a `collection.toml` among FILES, or the game's
+        /// `decks/<game>/collection.toml`.
+        #[arg(long, value_name = "FILE", conflicts_with = "event")]
+        collection: Option<PathBuf>,
         /// Judge an event's submissions: a folder of deck files, or a file
         /// of deck codes or share links (a `player: CODE` line names the
         /// player), printed as the organisers' table (in submission order).
@@ -695,9 +701,15 @@ fn deck(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, C
         DeckCommand::Check {
             files,
             explain,
+            collection,
             event: None,
             ..
-        } => commands::deck::check(root, files, *explain, output.is_json()),
+        } => commands::deck::check(
+            root,
+            files,
+            collection.as_deref(),
+            (*explain, output.is_json()),
+        ),
         DeckCommand::Code { file } => commands::deck::code(root, file),
         DeckCommand::Decode { code } => commands::deck::decode(root, code),
         DeckCommand::Odds {

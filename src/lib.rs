@@ -23,6 +23,7 @@
 pub mod art;
 pub mod bundle;
 pub mod cli;
+pub mod collection;
 pub(crate) mod commands;
 pub mod config;
 pub mod deck;

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::owned::{self, Owned};
 use super::{CommandError, Report, open_deck, plural};
 use crate::deck::{self, DeckFile};
 use crate::deckcode::{self, CodeDeck};
@@ -15,21 +16,36 @@ use crate::rules::RuleSet;
 
 /// `carta deck check FILE…`: the legality of each deck file against its
 /// game's rules; with `explain`, the tally of every rule too (a table on
-/// stdout, or advice diagnostics when `json`).
+/// stdout, or advice diagnostics when `json`). Each deck judged is held
+/// against the player's collection ([`Owned`]: `collection`, a
+/// `collection.toml` among `files`, or the game's own), its missing copies
+/// warnings and a line under the verdict.
 ///
 /// # Errors
 /// When the workspace or a file cannot be read.
 pub(crate) fn check(
     root: &Path,
     files: &[PathBuf],
-    explain: bool,
-    json: bool,
+    collection: Option<&Path>,
+    (explain, json): (bool, bool),
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let mut games = Games::default();
+    let mut owned = Owned::default();
+    let (decks, named): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        files.iter().partition(|p| !Owned::is_collection(p));
+    for path in named
+        .iter()
+        .copied()
+        .map(PathBuf::as_path)
+        .chain(collection)
+    {
+        owned.name(&mut ws, path, &mut games, &mut diags)?;
+    }
     let (mut legal, mut illegal) = (0, 0);
-    for path in files {
+    let mut details = Vec::new();
+    for path in &decks {
         let mut found = Vec::new();
         let mut checked = false;
         if let Some((parsed, game)) = open_deck(&mut ws, path, &mut games, &mut diags, &mut found)?
@@ -40,6 +56,16 @@ pub(crate) fn check(
             if explain {
                 let tallies = (rules, &resolved);
                 explain_deck(&parsed, tallies, &ws.sources, json, &mut found);
+            }
+            if let Some(c) = owned.of(&mut ws, game, &mut diags)? {
+                let shown = ws.sources.get(c.file).name.clone();
+                let name = ws.sources.get(parsed.file).name.clone();
+                details.extend(owned::report_missing(
+                    &parsed,
+                    (c, &shown),
+                    &name,
+                    &mut found,
+                ));
             }
         }
         // A deck is legal only when it was checked and broke no rule.
@@ -52,10 +78,10 @@ pub(crate) fn check(
     }
     let summary = format!(
         "checked {} deck{}: {legal} legal, {illegal} illegal",
-        files.len(),
-        plural(files.len())
+        decks.len(),
+        plural(decks.len())
     );
-    Ok(Report::new(ws, diags, summary)?)
+    Ok(Report::new(ws, diags, summary)?.with_details(details))
 }
 
 /// `carta deck code FILE`: prints the deck's share code on stdout.

@@ -98,6 +98,11 @@ fn submissions(
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        // A player's folder holds their collection beside their decks.
+        .filter(|p| {
+            p.file_name()
+                .is_none_or(|n| n != crate::collection::FILE_NAME)
+        })
         .collect();
     files.sort();
     let mut out = Vec::new();

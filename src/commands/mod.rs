@@ -15,6 +15,7 @@ pub(crate) mod i18n;
 pub(crate) mod init;
 pub(crate) mod lists;
 pub(crate) mod man;
+mod owned;
 pub(crate) mod print;
 pub(crate) mod progress;
 mod report;

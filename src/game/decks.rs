@@ -1,15 +1,17 @@
 //! A game's example decks checked: each read, parsed and judged as it is
-//! read, and which of them can be judged while some cards have errors.
+//! read, and which of them can be judged while some cards have errors;
+//! and, for `carta check`, the player's collection of the game.
 
 use std::collections::HashSet;
 
 use super::kept::{id_hash, text_mark};
 use super::prior::{DeckMark, Verdicts};
-use super::{Game, Keep};
+use super::{Game, Keep, recall};
+use crate::collection;
 use crate::deck::{self, DeckFile};
 use crate::diag::{self, Diagnostic, Diagnostics, FileId, Severity};
 use crate::link::CardPool;
-use crate::load::{LoadError, Mark, Stamp, Workspace};
+use crate::load::{LoadError, Mark, Stamp, Workspace, hash_text};
 
 /// Checks the decks under `cards/<game>/decks/`, each as it is read (decks
 /// are independent); keeps them on the game when every field is kept (only
@@ -170,4 +172,30 @@ fn check_deck(
         deck::check(&parsed, &resolved, &game.manifest, set, out);
     }
     Some(parsed)
+}
+
+/// Checks the player's collection of `game` (`decks/<game>/collection.toml`),
+/// when there is one: read through the workspace's jail (a link out, a
+/// FIFO or a file over the size limit is reported, never read), parsed,
+/// and its card ids checked against the pool.
+pub(super) fn check_collection(
+    ws: &mut Workspace,
+    game: &Game,
+    diags: &mut Diagnostics,
+) -> Result<recall::CollectionMark, LoadError> {
+    let rel = collection::path_of(game.id());
+    if std::fs::symlink_metadata(ws.root().join(&rel)).is_err() {
+        return Ok(None);
+    }
+    let file = ws.read(&rel, diags)?;
+    if !ws.is_text(file) {
+        return Ok(Some(None));
+    }
+    let text = std::sync::Arc::clone(&ws.sources.get(file).text);
+    let mut out = Vec::new();
+    if let Some(parsed) = collection::parse(file, &text, &mut out) {
+        collection::check(&parsed, game.id(), &game.pool, &mut out);
+    }
+    diags.extend(out);
+    Ok(Some(Some(hash_text(&text))))
 }

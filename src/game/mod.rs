@@ -21,7 +21,8 @@ mod recall;
 mod schemas;
 
 use self::cards::{CardFiles, kept_fields, read_card_files};
-use self::decks::{Trust, check_example_decks};
+use self::decks::{Trust, check_collection, check_example_decks};
+use self::recall::CollectionMark;
 pub use self::recall::{Checked, Draft, Recalled, check_all, remember};
 use self::schemas::compile_schemas;
 use crate::validate::{self, GameSchemas, LoadedManifest};
@@ -118,8 +119,12 @@ impl Keep {
 /// Whether to check the decks under `cards/<game>/decks/` too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decks {
-    /// Check them (`carta check`, `carta build`).
+    /// Check them (`carta build`).
     Check,
+    /// Check them, and the player's collection of the game
+    /// (`decks/<game>/collection.toml`: `carta check`; a player's file
+    /// never fails the game's build).
+    Players,
     /// Leave them (`carta deck check` checks the files it is given).
     Skip,
 }
@@ -270,11 +275,10 @@ fn finish(
         templates,
         reused_files: read.reused,
     };
-    if decks == Decks::Check {
+    if decks != Decks::Skip {
         // Shown with `-v`: where each rule comes from.
         diags.extend(rules::sources(&game.manifest, &game.rules));
     }
-    let mut deck_marks = Vec::new();
     // A recorded verdict stands only where the decks are judged as it was.
     let verdicts = verdicts.filter(|_| cards_ok);
     if cards_ok {
@@ -282,17 +286,20 @@ fn finish(
         deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
         diags.extend(found);
     }
-    if decks == Decks::Check
-        && let Some(trust) = Trust::of(diags.reported(since..diags.len()), cards_ok)
-    {
-        deck_marks = check_example_decks(ws, &mut game, keep, (&trust, verdicts.as_ref()), diags)?;
-    }
+    let trust = Trust::of(diags.reported(since..diags.len()), cards_ok);
+    let (deck_marks, collection) = players(
+        ws,
+        &mut game,
+        (decks, keep, trust, verdicts.as_ref()),
+        diags,
+    )?;
     let draft = cache.map(|cache| recall::Draft {
         cache,
         cards: read.marks,
         decks: deck_marks,
         trusted: cards_ok,
         pool: old_pool,
+        collection,
         diagnostics: since..diags.len(),
         files: first_file..ws.sources.len(),
     });
@@ -327,6 +334,30 @@ fn taken_cards(
         cache.prune(&rels);
     }
     out
+}
+
+/// Each example deck file read, and the mark of its text.
+type DeckMarks = Vec<prior::DeckMark>;
+
+/// Checks the example decks (with [`Decks::Check`] or [`Decks::Players`])
+/// and the player's collection (with [`Decks::Players`]) as far as `trust`
+/// allows (none when `None`); what each read, for the game's record.
+fn players(
+    ws: &mut Workspace,
+    game: &mut Game,
+    (decks, keep, trust, verdicts): (Decks, Keep, Option<Trust>, Option<&prior::Verdicts>),
+    diags: &mut Diagnostics,
+) -> Result<(DeckMarks, CollectionMark), LoadError> {
+    let Some(trust) = trust.filter(|_| decks != Decks::Skip) else {
+        return Ok((Vec::new(), None));
+    };
+    let marks = check_example_decks(ws, game, keep, (&trust, verdicts), diags)?;
+    let collection = if decks == Decks::Players {
+        check_collection(ws, game, diags)?
+    } else {
+        None
+    };
+    Ok((marks, collection))
 }
 
 /// The translatable strings of `game`, compiled with every field kept

@@ -98,6 +98,8 @@ pub struct Draft {
     pub(super) trusted: bool,
     /// The pool the compile started from, if it read one.
     pub(super) pool: Option<Box<Pool>>,
+    /// The player's collection of the game, as read.
+    pub(super) collection: CollectionMark,
     /// Which of the check's diagnostics are the game's.
     pub(super) diagnostics: Range<usize>,
     /// The files the game registered after its schemas, by id.
@@ -114,6 +116,8 @@ struct Record {
     /// Whether the decks were judged over a pool without errors (by all
     /// their rules).
     trusted: bool,
+    /// The player's collection (`decks/<game>/collection.toml`), as read.
+    collection: CollectionMark,
     /// The translation files and the templates present, and the hash of
     /// the text of each one the check read.
     translations: Vec<String>,
@@ -127,6 +131,11 @@ struct Record {
     editor: Vec<String>,
     diagnostics: Vec<Kept>,
 }
+
+/// What a check read of a game's collection, for its record: `None` when
+/// the game has none; else the hash of its text, `None` when it could not
+/// be read as text.
+pub(super) type CollectionMark = Option<Option<u64>>;
 
 /// Checks the named games (all when `games` is empty) with their decks, as
 /// `carta check` does: with `cached`, through the check cache, repeating
@@ -161,7 +170,7 @@ pub fn check_all(
             Answer::Prior(prior) => Some(prior),
             Answer::Compile => None,
         };
-        let (game, draft) = finish(ws, head, Decks::Check, keep, diags, prior)?;
+        let (game, draft) = finish(ws, head, Decks::Players, keep, diags, prior)?;
         out.push(Checked::Compiled(Box::new(game), draft));
     }
     Ok(out)
@@ -229,6 +238,7 @@ fn record_of(
         decks,
         names,
         trusted: draft.trusted,
+        collection: draft.collection,
         translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
         templates: phrases::template_names(ws, game.id()).ok()?,
         texts,
@@ -495,6 +505,9 @@ fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, L
         }
         mark.stamp = settled_stamp(stamp);
     }
+    if collection_now(ws, game) != record.collection {
+        return Ok(false);
+    }
     if ws.list_quietly(game, Listing::Translations)?.as_ref() != Some(&record.translations)
         || phrases::template_names(ws, game)? != record.templates
     {
@@ -504,6 +517,15 @@ fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, L
         .texts
         .iter()
         .all(|(rel, content)| text_hash(ws, rel) == Some(*content)))
+}
+
+/// The player's collection of `game` as a check would read it now (see
+/// [`CollectionMark`]).
+fn collection_now(ws: &Workspace, game: &str) -> CollectionMark {
+    let rel = crate::collection::path_of(game);
+    std::fs::symlink_metadata(ws.root().join(&rel))
+        .is_ok()
+        .then(|| text_hash(ws, &rel))
 }
 
 /// The hash of workspace file `rel`'s text, read now; `None` when it cannot
@@ -550,6 +572,7 @@ mod tests {
             decks: Vec::new(),
             names: Vec::new(),
             trusted: true,
+            collection: None,
             translations: Vec::new(),
             templates: Vec::new(),
             texts: Vec::new(),

@@ -1169,3 +1169,217 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
     .await;
     client.close().await.unwrap();
 }
+
+/// The collection's message under the search (where it read or wrote).
+const OWNED_MSG: &str = "((document.getElementById('cb-owned-msg')||{}).textContent||'')";
+
+/// Waits until card `card`'s row shows `n` copies owned.
+async fn owned_shown(client: &Client, card: &str, n: u32) {
+    wait_js(
+        client,
+        &format!("var o=document.querySelector('.cb-row[data-card=\"{card}\"] .cb-owned');return !!o && o.dataset.owned==='{n}'"),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_collection_keeps_owned_cards_shows_missing_copies_and_is_edited_from_the_page() {
+    let axe_js = axe_source();
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let rel = "decks/intrepidos/collection.toml";
+    ws.write(
+        rel,
+        "game = \"intrepidos\"\n\n[cards]\nescudo-orc = 1\ngolpe-certeiro = 2\n",
+    );
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let (_driver, client) = browser(profile.path()).await;
+    client.goto(&format!("{url}intrepidos/deck")).await.unwrap();
+    settled(&client).await;
+    wait_js(
+        &client,
+        &format!("return ({OWNED_MSG}).indexOf('{rel}')>=0"),
+    )
+    .await;
+
+    // "Owned only" keeps exactly the cards the collection holds.
+    let all = pool(&client).await;
+    click(&client, "#cb-owned-only").await;
+    let mut owned = pool_changed(&client, &all).await;
+    owned.sort();
+    assert_eq!(owned, ["escudo-orc", "golpe-certeiro"]);
+
+    // Three copies of a card owned once: "missing 2 copies" by the verdict.
+    for _ in 0..3 {
+        click(
+            &client,
+            ".cb-row[data-card=\"escudo-orc\"] button[data-add=\"main\"]",
+        )
+        .await;
+        settled(&client).await;
+    }
+    wait_js(&client, "var m=document.querySelector('#cb-verdict #cb-missing li[data-card=\"escudo-orc\"]');return !!m && m.dataset.missing==='2'").await;
+    let said = js(
+        &client,
+        "var m=document.getElementById('cb-missing');return [m.dataset.total, m.textContent]",
+    )
+    .await;
+    assert_eq!(said[0], "2", "{said}");
+    assert!(
+        said[1]
+            .as_str()
+            .unwrap()
+            .contains("Missing 2 copies of 1 card"),
+        "{said}"
+    );
+    accessible(&client, &axe_js, "the builder with a collection").await;
+
+    // Edited from the page, by mouse and by keyboard: the file follows,
+    // the page says where it wrote, and nothing is missing any more.
+    click(&client, "#cb-owned-edit").await;
+    owned_shown(&client, "escudo-orc", 1).await;
+    click(
+        &client,
+        ".cb-row[data-card=\"escudo-orc\"] button[data-own=\"+\"]",
+    )
+    .await;
+    owned_shown(&client, "escudo-orc", 2).await;
+    js(&client, "document.querySelector('.cb-row[data-card=\"escudo-orc\"] button[data-own=\"+\"]').focus();return true").await;
+    let enter: char = Key::Enter.into();
+    press(&client, &[enter]).await;
+    owned_shown(&client, "escudo-orc", 3).await;
+    assert_eq!(
+        focused(&client).await,
+        "own+|pool|escudo-orc",
+        "the focus stays"
+    );
+    wait_js(
+        &client,
+        "return !!document.querySelector('#cb-missing .cb-ok')",
+    )
+    .await;
+    assert!(
+        ws.read(rel).contains("escudo-orc = 3\n"),
+        "{}",
+        ws.read(rel)
+    );
+    let msg = js(&client, &format!("return {OWNED_MSG}")).await;
+    assert_eq!(msg, format!("saved in {rel}"));
+    let name = js(&client, "return document.querySelector('.cb-row[data-card=\"escudo-orc\"] button[data-own=\"-\"]').getAttribute('aria-label')").await;
+    assert_eq!(name, "One less owned copy of Escudo Orc");
+    accessible(&client, &axe_js, "the collection being edited").await;
+
+    // Down to none: the card leaves the owned-only pool and the file.
+    for n in [1, 0] {
+        click(
+            &client,
+            ".cb-row[data-card=\"golpe-certeiro\"] button[data-own=\"-\"]",
+        )
+        .await;
+        if n > 0 {
+            owned_shown(&client, "golpe-certeiro", n).await;
+        }
+    }
+    wait_js(
+        &client,
+        "return !document.querySelector('.cb-row[data-card=\"golpe-certeiro\"]')",
+    )
+    .await;
+    assert!(!ws.read(rel).contains("golpe-certeiro"), "{}", ws.read(rel));
+
+    // At a phone's width, editing: nothing scrolls sideways.
+    client.set_window_size(390, 844).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    no_sideways_scroll(&client, "the collection at 390 px").await;
+    accessible(&client, &axe_js, "the collection at 390 px").await;
+    client.close().await.unwrap();
+    ws.run(["check"]).succeeds();
+}
+
+/// The code of shipped deck file `rel` under its own name, with one more
+/// copy of card `more` when given, asked from the server.
+fn named_code(url: &str, rel: &str, more: Option<&str>) -> String {
+    let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+    let deck: toml::Table = toml::from_str(&text).unwrap();
+    let mut zones = serde_json::Map::new();
+    for (zone, card, n) in lines_of(rel) {
+        let n = if more == Some(card.as_str()) {
+            n + 1
+        } else {
+            n
+        };
+        zones
+            .entry(zone)
+            .or_insert_with(|| json!({}))
+            .as_object_mut()
+            .unwrap()
+            .insert(card, json!(n));
+    }
+    let game = deck["game"].as_str().unwrap();
+    let body = json!({"name": deck["name"].as_str().unwrap(), "zones": zones});
+    let (status, v) = http(url, "POST", &format!("/api/games/{game}/verdict"), &body);
+    assert_eq!(status, 200, "{v}");
+    v["code"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_organisers_table_judges_legal_illegal_and_identical_decks() {
+    let ws = Workspace::shipped(&["intrepidos", "kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let furia = named_code(&url, "cards/intrepidos/decks/furia-de-aries.toml", None);
+    let aurora = named_code(&url, "cards/kingdoms/decks/aurora-de-valaria.toml", None);
+    // Fúria with a fourth copy of an item: over its copy limit.
+    let over = named_code(
+        &url,
+        "cards/intrepidos/decks/furia-de-aries.toml",
+        Some("escudo-orc"),
+    );
+    let pasted = format!(
+        "// the Saturday league\nAna Lima: {furia}\nBruno Reis: {over}\nCarla Dias: {url}intrepidos/deck?code={furia}\nDavi Melo: {aurora}\nEva Souza: not-a-code\n"
+    );
+    let (_driver, client) = browser(profile.path()).await;
+    client.set_window_size(1400, 1000).await.unwrap();
+    client.goto(&format!("{url}organize")).await.unwrap();
+    client
+        .find(fantoccini::Locator::Id("cb-codes"))
+        .await
+        .unwrap()
+        .send_keys(&pasted)
+        .await
+        .unwrap();
+    click(&client, "#cb-judge").await;
+    wait_js(&client, "return !!document.getElementById('cb-table')").await;
+    let rows = js(&client, "return [...document.querySelectorAll('#cb-table tr[data-n]')].map(r=>[...r.children].map(c=>c.textContent))").await;
+    let rows = rows.as_array().unwrap();
+    let at = |n: usize, col: usize| rows[n][col].as_str().unwrap().to_owned();
+    assert_eq!(rows.len(), 5, "{rows:?}");
+    let players: Vec<String> = (0..5).map(|n| at(n, 2)).collect();
+    assert_eq!(
+        players,
+        [
+            "Ana Lima",
+            "Bruno Reis",
+            "Carla Dias",
+            "Davi Melo",
+            "Eva Souza"
+        ]
+    );
+    let verdicts: Vec<String> = (0..5).map(|n| at(n, 6)).collect();
+    assert_eq!(verdicts, ["legal", "illegal", "legal", "legal", "invalid"]);
+    assert!(at(1, 8).contains("copies"), "the broken rule: {}", at(1, 8));
+    assert_eq!(at(0, 10), "#3", "Ana's deck is Carla's");
+    assert_eq!(at(2, 10), "#1");
+    assert_eq!(at(1, 10), "", "one card more is another deck");
+    let summary = js(
+        &client,
+        "return document.getElementById('cb-summary').textContent",
+    )
+    .await;
+    assert!(
+        summary.as_str().unwrap().starts_with("3 of 5 decks legal"),
+        "{summary}"
+    );
+    screenshot(&client, "serve-organiser.png").await;
+    client.close().await.unwrap();
+}

@@ -703,3 +703,31 @@ fn a_damaged_or_foreign_pool_is_never_trusted() {
         }
     }
 }
+
+#[test]
+fn a_players_collection_is_checked_and_a_repeated_verdict_follows_its_changes() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let rel = "decks/intrepidos/collection.toml";
+    ws.run(["check"]).succeeds();
+    ws.run(["check"]).succeeds();
+    // Added after the game's record was written: still seen.
+    ws.write(rel, "game = \"intrepidos\"\n[cards]\nescudo-orcc = 1\n");
+    for _ in 0..2 {
+        ws.run(["check"])
+            .code(1)
+            .stderr_has("collection::unknown-card")
+            .stderr_has("did you mean `escudo-orc`?");
+    }
+    // A player's file never fails the game's build.
+    ws.run(["build"]).succeeds();
+    ws.write(rel, "game = \"intrepidos\"\n[cards]\nescudo-orc = 1\n");
+    for _ in 0..2 {
+        ws.run(["check"]).succeeds();
+    }
+    ws.write(rel, "game = \"intrepidos\"\n[cards]\nescudo-orc = -1\n");
+    ws.run(["check"])
+        .code(1)
+        .stderr_has("collection::bad-count");
+    std::fs::remove_file(ws.path().join(rel)).unwrap();
+    ws.run(["check"]).succeeds();
+}

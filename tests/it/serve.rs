@@ -1577,3 +1577,170 @@ fn a_game_without_an_opening_hand_takes_the_hand_size_the_player_gives() {
         "{answer}"
     );
 }
+
+/// The owned counts of a collection answer, by card.
+fn owned_counts(answer: &Value) -> Vec<(String, u64)> {
+    answer["cards"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(id, n)| (id.clone(), n.as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn a_players_collection_is_edited_through_the_api_and_held_against_a_deck() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let (_server, url) = start_serve(ws.path());
+    let api = "/api/games/intrepidos/collection";
+    let (status, none) = http(&url, "GET", api, &Value::Null);
+    assert_eq!(status, 200, "{none}");
+    assert_eq!(none["exists"], false, "{none}");
+    assert_eq!(none["file"], "decks/intrepidos/collection.toml");
+    let deck = json!({"name": "Few", "zones": {"main": {"escudo-orc": 3, "elmo-de-bronze": 1}}});
+    let (_, verdict) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
+    assert_eq!(
+        verdict["collection"],
+        Value::Null,
+        "no collection: {verdict}"
+    );
+
+    // Counts set one card at a time; 0 removes the line; the file is made.
+    for (card, n) in [
+        ("escudo-orc", 2),
+        ("elmo-de-bronze", 3),
+        ("elmo-de-bronze", 0),
+    ] {
+        let (status, set) = http(&url, "POST", api, &json!({"card": card, "owned": n}));
+        assert_eq!(status, 200, "{set}");
+        assert_eq!(set["file"], "decks/intrepidos/collection.toml");
+    }
+    let rel = "decks/intrepidos/collection.toml";
+    assert_eq!(
+        ws.read(rel),
+        "game = \"intrepidos\"\n\n[cards]\nescudo-orc = 2\n"
+    );
+    for (bad, status) in [
+        (json!({"card": "escudo-orcc", "owned": 1}), 422),
+        (json!({"card": "escudo-orc", "owned": -1}), 422),
+        (json!({"card": "escudo-orc", "owned": 10_001}), 422),
+        (json!({"card": "escudo-orc"}), 400),
+    ] {
+        let (got, answer) = http(&url, "POST", api, &bad);
+        assert_eq!(got, status, "{bad}: {answer}");
+    }
+
+    // What the deck lacks, beside the verdict: each card and the total.
+    let (_, verdict) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
+    let lacking = &verdict["collection"];
+    assert_eq!(lacking["total"], 2, "{verdict}");
+    assert_eq!(
+        lacking["missing"],
+        json!([
+            {"card": "escudo-orc", "needed": 3, "owned": 2, "missing": 1},
+            {"card": "elmo-de-bronze", "needed": 1, "owned": 0, "missing": 1}
+        ])
+    );
+    // `carta deck check` says the same of the saved deck, as warnings.
+    let (_, saved) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/save",
+        &json!({"deck": deck}),
+    );
+    let deck_rel = saved["file"].as_str().unwrap();
+    let run = ws.run(["--message-format", "json", "deck", "check", deck_rel]);
+    let missing: Vec<String> = run
+        .json()
+        .iter()
+        .filter(|d| d["code"] == "collection::missing")
+        .map(|d| format!("{} {}", d["severity"], d["message"]))
+        .collect();
+    assert_eq!(missing.len(), 2, "{missing:?}");
+    assert!(
+        missing.iter().all(|m| m.starts_with("\"warning\"")),
+        "{missing:?}"
+    );
+    ws.run(["check"]).succeeds();
+
+    // The player's own comments stay through an edit.
+    ws.write(
+        rel,
+        "# my shelf\ngame = \"intrepidos\"\n\n[cards]\nescudo-orc = 2 # foil\n",
+    );
+    let (status, _) = http(
+        &url,
+        "POST",
+        api,
+        &json!({"card": "escudo-orc", "owned": 3}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        ws.read(rel),
+        "# my shelf\ngame = \"intrepidos\"\n\n[cards]\nescudo-orc = 3 # foil\n"
+    );
+    let (_, read) = http(&url, "GET", api, &Value::Null);
+    assert_eq!(owned_counts(&read), [("escudo-orc".to_owned(), 3)]);
+
+    // A file with problems is shown with them, and not changed from the page.
+    let broken = "game = \"intrepidos\"\n[cards]\nescudo-orc = -2\n";
+    ws.write(rel, broken);
+    let (_, read) = http(&url, "GET", api, &Value::Null);
+    assert_eq!(
+        read["problems"][0]["code"], "collection::bad-count",
+        "{read}"
+    );
+    assert_eq!(read["problems"][0]["line"], 3, "{read}");
+    let (status, refused) = http(
+        &url,
+        "POST",
+        api,
+        &json!({"card": "escudo-orc", "owned": 1}),
+    );
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(ws.read(rel), broken);
+    ws.run(["check"])
+        .code(1)
+        .stderr_has("collection::bad-count");
+    // Another game's collection is not held against the deck: the verdict says so.
+    ws.write(rel, "game = \"kingdoms\"\n[cards]\nvalaria = 1\n");
+    let (_, verdict) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
+    assert_eq!(
+        verdict["collection"]["error"], "it is a collection of `kingdoms`",
+        "{verdict}"
+    );
+}
+
+#[test]
+fn a_collection_linked_out_of_the_workspace_is_neither_read_nor_written() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("collection.toml");
+    let mine = "game = \"intrepidos\"\n[cards]\nescudo-orc = 1\n";
+    std::fs::write(&victim, mine).unwrap();
+    std::fs::create_dir_all(ws.path().join("decks/intrepidos")).unwrap();
+    std::os::unix::fs::symlink(&victim, ws.path().join("decks/intrepidos/collection.toml"))
+        .unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let api = "/api/games/intrepidos/collection";
+    let (_, read) = http(&url, "GET", api, &Value::Null);
+    assert!(
+        read["problems"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("leads outside the workspace"),
+        "{read}"
+    );
+    assert_eq!(owned_counts(&read), []);
+    let (status, _) = http(
+        &url,
+        "POST",
+        api,
+        &json!({"card": "escudo-orc", "owned": 5}),
+    );
+    assert!((400..500).contains(&status), "{status}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), mine);
+    ws.run(["check"])
+        .code(1)
+        .stderr_has("load::outside-workspace");
+}

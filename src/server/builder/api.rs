@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use super::{Catalog, DeckInput, GameCatalog, Invalid, lists, organize, play, save};
+use super::{Catalog, DeckInput, GameCatalog, Invalid, collection, lists, organize, play, save};
 use crate::diag::Phrase;
 use crate::l10n::{self, Lang, table};
 use crate::server::Live;
@@ -30,6 +30,7 @@ const MAX_DECKS: usize = 2_000;
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 const LISTS_JS: &str = include_str!("assets/lists.js");
+const COLLECTION_JS: &str = include_str!("assets/collection.js");
 const PAGE: &str = include_str!("assets/page.html");
 const L10N_JS: &str = include_str!("assets/l10n.js");
 const PLAY_JS: &str = include_str!("assets/play.js");
@@ -44,6 +45,7 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/play/lists.js", get(lists_js))
         .route("/play/l10n.js", get(l10n_js))
         .route("/play/play.js", get(play_js))
+        .route("/play/collection.js", get(collection_js))
         .route("/play/{game}/decklist", get(decklist_page))
         .route("/play/{game}/cards", get(cards_page))
         .route("/play/{game}/deck", get(deck_page))
@@ -57,6 +59,10 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
         .route("/api/games/{game}/list", post(list_of))
         .route("/api/games/{game}/list/parse", post(parse_list))
         .route("/api/games/{game}/odds", post(odds))
+        .route(
+            "/api/games/{game}/collection",
+            get(collection_of).post(set_owned),
+        )
         .route("/api/organize", post(organize))
         .route("/api/{*rest}", get(no_route).post(no_route))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -254,6 +260,14 @@ async fn play_js() -> Response {
         .into_response()
 }
 
+async fn collection_js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        COLLECTION_JS,
+    )
+        .into_response()
+}
+
 async fn app_css() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS).into_response()
 }
@@ -326,8 +340,44 @@ async fn verdict(
     let lang = catalog.language(asked(&q), Some(g)).lang;
     let deck: DeckInput = body(bytes)?;
     let valid = g.validate(&deck).map_err(|e| e.refused(lang))?;
-    let json = g.verdict(&valid, lang).to_json();
+    let owned = collection::missing(catalog.root(), g, &valid);
+    let json = g.verdict(&valid, lang).to_json(&owned);
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
+}
+
+/// The player's collection of a game, with the file's problems.
+async fn collection_of(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>) -> ApiResult {
+    let catalog = live.catalog();
+    let g = game_of(&catalog, &game)?;
+    Ok(axum::Json(collection::read(catalog.root(), g)).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OwnedRequest {
+    /// The card's id.
+    card: String,
+    /// The copies owned now (0 removes the card's line).
+    owned: i64,
+}
+
+/// Sets the copies of one card the player owns, in their collection file.
+async fn set_owned(
+    State(live): State<Arc<Live>>,
+    UrlPath(game): UrlPath<String>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let catalog = live.catalog();
+    let g = game_of(&catalog, &game)?;
+    let req: OwnedRequest = body(bytes)?;
+    match collection::set(catalog.root(), g, &req.card, req.owned) {
+        Ok(owned) => Ok(axum::Json(owned).into_response()),
+        Err(collection::SetError::Invalid(why)) => {
+            Err(ApiError(StatusCode::UNPROCESSABLE_ENTITY, why))
+        }
+        Err(collection::SetError::Refused(why)) => Err(ApiError(StatusCode::FORBIDDEN, why)),
+        Err(collection::SetError::Io(why)) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, why)),
+    }
 }
 
 #[derive(Deserialize)]

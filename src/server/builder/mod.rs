@@ -8,6 +8,7 @@
 //! rules all come from the game's data.
 
 pub(super) mod api;
+mod collection;
 mod lists;
 mod organize;
 mod play;
@@ -779,7 +780,7 @@ impl Verdict<'_> {
     /// The verdict as JSON, written into a buffer sized for it up front:
     /// for a large pool it names most cards, and a buffer grown as it
     /// fills would be copied over and over.
-    pub(super) fn to_json(&self) -> Vec<u8> {
+    pub(super) fn to_json(&self, collection: &Value) -> Vec<u8> {
         let unavailable: usize = self
             .unavailable
             .iter()
@@ -791,6 +792,12 @@ impl Verdict<'_> {
             .sum();
         let mut out = Vec::with_capacity(4096 + unavailable);
         serde_json::to_writer(&mut out, self).expect("a verdict is JSON");
+        // Beside the verdict, never in it (owning cards is not a rule): the
+        // verdict's closing brace gives way to one more key.
+        out.pop();
+        out.extend_from_slice(b",\"collection\":");
+        serde_json::to_writer(&mut out, collection).expect("a collection is JSON");
+        out.push(b'}');
         out
     }
 }

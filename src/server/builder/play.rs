@@ -51,7 +51,8 @@ pub(super) struct OddsRequest {
 /// it (a deck it cannot judge is refused with its message).
 pub(super) fn answer(g: &GameCatalog, req: &OddsRequest) -> Result<Odds, Invalid> {
     let deck = g.validate(&req.deck)?;
-    let group = Group::new(&g.game, &req.group.field, req.group.value.as_ref()).map_err(Invalid::text)?;
+    let group =
+        Group::new(&g.game, &req.group.field, req.group.value.as_ref()).map_err(Invalid::text)?;
     let q = Question {
         at_least: req.at_least,
         by_turn: req.by_turn,

@@ -25,11 +25,19 @@ const MAX_STEM: usize = 64;
 
 /// A file stem from what the player typed: lower-case ASCII letters,
 /// digits and single dashes (accents dropped: `Fúria de Áries` →
-/// `furia-de-aries`); `deck` when nothing is left.
+/// `furia-de-aries`); `deck` when nothing is left, and `collection-deck`
+/// for `collection`, the name of the player's collection beside the decks.
 pub(super) fn stem(wanted: &str) -> String {
     let wanted = wanted.trim();
     let stem = crate::suggest::slug(wanted.strip_suffix(".toml").unwrap_or(wanted), MAX_STEM);
-    if stem.is_empty() { "deck".into() } else { stem }
+    let collection = crate::collection::FILE_NAME.trim_end_matches(".toml");
+    if stem.is_empty() {
+        "deck".into()
+    } else if stem == collection {
+        format!("{stem}-deck")
+    } else {
+        stem
+    }
 }
 
 /// The workspace folder players' decks of `game` are saved in.
@@ -86,6 +94,7 @@ mod tests {
         assert_eq!(stem("../../etc/passwd"), "etc-passwd");
         assert_eq!(stem("  my deck.toml "), "my-deck");
         assert_eq!(stem("..."), "deck");
+        assert_eq!(stem("Collection"), "collection-deck");
         assert_eq!(stem("Ünïcödé ✨ 2"), "unicode-2");
         assert!(stem(&"x".repeat(500)).len() <= MAX_STEM);
     }

@@ -202,6 +202,47 @@ fn a_cross_site_post_cannot_save_a_deck() {
 }
 
 #[test]
+fn a_cross_site_post_cannot_change_a_collection() {
+    let ws = workspace();
+    let mine = "game = \"mini\"\n\n[cards]\na = 1\n";
+    ws.write("decks/mini/collection.toml", mine);
+    let s = serve(&ws, &[]);
+    let p = s.port;
+    let own = format!("127.0.0.1:{p}");
+    let set = "/api/games/mini/collection";
+    let body = r#"{"card": "a", "owned": 0}"#;
+    for (host, headers) in [
+        (
+            own.clone(),
+            "Origin: http://evil.example\r\nContent-Type: application/json\r\n".to_owned(),
+        ),
+        (
+            own.clone(),
+            format!(
+                "Origin: http://{own}\r\nContent-Type: application/json\r\nSec-Fetch-Site: cross-site\r\n"
+            ),
+        ),
+        (
+            format!("evil.example:{p}"),
+            format!("Origin: http://evil.example:{p}\r\nContent-Type: application/json\r\n"),
+        ),
+    ] {
+        let (got, text) = post(p, &host, set, &headers, body);
+        assert_eq!(got, 403, "{headers}: {text}");
+    }
+    let (got, _) = post(p, &own, set, "Content-Type: text/plain\r\n", body);
+    assert_eq!(got, 415);
+    assert_eq!(ws.read("decks/mini/collection.toml"), mine);
+    // A rebound name cannot read it either.
+    assert_eq!(get(p, &format!("evil.example:{p}"), set).0, 403);
+    // carta's own page still changes it.
+    let headers = format!("Origin: http://{own}\r\nContent-Type: application/json\r\n");
+    let (got, text) = post(p, &own, set, &headers, body);
+    assert_eq!(got, 200, "{text}");
+    assert!(!ws.read("decks/mini/collection.toml").contains("a = 1"));
+}
+
+#[test]
 fn sheets_linked_outside_the_build_are_never_served() {
     let out = outside();
     fs::write(

@@ -346,6 +346,8 @@
     var edit = el('div', { class: 'cb-controls' },
       el('label', {}, t('ui-add-times'), times), timesHelp,
       undoButton, redoButton);
+    // The player's collection (owned only, owned counts, missing copies): collection.js.
+    var owned = window.cartaCollection ? window.cartaCollection.deck({ game: game, el: el, api: api, controls: edit, drawPool: drawPool, recheck: changed }) : null;
     main.appendChild(el('div', { class: 'cb-builder' },
       el('section', { class: 'cb-find', 'aria-label': t('ui-find-cards') }, ctl.box, filters, edit, poolBox),
       el('section', { class: 'cb-side', 'aria-label': t('ui-your-deck') },
@@ -502,7 +504,7 @@
     // ---- the pool, the deck's zones, the verdict
     function drawPool() { keyed(drawPoolNow); }
     function drawPoolNow() {
-      var shown = select(game, game.cards.filter(function (c) { return c.zones.length; }), ctl.query);
+      var shown = select(game, game.cards.filter(function (c) { return c.zones.length && (!owned || owned.keep(c)); }), ctl.query);
       poolBox.textContent = '';
       shown.forEach(function (c) {
         var blocked = c.zones.map(function (z) { return unavailable(c.id, z); }).filter(Boolean);
@@ -523,7 +525,7 @@
               'aria-label': t(b ? 'ui-add-to-blocked' : 'ui-add-to', { card: c.name, zone: zoneName(z) }),
               text: '+ ' + zoneName(z), onclick: function () { add(z, c.id, Math.max(1, Math.floor(Number(times.value) || 1))); }
             });
-          }));
+          }), owned ? owned.row(c) : null);
         poolBox.appendChild(row);
       });
     }
@@ -690,6 +692,7 @@
         body.dataset.checked = String(mine);
         drawZones();
         drawVerdict();
+        if (owned) owned.verdict(verdict, verdictBox);
         drawChart();
         drawPool();
       }).catch(function (e) {
