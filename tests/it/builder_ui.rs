@@ -144,66 +144,105 @@ fn code_of(url: &str, game: &str, rel: &str) -> String {
     v["code"].as_str().unwrap().to_owned()
 }
 
+/// Issue 25, done when: on a phone-sized window, a legal deck of every
+/// shipped game that has decks is built, checked and shared with the
+/// keyboard alone — the search by `/`, the best match's add button by `↓`,
+/// copies by `Enter`, undo and redo, then `Tab` to the share link and
+/// `Enter` on it, which opens the same legal deck.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_legal_kingdoms_deck_is_built_with_the_keyboard_only() {
-    let ws = Workspace::shipped(&["kingdoms"]);
+async fn a_legal_deck_of_each_game_is_built_and_shared_with_the_keyboard_only_at_phone_width() {
+    let ws = Workspace::shipped(&["kingdoms", "intrepidos"]);
     let profile = tempfile::tempdir().unwrap();
     let (_server, url) = start_serve(ws.path());
-    let summary = names(&url, "kingdoms");
     let (_driver, client) = browser(profile.path()).await;
-    client.goto(&format!("{url}kingdoms/deck")).await.unwrap();
-    settled(&client).await;
-    let lines = lines_of("cards/kingdoms/decks/aurora-de-valaria.toml");
-    let slash = '/';
+    client.set_window_size(390, 844).await.unwrap();
+    for (game, deck) in [
+        ("kingdoms", "cards/kingdoms/decks/aurora-de-valaria.toml"),
+        ("intrepidos", "cards/intrepidos/decks/furia-de-aries.toml"),
+    ] {
+        let lines = lines_of(deck);
+        build_by_keyboard(&client, &url, game, &lines).await;
+        wait_js(&client, VERDICT_IN_VIEW).await;
+        no_sideways_scroll(&client, &format!("{game} built at 390 px")).await;
+        share_by_keyboard(&client, game).await;
+        for (zone, card, n) in &lines {
+            assert_eq!(count_of(&client, zone, card).await, u64::from(*n));
+        }
+    }
+    client.close().await.unwrap();
+}
+
+/// Builds `lines` in `game`'s builder by the keyboard alone, checks the
+/// verdict (legal, announced), and undoes and redoes the last copy.
+async fn build_by_keyboard(
+    client: &Client,
+    url: &str,
+    game: &str,
+    lines: &[(String, String, u32)],
+) {
+    let summary = names(url, game);
+    client.goto(&format!("{url}{game}/deck")).await.unwrap();
+    settled(client).await;
     let ctrl: char = Key::Control.into();
     let down: char = Key::Down.into();
     let enter: char = Key::Enter.into();
-    for (zone, card, n) in &lines {
+    for (zone, card, n) in lines {
         // "/" finds the search, the name replaces what it held, the down
         // arrow goes to the best match's add button, Enter adds a copy.
-        press(&client, &[slash]).await;
-        assert_eq!(focused(&client).await, "cb-search");
-        press(&client, &[ctrl, 'a']).await;
-        type_keys(&client, &name_of(&summary, card)).await;
-        press(&client, &[down]).await;
+        press(client, &['/']).await;
+        assert_eq!(focused(client).await, "cb-search");
+        press(client, &[ctrl, 'a']).await;
+        type_keys(client, &name_of(&summary, card)).await;
+        press(client, &[down]).await;
         let key = format!("add|{zone}|{card}");
-        assert_eq!(focused(&client).await, key, "the best match comes first");
+        assert_eq!(focused(client).await, key, "the best match comes first");
         for i in 1..=*n {
-            press(&client, &[enter]).await;
+            press(client, &[enter]).await;
             wait_js(
-                &client,
+                client,
                 &format!("var l=document.querySelector('[data-line=\"{zone}/{card}\"] .cb-n');return !!l && l.textContent==='{i}'"),
             )
             .await;
-            settled(&client).await;
-            assert_eq!(focused(&client).await, key, "the focus stays on the card");
+            settled(client).await;
+            assert_eq!(focused(client).await, key, "the focus stays on the card");
         }
     }
-    assert_eq!(
-        status(&client).await,
-        "Legal",
-        "{}",
-        page_text(&client).await
-    );
-    for (zone, card, n) in &lines {
-        assert_eq!(count_of(&client, zone, card).await, u64::from(*n));
-    }
-    let heard = js(&client, "var a=document.getElementById('cb-announce');return [a.getAttribute('aria-live'), a.textContent]").await;
+    assert_eq!(status(client).await, "Legal", "{}", page_text(client).await);
+    let heard = js(client, "var a=document.getElementById('cb-announce');return [a.getAttribute('aria-live'), a.textContent]").await;
     assert_eq!(heard[0], "polite");
     assert!(
         heard[1].as_str().unwrap().starts_with("Legal, Deck "),
         "{heard}"
     );
-
     // Undo and redo from the keyboard (the focus on a button, not a field).
     let (zone, card, n) = lines.last().unwrap();
     let shift: char = Key::Shift.into();
-    press(&client, &[ctrl, 'z']).await;
-    wait_js(&client, &format!("var l=document.querySelector('[data-line=\"{zone}/{card}\"] .cb-n');return (l?Number(l.textContent):0)==={}", n - 1)).await;
-    press(&client, &[ctrl, shift, 'z']).await;
-    wait_js(&client, &format!("var l=document.querySelector('[data-line=\"{zone}/{card}\"] .cb-n');return (l?Number(l.textContent):0)==={n}")).await;
-    assert_eq!(status(&client).await, "Legal");
-    client.close().await.unwrap();
+    press(client, &[ctrl, 'z']).await;
+    wait_js(client, &format!("var l=document.querySelector('[data-line=\"{zone}/{card}\"] .cb-n');return (l?Number(l.textContent):0)==={}", n - 1)).await;
+    press(client, &[ctrl, shift, 'z']).await;
+    wait_js(client, &format!("var l=document.querySelector('[data-line=\"{zone}/{card}\"] .cb-n');return (l?Number(l.textContent):0)==={n}")).await;
+    settled(client).await;
+    assert_eq!(status(client).await, "Legal");
+}
+
+/// `Tab` until the share link has the focus, then `Enter` on it: the link
+/// opens the same deck, legal.
+async fn share_by_keyboard(client: &Client, game: &str) {
+    let tab: char = Key::Tab.into();
+    let enter: char = Key::Enter.into();
+    let mut tabs = 0;
+    while focused(client).await != "cb-link" {
+        tabs += 1;
+        assert!(tabs < 400, "no share link in the tab order");
+        press(client, &[tab]).await;
+    }
+    let link = js(client, "return document.getElementById('cb-link').href").await;
+    let link = link.as_str().unwrap().to_owned();
+    assert!(link.contains(&format!("/play/{game}/deck?code=")), "{link}");
+    press(client, &[enter]).await;
+    wait_js(client, &format!("return location.href==={}", json!(link))).await;
+    settled(client).await;
+    assert_eq!(status(client).await, "Legal");
 }
 
 /// The page is no wider than the window (nothing scrolls sideways).

@@ -350,12 +350,14 @@ fn a_users_taplo_config_and_regular_editor_files_still_work() {
     );
 }
 
+/// `watch` compiles each round once, every field kept, through the build's
+/// cache folder (`<game>.all`): a link there is refused as the check's is.
 #[test]
 fn watch_refuses_a_linked_cache_folder_too() {
     use std::io::{BufRead, BufReader};
     let (out, before) = victim();
     let ws = mini(&card("a", ""));
-    link(&ws, "build/.cache/mini", out.path());
+    link(&ws, "build/.cache/mini.all", out.path());
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_carta"))
         .arg("watch")
         .current_dir(ws.path())
@@ -383,7 +385,7 @@ fn watch_refuses_a_linked_cache_folder_too() {
             .unwrap_or_else(|e| panic!("watch never refused the link ({e}):\n{seen}"));
         seen.push_str(&line);
     }
-    assert!(seen.contains("build/.cache/mini"), "{seen}");
+    assert!(seen.contains("build/.cache/mini.all"), "{seen}");
     drop(child);
     assert_eq!(snapshot(out.path()), before);
 }
