@@ -84,6 +84,15 @@ api-bad-count = the count of `{ $card }` must be from 1 to { $max }, not { $coun
 api-other-game = this code is a deck of `{ $named }`, not of `{ $game }`
 api-exists = `{ $file }` exists; save again to replace it
 
+
+## The odds of a draw (src/play/): the builder's odds route and `carta deck odds`
+
+play-no-zones = `{ $game }` declares no deck zones to draw from
+play-unknown-zone = `{ $zone }` is not a zone of `{ $game }`
+play-no-hand = `{ $game }` declares no opening hand (`[play] opening-hand`): give the hand size
+play-hand-bounds = a hand is from 1 to { $max } cards, a turn's draw at most { $max }
+play-turn-bounds = the turn is from 1 to { $max }
+
 ## The deck builder's pages (src/server/builder/assets/): a script reads
 ## these through t("ui-…", {name: value}). A message with a count picks
 ## its plural form by `$count` (or the one number it selects by).

@@ -97,6 +97,15 @@ api-bad-count = la cantidad de `{ $card }` debe ser de 1 a { $max }, no { $count
 api-other-game = este código es un mazo de `{ $named }`, no de `{ $game }`
 api-exists = `{ $file }` ya existe; guarda de nuevo para reemplazarlo
 
+
+## Las probabilidades de un robo (src/play/)
+
+play-no-zones = `{ $game }` no declara zonas de mazo de las que robar
+play-unknown-zone = `{ $zone }` no es una zona de `{ $game }`
+play-no-hand = `{ $game }` no declara una mano inicial (`[play] opening-hand`): indica el tamaño de la mano
+play-hand-bounds = una mano tiene de 1 a { $max } cartas, y el robo de un turno como mucho { $max }
+play-turn-bounds = el turno va de 1 a { $max }
+
 ## Las páginas del constructor de mazos
 
 ui-title-games = carta — juegos
@@ -267,9 +276,18 @@ ui-play-mulligan = Mulligan
 ui-play-next = Robar la siguiente carta
 ui-play-hand-list = Tu mano
 ui-play-no-hand = Todavía no se ha robado ninguna mano.
-ui-play-new-hand = Nueva mano de { $n }, quedan { $left } en { $zone }: { $cards }.
-ui-play-after-mulligan = Mulligan { $m }: una mano de { $n }, quedan { $left } en { $zone }: { $cards }.
-ui-play-drew = Robaste { $card }: { $n } en la mano, quedan { $left } en { $zone }.
+ui-play-new-hand = Nueva mano de { $n }, { $left ->
+    [one] queda { $left }
+   *[other] quedan { $left }
+} en { $zone }: { $cards }.
+ui-play-after-mulligan = Mulligan { $m }: una mano de { $n }, { $left ->
+    [one] queda { $left }
+   *[other] quedan { $left }
+} en { $zone }: { $cards }.
+ui-play-drew = Robaste { $card }: { $n } en la mano, { $left ->
+    [one] queda { $left }
+   *[other] quedan { $left }
+} en { $zone }.
 ui-play-empty-zone = { $zone } está vacío: añade cartas para robar una mano.
 ui-play-no-more = No quedan cartas para robar en { $zone }.
 ui-play-need-hand = Escribe primero el tamaño de la mano.

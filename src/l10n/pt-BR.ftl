@@ -99,6 +99,15 @@ api-bad-count = a quantidade de `{ $card }` deve ser de 1 a { $max }, não { $co
 api-other-game = este código é um baralho de `{ $named }`, não de `{ $game }`
 api-exists = `{ $file }` já existe; salve de novo para substituí-lo
 
+
+## As chances de uma compra (src/play/)
+
+play-no-zones = `{ $game }` não declara zonas de baralho de onde comprar
+play-unknown-zone = `{ $zone }` não é uma zona de `{ $game }`
+play-no-hand = `{ $game }` não declara uma mão inicial (`[play] opening-hand`): informe o tamanho da mão
+play-hand-bounds = uma mão tem de 1 a { $max } cartas, e a compra de um turno no máximo { $max }
+play-turn-bounds = o turno vai de 1 a { $max }
+
 ## As páginas do construtor de baralhos
 
 ui-title-games = carta — jogos
@@ -273,9 +282,18 @@ ui-play-mulligan = Mulligan
 ui-play-next = Comprar a próxima carta
 ui-play-hand-list = Sua mão
 ui-play-no-hand = Nenhuma mão comprada ainda.
-ui-play-new-hand = Nova mão de { $n }, restam { $left } em { $zone }: { $cards }.
-ui-play-after-mulligan = Mulligan { $m }: uma mão de { $n }, restam { $left } em { $zone }: { $cards }.
-ui-play-drew = Você comprou { $card }: { $n } na mão, restam { $left } em { $zone }.
+ui-play-new-hand = Nova mão de { $n }, { $left ->
+    [one] resta { $left }
+   *[other] restam { $left }
+} em { $zone }: { $cards }.
+ui-play-after-mulligan = Mulligan { $m }: uma mão de { $n }, { $left ->
+    [one] resta { $left }
+   *[other] restam { $left }
+} em { $zone }: { $cards }.
+ui-play-drew = Você comprou { $card }: { $n } na mão, { $left ->
+    [one] resta { $left }
+   *[other] restam { $left }
+} em { $zone }.
 ui-play-empty-zone = { $zone } está vazio: adicione cartas para comprar uma mão.
 ui-play-no-more = Não há mais cartas para comprar em { $zone }.
 ui-play-need-hand = Digite primeiro o tamanho da mão.

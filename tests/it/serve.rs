@@ -1524,6 +1524,28 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
         &json!({"deck": deck}),
     );
     assert_eq!(status, 400, "a request without its group");
+
+    // The playtest panel asks in the page's language: a refusal a player
+    // can meet (a turn or hand typed out of bounds) comes in it.
+    for (ui, why) in [
+        ("pt-BR", "o turno vai de 1 a 1000"),
+        ("es", "el turno va de 1 a 1000"),
+        ("en", "the turn is from 1 to 1000"),
+    ] {
+        let body = json!({"deck": deck, "group": {"field": "kind", "value": "action"},
+            "at_least": 1, "by_turn": 1001});
+        let (status, answer) = http(
+            &url,
+            "POST",
+            &format!("/api/games/kingdoms/odds?ui={ui}"),
+            &body,
+        );
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (422, Some(why)),
+            "{answer}"
+        );
+    }
 }
 
 /// A game whose manifest has no `[play]` has no opening hand: the odds

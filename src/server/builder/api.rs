@@ -552,14 +552,18 @@ async fn decklist_page(
 }
 
 /// The odds of drawing at least `k` cards of a group by a turn (the
-/// playtest panel; `carta deck odds` answers the same).
+/// playtest panel; `carta deck odds` answers the same), refused in the
+/// page's language.
 async fn odds(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
+    q: UiQuery,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
+    let lang = catalog.language(asked(&q), Some(g)).lang;
     let req: play::OddsRequest = body(bytes)?;
-    Ok(axum::Json(play::answer(g, &req)?).into_response())
+    let odds = play::answer(g, &req).map_err(|e| e.refused(lang))?;
+    Ok(axum::Json(odds).into_response())
 }
