@@ -93,6 +93,15 @@ play-no-hand = `{ $game }` declares no opening hand (`[play] opening-hand`): giv
 play-hand-bounds = a hand is from 1 to { $max } cards, a turn's draw at most { $max }
 play-turn-bounds = the turn is from 1 to { $max }
 
+
+## The player's collection in the builder (src/server/builder/collection.rs)
+
+collection-unknown-card = `{ $card }` is not a card of `{ $game }`
+collection-bad-count = a count of copies owned is from 0 to { $max }, not { $count }
+collection-has-problems = `{ $file }` has problems: line { $line }, column { $column }: { $message } — mend the file first
+collection-other-game = it is a collection of `{ $game }`
+collection-no-parse = it does not parse
+
 ## The deck builder's pages (src/server/builder/assets/): a script reads
 ## these through t("ui-…", {name: value}). A message with a count picks
 ## its plural form by `$count` (or the one number it selects by).

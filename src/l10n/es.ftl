@@ -106,6 +106,15 @@ play-no-hand = `{ $game }` no declara una mano inicial (`[play] opening-hand`): 
 play-hand-bounds = una mano tiene de 1 a { $max } cartas, y el robo de un turno como mucho { $max }
 play-turn-bounds = el turno va de 1 a { $max }
 
+
+## La colección del jugador en el constructor (src/server/builder/collection.rs)
+
+collection-unknown-card = `{ $card }` no es una carta de `{ $game }`
+collection-bad-count = el número de copias en la colección va de 0 a { $max }, no { $count }
+collection-has-problems = `{ $file }` tiene problemas: línea { $line }, columna { $column }: { $message } — corrige el archivo primero
+collection-other-game = es una colección de `{ $game }`
+collection-no-parse = no se pudo leer como TOML
+
 ## Las páginas del constructor de mazos
 
 ui-title-games = carta — juegos

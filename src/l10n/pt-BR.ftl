@@ -108,6 +108,15 @@ play-no-hand = `{ $game }` não declara uma mão inicial (`[play] opening-hand`)
 play-hand-bounds = uma mão tem de 1 a { $max } cartas, e a compra de um turno no máximo { $max }
 play-turn-bounds = o turno vai de 1 a { $max }
 
+
+## A coleção do jogador no construtor (src/server/builder/collection.rs)
+
+collection-unknown-card = `{ $card }` não é uma carta de `{ $game }`
+collection-bad-count = o número de cópias na coleção vai de 0 a { $max }, não { $count }
+collection-has-problems = `{ $file }` tem problemas: linha { $line }, coluna { $column }: { $message } — corrija o arquivo primeiro
+collection-other-game = é uma coleção de `{ $game }`
+collection-no-parse = não pôde ser lido como TOML
+
 ## As páginas do construtor de baralhos
 
 ui-title-games = carta — jogos

@@ -1731,6 +1731,46 @@ fn a_players_collection_is_edited_through_the_api_and_held_against_a_deck() {
         verdict["collection"]["error"], "it is a collection of `kingdoms`",
         "{verdict}"
     );
+    // In the page's language: the verdict's note and the route's refusals.
+    let (_, verdict) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/verdict?ui=pt-BR",
+        &deck,
+    );
+    assert_eq!(
+        verdict["collection"]["error"], "é uma coleção de `kingdoms`",
+        "{verdict}"
+    );
+    ws.write(rel, "game = \"intrepidos\"\n[cards]\n");
+    for (ui, card, owned, why) in [
+        (
+            "pt-BR",
+            "escudo-orc",
+            10_001,
+            "o número de cópias na coleção vai de 0 a 10000, não 10001",
+        ),
+        (
+            "es",
+            "escudo-orcc",
+            1,
+            "`escudo-orcc` no es una carta de `intrepidos`",
+        ),
+        (
+            "en",
+            "escudo-orc",
+            -1,
+            "a count of copies owned is from 0 to 10000, not -1",
+        ),
+    ] {
+        let path = format!("{api}?ui={ui}");
+        let (status, refused) = http(&url, "POST", &path, &json!({"card": card, "owned": owned}));
+        assert_eq!(
+            (status, refused["error"].as_str()),
+            (422, Some(why)),
+            "{refused}"
+        );
+    }
 }
 
 #[test]
