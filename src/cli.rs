@@ -683,6 +683,28 @@ fn convert(root: &Path, args: &ConvertArgs) -> Result<Report, CommandError> {
 }
 
 /// `carta deck …`, dispatched.
+/// `carta deck odds`: the question as the play module takes it.
+fn deck_odds(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, CommandError> {
+    let DeckCommand::Odds {
+        file,
+        group,
+        at_least,
+        by_turn,
+        hand,
+        draws,
+    } = command
+    else {
+        unreachable!("deck_odds is called for `deck odds` only")
+    };
+    let question = crate::play::Question {
+        at_least: *at_least,
+        by_turn: *by_turn,
+        hand: *hand,
+        draws: *draws,
+    };
+    commands::deck::odds(root, file, group, question, output.is_json())
+}
+
 fn deck(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, CommandError> {
     match command {
         DeckCommand::Check {
@@ -712,22 +734,7 @@ fn deck(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, C
         ),
         DeckCommand::Code { file } => commands::deck::code(root, file),
         DeckCommand::Decode { code } => commands::deck::decode(root, code),
-        DeckCommand::Odds {
-            file,
-            group,
-            at_least,
-            by_turn,
-            hand,
-            draws,
-        } => {
-            let question = crate::play::Question {
-                at_least: *at_least,
-                by_turn: *by_turn,
-                hand: *hand,
-                draws: *draws,
-            };
-            commands::deck::odds(root, file, group, question, output.is_json())
-        }
+        DeckCommand::Odds { .. } => deck_odds(root, command, output),
         DeckCommand::Export {
             files,
             by,

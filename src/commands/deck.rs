@@ -10,6 +10,7 @@ use crate::deckcode::{self, CodeDeck};
 use crate::diag::escape_controls;
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceMap};
 use crate::game::Games;
+use crate::l10n;
 use crate::load::Workspace;
 use crate::play::{self, Group, Odds, Question};
 use crate::rules::RuleSet;
@@ -200,7 +201,8 @@ pub(crate) fn odds(
                 }
                 };
                 let chosen = Group::parse(game, group).map_err(usage)?;
-                let odds = play::odds(game, &resolved.view, &chosen, q).map_err(usage)?;
+                let odds = play::odds(game, &resolved.view, &chosen, q)
+                    .map_err(|why| usage(l10n::english(&why)))?;
                 print_odds(&odds, group, json);
             }
         }

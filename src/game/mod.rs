@@ -228,6 +228,14 @@ fn prepare(
     }))
 }
 
+/// The game's box rules over its pool (only over a pool without card
+/// errors: the caller's to know).
+fn check_box(game: &Game, diags: &mut Diagnostics) {
+    let mut found = Vec::new();
+    deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
+    diags.extend(found);
+}
+
 /// Reads the cards, links them, compiles the rules, checks translations,
 /// box rules and (with [`Decks::Check`]) the example decks. With the check
 /// cache, also returns what the game's record needs. With a `prior`, the
@@ -282,9 +290,7 @@ fn finish(
     // A recorded verdict stands only where the decks are judged as it was.
     let verdicts = verdicts.filter(|_| cards_ok);
     if cards_ok {
-        let mut found = Vec::new();
-        deck::check_box(&game.manifest, &game.pool, &game.rules.boxed, &mut found);
-        diags.extend(found);
+        check_box(&game, diags);
     }
     let trust = Trust::of(diags.reported(since..diags.len()), cards_ok);
     let (deck_marks, collection) = players(

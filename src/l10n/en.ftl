@@ -84,6 +84,24 @@ api-bad-count = the count of `{ $card }` must be from 1 to { $max }, not { $coun
 api-other-game = this code is a deck of `{ $named }`, not of `{ $game }`
 api-exists = `{ $file }` exists; save again to replace it
 
+
+## The odds of a draw (src/play/): the builder's odds route and `carta deck odds`
+
+play-no-zones = `{ $game }` declares no deck zones to draw from
+play-unknown-zone = `{ $zone }` is not a zone of `{ $game }`
+play-no-hand = `{ $game }` declares no opening hand (`[play] opening-hand`): give the hand size
+play-hand-bounds = a hand is from 1 to { $max } cards, a turn's draw at most { $max }
+play-turn-bounds = the turn is from 1 to { $max }
+
+
+## The player's collection in the builder (src/server/builder/collection.rs)
+
+collection-unknown-card = `{ $card }` is not a card of `{ $game }`
+collection-bad-count = a count of copies owned is from 0 to { $max }, not { $count }
+collection-has-problems = `{ $file }` has problems: line { $line }, column { $column }: { $message } — mend the file first
+collection-other-game = it is a collection of `{ $game }`
+collection-no-parse = it does not parse
+
 ## The deck builder's pages (src/server/builder/assets/): a script reads
 ## these through t("ui-…", {name: value}). A message with a count picks
 ## its plural form by `$count` (or the one number it selects by).
@@ -238,3 +256,76 @@ ui-verdict-legal = legal
 ui-verdict-illegal = illegal
 ui-verdict-invalid = invalid
 ui-not-judged-decks = not judged: the server did not answer ({ $why })
+
+## The playtest panel (play.js): a sample hand, draw odds, a curve
+
+ui-play-title = Playtest
+ui-play-declared = Opening hand: { $hand ->
+    [one] { $hand } card
+   *[other] { $hand } cards
+} from { $zone }{ $mulligan }; then { $draws } drawn each turn, as { $game } declares.
+ui-play-declared-mulligan = {" "}(after a mulligan: { $n })
+ui-play-undeclared = { $game } declares no opening hand: type the hand size. Cards are drawn from { $zone }.
+ui-play-hand-size = Hand size
+ui-play-draws = Cards drawn each later turn
+ui-play-hand-title = Sample hand
+ui-play-draw = Draw a hand
+ui-play-mulligan = Mulligan
+ui-play-next = Draw the next card
+ui-play-hand-list = Your hand
+ui-play-no-hand = No hand drawn yet.
+ui-play-new-hand = New hand of { $n }, { $left } left in { $zone }: { $cards }.
+ui-play-after-mulligan = Mulligan { $m }: a hand of { $n }, { $left } left in { $zone }: { $cards }.
+ui-play-drew = Drew { $card }: { $n } in hand, { $left } left in { $zone }.
+ui-play-empty-zone = { $zone } is empty: add cards to draw a hand.
+ui-play-no-more = { $zone } has no more cards to draw.
+ui-play-need-hand = Type a hand size first.
+ui-play-changed = The deck changed: draw a new hand.
+ui-play-odds-title = Draw odds
+ui-play-group = Group
+ui-play-at-least = At least
+ui-play-by-turn = By turn
+ui-play-kinds = Kinds
+ui-play-flags = Flags
+ui-play-cards-in = Cards in { $zone }
+ui-play-flag-set = { $title }: yes
+ui-play-odds = { $p } to draw at least { $k } × { $group } by turn { $t }: { $seen } cards seen of the { $deck } in { $zone }, { $count } of them { $group }.
+ui-play-odds-need = Type a whole number in each field.
+ui-play-odds-failed = No odds: { $why }
+ui-play-curve-title = Curve
+ui-play-curve-field = Field
+ui-play-curve-of = Cards of { $zone } by { $field }
+ui-play-cards = cards
+ui-play-none = none
+ui-play-no-curve = No integer field to chart.
+
+## The player's collection (collection.js): owned only, owned counts,
+## missing copies beside the verdict
+
+ui-owned-only = Owned only
+ui-owned-edit = Edit my collection
+ui-owned-count = { $count } owned
+ui-owned-group = Copies of { $card } owned
+ui-owned-more = One more owned copy of { $card }
+ui-owned-less = One less owned copy of { $card }
+ui-owned-saving = saving…
+ui-owned-saved = saved in { $file }
+ui-owned-not-saved = not saved: { $why }
+ui-owned-no-answer = not saved: the server did not answer ({ $why })
+ui-owned-none = no collection yet: the first count set here creates { $file }
+ui-owned-from = collection: { $file }
+ui-owned-problems = { $file } has problems (mend it to edit it here):
+ui-owned-problem = line { $line }, column { $column }: { $message }
+ui-owned-copies = { $count ->
+    [one] { $count } copy
+   *[other] { $count } copies
+}
+ui-owned-cards = { $count ->
+    [one] { $count } card
+   *[other] { $count } cards
+}
+ui-owned-missing-title = Missing { $copies } of { $cards } from your collection
+ui-owned-missing-line = { $card }: { $count } missing (the deck needs { $needed }, you own { $owned })
+ui-owned-complete = Your collection holds every copy this deck needs.
+ui-owned-unusable = { $file } was not read: { $why }
+ui-owned-note = Owning cards is not a rule of the game: the verdict does not count it.

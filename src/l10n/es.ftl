@@ -97,6 +97,24 @@ api-bad-count = la cantidad de `{ $card }` debe ser de 1 a { $max }, no { $count
 api-other-game = este código es un mazo de `{ $named }`, no de `{ $game }`
 api-exists = `{ $file }` ya existe; guarda de nuevo para reemplazarlo
 
+
+## Las probabilidades de un robo (src/play/)
+
+play-no-zones = `{ $game }` no declara zonas de mazo de las que robar
+play-unknown-zone = `{ $zone }` no es una zona de `{ $game }`
+play-no-hand = `{ $game }` no declara una mano inicial (`[play] opening-hand`): indica el tamaño de la mano
+play-hand-bounds = una mano tiene de 1 a { $max } cartas, y el robo de un turno como mucho { $max }
+play-turn-bounds = el turno va de 1 a { $max }
+
+
+## La colección del jugador en el constructor (src/server/builder/collection.rs)
+
+collection-unknown-card = `{ $card }` no es una carta de `{ $game }`
+collection-bad-count = el número de copias en la colección va de 0 a { $max }, no { $count }
+collection-has-problems = `{ $file }` tiene problemas: línea { $line }, columna { $column }: { $message } — corrige el archivo primero
+collection-other-game = es una colección de `{ $game }`
+collection-no-parse = no se pudo leer como TOML
+
 ## Las páginas del constructor de mazos
 
 ui-title-games = carta — juegos
@@ -249,3 +267,88 @@ ui-verdict-legal = legal
 ui-verdict-illegal = ilegal
 ui-verdict-invalid = no es un mazo
 ui-not-judged-decks = sin juzgar: el servidor no respondió ({ $why })
+
+## El panel de prueba (play.js): mano de ejemplo, probabilidades de robo, curva
+
+ui-play-title = Prueba de juego
+ui-play-declared = Mano inicial: { $hand ->
+    [one] { $hand } carta
+   *[other] { $hand } cartas
+} de { $zone }{ $mulligan }; luego, { $draws } por turno, como declara { $game }.
+ui-play-declared-mulligan = {" "}(tras un mulligan: { $n })
+ui-play-undeclared = { $game } no declara una mano inicial: escribe el tamaño de la mano. Las cartas se roban de { $zone }.
+ui-play-hand-size = Tamaño de la mano
+ui-play-draws = Cartas robadas en cada turno siguiente
+ui-play-hand-title = Mano de ejemplo
+ui-play-draw = Robar una mano
+ui-play-mulligan = Mulligan
+ui-play-next = Robar la siguiente carta
+ui-play-hand-list = Tu mano
+ui-play-no-hand = Todavía no se ha robado ninguna mano.
+ui-play-new-hand = Nueva mano de { $n }, { $left ->
+    [one] queda { $left }
+   *[other] quedan { $left }
+} en { $zone }: { $cards }.
+ui-play-after-mulligan = Mulligan { $m }: una mano de { $n }, { $left ->
+    [one] queda { $left }
+   *[other] quedan { $left }
+} en { $zone }: { $cards }.
+ui-play-drew = Robaste { $card }: { $n } en la mano, { $left ->
+    [one] queda { $left }
+   *[other] quedan { $left }
+} en { $zone }.
+ui-play-empty-zone = { $zone } está vacío: añade cartas para robar una mano.
+ui-play-no-more = No quedan cartas para robar en { $zone }.
+ui-play-need-hand = Escribe primero el tamaño de la mano.
+ui-play-changed = El mazo cambió: roba una mano nueva.
+ui-play-odds-title = Probabilidades de robo
+ui-play-group = Grupo
+ui-play-at-least = Al menos
+ui-play-by-turn = Hasta el turno
+ui-play-kinds = Tipos
+ui-play-flags = Marcas
+ui-play-cards-in = Cartas de { $zone }
+ui-play-flag-set = { $title }: sí
+ui-play-odds = { $p } de robar al menos { $k } × { $group } hasta el turno { $t }: { $seen } cartas vistas de las { $deck } de { $zone }, { $count } de ellas { $group }.
+ui-play-odds-need = Escribe un número entero en cada campo.
+ui-play-odds-failed = Sin probabilidades: { $why }
+ui-play-curve-title = Curva
+ui-play-curve-field = Campo
+ui-play-curve-of = Cartas de { $zone } por { $field }
+ui-play-cards = cartas
+ui-play-none = ninguno
+ui-play-no-curve = No hay ningún campo entero que mostrar.
+
+## La colección del jugador (collection.js): solo las que tengo, copias,
+## copias que faltan junto al veredicto
+
+ui-owned-only = Solo las que tengo
+ui-owned-edit = Editar mi colección
+ui-owned-count = { $count } en tu colección
+ui-owned-group = Copias de { $card } en tu colección
+ui-owned-more = Una copia más de { $card } en tu colección
+ui-owned-less = Una copia menos de { $card } en tu colección
+ui-owned-saving = guardando…
+ui-owned-saved = guardado en { $file }
+ui-owned-not-saved = no guardado: { $why }
+ui-owned-no-answer = no guardado: el servidor no respondió ({ $why })
+ui-owned-none = todavía no hay colección: el primer número que pongas aquí crea { $file }
+ui-owned-from = colección: { $file }
+ui-owned-problems = { $file } tiene problemas (corrígelo para editarlo aquí):
+ui-owned-problem = línea { $line }, columna { $column }: { $message }
+ui-owned-copies = { $count ->
+    [one] { $count } copia
+   *[other] { $count } copias
+}
+ui-owned-cards = { $count ->
+    [one] { $count } carta
+   *[other] { $count } cartas
+}
+ui-owned-missing-title = Te faltan { $copies } de { $cards } en tu colección
+ui-owned-missing-line = { $card }: { $count ->
+    [one] falta { $count }
+   *[other] faltan { $count }
+} (el mazo necesita { $needed }, tienes { $owned })
+ui-owned-complete = Tu colección tiene todas las copias que necesita este mazo.
+ui-owned-unusable = { $file } no se leyó: { $why }
+ui-owned-note = Tener las cartas no es una regla del juego: el veredicto no lo cuenta.

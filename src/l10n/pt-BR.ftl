@@ -99,6 +99,24 @@ api-bad-count = a quantidade de `{ $card }` deve ser de 1 a { $max }, não { $co
 api-other-game = este código é um baralho de `{ $named }`, não de `{ $game }`
 api-exists = `{ $file }` já existe; salve de novo para substituí-lo
 
+
+## As chances de uma compra (src/play/)
+
+play-no-zones = `{ $game }` não declara zonas de baralho de onde comprar
+play-unknown-zone = `{ $zone }` não é uma zona de `{ $game }`
+play-no-hand = `{ $game }` não declara uma mão inicial (`[play] opening-hand`): informe o tamanho da mão
+play-hand-bounds = uma mão tem de 1 a { $max } cartas, e a compra de um turno no máximo { $max }
+play-turn-bounds = o turno vai de 1 a { $max }
+
+
+## A coleção do jogador no construtor (src/server/builder/collection.rs)
+
+collection-unknown-card = `{ $card }` não é uma carta de `{ $game }`
+collection-bad-count = o número de cópias na coleção vai de 0 a { $max }, não { $count }
+collection-has-problems = `{ $file }` tem problemas: linha { $line }, coluna { $column }: { $message } — corrija o arquivo primeiro
+collection-other-game = é uma coleção de `{ $game }`
+collection-no-parse = não pôde ser lido como TOML
+
 ## As páginas do construtor de baralhos
 
 ui-title-games = carta — jogos
@@ -255,3 +273,88 @@ ui-verdict-legal = válido
 ui-verdict-illegal = inválido
 ui-verdict-invalid = não é um baralho
 ui-not-judged-decks = não julgado: o servidor não respondeu ({ $why })
+
+## O painel de teste (play.js): mão de exemplo, chances de compra, curva
+
+ui-play-title = Teste de jogo
+ui-play-declared = Mão inicial: { $hand ->
+    [one] { $hand } carta
+   *[other] { $hand } cartas
+} de { $zone }{ $mulligan }; depois, { $draws } por turno, como { $game } declara.
+ui-play-declared-mulligan = {" "}(após um mulligan: { $n })
+ui-play-undeclared = { $game } não declara uma mão inicial: digite o tamanho da mão. As cartas são compradas de { $zone }.
+ui-play-hand-size = Tamanho da mão
+ui-play-draws = Cartas compradas em cada turno seguinte
+ui-play-hand-title = Mão de exemplo
+ui-play-draw = Comprar uma mão
+ui-play-mulligan = Mulligan
+ui-play-next = Comprar a próxima carta
+ui-play-hand-list = Sua mão
+ui-play-no-hand = Nenhuma mão comprada ainda.
+ui-play-new-hand = Nova mão de { $n }, { $left ->
+    [one] resta { $left }
+   *[other] restam { $left }
+} em { $zone }: { $cards }.
+ui-play-after-mulligan = Mulligan { $m }: uma mão de { $n }, { $left ->
+    [one] resta { $left }
+   *[other] restam { $left }
+} em { $zone }: { $cards }.
+ui-play-drew = Você comprou { $card }: { $n } na mão, { $left ->
+    [one] resta { $left }
+   *[other] restam { $left }
+} em { $zone }.
+ui-play-empty-zone = { $zone } está vazio: adicione cartas para comprar uma mão.
+ui-play-no-more = Não há mais cartas para comprar em { $zone }.
+ui-play-need-hand = Digite primeiro o tamanho da mão.
+ui-play-changed = O baralho mudou: compre uma nova mão.
+ui-play-odds-title = Chances de compra
+ui-play-group = Grupo
+ui-play-at-least = Pelo menos
+ui-play-by-turn = Até o turno
+ui-play-kinds = Tipos
+ui-play-flags = Marcadores
+ui-play-cards-in = Cartas de { $zone }
+ui-play-flag-set = { $title }: sim
+ui-play-odds = { $p } de comprar pelo menos { $k } × { $group } até o turno { $t }: { $seen } cartas vistas das { $deck } de { $zone }, { $count } delas { $group }.
+ui-play-odds-need = Digite um número inteiro em cada campo.
+ui-play-odds-failed = Sem chances: { $why }
+ui-play-curve-title = Curva
+ui-play-curve-field = Campo
+ui-play-curve-of = Cartas de { $zone } por { $field }
+ui-play-cards = cartas
+ui-play-none = nenhum
+ui-play-no-curve = Nenhum campo inteiro para mostrar.
+
+## A coleção do jogador (collection.js): só as que tenho, cópias,
+## cópias que faltam ao lado do veredito
+
+ui-owned-only = Só as que tenho
+ui-owned-edit = Editar minha coleção
+ui-owned-count = { $count } na coleção
+ui-owned-group = Cópias de { $card } na coleção
+ui-owned-more = Mais uma cópia de { $card } na coleção
+ui-owned-less = Uma cópia de { $card } a menos na coleção
+ui-owned-saving = salvando…
+ui-owned-saved = salvo em { $file }
+ui-owned-not-saved = não salvo: { $why }
+ui-owned-no-answer = não salvo: o servidor não respondeu ({ $why })
+ui-owned-none = ainda sem coleção: a primeira contagem feita aqui cria { $file }
+ui-owned-from = coleção: { $file }
+ui-owned-problems = { $file } tem problemas (corrija-o para editá-lo aqui):
+ui-owned-problem = linha { $line }, coluna { $column }: { $message }
+ui-owned-copies = { $count ->
+    [one] { $count } cópia
+   *[other] { $count } cópias
+}
+ui-owned-cards = { $count ->
+    [one] { $count } carta
+   *[other] { $count } cartas
+}
+ui-owned-missing-title = Faltam { $copies } de { $cards } na sua coleção
+ui-owned-missing-line = { $card }: { $count ->
+    [one] falta { $count }
+   *[other] faltam { $count }
+} (o baralho precisa de { $needed }, você tem { $owned })
+ui-owned-complete = Sua coleção tem todas as cópias de que este baralho precisa.
+ui-owned-unusable = { $file } não foi lido: { $why }
+ui-owned-note = Ter as cartas não é uma regra do jogo: o veredito não conta isso.

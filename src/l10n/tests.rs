@@ -135,3 +135,30 @@ fn variables_are_found_inside_selections() {
         }
     );
 }
+
+/// The playtest panel's and the collection's words: a leading space kept
+/// (Fluent trims a bare one), a plural picked by the copies missing.
+#[test]
+fn the_playtest_and_collection_words_keep_their_space_and_plurals() {
+    let pt = table::page(Lang::PtBr);
+    assert_eq!(pt["ui-play-declared-mulligan"], " (após um mulligan: {$n})");
+    assert_eq!(pt["ui-play-draw"], "Comprar uma mão");
+    let line = &pt["ui-owned-missing-line"];
+    assert_eq!(line["n"], "count");
+    assert_eq!(
+        line["forms"]["one"],
+        "{$card}: falta {#} (o baralho precisa de {$needed}, você tem {$owned})"
+    );
+    assert_eq!(
+        line["forms"]["other"].as_str().map(|s| &s[..20]),
+        Some("{$card}: faltam {#} ")
+    );
+    let es = table::page(Lang::Es);
+    assert_eq!(es["ui-owned-copies"]["forms"]["one"], "{#} copia");
+    assert_eq!(
+        es["ui-play-declared"]["forms"]["other"]
+            .as_str()
+            .map(|s| &s[..27]),
+        Some("Mano inicial: {#} cartas de")
+    );
+}

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::MAX_PLAY_CARDS;
+use crate::diag::Phrase;
 use crate::game::Game;
 use crate::rules::DeckView;
 use crate::suggest;
@@ -224,37 +225,34 @@ pub struct Odds {
 /// # Errors
 /// A game without zones, no hand size (none declared, none given), a turn
 /// or size out of bounds.
-pub fn odds(game: &Game, view: &DeckView, group: &Group, q: Question) -> Result<Odds, String> {
+pub fn odds(game: &Game, view: &DeckView, group: &Group, q: Question) -> Result<Odds, Phrase> {
     let m = &game.manifest.manifest;
     let zone = m
         .draw_zone()
-        .ok_or_else(|| format!("`{}` declares no deck zones to draw from", m.id))?;
+        .ok_or_else(|| Phrase::new("play-no-zones").with("game", &m.id))?;
     let z = game
         .rules
         .deck
         .zones
         .iter()
         .position(|r| r.id == zone)
-        .ok_or_else(|| format!("`{zone}` is not a zone of `{}`", m.id))?;
+        .ok_or_else(|| {
+            Phrase::new("play-unknown-zone")
+                .with("zone", zone)
+                .with("game", &m.id)
+        })?;
     let hand = q
         .hand
         .or_else(|| m.play.as_ref().map(|p| p.opening_hand))
-        .ok_or_else(|| {
-            format!(
-                "`{}` declares no opening hand (`[play] opening-hand`): give the hand size",
-                m.id
-            )
-        })?;
+        .ok_or_else(|| Phrase::new("play-no-hand").with("game", &m.id))?;
     let draws = q
         .draws
         .unwrap_or_else(|| m.play.as_ref().map_or(1, |p| p.draws_per_turn));
     if !(1..=MAX_PLAY_CARDS).contains(&hand) || draws > MAX_PLAY_CARDS {
-        return Err(format!(
-            "a hand is from 1 to {MAX_PLAY_CARDS} cards, a turn's draw at most {MAX_PLAY_CARDS}"
-        ));
+        return Err(Phrase::new("play-hand-bounds").with("max", MAX_PLAY_CARDS.to_string()));
     }
     if !(1..=MAX_TURN).contains(&q.by_turn) {
-        return Err(format!("the turn is from 1 to {MAX_TURN}"));
+        return Err(Phrase::new("play-turn-bounds").with("max", MAX_TURN.to_string()));
     }
     let (mut deck, mut taken) = (0u32, 0u32);
     for e in view.zones.get(z).into_iter().flatten() {

@@ -1335,6 +1335,97 @@ async fn the_collection_keeps_owned_cards_shows_missing_copies_and_is_edited_fro
     ws.run(["check"]).succeeds();
 }
 
+/// Issue 25, the builder in the player's language: on a pt-BR page the
+/// playtest panel and the collection's controls speak Portuguese (the
+/// missing copies with their plurals, one and many), and axe-core finds
+/// nothing serious or critical there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_playtest_panel_and_the_collection_speak_portuguese_on_a_pt_br_page() {
+    let axe_js = axe_source();
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let rel = "decks/intrepidos/collection.toml";
+    ws.write(
+        rel,
+        "game = \"intrepidos\"\n\n[cards]\nescudo-orc = 1\ngolpe-certeiro = 2\n",
+    );
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let (_driver, client) = browser(profile.path()).await;
+    client
+        .goto(&format!("{url}intrepidos/deck?ui=pt-BR&seed=3"))
+        .await
+        .unwrap();
+    settled(&client).await;
+    assert_eq!(
+        js(&client, "return document.documentElement.lang").await,
+        "pt-BR"
+    );
+    wait_js(&client, &format!("return ({OWNED_MSG})==='coleção: {rel}'")).await;
+    let label = "return document.getElementById('cb-owned-only').parentNode.textContent";
+    assert_eq!(js(&client, label).await, " Só as que tenho");
+
+    // Escudo Orc: 3 in the deck, 1 owned; Golpe Certeiro: 3 and 2.
+    for card in ["escudo-orc", "golpe-certeiro"] {
+        for _ in 0..3 {
+            click(
+                &client,
+                &format!(".cb-row[data-card=\"{card}\"] button[data-add=\"main\"]"),
+            )
+            .await;
+            settled(&client).await;
+        }
+    }
+    wait_js(
+        &client,
+        "var m=document.getElementById('cb-missing');return !!m && m.dataset.total==='3'",
+    )
+    .await;
+    let lines = js(
+        &client,
+        "var m=document.getElementById('cb-missing');return [m.querySelector('.cb-missing-title').textContent]\
+         .concat(Array.prototype.map.call(m.querySelectorAll('li'), function (l) { return l.textContent; }))",
+    )
+    .await;
+    assert_eq!(
+        lines,
+        serde_json::json!([
+            "Faltam 3 cópias de 2 cartas na sua coleção",
+            "Escudo Orc: faltam 2 (o baralho precisa de 3, você tem 1)",
+            "Golpe Certeiro: falta 1 (o baralho precisa de 3, você tem 2)"
+        ])
+    );
+    click(&client, "#cb-owned-edit").await;
+    owned_shown(&client, "escudo-orc", 1).await;
+    let name = js(&client, "return document.querySelector('.cb-row[data-card=\"escudo-orc\"] button[data-own=\"+\"]').getAttribute('aria-label')").await;
+    assert_eq!(name, "Mais uma cópia de Escudo Orc na coleção");
+
+    // The playtest panel: its rules, its buttons and a hand, in Portuguese.
+    click(&client, "#cb-play summary").await;
+    assert_eq!(text_of(&client, "#cb-play summary").await, "Teste de jogo");
+    assert_eq!(text_of(&client, "#cb-draw").await, "Comprar uma mão");
+    assert_eq!(
+        text_of(&client, "#cb-next").await,
+        "Comprar a próxima carta"
+    );
+    let rules = text_of(&client, "#cb-play-rules").await;
+    assert!(rules.starts_with("Mão inicial: 5 cartas de "), "{rules}");
+    click(&client, "#cb-draw").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-hand li').length===5",
+    )
+    .await;
+    let said = text_of(&client, "#cb-hand-status").await;
+    assert!(said.starts_with("Nova mão de 5, resta 1 em "), "{said}");
+    accessible(
+        &client,
+        &axe_js,
+        "the playtest panel and the collection in Portuguese",
+    )
+    .await;
+    client.close().await.unwrap();
+}
+
 /// The code of shipped deck file `rel` under its own name, with one more
 /// copy of card `more` when given, asked from the server.
 fn named_code(url: &str, rel: &str, more: Option<&str>) -> String {

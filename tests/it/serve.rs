@@ -1524,6 +1524,28 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
         &json!({"deck": deck}),
     );
     assert_eq!(status, 400, "a request without its group");
+
+    // The playtest panel asks in the page's language: a refusal a player
+    // can meet (a turn or hand typed out of bounds) comes in it.
+    for (ui, why) in [
+        ("pt-BR", "o turno vai de 1 a 1000"),
+        ("es", "el turno va de 1 a 1000"),
+        ("en", "the turn is from 1 to 1000"),
+    ] {
+        let body = json!({"deck": deck, "group": {"field": "kind", "value": "action"},
+            "at_least": 1, "by_turn": 1001});
+        let (status, answer) = http(
+            &url,
+            "POST",
+            &format!("/api/games/kingdoms/odds?ui={ui}"),
+            &body,
+        );
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (422, Some(why)),
+            "{answer}"
+        );
+    }
 }
 
 /// A game whose manifest has no `[play]` has no opening hand: the odds
@@ -1709,6 +1731,46 @@ fn a_players_collection_is_edited_through_the_api_and_held_against_a_deck() {
         verdict["collection"]["error"], "it is a collection of `kingdoms`",
         "{verdict}"
     );
+    // In the page's language: the verdict's note and the route's refusals.
+    let (_, verdict) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/verdict?ui=pt-BR",
+        &deck,
+    );
+    assert_eq!(
+        verdict["collection"]["error"], "é uma coleção de `kingdoms`",
+        "{verdict}"
+    );
+    ws.write(rel, "game = \"intrepidos\"\n[cards]\n");
+    for (ui, card, owned, why) in [
+        (
+            "pt-BR",
+            "escudo-orc",
+            10_001,
+            "o número de cópias na coleção vai de 0 a 10000, não 10001",
+        ),
+        (
+            "es",
+            "escudo-orcc",
+            1,
+            "`escudo-orcc` no es una carta de `intrepidos`",
+        ),
+        (
+            "en",
+            "escudo-orc",
+            -1,
+            "a count of copies owned is from 0 to 10000, not -1",
+        ),
+    ] {
+        let path = format!("{api}?ui={ui}");
+        let (status, refused) = http(&url, "POST", &path, &json!({"card": card, "owned": owned}));
+        assert_eq!(
+            (status, refused["error"].as_str()),
+            (422, Some(why)),
+            "{refused}"
+        );
+    }
 }
 
 #[test]

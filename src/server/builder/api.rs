@@ -340,7 +340,7 @@ async fn verdict(
     let lang = catalog.language(asked(&q), Some(g)).lang;
     let deck: DeckInput = body(bytes)?;
     let valid = g.validate(&deck).map_err(|e| e.refused(lang))?;
-    let owned = collection::missing(catalog.root(), g, &valid);
+    let owned = collection::missing(catalog.root(), g, &valid, lang);
     let json = g.verdict(&valid, lang).to_json(&owned);
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
@@ -361,20 +361,21 @@ struct OwnedRequest {
     owned: i64,
 }
 
-/// Sets the copies of one card the player owns, in their collection file.
+/// Sets the copies of one card the player owns, in their collection file
+/// (a refusal in the page's language).
 async fn set_owned(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
+    q: UiQuery,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
+    let lang = catalog.language(asked(&q), Some(g)).lang;
     let req: OwnedRequest = body(bytes)?;
     match collection::set(catalog.root(), g, &req.card, req.owned) {
         Ok(owned) => Ok(axum::Json(owned).into_response()),
-        Err(collection::SetError::Invalid(why)) => {
-            Err(ApiError(StatusCode::UNPROCESSABLE_ENTITY, why))
-        }
+        Err(collection::SetError::Invalid(why)) => Err(why.refused(lang)),
         Err(collection::SetError::Refused(why)) => Err(ApiError(StatusCode::FORBIDDEN, why)),
         Err(collection::SetError::Io(why)) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, why)),
     }
@@ -552,14 +553,18 @@ async fn decklist_page(
 }
 
 /// The odds of drawing at least `k` cards of a group by a turn (the
-/// playtest panel; `carta deck odds` answers the same).
+/// playtest panel; `carta deck odds` answers the same), refused in the
+/// page's language.
 async fn odds(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
+    q: UiQuery,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
     let g = game_of(&catalog, &game)?;
+    let lang = catalog.language(asked(&q), Some(g)).lang;
     let req: play::OddsRequest = body(bytes)?;
-    Ok(axum::Json(play::answer(g, &req)?).into_response())
+    let odds = play::answer(g, &req).map_err(|e| e.refused(lang))?;
+    Ok(axum::Json(odds).into_response())
 }

@@ -14,9 +14,10 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{GameCatalog, ValidDeck};
+use super::{GameCatalog, Invalid, ValidDeck};
 use crate::collection::{self, Collection, MAX_OWNED};
-use crate::diag::{Diagnostic, Severity, SourceMap};
+use crate::diag::{Diagnostic, Phrase, Severity, SourceMap};
+use crate::l10n::Lang;
 use crate::load::{Jail, ReadProblem, Stamp};
 use crate::write::Folder;
 
@@ -49,8 +50,9 @@ pub(super) struct Owned {
 /// Why a count was not set.
 #[derive(Debug)]
 pub(super) enum SetError {
-    /// The request or the file is not usable (422).
-    Invalid(String),
+    /// The request or the file is not usable (422), worded in the page's
+    /// language.
+    Invalid(Invalid),
     /// The file or its folder is a link or not a file (403).
     Refused(String),
     /// It could not be written (500).
@@ -174,8 +176,9 @@ fn owned(file: String, exists: bool, c: Option<&Collection>, problems: Vec<FileP
 
 /// What `deck` needs beyond the player's collection, for the verdict:
 /// `null` without a collection; `{file, error}` when it cannot be read;
-/// else `{file, missing: [{card, needed, owned, missing}], total}`.
-pub(super) fn missing(root: &Path, g: &GameCatalog, deck: &ValidDeck) -> Value {
+/// else `{file, missing: [{card, needed, owned, missing}], total}`; the
+/// error in `lang`, where carta words it.
+pub(super) fn missing(root: &Path, g: &GameCatalog, deck: &ValidDeck, lang: Lang) -> Value {
     let file = collection::path_of(g.id());
     let read = match load(root, g) {
         Ok(Some(read)) => read,
@@ -185,14 +188,14 @@ pub(super) fn missing(root: &Path, g: &GameCatalog, deck: &ValidDeck) -> Value {
     let c = match &read.parsed {
         Some(c) if c.game == g.id() => c,
         Some(c) => {
-            let why = format!("it is a collection of `{}`", c.game);
-            return json!({ "file": file, "error": why });
+            let why = Invalid(Phrase::new("collection-other-game").with("game", &c.game));
+            return json!({ "file": file, "error": why.word(lang) });
         }
         None => {
-            let why = read
-                .found
-                .first()
-                .map_or("it does not parse", |d| &d.message);
+            let why = read.found.first().map_or_else(
+                || Invalid(Phrase::new("collection-no-parse")).word(lang),
+                |d| d.message.clone(),
+            );
             return json!({ "file": file, "error": why });
         }
     };
@@ -213,28 +216,31 @@ pub(super) fn missing(root: &Path, g: &GameCatalog, deck: &ValidDeck) -> Value {
 /// returns the collection as written.
 pub(super) fn set(root: &Path, g: &GameCatalog, card: &str, count: i64) -> Result<Owned, SetError> {
     if g.game.pool.position(card).is_none() {
-        return Err(SetError::Invalid(format!(
-            "`{card}` is not a card of `{}`",
-            g.id()
-        )));
+        let why = Phrase::new("collection-unknown-card")
+            .with("card", card)
+            .with("game", g.id());
+        return Err(SetError::Invalid(Invalid(why)));
     }
     if !(0..=MAX_OWNED).contains(&count) {
-        return Err(SetError::Invalid(format!(
-            "a count of copies owned is from 0 to {MAX_OWNED}, not {count}"
-        )));
+        let why = Phrase::new("collection-bad-count")
+            .with("max", MAX_OWNED.to_string())
+            .with("count", count.to_string());
+        return Err(SetError::Invalid(Invalid(why)));
     }
     let _one = WRITING
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let before = read(root, g);
     if let Some(p) = before.problems.first() {
-        return Err(SetError::Invalid(format!(
-            "`{}` has problems: line {}, column {}: {} — mend the file first",
-            before.file, p.line, p.column, p.message
-        )));
+        let why = Phrase::new("collection-has-problems")
+            .with("file", &before.file)
+            .with("line", p.line.to_string())
+            .with("column", p.column.to_string())
+            .with("message", &p.message);
+        return Err(SetError::Invalid(Invalid(why)));
     }
     let text = load(root, g)
-        .map_err(SetError::Invalid)?
+        .map_err(|why| SetError::Invalid(Invalid::text(why)))?
         .map(|read| read.text.clone())
         .unwrap_or_default();
     let edited = edit(&text, g.id(), card, count)?;
@@ -247,7 +253,7 @@ pub(super) fn set(root: &Path, g: &GameCatalog, card: &str, count: i64) -> Resul
 fn edit(text: &str, game: &str, card: &str, count: i64) -> Result<String, SetError> {
     let mut doc: toml_edit::DocumentMut = text
         .parse()
-        .map_err(|e: toml_edit::TomlError| SetError::Invalid(e.to_string()))?;
+        .map_err(|e: toml_edit::TomlError| SetError::Invalid(Invalid::text(e.to_string())))?;
     if !doc.contains_key("game") {
         doc.insert("game", toml_edit::value(game));
     }
@@ -255,7 +261,7 @@ fn edit(text: &str, game: &str, card: &str, count: i64) -> Result<String, SetErr
         .entry("cards")
         .or_insert_with(toml_edit::table)
         .as_table_mut()
-        .ok_or_else(|| SetError::Invalid("`cards` is not a table".into()))?;
+        .ok_or_else(|| SetError::Invalid(Invalid::text("`cards` is not a table".into())))?;
     if count == 0 {
         cards.remove(card);
     } else if let Some(old) = cards.get_mut(card).and_then(toml_edit::Item::as_value_mut) {

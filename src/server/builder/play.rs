@@ -59,5 +59,5 @@ pub(super) fn answer(g: &GameCatalog, req: &OddsRequest) -> Result<Odds, Invalid
         hand: req.hand,
         draws: req.draws,
     };
-    play::odds(&g.game, &deck.view, &group, q).map_err(Invalid::text)
+    play::odds(&g.game, &deck.view, &group, q).map_err(Invalid)
 }

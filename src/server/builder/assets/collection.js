@@ -7,33 +7,9 @@
 (function () {
   'use strict';
 
-  // Every word this file shows, in one table.
-  var WORDS = {
-    ownedOnly: 'Owned only',
-    edit: 'Edit my collection',
-    owned: function (n) { return n + ' owned'; },
-    group: function (name) { return 'Copies of ' + name + ' owned'; },
-    more: function (name) { return 'One more owned copy of ' + name; },
-    less: function (name) { return 'One less owned copy of ' + name; },
-    saving: 'saving…',
-    saved: function (file) { return 'saved in ' + file; },
-    notSaved: function (why) { return 'not saved: ' + why; },
-    noAnswer: function (why) { return 'not saved: the server did not answer (' + why + ')'; },
-    none: function (file) { return 'no collection yet: the first count set here creates ' + file; },
-    from: function (file) { return 'collection: ' + file; },
-    problems: function (file) { return file + ' has problems (mend it to edit it here):'; },
-    problem: function (p) { return 'line ' + p.line + ', column ' + p.column + ': ' + p.message; },
-    missingTitle: function (total, cards) {
-      return 'Missing ' + total + (total === 1 ? ' copy' : ' copies') + ' of ' + cards +
-        (cards === 1 ? ' card' : ' cards') + ' from your collection';
-    },
-    missingLine: function (name, m) {
-      return name + ': ' + m.missing + ' missing (the deck needs ' + m.needed + ', you own ' + m.owned + ')';
-    },
-    complete: 'Your collection holds every copy this deck needs.',
-    unusable: function (file, why) { return file + ' was not read: ' + why; },
-    note: 'Owning cards is not a rule of the game: the verdict does not count it.'
-  };
+  // Every word this file shows, in the page's language (l10n.js, ids
+  // `ui-owned-…`).
+  var t = function (id, args) { return window.cartaL10n.t('ui-owned-' + id, args); };
 
   function deck(ctx) {
     var el = ctx.el, api = ctx.api, game = ctx.game;
@@ -53,8 +29,8 @@
       id: 'cb-owned-edit', type: 'checkbox',
       onchange: function (e) { editing = e.target.checked; ctx.drawPool(); }
     });
-    ctx.controls.appendChild(el('label', {}, onlyBox, ' ' + WORDS.ownedOnly));
-    ctx.controls.appendChild(el('label', {}, editBox, ' ' + WORDS.edit));
+    ctx.controls.appendChild(el('label', {}, onlyBox, ' ' + t('only')));
+    ctx.controls.appendChild(el('label', {}, editBox, ' ' + t('edit')));
     ctx.controls.appendChild(msg);
     ctx.controls.appendChild(problems);
 
@@ -65,8 +41,8 @@
       problems.textContent = '';
       if (data.problems.length) {
         msg.className = 'cb-error';
-        msg.textContent = WORDS.problems(data.file);
-        data.problems.forEach(function (p) { problems.appendChild(el('li', { class: 'cb-error', text: WORDS.problem(p) })); });
+        msg.textContent = t('problems', { file: data.file });
+        data.problems.forEach(function (p) { problems.appendChild(el('li', { class: 'cb-error', text: t('problem', { line: p.line, column: p.column, message: p.message }) })); });
       }
     }
 
@@ -76,7 +52,7 @@
         took(r.data);
         if (!r.data.problems.length) {
           msg.className = 'cb-muted';
-          msg.textContent = r.data.exists ? WORDS.from(r.data.file) : WORDS.none(r.data.file);
+          msg.textContent = r.data.exists ? t('from', { file: r.data.file }) : t('none', { file: r.data.file });
         }
         ctx.drawPool();
       });
@@ -86,18 +62,18 @@
     // where; the pool and the verdict's missing copies follow.
     function set(id, n) {
       msg.className = 'cb-muted';
-      msg.textContent = WORDS.saving;
+      msg.textContent = t('saving');
       api('POST', url, { card: id, owned: n }).then(function (r) {
-        if (!r.ok) { msg.className = 'cb-error'; msg.textContent = WORDS.notSaved(r.data.error); return; }
+        if (!r.ok) { msg.className = 'cb-error'; msg.textContent = t('not-saved', { why: r.data.error }); return; }
         took(r.data);
         msg.className = 'cb-ok';
-        msg.textContent = WORDS.saved(r.data.file);
+        msg.textContent = t('saved', { file: r.data.file });
         msg.dataset.file = r.data.file;
         ctx.drawPool();
         ctx.recheck();
       }).catch(function (e) {
         msg.className = 'cb-error';
-        msg.textContent = WORDS.noAnswer(e.message || e);
+        msg.textContent = t('no-answer', { why: e.message || e });
       });
     }
 
@@ -109,18 +85,18 @@
     function row(c) {
       var n = owned(c.id);
       if (!editing) {
-        return state.exists && n ? el('span', { class: 'cb-owned cb-muted', 'data-owned': String(n), text: WORDS.owned(n) }) : null;
+        return state.exists && n ? el('span', { class: 'cb-owned cb-muted', 'data-owned': String(n), text: t('count', { count: n }) }) : null;
       }
-      return el('span', { class: 'cb-owned', role: 'group', 'aria-label': WORDS.group(c.name), 'data-owned': String(n) },
+      return el('span', { class: 'cb-owned', role: 'group', 'aria-label': t('group', { card: c.name }), 'data-owned': String(n) },
         el('button', {
           type: 'button', 'data-own': '-', 'data-key': 'own-|pool|' + c.id, text: '−',
-          'aria-label': WORDS.less(c.name), disabled: n === 0 || state.problems.length ? true : null,
+          'aria-label': t('less', { card: c.name }), disabled: n === 0 || state.problems.length ? true : null,
           onclick: function () { set(c.id, n - 1); }
         }),
-        el('span', { class: 'cb-muted', text: WORDS.owned(n) }),
+        el('span', { class: 'cb-muted', text: t('count', { count: n }) }),
         el('button', {
           type: 'button', 'data-own': '+', 'data-key': 'own+|pool|' + c.id, text: '+',
-          'aria-label': WORDS.more(c.name), disabled: state.problems.length ? true : null,
+          'aria-label': t('more', { card: c.name }), disabled: state.problems.length ? true : null,
           onclick: function () { set(c.id, n + 1); }
         }));
     }
@@ -133,16 +109,18 @@
       if (!c) return;
       var out = el('div', { id: 'cb-missing', class: 'cb-missing', 'data-total': String(c.total || 0) });
       if (c.error !== undefined) {
-        out.appendChild(el('div', { class: 'cb-error', text: WORDS.unusable(c.file, c.error) }));
+        out.appendChild(el('div', { class: 'cb-error', text: t('unusable', { file: c.file, why: c.error }) }));
       } else if (!c.missing.length) {
-        out.appendChild(el('div', { class: 'cb-ok', text: WORDS.complete }));
+        out.appendChild(el('div', { class: 'cb-ok', text: t('complete') }));
       } else {
-        out.appendChild(el('div', { class: 'cb-missing-title', text: WORDS.missingTitle(c.total, c.missing.length) }));
+        out.appendChild(el('div', { class: 'cb-missing-title', text: t('missing-title', {
+          copies: t('copies', { count: c.total }), cards: t('cards', { count: c.missing.length })
+        }) }));
         out.appendChild(el('ul', {}, c.missing.map(function (m) {
           var name = byId[m.card] ? byId[m.card].name : m.card;
-          return el('li', { 'data-card': m.card, 'data-missing': String(m.missing), text: WORDS.missingLine(name, m) });
+          return el('li', { 'data-card': m.card, 'data-missing': String(m.missing), text: t('missing-line', { card: name, count: m.missing, needed: m.needed, owned: m.owned }) });
         })));
-        out.appendChild(el('div', { class: 'cb-muted', text: WORDS.note }));
+        out.appendChild(el('div', { class: 'cb-muted', text: t('note') }));
       }
       box.appendChild(out);
     }

@@ -7,53 +7,8 @@
 (function () {
   'use strict';
 
-  // Every word the panel shows, in one table.
-  var WORDS = {
-    title: 'Playtest',
-    declared: 'Opening hand: {hand} cards from {zone}{mulligan}; then {draws} drawn each turn, as {game} declares.',
-    declaredMulligan: ' (after a mulligan: {n})',
-    undeclared: '{game} declares no opening hand: type the hand size. Cards are drawn from {zone}.',
-    handSize: 'Hand size',
-    draws: 'Cards drawn each later turn',
-    handTitle: 'Sample hand',
-    draw: 'Draw a hand',
-    mulligan: 'Mulligan',
-    next: 'Draw the next card',
-    handList: 'Your hand',
-    noHand: 'No hand drawn yet.',
-    newHand: 'New hand of {n}, {left} left in {zone}: {cards}.',
-    afterMulligan: 'Mulligan {m}: a hand of {n}, {left} left in {zone}: {cards}.',
-    drew: 'Drew {card}: {n} in hand, {left} left in {zone}.',
-    emptyZone: '{zone} is empty: add cards to draw a hand.',
-    noMore: '{zone} has no more cards to draw.',
-    needHand: 'Type a hand size first.',
-    changed: 'The deck changed: draw a new hand.',
-    oddsTitle: 'Draw odds',
-    group: 'Group',
-    atLeast: 'At least',
-    byTurn: 'By turn',
-    kinds: 'Kinds',
-    flags: 'Flags',
-    cardsIn: 'Cards in {zone}',
-    flagSet: '{title}: yes',
-    odds: '{p} to draw at least {k} × {group} by turn {t}: {seen} cards seen of the {deck} in {zone}, {count} of them {group}.',
-    oddsAsking: 'Working out the odds…',
-    oddsNeed: 'Type a whole number in each field.',
-    oddsFailed: 'No odds: {why}',
-    curveTitle: 'Curve',
-    curveField: 'Field',
-    curveOf: 'Cards of {zone} by {field}',
-    value: 'value',
-    cards: 'cards',
-    none: 'none',
-    noCurve: 'No integer field to chart.'
-  };
-
-  function say(key, args) {
-    return WORDS[key].replace(/\{(\w+)\}/g, function (m, k) {
-      return args && args[k] !== undefined ? String(args[k]) : m;
-    });
-  }
+  // The panel's words, in the page's language (l10n.js, ids `ui-play-…`).
+  function say(key, args) { return window.cartaL10n.t('ui-play-' + key, args); }
 
   // A seeded generator (mulberry32): `?seed=N` repeats a deal exactly.
   function generator(seed) {
@@ -129,14 +84,14 @@
     var rules = play.opening_hand
       ? say('declared', {
         hand: play.opening_hand, zone: zoneName, draws: play.draws_per_turn, game: game.name,
-        mulligan: play.mulligan !== play.opening_hand ? say('declaredMulligan', { n: play.mulligan }) : ''
+        mulligan: play.mulligan !== play.opening_hand ? say('declared-mulligan', { n: play.mulligan }) : ''
       })
       : say('undeclared', { game: game.name, zone: zoneName });
 
     // ---- the sample hand
     var hand = [], library = [], mulligans = 0;
-    var handList = el('ol', { id: 'cb-hand', class: 'cb-hand', 'aria-label': say('handList') });
-    var handStatus = el('div', { id: 'cb-hand-status', role: 'status', 'aria-live': 'polite', text: say('noHand') });
+    var handList = el('ol', { id: 'cb-hand', class: 'cb-hand', 'aria-label': say('hand-list') });
+    var handStatus = el('div', { id: 'cb-hand-status', role: 'status', 'aria-live': 'polite', text: say('no-hand') });
     function names(ids) { return ids.map(function (id) { return byId[id] ? byId[id].name : id; }).join(', '); }
     function drawHand() {
       handList.textContent = '';
@@ -154,25 +109,25 @@
     }
     function newHand() {
       var size = whole(handInput, 1);
-      if (size === null) { handStatus.textContent = say('needHand'); return; }
+      if (size === null) { handStatus.textContent = say('need-hand'); return; }
       library = zoneCards();
       hand = [];
       mulligans = 0;
-      if (!library.length) { drawHand(); handStatus.textContent = say('emptyZone', { zone: zoneName }); return; }
-      deal(size, 'newHand');
+      if (!library.length) { drawHand(); handStatus.textContent = say('empty-zone', { zone: zoneName }); return; }
+      deal(size, 'new-hand');
     }
     function mulligan() {
       var size = whole(handInput, 1);
-      if (size === null) { handStatus.textContent = say('needHand'); return; }
+      if (size === null) { handStatus.textContent = say('need-hand'); return; }
       if (!hand.length && !library.length) { newHand(); return; }
       // The game's mulligan hand, when the hand is the game's own size.
       var after = play.mulligan && size === play.opening_hand ? play.mulligan : size;
       mulligans++;
-      deal(after, 'afterMulligan');
+      deal(after, 'after-mulligan');
     }
     function nextCard() {
       if (!hand.length && !library.length) { newHand(); return; }
-      if (!library.length) { handStatus.textContent = say('noMore', { zone: zoneName }); return; }
+      if (!library.length) { handStatus.textContent = say('no-more', { zone: zoneName }); return; }
       var id = library.shift();
       hand.push(id);
       drawHand();
@@ -196,10 +151,10 @@
     var flags = game.facets.filter(function (f) { return f.kind === 'boolean'; });
     if (flags.length) {
       fixedGroups.push(el('optgroup', { label: say('flags') }, flags.map(function (f) {
-        return option({ field: f.field }, say('flagSet', { title: f.title }));
+        return option({ field: f.field }, say('flag-set', { title: f.title }));
       })));
     }
-    var cardGroup = el('optgroup', { label: say('cardsIn', { zone: zoneName }) });
+    var cardGroup = el('optgroup', { label: say('cards-in', { zone: zoneName }) });
     fixedGroups.concat([cardGroup]).forEach(function (g) { groupSelect.appendChild(g); });
     // The cards of the zone, as groups of one card each (kept in step with
     // the deck; the choice survives while its card stays).
@@ -217,7 +172,7 @@
       var k = whole(kInput, 0), t = whole(turnInput, 1), h = whole(handInput, 1), d = whole(drawsInput, 0);
       var mine = ++asked;
       if (k === null || t === null || h === null || d === null || !groupSelect.value) {
-        oddsOut.textContent = h === null ? say('needHand') : say('oddsNeed');
+        oddsOut.textContent = h === null ? say('need-hand') : say('odds-need');
         delete oddsOut.dataset.probability;
         return;
       }
@@ -230,7 +185,7 @@
         if (mine !== asked) return;
         oddsOut.removeAttribute('aria-busy');
         if (!r.ok) {
-          oddsOut.textContent = say('oddsFailed', { why: r.data.error });
+          oddsOut.textContent = say('odds-failed', { why: r.data.error });
           delete oddsOut.dataset.probability;
           return;
         }
@@ -249,7 +204,7 @@
       }).catch(function (e) {
         if (mine !== asked) return;
         oddsOut.removeAttribute('aria-busy');
-        oddsOut.textContent = say('oddsFailed', { why: e.message || e });
+        oddsOut.textContent = say('odds-failed', { why: e.message || e });
         delete oddsOut.dataset.probability;
       });
     }
@@ -263,7 +218,7 @@
     function drawCurve() {
       curveBox.textContent = '';
       var f = integers.filter(function (i) { return i.field === curveSelect.value; })[0];
-      if (!f) { curveBox.appendChild(el('p', { class: 'cb-muted', text: say('noCurve') })); return; }
+      if (!f) { curveBox.appendChild(el('p', { class: 'cb-muted', text: say('no-curve') })); return; }
       var counts = Object.create(null), none = 0;
       zoneCards().forEach(function (id) {
         var v = byId[id] && byId[id].values[f.field];
@@ -274,7 +229,7 @@
       if (none) rows.push([say('none'), none]);
       var top = rows.reduce(function (m, r) { return Math.max(m, r[1]); }, 1);
       curveBox.appendChild(el('table', { id: 'cb-curve', class: 'cb-table cb-curve' },
-        el('caption', { text: say('curveOf', { zone: zoneName, field: f.title }) }),
+        el('caption', { text: say('curve-of', { zone: zoneName, field: f.title }) }),
         el('thead', {}, el('tr', {},
           el('th', { scope: 'col', text: f.title }), el('th', { scope: 'col', text: say('cards') }),
           el('td', { 'aria-hidden': 'true' }))),
@@ -289,22 +244,22 @@
       el('summary', { text: say('title') }),
       el('p', { id: 'cb-play-rules', class: 'cb-muted', text: rules }),
       el('div', { class: 'cb-controls' },
-        el('label', {}, say('handSize') + ' ', handInput),
+        el('label', {}, say('hand-size') + ' ', handInput),
         el('label', {}, say('draws') + ' ', drawsInput)),
-      el('h3', { text: say('handTitle') }),
+      el('h3', { text: say('hand-title') }),
       el('div', { class: 'cb-controls' },
         el('button', { type: 'button', id: 'cb-draw', text: say('draw'), onclick: newHand }),
         el('button', { type: 'button', id: 'cb-mulligan', text: say('mulligan'), onclick: mulligan }),
         el('button', { type: 'button', id: 'cb-next', text: say('next'), onclick: nextCard })),
       handStatus, handList,
-      el('h3', { text: say('oddsTitle') }),
+      el('h3', { text: say('odds-title') }),
       el('div', { class: 'cb-controls' },
         el('label', {}, say('group') + ' ', groupSelect),
-        el('label', {}, say('atLeast') + ' ', kInput),
-        el('label', {}, say('byTurn') + ' ', turnInput)),
+        el('label', {}, say('at-least') + ' ', kInput),
+        el('label', {}, say('by-turn') + ' ', turnInput)),
       oddsOut,
-      el('h3', { text: say('curveTitle') }),
-      integers.length ? el('div', { class: 'cb-controls' }, el('label', {}, say('curveField') + ' ', curveSelect)) : null,
+      el('h3', { text: say('curve-title') }),
+      integers.length ? el('div', { class: 'cb-controls' }, el('label', {}, say('curve-field') + ' ', curveSelect)) : null,
       curveBox);
     ctx.box.appendChild(panel);
 
