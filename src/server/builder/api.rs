@@ -40,12 +40,30 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
     Router::new()
         .route("/play/", get(index_page))
         .route("/play/organize", get(organize_page))
-        .route("/play/app.js", get(app_js))
-        .route("/play/app.css", get(app_css))
-        .route("/play/lists.js", get(lists_js))
-        .route("/play/l10n.js", get(l10n_js))
-        .route("/play/play.js", get(play_js))
-        .route("/play/collection.js", get(collection_js))
+        .route(
+            "/play/app.js",
+            get(|| async { asset("text/javascript", APP_JS) }),
+        )
+        .route(
+            "/play/app.css",
+            get(|| async { asset("text/css", APP_CSS) }),
+        )
+        .route(
+            "/play/lists.js",
+            get(|| async { asset("text/javascript", LISTS_JS) }),
+        )
+        .route(
+            "/play/l10n.js",
+            get(|| async { asset("text/javascript", L10N_JS) }),
+        )
+        .route(
+            "/play/play.js",
+            get(|| async { asset("text/javascript", PLAY_JS) }),
+        )
+        .route(
+            "/play/collection.js",
+            get(|| async { asset("text/javascript", COLLECTION_JS) }),
+        )
         .route("/play/{game}/decklist", get(decklist_page))
         .route("/play/{game}/cards", get(cards_page))
         .route("/play/{game}/deck", get(deck_page))
@@ -228,48 +246,10 @@ async fn deck_page(
     game_page(&live, &game, "deck", asked(&q))
 }
 
-async fn app_js() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        APP_JS,
-    )
-        .into_response()
-}
-
-async fn lists_js() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        LISTS_JS,
-    )
-        .into_response()
-}
-
-async fn l10n_js() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        L10N_JS,
-    )
-        .into_response()
-}
-
-async fn play_js() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        PLAY_JS,
-    )
-        .into_response()
-}
-
-async fn collection_js() -> Response {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        COLLECTION_JS,
-    )
-        .into_response()
-}
-
-async fn app_css() -> Response {
-    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS).into_response()
+/// One of the builder's embedded scripts or style sheets, as UTF-8 `mime`.
+fn asset(mime: &'static str, body: &'static str) -> Response {
+    let kind = format!("{mime}; charset=utf-8");
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
 async fn faces_css(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>) -> ApiResult {
