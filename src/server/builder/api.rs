@@ -27,43 +27,47 @@ pub(in crate::server) const MAX_BODY: usize = 1 << 20;
 /// The most decks one organisers' request may hold.
 const MAX_DECKS: usize = 2_000;
 
-const APP_JS: &str = include_str!("assets/app.js");
-const APP_CSS: &str = include_str!("assets/app.css");
-const LISTS_JS: &str = include_str!("assets/lists.js");
-const COLLECTION_JS: &str = include_str!("assets/collection.js");
 const PAGE: &str = include_str!("assets/page.html");
-const L10N_JS: &str = include_str!("assets/l10n.js");
-const PLAY_JS: &str = include_str!("assets/play.js");
+
+/// The builder's scripts and style sheet: path, type, body (embedded).
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "/play/app.js",
+        "text/javascript",
+        include_str!("assets/app.js"),
+    ),
+    ("/play/app.css", "text/css", include_str!("assets/app.css")),
+    (
+        "/play/lists.js",
+        "text/javascript",
+        include_str!("assets/lists.js"),
+    ),
+    (
+        "/play/l10n.js",
+        "text/javascript",
+        include_str!("assets/l10n.js"),
+    ),
+    (
+        "/play/play.js",
+        "text/javascript",
+        include_str!("assets/play.js"),
+    ),
+    (
+        "/play/collection.js",
+        "text/javascript",
+        include_str!("assets/collection.js"),
+    ),
+];
 
 /// The builder's routes, over the server's shared state.
 pub(in crate::server) fn routes() -> Router<Arc<Live>> {
-    Router::new()
+    let mut router = Router::new();
+    for &(path, mime, body) in ASSETS {
+        router = router.route(path, get(move || async move { asset(mime, body) }));
+    }
+    router
         .route("/play/", get(index_page))
         .route("/play/organize", get(organize_page))
-        .route(
-            "/play/app.js",
-            get(|| async { asset("text/javascript", APP_JS) }),
-        )
-        .route(
-            "/play/app.css",
-            get(|| async { asset("text/css", APP_CSS) }),
-        )
-        .route(
-            "/play/lists.js",
-            get(|| async { asset("text/javascript", LISTS_JS) }),
-        )
-        .route(
-            "/play/l10n.js",
-            get(|| async { asset("text/javascript", L10N_JS) }),
-        )
-        .route(
-            "/play/play.js",
-            get(|| async { asset("text/javascript", PLAY_JS) }),
-        )
-        .route(
-            "/play/collection.js",
-            get(|| async { asset("text/javascript", COLLECTION_JS) }),
-        )
         .route("/play/{game}/decklist", get(decklist_page))
         .route("/play/{game}/cards", get(cards_page))
         .route("/play/{game}/deck", get(deck_page))
