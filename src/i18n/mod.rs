@@ -27,6 +27,7 @@ pub mod edit;
 pub mod phrases;
 pub mod po;
 pub mod sources;
+mod unknown;
 
 pub use apply::{Localized, localize};
 pub use catalog::{Catalog, Entry};
