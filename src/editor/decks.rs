@@ -128,20 +128,109 @@ struct ZoneSchema<'a> {
 }
 
 /// A zone's lines: one property per card of a kind the zone accepts.
+/// A zone of a large game lists tens of thousands of cards, so its lines
+/// are written straight into one string (what serde's pretty printer
+/// would write of [`DeckLine`]s at their depth, byte for byte: the unit
+/// tests compare the two) and handed to the serializer as a raw value.
 struct ZoneLines<'a> {
     deck: &'a DeckSchema<'a>,
     kinds: &'a [String],
 }
 
+/// The indentation of a zone's card ids in the deck schema (the root's
+/// `properties`, the zone, its `properties`), and of their lines' fields.
+const ID_INDENT: &str = "        ";
+const FIELD_INDENT: &str = "          ";
+
 impl Serialize for ZoneLines<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let m = self.deck.manifest;
-        let mut map = s.serialize_map(None)?;
+        let max = crate::deck::MAX_COUNT.to_string();
+        let mut text = String::new();
         for &(id, kind, name) in self.deck.cards {
             if !self.kinds.iter().any(|k| k == kind) {
                 continue;
             }
             let kind_name = m.kinds.get(kind).map_or(kind, |k| k.name.as_str());
+            text.push_str(if text.is_empty() { "{\n" } else { ",\n" });
+            deck_line(&mut text, (id, name, kind_name), &max);
+        }
+        text.push_str(if text.is_empty() { "{}" } else { "\n      }" });
+        let raw =
+            serde_json::value::RawValue::from_string(text).map_err(serde::ser::Error::custom)?;
+        raw.serialize(s)
+    }
+}
+
+/// Writes card `id`'s deck line (its name and its kind's name; `max`, the
+/// most copies a line takes) into `out`.
+fn deck_line(out: &mut String, (id, name, kind_name): (&str, &str, &str), max: &str) {
+    out.push_str(ID_INDENT);
+    escaped(out, id);
+    out.push_str(": {\n");
+    out.push_str(FIELD_INDENT);
+    out.push_str("\"title\": ");
+    escaped(out, name);
+    out.push_str(",\n");
+    out.push_str(FIELD_INDENT);
+    out.push_str("\"description\": \"");
+    escaped_inner(out, name);
+    out.push_str(" (");
+    escaped_inner(out, kind_name);
+    out.push_str("): how many copies the deck holds.\",\n");
+    for (key, value, last) in [
+        ("type", "\"integer\"", false),
+        ("minimum", "1", false),
+        ("maximum", max, true),
+    ] {
+        out.push_str(FIELD_INDENT);
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\": ");
+        out.push_str(value);
+        out.push_str(if last { "\n" } else { ",\n" });
+    }
+    out.push_str(ID_INDENT);
+    out.push('}');
+}
+
+/// `s` as a JSON string, quoted, into `out`.
+fn escaped(out: &mut String, s: &str) {
+    out.push('"');
+    escaped_inner(out, s);
+    out.push('"');
+}
+
+/// `s` as the inside of a JSON string, escaped as `serde_json` escapes
+/// it (quote, backslash and control characters only), into `out`.
+fn escaped_inner(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        out.push_str(s);
+        return;
+    }
+    let quoted = serde_json::to_string(s).expect("a string serializes");
+    out.push_str(&quoted[1..quoted.len() - 1]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One deck line's schema: a card's copies.
+    #[derive(serde::Serialize)]
+    struct DeckLine<'a> {
+        title: &'a str,
+        description: String,
+        #[serde(rename = "type")]
+        kind: &'static str,
+        minimum: i64,
+        maximum: i64,
+    }
+
+    /// A zone's lines as serde's pretty printer writes them at their depth.
+    fn by_serde(lines: &[(&str, &str, &str)]) -> String {
+        let mut zone = serde_json::Map::new();
+        for &(id, name, kind_name) in lines {
             let line = DeckLine {
                 title: name,
                 description: format!("{name} ({kind_name}): how many copies the deck holds."),
@@ -149,19 +238,38 @@ impl Serialize for ZoneLines<'_> {
                 minimum: 1,
                 maximum: crate::deck::MAX_COUNT,
             };
-            map.serialize_entry(id, &line)?;
+            zone.insert(id.into(), serde_json::to_value(line).unwrap());
         }
-        map.end()
+        let doc = json!({ "properties": { "zone": { "properties": zone } } });
+        let text = serde_json::to_string_pretty(&doc).unwrap();
+        let from = text
+            .find("\"properties\": {\n        ")
+            .map_or_else(|| text.find("\"properties\": {}").unwrap(), |at| at)
+            + "\"properties\": ".len();
+        let to = text.rfind("\n    }\n  }\n}").unwrap();
+        text[from..to].to_owned()
     }
-}
 
-/// One deck line's schema: a card's copies.
-#[derive(serde::Serialize)]
-struct DeckLine<'a> {
-    title: &'a str,
-    description: String,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    minimum: i64,
-    maximum: i64,
+    fn by_hand(lines: &[(&str, &str, &str)]) -> String {
+        let max = crate::deck::MAX_COUNT.to_string();
+        let mut text = String::new();
+        for &line in lines {
+            text.push_str(if text.is_empty() { "{\n" } else { ",\n" });
+            deck_line(&mut text, line, &max);
+        }
+        text.push_str(if text.is_empty() { "{}" } else { "\n      }" });
+        text
+    }
+
+    #[test]
+    fn deck_lines_are_written_as_serde_writes_them() {
+        let lines = [
+            ("golpe", "Golpe Certeiro", "Ação"),
+            ("q\"uote", "Say \"hi\" \\ back", "K\u{1}ind"),
+            ("tab", "a\tb\nc\u{7f}\u{2028}🂡", "Kind"),
+        ];
+        for n in 0..=lines.len() {
+            assert_eq!(by_hand(&lines[..n]), by_serde(&lines[..n]), "{n} lines");
+        }
+    }
 }
