@@ -180,7 +180,7 @@ fn deck_file(inputs: &Inputs<'_>) -> EditorFile {
     };
     EditorFile {
         path: deck_schema_path(&inputs.manifest.id),
-        text: pretty(&schema),
+        text: schema.text(),
     }
 }
 
