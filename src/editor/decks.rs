@@ -255,7 +255,7 @@ mod tests {
         let text = serde_json::to_string_pretty(&doc).unwrap();
         let from = text
             .find("\"properties\": {\n        ")
-            .map_or_else(|| text.find("\"properties\": {}").unwrap(), |at| at)
+            .unwrap_or_else(|| text.find("\"properties\": {}").unwrap())
             + "\"properties\": ".len();
         let to = text.rfind("\n    }\n  }\n}").unwrap();
         text[from..to].to_owned()
