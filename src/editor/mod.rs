@@ -74,7 +74,7 @@ pub fn manifest_schema_path() -> String {
 
 /// Bumped whenever the editor schemas are derived differently, so that
 /// files written by an older carta count as stale (see [`Inputs::key`]).
-const FORMAT: u32 = 7;
+const FORMAT: u32 = 8;
 
 /// What a game's editor schemas are derived from.
 struct Inputs<'g> {
@@ -108,9 +108,10 @@ impl<'g> Inputs<'g> {
     /// A digest of everything the card-file (`deck == false`) or deck-file
     /// schema is derived from. Written into the file, it lets a check skip
     /// deriving a large game's schemas when nothing they depend on changed.
-    /// The inputs are serialized straight into the hash: the deck key covers
-    /// every card, and a JSON tree or string of 20,000 cards would cost more
-    /// memory than the rest of the check.
+    /// The head is serialized straight into the hash and each card's id,
+    /// kind and name are fed to it as they are (each after its length): the
+    /// deck key covers every card, and serializing 20,000 of them as JSON
+    /// cost more than the hash.
     fn key(&self, deck: bool) -> String {
         let m = self.manifest;
         let mut hasher = HashWriter(Sha256::new());
@@ -118,18 +119,25 @@ impl<'g> Inputs<'g> {
         // Both name the cards: the deck's zones list them all, and the
         // card file's references are enums of the ids (and names) of the
         // kinds they name (a name edit of another kind leaves it as it is).
-        let written = if deck {
-            serde_json::to_writer(&mut hasher, &(head, &m.zones, &self.cards))
+        let (written, named) = if deck {
+            (serde_json::to_writer(&mut hasher, &(head, &m.zones)), None)
         } else {
             let named = cards::referenced_kinds(&self.docs);
-            let held: Vec<_> = self
-                .cards
-                .iter()
-                .filter(|(_, kind, _)| named.contains(*kind))
-                .collect();
-            serde_json::to_writer(&mut hasher, &(head, &self.docs, &held))
+            (
+                serde_json::to_writer(&mut hasher, &(head, &self.docs)),
+                Some(named),
+            )
         };
         written.expect("the inputs serialize");
+        for &(id, kind, name) in &self.cards {
+            if named.as_ref().is_some_and(|n| !n.contains(kind)) {
+                continue;
+            }
+            for part in [id, kind, name] {
+                hasher.0.update((part.len() as u64).to_le_bytes());
+                hasher.0.update(part.as_bytes());
+            }
+        }
         let digest = hasher.0.finalize();
         crate::digest::hex(&digest[..12])
     }
@@ -172,7 +180,7 @@ fn deck_file(inputs: &Inputs<'_>) -> EditorFile {
     };
     EditorFile {
         path: deck_schema_path(&inputs.manifest.id),
-        text: pretty(&schema),
+        text: schema.text(),
     }
 }
 

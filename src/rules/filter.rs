@@ -55,7 +55,11 @@ impl CardFilter {
     pub fn matches(&self, card: &RawCard) -> bool {
         self.conditions
             .iter()
-            .all(|(path, c)| c.holds(field_value(card, path).as_deref()))
+            .all(|(path, c)| match reserved_str(card, path) {
+                // Not copied into a value: a rule compiles over every card.
+                Some(s) => c.holds_str(s),
+                None => c.holds(field_value(card, path).as_deref()),
+            })
     }
 
     /// The field names the filter uses (first segment of each path).
@@ -133,6 +137,31 @@ impl Cond {
                 .is_some_and(|n| min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)),
             (Cond::Exists(want), v) => v.is_some() == *want,
         }
+    }
+}
+
+impl Cond {
+    /// [`Cond::holds`] of a string value.
+    fn holds_str(&self, s: &str) -> bool {
+        let is = |x: &Value| x.as_str() == Some(s);
+        match self {
+            Cond::Any(values) => values.iter().any(is),
+            Cond::Not(values) => !values.iter().any(is),
+            // A string is no number.
+            Cond::Range { .. } => false,
+            Cond::Exists(want) => *want,
+        }
+    }
+}
+
+/// The reserved string field (`id`, `kind`, `name`) of `card` that `path`
+/// names, if it names one.
+pub(super) fn reserved_str<'c>(card: &'c RawCard, path: &[String]) -> Option<&'c str> {
+    match path {
+        [f] if f == "id" => Some(&card.id),
+        [f] if f == "kind" => Some(&card.kind),
+        [f] if f == "name" => Some(&card.name),
+        _ => None,
     }
 }
 

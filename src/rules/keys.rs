@@ -5,7 +5,7 @@ use std::borrow::Borrow;
 
 use serde_json::Value;
 
-use super::filter::field_value;
+use super::filter::{field_value, reserved_str};
 use crate::validate::RawCard;
 
 /// Strings numbered in order of first appearance: groups and keys become
@@ -74,13 +74,7 @@ pub(super) fn write_key<V: Borrow<Value>>(values: &[Option<V>], out: &mut String
 /// Appends the key of `card`'s value at `path` to `out`, as [`write_key`]
 /// does, without copying a reserved field into a value first.
 pub(super) fn write_field_key(card: &RawCard, path: &[String], out: &mut String) {
-    let reserved = match path {
-        [f] if f == "id" => Some(&card.id),
-        [f] if f == "kind" => Some(&card.kind),
-        [f] if f == "name" => Some(&card.name),
-        _ => None,
-    };
-    match reserved {
+    match reserved_str(card, path) {
         Some(s) => write_string_key(s, out),
         None => write_key(&[field_value(card, path)], out),
     }
@@ -89,8 +83,23 @@ pub(super) fn write_field_key(card: &RawCard, path: &[String], out: &mut String)
 /// Appends the key of a string value (see [`write_key`]).
 fn write_string_key(s: &str, out: &mut String) {
     use std::fmt::Write;
+    out.push('s');
     // Writing into a String cannot fail.
-    let _ = write!(out, "s{}:{s};", s.len());
+    let _ = write!(out, "{}", s.len());
+    out.push(':');
+    out.push_str(s);
+    out.push(';');
+}
+
+/// The display name of `card`'s value at `path` (`-` when it has none), as
+/// [`scalar_text`] words it.
+pub(super) fn field_text(card: &RawCard, path: &[String]) -> String {
+    if let Some(s) = reserved_str(card, path) {
+        return s.to_owned();
+    }
+    field_value(card, path)
+        .as_deref()
+        .map_or("-".into(), scalar_text)
 }
 
 /// A group as words, such as: element `fire`.

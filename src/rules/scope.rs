@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::filter::{CardFilter, field_value};
-use super::keys::{Interner, path, scalar_text, write_field_key};
+use super::filter::CardFilter;
+use super::keys::{Interner, field_text, path, write_field_key};
 use crate::config::rules::{Bounds, Filter};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::link::CardPool;
@@ -92,16 +92,13 @@ impl Scoped<'_, '_> {
             for p in &paths {
                 write_field_key(card, p, &mut key);
             }
-            interner.intern(&key, || {
-                paths
+            interner.intern(&key, || match &paths[..] {
+                [one] => field_text(card, one),
+                _ => paths
                     .iter()
-                    .map(|p| {
-                        field_value(card, p)
-                            .as_deref()
-                            .map_or("-".into(), scalar_text)
-                    })
+                    .map(|p| field_text(card, p))
                     .collect::<Vec<_>>()
-                    .join(" / ")
+                    .join(" / "),
             })
         });
         (keys, interner.names)
