@@ -3,7 +3,7 @@
 //! the `x-carta-ref` keyword that marks card references.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use jsonschema::json::Json;
@@ -64,6 +64,8 @@ pub(super) const TREE_AFTER: usize = 256;
 #[derive(Debug, Default)]
 struct LazyTree {
     seen: AtomicUsize,
+    /// Set by the one thread that compiles the validator.
+    compiling: AtomicBool,
     validator: OnceLock<Option<Validator<TreeJson>>>,
 }
 
@@ -276,19 +278,29 @@ impl GameSchemas {
 
     /// The validator of a card of `kind` as the event reader's tree, for
     /// the cards of a kind after its first [`TREE_AFTER`] (which the
-    /// caller validates as JSON): `None` before, or if it did not compile.
+    /// caller validates as JSON): `None` before, while another thread
+    /// compiles it, or if it did not compile.
     pub fn tree_validator(&self, kind: &str) -> Option<&Validator<TreeJson>> {
         let k = self.kinds.get(kind)?;
-        if k.tree.seen.fetch_add(1, Ordering::Relaxed) < TREE_AFTER {
+        let tree = &k.tree;
+        // Once compiled, a read; the count is written only before, so the
+        // threads do not pass its cache line to and fro for every card.
+        if let Some(compiled) = tree.validator.get() {
+            return compiled.as_ref();
+        }
+        if tree.seen.fetch_add(1, Ordering::Relaxed) < TREE_AFTER
+            || tree.compiling.swap(true, Ordering::AcqRel)
+        {
+            // Too early, or another thread is compiling it: the other
+            // threads validate as JSON meanwhile instead of waiting.
             return None;
         }
-        k.tree
-            .validator
-            .get_or_init(|| {
-                let options = jsonschema::options_for::<TreeJson>();
-                validator(options, self.registry.as_ref()?, &k.uri, &self.docs[&k.uri]).ok()
-            })
+        let options = jsonschema::options_for::<TreeJson>();
+        let compiled = self
+            .registry
             .as_ref()
+            .and_then(|r| validator(options, r, &k.uri, &self.docs[&k.uri]).ok());
+        tree.validator.get_or_init(|| compiled).as_ref()
     }
 
     /// The schema object at an absolute keyword location's parent, e.g. for
