@@ -10,6 +10,7 @@ use jsonschema::json::Json;
 use jsonschema::{
     Draft, PatternOptions, Registry, Resource, Retrieve, ValidationOptions, Validator,
 };
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::display::{self, FaceField, LabelPattern};
@@ -122,12 +123,24 @@ impl GameSchemas {
         let Some(registry) = registry(&docs, diags) else {
             return (schemas, missing);
         };
-        for (kind, uri) in kinds {
-            let Some(doc) = docs.iter().find(|d| &d.uri == uri) else {
+        // The kinds compile on every core (each walks its schema and its
+        // `$ref`s on its own): this runs before any card is read, so
+        // one core would otherwise idle through it.
+        let compiled: Vec<_> = kinds
+            .par_iter()
+            .map(|(kind, uri)| {
+                let doc = docs.iter().find(|d| &d.uri == uri)?;
+                let compiled = validator(jsonschema::options(), &registry, uri, &doc.doc)
+                    .map_err(|e| compile_error(kind, doc, &e));
+                Some(compiled)
+            })
+            .collect();
+        for ((kind, uri), compiled) in kinds.iter().zip(compiled) {
+            let Some(compiled) = compiled else {
                 missing.push(kind.clone());
                 continue;
             };
-            match validator(jsonschema::options(), &registry, uri, &doc.doc) {
+            match compiled {
                 Ok(validator) => {
                     schemas.kinds.insert(
                         kind.clone(),
@@ -141,7 +154,7 @@ impl GameSchemas {
                         },
                     );
                 }
-                Err(e) => diags.push(compile_error(kind, doc, &e)),
+                Err(d) => diags.push(d),
             }
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
