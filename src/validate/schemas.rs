@@ -3,13 +3,14 @@
 //! the `x-carta-ref` keyword that marks card references.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use jsonschema::json::Json;
 use jsonschema::{
     Draft, PatternOptions, Registry, Resource, Retrieve, ValidationOptions, Validator,
 };
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::display::{self, FaceField, LabelPattern};
@@ -64,6 +65,8 @@ pub(super) const TREE_AFTER: usize = 256;
 #[derive(Debug, Default)]
 struct LazyTree {
     seen: AtomicUsize,
+    /// Set by the one thread that compiles the validator.
+    compiling: AtomicBool,
     validator: OnceLock<Option<Validator<TreeJson>>>,
 }
 
@@ -120,12 +123,24 @@ impl GameSchemas {
         let Some(registry) = registry(&docs, diags) else {
             return (schemas, missing);
         };
-        for (kind, uri) in kinds {
-            let Some(doc) = docs.iter().find(|d| &d.uri == uri) else {
+        // The kinds compile on every core (each walks its schema and its
+        // `$ref`s on its own): this runs before any card is read, so
+        // one core would otherwise idle through it.
+        let compiled: Vec<_> = kinds
+            .par_iter()
+            .map(|(kind, uri)| {
+                let doc = docs.iter().find(|d| &d.uri == uri)?;
+                let compiled = validator(jsonschema::options(), &registry, uri, &doc.doc)
+                    .map_err(|e| compile_error(kind, doc, &e));
+                Some(compiled)
+            })
+            .collect();
+        for ((kind, uri), compiled) in kinds.iter().zip(compiled) {
+            let Some(compiled) = compiled else {
                 missing.push(kind.clone());
                 continue;
             };
-            match validator(jsonschema::options(), &registry, uri, &doc.doc) {
+            match compiled {
                 Ok(validator) => {
                     schemas.kinds.insert(
                         kind.clone(),
@@ -139,7 +154,7 @@ impl GameSchemas {
                         },
                     );
                 }
-                Err(e) => diags.push(compile_error(kind, doc, &e)),
+                Err(d) => diags.push(d),
             }
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
@@ -276,19 +291,29 @@ impl GameSchemas {
 
     /// The validator of a card of `kind` as the event reader's tree, for
     /// the cards of a kind after its first [`TREE_AFTER`] (which the
-    /// caller validates as JSON): `None` before, or if it did not compile.
+    /// caller validates as JSON): `None` before, while another thread
+    /// compiles it, or if it did not compile.
     pub fn tree_validator(&self, kind: &str) -> Option<&Validator<TreeJson>> {
         let k = self.kinds.get(kind)?;
-        if k.tree.seen.fetch_add(1, Ordering::Relaxed) < TREE_AFTER {
+        let tree = &k.tree;
+        // Once compiled, a read; the count is written only before, so the
+        // threads do not pass its cache line to and fro for every card.
+        if let Some(compiled) = tree.validator.get() {
+            return compiled.as_ref();
+        }
+        if tree.seen.fetch_add(1, Ordering::Relaxed) < TREE_AFTER
+            || tree.compiling.swap(true, Ordering::AcqRel)
+        {
+            // Too early, or another thread is compiling it: the other
+            // threads validate as JSON meanwhile instead of waiting.
             return None;
         }
-        k.tree
-            .validator
-            .get_or_init(|| {
-                let options = jsonschema::options_for::<TreeJson>();
-                validator(options, self.registry.as_ref()?, &k.uri, &self.docs[&k.uri]).ok()
-            })
+        let options = jsonschema::options_for::<TreeJson>();
+        let compiled = self
+            .registry
             .as_ref()
+            .and_then(|r| validator(options, r, &k.uri, &self.docs[&k.uri]).ok());
+        tree.validator.get_or_init(|| compiled).as_ref()
     }
 
     /// The schema object at an absolute keyword location's parent, e.g. for

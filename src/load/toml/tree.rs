@@ -28,6 +28,9 @@ const MAX_DEPTH: u32 = 80;
 /// costs no quadratic scan.
 pub const MAX_KEYS: usize = 64;
 
+/// The room a table is given for its first key.
+const FIRST_KEYS: usize = 8;
+
 /// A value and the span of its source text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node<'a> {
@@ -103,6 +106,11 @@ impl<'a> Table<'a> {
     fn push(&mut self, key: Key<'a>, node: Node<'a>) -> Option<&mut Node<'a>> {
         if self.entries.len() >= MAX_KEYS {
             return None;
+        }
+        if self.entries.capacity() == 0 {
+            // A card's table has a handful of keys: one allocation for
+            // them, not one of four and then one of eight.
+            self.entries.reserve_exact(FIRST_KEYS);
         }
         self.entries.push(Entry {
             key: key.0,
