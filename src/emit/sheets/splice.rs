@@ -9,17 +9,59 @@
 //! such calls inside it — its parsed elements can stand in the caller's
 //! place and print the same bytes without the copy.
 //!
+//! A call with a hash (`{{> _dice dice=raw.damage}}`) is spliced too when
+//! nothing in the partial reads `this`: handlebars gives the partial the
+//! hash both as block parameters and merged into its context, and a path
+//! that names a hash key finds the block parameter first; the spliced body
+//! runs inside the [`HashScope`] helper, which sets those block parameters
+//! and nothing else.
+//!
 //! Spliced templates only ever print: when one fails on a card, the
 //! original renders the card again and its error (its template, line and
 //! column) is the one reported (`Templates::render`).
 
 use std::collections::HashMap;
 
-use handlebars::Path;
-use handlebars::template::{HelperTemplate, Parameter, Template, TemplateElement};
+use handlebars::template::{
+    DecoratorTemplate, HelperTemplate, Parameter, Template, TemplateElement,
+};
+use handlebars::{
+    BlockParamHolder, Context, Handlebars, Helper, HelperDef, HelperResult, Output, Path,
+    RenderContext, Renderable,
+};
 
 /// The partial a card's block cannot be spliced past: handlebars' own.
 const PARTIAL_BLOCK: &str = "@partial-block";
+
+/// The name [`HashScope`] is registered under: one no template can write.
+pub(super) const HASH_SCOPE: &str = "carta spliced hash";
+
+/// The block a spliced partial call with a hash becomes: its body rendered
+/// over the caller's context, with the hash as block parameters.
+pub(super) struct HashScope;
+
+impl HelperDef for HashScope {
+    fn call<'reg: 'rc, 'rc>(
+        &self,
+        h: &Helper<'rc>,
+        r: &'reg Handlebars<'reg>,
+        ctx: &'rc Context,
+        rc: &mut RenderContext<'reg, 'rc>,
+        out: &mut dyn Output,
+    ) -> HelperResult {
+        let Some(body) = h.template() else {
+            return Ok(());
+        };
+        let mut block = rc.block().cloned().unwrap_or_default();
+        for (key, value) in h.hash() {
+            block.set_block_param(key, BlockParamHolder::Value(value.value().clone()));
+        }
+        rc.push_block(block);
+        let result = body.render(r, ctx, rc, out);
+        rc.pop_block();
+        result
+    }
+}
 
 /// `root` with each call it makes, at any depth, to a partial of `all`
 /// that can be spliced replaced by that partial's elements (themselves
@@ -29,62 +71,138 @@ pub(super) fn splice(root: &Template, all: &HashMap<String, Template>) -> Option
     if !root.elements.iter().all(|e| free_of_decorators(e)) {
         return None;
     }
-    let mut spliced = false;
-    let out = splice_in(root, all, &mut Vec::new(), &mut spliced, false)?;
+    let (out, spliced) = splice_in(root, all, &mut Vec::new(), false)?;
     spliced.then_some(out)
 }
 
-/// `t` with its spliceable calls spliced; in a partial's body (`strict`),
-/// `None` when anything in it could tell it was spliced. `stack` holds the
-/// partials being spliced around `t`.
+/// `t` with its spliceable calls spliced, and whether any was; in a
+/// partial's body (`strict`), `None` when anything in it could tell it was
+/// spliced. `stack` holds the partials being spliced around `t`.
 fn splice_in(
     t: &Template,
     all: &HashMap<String, Template>,
     stack: &mut Vec<String>,
-    spliced: &mut bool,
     strict: bool,
-) -> Option<Template> {
+) -> Option<(Template, bool)> {
+    let mut spliced = false;
     let mut out = t.clone();
     out.elements.clear();
     out.mapping.clear();
     for (i, e) in t.elements.iter().enumerate() {
         let mapping = t.mapping.get(i).cloned();
-        if let Some((name, body)) = callee(e, all, stack) {
+        if let Some((name, body, d)) = callee(e, all, stack) {
             stack.push(name.to_owned());
-            let inner = splice_in(body, all, stack, spliced, true);
+            let inner = splice_in(body, all, stack, true);
+            let inner = inner.filter(|(t, _)| d.hash.is_empty() || !reads_this(t, all, stack));
             stack.pop();
-            if let Some(inner) = inner {
-                *spliced = true;
-                out.elements.extend(inner.elements);
-                out.mapping.extend(inner.mapping);
+            if let Some((inner, _)) = inner {
+                spliced = true;
+                if d.hash.is_empty() {
+                    out.elements.extend(inner.elements);
+                    out.mapping.extend(inner.mapping);
+                } else {
+                    out.elements.push(hash_scope(d, inner));
+                    out.mapping.extend(mapping);
+                }
                 continue;
             }
         }
         if strict && !blind(e, all, stack) {
             return None;
         }
-        out.elements.push(nested(e, all, stack, spliced, strict)?);
+        let (e, inside) = nested(e, all, stack, strict)?;
+        spliced |= inside;
+        out.elements.push(e);
         out.mapping.extend(mapping);
     }
-    Some(out)
+    Some((out, spliced))
 }
 
-/// The partial `e` calls, when `e` is a plain call (no context parameter,
-/// no hash, no indent) of a partial of `all` not already being spliced (a
-/// cycle is left to handlebars to refuse).
-fn callee<'a>(
-    e: &TemplateElement,
+/// The partial `e` calls, and the call, when `e` calls a partial of `all`
+/// not already being spliced (a cycle is left to handlebars to refuse)
+/// without a context parameter or indent, and its hash reads no `this`.
+fn callee<'a, 'e>(
+    e: &'e TemplateElement,
     all: &'a HashMap<String, Template>,
     stack: &[String],
-) -> Option<(&'a str, &'a Template)> {
+) -> Option<(&'a str, &'a Template, &'e DecoratorTemplate)> {
     let TemplateElement::PartialExpression(d) = e else {
         return None;
     };
-    let plain = d.params.is_empty() && d.hash.is_empty();
-    if !plain {
+    if !d.params.is_empty() || d.hash.values().any(parameter_reads_this) {
         return None;
     }
-    partial(e, all, stack)
+    partial(e, all, stack).map(|(name, t)| (name, t, &**d))
+}
+
+/// A block of [`HashScope`] with the hash of the call `d` around `body`.
+fn hash_scope(d: &DecoratorTemplate, mut body: Template) -> TemplateElement {
+    let mut block = Template::compile("{{#scope}}{{/scope}}")
+        .expect("a block parses")
+        .elements
+        .remove(0);
+    if let TemplateElement::HelperBlock(h) = &mut block {
+        h.name = Parameter::Name(HASH_SCOPE.to_owned());
+        h.hash.clone_from(&d.hash);
+        body.name = None;
+        h.template = Some(body);
+    }
+    block
+}
+
+/// Whether a path anywhere in `t` — its blocks, the partials it calls —
+/// starts at `this`, which a partial's hash is merged into.
+fn reads_this(t: &Template, all: &HashMap<String, Template>, stack: &mut Vec<String>) -> bool {
+    t.elements.iter().any(|e| match e {
+        TemplateElement::Expression(h)
+        | TemplateElement::HtmlExpression(h)
+        | TemplateElement::HelperBlock(h) => {
+            helper_reads_this(h)
+                || [&h.template, &h.inverse]
+                    .into_iter()
+                    .flatten()
+                    .any(|t| reads_this(t, all, stack))
+        }
+        TemplateElement::PartialExpression(d) => {
+            if d.params
+                .iter()
+                .chain(d.hash.values())
+                .any(parameter_reads_this)
+            {
+                return true;
+            }
+            // A call left in a spliced body is of a partial outside
+            // `stack` (see `blind`); its context is `this`, hash and all.
+            let Some((name, body)) = partial(e, all, stack) else {
+                return true;
+            };
+            stack.push(name.to_owned());
+            let reads = reads_this(body, all, stack);
+            stack.pop();
+            reads
+        }
+        _ => false,
+    })
+}
+
+fn helper_reads_this(h: &HelperTemplate) -> bool {
+    std::iter::once(&h.name)
+        .chain(&h.params)
+        .chain(h.hash.values())
+        .any(parameter_reads_this)
+}
+
+fn parameter_reads_this(p: &Parameter) -> bool {
+    match p {
+        Parameter::Path(Path::Relative((_, raw))) => {
+            raw.starts_with("this") || raw.starts_with('.')
+        }
+        Parameter::Subexpression(s) => match s.as_element() {
+            TemplateElement::Expression(h) => helper_reads_this(h),
+            _ => true,
+        },
+        _ => false,
+    }
 }
 
 /// The partial `e` calls with whatever parameters, when `e` is a partial
@@ -108,21 +226,23 @@ fn partial<'a>(
         .map(|(k, t)| (k.as_str(), t))
 }
 
-/// `e` with the templates of its block spliced.
+/// `e` with the templates of its block spliced, and whether any call was.
 fn nested(
     e: &TemplateElement,
     all: &HashMap<String, Template>,
     stack: &mut Vec<String>,
-    spliced: &mut bool,
     strict: bool,
-) -> Option<TemplateElement> {
+) -> Option<(TemplateElement, bool)> {
     let mut e = e.clone();
+    let mut spliced = false;
     if let TemplateElement::HelperBlock(h) = &mut e {
         for t in [&mut h.template, &mut h.inverse].into_iter().flatten() {
-            *t = splice_in(t, all, stack, spliced, strict)?;
+            let (inner, inside) = splice_in(t, all, stack, strict)?;
+            *t = inner;
+            spliced |= inside;
         }
     }
-    Some(e)
+    Some((e, spliced))
 }
 
 /// Whether `e` renders the same wherever it stands: no path or variable
@@ -207,6 +327,26 @@ fn free_of_decorators(e: &TemplateElement) -> bool {
     }
 }
 
+/// How many partial calls that copy the whole context (those without a
+/// context parameter) are left in `t`, at any depth.
+#[cfg(test)]
+pub(super) fn calls_left(t: &Template) -> usize {
+    t.elements
+        .iter()
+        .map(|e| match e {
+            TemplateElement::PartialExpression(d) | TemplateElement::PartialBlock(d) => {
+                usize::from(d.params.is_empty())
+            }
+            TemplateElement::HelperBlock(h) => [&h.template, &h.inverse]
+                .into_iter()
+                .flatten()
+                .map(calls_left)
+                .sum(),
+            _ => 0,
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use handlebars::Handlebars;
@@ -221,6 +361,7 @@ mod tests {
         let mut hb = Handlebars::new();
         hb.set_strict_mode(true);
         hb.set_prevent_indent(true);
+        hb.register_helper(HASH_SCOPE, Box::new(HashScope));
         for (name, text) in templates {
             hb.register_template_string(name, text).unwrap();
         }
@@ -268,6 +409,18 @@ mod tests {
                     "{{#each v}}<{{this}}>{{/each}}{{#if v.[0]}}first {{v.[0]}}{{/if}}",
                 ),
             ],
+            // hashes, at the root and in blocks, shadowing a field, nested
+            &[
+                (
+                    "f",
+                    "{{> _h name=deep.x}}|{{#each list}}{{> _h name=a}}{{/each}}|{{name}}",
+                ),
+                (
+                    "_h",
+                    "{{name}}:{{#each @root.list}}{{a}}{{/each}}{{#if @root.deep}}{{> _h2 v=name}}{{/if}}",
+                ),
+                ("_h2", "[{{v}} {{name}}]"),
+            ],
             &[
                 ("f", "{{#each list as |item i|}}{{> _p}}{{/each}}"),
                 ("_p", "{{i}}={{item.a}} {{#with @root.deep}}{{x}}{{/with}}"),
@@ -283,31 +436,41 @@ mod tests {
 
     #[test]
     fn calls_a_partial_could_tell_apart_are_left_to_handlebars() {
-        for case in [
-            // a hash or a context parameter at the root call itself
-            [("f", "{{> _h x=name}}"), ("_h", "{{x}}")],
-            [("f", "{{> _h deep}}"), ("_h", "{{x}}")],
+        let cases: &[&[(&str, &str)]] = &[
+            // a context parameter, or a hash where the partial reads `this`
+            &[("f", "{{> _h deep}}"), ("_h", "{{x}}")],
+            &[
+                ("f", "{{> _h x=name}}"),
+                ("_h", "{{#each this}}{{@key}} {{/each}}"),
+            ],
+            &[("f", "{{> _h x=name}}"), ("_h", "{{this.x}}")],
+            &[
+                ("f", "{{> _h x=name}}"),
+                ("_h", "{{> _i}}"),
+                ("_i", "{{./x}}"),
+            ],
             // climbing out of the partial, directly or through a local
-            [
+            &[
                 ("f", "{{#with deep}}{{> _h}}{{/with}}"),
                 ("_h", "{{../name}}"),
             ],
-            [
+            &[
                 ("f", "{{#each list}}{{> _h}}{{/each}}"),
                 ("_h", "{{#each b}}{{@../index}}{{/each}}"),
             ],
             // an inline partial in the root could shadow the partial's name
-            [
+            &[
                 ("f", "{{#*inline \"_h\"}}in{{/inline}}{{> _h}}"),
                 ("_h", "out"),
             ],
             // a partial block
-            [
+            &[
                 ("f", "{{#> _h}}block{{/_h}}"),
                 ("_h", "{{> @partial-block}}"),
             ],
-        ] {
-            let (was, spliced, original) = both(&case);
+        ];
+        for case in cases {
+            let (was, spliced, original) = both(case);
             assert!(!was, "{case:?}");
             assert_eq!(spliced, original);
         }

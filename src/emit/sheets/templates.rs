@@ -78,6 +78,7 @@ impl<'g> Templates<'g> {
         hb.set_strict_mode(true);
         hb.set_prevent_indent(true);
         helpers::register(&mut hb, icons, game);
+        hb.register_helper(splice::HASH_SCOPE, Box::new(splice::HashScope));
         for (name, text) in [("carta/face", DEFAULT_FACE), ("carta/back", DEFAULT_BACK)] {
             hb.register_template_string(name, text)
                 .expect("the embedded templates parse");
@@ -218,6 +219,17 @@ impl<'g> Templates<'g> {
     ) -> Option<Result<String, RenderError>> {
         let spliced = self.spliced.get(name)?;
         Some(self.hb.render_with_context(spliced, data))
+    }
+
+    /// How many partial calls that copy the whole context the spliced
+    /// templates still make.
+    #[cfg(test)]
+    pub(super) fn calls_left(&self) -> usize {
+        self.spliced
+            .values()
+            .filter_map(|name| self.hb.get_template(name))
+            .map(splice::calls_left)
+            .sum()
     }
 
     /// Template `name` rendered as written, through handlebars' partials.
