@@ -68,7 +68,7 @@ impl HelperDef for HashScope {
 /// spliced); `None` when nothing was (or when `root` declares inline
 /// partials, which could shadow a partial's name).
 pub(super) fn splice(root: &Template, all: &HashMap<String, Template>) -> Option<Template> {
-    if !root.elements.iter().all(|e| free_of_decorators(e)) {
+    if !root.elements.iter().all(free_of_decorators) {
         return None;
     }
     let (out, spliced) = splice_in(root, all, &mut Vec::new(), false)?;

@@ -202,10 +202,12 @@ impl<'g> Templates<'g> {
     /// # Errors
     /// When the template fails on this data (strict mode: a missing field).
     pub(super) fn render(&self, name: &str, data: &Context) -> Result<String, RenderError> {
-        if let Some(spliced) = self.spliced.get(name) {
-            if let Ok(html) = self.hb.render_with_context(spliced, data) {
-                return Ok(html);
-            }
+        if let Some(Ok(html)) = self
+            .spliced
+            .get(name)
+            .map(|spliced| self.hb.render_with_context(spliced, data))
+        {
+            return Ok(html);
         }
         self.hb.render_with_context(name, data)
     }
