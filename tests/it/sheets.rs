@@ -440,6 +440,29 @@ fn a_missing_field_in_strict_mode_points_at_the_template_line_and_the_card() {
     assert_eq!(d["labels"][0]["file"], "cards/mini/cards.toml");
 }
 
+/// A partial spliced into the face that calls it still fails at its own
+/// line: the face renders again as written, through handlebars' partials.
+#[test]
+fn a_missing_field_in_a_spliced_partial_points_at_the_partial_line() {
+    let ws = mini(&card("a", ""));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<div>\n{{> _body n=name}}\n</div>\n",
+    )
+    .write(
+        "templates/mini/_body.hbs",
+        "<h1>{{n}}</h1>\n\n<p>{{fields.text}}</p>\n",
+    );
+    let run = ws.run(["--message-format", "json", "build"]).fails();
+    let d = diag(&run, "sheets::template-render");
+    assert_eq!(
+        (d["file"].as_str(), d["line"].as_u64()),
+        (Some("templates/mini/_body.hbs"), Some(3)),
+        "{d}"
+    );
+    assert_eq!(d["labels"][0]["file"], "cards/mini/cards.toml");
+}
+
 #[test]
 fn a_misnamed_template_is_a_warning_with_a_suggestion() {
     let ws = mini(&card("a", ""));

@@ -27,6 +27,7 @@ mod reads;
 mod renderer;
 mod reuse;
 mod spans;
+mod splice;
 mod templates;
 mod view;
 

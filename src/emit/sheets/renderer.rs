@@ -280,7 +280,7 @@ impl<'g> Renderer<'g> {
         let display = self.game.schemas.kind(&card.kind);
         let raw = card.all_fields();
         let fields = display::display_fields(card, &raw, self.game);
-        let placeholder = serde_json::Map::new();
+        let empty = serde_json::Map::new();
         let view = CardView {
             id: &card.id,
             kind: &card.kind,
@@ -298,10 +298,11 @@ impl<'g> Renderer<'g> {
                     },
                 )
             }),
-            // Put in below: the display fields are this card's own copy
-            // already, and moving them saves cloning every field again.
-            fields: &placeholder,
-            raw: &raw,
+            // Both put in below: the display fields are this card's own
+            // copy, and so are the raw ones when the card keeps them packed;
+            // moving them saves serializing every field again.
+            fields: &empty,
+            raw: &empty,
             images: images.clone(),
             back: kprint.and_then(|k| k.back.as_deref()),
             game: &self.view,
@@ -310,6 +311,7 @@ impl<'g> Renderer<'g> {
         };
         let mut data = serde_json::to_value(&view)?;
         data["fields"] = Value::Object(fields);
+        data["raw"] = Value::Object(raw.into_owned());
         Ok(Context::from(data))
     }
 }
@@ -515,5 +517,54 @@ fn template_error(
                 "on this card",
             )),
         None => d.at(card.file, card.header.clone(), "on this card"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::diag::Diagnostics;
+    use crate::emit::sheets::pool_prints;
+    use crate::game::{Decks, Keep, compile};
+    use crate::load::Workspace;
+
+    /// Every card of every shipped game prints the very same face and back
+    /// from its spliced templates as through handlebars' partials, and every
+    /// partial call of the games is spliced.
+    #[test]
+    fn spliced_templates_print_every_shipped_card_as_handlebars_does() {
+        let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let mut diags = Diagnostics::default();
+        let (mut spliced, mut cards) = (0, 0);
+        for game in ws.game_ids().unwrap() {
+            let g = compile(&mut ws, &game, Decks::Skip, Keep::All, &mut diags)
+                .unwrap()
+                .unwrap();
+            let inputs = Inputs::read(&mut ws, &g, &mut diags).unwrap();
+            let mut found = Vec::new();
+            let r = Renderer::new(ws.jail(), &ws.sources, &g, &inputs, false, &mut found);
+            let prints = pool_prints(&g);
+            let mut images = assets::ImageCache::default();
+            let arts = r.prepare_all(ws.jail(), &ws.sources, &prints, &mut images, &mut found);
+            for (p, art) in prints.iter().zip(&arts) {
+                let context = r.context(*p, r.card_box(&p.card.kind), art).unwrap();
+                let kind = &p.card.kind;
+                for name in [r.templates.face_of(kind), r.templates.back_of(kind)] {
+                    let Some(html) = r.templates.render_spliced(name, &context) else {
+                        continue;
+                    };
+                    let html = html.unwrap_or_else(|e| panic!("{game} {name}: {e}"));
+                    assert_eq!(html, r.templates.render_unspliced(name, &context).unwrap());
+                    spliced += 1;
+                }
+                cards += 1;
+            }
+            // No shipped partial reads anything it could tell a splice by:
+            // the only calls left copy just their context parameter.
+            assert_eq!(r.templates.calls_left(), 0, "{game}");
+        }
+        assert!(cards > 100 && spliced > 50, "{spliced} of {cards} cards");
     }
 }

@@ -13,13 +13,13 @@
 //! A template that does not parse, or fails on a card, is a diagnostic at
 //! the template's line and column.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use handlebars::{Context, Handlebars, RenderError, RenderErrorReason, TemplateError};
 
-use super::helpers;
 use super::icons::IconSet;
+use super::{helpers, splice};
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
 use crate::game::Game;
 
@@ -45,6 +45,9 @@ pub(super) struct Templates<'g> {
     faces: BTreeMap<String, String>,
     backs: BTreeMap<String, String>,
     files: BTreeMap<String, FileId>,
+    /// The faces and backs with their plain partial calls spliced in
+    /// (see [`splice`]), by the name of the template they stand for.
+    spliced: BTreeMap<String, String>,
     /// Whether a template of the game itself mentions `layout`.
     mentions_layout: bool,
     /// The game's extra CSS (`style.css`), if any.
@@ -75,6 +78,7 @@ impl<'g> Templates<'g> {
         hb.set_strict_mode(true);
         hb.set_prevent_indent(true);
         helpers::register(&mut hb, icons, game);
+        hb.register_helper(splice::HASH_SCOPE, Box::new(splice::HashScope));
         for (name, text) in [("carta/face", DEFAULT_FACE), ("carta/back", DEFAULT_BACK)] {
             hb.register_template_string(name, text)
                 .expect("the embedded templates parse");
@@ -84,6 +88,7 @@ impl<'g> Templates<'g> {
             faces: BTreeMap::new(),
             backs: BTreeMap::new(),
             files: BTreeMap::new(),
+            spliced: BTreeMap::new(),
             mentions_layout: false,
             css: String::new(),
         };
@@ -105,7 +110,28 @@ impl<'g> Templates<'g> {
             t.faces.insert(kind.clone(), face.to_owned());
             t.backs.insert(kind.clone(), back);
         }
+        t.splice();
         t
+    }
+
+    /// Registers, beside each face and back that calls plain partials, the
+    /// same template with those partials spliced in.
+    fn splice(&mut self) {
+        let names: BTreeSet<String> = self
+            .faces
+            .values()
+            .chain(self.backs.values())
+            .cloned()
+            .collect();
+        for name in names {
+            let all = self.hb.get_templates();
+            let Some(spliced) = all.get(&name).and_then(|t| splice::splice(t, all)) else {
+                continue;
+            };
+            let as_name = format!("carta/spliced/{name}");
+            self.hb.register_template(&as_name, spliced);
+            self.spliced.insert(name, as_name);
+        }
     }
 
     fn add(
@@ -169,11 +195,52 @@ impl<'g> Templates<'g> {
     }
 
     /// Renders template `name` with `data` (one card's view, made into a
-    /// context once for its face and its back).
+    /// context once for its face and its back): its spliced form when it
+    /// has one, and the template itself when that fails, so that an error
+    /// names the template and line it happened in.
     ///
     /// # Errors
     /// When the template fails on this data (strict mode: a missing field).
     pub(super) fn render(&self, name: &str, data: &Context) -> Result<String, RenderError> {
+        if let Some(Ok(html)) = self
+            .spliced
+            .get(name)
+            .map(|spliced| self.hb.render_with_context(spliced, data))
+        {
+            return Ok(html);
+        }
+        self.hb.render_with_context(name, data)
+    }
+
+    /// Template `name` rendered in its spliced form, if it has one.
+    #[cfg(test)]
+    pub(super) fn render_spliced(
+        &self,
+        name: &str,
+        data: &Context,
+    ) -> Option<Result<String, RenderError>> {
+        let spliced = self.spliced.get(name)?;
+        Some(self.hb.render_with_context(spliced, data))
+    }
+
+    /// How many partial calls that copy the whole context the spliced
+    /// templates still make.
+    #[cfg(test)]
+    pub(super) fn calls_left(&self) -> usize {
+        self.spliced
+            .values()
+            .filter_map(|name| self.hb.get_template(name))
+            .map(splice::calls_left)
+            .sum()
+    }
+
+    /// Template `name` rendered as written, through handlebars' partials.
+    #[cfg(test)]
+    pub(super) fn render_unspliced(
+        &self,
+        name: &str,
+        data: &Context,
+    ) -> Result<String, RenderError> {
         self.hb.render_with_context(name, data)
     }
 
