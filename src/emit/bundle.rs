@@ -2,7 +2,10 @@
 //! load ([`crate::bundle`] is the format and its reader).
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use serde_json::Value;
 
 use super::{EmitError, Emitter, Stage};
 use crate::bundle::{self, BlockKey, DeckRecord, Deflated, PackedRecord, SourceHash};
@@ -93,37 +96,53 @@ pub fn source_hash(game: &Game, ws: &Workspace) -> Result<SourceHash, LoadError>
     Ok(hasher.finish())
 }
 
-/// Each card's translations, in pool order: language → dotted field → text.
-fn translations(game: &Game) -> Vec<bundle::Translated> {
-    game.pool
-        .iter()
-        .map(|card| {
+/// Each card's translations, in pool order (language → dotted field →
+/// text), and the text fields of every card that hold markup, parsed:
+/// each card's packed fields unpacked once for both.
+fn card_texts(game: &Game) -> (Vec<bundle::Translated>, bundle::Markup) {
+    let m = &game.manifest.manifest;
+    let catalogs = &game.i18n.catalogs;
+    let mut markup = bundle::Markup::new();
+    let mut translated = Vec::with_capacity(game.pool.len());
+    for card in game.pool.iter() {
+        let fields = card.all_fields();
+        for field in markup::text_fields(&game.schemas, &card.kind) {
+            let Some(text) = fields.get(&field).and_then(Value::as_str) else {
+                continue;
+            };
+            if let Some(nodes) = stored(&markup::parse_in(m, text)) {
+                markup
+                    .entry(card.id.clone())
+                    .or_default()
+                    .insert(field, nodes);
+            }
+        }
+        let mut out = bundle::Translated::new();
+        if !catalogs.is_empty() {
+            let strings = game.i18n.sources.card_strings_in(card, fields.into_owned());
             let scope = Scope::Card(card.id.clone());
-            let mut out = bundle::Translated::new();
-            for catalog in &game.i18n.catalogs {
-                let texts: std::collections::BTreeMap<String, String> = game
-                    .i18n
-                    .sources
-                    .card_strings(card)
-                    .into_iter()
+            for catalog in catalogs {
+                let texts: BTreeMap<String, String> = strings
+                    .iter()
                     .filter_map(|(field, _, _)| {
                         let entry = catalog.get(&Key::new(scope.clone(), field.clone()))?;
-                        Some((field, entry.text.clone()))
+                        Some((field.clone(), entry.text.clone()))
                     })
                     .collect();
                 if !texts.is_empty() {
                     out.insert(catalog.lang.clone(), texts);
                 }
             }
-            out
-        })
-        .collect()
+        }
+        translated.push(out);
+    }
+    (translated, markup)
 }
 
 /// The game section's texts: the enum labels (the first kind's, in manifest
 /// order, where two kinds label a value) and, per language with a
 /// translation file, the manifest's strings and labels it translates.
-fn game_texts(game: &Game) -> bundle::GameTexts {
+fn game_texts(game: &Game, markup: bundle::Markup) -> bundle::GameTexts {
     let mut texts = bundle::GameTexts::default();
     for kind in game.manifest.manifest.kinds.keys() {
         for p in game
@@ -164,7 +183,7 @@ fn game_texts(game: &Game) -> bundle::GameTexts {
             texts.i18n.insert(catalog.lang.clone(), one);
         }
     }
-    texts.markup = source_markup(game);
+    texts.markup = markup;
     texts
 }
 
@@ -172,24 +191,6 @@ fn game_texts(game: &Game) -> bundle::GameTexts {
 fn stored(nodes: &[markup::Node]) -> Option<serde_json::Value> {
     let plain = matches!(nodes, [] | [markup::Node::Text(_)]);
     (!plain).then(|| serde_json::to_value(nodes).expect("nodes serialize"))
-}
-
-/// The text fields of every card that hold markup, parsed.
-fn source_markup(game: &Game) -> bundle::Markup {
-    let m = &game.manifest.manifest;
-    let mut out = bundle::Markup::new();
-    for card in game.pool.iter() {
-        let fields = card.all_fields();
-        for field in markup::text_fields(&game.schemas, &card.kind) {
-            let Some(text) = fields.get(&field).and_then(serde_json::Value::as_str) else {
-                continue;
-            };
-            if let Some(nodes) = stored(&markup::parse_in(m, text)) {
-                out.entry(card.id.clone()).or_default().insert(field, nodes);
-            }
-        }
-    }
-    out
 }
 
 /// The translated text fields of `catalog` that hold markup, parsed.
@@ -255,7 +256,7 @@ fn encode_reusing(
     deflated: Option<&mut Deflated>,
     diags: &mut Diagnostics,
 ) -> Result<Option<Vec<u8>>, LoadError> {
-    let translated = translations(game);
+    let (translated, markup) = card_texts(game);
     // A game compiled with every field has them packed, as the bundle
     // stores them; any other is packed here.
     let packed: Vec<Cow<'_, PackedFields>> = game
@@ -286,7 +287,7 @@ fn encode_reusing(
     match bundle::encode_records(
         &game.manifest.manifest,
         Some(&game.manifest.written),
-        (&game_texts(game), deflated),
+        (&game_texts(game, markup), deflated),
         &cards,
         decks,
         hash,
