@@ -228,28 +228,21 @@ impl<'a> Document<'_, 'a> {
                 duplex: flip.is_some(),
                 first,
             };
-            if let Some(cache) = cache.as_mut() {
-                self.write_batch_cached(
-                    renderer,
-                    (prints, &art),
-                    cache,
-                    (batch, numbers),
-                    &sheet_out,
-                    (out, &mut failures),
-                )?;
-                continue;
+            let ins = (prints, &art[..]);
+            let outs = (out as &mut dyn Write, &mut failures);
+            match cache.as_mut() {
+                Some(cache) => {
+                    self.write_batch_cached(
+                        renderer,
+                        ins,
+                        cache,
+                        (batch, numbers),
+                        &sheet_out,
+                        outs,
+                    )?;
+                }
+                None => self.write_batch(renderer, ins, (batch, numbers), &sheet_out, outs)?,
             }
-            let mut rendered = renderer.render_all(prints, &art);
-            for (i, r) in rendered.iter_mut().enumerate() {
-                failures.add(self.prints[first + i].card, r);
-            }
-            buf.clear();
-            for (sheet, entry) in batch.iter().zip(numbers) {
-                self.write_sheet(&mut buf, entry.faces_page, sheet, &sheet_out, |i| {
-                    &rendered[i - first]
-                });
-            }
-            out.write_all(buf.as_bytes())?;
         }
         buf.clear();
         page::document_tail(&mut buf);
@@ -258,6 +251,29 @@ impl<'a> Document<'_, 'a> {
             cache.wrote(buf.len());
         }
         Ok(failures)
+    }
+
+    /// Writes one batch of sheets, their cards rendered on every core.
+    fn write_batch(
+        &self,
+        renderer: &Renderer<'_>,
+        (prints, art): (&[Print<'a>], &[&BTreeMap<String, String>]),
+        (batch, numbers): (&[Sheet], &[SheetEntry]),
+        to: &SheetOut<'_>,
+        (out, failures): (&mut dyn Write, &mut Failures<'a>),
+    ) -> io::Result<()> {
+        let first = to.first;
+        let mut rendered = renderer.render_all(prints, art);
+        for (i, r) in rendered.iter_mut().enumerate() {
+            failures.add(self.prints[first + i].card, r);
+        }
+        let mut buf = String::new();
+        for (sheet, entry) in batch.iter().zip(numbers) {
+            self.write_sheet(&mut buf, entry.faces_page, sheet, to, |i| {
+                &rendered[i - first]
+            });
+        }
+        out.write_all(buf.as_bytes())
     }
 
     /// Writes one batch of sheets through the faces cache: each sheet the
