@@ -12,13 +12,10 @@ pub(super) fn esc(s: &str) -> String {
     out
 }
 
-/// The preview's own style. On screen, a page of the sheets out of view
-/// is neither styled nor laid out (`content-visibility: auto`; its size is
-/// the sheets' own, in mm, and once shown its last size is kept), so that
-/// a page of thousands of sheets takes a replaced sheet without laying
-/// out the others; the fit script's measurements still lay out what they
-/// read. Printing, and the export browser, which loads the sheets without
-/// this page, lay out every page.
+/// The preview's own style. (Not `content-visibility: auto` on the
+/// sheets: at 20,000 cards the fit script's first pass, which reads every
+/// card's size, then lays out each skipped page on its own, and the page
+/// took over five minutes to load — docs/performance.md.)
 const STYLE: &str = r"<style>
 .carta-live { font: 14px/1.4 system-ui, sans-serif; }
 #carta-bar { position: sticky; top: 0; z-index: 10; background: #222; color: #eee; padding: 6px 12px; display: flex; gap: 16px; align-items: baseline; }
@@ -30,7 +27,6 @@ const STYLE: &str = r"<style>
 #carta-warnings { position: fixed; right: 12px; bottom: 12px; max-width: min(720px, 90vw); max-height: 50vh; overflow: auto; z-index: 20; background: #fff8e1; color: #3e2c00; border: 2px solid #e0a800; border-radius: 6px; padding: 6px 12px; box-shadow: 0 2px 12px #0006; }
 #carta-warnings summary { cursor: pointer; font-weight: bold; } #carta-warnings .help { color: #6b4e00; }
 @media print { .carta-live { display: none !important; } }
-@media screen { .carta-sheet { content-visibility: auto; contain-intrinsic-size: auto none; } }
 </style>";
 
 /// The live-update script: when the generation moves past the one this
