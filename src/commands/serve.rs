@@ -51,7 +51,7 @@ pub(crate) fn catalog(
             compiled.push(game);
         }
     }
-    let catalog = super::serving::catalog_of(&mut ws, compiled, diags)?;
+    let catalog = super::serving::catalog_of(&mut ws, compiled, None, diags)?;
     Ok((catalog, ws))
 }
 

@@ -3,20 +3,23 @@
 //! served page in the desktop's browser.
 
 use crate::diag::{Diagnostics, Severity};
-use crate::emit::sheets::{self, Faces, Inputs};
+use crate::emit::sheets::{self, FaceMemo, Faces, Inputs};
 use crate::game::{self, Game};
 use crate::load::{LoadError, Workspace};
 use crate::server::{Catalog, Served};
 
 /// The catalog of `games`, compiled clean with every field: each game's
 /// faces rendered, and rendered again in each language the game ships a
-/// translation into; a game whose faces fail is left out (reported).
+/// translation into; a game whose faces fail is left out (reported). With
+/// `memo` (a watch process's), the faces of the last round whose inputs
+/// did not change are taken again instead of rendered.
 ///
 /// # Errors
 /// When a game's templates cannot be read.
 pub(super) fn catalog_of(
     ws: &mut Workspace,
     games: Vec<Game>,
+    mut memo: Option<&mut FaceMemo>,
     diags: &mut Diagnostics,
 ) -> Result<Catalog, LoadError> {
     let mut served = Vec::new();
@@ -24,16 +27,20 @@ pub(super) fn catalog_of(
         let before = diags.error_count();
         let inputs = Inputs::read(ws, &game, diags)?;
         let mut found = Vec::new();
-        let faces = sheets::faces(ws.jail(), &ws.sources, &game, &inputs, &mut found);
+        let at = (ws.jail(), &ws.sources);
+        let faces = sheets::faces(at, &game, &inputs, memo.as_deref_mut(), &mut found);
         diags.extend(found);
         if diags.error_count() == before {
-            let translations = translations(ws, &game, &inputs)?;
+            let translations = translations(ws, &game, &inputs, memo.as_deref_mut())?;
             served.push(Served {
                 game,
                 faces,
                 translations,
             });
         }
+    }
+    if let Some(memo) = memo {
+        memo.next_round();
     }
     Ok(Catalog::new(ws.root().to_path_buf(), served))
 }
@@ -46,6 +53,7 @@ fn translations(
     ws: &mut Workspace,
     game: &Game,
     inputs: &Inputs,
+    mut memo: Option<&mut FaceMemo>,
 ) -> Result<Vec<(String, Game, Faces)>, LoadError> {
     let m = &game.manifest.manifest;
     if m.translations.is_empty() {
@@ -56,7 +64,8 @@ fn translations(
     for tag in m.translations.iter().filter(|t| **t != m.language) {
         let (localized, _) = game.localized(tag, &sources);
         let mut found = Vec::new();
-        let faces = sheets::faces(ws.jail(), &ws.sources, &localized, inputs, &mut found);
+        let at = (ws.jail(), &ws.sources);
+        let faces = sheets::faces(at, &localized, inputs, memo.as_deref_mut(), &mut found);
         if !found.iter().any(|d| d.severity == Severity::Error) {
             out.push((tag.clone(), localized, faces));
         }

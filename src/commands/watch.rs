@@ -10,16 +10,16 @@ use std::error::Error;
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use notify::{RecursiveMode, Watcher as _, recommended_watcher};
 
 use super::Report;
 use crate::diag::{Diagnostics, Format, Renderer, Severity, SourceMap};
-use crate::emit::sheets::SheetOptions;
 use crate::emit::sheets::overflow;
+use crate::emit::sheets::{FaceMemo, SheetOptions};
 use crate::game::{self, Game, Keep};
 use crate::limits::{MAX_DIAGNOSTICS_VAR, max_diagnostics_per_file};
 use crate::load::Workspace;
@@ -92,6 +92,7 @@ pub(crate) fn watch(
         live: live.clone(),
         clear: std::io::stderr().is_terminal(),
         seen: HashMap::new(),
+        memo: Mutex::default(),
     };
     for dir in ["cards", "schemas", "templates"] {
         watcher.remember(&root.join(dir));
@@ -206,6 +207,9 @@ struct Watcher {
     /// Each source file's last known length and modification time: the
     /// watcher also reports files merely opened (by carta's own reads).
     seen: HashMap<PathBuf, Option<(u64, SystemTime)>>,
+    /// The deck builder's faces of the last round, rendered again only
+    /// when what they were rendered from changed.
+    memo: Mutex<FaceMemo>,
 }
 
 impl Watcher {
@@ -392,9 +396,11 @@ impl Watcher {
         let catalog = match (&self.live, units) {
             (Some(_), Some(_)) => {
                 // The builder's own problems are the check's, shown already.
+                let mut memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
                 Some(super::serving::catalog_of(
                     &mut ws,
                     compiled,
+                    Some(&mut memo),
                     &mut Diagnostics::new(),
                 )?)
             }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
+use serde_json::Value;
 
 use super::{EmitError, Emitter, Stage};
 use crate::bundle::{self, BlockKey, DeckRecord, Deflated, PackedRecord, SourceHash};
@@ -96,37 +97,79 @@ pub fn source_hash(game: &Game, ws: &Workspace) -> Result<SourceHash, LoadError>
     Ok(hasher.finish())
 }
 
-/// Each card's translations, in pool order: language → dotted field → text.
-fn translations(game: &Game) -> Vec<bundle::Translated> {
-    game.pool
-        .iter()
+/// Each card's translations, in pool order (language → dotted field →
+/// text), and the text fields of every card that hold markup, parsed:
+/// each card's packed fields unpacked once for both.
+fn card_texts(game: &Game) -> (Vec<bundle::Translated>, bundle::Markup) {
+    let m = &game.manifest.manifest;
+    // Each kind's text fields found once, and the cards on every core: a
+    // serial walk was a twentieth of a build.
+    let text_fields: BTreeMap<&str, Vec<String>> = m
+        .kinds
+        .keys()
+        .map(|k| (k.as_str(), markup::text_fields(&game.schemas, k)))
+        .collect();
+    let cards: Vec<&RawCard> = game.pool.iter().collect();
+    let per_card: Vec<_> = cards
+        .par_iter()
         .map(|card| {
-            let scope = Scope::Card(card.id.clone());
-            let mut out = bundle::Translated::new();
-            for catalog in &game.i18n.catalogs {
-                let texts: std::collections::BTreeMap<String, String> = game
-                    .i18n
-                    .sources
-                    .card_strings(card)
-                    .into_iter()
-                    .filter_map(|(field, _, _)| {
-                        let entry = catalog.get(&Key::new(scope.clone(), field.clone()))?;
-                        Some((field, entry.text.clone()))
-                    })
-                    .collect();
-                if !texts.is_empty() {
-                    out.insert(catalog.lang.clone(), texts);
-                }
-            }
-            out
+            let fields = card.all_fields();
+            let names = text_fields
+                .get(card.kind.as_str())
+                .map_or(&[][..], Vec::as_slice);
+            let texts: BTreeMap<String, Value> = names
+                .iter()
+                .filter_map(|field| {
+                    let text = fields.get(field)?.as_str()?;
+                    Some((field.clone(), stored(&markup::parse_in(m, text))?))
+                })
+                .collect();
+            let marked = (!texts.is_empty()).then(|| (card.id.clone(), texts));
+            (card_translations(game, card, fields), marked)
         })
-        .collect()
+        .collect();
+    let mut markup = bundle::Markup::new();
+    let mut translated = Vec::with_capacity(per_card.len());
+    for (one, marked) in per_card {
+        translated.push(one);
+        markup.extend(marked);
+    }
+    (translated, markup)
+}
+
+/// One card's translations (language → dotted field → text), from its
+/// unpacked `fields`.
+fn card_translations(
+    game: &Game,
+    card: &RawCard,
+    fields: Cow<'_, serde_json::Map<String, Value>>,
+) -> bundle::Translated {
+    let catalogs = &game.i18n.catalogs;
+    let mut out = bundle::Translated::new();
+    if catalogs.is_empty() {
+        return out;
+    }
+    let strings = game.i18n.sources.card_strings_in(card, fields.into_owned());
+    let scope = Scope::Card(card.id.clone());
+    for catalog in catalogs {
+        let texts: BTreeMap<String, String> = strings
+            .iter()
+            .filter_map(|(field, _, _)| {
+                let entry = catalog.get(&Key::new(scope.clone(), field.clone()))?;
+                Some((field.clone(), entry.text.clone()))
+            })
+            .collect();
+        if !texts.is_empty() {
+            out.insert(catalog.lang.clone(), texts);
+        }
+    }
+    out
 }
 
 /// The game section's texts: the enum labels (the first kind's, in manifest
 /// order, where two kinds label a value) and, per language with a
 /// translation file, the manifest's strings and labels it translates.
-fn game_texts(game: &Game) -> bundle::GameTexts {
+fn game_texts(game: &Game, markup: bundle::Markup) -> bundle::GameTexts {
     let mut texts = bundle::GameTexts::default();
     for kind in game.manifest.manifest.kinds.keys() {
         for p in game
@@ -167,7 +210,7 @@ fn game_texts(game: &Game) -> bundle::GameTexts {
             texts.i18n.insert(catalog.lang.clone(), one);
         }
     }
-    texts.markup = source_markup(game);
+    texts.markup = markup;
     texts
 }
 
@@ -175,38 +218,6 @@ fn game_texts(game: &Game) -> bundle::GameTexts {
 fn stored(nodes: &[markup::Node]) -> Option<serde_json::Value> {
     let plain = matches!(nodes, [] | [markup::Node::Text(_)]);
     (!plain).then(|| serde_json::to_value(nodes).expect("nodes serialize"))
-}
-
-/// The text fields of every card that hold markup, parsed.
-fn source_markup(game: &Game) -> bundle::Markup {
-    let m = &game.manifest.manifest;
-    // Each kind's text fields found once, and the cards (each unpacked and
-    // parsed) on every core: a serial walk was a twentieth of a build.
-    let text_fields: BTreeMap<&str, Vec<String>> = m
-        .kinds
-        .keys()
-        .map(|k| (k.as_str(), markup::text_fields(&game.schemas, k)))
-        .collect();
-    let cards: Vec<&RawCard> = game.pool.iter().collect();
-    let parsed: Vec<(String, BTreeMap<String, serde_json::Value>)> = cards
-        .par_iter()
-        .filter_map(|card| {
-            let names = text_fields.get(card.kind.as_str())?;
-            if names.is_empty() {
-                return None;
-            }
-            let fields = card.all_fields();
-            let texts: BTreeMap<String, serde_json::Value> = names
-                .iter()
-                .filter_map(|field| {
-                    let text = fields.get(field)?.as_str()?;
-                    Some((field.clone(), stored(&markup::parse_in(m, text))?))
-                })
-                .collect();
-            (!texts.is_empty()).then(|| (card.id.clone(), texts))
-        })
-        .collect();
-    parsed.into_iter().collect()
 }
 
 /// The translated text fields of `catalog` that hold markup, parsed.
@@ -272,7 +283,7 @@ fn encode_reusing(
     deflated: Option<&mut Deflated>,
     diags: &mut Diagnostics,
 ) -> Result<Option<Vec<u8>>, LoadError> {
-    let translated = translations(game);
+    let (translated, markup) = card_texts(game);
     // A game compiled with every field has them packed, as the bundle
     // stores them; any other is packed here.
     let packed: Vec<Cow<'_, PackedFields>> = game
@@ -303,7 +314,7 @@ fn encode_reusing(
     match bundle::encode_records(
         &game.manifest.manifest,
         Some(&game.manifest.written),
-        (&game_texts(game), deflated),
+        (&game_texts(game, markup), deflated),
         &cards,
         decks,
         hash,

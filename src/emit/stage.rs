@@ -136,6 +136,17 @@ impl Stage {
         Ok(BufWriter::new(file))
     }
 
+    /// The file at `path` (relative to the output folder) as the last
+    /// build put it in place, opened for reading without following a link
+    /// (the faces cache reads the last sheets from it); `None` when there
+    /// is none, or something else than a regular file is there.
+    pub fn committed(&mut self, path: &Path) -> Option<File> {
+        self.ensure().ok()?;
+        let (out, _) = self.open.as_ref()?;
+        let (dir, name) = write::split(path);
+        out.existing(dir).ok()??.open_read(name).ok()?
+    }
+
     /// Where `path` (relative to the output folder) is staged on disk, for
     /// a reader of what was written (the browser that measures the
     /// sheets); `None` before anything was staged.

@@ -881,14 +881,35 @@ fn a_cached_face_follows_the_cards_it_shows_and_a_damaged_cache_is_not_trusted()
     );
     assert_cached_build_is_fresh(&ws, "mini", "a renamed ally");
     assert!(html(&ws).contains("Carta b ally of Ana"), "{}", html(&ws));
-    // Every byte of the faces flipped: the checksums refuse them all.
+    // The cache keeps no HTML: the faces are read from the last output,
+    // and a byte changed there (its length kept) is not copied on.
     let path = ws.path().join("build/.cache/mini.sheets.faces");
+    let output = ws.path().join("build/mini/sheets/index.html");
+    assert!(fs::metadata(&path).unwrap().len() < fs::metadata(&output).unwrap().len() / 4);
+    for (at, what) in [
+        ("<p>Carta b", "a damaged sheet"),
+        ("<p>Ana", "a damaged face"),
+    ] {
+        let mut bytes = fs::read(&output).unwrap();
+        let body = bytes
+            .windows(at.len())
+            .position(|w| w == at.as_bytes())
+            .unwrap();
+        bytes[body + 3] = b'X';
+        fs::write(&output, bytes).unwrap();
+        assert_cached_build_is_fresh(&ws, "mini", what);
+        assert!(!html(&ws).contains("<p>X"));
+    }
+    // The index damaged: it is not read.
     let mut bytes = fs::read(&path).unwrap();
-    let body = bytes.windows(5).position(|w| w == b"<p>Ca").unwrap();
-    bytes[body + 3] = b'X';
+    let last = bytes.len() - 30;
+    bytes[last] ^= 1;
     fs::write(&path, bytes).unwrap();
-    assert_cached_build_is_fresh(&ws, "mini", "a damaged cache");
-    assert!(!html(&ws).contains("<p>Xarta"));
+    assert_cached_build_is_fresh(&ws, "mini", "a damaged index");
+    // A foreign output of the same length: nothing of it is taken.
+    let len = fs::metadata(&output).unwrap().len();
+    fs::write(&output, vec![b' '; usize::try_from(len).unwrap()]).unwrap();
+    assert_cached_build_is_fresh(&ws, "mini", "a foreign output");
     fs::write(&path, b"not a cache").unwrap();
     assert_cached_build_is_fresh(&ws, "mini", "a cache that is no cache");
 }

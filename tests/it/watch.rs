@@ -553,3 +553,76 @@ async fn checked(client: &Client, n: &str) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Each card's face in the deck builder's catalog of `game`, by id.
+fn builder_faces(url: &str, game: &str) -> std::collections::BTreeMap<String, String> {
+    let (status, body) = crate::serve::http(
+        url,
+        "GET",
+        &format!("/api/games/{game}"),
+        &serde_json::Value::Null,
+    );
+    assert_eq!(status, 200, "{body}");
+    body["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_str().unwrap().to_owned(),
+                c["face"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_deck_builders_faces_of_a_later_round_follow_the_cards_they_show() {
+    use crate::sheets::{card, mini};
+    let ws = mini(&format!(
+        "{}{}{}",
+        card("a", "text = \"x\""),
+        card("b", "text = \"y\"\nally = \"a\""),
+        card("c", "text = \"z\"")
+    ));
+    let schema = ws.read("schemas/mini/card.schema.json").replace(
+        "\"art\": { \"type\": \"string\" }",
+        "\"art\": { \"type\": \"string\" },\n    \"ally\": { \"type\": \"string\", \"x-carta-ref\": \"card\" }",
+    );
+    ws.write("schemas/mini/card.schema.json", schema).write(
+        "templates/mini/card.hbs",
+        "<p>{{name}}{{#if fields.ally}} ally of {{fields.ally}}{{/if}}</p>\n",
+    );
+    let (_watch, url) = start_watch(ws.path());
+    let faces = builder_faces(&url, "mini");
+    assert!(faces["b"].contains("Carta b ally of Carta a"), "{faces:?}");
+    // b's card is unchanged: the face remembered from the last round
+    // would show a's old name; it follows the rename.
+    let cards = ws.read("cards/mini/cards.toml");
+    ws.write(
+        "cards/mini/cards.toml",
+        cards.replacen("\"Carta a\"", "\"Ana\"", 1),
+    );
+    wait_until(
+        Duration::from_secs(20),
+        "the builder shows the new name",
+        || builder_faces(&url, "mini")["a"].contains("<p>Ana"),
+    );
+    let faces = builder_faces(&url, "mini");
+    assert!(faces["b"].contains("Carta b ally of Ana"), "{faces:?}");
+    assert!(faces["c"].contains("<p>Carta c</p>"), "{faces:?}");
+    // A template edit: no face is taken from the last round.
+    ws.write(
+        "templates/mini/card.hbs",
+        "<p class=\"again\">{{name}}</p>\n",
+    );
+    wait_until(
+        Duration::from_secs(20),
+        "the builder shows the new template",
+        || {
+            builder_faces(&url, "mini")
+                .values()
+                .all(|f| f.contains("class=\"again\""))
+        },
+    );
+}

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use super::assets::ImageCache;
 use super::geometry::CardBox;
 use super::renderer::{self, Failures, Renderer};
+use super::reuse::{self, FaceMemo};
 use super::{
     BASE_CSS, Inputs, OutputFile, Print, Selection, SizeView, Subject, error_count, image_files,
     sheet_order,
@@ -36,7 +37,7 @@ fn render_faces<'a>(
     game: &Game,
     inputs: &Inputs,
     selection: &Selection<'a>,
-    ink_saver: bool,
+    (ink_saver, memo): (bool, Option<&mut FaceMemo>),
     diags: &mut Vec<Diagnostic>,
 ) -> Rendered<'a> {
     let renderer = Renderer::new(jail, sources, game, inputs, ink_saver, diags);
@@ -44,7 +45,13 @@ fn render_faces<'a>(
     let mut images = ImageCache::default();
     let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
     let arts: Vec<&BTreeMap<String, String>> = arts.iter().collect();
-    let mut rendered = renderer.render_all(&prints, &arts);
+    let mut rendered = match memo {
+        Some(memo) => {
+            let key = reuse::game_key(game, inputs, sources, renderer.icons(), ink_saver);
+            reuse::render_remembered(&renderer, (game, key), (&prints, &arts), memo)
+        }
+        None => renderer.render_all(&prints, &arts),
+    };
     let mut failures = Failures::default();
     for (p, r) in prints.iter().zip(&mut rendered) {
         failures.add(p.card, r);
@@ -102,7 +109,7 @@ pub fn render_cards(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<CardSet> {
     let errors_before = error_count(diags);
-    let faces = render_faces(jail, sources, game, inputs, selection, false, diags);
+    let faces = render_faces(jail, sources, game, inputs, selection, (false, None), diags);
     if error_count(diags) > errors_before {
         return None;
     }
@@ -150,12 +157,14 @@ pub struct Faces {
 
 /// Renders every card's face of `game` with its templates (as `carta
 /// build` prints them), reporting problems into `diags`; a card whose
-/// template fails has an empty face.
+/// template fails has an empty face. With `memo`, the faces it remembers
+/// from the last round are taken again when nothing they were rendered
+/// from changed (the faces are the same), and this round's remembered.
 pub fn faces(
-    jail: &Jail,
-    sources: &SourceMap,
+    (jail, sources): (&Jail, &SourceMap),
     game: &Game,
     inputs: &Inputs,
+    memo: Option<&mut FaceMemo>,
     diags: &mut Vec<Diagnostic>,
 ) -> Faces {
     let ink_saver = game
@@ -173,7 +182,15 @@ pub fn faces(
             .collect(),
         notes: Vec::new(),
     };
-    let rendered = render_faces(jail, sources, game, inputs, &selection, ink_saver, diags);
+    let rendered = render_faces(
+        jail,
+        sources,
+        game,
+        inputs,
+        &selection,
+        (ink_saver, memo),
+        diags,
+    );
     let cards = rendered
         .prints
         .iter()

@@ -123,14 +123,13 @@ pub fn render(
     };
     let mut cache = faces.and_then(|at| {
         let key = reuse::game_key(game, inputs, sources, renderer.icons(), build.ink_saver);
-        FaceCache::open(at.root, at.name, key)
+        let duplex = Flip::of(build.duplex, build.page.orientation).is_some();
+        FaceCache::open(at, key, (reuse::key_of_debug(&build), duplex))
     });
     let failures = doc.write(&renderer, (&arts, &mut cache), &sheets, index)?;
     failures.report(&renderer, sources, diags);
     if error_count(diags) > errors_before {
-        if let Some(cache) = cache {
-            cache.discard();
-        }
+        // The old index stays: it describes the output that stays.
         return Ok(None);
     }
     if let Some(cache) = cache {
@@ -159,6 +158,18 @@ fn paginate(
         }
     }
     sheets
+}
+
+/// What every sheet of a document is written with.
+struct SheetOut<'t> {
+    /// Each grid's text.
+    texts: &'t [GridText],
+    /// Each grid's key, for the faces cache.
+    grid_keys: &'t [reuse::Key],
+    /// Whether each sheet has a backs page.
+    duplex: bool,
+    /// The first print of the batch being written.
+    first: usize,
 }
 
 /// One sheets document being written: the selection and how it is laid out.
@@ -197,12 +208,13 @@ impl<'a> Document<'_, 'a> {
             .iter()
             .map(|g| GridText::new(g, flip, self.build.cut_lines))
             .collect();
+        let grid_keys: Vec<reuse::Key> = self.grids.iter().map(reuse::key_of_debug).collect();
         let mut failures = Failures::default();
-        // The prints before this one are in the new cache already (a print
-        // whose copies span two batches is rendered by both).
-        let mut cached = 0;
+        if let Some(cache) = cache.as_mut() {
+            cache.wrote(buf.len());
+        }
         for (b, batch) in sheets.chunks(SHEETS_PER_BATCH).enumerate() {
-            buf.clear();
+            let numbers = &cover.sheets[b * SHEETS_PER_BATCH..];
             let first = batch[0].slots[0].0;
             let end = batch
                 .last()
@@ -210,30 +222,127 @@ impl<'a> Document<'_, 'a> {
                 .map_or(first, |s| s.0 + 1);
             let art: Vec<&BTreeMap<String, String>> = arts[first..end].iter().collect();
             let prints = &self.prints[first..end];
-            let mut rendered = match cache.as_mut() {
-                Some(cache) => {
-                    let fresh = cached.max(first) - first;
-                    reuse::render_batch(renderer, self.game, (prints, &art), cache, fresh)?
-                }
-                None => renderer.render_all(prints, &art),
+            let sheet_out = SheetOut {
+                texts: &texts,
+                grid_keys: &grid_keys,
+                duplex: flip.is_some(),
+                first,
             };
-            cached = end;
-            for (i, r) in rendered.iter_mut().enumerate() {
-                failures.add(self.prints[first + i].card, r);
+            let ins = (prints, &art[..]);
+            let outs = (out as &mut dyn Write, &mut failures);
+            match cache.as_mut() {
+                Some(cache) => {
+                    self.write_batch_cached(
+                        renderer,
+                        ins,
+                        cache,
+                        (batch, numbers),
+                        &sheet_out,
+                        outs,
+                    )?;
+                }
+                None => self.write_batch(renderer, ins, (batch, numbers), &sheet_out, outs)?,
             }
-            for (k, sheet) in batch.iter().enumerate() {
-                let number = cover.sheets[b * SHEETS_PER_BATCH + k].faces_page;
-                let text = &texts[sheet.grid];
-                self.write_sheet(&mut buf, number, sheet, text, flip.is_some(), |i| {
-                    &rendered[i - first]
-                });
-            }
-            out.write_all(buf.as_bytes())?;
         }
         buf.clear();
         page::document_tail(&mut buf);
         out.write_all(buf.as_bytes())?;
+        if let Some(cache) = cache.as_mut() {
+            cache.wrote(buf.len());
+        }
         Ok(failures)
+    }
+
+    /// Writes one batch of sheets, their cards rendered on every core.
+    fn write_batch(
+        &self,
+        renderer: &Renderer<'_>,
+        (prints, art): (&[Print<'a>], &[&BTreeMap<String, String>]),
+        (batch, numbers): (&[Sheet], &[SheetEntry]),
+        to: &SheetOut<'_>,
+        (out, failures): (&mut dyn Write, &mut Failures<'a>),
+    ) -> io::Result<()> {
+        let first = to.first;
+        let mut rendered = renderer.render_all(prints, art);
+        for (i, r) in rendered.iter_mut().enumerate() {
+            failures.add(self.prints[first + i].card, r);
+        }
+        let mut buf = String::new();
+        for (sheet, entry) in batch.iter().zip(numbers) {
+            self.write_sheet(&mut buf, entry.faces_page, sheet, to, |i| {
+                &rendered[i - first]
+            });
+        }
+        out.write_all(buf.as_bytes())
+    }
+
+    /// Writes one batch of sheets through the faces cache: each sheet the
+    /// last output holds as it is copied whole, the others written with
+    /// their cards' faces taken from the last output or rendered (on every
+    /// core).
+    fn write_batch_cached(
+        &self,
+        renderer: &Renderer<'_>,
+        (prints, art): (&[Print<'a>], &[&BTreeMap<String, String>]),
+        cache: &mut FaceCache,
+        (batch, numbers): (&[Sheet], &[SheetEntry]),
+        to: &SheetOut<'_>,
+        (out, failures): (&mut dyn Write, &mut Failures<'a>),
+    ) -> io::Result<()> {
+        let first = to.first;
+        let keys = cache.keys(prints, art);
+        let cards = |sheet: &Sheet| -> Vec<reuse::Key> {
+            sheet.slots.iter().map(|&(p, _)| keys[p - first]).collect()
+        };
+        let sheet_keys: Vec<reuse::Key> = batch
+            .iter()
+            .zip(numbers)
+            .map(|(sheet, entry)| {
+                let slots: Vec<(reuse::Key, u32)> = sheet
+                    .slots
+                    .iter()
+                    .map(|&(p, copy)| (keys[p - first], copy))
+                    .collect();
+                cache.sheet_key(entry.faces_page, to.grid_keys[sheet.grid], &slots)
+            })
+            .collect();
+        let reused: Vec<Option<reuse::Reused>> = batch
+            .iter()
+            .zip(&sheet_keys)
+            .map(|(sheet, key)| cache.old_sheet(key, &cards(sheet), self.game))
+            .collect();
+        let mut needed = vec![false; prints.len()];
+        for (sheet, _) in batch.iter().zip(&reused).filter(|(_, r)| r.is_none()) {
+            for &(p, _) in &sheet.slots {
+                needed[p - first] = true;
+            }
+        }
+        let mut rendered =
+            reuse::render_batch(renderer, self.game, (prints, art, &keys), &needed, cache);
+        for (i, r) in rendered.iter_mut().enumerate() {
+            failures.add(self.prints[first + i].card, r);
+        }
+        let mut buf = String::new();
+        for (((sheet, entry), key), old) in batch.iter().zip(numbers).zip(sheet_keys).zip(&reused) {
+            if let Some(old) = old {
+                out.write_all(&old.bytes)?;
+                cache.copied(old, &cards(sheet));
+                continue;
+            }
+            buf.clear();
+            let (faces, backs) = self.write_sheet(&mut buf, entry.faces_page, sheet, to, |i| {
+                &rendered[i - first]
+            });
+            out.write_all(buf.as_bytes())?;
+            let mut backs = backs.into_iter();
+            let placed = sheet
+                .slots
+                .iter()
+                .zip(faces)
+                .map(|(&(p, _), face)| (keys[p - first], face, backs.next()));
+            cache.wrote_sheet(key, buf.as_bytes(), placed);
+        }
+        Ok(())
     }
 
     /// The cover: what is printed, how, and the table of sheets.
@@ -300,16 +409,17 @@ impl<'a> Document<'_, 'a> {
         cover
     }
 
-    /// Writes one sheet's faces page, and its backs page when duplex.
+    /// Writes one sheet's faces page, and its backs page when duplex;
+    /// returns where each card's face and back went in `out`.
     fn write_sheet<'r>(
         &self,
         out: &mut String,
         faces_page: usize,
         sheet: &Sheet,
-        text: &GridText,
-        duplex: bool,
+        to: &SheetOut<'_>,
         rendered: impl Fn(usize) -> &'r renderer::Rendered,
-    ) {
+    ) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+        let text = &to.texts[sheet.grid];
         let placed = |side: Side| -> Vec<Placed<'_>> {
             sheet
                 .slots
@@ -332,10 +442,13 @@ impl<'a> Document<'_, 'a> {
                 })
                 .collect()
         };
-        page::sheet(out, faces_page, Side::Faces, text, &placed(Side::Faces));
-        if duplex {
-            page::sheet(out, faces_page + 1, Side::Backs, text, &placed(Side::Backs));
-        }
+        let faces = page::sheet(out, faces_page, Side::Faces, text, &placed(Side::Faces));
+        let backs = if to.duplex {
+            page::sheet(out, faces_page + 1, Side::Backs, text, &placed(Side::Backs))
+        } else {
+            Vec::new()
+        };
+        (faces, backs)
     }
 }
 

@@ -126,9 +126,15 @@ impl SheetsEmitter<'_> {
             game.id(),
             self.dir.to_string_lossy().replace(['/', '\\'], "-")
         );
+        let output = if self.cached {
+            stage.committed(&self.folder(game).join("index.html"))
+        } else {
+            None
+        };
         let faces = self.cached.then(|| FacesAt {
             root: ws.root(),
             name: &name,
+            output,
         });
         let written = render(
             ws.jail(),

@@ -37,7 +37,7 @@ pub use document::render;
 pub use emitter::SheetsEmitter;
 pub use inputs::Inputs;
 pub use page::FIT_SCRIPT;
-pub use reuse::FacesAt;
+pub use reuse::{FaceMemo, FacesAt};
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 

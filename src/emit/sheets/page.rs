@@ -3,6 +3,7 @@
 //! card box is absolutely placed in mm, so the browser prints it 1:1.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 
 use super::geometry::{Flip, Grid, Line, Rect, mm};
 use super::icons::escape_into;
@@ -141,14 +142,15 @@ pub(super) fn document_tail(out: &mut String) {
     out.push_str("</body>\n</html>\n");
 }
 
-/// Writes one page of card boxes with its crop marks.
+/// Writes one page of card boxes with its crop marks; returns where each
+/// card's HTML went in `out` (what the faces cache points to).
 pub(super) fn sheet(
     out: &mut String,
     number: usize,
     side: Side,
     grid: &GridText,
     cards: &[Placed<'_>],
-) {
+) -> Vec<Range<usize>> {
     let side_name = match side {
         Side::Faces => "faces",
         Side::Backs => "backs",
@@ -162,6 +164,7 @@ pub(super) fn sheet(
         Side::Faces => ("face", &grid.faces),
         Side::Backs => ("back", &grid.backs),
     };
+    let mut at = Vec::with_capacity(cards.len());
     for c in cards {
         out.push_str("<div class=\"carta-card carta-");
         out.push_str(face_or_back);
@@ -174,11 +177,14 @@ pub(super) fn sheet(
             "\" data-copy=\"{}\" data-slot=\"{}\" style=\"{}\">",
             c.copy, c.slot, styles[c.slot]
         );
+        let start = out.len();
         out.push_str(c.html.trim());
+        at.push(start..out.len());
         out.push_str("</div>\n");
     }
     out.push_str(&grid.marks);
     out.push_str("</section>\n");
+    at
 }
 
 /// One row of the cover's table of sheets.

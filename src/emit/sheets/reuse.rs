@@ -1,8 +1,10 @@
 //! The build's cache of rendered faces, `build/.cache/<game>.<sheets>.faces`:
-//! each printed card's face and back as the last build rendered them, keyed
-//! by everything they were rendered from, so that a rebuild renders only
-//! the cards whose inputs changed and copies the others' HTML (the sheets
-//! are byte for byte those of a build without it).
+//! where the last build's `index.html` holds each printed card's face and
+//! back, and each sheet, keyed by everything they were rendered from, so
+//! that a rebuild renders only the cards whose inputs changed, copies each
+//! unchanged sheet whole from the last output, and takes the other faces
+//! it needs from there (the sheets are byte for byte those of a build
+//! without it).
 //!
 //! A card's key covers the game's key — carta's version, the templates, the
 //! icons, the manifest, the schemas, the printed language's translations,
@@ -11,31 +13,38 @@
 //! URLs. What a face reads of *other* cards (a reference shown by the named
 //! card's name, the `card` helper) is recorded as it renders: the entry
 //! names those cards with a hash of each, and serves only while each is
-//! unchanged.
+//! unchanged. A sheet's key covers the layout (paper, margins, duplex, cut
+//! lines, its grid), its page number and the key and copy of each card in
+//! it; a sheet serves only while each of its cards' entries does.
 //!
 //! ```text
-//! magic    8 bytes  "carta-r1"
+//! magic    8 bytes  "carta-r2"
 //! game     16 bytes the game's key
-//! bodies            each entry's face and back, one after the other
-//! index             MessagePack: per entry its key, offset, lengths,
-//!                   checksum and the cards it read
+//! index             MessagePack: the output's length; per card its key,
+//!                   where its face and back lie in the output, their
+//!                   checksum and the cards it read; per sheet its key,
+//!                   where it lies and its checksum
 //! length   u64 LE   of the index
 //! checksum u64 LE   of the index
-//! magic    8 bytes  "carta-r1"
+//! magic    8 bytes  "carta-r2"
 //! ```
 //!
-//! The file is written anew by every build that uses it (only the entries
-//! of that build: the rest is pruned by not being copied), streamed into a
-//! temporary file renamed over the old one, through the confined writer.
-//! A file whose magic, game key, lengths or index checksum is wrong is
-//! ignored; an entry whose bytes do not match their checksum, or are not
-//! UTF-8, is rendered again. Hashes are foldhash's with fixed seeds (stable
-//! for one build of carta; the game's key includes carta's version).
+//! The cache holds no HTML: the last output is the store, read through the
+//! output folder without following a link. The index is written anew by
+//! every build that uses it (only the entries of that build), atomically
+//! through the confined writer, before the stage is put in place; a build
+//! that fails, or whose stage is not put in place, leaves an index that the
+//! output it finds does not match. A file whose magic, game key, length or
+//! index checksum is wrong, or whose output has another length, is
+//! ignored; a sheet or a face whose bytes do not match their checksum (or
+//! are not UTF-8) is not used: the sheet is written again, the face
+//! rendered again. Hashes are foldhash's with fixed seeds (stable for one
+//! build of carta; the game's key includes carta's version).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::io::{self, BufWriter, Write};
+use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
@@ -50,33 +59,51 @@ use crate::game::Game;
 use crate::validate::RawCard;
 use crate::write::Folder;
 
-const MAGIC: &[u8; 8] = b"carta-r1";
-const HEADER: u64 = 24;
-const FOOTER: u64 = 24;
-/// The largest index read; a larger one is ignored (and replaced).
-const MAX_INDEX: u64 = 256 << 20;
-/// The most bytes read in one go for a batch's faces.
-const MAX_SPAN: u64 = 8 << 20;
+const MAGIC: &[u8; 8] = b"carta-r2";
+const HEADER: usize = 24;
+const FOOTER: usize = 24;
+/// The largest cache file read; a larger one is ignored (and replaced).
+const MAX_FILE: u64 = 256 << 20;
 
-/// 128 bits of hash: two `DefaultHasher`s fed the same input after
-/// different prefixes.
-type Key = [u64; 2];
+/// 128 bits of hash: two foldhash hashers fed the same input after
+/// different seeds.
+pub(super) type Key = [u64; 2];
 
 /// The other cards a face read, each with its hash ([`card_hash`]) then.
 type ReadCards = Vec<(String, u64)>;
 
-/// One cached face and back.
+/// Where one card's face (and, duplex, back) lie in the output.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Slot {
     key: Key,
-    /// Where the face starts in the file; the back follows it.
-    at: u64,
-    face: u32,
-    back: u32,
-    /// Hash of the face and back bytes.
+    /// Offset and length of the face's HTML.
+    face: (u64, u32),
+    /// Offset and length of the back's HTML, when the sheets print backs.
+    back: Option<(u64, u32)>,
+    /// [`sum_of`] the face and back bytes.
     sum: u64,
     /// The other cards the face or back read, each with its hash then.
     read: ReadCards,
+}
+
+/// Where one sheet (its faces page and, duplex, its backs page) lies in
+/// the output.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct Part {
+    key: Key,
+    at: u64,
+    len: u64,
+    /// [`hash_bytes`] of the sheet's bytes.
+    sum: u64,
+}
+
+/// What the cache file says of the output it describes.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Index {
+    /// The output's length in bytes.
+    len: u64,
+    cards: Vec<Slot>,
+    sheets: Vec<Part>,
 }
 
 /// A hasher whose output depends on `seed` and the input alone (foldhash
@@ -101,6 +128,13 @@ fn key_of(write: impl Fn(&mut Fold)) -> Key {
 fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h = hasher(0);
     bytes.hash(&mut h);
+    h.finish()
+}
+
+/// The checksum of a card's face and back as the output holds them.
+fn sum_of(face: &[u8], back: Option<&[u8]>) -> u64 {
+    let mut h = hasher(0);
+    (face, back).hash(&mut h);
     h.finish()
 }
 
@@ -148,267 +182,395 @@ pub(super) fn game_key(
     })
 }
 
-/// Where a build keeps the faces it rendered: the workspace and the
-/// file's name under its `build/.cache/` (one file per sheets folder of a
-/// game: `<game>.sheets.faces`, `<game>.sheets-<lang>.faces`).
-#[derive(Debug, Clone, Copy)]
+/// The key of print `p` with its art URLs `images`, for a game whose key
+/// is `game`.
+fn print_key(game: Key, p: Print<'_>, images: &BTreeMap<String, String>) -> Key {
+    let card = card_hash(p.card);
+    key_of(|h| (game, card, p.count, images).hash(h))
+}
+
+/// The other cards `read` (by id), each with its hash in `game` (0 for a
+/// card that is not there, which must still not be there).
+fn read_cards(read: impl IntoIterator<Item = String>, game: &Game) -> ReadCards {
+    read.into_iter()
+        .map(|id| {
+            let h = game.pool.get(&id).map_or(0, card_hash);
+            (id, h)
+        })
+        .collect()
+}
+
+/// Whether each card of `read` is unchanged in `game`.
+fn unchanged(read: &ReadCards, game: &Game) -> bool {
+    read.iter()
+        .all(|(id, h)| game.pool.get(id).map_or(0, card_hash) == *h)
+}
+
+/// The key of anything described by `what` (a layout, a grid), by its
+/// `Debug` text.
+pub(super) fn key_of_debug(what: &impl std::fmt::Debug) -> Key {
+    let text = format!("{what:?}");
+    key_of(|h| text.hash(h))
+}
+
+/// Where a build keeps what it needs to reuse the faces it rendered: the
+/// workspace, the cache file's name under its `build/.cache/` (one file
+/// per sheets folder of a game: `<game>.sheets.faces`,
+/// `<game>.sheets-<lang>.faces`), and the last build's `index.html`, the
+/// faces themselves.
+#[derive(Debug)]
 pub struct FacesAt<'a> {
     /// The workspace root.
     pub root: &'a Path,
     /// The cache file's name.
     pub name: &'a str,
+    /// The `index.html` the last build put in place, opened for reading.
+    pub output: Option<File>,
 }
 
 /// The cache a sheets document reads its faces from and writes them into.
 pub(super) struct FaceCache {
     game: Key,
-    old: Option<(File, HashMap<Key, Slot>)>,
-    new: Writing,
-}
-
-/// The cache file being written.
-struct Writing {
+    layout: Key,
+    duplex: bool,
+    old: Option<Old>,
     folder: Folder,
     name: String,
-    tmp: String,
-    out: BufWriter<File>,
-    at: u64,
-    slots: Vec<Slot>,
+    /// What this build's output holds so far.
+    new: Index,
+    /// The cards of `new` (an entry per card, where it is first placed).
+    placed: HashSet<Key>,
+    /// The cards this batch rendered or took from the old output, by key:
+    /// the cards they read.
+    pending: HashMap<Key, ReadCards>,
+}
+
+/// The last build's output and what its index says of it.
+struct Old {
+    output: File,
+    cards: HashMap<Key, Slot>,
+    sheets: HashMap<Key, Part>,
+}
+
+/// A sheet of the last output that serves as it is: its bytes, checked.
+pub(super) struct Reused {
+    part: Part,
+    /// The sheet's bytes, to copy into the output.
+    pub bytes: Vec<u8>,
 }
 
 impl FaceCache {
-    /// The cache `name` under `build/.cache/` of the workspace at `root`,
-    /// for a game whose key is `game`: the last build's entries when they
-    /// were written for the same key, and a new file to write. `None` when
-    /// the cache folder cannot be used (a link, a read-only workspace):
-    /// the build renders every face, as without a cache.
-    pub(super) fn open(root: &Path, name: &str, game: Key) -> Option<FaceCache> {
-        let folder = Folder::workspace(root)
+    /// The cache `at` for a game whose key is `game`, laid out as `layout`
+    /// says (`duplex`: whether it prints backs): the last build's entries
+    /// when they were written for the same game key and describe the
+    /// output found. `None` when the cache folder cannot be used (a link, a
+    /// read-only workspace): the build renders every face, as without a
+    /// cache.
+    pub(super) fn open(at: FacesAt<'_>, game: Key, (layout, duplex): (Key, bool)) -> Option<Self> {
+        let folder = Folder::workspace(at.root)
             .and_then(|root| root.sub(Path::new("build").join(".cache")))
             .ok()?;
-        let old = folder
-            .open_read(name)
-            .ok()
-            .flatten()
-            .and_then(|file| read_index(file, game));
-        let tmp = format!("{name}.tmp-{}", std::process::id());
-        folder.remove_file(&tmp).ok()?;
-        let mut out = BufWriter::new(folder.create_new(&tmp).ok()?);
-        out.write_all(MAGIC).ok()?;
-        for word in game {
-            out.write_all(&word.to_le_bytes()).ok()?;
-        }
-        let new = Writing {
+        let old = at.output.and_then(|output| {
+            let index = read_index(&folder.read(at.name, MAX_FILE)?, game)?;
+            (output.metadata().ok()?.len() == index.len).then(|| Old {
+                output,
+                cards: index.cards.into_iter().map(|s| (s.key, s)).collect(),
+                sheets: index.sheets.into_iter().map(|p| (p.key, p)).collect(),
+            })
+        });
+        Some(FaceCache {
+            game,
+            layout,
+            duplex,
+            old,
             folder,
-            name: name.to_owned(),
-            tmp,
-            out,
-            at: HEADER,
-            slots: Vec::new(),
-        };
-        Some(FaceCache { game, old, new })
+            name: at.name.to_owned(),
+            new: Index::default(),
+            placed: HashSet::new(),
+            pending: HashMap::new(),
+        })
     }
 
-    /// The key of print `p` with its art URLs `images`.
-    fn key(&self, p: Print<'_>, images: &BTreeMap<String, String>) -> Key {
-        let card = card_hash(p.card);
-        key_of(|h| (self.game, card, p.count, images).hash(h))
-    }
-
-    /// The entry of `key`, when the old file has one and each card it read
-    /// is unchanged in `game`.
-    fn slot(&self, key: &Key, game: &Game) -> Option<&Slot> {
-        let slot = self.old.as_ref()?.1.get(key)?;
-        let same = slot
-            .read
-            .iter()
-            .all(|(id, h)| game.pool.get(id).map_or(0, card_hash) == *h);
-        same.then_some(slot)
-    }
-
-    /// The face and back of each entry of `slots` that is intact. Entries
-    /// lying close together (as a rebuild finds them: in the order the
-    /// last build wrote them) are read in one go.
-    fn read(&self, slots: &[Option<&Slot>]) -> Vec<Option<(String, String)>> {
-        let Some((file, _)) = &self.old else {
-            return slots.iter().map(|_| None).collect();
-        };
-        let end = |s: &Slot| s.at + u64::from(s.face) + u64::from(s.back);
-        let lo = slots.iter().flatten().map(|s| s.at).min().unwrap_or(0);
-        let hi = slots.iter().flatten().map(|s| end(s)).max().unwrap_or(0);
-        let span = (hi - lo <= MAX_SPAN)
-            .then(|| {
-                let mut buf = vec![0; usize::try_from(hi - lo).ok()?];
-                file.read_exact_at(&mut buf, lo).ok().map(|()| buf)
-            })
-            .flatten();
-        slots
-            .iter()
-            .map(|slot| {
-                let slot = (*slot)?;
-                let owned;
-                let bytes = if let Some(buf) = &span {
-                    let at = usize::try_from(slot.at - lo).ok()?;
-                    buf.get(at..at + (slot.face + slot.back) as usize)?
-                } else {
-                    let mut one = vec![0; (slot.face + slot.back) as usize];
-                    file.read_exact_at(&mut one, slot.at).ok()?;
-                    owned = one;
-                    &owned
-                };
-                if hash_bytes(bytes) != slot.sum {
-                    return None;
-                }
-                let (face, back) = bytes.split_at(slot.face as usize);
-                Some((
-                    std::str::from_utf8(face).ok()?.to_owned(),
-                    std::str::from_utf8(back).ok()?.to_owned(),
-                ))
-            })
+    /// The keys of `prints` (each with its art URLs `images`).
+    pub(super) fn keys(
+        &self,
+        prints: &[Print<'_>],
+        images: &[&BTreeMap<String, String>],
+    ) -> Vec<Key> {
+        prints
+            .par_iter()
+            .zip(images.par_iter())
+            .map(|(p, im)| print_key(self.game, *p, im))
             .collect()
     }
 
-    /// Appends one entry to the new file.
-    fn put(&mut self, key: Key, r: &Rendered, read: ReadCards) -> io::Result<()> {
-        let w = &mut self.new;
-        let (face, back) = (r.face.as_bytes(), r.back.as_bytes());
-        let lengths = (u32::try_from(face.len()), u32::try_from(back.len()));
-        let (Ok(face_len), Ok(back_len)) = lengths else {
-            // A face of 4 GiB is not worth keeping.
-            return Ok(());
-        };
-        let mut h = hasher(0);
-        // As `hash_bytes` of the two together.
-        [face, back].concat().hash(&mut h);
-        w.out.write_all(face)?;
-        w.out.write_all(back)?;
-        w.slots.push(Slot {
-            key,
-            at: w.at,
-            face: face_len,
-            back: back_len,
-            sum: h.finish(),
-            read,
-        });
-        w.at += u64::from(face_len) + u64::from(back_len);
-        Ok(())
+    /// The key of the sheet whose faces page is `number`, on the grid
+    /// whose key is `grid`, holding `cards` (each card's key and copy).
+    pub(super) fn sheet_key(&self, number: usize, grid: Key, cards: &[(Key, u32)]) -> Key {
+        key_of(|h| (self.game, self.layout, number, grid, cards).hash(h))
     }
 
-    /// Writes the index and puts the new file in place of the old one.
-    /// A cache that cannot be written only makes the next build slower.
-    pub(super) fn finish(self) {
-        let mut w = self.new;
-        let written = (|| -> io::Result<()> {
-            let index = rmp_serde::to_vec(&w.slots).map_err(io::Error::other)?;
-            w.out.write_all(&index)?;
-            w.out.write_all(&(index.len() as u64).to_le_bytes())?;
-            w.out.write_all(&hash_bytes(&index).to_le_bytes())?;
-            w.out.write_all(MAGIC)?;
-            w.out.flush()
-        })();
-        let placed = written.is_ok() && w.folder.rename(&w.tmp, &w.folder, &w.name).is_ok();
-        if !placed {
-            let _ = w.folder.remove_file(&w.tmp);
+    /// The entry of `key`, when the old output has one and each card it
+    /// read is unchanged in `game`.
+    fn slot(&self, key: &Key, game: &Game) -> Option<&Slot> {
+        let slot = self.old.as_ref()?.cards.get(key)?;
+        unchanged(&slot.read, game).then_some(slot)
+    }
+
+    /// The sheet of `key` from the old output, holding the cards `cards`,
+    /// when it is there intact and each of its cards' entries serves.
+    pub(super) fn old_sheet(&self, key: &Key, cards: &[Key], game: &Game) -> Option<Reused> {
+        let old = self.old.as_ref()?;
+        let part = *old.sheets.get(key)?;
+        if !cards.iter().all(|k| self.slot(k, game).is_some()) {
+            return None;
         }
+        let mut bytes = vec![0; usize::try_from(part.len).ok()?];
+        old.output.read_exact_at(&mut bytes, part.at).ok()?;
+        (hash_bytes(&bytes) == part.sum).then_some(Reused { part, bytes })
     }
 
-    /// Gives up the new file (the build failed): the old one stays.
-    pub(super) fn discard(self) {
-        let _ = self.new.folder.remove_file(&self.new.tmp);
+    /// The face and back of `key` from the old output, when its entry
+    /// serves and its bytes are intact.
+    fn old_faces(&self, key: &Key, game: &Game) -> Option<(String, String, ReadCards)> {
+        let slot = self.slot(key, game)?;
+        if slot.back.is_some() != self.duplex {
+            return None;
+        }
+        let file = &self.old.as_ref()?.output;
+        let read = |(at, len): (u64, u32)| {
+            let mut bytes = vec![0; len as usize];
+            file.read_exact_at(&mut bytes, at).ok().map(|()| bytes)
+        };
+        let face = read(slot.face)?;
+        let back = match slot.back {
+            Some(b) => Some(read(b)?),
+            None => None,
+        };
+        if sum_of(&face, back.as_deref()) != slot.sum {
+            return None;
+        }
+        let text = |b: Vec<u8>| String::from_utf8(b).ok();
+        let back = back.map_or(Some(String::new()), text)?;
+        Some((text(face)?, back, slot.read.clone()))
+    }
+
+    /// Notes that `len` bytes of the output were written (the head, the
+    /// cover, the tail).
+    pub(super) fn wrote(&mut self, len: usize) {
+        self.new.len += len as u64;
+    }
+
+    /// Notes the sheet of `key` written anew as `bytes`, with each card's
+    /// key and where its face (and back) went in `bytes`.
+    pub(super) fn wrote_sheet(
+        &mut self,
+        key: Key,
+        bytes: &[u8],
+        cards: impl Iterator<Item = (Key, Range<usize>, Option<Range<usize>>)>,
+    ) {
+        let at = self.new.len;
+        for (card, face, back) in cards {
+            if self.placed.contains(&card) {
+                continue;
+            }
+            let Some(read) = self.pending.get(&card) else {
+                continue;
+            };
+            let span = |r: &Range<usize>| Some((at + r.start as u64, u32::try_from(r.len()).ok()?));
+            let back_at = match &back {
+                Some(r) => match span(r) {
+                    Some(b) => Some(b),
+                    None => continue,
+                },
+                None => None,
+            };
+            let Some(face_at) = span(&face) else {
+                continue;
+            };
+            let back_bytes = back.map(|r| &bytes[r]);
+            self.placed.insert(card);
+            self.new.cards.push(Slot {
+                key: card,
+                face: face_at,
+                back: back_at,
+                sum: sum_of(&bytes[face], back_bytes),
+                read: read.clone(),
+            });
+        }
+        let sum = hash_bytes(bytes);
+        self.push_sheet(key, bytes.len() as u64, sum);
+    }
+
+    /// Notes the sheet `reused` copied whole, holding the cards `cards`:
+    /// each card's entry moves with it, when the old one lay in it.
+    pub(super) fn copied(&mut self, reused: &Reused, cards: &[Key]) {
+        let (part, at) = (reused.part, self.new.len);
+        if let Some(old) = &self.old {
+            let inside =
+                |(o, l): (u64, u32)| o >= part.at && o + u64::from(l) <= part.at + part.len;
+            let moved = |(o, l): (u64, u32)| (o - part.at + at, l);
+            for key in cards {
+                let Some(slot) = old.cards.get(key) else {
+                    continue;
+                };
+                if self.placed.contains(key) || !inside(slot.face) || !slot.back.is_none_or(inside)
+                {
+                    continue;
+                }
+                self.placed.insert(*key);
+                self.new.cards.push(Slot {
+                    face: moved(slot.face),
+                    back: slot.back.map(moved),
+                    ..slot.clone()
+                });
+            }
+        }
+        self.push_sheet(part.key, part.len, part.sum);
+    }
+
+    fn push_sheet(&mut self, key: Key, len: u64, sum: u64) {
+        let at = self.new.len;
+        self.new.sheets.push(Part { key, at, len, sum });
+        self.new.len += len;
+    }
+
+    /// Writes the index of the output just written, in place of the old
+    /// one. A cache that cannot be written only makes the next build
+    /// slower.
+    pub(super) fn finish(self) {
+        let Ok(index) = rmp_serde::to_vec(&self.new) else {
+            return;
+        };
+        let mut file = Vec::with_capacity(HEADER + index.len() + FOOTER);
+        file.extend_from_slice(MAGIC);
+        for word in self.game {
+            file.extend_from_slice(&word.to_le_bytes());
+        }
+        file.extend_from_slice(&index);
+        file.extend_from_slice(&(index.len() as u64).to_le_bytes());
+        file.extend_from_slice(&hash_bytes(&index).to_le_bytes());
+        file.extend_from_slice(MAGIC);
+        let _ = self.folder.replace(&self.name, &file, false);
     }
 }
 
-/// The index of the old cache file, when it is intact and was written for
+/// The index of cache file `file`, when it is intact and was written for
 /// the game's key `game`.
-fn read_index(file: File, game: Key) -> Option<(File, HashMap<Key, Slot>)> {
-    let len = file.metadata().ok()?.len();
-    let body_end = len.checked_sub(FOOTER)?;
-    let mut footer = [0; FOOTER as usize];
-    file.read_exact_at(&mut footer, body_end).ok()?;
-    let word = |at: usize| u64::from_le_bytes(footer[at..at + 8].try_into().expect("8 bytes"));
-    let (index_len, index_sum) = (word(0), word(8));
-    let index_at = body_end.checked_sub(index_len)?;
-    if &footer[16..] != MAGIC || index_len > MAX_INDEX || index_at < HEADER {
+fn read_index(file: &[u8], game: Key) -> Option<Index> {
+    let body = file.get(HEADER..file.len().checked_sub(FOOTER)?)?;
+    let (header, footer) = (&file[..HEADER], &file[file.len() - FOOTER..]);
+    let word = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let same_game = word(header, 8) == game[0] && word(header, 16) == game[1];
+    let intact = &header[..8] == MAGIC
+        && &footer[16..] == MAGIC
+        && word(footer, 0) == body.len() as u64
+        && hash_bytes(body) == word(footer, 8);
+    if !(same_game && intact) {
         return None;
     }
-    let mut header = [0; HEADER as usize];
-    file.read_exact_at(&mut header, 0).ok()?;
-    let mut key = [0; 2];
-    for (i, k) in key.iter_mut().enumerate() {
-        *k = u64::from_le_bytes(header[8 + 8 * i..16 + 8 * i].try_into().expect("8 bytes"));
-    }
-    if &header[..8] != MAGIC || key != game {
-        return None;
-    }
-    let mut index = vec![0; usize::try_from(index_len).ok()?];
-    file.read_exact_at(&mut index, index_at).ok()?;
-    if hash_bytes(&index) != index_sum {
-        return None;
-    }
-    let slots: Vec<Slot> = rmp_serde::from_slice(&index).ok()?;
-    let inside =
-        |s: &Slot| s.at >= HEADER && s.at + u64::from(s.face) + u64::from(s.back) <= index_at;
-    let slots = slots
-        .into_iter()
-        .filter(inside)
-        .map(|s| (s.key, s))
-        .collect();
-    Some((file, slots))
+    rmp_serde::from_slice(body).ok()
 }
 
-/// Renders `prints` (each with its art URLs) on every core, taking from
-/// `cache` each face and back it holds; writes each print from `fresh`
-/// on (those an earlier batch did not write) into the new cache, in order.
-///
-/// # Errors
-/// When the new cache file cannot be written.
+/// The faces of `prints` (each with its art URLs `images` and its key
+/// `keys`) that `needed` marks, rendered on every core or taken from the
+/// last output when `cache` holds them intact; the others are left empty
+/// (their sheets are copied whole). Notes in `cache` what each face read.
 pub(super) fn render_batch(
     renderer: &Renderer<'_>,
     game: &Game,
-    (prints, images): (&[Print<'_>], &[&BTreeMap<String, String>]),
+    (prints, images, keys): (&[Print<'_>], &[&BTreeMap<String, String>], &[Key]),
+    needed: &[bool],
     cache: &mut FaceCache,
-    fresh: usize,
-) -> io::Result<Vec<Rendered>> {
-    let keys: Vec<Key> = prints
-        .par_iter()
-        .zip(images.par_iter())
-        .map(|(p, im)| cache.key(*p, im))
-        .collect();
-    let slots: Vec<Option<&Slot>> = keys.iter().map(|k| cache.slot(k, game)).collect();
-    let found: Vec<_> = cache
-        .read(&slots)
-        .into_iter()
-        .zip(&slots)
-        .map(|(faces, slot)| Some((faces?, slot.as_ref()?.read.clone())))
-        .map(|hit| hit.map(|((face, back), read)| (face, back, read)))
-        .collect();
-    let made: Vec<(Rendered, ReadCards)> = prints
-        .par_iter()
-        .zip(images.par_iter())
-        .zip(found)
-        .map(|((p, im), hit)| {
-            if let Some((face, back, read)) = hit {
-                let size = renderer.card_box(&p.card.kind);
-                return (Rendered::reused(face, back, size), read);
+) -> Vec<Rendered> {
+    let cache_ref = &*cache;
+    let made: Vec<(Rendered, Option<ReadCards>)> = (prints, images, keys, needed)
+        .into_par_iter()
+        .map(|(p, im, key, &needed)| {
+            let size = renderer.card_box(&p.card.kind);
+            if !needed {
+                return (Rendered::reused(String::new(), String::new(), size), None);
+            }
+            if let Some((face, back, read)) = cache_ref.old_faces(key, game) {
+                return (Rendered::reused(face, back, size), Some(read));
             }
             let (r, read) = recording(|| renderer.render(*p, im));
-            // A card that is not there (hash 0) must still not be there.
-            let read = read
-                .into_iter()
-                .map(|id| {
-                    let h = game.pool.get(&id).map_or(0, card_hash);
-                    (id, h)
-                })
-                .collect();
-            (r, read)
+            let read = read_cards(read, game);
+            let keep = !r.failed();
+            (r, keep.then_some(read))
         })
         .collect();
-    let mut out = Vec::with_capacity(made.len());
-    for (i, (r, read)) in made.into_iter().enumerate() {
-        if i >= fresh && !r.failed() {
-            cache.put(keys[i], &r, read)?;
-        }
-        out.push(r);
+    cache.pending.clear();
+    made.into_iter()
+        .zip(keys)
+        .map(|((r, read), key)| {
+            if let Some(read) = read {
+                cache.pending.insert(*key, read);
+            }
+            r
+        })
+        .collect()
+}
+
+/// The faces a long-running process (`carta watch --serve`) rendered for
+/// the deck builder's catalog in its last round, by the same keys as the
+/// faces cache's, so that the next round renders only the cards whose
+/// inputs changed (or another card they read). Held in memory only.
+#[derive(Debug, Default)]
+pub struct FaceMemo {
+    last: HashMap<Key, Remembered>,
+    this: HashMap<Key, Remembered>,
+}
+
+/// One remembered face and back, with the other cards they read.
+#[derive(Debug)]
+struct Remembered {
+    face: String,
+    back: String,
+    read: ReadCards,
+}
+
+impl FaceMemo {
+    /// Ends a round: the faces it did not use are forgotten.
+    pub fn next_round(&mut self) {
+        self.last = std::mem::take(&mut self.this);
     }
-    Ok(out)
+}
+
+/// Renders `prints` (each with its art URLs `images`) on every core, as
+/// [`Renderer::render_all`], taking from `memo` each face and back it
+/// remembers for a game whose key is `game_key`, and remembering this
+/// round's.
+pub(super) fn render_remembered(
+    renderer: &Renderer<'_>,
+    game: (&Game, Key),
+    (prints, images): (&[Print<'_>], &[&BTreeMap<String, String>]),
+    memo: &mut FaceMemo,
+) -> Vec<Rendered> {
+    let (game, game_key) = game;
+    let last = &memo.last;
+    let made: Vec<(Key, Rendered, Option<ReadCards>)> = prints
+        .par_iter()
+        .zip(images.par_iter())
+        .map(|(p, im)| {
+            let key = print_key(game_key, *p, im);
+            let size = renderer.card_box(&p.card.kind);
+            if let Some(m) = last.get(&key).filter(|m| unchanged(&m.read, game)) {
+                let r = Rendered::reused(m.face.clone(), m.back.clone(), size);
+                return (key, r, Some(m.read.clone()));
+            }
+            let (r, read) = recording(|| renderer.render(*p, im));
+            let keep = !r.failed();
+            (key, r, keep.then(|| read_cards(read, game)))
+        })
+        .collect();
+    made.into_iter()
+        .map(|(key, r, read)| {
+            if let Some(read) = read {
+                let (face, back) = (r.face.clone(), r.back.clone());
+                memo.this.insert(key, Remembered { face, back, read });
+            }
+            r
+        })
+        .collect()
 }
