@@ -283,6 +283,19 @@ async fn image(
     Ok(([(header::CONTENT_TYPE, mime)], bytes.clone()).into_response())
 }
 
+/// What a game's POST handler starts from: the game named in the path,
+/// the page's language for its refusals, and the body as `T`.
+fn posted<'c, T: DeserializeOwned>(
+    catalog: &'c Catalog,
+    game: &str,
+    q: &UiQuery,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Result<(&'c GameCatalog, Lang, T), ApiError> {
+    let g = game_of(catalog, game)?;
+    let lang = catalog.language(asked(q), Some(g)).lang;
+    Ok((g, lang, body(bytes)?))
+}
+
 async fn games(State(live): State<Arc<Live>>, q: UiQuery) -> Response {
     let catalog = live.catalog();
     let list: Vec<_> = catalog
@@ -320,9 +333,7 @@ async fn verdict(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let g = game_of(&catalog, &game)?;
-    let lang = catalog.language(asked(&q), Some(g)).lang;
-    let deck: DeckInput = body(bytes)?;
+    let (g, lang, deck): (_, _, DeckInput) = posted(&catalog, &game, &q, bytes)?;
     let valid = g.validate(&deck).map_err(|e| e.refused(lang))?;
     let owned = collection::missing(catalog.root(), g, &valid, lang);
     let json = g.verdict(&valid, lang).to_json(&owned);
@@ -354,9 +365,7 @@ async fn set_owned(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let g = game_of(&catalog, &game)?;
-    let lang = catalog.language(asked(&q), Some(g)).lang;
-    let req: OwnedRequest = body(bytes)?;
+    let (g, lang, req): (_, _, OwnedRequest) = posted(&catalog, &game, &q, bytes)?;
     match collection::set(catalog.root(), g, &req.card, req.owned) {
         Ok(owned) => Ok(axum::Json(owned).into_response()),
         Err(collection::SetError::Invalid(why)) => Err(why.refused(lang)),
@@ -378,9 +387,7 @@ async fn decode(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let g = game_of(&catalog, &game)?;
-    let lang = catalog.language(asked(&q), Some(g)).lang;
-    let req: CodeRequest = body(bytes)?;
+    let (g, lang, req): (_, _, CodeRequest) = posted(&catalog, &game, &q, bytes)?;
     let named = crate::deckcode::game_of(&req.code)
         .map_err(|e| Invalid::text(e.to_string()).refused(lang))?;
     if named != g.id() {
@@ -411,9 +418,7 @@ async fn save_deck(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let g = game_of(&catalog, &game)?;
-    let lang = catalog.language(asked(&q), Some(g)).lang;
-    let req: SaveRequest = body(bytes)?;
+    let (g, lang, req): (_, _, SaveRequest) = posted(&catalog, &game, &q, bytes)?;
     let valid = g.validate(&req.deck).map_err(|e| e.refused(lang))?;
     let wanted = if req.file.trim().is_empty() {
         &valid.name
@@ -478,9 +483,7 @@ async fn parse_list(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let g = game_of(&catalog, &game)?;
-    let lang = catalog.language(asked(&q), Some(g)).lang;
-    let req: ParseRequest = body(bytes)?;
+    let (g, lang, req): (_, _, ParseRequest) = posted(&catalog, &game, &q, bytes)?;
     let fallback = if req.name.trim().is_empty() {
         "Imported deck"
     } else {
@@ -546,9 +549,7 @@ async fn odds(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let g = game_of(&catalog, &game)?;
-    let lang = catalog.language(asked(&q), Some(g)).lang;
-    let req: play::OddsRequest = body(bytes)?;
+    let (g, lang, req): (_, _, play::OddsRequest) = posted(&catalog, &game, &q, bytes)?;
     let odds = play::answer(g, &req).map_err(|e| e.refused(lang))?;
     Ok(axum::Json(odds).into_response())
 }
