@@ -126,8 +126,8 @@ struct Record {
     /// Every file the compiled game registered, in order.
     files: Vec<String>,
     total: usize,
-    /// Per language: translated cards, cards, translated phrases, phrases.
-    coverage: Option<Vec<(String, [usize; 6])>>,
+    /// Per language: how much of the pool it translates.
+    coverage: Option<Vec<Coverage>>,
     editor: Vec<String>,
     diagnostics: Vec<Kept>,
 }
@@ -247,11 +247,7 @@ fn record_of(
             .map(|&id| ws.sources.get(id).name.clone())
             .collect(),
         total: game.pool.len(),
-        coverage: game.i18n.coverage.as_ref().map(|c| {
-            c.iter()
-                .map(|c| (c.lang.clone(), coverage_counts(c)))
-                .collect()
-        }),
+        coverage: game.i18n.coverage.clone(),
         editor: keys,
         diagnostics: diags
             .reported(draft.diagnostics.clone())
@@ -259,19 +255,6 @@ fn record_of(
             .map(|d| kept(ws, d))
             .collect(),
     })
-}
-
-/// A language's coverage as the record keeps it: translated cards, cards,
-/// translated phrases, phrases, translated captions, captions.
-fn coverage_counts(c: &Coverage) -> [usize; 6] {
-    [
-        c.translated,
-        c.total,
-        c.phrases,
-        c.phrases_total,
-        c.captions,
-        c.captions_total,
-    ]
 }
 
 /// Writes the game's pool beside its record: each card file's payload
@@ -446,31 +429,7 @@ fn recalled(game: &str, record: Record, reused: usize) -> Recalled {
         id: game.to_owned(),
         cards: record.total,
         reused_files: reused,
-        coverage: record.coverage.map(|c| {
-            c.into_iter()
-                .map(
-                    |(
-                        lang,
-                        [
-                            translated,
-                            total,
-                            phrases,
-                            phrases_total,
-                            captions,
-                            captions_total,
-                        ],
-                    )| Coverage {
-                        lang,
-                        translated,
-                        total,
-                        phrases,
-                        phrases_total,
-                        captions,
-                        captions_total,
-                    },
-                )
-                .collect()
-        }),
+        coverage: record.coverage,
     }
 }
 

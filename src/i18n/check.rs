@@ -14,7 +14,7 @@ use crate::suggest;
 use crate::validate::LoadedManifest;
 
 /// How much of the pool one language translates.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Coverage {
     /// The language.
     pub lang: String,

@@ -32,7 +32,7 @@
 //!
 //! Beside the entries, `build/.cache/<game>.verdict` holds the game's
 //! record: what the whole check concluded from the files it names (written
-//! and read by the compiled game, framed like an entry: magic `carta-v2`,
+//! and read by the compiled game, framed like an entry: magic `carta-v3`,
 //! key, checksum, `MessagePack` payload), and `build/.cache/<game>.pool`
 //! the game's pool: every card file's payload, as its entry holds it, in
 //! one file, so that a check after an edit the record cannot answer reads
@@ -65,7 +65,7 @@ use crate::write::{Folder, Kind, WriteError};
 const MAGIC: &[u8; 8] = b"carta-c3";
 const HEADER: usize = 64;
 
-const RECORD_MAGIC: &[u8; 8] = b"carta-v2";
+const RECORD_MAGIC: &[u8; 8] = b"carta-v3";
 
 const POOL_MAGIC: &[u8; 8] = b"carta-p1";
 
