@@ -102,6 +102,10 @@ pub struct Jail {
     /// Folders already resolved by [`Jail::stamp`], and whether they lie
     /// inside the workspace: a game's thousand files share a few folders.
     folders: Arc<Mutex<HashMap<PathBuf, bool>>>,
+    /// The resolved root, opened once: what [`Jail::open_beneath`] opens
+    /// beneath (`None` where it could not be opened).
+    #[cfg(target_os = "linux")]
+    root_fd: Option<Arc<rustix::fd::OwnedFd>>,
 }
 
 impl Jail {
@@ -110,11 +114,22 @@ impl Jail {
     /// # Errors
     /// When the root cannot be resolved.
     pub fn new(root: &Path, max_bytes: u64) -> io::Result<Self> {
+        let real_root = fs::canonicalize(root)?;
+        #[cfg(target_os = "linux")]
+        let root_fd = {
+            use rustix::fs::{Mode, OFlags};
+            let dir = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            rustix::fs::open(&real_root, dir, Mode::empty())
+                .ok()
+                .map(Arc::new)
+        };
         Ok(Jail {
             root: root.to_path_buf(),
-            real_root: fs::canonicalize(root)?,
+            real_root,
             max_bytes,
             folders: Arc::default(),
+            #[cfg(target_os = "linux")]
+            root_fd,
         })
     }
 
@@ -191,12 +206,19 @@ impl Jail {
     /// # Errors
     /// See [`ReadProblem`].
     pub fn read(&self, path: &Path) -> Result<Vec<u8>, ReadProblem> {
+        read_open(self.open_confined(path)?, self.max_bytes)
+    }
+
+    /// The regular file at `path`, opened where it resolves inside the
+    /// workspace: by the kernel in one `openat2` where it can
+    /// ([`Jail::open_beneath`]), else by resolving the path, which says why
+    /// a path is refused.
+    fn open_confined(&self, path: &Path) -> Result<File, ReadProblem> {
         #[cfg(target_os = "linux")]
         if let Some(file) = self.open_beneath(path) {
-            return read_open(regular(file)?, self.max_bytes);
+            return regular(file);
         }
-        let real = self.confine(path)?;
-        read_regular(&real, self.max_bytes)
+        open_regular(&self.confine(path)?)
     }
 
     /// Opens `path` (under the root as given) with one `openat2` that the
@@ -213,12 +235,11 @@ impl Jail {
         if rel.as_os_str().is_empty() {
             return None;
         }
-        let dir = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let root = rustix::fs::open(&self.real_root, dir, Mode::empty()).ok()?;
+        let root = self.root_fd.as_deref()?;
         // As `open_regular` opens: never blocking on a FIFO or a device.
         let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
         let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
-        let fd = rustix::fs::openat2(&root, rel, flags, Mode::empty(), resolve).ok()?;
+        let fd = rustix::fs::openat2(root, rel, flags, Mode::empty(), resolve).ok()?;
         Some(File::from(fd))
     }
 
@@ -229,7 +250,7 @@ impl Jail {
     /// # Errors
     /// See [`ReadProblem`].
     pub fn open(&self, path: &Path) -> Result<File, ReadProblem> {
-        let file = open_regular(&self.confine(path)?)?;
+        let file = self.open_confined(path)?;
         let len = file.metadata().map_err(ReadProblem::Io)?.len();
         if len > self.max_bytes {
             return Err(ReadProblem::TooLarge {
