@@ -6,8 +6,8 @@ use std::path::Path;
 use super::{CommandError, Report, plural};
 use crate::diag::Diagnostics;
 use crate::editor;
-use crate::game::{self, Checked};
-use crate::load::Workspace;
+use crate::game::{self, Checked, Recalled, ledger};
+use crate::load::{Snapshot, Workspace};
 
 /// Checks the named games in the workspace at `root`; with `no_cache`,
 /// parses and validates every file, ignoring the check cache.
@@ -17,6 +17,31 @@ use crate::load::Workspace;
 pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
+    // Before anything is read: what the ledger will vouch for, and whether
+    // anything changed since the last one.
+    let last = (!no_cache).then(|| ledger::last(&ws, games)).flatten();
+    let last = match last {
+        Some(last) if last.snapshot().holds(ws.root(), ws.jail()) => {
+            if let Some(checked) = ledger::replay(last, &mut ws, &mut diags) {
+                let (summary, details) = (summary(&checked), coverage(&checked));
+                return Ok(Report::new(ws, diags, summary)?.with_details(details));
+            }
+            None
+        }
+        last => last,
+    };
+    let snapshot = if no_cache {
+        None
+    } else {
+        Snapshot::take(
+            ws.root(),
+            ws.jail(),
+            last.as_ref().map(ledger::Ledger::snapshot),
+        )
+    };
+    if let Some(snapshot) = &snapshot {
+        ws.go_by(snapshot);
+    }
     let at = ws.root().to_path_buf();
     let fresh = |game: &str, keys: &[String]| editor::carries_keys(&at, game, keys);
     let checked = game::check_all(&mut ws, games, !no_cache, &mut diags, &fresh)?;
@@ -30,20 +55,45 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     let mut keys = editor::refresh_reporting(&ws, compiled, &mut diags)?;
     super::init::warn_folders_without_manifest(ws.root(), &mut diags);
     let (summary, details) = (summary(&checked), coverage(&checked));
+    let mut verdicts = Vec::with_capacity(checked.len());
+    let mut recorded = true;
     // The record of each compiled game, now that its editor schemas are written.
     for c in checked {
-        if let Checked::Compiled(game, draft) = c {
-            if let Some(draft) = draft {
-                // Each compiled game's keys, in order.
-                let (_, keys) = keys.remove(0);
-                game::remember(&ws, &game, &draft, &diags, keys);
+        match c {
+            Checked::Compiled(game, draft) => {
+                verdicts.push(verdict_of(&game, draft.as_ref()));
+                recorded &= draft.is_some_and(|draft| {
+                    // Each compiled game's keys, in order.
+                    let (_, keys) = keys.remove(0);
+                    game::remember(&ws, &game, &draft, &diags, keys)
+                });
+                // The command ends here and the process with it: freeing
+                // every card one by one would only add to the check's time.
+                std::mem::forget(game);
             }
-            // The command ends here and the process with it: freeing every
-            // card one by one would only add to the check's time.
-            std::mem::forget(game);
+            Checked::Recalled(r) => verdicts.push(r),
         }
     }
+    if !no_cache {
+        // The editor schemas are carta's own: as written now.
+        let snapshot = snapshot.and_then(|s| {
+            [editor::DIR, editor::TAPLO_CONFIG]
+                .iter()
+                .try_fold(s, |s, rel| s.retaken(ws.root(), ws.jail(), rel))
+        });
+        ledger::keep(&ws, games, snapshot, verdicts, recorded, &diags);
+    }
     Ok(Report::new(ws, diags, summary)?.with_details(details))
+}
+
+/// What a replay of compiled `game` says of it.
+fn verdict_of(game: &game::Game, draft: Option<&game::Draft>) -> Recalled {
+    Recalled {
+        id: game.id().to_owned(),
+        cards: game.pool.len(),
+        reused_files: draft.map_or(0, game::Draft::card_files),
+        coverage: game.i18n.coverage.clone(),
+    }
 }
 
 /// "checked 2 games, 120 cards …": the line that the verdict ends.

@@ -15,6 +15,7 @@ mod cards;
 mod changes;
 mod decks;
 mod kept;
+pub mod ledger;
 pub mod partials;
 mod prior;
 mod recall;

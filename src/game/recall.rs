@@ -74,7 +74,7 @@ impl Checked {
 }
 
 /// What the record of an unchanged game says.
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Recalled {
     /// The game's id.
     pub id: String,
@@ -104,6 +104,14 @@ pub struct Draft {
     pub(super) diagnostics: Range<usize>,
     /// The files the game registered after its schemas, by id.
     pub(super) files: Range<usize>,
+}
+
+impl Draft {
+    /// How many card files the game has (each one unchanged when its
+    /// verdict is repeated).
+    pub fn card_files(&self) -> usize {
+        self.cards.len()
+    }
 }
 
 /// The record, as stored (`MessagePack`, in the check cache).
@@ -184,24 +192,25 @@ fn record_key(ws: &Workspace) -> u64 {
 
 /// Writes the record of a game this check compiled, with its editor
 /// schemas' `keys`; forgets the old one when the check leaves nothing to
-/// vouch for (a card file with problems is never cached).
+/// vouch for (a card file with problems is never cached). Says whether it
+/// wrote one.
 pub fn remember(
     ws: &Workspace,
     game: &Game,
     draft: &Draft,
     diags: &Diagnostics,
     keys: Vec<String>,
-) {
+) -> bool {
     let cache = &draft.cache;
     let first_card_file = draft.files.start;
-    match record_of(ws, game, draft, diags, keys) {
-        Some(record) => {
-            cache.put_record(record_key(ws), &record);
-            let cards = (&record.cards[..], first_card_file);
-            write_pool(ws, cache, game, cards, draft.pool.as_deref());
-        }
-        None => cache.drop_record(),
-    }
+    let Some(record) = record_of(ws, game, draft, diags, keys) else {
+        cache.drop_record();
+        return false;
+    };
+    cache.put_record(record_key(ws), &record);
+    let cards = (&record.cards[..], first_card_file);
+    write_pool(ws, cache, game, cards, draft.pool.as_deref());
+    true
 }
 
 /// The record of `game` as `draft` gathered it, with its editor schemas'

@@ -51,6 +51,12 @@
 //! A payload is taken from the pool only for the payload hash the caller
 //! expects (the record's mark of the file): a damaged, foreign or stale
 //! pool serves nothing.
+//!
+//! `build/.cache/.ledger` is the workspace's ledger (`game::ledger`): the
+//! snapshot a whole `carta check` took and what it concluded, framed like
+//! a record (magic `carta-l1`, the hash of carta's version, the hash of
+//! the check's arguments and limits and of the running binary, checksum,
+//! `MessagePack` payload).
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
@@ -68,6 +74,9 @@ const HEADER: usize = 64;
 const RECORD_MAGIC: &[u8; 8] = b"carta-v3";
 
 const POOL_MAGIC: &[u8; 8] = b"carta-p1";
+
+const LEDGER_MAGIC: &[u8; 8] = b"carta-l1";
+const LEDGER: &str = ".ledger";
 
 /// The check cache of one game.
 #[derive(Debug)]
@@ -176,29 +185,20 @@ impl CheckCache {
     /// The game's record, if one was written with this key (and `extra`,
     /// whatever else the record depends on) and is intact.
     pub fn get_record<T: DeserializeOwned>(&self, extra: u64) -> Option<T> {
-        let bytes = self.parent.read(&self.record, MAX_ENTRY)?;
-        let (header, payload) = bytes.split_at_checked(32)?;
-        let fresh = &header[..8] == RECORD_MAGIC
-            && word(header, 8) == self.key
-            && word(header, 16) == extra
-            && word(header, 24) == hash_bytes(payload);
-        fresh.then(|| rmp_serde::from_slice(payload).ok())?
+        unframe(
+            &self.parent.read(&self.record, MAX_ENTRY)?,
+            *RECORD_MAGIC,
+            [self.key, extra],
+        )
     }
 
     /// Writes the game's record (atomically, replacing whatever entry is
     /// there without following it; a record that cannot be written only
     /// makes the next check a full one).
     pub fn put_record<T: Serialize>(&self, extra: u64, record: &T) {
-        let Ok(payload) = rmp_serde::to_vec(record) else {
-            return;
-        };
-        let mut bytes = Vec::with_capacity(32 + payload.len());
-        bytes.extend(RECORD_MAGIC);
-        for word in [self.key, extra, hash_bytes(&payload)] {
-            bytes.extend(word.to_le_bytes());
+        if let Some(bytes) = frame(*RECORD_MAGIC, [self.key, extra], record) {
+            let _ = self.parent.replace(&self.record, &bytes, false);
         }
-        bytes.extend(payload);
-        let _ = self.parent.replace(&self.record, &bytes, false);
     }
 
     /// Forgets the game's record and pool (a link there is removed itself).
@@ -404,6 +404,62 @@ fn is_entry_name(name: &str) -> bool {
         return tmp.split_once('.').is_some_and(|(entry, _)| hex(entry));
     }
     hex(name)
+}
+
+/// `value` framed as a record is: magic, the two key words, the checksum
+/// of its `MessagePack` payload, the payload.
+fn frame<T: Serialize>(magic: [u8; 8], key: [u64; 2], value: &T) -> Option<Vec<u8>> {
+    let payload = rmp_serde::to_vec(value).ok()?;
+    let mut bytes = Vec::with_capacity(32 + payload.len());
+    bytes.extend(&magic);
+    for word in [key[0], key[1], hash_bytes(&payload)] {
+        bytes.extend(word.to_le_bytes());
+    }
+    bytes.extend(payload);
+    Some(bytes)
+}
+
+/// The value framed in `bytes` with `magic` and `key`, if intact.
+fn unframe<T: DeserializeOwned>(bytes: &[u8], magic: [u8; 8], key: [u64; 2]) -> Option<T> {
+    let (header, payload) = bytes.split_at_checked(32)?;
+    let fresh = header[..8] == magic
+        && word(header, 8) == key[0]
+        && word(header, 16) == key[1]
+        && word(header, 24) == hash_bytes(payload);
+    fresh.then(|| rmp_serde::from_slice(payload).ok())?
+}
+
+/// The ledger of the workspace's last `carta check` (see
+/// `game::ledger`), if one was written by this carta with `key` and is
+/// intact: `build/.cache/.ledger` (a game's id never starts with a dot).
+pub fn get_ledger<T: DeserializeOwned>(root: &Path, key: u64) -> Option<T> {
+    let cache = Folder::workspace(root)
+        .ok()?
+        .existing("build/.cache")
+        .ok()??;
+    let bytes = cache.read(LEDGER, MAX_ENTRY)?;
+    unframe(&bytes, *LEDGER_MAGIC, [version_key(), key])
+}
+
+/// Writes the workspace's ledger (atomically; one that cannot be written
+/// only makes the next check take the longer way).
+pub fn put_ledger<T: Serialize>(root: &Path, key: u64, ledger: &T) {
+    let cache = Folder::workspace(root).and_then(|r| r.sub(Path::new("build").join(".cache")));
+    if let (Ok(cache), Some(bytes)) = (cache, frame(*LEDGER_MAGIC, [version_key(), key], ledger)) {
+        let _ = cache.replace(LEDGER, &bytes, false);
+    }
+}
+
+/// Forgets the workspace's ledger (a link there is removed itself).
+pub fn drop_ledger(root: &Path) {
+    if let Ok(Some(cache)) = Folder::workspace(root).and_then(|r| r.existing("build/.cache")) {
+        let _ = cache.remove_file(LEDGER);
+    }
+}
+
+/// What every cached thing depends on: this version of carta.
+fn version_key() -> u64 {
+    hash_text(env!("CARGO_PKG_VERSION"))
 }
 
 #[cfg(test)]

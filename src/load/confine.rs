@@ -106,6 +106,57 @@ pub struct Jail {
     /// beneath (`None` where it could not be opened).
     #[cfg(target_os = "linux")]
     root_fd: Option<Arc<rustix::fd::OwnedFd>>,
+    /// What a snapshot of the workspace saw, taken before anything was
+    /// read: the stamps and listings this run goes by (see [`Seen`]).
+    seen: Option<Arc<Seen>>,
+}
+
+/// The regular files a snapshot of the workspace saw (`load::Snapshot`,
+/// which holds no link), in the order a sorted walk finds them, with their
+/// stamps, and the folders it listed: a run that took one stamps and lists
+/// from it instead of asking the file system again, so that what it
+/// checks is what the snapshot vouches for.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// Each file's workspace path and stamp, folders sorted depth first.
+    pub files: Vec<(String, Stamp)>,
+    /// Where each file is in `files`.
+    pub index: HashMap<String, usize>,
+    /// The folders it listed.
+    pub folders: std::collections::HashSet<String>,
+    /// The paths it found absent.
+    pub absent: std::collections::HashSet<String>,
+}
+
+impl Seen {
+    /// The files under folder `rel_dir` as a sorted walk that skips hidden
+    /// entries finds them; `None` when the snapshot did not look there.
+    pub fn listed(&self, rel_dir: &str) -> Option<Vec<String>> {
+        if !self.folders.contains(rel_dir) {
+            // Not a folder the snapshot listed: nothing there, if the
+            // snapshot looked (it listed or found absent a folder above).
+            let mut above = rel_dir;
+            loop {
+                if self.absent.contains(above) || (above != rel_dir && self.folders.contains(above))
+                {
+                    return Some(Vec::new());
+                }
+                above = above.rsplit_once('/')?.0;
+            }
+        }
+        let prefix = format!("{rel_dir}/");
+        let visible = |below: &str| !below.split('/').any(|c| c.starts_with('.'));
+        Some(
+            self.files
+                .iter()
+                .filter_map(|(rel, _)| {
+                    rel.strip_prefix(&prefix)
+                        .filter(|b| visible(b))
+                        .map(|_| rel.clone())
+                })
+                .collect(),
+        )
+    }
 }
 
 impl Jail {
@@ -130,7 +181,19 @@ impl Jail {
             folders: Arc::default(),
             #[cfg(target_os = "linux")]
             root_fd,
+            seen: None,
         })
+    }
+
+    /// The jail going by what a snapshot `seen` (taken before anything was
+    /// read) for the stamps and listings of the files it holds.
+    pub fn with_seen(&mut self, seen: Seen) {
+        self.seen = Some(Arc::new(seen));
+    }
+
+    /// What the snapshot this jail goes by saw, if it took one.
+    pub fn seen(&self) -> Option<&Seen> {
+        self.seen.as_deref()
     }
 
     /// Whether a workspace-relative path is written so that it stays in the
@@ -179,6 +242,13 @@ impl Jail {
     /// folder is resolved once per run, not per file. A stamp only decides
     /// whether a cached result is reused: reading a file resolves it anew.
     pub fn stamp(&self, path: &Path) -> Option<Stamp> {
+        if let Some(seen) = &self.seen
+            && let Some(rel) = path.strip_prefix(&self.root).ok().and_then(Path::to_str)
+            && let Some(&at) = seen.index.get(rel)
+        {
+            let stamp = seen.files[at].1;
+            return (stamp.len <= self.max_bytes).then_some(stamp);
+        }
         let plain = fs::symlink_metadata(path).ok()?;
         let meta = if plain.file_type().is_symlink() || !self.folder_inside(path.parent()?) {
             fs::metadata(self.confine(path).ok()?).ok()?

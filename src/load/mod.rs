@@ -10,11 +10,16 @@ mod cache;
 mod confine;
 mod read;
 pub mod sheet;
+mod snapshot;
 mod toml;
 mod walk;
 
-pub use self::cache::{CheckCache, Mark, Pool, decode, hash_text, payload_of, settled_stamp};
-pub use self::confine::{Jail, ReadProblem, Stamp};
+pub use self::cache::{
+    CheckCache, Mark, Pool, decode, drop_ledger, get_ledger, hash_text, payload_of, put_ledger,
+    settled_stamp,
+};
+pub use self::confine::{Jail, ReadProblem, Seen, Stamp};
+pub use self::snapshot::Snapshot;
 
 pub use self::read::text_of;
 pub use self::toml::{
@@ -149,6 +154,13 @@ impl Workspace {
     /// The rule every read of a workspace file follows.
     pub fn jail(&self) -> &Jail {
         &self.jail
+    }
+
+    /// Makes this run go by what `snapshot`, taken before anything was
+    /// read, saw of the files it holds: their stamps and the folders'
+    /// listings (see [`Seen`]).
+    pub fn go_by(&mut self, snapshot: &Snapshot) {
+        self.jail.with_seen(snapshot.seen());
     }
 
     /// The workspace root folder.

@@ -25,6 +25,18 @@ pub(super) struct Found {
 /// # Errors
 /// When a folder cannot be listed for a reason other than a loop.
 pub(super) fn files(root: &Path, jail: &Jail, rel_dir: &str) -> Result<Found, LoadError> {
+    if let Some(files) = jail.seen().and_then(|seen| seen.listed(rel_dir)) {
+        // A snapshot holds no link: nothing to refuse.
+        return Ok(Found {
+            files,
+            refused: Vec::new(),
+        });
+    }
+    walk(root, jail, rel_dir)
+}
+
+/// [`files`], listed by `walkdir`.
+fn walk(root: &Path, jail: &Jail, rel_dir: &str) -> Result<Found, LoadError> {
     let mut found = Found::default();
     let top = root.join(rel_dir);
     if !top.is_dir() {

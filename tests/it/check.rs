@@ -175,8 +175,10 @@ fn a_damaged_or_stale_cache_is_ignored() {
         std::fs::write(e, bytes).unwrap();
     }
     // The game's record vouches for files by their stamps without the
-    // entries: without it, every entry is read.
+    // entries, and the workspace's ledger for the whole check: without
+    // them, every entry is read.
     std::fs::remove_file(ws.path().join("build/.cache/intrepidos.verdict")).unwrap();
+    std::fs::remove_file(ws.path().join("build/.cache/.ledger")).unwrap();
     let run = ws.run(["check"]).succeeds();
     assert!(
         !run.stderr.contains("unchanged"),
@@ -521,6 +523,9 @@ fn compiles_as_cold(ws: &Workspace, edit: &str) {
     ] {
         std::fs::remove_file(ws.path().join(rel)).unwrap();
     }
+    // Nor does the workspace's ledger answer for the check (there is none
+    // after an edit the check found a warning for in a spreadsheet).
+    let _ = std::fs::remove_file(ws.path().join("build/.cache/.ledger"));
     ws.run(args);
     let compiled = written(ws, "intrepidos");
     assert!(
@@ -730,4 +735,95 @@ fn a_players_collection_is_checked_and_a_repeated_verdict_follows_its_changes() 
         .stderr_has("collection::bad-count");
     std::fs::remove_file(ws.path().join(rel)).unwrap();
     ws.run(["check"]).succeeds();
+}
+
+/// A check with nothing changed repeats the last verdict from the
+/// workspace's ledger (`build/.cache/.ledger`): every diagnostic, in
+/// order, the summary and the exit code, without the game's record.
+#[test]
+fn a_check_with_nothing_changed_repeats_the_ledgers_verdict() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    // Warnings for the ledger to keep: one in a file, one in none.
+    std::fs::remove_file(ws.path().join("cards/intrepidos/i18n/es.toml")).unwrap();
+    ws.write("cards/stray/notes.txt", "not a game");
+    let args = ["--message-format", "json", "-v", "check"];
+    let first = ws.run(args).succeeds();
+    assert!(first.stdout.contains("i18n::missing") && first.stdout.contains("load::no-manifest"));
+    assert!(ws.path().join("build/.cache/.ledger").is_file());
+    // The game's record is not read for a repeated verdict (nor written).
+    let record = ws.path().join("build/.cache/intrepidos.verdict");
+    std::fs::remove_file(&record).unwrap();
+    let again = ws.run(args).succeeds();
+    assert_eq!(again.stdout, first.stdout);
+    assert!(!record.exists(), "the verdict came from the ledger");
+    let human = ws.run(["check"]).succeeds();
+    human.stderr_has("(13 unchanged card files taken from the last check): 0 errors, 2 warnings");
+    // Any change, however small, is checked.
+    ws.write("cards/stray/more.txt", "");
+    ws.run(args).succeeds();
+    assert!(record.exists(), "a change compiles the game");
+}
+
+/// An edit within the same second as the check before it, keeping the
+/// file's size, still reaches the verdict: a fresh stamp is never trusted
+/// alone, and the ledger compares such a file by its bytes.
+#[test]
+fn an_edit_in_the_same_second_as_the_last_check_is_never_missed() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let path = "cards/intrepidos/itens/pocoes.toml";
+    for _ in 0..2 {
+        ws.run(["check"]).succeeds();
+    }
+    let text = ws.read(path);
+    let broken = text.replacen("min_level = 1", "min_level = 9", 1);
+    assert_eq!(broken.len(), text.len());
+    ws.write(path, &broken);
+    ws.run(["check"]).fails().stderr_has("schema::range");
+    ws.write(path, &text);
+    ws.run(["check"]).succeeds();
+    ws.run(["check"]).succeeds();
+}
+
+/// The ledger answers only the check that wrote it: the same games asked
+/// for, and an intact file; a workspace with a link, or a check that found
+/// an error, leaves none.
+#[test]
+fn a_ledger_answers_only_the_check_it_is_the_ledger_of() {
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    let ledger = ws.path().join("build/.cache/.ledger");
+    ws.run(["check"]).succeeds().stderr_has("checked 2 games");
+    ws.run(["check", "zodiacos"])
+        .succeeds()
+        .stderr_has("checked 1 game,");
+    ws.run(["check"]).succeeds().stderr_has("checked 2 games");
+    let both = ws
+        .run(["--message-format", "json", "-v", "check"])
+        .succeeds();
+    // Damaged: ignored, and written again.
+    for damage in [0usize, 40, usize::MAX] {
+        let mut bytes = std::fs::read(&ledger).unwrap();
+        let at = damage.min(bytes.len() - 1);
+        bytes[at] ^= 0x5a;
+        std::fs::write(&ledger, bytes).unwrap();
+        let run = ws
+            .run(["--message-format", "json", "-v", "check"])
+            .succeeds();
+        assert_eq!(run.stdout, both.stdout, "damaged at {damage}");
+        assert_eq!(run.stderr, both.stderr, "damaged at {damage}");
+    }
+    // An error: no ledger.
+    let deck = "cards/zodiacos/decks/extra.toml";
+    ws.write(
+        deck,
+        "game = \"zodiacos\"\nname = \"x\"\n[main]\nno-such-card = 1\n",
+    );
+    ws.run(["check"]).fails();
+    assert!(!ledger.exists());
+    std::fs::remove_file(ws.path().join(deck)).unwrap();
+    ws.run(["check"]).succeeds();
+    assert!(ledger.exists());
+    // A link: no ledger.
+    std::os::unix::fs::symlink("README.md", ws.path().join("cards/intrepidos/notes.md")).unwrap();
+    ws.run(["check"]).succeeds();
+    assert!(!ledger.exists());
 }

@@ -1,0 +1,124 @@
+//! The ledger of the workspace's last `carta check`: a [`Snapshot`] of
+//! every file the check could read, taken before it read any, and what it
+//! concluded — each game's counts and coverage, every diagnostic. A check
+//! whose ledger's snapshot still holds repeats that verdict without
+//! reading a manifest, compiling a schema or opening a game's record: with
+//! nothing changed, a check costs a stat per file.
+//!
+//! A ledger is written only where its snapshot answers for every input:
+//! each game left a record (a game with art does not: see `recall`), the
+//! check found no error (a kind's schema missing outside `schemas/` is a
+//! path no snapshot holds), and every file the check read lies where a
+//! snapshot looks.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use super::kept::{Kept, kept, place};
+use super::recall::{Checked, Recalled};
+use crate::diag::{Diagnostics, FileId};
+use crate::load::{Snapshot, Workspace, drop_ledger, get_ledger, hash_text, put_ledger};
+
+/// The ledger, as stored (`MessagePack`, `build/.cache/.ledger`).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Ledger {
+    snapshot: Snapshot,
+    games: Vec<Recalled>,
+    /// The files the diagnostics point into, in the order the check read
+    /// them (the order diagnostics are shown in).
+    files: Vec<String>,
+    diagnostics: Vec<Kept>,
+}
+
+impl Ledger {
+    /// The snapshot the last check took before reading anything.
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+}
+
+/// What a ledger depends on besides the files: the games asked for, the
+/// limits, and the running carta itself (its size and times: a rebuilt
+/// binary may judge differently under the same version).
+fn key(ws: &Workspace, games: &[String]) -> u64 {
+    let exe = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .map(|m| (m.len(), m.modified().ok()));
+    hash_text(&format!("{games:?}{:?}{exe:?}", ws.limits()))
+}
+
+/// The ledger the last check of `games` (all when empty) left, if this
+/// carta wrote it with the same limits and it is intact.
+pub fn last(ws: &Workspace, games: &[String]) -> Option<Ledger> {
+    get_ledger(ws.root(), key(ws, games))
+}
+
+/// The verdict `ledger` keeps, its diagnostics put in `diags` and the
+/// files they point into registered; the caller has found its snapshot
+/// still holding. `None`, changing nothing, when a diagnostic cannot be
+/// placed.
+pub fn replay(ledger: Ledger, ws: &mut Workspace, diags: &mut Diagnostics) -> Option<Vec<Checked>> {
+    let first = ws.sources.len();
+    let ids: HashMap<&str, FileId> = ledger
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Some((name.as_str(), FileId(u32::try_from(first + i).ok()?))))
+        .collect::<Option<_>>()?;
+    let file_of = |name: &str| ids.get(name).copied();
+    let placed = ledger
+        .diagnostics
+        .iter()
+        .map(|k| place(k, &file_of))
+        .collect::<Option<Vec<_>>>()?;
+    for name in &ledger.files {
+        ws.sources.add_unread(name.clone());
+    }
+    diags.extend(placed);
+    Some(ledger.games.into_iter().map(Checked::Recalled).collect())
+}
+
+/// Writes the ledger of a check of `games` that took `snapshot` before
+/// reading anything and concluded `checked` and `diags`, where the
+/// snapshot answers for every input (see the module's notes); else
+/// forgets the last one. `recorded` says whether every game it compiled
+/// left a record.
+pub fn keep(
+    ws: &Workspace,
+    games: &[String],
+    snapshot: Option<Snapshot>,
+    checked: Vec<Recalled>,
+    recorded: bool,
+    diags: &Diagnostics,
+) {
+    let covered = || ws.sources.iter().all(|(_, f)| Snapshot::covers(&f.name));
+    // A spreadsheet's diagnostics are shown on its cells, which a replay
+    // does not have.
+    let plain = || {
+        diags
+            .iter()
+            .flat_map(|d| d.primary.iter().chain(&d.labels))
+            .all(|l| ws.sources.get(l.file).cells.is_none())
+    };
+    match snapshot {
+        Some(snapshot) if recorded && !diags.has_errors() && covered() && plain() => {
+            let named: BTreeSet<FileId> = diags
+                .iter()
+                .flat_map(|d| d.primary.iter().chain(&d.labels))
+                .map(|l| l.file)
+                .collect();
+            let ledger = Ledger {
+                snapshot,
+                games: checked,
+                files: named
+                    .into_iter()
+                    .map(|id| ws.sources.get(id).name.clone())
+                    .collect(),
+                diagnostics: diags.iter().map(|d| kept(ws, d)).collect(),
+            };
+            put_ledger(ws.root(), key(ws, games), &ledger);
+        }
+        _ => drop_ledger(ws.root()),
+    }
+}
