@@ -20,24 +20,23 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     // Before anything is read: what the ledger will vouch for, and whether
     // anything changed since the last one.
     let last = (!no_cache).then(|| ledger::last(&ws, games)).flatten();
-    let last = match last {
-        Some(last) if last.snapshot().holds(ws.root(), ws.jail()) => {
-            if let Some(checked) = ledger::replay(last, &mut ws, &mut diags) {
+    let last = match last.map(|l| (l.snapshot().holds(ws.root(), ws.jail()), l)) {
+        Some((Ok(()), ledger)) => {
+            if let Some(checked) = ledger::replay(ledger, &mut ws, &mut diags) {
                 let (summary, details) = (summary(&checked), coverage(&checked));
                 return Ok(Report::new(ws, diags, summary)?.with_details(details));
             }
             None
         }
-        last => last,
+        Some((Err(found), ledger)) => Some((ledger, found)),
+        None => None,
     };
+    let (ledger, found) = last.unzip();
     let snapshot = if no_cache {
         None
     } else {
-        Snapshot::take(
-            ws.root(),
-            ws.jail(),
-            last.as_ref().map(ledger::Ledger::snapshot),
-        )
+        let last = ledger.as_ref().map(ledger::Ledger::snapshot).zip(found);
+        Snapshot::take(ws.root(), ws.jail(), last)
     };
     if let Some(snapshot) = &snapshot {
         ws.go_by(snapshot);

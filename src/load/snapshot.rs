@@ -66,25 +66,47 @@ enum What {
 impl Snapshot {
     /// Whether nothing in the snapshot changed, came or went in the
     /// workspace at `root`.
-    pub fn holds(&self, root: &Path, jail: &Jail) -> bool {
+    ///
+    /// # Errors
+    /// At the first change: what was found of the snapshot up to it, for
+    /// [`Snapshot::take`] not to ask again.
+    pub fn holds(&self, root: &Path, jail: &Jail) -> Result<(), Found> {
         let mut stat = Stat::new(root);
-        self.entries.iter().all(|e| e.holds(&mut stat, jail))
+        let mut found = Found(Vec::with_capacity(self.entries.len()));
+        for e in &self.entries {
+            let Some(at) = stat.of(&e.rel) else {
+                return Err(found);
+            };
+            if !e.holds(at, stat.root, jail) {
+                return Err(found);
+            }
+            found.0.push(at);
+        }
+        Ok(())
     }
 
     /// The snapshot of the workspace at `root` now; `None` when the tree
     /// holds a link or something other than folders and regular files, or
     /// cannot be listed. What `last` vouches for is not asked of the file
     /// system again: a folder whose stamp it holds is not listed.
-    pub fn take(root: &Path, jail: &Jail, last: Option<&Snapshot>) -> Option<Snapshot> {
+    pub fn take(root: &Path, jail: &Jail, last: Option<(&Snapshot, Found)>) -> Option<Snapshot> {
         Self::take_at(root, jail, last, nanos(SystemTime::now()))
     }
 
     /// [`Snapshot::take`] at time `now` (ns since the epoch): what a stamp
     /// is settled against.
-    fn take_at(root: &Path, jail: &Jail, last: Option<&Snapshot>, now: u64) -> Option<Snapshot> {
+    fn take_at(
+        root: &Path,
+        jail: &Jail,
+        last: Option<(&Snapshot, Found)>,
+        now: u64,
+    ) -> Option<Snapshot> {
         let mut taking = Taking::new(Stat::new(root), jail);
         taking.now = now;
-        taking.hint = last.map(Hint::of);
+        if let Some((last, found)) = last {
+            taking.hint = Some(Hint::of(last));
+            taking.found = found.0;
+        }
         for top in TOPS {
             taking.add(top)?;
         }
@@ -173,30 +195,27 @@ impl Snapshot {
 }
 
 impl Entry {
-    /// Whether the path is as the snapshot saw it.
-    fn holds(&self, stat: &mut Stat, jail: &Jail) -> bool {
-        let Some(found) = stat.of(&self.rel) else {
-            return false;
-        };
+    /// Whether the path, where `found` is, is as the snapshot saw it.
+    fn holds(&self, found: At, root: &Path, jail: &Jail) -> bool {
         let same = |stamp: [u64; 4]| self.settled && stamp == self.stamp;
         match (self.what, found) {
-            (What::Absent, Found::Absent) => true,
+            (What::Absent, At::Absent) => true,
             // A file whose size, modification time or inode moved is taken
             // as changed, as the check's cache takes it: it could have been
             // trusted by an older stamp.
-            (What::File, Found::File(stamp)) => {
+            (What::File, At::File(stamp)) => {
                 same(stamp)
                     || stamp[..2] == self.stamp[..2]
                         && stamp[3] == self.stamp[3]
                         && self.hash.is_some_and(|h| {
-                            let path = stat.root.join(&self.rel);
+                            let path = root.join(&self.rel);
                             jail.read(&path).is_ok_and(|b| hash_of(&b) == h)
                         })
             }
-            (What::Folder, Found::Folder(stamp)) => {
+            (What::Folder, At::Folder(stamp)) => {
                 same(stamp)
                     || self.hash.is_some_and(|h| {
-                        names(&stat.root.join(&self.rel)).is_some_and(|n| hash_of(&n) == h)
+                        names(&root.join(&self.rel)).is_some_and(|n| hash_of(&n) == h)
                     })
             }
             _ => false,
@@ -204,9 +223,14 @@ impl Entry {
     }
 }
 
+/// What [`Snapshot::holds`] found before it found a change: the first
+/// entries' places, in order.
+#[derive(Debug, Default)]
+pub struct Found(Vec<At>);
+
 /// What a stat found at a path (not following a link).
 #[derive(Debug, Clone, Copy)]
-enum Found {
+enum At {
     Absent,
     File([u64; 4]),
     Folder([u64; 4]),
@@ -234,7 +258,7 @@ impl<'a> Stat<'a> {
 
     /// What is at `rel`; `None` when it cannot be told.
     #[cfg(target_os = "linux")]
-    fn of(&mut self, rel: &str) -> Option<Found> {
+    fn of(&mut self, rel: &str) -> Option<At> {
         use rustix::fs::{AtFlags, FileType, Mode, OFlags, StatxFlags};
         let (parent, name) = rel.rsplit_once('/').unwrap_or((".", rel));
         let root = self.root;
@@ -244,12 +268,12 @@ impl<'a> Stat<'a> {
         });
         let Some(folder) = folder else {
             // No folder to look in: absent, if it is not there either.
-            return (!root.join(parent).exists()).then_some(Found::Absent);
+            return (!root.join(parent).exists()).then_some(At::Absent);
         };
         let flags = AtFlags::SYMLINK_NOFOLLOW;
         let st = match rustix::fs::statx(&*folder, name, flags, StatxFlags::BASIC_STATS) {
             Ok(st) => st,
-            Err(rustix::io::Errno::NOENT) => return Some(Found::Absent),
+            Err(rustix::io::Errno::NOENT) => return Some(At::Absent),
             Err(_) => return None,
         };
         let ns = |t: rustix::fs::StatxTimestamp| {
@@ -265,27 +289,27 @@ impl<'a> Stat<'a> {
             st.stx_ino,
         ];
         Some(match FileType::from_raw_mode(u32::from(st.stx_mode)) {
-            FileType::RegularFile => Found::File(stamp),
-            FileType::Directory => Found::Folder(stamp),
-            _ => Found::Other,
+            FileType::RegularFile => At::File(stamp),
+            FileType::Directory => At::Folder(stamp),
+            _ => At::Other,
         })
     }
 
     /// What is at `rel`; `None` when it cannot be told.
     #[cfg(not(target_os = "linux"))]
-    fn of(&mut self, rel: &str) -> Option<Found> {
+    fn of(&mut self, rel: &str) -> Option<At> {
         let meta = match fs::symlink_metadata(self.root.join(rel)) {
             Ok(meta) => meta,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Found::Absent),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(At::Absent),
             Err(_) => return None,
         };
         let stamp = stamp_of(&meta)?;
         Some(if meta.is_file() {
-            Found::File(stamp)
+            At::File(stamp)
         } else if meta.is_dir() {
-            Found::Folder(stamp)
+            At::Folder(stamp)
         } else {
-            Found::Other
+            At::Other
         })
     }
 }
@@ -301,11 +325,15 @@ struct Taking<'a> {
     entries: Vec<Entry>,
     /// The last snapshot, by path.
     hint: Option<Hint<'a>>,
+    /// What was found already of the last snapshot's first entries (by
+    /// [`Snapshot::holds`]).
+    found: Vec<At>,
 }
 
 /// The last snapshot, by path: each entry, and each folder's names.
 struct Hint<'a> {
-    entries: HashMap<&'a str, &'a Entry>,
+    /// Each entry and where it is in the last snapshot.
+    entries: HashMap<&'a str, (usize, &'a Entry)>,
     names: HashMap<&'a str, Vec<&'a str>>,
 }
 
@@ -322,7 +350,12 @@ impl<'a> Hint<'a> {
             list.sort_unstable();
         }
         Hint {
-            entries: last.entries.iter().map(|e| (e.rel.as_str(), e)).collect(),
+            entries: last
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.rel.as_str(), (i, e)))
+                .collect(),
             names,
         }
     }
@@ -338,14 +371,19 @@ impl<'a> Taking<'a> {
             deep: true,
             entries: Vec::new(),
             hint: None,
+            found: Vec::new(),
         }
     }
 
     /// Adds `rel` and, for a folder, everything under it.
     fn add(&mut self, rel: &str) -> Option<()> {
-        let old = self.hint.as_ref().and_then(|h| h.entries.get(rel).copied());
-        let (what, stamp) = match self.stat.of(rel)? {
-            Found::Absent => {
+        let hinted = self.hint.as_ref().and_then(|h| h.entries.get(rel).copied());
+        let at = match hinted.and_then(|(i, _)| self.found.get(i)) {
+            Some(&at) => at,
+            None => self.stat.of(rel)?,
+        };
+        let (what, stamp) = match at {
+            At::Absent => {
                 self.entries.push(Entry {
                     rel: rel.to_owned(),
                     what: What::Absent,
@@ -355,30 +393,30 @@ impl<'a> Taking<'a> {
                 });
                 return Some(());
             }
-            Found::File(stamp) => (What::File, stamp),
-            Found::Folder(stamp) => (What::Folder, stamp),
-            Found::Other => return None,
+            At::File(stamp) => (What::File, stamp),
+            At::Folder(stamp) => (What::Folder, stamp),
+            At::Other => return None,
         };
-        let old = old.filter(|o| o.what == what);
+        let old = hinted.map(|(_, o)| o).filter(|o| o.what == what);
         // Unchanged by its stamp alone: as the last snapshot has it.
-        if let Some(old) = old.filter(|o| o.settled && o.stamp == stamp) {
+        let children = if let Some(old) = old.filter(|o| o.settled && o.stamp == stamp) {
             self.entries.push(old.clone());
-            if what == What::Folder && self.deep {
-                let names: Vec<String> = self
-                    .hint
-                    .as_ref()?
-                    .names
-                    .get(rel)
-                    .into_iter()
-                    .flatten()
-                    .map(|n| format!("{rel}/{n}"))
-                    .collect();
-                for child in names {
-                    self.add(&child)?;
-                }
+            let names = self.hint.as_ref()?.names.get(rel).into_iter().flatten();
+            names.map(|n| format!("{rel}/{n}")).collect()
+        } else {
+            self.add_fresh(rel, what, stamp)?
+        };
+        if self.deep {
+            for child in children {
+                self.add(&child)?;
             }
-            return Some(());
         }
+        Some(())
+    }
+
+    /// Adds `rel`, a `what` with `stamp`, as found now; returns a folder's
+    /// children's paths.
+    fn add_fresh(&mut self, rel: &str, what: What, stamp: [u64; 4]) -> Option<Vec<String>> {
         // Either time could be the younger: a copy keeps an old mtime.
         let settled = stamp[1].max(stamp[2]).saturating_add(1_000_000_000) < self.now;
         let mut entry = Entry {
@@ -395,17 +433,12 @@ impl<'a> Taking<'a> {
                 entry.hash = self.jail.read(&path).ok().map(|b| hash_of(&b));
             }
             self.entries.push(entry);
-            return Some(());
+            return Some(Vec::new());
         }
         let listed = names(&path)?;
         entry.hash = Some(hash_of(&listed));
         self.entries.push(entry);
-        if self.deep {
-            for name in &listed {
-                self.add(&format!("{rel}/{name}"))?;
-            }
-        }
-        Some(())
+        Some(listed.iter().map(|n| format!("{rel}/{n}")).collect())
     }
 }
 
@@ -498,9 +531,12 @@ mod tests {
         ];
         for (i, edit) in edits.iter().enumerate() {
             let snapshot = settled(root, &jail);
-            assert!(snapshot.holds(root, &jail), "edit {i}: holds before");
+            assert!(
+                snapshot.holds(root, &jail).is_ok(),
+                "edit {i}: holds before"
+            );
             edit();
-            assert!(!snapshot.holds(root, &jail), "edit {i}: seen");
+            assert!(snapshot.holds(root, &jail).is_err(), "edit {i}: seen");
         }
     }
 
@@ -508,13 +544,26 @@ mod tests {
     fn a_fresh_stamp_is_answered_by_the_bytes_and_names_it_was_taken_with() {
         let (dir, jail) = workspace();
         let root = dir.path();
+        let path = root.join("cards/g/a.toml");
+        let modified = fs::metadata(&path).unwrap().modified().unwrap();
+        let rewrite = |text: &str| {
+            fs::write(&path, text).unwrap();
+            let file = fs::File::options().write(true).open(&path).unwrap();
+            file.set_modified(modified).unwrap();
+        };
         let snapshot = Snapshot::take(root, &jail, None).unwrap();
-        // Written again with the same bytes: a new change time, same text.
-        fs::write(root.join("cards/g/a.toml"), "[[card]]").unwrap();
-        assert!(snapshot.holds(root, &jail));
-        // The same size, other bytes.
-        fs::write(root.join("cards/g/a.toml"), "[[cord]]").unwrap();
-        assert!(!snapshot.holds(root, &jail));
+        // Written again within the same tick: only the change time moved.
+        rewrite("[[card]]");
+        assert!(snapshot.holds(root, &jail).is_ok());
+        // The same size and modification time, other bytes.
+        rewrite("[[cord]]");
+        assert!(snapshot.holds(root, &jail).is_err());
+        // A modification time that moved is a change, bytes unread.
+        fs::write(&path, "[[card]]").unwrap();
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(modified + std::time::Duration::from_secs(1))
+            .unwrap();
+        assert!(snapshot.holds(root, &jail).is_err());
     }
 
     #[test]
@@ -533,9 +582,10 @@ mod tests {
         let last = settled(root, &jail);
         fs::write(root.join("cards/g/decks/e.toml"), "name = 'e'").unwrap();
         fs::write(root.join("cards/g/a.toml"), "[[card]]\n").unwrap();
-        let over = Snapshot::take_at(root, &jail, Some(&last), later()).unwrap();
+        let found = last.holds(root, &jail).unwrap_err();
+        let over = Snapshot::take_at(root, &jail, Some((&last, found)), later()).unwrap();
         assert_eq!(over, settled(root, &jail));
-        assert!(over.holds(root, &jail));
+        assert!(over.holds(root, &jail).is_ok());
     }
 
     #[test]
@@ -545,12 +595,12 @@ mod tests {
         let snapshot = settled(root, &jail);
         fs::create_dir_all(root.join("schemas/carta/editor")).unwrap();
         fs::write(root.join("schemas/carta/editor/g.json"), "{}").unwrap();
-        assert!(!snapshot.holds(root, &jail));
+        assert!(snapshot.holds(root, &jail).is_err());
         let retaken = snapshot
             .clone()
             .retaken(root, &jail, "schemas/carta/editor")
             .unwrap();
-        assert!(retaken.holds(root, &jail));
+        assert!(retaken.holds(root, &jail).is_ok());
         // A folder above that gained something else is not vouched for.
         fs::create_dir(root.join("schemas/h")).unwrap();
         assert!(
