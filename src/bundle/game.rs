@@ -2,8 +2,6 @@
 //! manifest writes them) and as a reader takes it back (keys it does not
 //! know ignored at every level, as the format's versioning rule asks).
 
-use std::sync::OnceLock;
-
 use serde_json::Value;
 
 use super::error::BundleError;
@@ -62,8 +60,7 @@ fn restore_integers(value: &mut Value, written: &Value) {
 /// every level before the typed manifest is read, and a missing
 /// `language` reads as `und` (BCP 47: undetermined).
 pub(crate) fn manifest_of(game: &Value) -> Result<Manifest, BundleError> {
-    static SCHEMA: OnceLock<Value> = OnceLock::new();
-    let schema = SCHEMA.get_or_init(crate::config::json_schema);
+    let schema = crate::config::json_schema();
     let mut known = game.clone();
     prune(&mut known, schema, schema);
     if let Value::Object(map) = &mut known {

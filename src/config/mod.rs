@@ -238,7 +238,11 @@ impl Manifest {
     }
 }
 
-/// The JSON Schema of the manifest, as committed in [`SCHEMA_PATH`].
-pub fn json_schema() -> Value {
-    serde_json::to_value(schemars::schema_for!(Manifest)).expect("schemas serialize")
+/// The JSON Schema of the manifest, as committed in [`SCHEMA_PATH`]
+/// (derived once a run: a check reads it twice).
+pub fn json_schema() -> &'static Value {
+    static SCHEMA: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        serde_json::to_value(schemars::schema_for!(Manifest)).expect("schemas serialize")
+    })
 }

@@ -12,5 +12,5 @@ pub(super) fn schema() -> Value {
         r.starts_with('#')
             .then(|| r.replace("/$defs/", "/definitions/"))
     };
-    to_draft7(&crate::config::json_schema(), &local)
+    to_draft7(crate::config::json_schema(), &local)
 }

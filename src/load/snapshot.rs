@@ -71,18 +71,26 @@ impl Snapshot {
     /// At the first change: what was found of the snapshot up to it, for
     /// [`Snapshot::take`] not to ask again.
     pub fn holds(&self, root: &Path, jail: &Jail) -> Result<(), Found> {
-        let mut stat = Stat::new(root);
-        let mut found = Found(Vec::with_capacity(self.entries.len()));
-        for e in &self.entries {
-            let Some(at) = stat.of(&e.rel) else {
-                return Err(found);
-            };
-            if !e.holds(at, stat.root, jail) {
-                return Err(found);
-            }
-            found.0.push(at);
+        // Two halves on two threads: a stat is a system call, and a game
+        // has thousands of files.
+        let half = self.entries.len() / 2;
+        let (first, second) = self.entries.split_at(half);
+        let (a, b) = if half < 256 {
+            (holding(first, root, jail), holding(second, root, jail))
+        } else {
+            std::thread::scope(|s| {
+                let b = s.spawn(|| holding(second, root, jail));
+                let a = holding(first, root, jail);
+                (a, b.join().unwrap_or_default())
+            })
+        };
+        if a.len() == first.len() && b.len() == second.len() {
+            return Ok(());
         }
-        Ok(())
+        let mut found: Vec<Option<At>> = a.into_iter().map(Some).collect();
+        found.resize(half, None);
+        found.extend(b.into_iter().map(Some));
+        Err(Found(found))
     }
 
     /// The snapshot of the workspace at `root` now; `None` when the tree
@@ -223,10 +231,23 @@ impl Entry {
     }
 }
 
-/// What [`Snapshot::holds`] found before it found a change: the first
-/// entries' places, in order.
+/// The places of `entries` up to the first that changed, in order.
+fn holding(entries: &[Entry], root: &Path, jail: &Jail) -> Vec<At> {
+    let mut stat = Stat::new(root);
+    let mut found = Vec::with_capacity(entries.len());
+    for e in entries {
+        match stat.of(&e.rel) {
+            Some(at) if e.holds(at, root, jail) => found.push(at),
+            _ => break,
+        }
+    }
+    found
+}
+
+/// What [`Snapshot::holds`] found before it found a change: the places of
+/// the entries it stamped (by their index), unchanged.
 #[derive(Debug, Default)]
-pub struct Found(Vec<At>);
+pub struct Found(Vec<Option<At>>);
 
 /// What a stat found at a path (not following a link).
 #[derive(Debug, Clone, Copy)]
@@ -262,16 +283,18 @@ impl<'a> Stat<'a> {
         use rustix::fs::{AtFlags, FileType, Mode, OFlags, StatxFlags};
         let (parent, name) = rel.rsplit_once('/').unwrap_or((".", rel));
         let root = self.root;
-        let folder = self.folders.entry(parent.to_owned()).or_insert_with(|| {
+        if !self.folders.contains_key(parent) {
             let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            rustix::fs::open(root.join(parent), flags, Mode::empty()).ok()
-        });
+            let opened = rustix::fs::open(root.join(parent), flags, Mode::empty()).ok();
+            self.folders.insert(parent.to_owned(), opened);
+        }
+        let folder = self.folders.get(parent)?;
         let Some(folder) = folder else {
             // No folder to look in: absent, if it is not there either.
             return (!root.join(parent).exists()).then_some(At::Absent);
         };
         let flags = AtFlags::SYMLINK_NOFOLLOW;
-        let st = match rustix::fs::statx(&*folder, name, flags, StatxFlags::BASIC_STATS) {
+        let st = match rustix::fs::statx(folder, name, flags, StatxFlags::BASIC_STATS) {
             Ok(st) => st,
             Err(rustix::io::Errno::NOENT) => return Some(At::Absent),
             Err(_) => return None,
@@ -325,9 +348,9 @@ struct Taking<'a> {
     entries: Vec<Entry>,
     /// The last snapshot, by path.
     hint: Option<Hint<'a>>,
-    /// What was found already of the last snapshot's first entries (by
-    /// [`Snapshot::holds`]).
-    found: Vec<At>,
+    /// What was found already of the last snapshot's entries, unchanged
+    /// (by [`Snapshot::holds`]).
+    found: Vec<Option<At>>,
 }
 
 /// The last snapshot, by path: each entry, and each folder's names.
@@ -378,8 +401,8 @@ impl<'a> Taking<'a> {
     /// Adds `rel` and, for a folder, everything under it.
     fn add(&mut self, rel: &str) -> Option<()> {
         let hinted = self.hint.as_ref().and_then(|h| h.entries.get(rel).copied());
-        let at = match hinted.and_then(|(i, _)| self.found.get(i)) {
-            Some(&at) => at,
+        let at = match hinted.and_then(|(i, _)| self.found.get(i).copied().flatten()) {
+            Some(at) => at,
             None => self.stat.of(rel)?,
         };
         let (what, stamp) = match at {

@@ -161,7 +161,7 @@ fn schema_valid(
     // manifest with problems pays for what the diagnostics need (the
     // schema's documents, checked and indexed for their titles and spans).
     if jsonschema::options()
-        .build(&schema)
+        .build(schema)
         .is_ok_and(|v| v.is_valid(instance))
     {
         return true;
@@ -171,7 +171,7 @@ fn schema_valid(
         uri: uri.clone(),
         file: None,
         text: None,
-        doc: schema,
+        doc: schema.clone(),
     }];
     let (schemas, _) =
         GameSchemas::compile(docs, &BTreeMap::from([("manifest".to_owned(), uri)]), diags);
