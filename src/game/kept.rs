@@ -2,6 +2,7 @@
 //! diagnostic with its files by path, and the mark of a deck or
 //! translation file; and how a kept diagnostic is placed again.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
@@ -112,6 +113,34 @@ pub(super) fn place(k: &Kept, file_of: &dyn Fn(&str) -> Option<FileId>) -> Optio
         // A recalled verdict is printed by the command line only.
         words: None,
     })
+}
+
+/// Registers `files` (unread: a diagnostic's file is read back when it is
+/// shown) after those of `ws`, and returns the `kept` diagnostics placed in
+/// them; `None`, registering nothing, when one cannot be placed.
+pub(super) fn restore(
+    ws: &mut Workspace,
+    files: &[String],
+    kept: &[Kept],
+) -> Option<Vec<Diagnostic>> {
+    let mut ids: HashMap<&str, FileId> = ws
+        .sources
+        .iter()
+        .map(|(id, f)| (f.name.as_str(), id))
+        .collect();
+    let first = ws.sources.len();
+    for (i, rel) in files.iter().enumerate() {
+        ids.insert(rel, FileId(u32::try_from(first + i).ok()?));
+    }
+    let file_of = |name: &str| ids.get(name).copied();
+    let out = kept
+        .iter()
+        .map(|k| place(k, &file_of))
+        .collect::<Option<Vec<_>>>()?;
+    for rel in files {
+        ws.sources.add_unread(rel.clone());
+    }
+    Some(out)
 }
 
 /// A diagnostic's code is a `&'static str` (the codes carta writes); one

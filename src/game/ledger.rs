@@ -11,11 +11,11 @@
 //! path no snapshot holds), and every file the check read lies where a
 //! snapshot looks.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::kept::{Kept, kept, place};
+use super::kept::{Kept, kept, restore};
 use super::recall::{Checked, Recalled};
 use crate::diag::{Diagnostics, FileId};
 use crate::load::{Snapshot, Workspace, drop_ledger, get_ledger, hash_text, put_ledger};
@@ -59,22 +59,7 @@ pub fn last(ws: &Workspace, games: &[String]) -> Option<Ledger> {
 /// still holding. `None`, changing nothing, when a diagnostic cannot be
 /// placed.
 pub fn replay(ledger: Ledger, ws: &mut Workspace, diags: &mut Diagnostics) -> Option<Vec<Checked>> {
-    let first = ws.sources.len();
-    let ids: HashMap<&str, FileId> = ledger
-        .files
-        .iter()
-        .enumerate()
-        .map(|(i, name)| Some((name.as_str(), FileId(u32::try_from(first + i).ok()?))))
-        .collect::<Option<_>>()?;
-    let file_of = |name: &str| ids.get(name).copied();
-    let placed = ledger
-        .diagnostics
-        .iter()
-        .map(|k| place(k, &file_of))
-        .collect::<Option<Vec<_>>>()?;
-    for name in &ledger.files {
-        ws.sources.add_unread(name.clone());
-    }
+    let placed = restore(ws, &ledger.files, &ledger.diagnostics)?;
     diags.extend(placed);
     Some(ledger.games.into_iter().map(Checked::Recalled).collect())
 }

@@ -20,10 +20,10 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::changes::{self, Scan};
-use super::kept::{Kept, kept, place};
+use super::kept::{Kept, kept, restore};
 use super::prior::{DeckMark, Prior, Verdicts};
 use super::{Decks, Game, Head, Keep, finish, prepare};
-use crate::diag::{Diagnostic, Diagnostics, FileId};
+use crate::diag::{Diagnostics, FileId};
 use crate::i18n::{Coverage, phrases};
 use crate::load::{
     CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of, settled_stamp,
@@ -381,7 +381,7 @@ fn recall(
     if scan.answers(&pointed_files(&record))
         && fresh(game, &record.editor)
         && same_texts(ws, game, &mut record)?
-        && let Some(kept) = restore(ws, &record)
+        && let Some(kept) = restore(ws, &record.files, &record.diagnostics)
     {
         diags.extend(kept);
         let marks = scan.marks();
@@ -503,32 +503,6 @@ fn text_hash(ws: &Workspace, rel: &str) -> Option<u64> {
     String::from_utf8(bytes).ok().map(|text| hash_text(&text))
 }
 
-/// Registers the files the compiled game would have (unread: a
-/// diagnostic's file is read back when it is shown) and returns the
-/// recorded diagnostics placed in them; `None`, registering nothing, when
-/// one cannot be placed.
-fn restore(ws: &mut Workspace, record: &Record) -> Option<Vec<Diagnostic>> {
-    let mut ids: HashMap<&str, FileId> = ws
-        .sources
-        .iter()
-        .map(|(id, f)| (f.name.as_str(), id))
-        .collect();
-    let first = ws.sources.len();
-    for (i, rel) in record.files.iter().enumerate() {
-        ids.insert(rel, file_id(first + i));
-    }
-    let file_of = |name: &str| ids.get(name).copied();
-    let out = record
-        .diagnostics
-        .iter()
-        .map(|k| place(k, &file_of))
-        .collect::<Option<Vec<_>>>()?;
-    for rel in &record.files {
-        ws.sources.add_unread(rel.clone());
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::kept::KeptLabel;
@@ -570,7 +544,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("cards")).unwrap();
         let mut ws = Workspace::open(dir.path()).unwrap();
-        let placed = restore(&mut ws, &record("a deck", "deck::size")).unwrap();
+        let record = record("a deck", "deck::size");
+        let placed = restore(&mut ws, &record.files, &record.diagnostics).unwrap();
         assert_eq!(placed[0].code, "deck::size");
         let primary = placed[0].primary.as_ref().unwrap();
         assert_eq!(ws.sources.get(primary.file).name, "cards/g/decks/a.toml");
@@ -586,12 +561,12 @@ mod tests {
             record("a deck", "deck::\u{1b}[2J"),
             record("a deck", &"x".repeat(65)),
         ] {
-            assert!(restore(&mut ws, &crafted).is_none());
+            assert!(restore(&mut ws, &crafted.files, &crafted.diagnostics).is_none());
             assert_eq!(ws.sources.len(), 0);
         }
         let mut backwards = record("a deck", "deck::size");
         let label = backwards.diagnostics[0].primary.as_mut().unwrap();
         (label.start, label.end) = (3, 0);
-        assert!(restore(&mut ws, &backwards).is_none());
+        assert!(restore(&mut ws, &backwards.files, &backwards.diagnostics).is_none());
     }
 }
