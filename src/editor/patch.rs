@@ -23,9 +23,11 @@
 //! ```
 
 use std::collections::HashMap;
+use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::Write;
+use std::io::{self, Write};
 use std::ops::Range;
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -73,17 +75,35 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>) -> Result<(), EmitErro
     let old = cache
         .as_ref()
         .and_then(|c| previous(c, &folder, name, &m.id, head));
-    let built = schema.build(old.as_ref().map(|o| &o.zones[..]));
-    let bytes = old.as_ref().map_or(&[][..], |o| &o.bytes[..]);
+    let mut built = schema.build(old.as_ref().map(|o| &o.zones[..]));
+    let ranges: Vec<Range<usize>> = built
+        .pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Old(range) => Some(range.clone()),
+            Piece::Text(_) => None,
+        })
+        .collect();
+    let checked = old.as_ref().and_then(|o| o.check(&ranges));
+    if checked.is_none() && !ranges.is_empty() {
+        // Not the file the index describes: written whole.
+        built = schema.build(None);
+    }
     let mut crc = crc32fast::Hasher::new();
+    let mut repeated = checked.into_iter().flatten();
     folder.write_atomic_with(name, |file| {
         for piece in &built.pieces {
-            let part = match piece {
-                Piece::Text(text) => text.as_bytes(),
-                Piece::Old(range) => &bytes[range.clone()],
-            };
-            crc.update(part);
-            file.write_all(part)?;
+            match piece {
+                Piece::Text(text) => {
+                    crc.update(text.as_bytes());
+                    file.write_all(text.as_bytes())?;
+                }
+                Piece::Old(range) => {
+                    let from = &old.as_ref().expect("an old piece has its file").file;
+                    copy_range(from, range, file)?;
+                    crc.combine(&repeated.next().expect("a CRC per old piece"));
+                }
+            }
         }
         Ok(())
     })?;
@@ -98,6 +118,36 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>) -> Result<(), EmitErro
     }
     Ok(())
 }
+
+/// Copies bytes `range` of `from` to the end of what was written to `to`:
+/// within the kernel where it can (`copy_file_range`), else through a
+/// buffer.
+fn copy_range(from: &File, range: &Range<usize>, to: &mut File) -> io::Result<()> {
+    let (mut at, end) = (range.start as u64, range.end as u64);
+    #[cfg(target_os = "linux")]
+    while at < end {
+        let len = usize::try_from(end - at).unwrap_or(usize::MAX);
+        match rustix::fs::copy_file_range(from, Some(&mut at), &*to, None, len) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(_) => {}
+            Err(rustix::io::Errno::XDEV | rustix::io::Errno::NOSYS | rustix::io::Errno::INVAL) => {
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let mut buffer = vec![0; BLOCK.min(usize::try_from(end - at).unwrap_or(BLOCK))];
+    while at < end {
+        let n = buffer.len().min(usize::try_from(end - at).unwrap_or(BLOCK));
+        from.read_exact_at(&mut buffer[..n], at)?;
+        to.write_all(&buffer[..n])?;
+        at += n as u64;
+    }
+    Ok(())
+}
+
+/// How much of the previous file is read at a time.
+const BLOCK: usize = 256 << 10;
 
 /// What a deck schema's card lines depend on besides the cards: the
 /// kinds' names, the zones and the kinds each takes, how the lines are
@@ -116,33 +166,71 @@ fn index_name(game: &str) -> String {
 }
 
 /// The previous deck schema (file `name` of `folder`), when game `game`'s
-/// index in `cache` describes it exactly and was written for `head`.
+/// index in `cache` was written for `head` and gives its length (its
+/// bytes are checked as they are read: [`Owned::check`]).
 fn previous(cache: &Folder, folder: &Folder, name: &str, game: &str, head: u64) -> Option<Owned> {
     let index = read_index(cache, game)?;
     if index.head != head {
         return None;
     }
-    let bytes = folder.read(name, index.len)?;
-    if bytes.len() as u64 != index.len || crc32fast::hash(&bytes) != index.crc {
+    let file = folder.open_read(name).ok()??;
+    if file.metadata().ok()?.len() != index.len {
         return None;
     }
+    let len = usize::try_from(index.len).ok()?;
     let in_file = |s: &Segment| -> Option<(u64, Range<usize>)> {
         let range = usize::try_from(s.start).ok()?..usize::try_from(s.end).ok()?;
-        (range.start <= range.end && range.end <= bytes.len()).then_some((s.digest, range))
+        (range.start <= range.end && range.end <= len).then_some((s.digest, range))
     };
     let zones = index
         .zones
         .iter()
         .map(|segments| segments.iter().map(in_file).collect())
         .collect::<Option<Vec<HashMap<_, _>>>>()?;
-    Some(Owned { bytes, zones })
+    Some(Owned {
+        file,
+        len: index.len,
+        crc: index.crc,
+        zones,
+    })
 }
 
-/// The previous file's bytes and where each card file's lines lie in it
-/// (see [`super::decks::Previous`]).
+/// The previous file, its length and CRC-32 as the index gives them, and
+/// where each card file's lines lie in it (see
+/// [`super::decks::Previous`]).
 struct Owned {
-    bytes: Vec<u8>,
+    file: File,
+    len: u64,
+    crc: u32,
     zones: Vec<HashMap<u64, Range<usize>>>,
+}
+
+impl Owned {
+    /// Reads the file through, a block at a time (5 MB are never held):
+    /// when it is the one the index describes (its length and CRC-32), the
+    /// CRC-32 of each of `ranges` (for the new file's, which repeats them).
+    fn check(&self, ranges: &[Range<usize>]) -> Option<Vec<crc32fast::Hasher>> {
+        let mut whole = crc32fast::Hasher::new();
+        let mut each = vec![crc32fast::Hasher::new(); ranges.len()];
+        let mut block = vec![0; BLOCK];
+        let mut at = 0usize;
+        loop {
+            let n = self.file.read_at(&mut block, at as u64).ok()?;
+            if n == 0 {
+                break;
+            }
+            let read = &block[..n];
+            whole.update(read);
+            for (range, crc) in ranges.iter().zip(&mut each) {
+                let (from, to) = (range.start.max(at), range.end.min(at + n));
+                if from < to {
+                    crc.update(&read[from - at..to - at]);
+                }
+            }
+            at += n;
+        }
+        (at as u64 == self.len && whole.finalize() == self.crc).then_some(each)
+    }
 }
 
 /// Game `game`'s index, if one is there, intact.
