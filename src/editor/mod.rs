@@ -248,7 +248,7 @@ fn refresh_game(root: &Path, game: &Game) -> Result<(Vec<String>, Vec<String>), 
     }
     let deck = deck_schema_path(&inputs.manifest.id);
     if !has_key(root, &deck, &keys[1]) {
-        patch::write(root, &deck_schema(&inputs, &keys[1]))?;
+        patch::write(root, &deck_schema(&inputs, &keys[1]), game.cached)?;
         written.push(deck);
     }
     Ok((written, keys))

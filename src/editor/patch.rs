@@ -56,21 +56,24 @@ struct Index {
 }
 
 /// Writes game `schema`'s deck schema into the workspace at `root`,
-/// atomically: patched from the last one where the index vouches for it,
-/// else whole; then its index, when `build/.cache/` exists (a check
-/// through the cache made it; a link there is not followed, and only
-/// makes the next write a whole one).
+/// atomically: with `cached` (a check through the cache, which made
+/// `build/.cache/`), patched from the last one where the index vouches for
+/// it, else whole, and then its index (a link at `build/.cache` is not
+/// followed, and only makes the next write a whole one); without, whole,
+/// and neither index is read nor written.
 ///
 /// # Errors
 /// When the schema cannot be written (a link or something else than a
 /// file where it goes, an I/O error).
-pub(super) fn write(root: &Path, schema: &DeckSchema<'_>) -> Result<(), EmitError> {
+pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Result<(), EmitError> {
     let m = schema.manifest;
     let rel = deck_schema_path(&m.id);
     let (dir, name) = write::split(Path::new(&rel));
     let workspace = Folder::workspace(root)?;
     let folder = workspace.sub(dir)?;
-    let cache = workspace.existing("build/.cache").ok().flatten();
+    let cache = cached
+        .then(|| workspace.existing("build/.cache").ok().flatten())
+        .flatten();
     let head = head(m);
     let old = cache
         .as_ref()
@@ -260,4 +263,109 @@ fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h = DefaultHasher::new();
     bytes.hash(&mut h);
     h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> Manifest {
+        toml::from_str(concat!(
+            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n",
+            "[kinds.a]\nname = \"A\"\n",
+            "[zones.main]\nname = \"Main\"\nkinds = [\"a\"]\n",
+        ))
+        .unwrap()
+    }
+
+    /// Writes the deck schema of cards `x` (card file 1) and `y` (card
+    /// file 2, named `y_name`) into `root`, through the cache.
+    fn write_schema(root: &Path, m: &Manifest, y_name: &str) {
+        let cards = [("x", "a", "X"), ("y", "a", y_name)];
+        let schema = DeckSchema {
+            manifest: m,
+            cards: &cards,
+            files: &[(1, 1), (2, hash_bytes(y_name.as_bytes()))],
+            key: y_name,
+        };
+        write(root, &schema, true).unwrap();
+    }
+
+    /// Puts `to` for `from` in the deck schema, and, with `vouch`, makes
+    /// the index vouch for the result (its CRC-32 and checksum).
+    fn tamper(root: &Path, from: &str, to: &str, vouch: bool) {
+        let deck = root.join(deck_schema_path("g"));
+        let text = std::fs::read_to_string(&deck)
+            .unwrap()
+            .replacen(from, to, 1);
+        std::fs::write(&deck, &text).unwrap();
+        if vouch {
+            let cache = Folder::workspace(root)
+                .unwrap()
+                .sub("build/.cache")
+                .unwrap();
+            let mut index = read_index(&cache, "g").unwrap();
+            (index.len, index.crc) = (text.len() as u64, crc32fast::hash(text.as_bytes()));
+            save(&cache, "g", &index);
+        }
+    }
+
+    #[test]
+    fn the_unchanged_lines_come_from_the_last_file_only_when_the_index_vouches_for_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("build/.cache")).unwrap();
+        let m = manifest();
+        let deck = root.join(deck_schema_path("g"));
+        write_schema(root, &m, "Y");
+        // A title of card file 1, whose cards do not change, is copied from
+        // the last file: the index vouches for it.
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        write_schema(root, &m, "Y2");
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert!(text.contains("\"title\": \"Q\"") && text.contains("\"title\": \"Y2\""));
+        // It does not for a file edited since: written whole.
+        tamper(root, "\"title\": \"Y2\"", "\"title\": \"Y3\"", false);
+        write_schema(root, &m, "Y4");
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert!(text.contains("\"title\": \"X\"") && text.contains("\"title\": \"Y4\""));
+        // Nor for another game's head (kinds, zones, format).
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        let mut other = m.clone();
+        other.kinds.get_mut("a").unwrap().name = "Another".into();
+        write_schema(root, &other, "Y5");
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert!(text.contains("\"title\": \"X\""), "{text}");
+        // Without the cache, neither index is read nor written.
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        let index = read_index(
+            &Folder::workspace(root)
+                .unwrap()
+                .sub("build/.cache")
+                .unwrap(),
+            "g",
+        );
+        let cards = [("x", "a", "X"), ("y", "a", "Y6")];
+        let schema = DeckSchema {
+            manifest: &m,
+            cards: &cards,
+            files: &[(1, 1), (2, 6)],
+            key: "Y6",
+        };
+        write(root, &schema, false).unwrap();
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert_eq!(text, schema.text());
+        let after = read_index(
+            &Folder::workspace(root)
+                .unwrap()
+                .sub("build/.cache")
+                .unwrap(),
+            "g",
+        );
+        assert_eq!(
+            after.map(|i| i.crc),
+            index.map(|i| i.crc),
+            "the index left as it was"
+        );
+    }
 }

@@ -610,17 +610,24 @@ fn every_edit_the_record_cannot_answer_compiles_from_it_as_a_cold_check_would() 
 }
 
 /// The deck schema a check wrote (after an edit, patched from the last
-/// one), and the one a check writes whole when there is none to patch.
+/// one), against the one a check writes whole when there is none to patch
+/// (`--no-cache`, which neither reads nor writes the index); then the
+/// check's deck schema and index put back, for the next edit to patch.
 fn deck_schema_and_whole(ws: &Workspace, edit: &str) {
-    let deck = "schemas/carta/editor/intrepidos.deck.json";
+    let deck = ws.path().join("schemas/carta/editor/intrepidos.deck.json");
     let index = ws.path().join("build/.cache/intrepidos.deck-index");
     ws.run(["check"]);
-    assert!(index.exists(), "{edit}: the index of the deck schema");
-    let patched = ws.read(deck);
-    std::fs::remove_file(ws.path().join(deck)).unwrap();
+    let patched = std::fs::read(&deck).unwrap();
+    let written = std::fs::read(&index).expect("the index of the deck schema");
+    std::fs::remove_file(&deck).unwrap();
     std::fs::remove_file(&index).unwrap();
     ws.run(["check", "--no-cache"]);
-    assert!(patched == ws.read(deck), "{edit}: the deck schema");
+    assert!(!index.exists(), "{edit}: an index without the cache");
+    assert!(
+        patched == std::fs::read(&deck).unwrap(),
+        "{edit}: the deck schema"
+    );
+    std::fs::write(&index, written).unwrap();
 }
 
 #[test]
