@@ -175,14 +175,17 @@ impl io::Write for HashWriter {
 /// length). A deck schema's lines are those of the cards in pool order, so
 /// a card file's lie together, and the digest says whether they changed.
 fn card_files(game: &Game) -> Vec<(usize, u64)> {
-    use std::hash::{DefaultHasher, Hasher};
+    use std::hash::{BuildHasher, Hasher};
+    // foldhash with a fixed seed: the same digest in every run, cheaper
+    // than SipHash on short strings.
+    let state = foldhash::quality::FixedState::with_seed(0);
     let mut out: Vec<(usize, u64)> = Vec::new();
-    let mut hasher = DefaultHasher::new();
+    let mut hasher = state.build_hasher();
     let mut file = None;
     for (i, c) in game.pool.iter().enumerate() {
         if file.is_some_and(|f| f != c.file) {
             out.push((i, hasher.finish()));
-            hasher = DefaultHasher::new();
+            hasher = state.build_hasher();
         }
         file = Some(c.file);
         for part in [&c.id, &c.kind, &c.name] {
