@@ -480,40 +480,57 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn a_schema_built_from_the_last_one_is_the_one_written_whole() {
-        let manifest: Manifest = toml::from_str(concat!(
+    fn two_zones() -> Manifest {
+        toml::from_str(concat!(
             "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n",
             "[kinds.a]\nname = \"A\"\n[kinds.b]\nname = \"B\"\n",
             "[zones.main]\nname = \"Main\"\nkinds = [\"a\"]\n",
             "[zones.side]\nname = \"Side\"\nkinds = [\"a\", \"b\"]\n",
         ))
-        .unwrap();
-        let schema = |cards: &[(&str, &str, &str)], files: &[(usize, u64)]| {
-            DeckSchema {
-                manifest: &manifest,
-                cards,
-                files,
-                key: "k",
-            }
-            .build(None)
-        };
-        let by_digest = |built: &Built| -> Vec<HashMap<u64, Range<usize>>> {
-            let range = |s: &Segment| s.start as usize..s.end as usize;
-            let zone = |z: &Vec<Segment>| z.iter().map(|s| (s.digest, range(s))).collect();
-            built.zones.iter().map(zone).collect()
-        };
-        // Four card files: 1 (x, y), 2 (z), 3 (w) and 4 (u, v).
-        let before = [
-            ("x", "a", "X"),
-            ("y", "b", "Y"),
-            ("z", "a", "Z"),
-            ("w", "b", "W"),
-            ("u", "a", "U"),
-            ("v", "a", "V"),
-        ];
-        let files = [(2, 1), (3, 2), (4, 3), (6, 4)];
-        let old = schema(&before, &files);
+        .unwrap()
+    }
+
+    /// Cards (id, kind, name) and their card files (see [`DeckSchema`]).
+    type Cards<'a> = (&'a [(&'a str, &'a str, &'a str)], &'a [(usize, u64)]);
+
+    /// The schema of `cards` in `files`, built from `previous`.
+    fn built(manifest: &Manifest, (cards, files): Cards<'_>, previous: Option<&Previous>) -> Built {
+        DeckSchema {
+            manifest,
+            cards,
+            files,
+            key: "k",
+        }
+        .build(previous)
+    }
+
+    /// Where `built`'s segments lie, as the next build takes them.
+    fn by_digest(built: &Built) -> Vec<HashMap<u64, Range<usize>>> {
+        let range = |s: &Segment| s.start as usize..s.end as usize;
+        let zone = |z: &Vec<Segment>| z.iter().map(|s| (s.digest, range(s))).collect();
+        built.zones.iter().map(zone).collect()
+    }
+
+    fn old_pieces(built: &Built) -> usize {
+        let old = built.pieces.iter().filter(|p| matches!(p, Piece::Old(_)));
+        old.count()
+    }
+
+    /// Four card files: 1 (x, y), 2 (z), 3 (w) and 4 (u, v).
+    const BEFORE: [(&str, &str, &str); 6] = [
+        ("x", "a", "X"),
+        ("y", "b", "Y"),
+        ("z", "a", "Z"),
+        ("w", "b", "W"),
+        ("u", "a", "U"),
+        ("v", "a", "V"),
+    ];
+    const BEFORE_FILES: [(usize, u64); 4] = [(2, 1), (3, 2), (4, 3), (6, 4)];
+
+    #[test]
+    fn a_schema_built_from_the_last_one_is_the_one_written_whole() {
+        let m = two_zones();
+        let old = built(&m, (&BEFORE, &BEFORE_FILES), None);
         let old_text = materialize(&old, "");
         // File 2 renamed its card, file 3 is gone, file 5 came.
         let after = [
@@ -525,42 +542,23 @@ mod tests {
             ("t", "b", "T"),
         ];
         let files = [(2, 1), (3, 22), (5, 4), (6, 5)];
-        let whole = schema(&after, &files);
-        let patched = DeckSchema {
-            manifest: &manifest,
-            cards: &after,
-            files: &files,
-            key: "k",
-        }
-        .build(Some(&by_digest(&old)));
-        assert_eq!(
-            materialize(&patched, &old_text),
-            materialize(&whole, ""),
-            "the same text"
-        );
+        let whole = built(&m, (&after, &files), None);
+        let patched = built(&m, (&after, &files), Some(&by_digest(&old)));
+        let text = materialize(&whole, "");
+        assert_eq!(materialize(&patched, &old_text), text, "the same text");
         assert_eq!(patched.zones, whole.zones, "the same segments");
-        assert_eq!(patched.len, materialize(&whole, "").len());
+        assert_eq!(patched.len, text.len());
         // Files 1 and 4 came from the old text: one piece each per zone.
-        let old_pieces = patched
-            .pieces
-            .iter()
-            .filter(|p| matches!(p, Piece::Old(_)))
-            .count();
-        assert_eq!(old_pieces, 4, "{:?}", patched.pieces);
-        // Unchanged files in a row are one piece.
-        let again = DeckSchema {
-            manifest: &manifest,
-            cards: &before,
-            files: &[(2, 1), (3, 2), (4, 3), (6, 4)],
-            key: "k",
-        }
-        .build(Some(&by_digest(&old)));
+        assert_eq!(old_pieces(&patched), 4, "{:?}", patched.pieces);
+    }
+
+    #[test]
+    fn unchanged_card_files_in_a_row_are_one_piece_of_the_last_text() {
+        let m = two_zones();
+        let old = built(&m, (&BEFORE, &BEFORE_FILES), None);
+        let old_text = materialize(&old, "");
+        let again = built(&m, (&BEFORE, &BEFORE_FILES), Some(&by_digest(&old)));
         assert_eq!(materialize(&again, &old_text), old_text);
-        let runs: Vec<_> = again
-            .pieces
-            .iter()
-            .filter(|p| matches!(p, Piece::Old(_)))
-            .collect();
-        assert_eq!(runs.len(), 2, "one per zone: {runs:?}");
+        assert_eq!(old_pieces(&again), 2, "one per zone: {:?}", again.pieces);
     }
 }
