@@ -87,7 +87,11 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
             Piece::Text(_) => None,
         })
         .collect();
-    let checked = old.as_ref().and_then(|o| o.check(&ranges));
+    // Read through only when some of it is repeated.
+    let checked = old
+        .as_ref()
+        .filter(|_| !ranges.is_empty())
+        .and_then(|o| o.check(&ranges));
     if checked.is_none() && !ranges.is_empty() {
         // Not the file the index describes: written whole.
         built = schema.build(None);
