@@ -13,10 +13,11 @@
 //! draft-7 equivalent where one exists and dropped otherwise, so the editor
 //! checks less than carta, never more.
 //!
-//! `mod.rs` keys, writes and associates the files; what each schema holds
-//! is in [`cards`] (a whole card file), [`decks`] (a deck file) and
-//! [`manifest`] (`game.toml`), over the translation to draft 7 in
-//! [`draft7`].
+//! `mod.rs` keys, writes and associates the files (the deck schema, which
+//! lists every card, as a patch of the last one: [`patch`]); what each
+//! schema holds is in [`cards`] (a whole card file), [`decks`] (a deck
+//! file) and [`manifest`] (`game.toml`), over the translation to draft 7
+//! in [`draft7`].
 
 mod cards;
 mod decks;

@@ -9,12 +9,14 @@
 //! that file every card file's lines whose cards did not change, writing
 //! anew only the rest and the schema around the zones.
 //!
-//! The previous file is used only when it is, byte for byte, the one the
-//! index describes (its length and CRC-32 match, it is a regular file
-//! reached without a link): anything else — no index, a damaged or
-//! foreign one, a file edited by hand — and the schema is written whole.
-//! Either way the bytes are those of [`super::DeckSchema::text`], which a
-//! test holds through renames, new and deleted card files.
+//! The previous file is used only when it is the one the index describes
+//! (a regular file reached without a link, of the length and CRC-32 the
+//! index recorded, checked as it is read): anything else — no index, a
+//! damaged or foreign one, a file edited by hand — and the schema is
+//! written whole. Either way the bytes are those of
+//! [`super::decks::DeckSchema::text`], which the tests hold through
+//! renames, new and deleted card files. `carta check --no-cache` neither
+//! reads nor writes the index.
 //!
 //! ```text
 //! magic     8 bytes  "carta-e1"
