@@ -423,6 +423,54 @@ impl Folder {
         })
     }
 
+    /// As [`Folder::write_atomic`] (without `sync`), for a file written a
+    /// piece at a time: `fill` writes the new temporary file, which is
+    /// renamed over `name` only when `fill` succeeds (a large file patched
+    /// from its last version is never held whole in memory).
+    ///
+    /// # Errors
+    /// See [`WriteError`]; an error of `fill` as [`WriteError::Io`].
+    pub fn write_atomic_with(
+        &self,
+        name: &str,
+        fill: impl FnOnce(&mut File) -> io::Result<()>,
+    ) -> Result<(), WriteError> {
+        self.check_file(name)?;
+        self.write_temp_with(name, fill, |tmp| self.swap_in(tmp, name))
+    }
+
+    /// Puts temporary file `tmp` in place of `name` atomically: exchanged
+    /// with the file there, which is then removed. ext4 starts writing a
+    /// file renamed over another back to disk at once (`auto_da_alloc`:
+    /// ~4 ms for 5 MB on the rename); an exchange does not, which leaves
+    /// a crash the chance to lose it — fine for what carta derives again
+    /// when it finds it missing or stale. Renamed over it where nothing
+    /// is there or the system cannot exchange.
+    #[cfg(target_os = "linux")]
+    fn swap_in(&self, tmp: &str, name: &str) -> Result<(), Errno> {
+        use rustix::fs::{RenameFlags, renameat_with};
+        match renameat_with(&self.fd, tmp, &self.fd, name, RenameFlags::EXCHANGE) {
+            // `tmp` now names what `name` was: a file (checked before);
+            // anything else slipped in since is put back, and refused.
+            Ok(()) => match rustix::fs::unlinkat(&self.fd, tmp, AtFlags::empty()) {
+                Ok(()) | Err(Errno::NOENT) => Ok(()),
+                Err(e) => {
+                    let _ = renameat_with(&self.fd, tmp, &self.fd, name, RenameFlags::EXCHANGE);
+                    Err(e)
+                }
+            },
+            Err(Errno::NOENT | Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {
+                rustix::fs::renameat(&self.fd, tmp, &self.fd, name)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn swap_in(&self, tmp: &str, name: &str) -> Result<(), Errno> {
+        rustix::fs::renameat(&self.fd, tmp, &self.fd, name)
+    }
+
     fn write_temp(
         &self,
         name: &str,
@@ -430,14 +478,24 @@ impl Folder {
         sync: bool,
         place: impl FnOnce(&str) -> Result<(), Errno>,
     ) -> Result<(), WriteError> {
+        let fill = |file: &mut File| {
+            file.write_all(bytes)?;
+            if sync { file.sync_all() } else { Ok(()) }
+        };
+        self.write_temp_with(name, fill, place)
+    }
+
+    fn write_temp_with(
+        &self,
+        name: &str,
+        fill: impl FnOnce(&mut File) -> io::Result<()>,
+        place: impl FnOnce(&str) -> Result<(), Errno>,
+    ) -> Result<(), WriteError> {
         let (tmp, mut file) = self.temp(name)?;
-        let written = file
-            .write_all(bytes)
-            .and_then(|()| if sync { file.sync_all() } else { Ok(()) })
-            .map_err(|source| WriteError::Io {
-                path: self.shown(name),
-                source,
-            });
+        let written = fill(&mut file).map_err(|source| WriteError::Io {
+            path: self.shown(name),
+            source,
+        });
         drop(file);
         let placed = written.and_then(|()| place(&tmp).map_err(|e| io_error(&self.shown(name), e)));
         // After a rename the temporary name is gone; after a hard link (or
@@ -673,6 +731,39 @@ mod tests {
         assert_eq!(fs::read(dir.path().join("a/b/f")).unwrap(), b"two");
         root.remove_all("a").unwrap();
         assert!(!dir.path().join("a").exists());
+    }
+
+    #[test]
+    fn a_file_written_a_piece_at_a_time_replaces_the_old_one_only_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Folder::open(dir.path()).unwrap();
+        let fill = |parts: &'static [&'static [u8]]| {
+            move |f: &mut File| parts.iter().try_for_each(|p| f.write_all(p))
+        };
+        root.write_atomic_with("f", fill(&[b"on", b"e"])).unwrap();
+        assert_eq!(fs::read(dir.path().join("f")).unwrap(), b"one");
+        root.write_atomic_with("f", fill(&[b"tw", b"o"])).unwrap();
+        assert_eq!(fs::read(dir.path().join("f")).unwrap(), b"two");
+        // A failure half-way leaves the old file, and no temporary one.
+        let e = root
+            .write_atomic_with("f", |f| {
+                f.write_all(b"thr")?;
+                Err(io::Error::other("interrupted"))
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("interrupted"), "{e}");
+        assert_eq!(fs::read(dir.path().join("f")).unwrap(), b"two");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        // Never through a link, nor over a folder.
+        let victim = tempfile::tempdir().unwrap();
+        fs::write(victim.path().join("keep"), b"secret").unwrap();
+        symlink(victim.path().join("keep"), dir.path().join("l")).unwrap();
+        let e = root.write_atomic_with("l", fill(&[b"x"])).unwrap_err();
+        assert_eq!(e.code(), "write::link");
+        assert_eq!(fs::read(victim.path().join("keep")).unwrap(), b"secret");
+        fs::create_dir(dir.path().join("d")).unwrap();
+        assert!(root.write_atomic_with("d", fill(&[b"x"])).is_err());
+        assert!(dir.path().join("d").is_dir());
     }
 
     #[test]

@@ -4,6 +4,15 @@
 //! written as text, never held as a JSON tree: serde's pretty printer
 //! writes everything but the zones' card lines, which are written
 //! straight into the text where each zone's (empty) table of them is.
+//!
+//! A zone's lines are the cards' in pool order, so each card file's lie
+//! together: its *segment* of the zone. The text is built as pieces, new
+//! text or a range of the previous file (see [`Previous`]), so that after
+//! one card's edit only that card file's segments are written anew and
+//! the rest is copied from the file the last check wrote.
+
+use std::collections::HashMap;
+use std::ops::Range;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
@@ -14,11 +23,15 @@ use crate::config::Manifest;
 
 /// The deck-file schema of a game: `game`, `name`, and a table per zone
 /// whose keys are the ids of the cards the zone accepts. It is written as
-/// text ([`DeckSchema::text`]): one line per card, and a JSON tree of
-/// 20,000 of them would be the largest thing a check holds.
+/// text ([`DeckSchema::text`], [`DeckSchema::build`]): one line per card,
+/// and a JSON tree of 20,000 of them would be the largest thing a check
+/// holds.
 pub(super) struct DeckSchema<'a> {
     pub(super) manifest: &'a Manifest,
     pub(super) cards: &'a [(&'a str, &'a str, &'a str)],
+    /// The cards' card files, in order: where each one's cards end in
+    /// `cards`, and the digest of its cards ([`super::Inputs`]).
+    pub(super) files: &'a [(usize, u64)],
     pub(super) key: &'a str,
 }
 
@@ -27,40 +40,164 @@ pub(super) struct DeckSchema<'a> {
 /// holds a line break, so only a zone's table is written so.
 const SLOT: &str = "\n      \"properties\": {}";
 
+/// A card file's lines in one zone: the digest of its cards and where the
+/// lines lie in the schema's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(super) struct Segment {
+    pub(super) digest: u64,
+    pub(super) start: u64,
+    pub(super) end: u64,
+}
+
+/// A piece of the schema's text: new text, or a range of the previous
+/// file's bytes that the new text repeats.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Piece {
+    Text(String),
+    Old(Range<usize>),
+}
+
+/// Where each card file's lines lie in the previous deck schema file, per
+/// zone, by the digest of its cards (the caller vouches for the file).
+pub(super) type Previous = [HashMap<u64, Range<usize>>];
+
+/// The schema's text as pieces ([`DeckSchema::build`]), its length, and
+/// its segments per zone.
+#[derive(Debug, Default)]
+pub(super) struct Built {
+    pub(super) pieces: Vec<Piece>,
+    pub(super) len: usize,
+    pub(super) zones: Vec<Vec<Segment>>,
+}
+
+impl Built {
+    fn text(&mut self, s: &str) {
+        self.len += s.len();
+        if let Some(Piece::Text(t)) = self.pieces.last_mut() {
+            t.push_str(s);
+        } else {
+            self.pieces.push(Piece::Text(s.to_owned()));
+        }
+    }
+
+    /// The new text being written, to write into.
+    fn open(&mut self) -> &mut String {
+        if !matches!(self.pieces.last(), Some(Piece::Text(_))) {
+            self.pieces.push(Piece::Text(String::new()));
+        }
+        match self.pieces.last_mut() {
+            Some(Piece::Text(t)) => t,
+            _ => unreachable!("a text piece was just pushed"),
+        }
+    }
+
+    /// Repeats `range` of the previous file: joined to the range before
+    /// it when only the separator of two lines lies between them there
+    /// (two unchanged card files in a row are one range).
+    fn old(&mut self, range: Range<usize>) {
+        self.len += range.len();
+        let n = self.pieces.len();
+        if let [.., Piece::Old(before), Piece::Text(sep)] = &mut self.pieces[..]
+            && sep == ",\n"
+            && before.end + 2 == range.start
+        {
+            before.end = range.end;
+            self.pieces.truncate(n - 1);
+            return;
+        }
+        self.pieces.push(Piece::Old(range));
+    }
+}
+
 impl DeckSchema<'_> {
     /// The schema's text, as serde's pretty printer would write it with
     /// every card line in its zone (the unit tests compare the lines).
     pub(super) fn text(&self) -> String {
+        let built = self.build(None);
+        let mut out = String::with_capacity(built.len);
+        for piece in built.pieces {
+            if let Piece::Text(t) = piece {
+                out.push_str(&t);
+            }
+        }
+        out
+    }
+
+    /// The schema's text as pieces: each card file's segment of a zone
+    /// taken from `previous` where it holds the segment of the same
+    /// cards, else written anew.
+    pub(super) fn build(&self, previous: Option<&Previous>) -> Built {
         let skeleton = serde_json::to_string_pretty(self).expect("the schema serializes") + "\n";
         let max = crate::deck::MAX_COUNT.to_string();
-        let mut out = String::with_capacity(skeleton.len() + self.cards.len() * 256);
+        let mut out = Built::default();
+        out.open().reserve(if previous.is_some() {
+            skeleton.len()
+        } else {
+            skeleton.len() + self.cards.len() * 256
+        });
         let mut rest = skeleton.as_str();
-        for zone in self.manifest.zones.values() {
+        for (z, zone) in self.manifest.zones.values().enumerate() {
             let Some(at) = rest.find(SLOT) else { break };
             // Up to the table's `{}`, then its lines.
-            out.push_str(&rest[..at + SLOT.len() - 2]);
-            self.lines(&zone.kinds, &max, &mut out);
+            out.text(&rest[..at + SLOT.len() - 2]);
+            let old = previous.and_then(|p| p.get(z));
+            self.lines(&zone.kinds, &max, old, &mut out);
             rest = &rest[at + SLOT.len()..];
         }
-        out.push_str(rest);
+        out.text(rest);
         out
     }
 
     /// A zone's table of lines, one per card of a kind in `kinds`, into
-    /// `out`.
-    fn lines(&self, kinds: &[String], max: &str, out: &mut String) {
+    /// `out`: each card file's from `old` (the previous file's segments of
+    /// the zone) when it holds them.
+    fn lines(
+        &self,
+        kinds: &[String],
+        max: &str,
+        old: Option<&HashMap<u64, Range<usize>>>,
+        out: &mut Built,
+    ) {
         let m = self.manifest;
-        let mut any = false;
-        for &(id, kind, name) in self.cards {
-            if !kinds.iter().any(|k| k == kind) {
+        let takes = |kind: &str| kinds.iter().any(|k| k == kind);
+        let mut segments = Vec::new();
+        let mut from = 0;
+        for &(end, digest) in self.files {
+            let cards = &self.cards[from..end];
+            from = end;
+            if !cards.iter().any(|c| takes(c.1)) {
                 continue;
             }
-            let kind_name = m.kinds.get(kind).map_or(kind, |k| k.name.as_str());
-            out.push_str(if any { ",\n" } else { "{\n" });
-            any = true;
-            deck_line(out, (id, name, kind_name), max);
+            out.text(if segments.is_empty() { "{\n" } else { ",\n" });
+            let start = out.len;
+            if let Some(range) = old.and_then(|o| o.get(&digest)) {
+                out.old(range.clone());
+            } else {
+                let text = out.open();
+                let before = text.len();
+                let mut first = true;
+                for &(id, kind, name) in cards.iter().filter(|c| takes(c.1)) {
+                    if !first {
+                        text.push_str(",\n");
+                    }
+                    first = false;
+                    let kind_name = m.kinds.get(kind).map_or(kind, |k| k.name.as_str());
+                    deck_line(text, (id, name, kind_name), max);
+                }
+                out.len += text.len() - before;
+            }
+            segments.push(Segment {
+                digest,
+                start: start as u64,
+                end: out.len as u64,
+            });
         }
-        out.push_str(if any { "\n      }" } else { "{}" });
+        out.text(if segments.is_empty() {
+            "{}"
+        } else {
+            "\n      }"
+        });
+        out.zones.push(segments);
     }
 }
 
@@ -271,11 +408,15 @@ mod tests {
         let schema = DeckSchema {
             manifest: &manifest,
             cards: &cards,
+            files: &[(cards.len(), 0)],
             key: "",
         };
-        let mut text = String::new();
-        schema.lines(&["k".into()], &max, &mut text);
-        text
+        let mut built = Built::default();
+        schema.lines(&["k".into()], &max, None, &mut built);
+        match &built.pieces[..] {
+            [Piece::Text(text)] => text.clone(),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -304,6 +445,7 @@ mod tests {
         let text = DeckSchema {
             manifest: &manifest,
             cards: &cards,
+            files: &[(1, 1), (3, 2)],
             key: "k",
         }
         .text();
@@ -324,5 +466,99 @@ mod tests {
             tree["properties"]["main"]["properties"]["x"]["title"],
             "X \"1\""
         );
+    }
+
+    /// The text of `built`, its old pieces taken from `old`.
+    fn materialize(built: &Built, old: &str) -> String {
+        built
+            .pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => t.as_str(),
+                Piece::Old(r) => &old[r.clone()],
+            })
+            .collect()
+    }
+
+    fn two_zones() -> Manifest {
+        toml::from_str(concat!(
+            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n",
+            "[kinds.a]\nname = \"A\"\n[kinds.b]\nname = \"B\"\n",
+            "[zones.main]\nname = \"Main\"\nkinds = [\"a\"]\n",
+            "[zones.side]\nname = \"Side\"\nkinds = [\"a\", \"b\"]\n",
+        ))
+        .unwrap()
+    }
+
+    /// Cards (id, kind, name) and their card files (see [`DeckSchema`]).
+    type Cards<'a> = (&'a [(&'a str, &'a str, &'a str)], &'a [(usize, u64)]);
+
+    /// The schema of `cards` in `files`, built from `previous`.
+    fn built(manifest: &Manifest, (cards, files): Cards<'_>, previous: Option<&Previous>) -> Built {
+        DeckSchema {
+            manifest,
+            cards,
+            files,
+            key: "k",
+        }
+        .build(previous)
+    }
+
+    /// Where `built`'s segments lie, as the next build takes them.
+    fn by_digest(built: &Built) -> Vec<HashMap<u64, Range<usize>>> {
+        let range = |s: &Segment| s.start as usize..s.end as usize;
+        let zone = |z: &Vec<Segment>| z.iter().map(|s| (s.digest, range(s))).collect();
+        built.zones.iter().map(zone).collect()
+    }
+
+    fn old_pieces(built: &Built) -> usize {
+        let old = built.pieces.iter().filter(|p| matches!(p, Piece::Old(_)));
+        old.count()
+    }
+
+    /// Four card files: 1 (x, y), 2 (z), 3 (w) and 4 (u, v).
+    const BEFORE: [(&str, &str, &str); 6] = [
+        ("x", "a", "X"),
+        ("y", "b", "Y"),
+        ("z", "a", "Z"),
+        ("w", "b", "W"),
+        ("u", "a", "U"),
+        ("v", "a", "V"),
+    ];
+    const BEFORE_FILES: [(usize, u64); 4] = [(2, 1), (3, 2), (4, 3), (6, 4)];
+
+    #[test]
+    fn a_schema_built_from_the_last_one_is_the_one_written_whole() {
+        let m = two_zones();
+        let old = built(&m, (&BEFORE, &BEFORE_FILES), None);
+        let old_text = materialize(&old, "");
+        // File 2 renamed its card, file 3 is gone, file 5 came.
+        let after = [
+            ("x", "a", "X"),
+            ("y", "b", "Y"),
+            ("z", "a", "Z \"2\""),
+            ("u", "a", "U"),
+            ("v", "a", "V"),
+            ("t", "b", "T"),
+        ];
+        let files = [(2, 1), (3, 22), (5, 4), (6, 5)];
+        let whole = built(&m, (&after, &files), None);
+        let patched = built(&m, (&after, &files), Some(&by_digest(&old)));
+        let text = materialize(&whole, "");
+        assert_eq!(materialize(&patched, &old_text), text, "the same text");
+        assert_eq!(patched.zones, whole.zones, "the same segments");
+        assert_eq!(patched.len, text.len());
+        // Files 1 and 4 came from the old text: one piece each per zone.
+        assert_eq!(old_pieces(&patched), 4, "{:?}", patched.pieces);
+    }
+
+    #[test]
+    fn unchanged_card_files_in_a_row_are_one_piece_of_the_last_text() {
+        let m = two_zones();
+        let old = built(&m, (&BEFORE, &BEFORE_FILES), None);
+        let old_text = materialize(&old, "");
+        let again = built(&m, (&BEFORE, &BEFORE_FILES), Some(&by_digest(&old)));
+        assert_eq!(materialize(&again, &old_text), old_text);
+        assert_eq!(old_pieces(&again), 2, "one per zone: {:?}", again.pieces);
     }
 }

@@ -13,15 +13,17 @@
 //! draft-7 equivalent where one exists and dropped otherwise, so the editor
 //! checks less than carta, never more.
 //!
-//! `mod.rs` keys, writes and associates the files; what each schema holds
-//! is in [`cards`] (a whole card file), [`decks`] (a deck file) and
-//! [`manifest`] (`game.toml`), over the translation to draft 7 in
-//! [`draft7`].
+//! `mod.rs` keys, writes and associates the files (the deck schema, which
+//! lists every card, as a patch of the last one: [`patch`]); what each
+//! schema holds is in [`cards`] (a whole card file), [`decks`] (a deck
+//! file) and [`manifest`] (`game.toml`), over the translation to draft 7
+//! in [`draft7`].
 
 mod cards;
 mod decks;
 mod draft7;
 mod manifest;
+mod patch;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -74,7 +76,7 @@ pub fn manifest_schema_path() -> String {
 
 /// Bumped whenever the editor schemas are derived differently, so that
 /// files written by an older carta count as stale (see [`Inputs::key`]).
-const FORMAT: u32 = 8;
+const FORMAT: u32 = 9;
 
 /// What a game's editor schemas are derived from.
 struct Inputs<'g> {
@@ -83,6 +85,9 @@ struct Inputs<'g> {
     docs: BTreeMap<String, &'g Value>,
     /// Every card: id, kind, name.
     cards: Vec<(&'g str, &'g str, &'g str)>,
+    /// The cards' card files, in order: where each one's cards end in
+    /// `cards`, and the digest of their ids, kinds and names.
+    files: Vec<(usize, u64)>,
 }
 
 impl<'g> Inputs<'g> {
@@ -102,16 +107,18 @@ impl<'g> Inputs<'g> {
                 .iter()
                 .map(|c| (c.id.as_str(), c.kind.as_str(), c.name.as_str()))
                 .collect(),
+            files: card_files(game),
         }
     }
 
     /// A digest of everything the card-file (`deck == false`) or deck-file
     /// schema is derived from. Written into the file, it lets a check skip
     /// deriving a large game's schemas when nothing they depend on changed.
-    /// The head is serialized straight into the hash and each card's id,
-    /// kind and name are fed to it as they are (each after its length): the
-    /// deck key covers every card, and serializing 20,000 of them as JSON
-    /// cost more than the hash.
+    /// The head is serialized straight into the hash; the deck key then
+    /// takes each card file's digest (of its cards' ids, kinds and names,
+    /// which it covers all of), the card-file key each card of a kind a
+    /// reference names as it is (its id, kind and name, each after its
+    /// length): serializing 20,000 cards as JSON cost more than the hash.
     fn key(&self, deck: bool) -> String {
         let m = self.manifest;
         let mut hasher = HashWriter(Sha256::new());
@@ -129,8 +136,15 @@ impl<'g> Inputs<'g> {
             )
         };
         written.expect("the inputs serialize");
+        let Some(named) = named else {
+            for &(end, digest) in &self.files {
+                hasher.0.update((end as u64).to_le_bytes());
+                hasher.0.update(digest.to_le_bytes());
+            }
+            return crate::digest::hex(&hasher.0.finalize()[..12]);
+        };
         for &(id, kind, name) in &self.cards {
-            if named.as_ref().is_some_and(|n| !n.contains(kind)) {
+            if !named.contains(kind) {
                 continue;
             }
             for part in [id, kind, name] {
@@ -157,30 +171,62 @@ impl io::Write for HashWriter {
     }
 }
 
+/// The card files of `game`'s pool, in order: where each one's cards end
+/// in the pool, and a digest of their ids, kinds and names (each after its
+/// length). A deck schema's lines are those of the cards in pool order, so
+/// a card file's lie together, and the digest says whether they changed.
+fn card_files(game: &Game) -> Vec<(usize, u64)> {
+    use std::hash::{BuildHasher, Hasher};
+    // foldhash with a fixed seed: the same digest in every run, cheaper
+    // than SipHash on short strings.
+    let state = foldhash::quality::FixedState::with_seed(0);
+    let mut out: Vec<(usize, u64)> = Vec::new();
+    let mut hasher = state.build_hasher();
+    let mut file = None;
+    for (i, c) in game.pool.iter().enumerate() {
+        if file.is_some_and(|f| f != c.file) {
+            out.push((i, hasher.finish()));
+            hasher = state.build_hasher();
+        }
+        file = Some(c.file);
+        for part in [&c.id, &c.kind, &c.name] {
+            hasher.write_u64(part.len() as u64);
+            hasher.write(part.as_bytes());
+        }
+    }
+    if file.is_some() {
+        out.push((game.pool.len(), hasher.finish()));
+    }
+    out
+}
+
 /// The editor files of a checked game: its card-file and deck-file schemas.
 pub fn game_files(game: &Game) -> Vec<EditorFile> {
     let inputs = Inputs::of(game);
-    vec![cards_file(&inputs), deck_file(&inputs)]
+    let deck_key = inputs.key(true);
+    vec![
+        cards_file(&inputs, &inputs.key(false)),
+        EditorFile {
+            path: deck_schema_path(&inputs.manifest.id),
+            text: deck_schema(&inputs, &deck_key).text(),
+        },
+    ]
 }
 
-fn cards_file(inputs: &Inputs<'_>) -> EditorFile {
+fn cards_file(inputs: &Inputs<'_>, key: &str) -> EditorFile {
     let schema = cards::schema(inputs.manifest, &inputs.docs, &inputs.cards);
     EditorFile {
         path: cards_schema_path(&inputs.manifest.id),
-        text: pretty(&keyed(schema, &inputs.key(false))),
+        text: pretty(&keyed(schema, key)),
     }
 }
 
-fn deck_file(inputs: &Inputs<'_>) -> EditorFile {
-    let key = inputs.key(true);
-    let schema = decks::DeckSchema {
+fn deck_schema<'a>(inputs: &'a Inputs<'_>, key: &'a str) -> decks::DeckSchema<'a> {
+    decks::DeckSchema {
         manifest: inputs.manifest,
         cards: &inputs.cards,
-        key: &key,
-    };
-    EditorFile {
-        path: deck_schema_path(&inputs.manifest.id),
-        text: schema.text(),
+        files: &inputs.files,
+        key,
     }
 }
 
@@ -193,19 +239,23 @@ pub fn carries_keys(root: &Path, game: &str, keys: &[String]) -> bool {
     has_key(root, &cards_schema_path(game), cards) && has_key(root, &deck_schema_path(game), deck)
 }
 
-/// The game's editor files whose key differs from the one written in the
-/// file on disk (derived only then), and the keys (card file, deck file).
-fn stale_game_files(root: &Path, game: &Game) -> (Vec<EditorFile>, Vec<String>) {
+/// Writes game `game`'s editor schemas whose key differs from the one
+/// written in the file on disk (derived only then; the deck schema patched
+/// from the last one, [`patch`]); returns the paths written and the keys
+/// (card file, deck file).
+fn refresh_game(root: &Path, game: &Game) -> Result<(Vec<String>, Vec<String>), EmitError> {
     let inputs = Inputs::of(game);
     let keys = vec![inputs.key(false), inputs.key(true)];
-    let mut out = Vec::new();
+    let mut written = Vec::new();
     if !has_key(root, &cards_schema_path(&inputs.manifest.id), &keys[0]) {
-        out.push(cards_file(&inputs));
+        written = write_changed(root, &[cards_file(&inputs, &keys[0])])?.written;
     }
-    if !has_key(root, &deck_schema_path(&inputs.manifest.id), &keys[1]) {
-        out.push(deck_file(&inputs));
+    let deck = deck_schema_path(&inputs.manifest.id);
+    if !has_key(root, &deck, &keys[1]) {
+        patch::write(root, &deck_schema(&inputs, &keys[1]), game.cached)?;
+        written.push(deck);
     }
-    (out, keys)
+    Ok((written, keys))
 }
 
 /// The `$comment` that carries a schema's key, right after `$schema`.
@@ -276,15 +326,12 @@ pub fn refresh<'g>(
     games: impl IntoIterator<Item = &'g Game>,
     all_games: &[String],
 ) -> Result<Written, EmitError> {
-    let mut files = workspace_files(all_games);
-    let mut keys = Vec::new();
+    let mut written = write_changed(root, &workspace_files(all_games))?;
     for g in games {
-        let (stale, k) = stale_game_files(root, g);
-        files.extend(stale);
-        keys.push((g.id().to_owned(), k));
+        let (paths, keys) = refresh_game(root, g)?;
+        written.written.extend(paths);
+        written.keys.push((g.id().to_owned(), keys));
     }
-    let mut written = write_changed(root, &files)?;
-    written.keys = keys;
     Ok(written)
 }
 

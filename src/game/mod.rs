@@ -48,6 +48,10 @@ pub struct Game {
     /// How many card files were unchanged since the last `carta check` and
     /// taken from its cache instead of being parsed and validated again.
     pub reused_files: usize,
+    /// Whether it was compiled through the check cache (without
+    /// `--no-cache`): what is derived from it may keep caches of its own
+    /// beside it (the editor deck schema's index).
+    pub cached: bool,
 }
 
 impl Game {
@@ -85,6 +89,7 @@ impl Game {
             i18n: self.i18n.only(lang, &self.manifest.manifest.language),
             templates: self.templates.clone(),
             reused_files: 0,
+            cached: false,
         };
         (game, l.untranslated)
     }
@@ -283,6 +288,7 @@ fn finish(
         i18n,
         templates,
         reused_files: read.reused,
+        cached: cache.is_some(),
     };
     if decks != Decks::Skip {
         // Shown with `-v`: where each rule comes from.

@@ -614,6 +614,143 @@ fn every_edit_the_record_cannot_answer_compiles_from_it_as_a_cold_check_would() 
     compiles_as_cold(&ws, "the kind back");
 }
 
+/// The deck schema a check wrote (after an edit, patched from the last
+/// one), against the one a check writes whole when there is none to patch
+/// (`--no-cache`, which neither reads nor writes the index); then the
+/// check's deck schema and index put back, for the next edit to patch.
+fn deck_schema_and_whole(ws: &Workspace, edit: &str) {
+    let deck = ws.path().join("schemas/carta/editor/intrepidos.deck.json");
+    let index = ws.path().join("build/.cache/intrepidos.deck-index");
+    ws.run(["check"]);
+    let patched = std::fs::read(&deck).unwrap();
+    let written = std::fs::read(&index).expect("the index of the deck schema");
+    std::fs::remove_file(&deck).unwrap();
+    std::fs::remove_file(&index).unwrap();
+    ws.run(["check", "--no-cache"]);
+    assert!(!index.exists(), "{edit}: an index without the cache");
+    assert!(
+        patched == std::fs::read(&deck).unwrap(),
+        "{edit}: the deck schema"
+    );
+    std::fs::write(&index, written).unwrap();
+}
+
+#[test]
+fn the_deck_schema_patched_after_each_edit_is_the_one_written_whole() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    settle_stamps(&ws);
+    ws.run(["check"]).succeeds();
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    let extra = "cards/intrepidos/extra.toml";
+    let edit = |path: &str, from: &str, to: &str| {
+        let text = ws.read(path);
+        assert!(text.contains(from), "{from}");
+        ws.write(path, text.replacen(from, to, 1));
+    };
+    edit(
+        combate,
+        "name = \"Contragolpe\"",
+        "name = \"Contra \\\"golpe\\\"\"",
+    );
+    deck_schema_and_whole(&ws, "a rename");
+    edit(
+        combate,
+        "name = \"Explosão Arcana\"",
+        "name = \"Explosão Astral\"",
+    );
+    deck_schema_and_whole(&ws, "a second rename in the same file");
+    ws.write(
+        extra,
+        "[[card]]\nid = \"nova\"\nkind = \"action\"\nname = \"Nova\"\neffect = \"x\"\nflavour = \"y\"\n",
+    );
+    deck_schema_and_whole(&ws, "a new card file");
+    edit(extra, "name = \"Nova\"", "name = \"Supernova\"");
+    deck_schema_and_whole(&ws, "a rename in the new file");
+    std::fs::remove_file(ws.path().join(extra)).unwrap();
+    deck_schema_and_whole(&ws, "the new file deleted");
+    edit(
+        combate,
+        "id = \"explosao-arcana\"",
+        "id = \"explosao-arcana-ii\"",
+    );
+    deck_schema_and_whole(&ws, "an id changed");
+    edit(
+        combate,
+        "kind = \"action\"\nname = \"Explosão Astral\"",
+        "kind = \"potion\"\nname = \"Explosão Astral\"",
+    );
+    deck_schema_and_whole(&ws, "a kind changed, and with it the zones its card is in");
+}
+
+#[test]
+fn a_damaged_foreign_or_hand_edited_deck_schema_or_index_is_never_patched() {
+    let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
+    // Written by the first check, each with its index.
+    for game in ["intrepidos", "zodiacos"] {
+        let deck = format!("schemas/carta/editor/{game}.deck.json");
+        std::fs::remove_file(ws.path().join(deck)).unwrap();
+    }
+    ws.run(["check"]).succeeds();
+    let deck = ws.path().join("schemas/carta/editor/intrepidos.deck.json");
+    let index = ws.path().join("build/.cache/intrepidos.deck-index");
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    let names = ["Contragolpe", "A", "B", "C", "D", "E"];
+    for (i, damage) in [
+        "the deck schema edited by hand, its key kept",
+        "the deck schema cut short",
+        "the index damaged",
+        "another game's index",
+        "the index cut short",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        match i {
+            0 => {
+                // One letter of a card's title, the length kept.
+                let mut bytes = std::fs::read(&deck).unwrap();
+                let title = b"\"title\": \"";
+                let half = bytes.len() / 2;
+                let at = half
+                    + bytes[half..]
+                        .windows(title.len())
+                        .position(|w| w == title)
+                        .unwrap();
+                let letter = &mut bytes[at + title.len()];
+                *letter = if *letter == b'Q' { b'R' } else { b'Q' };
+                std::fs::write(&deck, &bytes).unwrap();
+            }
+            1 => {
+                let bytes = std::fs::read(&deck).unwrap();
+                std::fs::write(&deck, &bytes[..bytes.len() - 10]).unwrap();
+            }
+            2 => {
+                let mut bytes = std::fs::read(&index).unwrap();
+                let last = bytes.len() - 1;
+                bytes[last] ^= 1;
+                std::fs::write(&index, &bytes).unwrap();
+            }
+            3 => {
+                let other = ws.path().join("build/.cache/zodiacos.deck-index");
+                std::fs::copy(other, &index).unwrap();
+            }
+            _ => {
+                let bytes = std::fs::read(&index).unwrap();
+                std::fs::write(&index, &bytes[..bytes.len() / 2]).unwrap();
+            }
+        }
+        let (from, to) = (names[i], names[i + 1]);
+        let text = ws.read(combate);
+        let from = format!("name = \"{from}\"");
+        assert!(text.contains(&from), "{damage}");
+        ws.write(
+            combate,
+            text.replacen(&from, &format!("name = \"{to}\""), 1),
+        );
+        deck_schema_and_whole(&ws, damage);
+    }
+}
+
 #[test]
 fn a_deck_is_judged_again_only_when_a_card_it_names_changed() {
     let ws = Workspace::shipped(&["intrepidos"]);

@@ -1,0 +1,377 @@
+//! The deck schema written as a patch of the last one. A game's deck
+//! schema lists every card (5 MB at 20,000 cards), and one name edit
+//! changes one line of it: deriving and writing it whole cost a name edit
+//! more than anything else in `carta check`. So each write leaves beside
+//! the check cache an index of the file it wrote,
+//! `build/.cache/<game>.deck-index` — its length, CRC-32, what its lines
+//! depend on besides the cards, and where each card file's lines lie in
+//! each zone (by the digest of its cards) — and the next write takes from
+//! that file every card file's lines whose cards did not change, writing
+//! anew only the rest and the schema around the zones.
+//!
+//! The previous file is used only when it is the one the index describes
+//! (a regular file reached without a link, of the length and CRC-32 the
+//! index recorded, checked as it is read): anything else — no index, a
+//! damaged or foreign one, a file edited by hand — and the schema is
+//! written whole. Either way the bytes are those of
+//! [`super::decks::DeckSchema::text`], which the tests hold through
+//! renames, new and deleted card files. `carta check --no-cache` neither
+//! reads nor writes the index.
+//!
+//! ```text
+//! magic     8 bytes  "carta-e1"
+//! checksum  u64 LE   hash of the payload
+//! payload            MessagePack: the Index
+//! ```
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::{self, Write};
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::decks::{DeckSchema, Piece, Segment};
+use super::{FORMAT, deck_schema_path};
+use crate::config::Manifest;
+use crate::emit::EmitError;
+use crate::write::{self, Folder};
+
+const MAGIC: &[u8; 8] = b"carta-e1";
+
+/// The largest index read (a game's has a few words per card file and zone).
+const MAX_INDEX: u64 = 16 << 20;
+
+/// What the index says of the deck schema it was written with.
+#[derive(Debug, Serialize, Deserialize)]
+struct Index {
+    /// What the lines depend on besides the cards ([`head`]).
+    head: u64,
+    /// The file's length and CRC-32.
+    len: u64,
+    crc: u32,
+    /// Per zone (in the manifest's order), each card file's segment.
+    zones: Vec<Vec<Segment>>,
+}
+
+/// Writes game `schema`'s deck schema into the workspace at `root`,
+/// atomically: with `cached` (a check through the cache, which made
+/// `build/.cache/`), patched from the last one where the index vouches for
+/// it, else whole, and then its index (a link at `build/.cache` is not
+/// followed, and only makes the next write a whole one); without, whole,
+/// and neither index is read nor written.
+///
+/// # Errors
+/// When the schema cannot be written (a link or something else than a
+/// file where it goes, an I/O error).
+pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Result<(), EmitError> {
+    let m = schema.manifest;
+    let rel = deck_schema_path(&m.id);
+    let (dir, name) = write::split(Path::new(&rel));
+    let workspace = Folder::workspace(root)?;
+    let folder = workspace.sub(dir)?;
+    let cache = cached
+        .then(|| workspace.existing("build/.cache").ok().flatten())
+        .flatten();
+    let head = head(m);
+    let old = cache
+        .as_ref()
+        .and_then(|c| previous(c, &folder, name, &m.id, head));
+    let mut built = schema.build(old.as_ref().map(|o| &o.zones[..]));
+    let ranges: Vec<Range<usize>> = built
+        .pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Old(range) => Some(range.clone()),
+            Piece::Text(_) => None,
+        })
+        .collect();
+    // Read through only when some of it is repeated.
+    let checked = old
+        .as_ref()
+        .filter(|_| !ranges.is_empty())
+        .and_then(|o| o.check(&ranges));
+    if checked.is_none() && !ranges.is_empty() {
+        // Not the file the index describes: written whole.
+        built = schema.build(None);
+    }
+    let mut crc = crc32fast::Hasher::new();
+    let mut repeated = checked.into_iter().flatten();
+    folder.write_atomic_with(name, |file| {
+        for piece in &built.pieces {
+            match piece {
+                Piece::Text(text) => {
+                    crc.update(text.as_bytes());
+                    file.write_all(text.as_bytes())?;
+                }
+                Piece::Old(range) => {
+                    let from = &old.as_ref().expect("an old piece has its file").file;
+                    copy_range(from, range, file)?;
+                    crc.combine(&repeated.next().expect("a CRC per old piece"));
+                }
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(cache) = cache {
+        let index = Index {
+            head,
+            len: built.len as u64,
+            crc: crc.finalize(),
+            zones: built.zones,
+        };
+        save(&cache, &m.id, &index);
+    }
+    Ok(())
+}
+
+/// Copies bytes `range` of `from` to the end of what was written to `to`:
+/// within the kernel where it can (`copy_file_range`), else through a
+/// buffer.
+fn copy_range(from: &File, range: &Range<usize>, to: &mut File) -> io::Result<()> {
+    let (mut at, end) = (range.start as u64, range.end as u64);
+    #[cfg(target_os = "linux")]
+    while at < end {
+        let len = usize::try_from(end - at).unwrap_or(usize::MAX);
+        match rustix::fs::copy_file_range(from, Some(&mut at), &*to, None, len) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(_) => {}
+            Err(rustix::io::Errno::XDEV | rustix::io::Errno::NOSYS | rustix::io::Errno::INVAL) => {
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let mut buffer = vec![0; BLOCK.min(usize::try_from(end - at).unwrap_or(BLOCK))];
+    while at < end {
+        let n = buffer.len().min(usize::try_from(end - at).unwrap_or(BLOCK));
+        from.read_exact_at(&mut buffer[..n], at)?;
+        to.write_all(&buffer[..n])?;
+        at += n as u64;
+    }
+    Ok(())
+}
+
+/// How much of the previous file is read at a time.
+const BLOCK: usize = 256 << 10;
+
+/// What a deck schema's card lines depend on besides the cards: the
+/// kinds' names, the zones and the kinds each takes, how the lines are
+/// written (carta's version and the editor files' format).
+fn head(m: &Manifest) -> u64 {
+    let mut h = DefaultHasher::new();
+    (FORMAT, env!("CARGO_PKG_VERSION"), crate::deck::MAX_COUNT).hash(&mut h);
+    serde_json::to_string(&(&m.kinds, &m.zones))
+        .expect("the manifest serializes")
+        .hash(&mut h);
+    h.finish()
+}
+
+fn index_name(game: &str) -> String {
+    format!("{game}.deck-index")
+}
+
+/// The previous deck schema (file `name` of `folder`), when game `game`'s
+/// index in `cache` was written for `head` and gives its length (its
+/// bytes are checked as they are read: [`Owned::check`]).
+fn previous(cache: &Folder, folder: &Folder, name: &str, game: &str, head: u64) -> Option<Owned> {
+    let index = read_index(cache, game)?;
+    if index.head != head {
+        return None;
+    }
+    let file = folder.open_read(name).ok()??;
+    if file.metadata().ok()?.len() != index.len {
+        return None;
+    }
+    let len = usize::try_from(index.len).ok()?;
+    let in_file = |s: &Segment| -> Option<(u64, Range<usize>)> {
+        let range = usize::try_from(s.start).ok()?..usize::try_from(s.end).ok()?;
+        (range.start <= range.end && range.end <= len).then_some((s.digest, range))
+    };
+    let zones = index
+        .zones
+        .iter()
+        .map(|segments| segments.iter().map(in_file).collect())
+        .collect::<Option<Vec<HashMap<_, _>>>>()?;
+    Some(Owned {
+        file,
+        len: index.len,
+        crc: index.crc,
+        zones,
+    })
+}
+
+/// The previous file, its length and CRC-32 as the index gives them, and
+/// where each card file's lines lie in it (see
+/// [`super::decks::Previous`]).
+struct Owned {
+    file: File,
+    len: u64,
+    crc: u32,
+    zones: Vec<HashMap<u64, Range<usize>>>,
+}
+
+impl Owned {
+    /// Reads the file through, a block at a time (5 MB are never held):
+    /// when it is the one the index describes (its length and CRC-32), the
+    /// CRC-32 of each of `ranges` (for the new file's, which repeats them).
+    fn check(&self, ranges: &[Range<usize>]) -> Option<Vec<crc32fast::Hasher>> {
+        let mut whole = crc32fast::Hasher::new();
+        let mut each = vec![crc32fast::Hasher::new(); ranges.len()];
+        let mut block = vec![0; BLOCK];
+        let mut at = 0usize;
+        loop {
+            let n = self.file.read_at(&mut block, at as u64).ok()?;
+            if n == 0 {
+                break;
+            }
+            let read = &block[..n];
+            whole.update(read);
+            for (range, crc) in ranges.iter().zip(&mut each) {
+                let (from, to) = (range.start.max(at), range.end.min(at + n));
+                if from < to {
+                    crc.update(&read[from - at..to - at]);
+                }
+            }
+            at += n;
+        }
+        (at as u64 == self.len && whole.finalize() == self.crc).then_some(each)
+    }
+}
+
+/// Game `game`'s index, if one is there, intact.
+fn read_index(cache: &Folder, game: &str) -> Option<Index> {
+    let bytes = cache.read(&index_name(game), MAX_INDEX)?;
+    let (header, payload) = bytes.split_at_checked(16)?;
+    let checksum = u64::from_le_bytes(header[8..].try_into().ok()?);
+    (&header[..8] == MAGIC && checksum == hash_bytes(payload))
+        .then(|| rmp_serde::from_slice(payload).ok())?
+}
+
+/// Writes game `game`'s index (replacing whatever entry is there without
+/// following it; an index that cannot be written only makes the next
+/// write a whole one).
+fn save(cache: &Folder, game: &str, index: &Index) {
+    let Ok(payload) = rmp_serde::to_vec(index) else {
+        return;
+    };
+    let mut bytes = Vec::with_capacity(16 + payload.len());
+    bytes.extend(MAGIC);
+    bytes.extend(hash_bytes(&payload).to_le_bytes());
+    bytes.extend(payload);
+    let _ = cache.replace(&index_name(game), &bytes, false);
+}
+
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> Manifest {
+        toml::from_str(concat!(
+            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n",
+            "[kinds.a]\nname = \"A\"\n",
+            "[zones.main]\nname = \"Main\"\nkinds = [\"a\"]\n",
+        ))
+        .unwrap()
+    }
+
+    /// Writes the deck schema of cards `x` (card file 1) and `y` (card
+    /// file 2, named `y_name`) into `root`, through the cache.
+    fn write_schema(root: &Path, m: &Manifest, y_name: &str) {
+        let cards = [("x", "a", "X"), ("y", "a", y_name)];
+        let schema = DeckSchema {
+            manifest: m,
+            cards: &cards,
+            files: &[(1, 1), (2, hash_bytes(y_name.as_bytes()))],
+            key: y_name,
+        };
+        write(root, &schema, true).unwrap();
+    }
+
+    /// Puts `to` for `from` in the deck schema, and, with `vouch`, makes
+    /// the index vouch for the result (its CRC-32 and checksum).
+    fn tamper(root: &Path, from: &str, to: &str, vouch: bool) {
+        let deck = root.join(deck_schema_path("g"));
+        let text = std::fs::read_to_string(&deck)
+            .unwrap()
+            .replacen(from, to, 1);
+        std::fs::write(&deck, &text).unwrap();
+        if vouch {
+            let cache = Folder::workspace(root)
+                .unwrap()
+                .sub("build/.cache")
+                .unwrap();
+            let mut index = read_index(&cache, "g").unwrap();
+            (index.len, index.crc) = (text.len() as u64, crc32fast::hash(text.as_bytes()));
+            save(&cache, "g", &index);
+        }
+    }
+
+    #[test]
+    fn the_unchanged_lines_come_from_the_last_file_only_when_the_index_vouches_for_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("build/.cache")).unwrap();
+        let m = manifest();
+        let deck = root.join(deck_schema_path("g"));
+        write_schema(root, &m, "Y");
+        // A title of card file 1, whose cards do not change, is copied from
+        // the last file: the index vouches for it.
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        write_schema(root, &m, "Y2");
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert!(text.contains("\"title\": \"Q\"") && text.contains("\"title\": \"Y2\""));
+        // It does not for a file edited since: written whole.
+        tamper(root, "\"title\": \"Y2\"", "\"title\": \"Y3\"", false);
+        write_schema(root, &m, "Y4");
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert!(text.contains("\"title\": \"X\"") && text.contains("\"title\": \"Y4\""));
+        // Nor for another game's head (kinds, zones, format).
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        let mut other = m.clone();
+        other.kinds.get_mut("a").unwrap().name = "Another".into();
+        write_schema(root, &other, "Y5");
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert!(text.contains("\"title\": \"X\""), "{text}");
+        // Without the cache, neither index is read nor written.
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        let index = read_index(
+            &Folder::workspace(root)
+                .unwrap()
+                .sub("build/.cache")
+                .unwrap(),
+            "g",
+        );
+        let cards = [("x", "a", "X"), ("y", "a", "Y6")];
+        let schema = DeckSchema {
+            manifest: &m,
+            cards: &cards,
+            files: &[(1, 1), (2, 6)],
+            key: "Y6",
+        };
+        write(root, &schema, false).unwrap();
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert_eq!(text, schema.text());
+        let after = read_index(
+            &Folder::workspace(root)
+                .unwrap()
+                .sub("build/.cache")
+                .unwrap(),
+            "g",
+        );
+        assert_eq!(
+            after.map(|i| i.crc),
+            index.map(|i| i.crc),
+            "the index left as it was"
+        );
+    }
+}
