@@ -68,14 +68,14 @@ impl Snapshot {
     /// workspace at `root`.
     ///
     /// # Errors
-    /// At the first change: what was found of the snapshot up to it, for
-    /// [`Snapshot::take`] not to ask again.
+    /// When something changed: what was found of each of the snapshot's
+    /// paths, for [`Snapshot::take`] not to ask again.
     pub fn holds(&self, root: &Path, jail: &Jail) -> Result<(), Found> {
         // Two halves on two threads: a stat is a system call, and a game
-        // has thousands of files.
-        let half = self.entries.len() / 2;
-        let (first, second) = self.entries.split_at(half);
-        let (a, b) = if half < 256 {
+        // has thousands of files. Each half is stamped through, past a
+        // change: a snapshot taken next asks none of it again.
+        let (first, second) = self.entries.split_at(self.entries.len() / 2);
+        let ((mut found, a), (rest, b)) = if first.len() < 256 {
             (holding(first, root, jail), holding(second, root, jail))
         } else {
             std::thread::scope(|s| {
@@ -84,12 +84,10 @@ impl Snapshot {
                 (a, b.join().unwrap_or_default())
             })
         };
-        if a.len() == first.len() && b.len() == second.len() {
+        if a && b && rest.len() == second.len() {
             return Ok(());
         }
-        let mut found: Vec<Option<At>> = a.into_iter().map(Some).collect();
-        found.resize(half, None);
-        found.extend(b.into_iter().map(Some));
+        found.extend(rest);
         Err(Found(found))
     }
 
@@ -231,21 +229,26 @@ impl Entry {
     }
 }
 
-/// The places of `entries` up to the first that changed, in order.
-fn holding(entries: &[Entry], root: &Path, jail: &Jail) -> Vec<At> {
+/// The places of `entries`, in order (`None` where a stat failed), and
+/// whether every entry is as the snapshot saw it.
+fn holding(entries: &[Entry], root: &Path, jail: &Jail) -> (Vec<Option<At>>, bool) {
     let mut stat = Stat::new(root);
-    let mut found = Vec::with_capacity(entries.len());
-    for e in entries {
-        match stat.of(&e.rel) {
-            Some(at) if e.holds(at, root, jail) => found.push(at),
-            _ => break,
-        }
-    }
-    found
+    let mut same = true;
+    let found = entries
+        .iter()
+        .map(|e| {
+            let at = stat.of(&e.rel);
+            // Once one changed, the others are only stamped, not compared
+            // by their bytes or names.
+            same = same && at.is_some_and(|at| e.holds(at, root, jail));
+            at
+        })
+        .collect();
+    (found, same)
 }
 
-/// What [`Snapshot::holds`] found before it found a change: the places of
-/// the entries it stamped (by their index), unchanged.
+/// What [`Snapshot::holds`] found: the place of each entry of the
+/// snapshot, by its index.
 #[derive(Debug, Default)]
 pub struct Found(Vec<Option<At>>);
 
@@ -348,8 +351,8 @@ struct Taking<'a> {
     entries: Vec<Entry>,
     /// The last snapshot, by path.
     hint: Option<Hint<'a>>,
-    /// What was found already of the last snapshot's entries, unchanged
-    /// (by [`Snapshot::holds`]).
+    /// What was found already of the last snapshot's entries (by
+    /// [`Snapshot::holds`]).
     found: Vec<Option<At>>,
 }
 

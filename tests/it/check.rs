@@ -128,6 +128,14 @@ fn a_second_check_reuses_unchanged_files_and_never_trusts_a_changed_one() {
         .stderr_has("(12 unchanged card files taken from the last check)");
 }
 
+/// Replaces the first `from` in workspace file `path` with `to`, which
+/// must be there.
+fn replace_once(ws: &Workspace, path: &str, from: &str, to: &str) {
+    let text = ws.read(path);
+    assert!(text.contains(from), "{from}");
+    ws.write(path, text.replacen(from, to, 1));
+}
+
 /// Sets a file's modification time to `secs` seconds after the epoch.
 fn stamp_at(path: &std::path::Path, secs: u64) {
     let file = std::fs::File::options().write(true).open(path).unwrap();
@@ -364,11 +372,7 @@ fn every_kind_of_one_card_edit_rechecks_as_a_fresh_check_would() {
     }
     rechecks_as_fresh(&ws, "nothing");
     let combate = "cards/intrepidos/acoes/combate.toml";
-    let edit = |path: &str, from: &str, to: &str| {
-        let text = ws.read(path);
-        assert!(text.contains(from), "{from}");
-        ws.write(path, text.replacen(from, to, 1));
-    };
+    let edit = |path: &str, from: &str, to: &str| replace_once(&ws, path, from, to);
     edit(
         combate,
         "effect = \"Até o fim",
@@ -642,11 +646,7 @@ fn the_deck_schema_patched_after_each_edit_is_the_one_written_whole() {
     ws.run(["check"]).succeeds();
     let combate = "cards/intrepidos/acoes/combate.toml";
     let extra = "cards/intrepidos/extra.toml";
-    let edit = |path: &str, from: &str, to: &str| {
-        let text = ws.read(path);
-        assert!(text.contains(from), "{from}");
-        ws.write(path, text.replacen(from, to, 1));
-    };
+    let edit = |path: &str, from: &str, to: &str| replace_once(&ws, path, from, to);
     edit(
         combate,
         "name = \"Contragolpe\"",
