@@ -124,6 +124,9 @@ pub struct Seen {
     pub index: HashMap<String, usize>,
     /// The folders it listed.
     pub folders: std::collections::HashSet<String>,
+    /// The files it found as the snapshot of the last check that left a
+    /// ledger had them: as that check, which found no error, read them.
+    pub kept: std::collections::HashSet<String>,
     /// The paths it found absent.
     pub absent: std::collections::HashSet<String>,
 }

@@ -54,6 +54,10 @@ struct Entry {
     /// A folder's: the hash of its entries' names; a fresh file's: the hash
     /// of its bytes (when it was read).
     hash: Option<u64>,
+    /// Whether it is as the last snapshot had it (not kept: true only of a
+    /// snapshot taken over the last one).
+    #[serde(skip)]
+    kept: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,6 +140,9 @@ impl Snapshot {
                     };
                     seen.index.insert(e.rel.clone(), seen.files.len());
                     seen.files.push((e.rel.clone(), stamp));
+                    if e.kept {
+                        seen.kept.insert(e.rel.clone());
+                    }
                 }
             }
         }
@@ -416,6 +423,7 @@ impl<'a> Taking<'a> {
                     stamp: [0; 4],
                     settled: true,
                     hash: None,
+                    kept: false,
                 });
                 return Some(());
             }
@@ -426,7 +434,10 @@ impl<'a> Taking<'a> {
         let old = hinted.map(|(_, o)| o).filter(|o| o.what == what);
         // Unchanged by its stamp alone: as the last snapshot has it.
         let children = if let Some(old) = old.filter(|o| o.settled && o.stamp == stamp) {
-            self.entries.push(old.clone());
+            self.entries.push(Entry {
+                kept: true,
+                ..old.clone()
+            });
             let names = self.hint.as_ref()?.names.get(rel).into_iter().flatten();
             names.map(|n| format!("{rel}/{n}")).collect()
         } else {
@@ -451,6 +462,7 @@ impl<'a> Taking<'a> {
             stamp,
             settled,
             hash: None,
+            kept: false,
         };
         let path = self.stat.root.join(rel);
         if what == What::File {

@@ -67,7 +67,7 @@ fn rules(extra: &str) -> (CardPool, Rules, Diagnostics) {
     let mut sources = SourceMap::new();
     let file = sources.add("game.toml", text);
     let mut diags = Diagnostics::new();
-    let manifest = crate::validate::manifest::parse("g", file, &sources, &mut diags)
+    let manifest = crate::validate::manifest::parse("g", file, &sources, &mut diags, false)
         .expect("the test manifest parses");
     let pool = pool();
     let rules = compile(&manifest, &pool, &GameSchemas::default(), &mut diags);

@@ -964,3 +964,26 @@ fn a_ledger_answers_only_the_check_it_is_the_ledger_of() {
     ws.run(["check"]).succeeds();
     assert!(!ledger.exists());
 }
+
+/// A manifest unchanged since a check that found no error is not checked
+/// by its schema again; one edited after it is, even within the second.
+#[test]
+fn a_manifest_edited_after_a_clean_check_is_checked_by_its_schema_again() {
+    let ws = Workspace::shipped(&["zodiacos"]);
+    let manifest = "cards/zodiacos/game.toml";
+    for _ in 0..2 {
+        ws.run(["check"]).succeeds();
+    }
+    // A card edit: the game is compiled again, its manifest taken as valid.
+    let deck = "cards/zodiacos/decks/extra.toml";
+    ws.write(deck, "game = \"zodiacos\"\nname = \"x\"\n");
+    ws.run(["check"]).code(1);
+    std::fs::remove_file(ws.path().join(deck)).unwrap();
+    ws.run(["check"]).succeeds();
+    ws.run(["check"]).succeeds();
+    let text = ws.read(manifest);
+    ws.write(manifest, format!("{text}\nno_such_key = 1\n"));
+    ws.run(["--message-format", "json", "check"])
+        .code(1)
+        .stdout_has("\"code\":\"schema::unknown-field\",\"message\":\"`box-rules[8]` has no field `no_such_key`\"");
+}
