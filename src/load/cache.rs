@@ -135,7 +135,8 @@ pub fn hash_text(text: &str) -> u64 {
     h.finish()
 }
 
-fn hash_bytes(bytes: &[u8]) -> u64 {
+/// A 64-bit hash of some bytes.
+pub(super) fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h = DefaultHasher::new();
     bytes.hash(&mut h);
     h.finish()

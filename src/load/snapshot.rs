@@ -16,12 +16,12 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use super::cache::{hash_bytes, hash_text};
 use super::confine::{Jail, Seen, Stamp};
 
 /// The paths a check reads, relative to the workspace root.
@@ -100,7 +100,7 @@ impl Snapshot {
     /// cannot be listed. What `last` vouches for is not asked of the file
     /// system again: a folder whose stamp it holds is not listed.
     pub fn take(root: &Path, jail: &Jail, last: Option<(&Snapshot, Found)>) -> Option<Snapshot> {
-        Self::take_at(root, jail, last, nanos(SystemTime::now()))
+        Self::take_at(root, jail, last, SystemTime::now())
     }
 
     /// [`Snapshot::take`] at time `now` (ns since the epoch): what a stamp
@@ -109,7 +109,7 @@ impl Snapshot {
         root: &Path,
         jail: &Jail,
         last: Option<(&Snapshot, Found)>,
-        now: u64,
+        now: SystemTime,
     ) -> Option<Snapshot> {
         let mut taking = Taking::new(Stat::new(root), jail);
         taking.now = now;
@@ -222,13 +222,13 @@ impl Entry {
                         && stamp[3] == self.stamp[3]
                         && self.hash.is_some_and(|h| {
                             let path = root.join(&self.rel);
-                            jail.read(&path).is_ok_and(|b| hash_of(&b) == h)
+                            jail.read(&path).is_ok_and(|b| hash_bytes(&b) == h)
                         })
             }
             (What::Folder, At::Folder(stamp)) => {
                 same(stamp)
                     || self.hash.is_some_and(|h| {
-                        names(&root.join(&self.rel)).is_some_and(|n| hash_of(&n) == h)
+                        names(&root.join(&self.rel)).is_some_and(|n| names_hash(&n) == h)
                     })
             }
             _ => false,
@@ -351,7 +351,7 @@ impl<'a> Stat<'a> {
 struct Taking<'a> {
     stat: Stat<'a>,
     jail: &'a Jail,
-    now: u64,
+    now: SystemTime,
     hashed: usize,
     /// Whether a folder's entries are taken too.
     deep: bool,
@@ -399,7 +399,7 @@ impl<'a> Taking<'a> {
         Taking {
             stat,
             jail,
-            now: nanos(SystemTime::now()),
+            now: SystemTime::now(),
             hashed: 0,
             deep: true,
             entries: Vec::new(),
@@ -455,7 +455,12 @@ impl<'a> Taking<'a> {
     /// children's paths.
     fn add_fresh(&mut self, rel: &str, what: What, stamp: [u64; 4]) -> Option<Vec<String>> {
         // Either time could be the younger: a copy keeps an old mtime.
-        let settled = stamp[1].max(stamp[2]).saturating_add(1_000_000_000) < self.now;
+        let youngest = Stamp {
+            len: stamp[0],
+            modified: stamp[1].max(stamp[2]),
+            inode: stamp[3],
+        };
+        let settled = youngest.settled(self.now);
         let mut entry = Entry {
             rel: rel.to_owned(),
             what,
@@ -468,13 +473,13 @@ impl<'a> Taking<'a> {
         if what == What::File {
             if !settled && self.hashed < MAX_HASHED && stamp[0] <= MAX_HASHED_BYTES {
                 self.hashed += 1;
-                entry.hash = self.jail.read(&path).ok().map(|b| hash_of(&b));
+                entry.hash = self.jail.read(&path).ok().map(|b| hash_bytes(&b));
             }
             self.entries.push(entry);
             return Some(Vec::new());
         }
         let listed = names(&path)?;
-        entry.hash = Some(hash_of(&listed));
+        entry.hash = Some(names_hash(&listed));
         self.entries.push(entry);
         Some(listed.iter().map(|n| format!("{rel}/{n}")).collect())
     }
@@ -515,15 +520,9 @@ fn stamp_of(_: &fs::Metadata) -> Option<[u64; 4]> {
     None
 }
 
-fn nanos(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
-}
-
-fn hash_of(v: &(impl Hash + ?Sized)) -> u64 {
-    let mut h = DefaultHasher::new();
-    v.hash(&mut h);
-    h.finish()
+/// The hash of a folder's names (which hold no `/`).
+fn names_hash(names: &[String]) -> u64 {
+    hash_text(&names.join("/"))
 }
 
 #[cfg(test)]
@@ -548,8 +547,8 @@ mod tests {
     }
 
     /// Ten seconds from now: every stamp taken is settled.
-    fn later() -> u64 {
-        nanos(SystemTime::now()) + 10_000_000_000
+    fn later() -> SystemTime {
+        SystemTime::now() + std::time::Duration::from_secs(10)
     }
 
     fn settled(root: &Path, jail: &Jail) -> Snapshot {
