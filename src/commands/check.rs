@@ -6,8 +6,9 @@ use std::path::Path;
 use super::{CommandError, Report, plural};
 use crate::diag::Diagnostics;
 use crate::editor;
-use crate::game::{self, Checked, Recalled, ledger};
-use crate::load::{Snapshot, Workspace};
+use crate::game::ledger::{self, Opening};
+use crate::game::{self, Checked, Recalled};
+use crate::load::Workspace;
 
 /// Checks the named games in the workspace at `root`; with `no_cache`,
 /// parses and validates every file, ignoring the check cache.
@@ -17,30 +18,19 @@ use crate::load::{Snapshot, Workspace};
 pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
-    // Before anything is read: what the ledger will vouch for, and whether
-    // anything changed since the last one.
-    let last = (!no_cache).then(|| ledger::last(&ws, games)).flatten();
-    let last = match last.map(|l| (l.snapshot().holds(ws.root(), ws.jail()), l)) {
-        Some((Ok(()), ledger)) => {
-            if let Some(checked) = ledger::replay(ledger, &mut ws, &mut diags) {
-                let (summary, details) = (summary(&checked), coverage(&checked));
-                return Ok(Report::new(ws, diags, summary)?.with_details(details));
-            }
-            None
-        }
-        Some((Err(found), ledger)) => Some((ledger, found)),
-        None => None,
-    };
-    let (ledger, found) = last.unzip();
+    // Before anything is read: whether anything changed since the last
+    // check, and what the ledger will vouch for.
     let snapshot = if no_cache {
         None
     } else {
-        let last = ledger.as_ref().map(ledger::Ledger::snapshot).zip(found);
-        Snapshot::take(ws.root(), ws.jail(), last)
+        match ledger::open(&mut ws, games, &mut diags) {
+            Opening::Replayed(checked) => {
+                let (summary, details) = (summary(&checked), coverage(&checked));
+                return Ok(Report::new(ws, diags, summary)?.with_details(details));
+            }
+            Opening::Going(snapshot) => snapshot,
+        }
     };
-    if let Some(snapshot) = &snapshot {
-        ws.go_by(snapshot);
-    }
     let at = ws.root().to_path_buf();
     let fresh = |game: &str, keys: &[String]| editor::carries_keys(&at, game, keys);
     let checked = game::check_all(&mut ws, games, !no_cache, &mut diags, &fresh)?;

@@ -22,20 +22,13 @@ use crate::load::{Snapshot, Workspace, drop_ledger, get_ledger, hash_text, put_l
 
 /// The ledger, as stored (`MessagePack`, `build/.cache/.ledger`).
 #[derive(Debug, Serialize, Deserialize)]
-pub struct Ledger {
+struct Ledger {
     snapshot: Snapshot,
     games: Vec<Recalled>,
     /// The files the diagnostics point into, in the order the check read
     /// them (the order diagnostics are shown in).
     files: Vec<String>,
     diagnostics: Vec<Kept>,
-}
-
-impl Ledger {
-    /// The snapshot the last check took before reading anything.
-    pub fn snapshot(&self) -> &Snapshot {
-        &self.snapshot
-    }
 }
 
 /// What a ledger depends on besides the files: the games asked for, the
@@ -48,17 +41,48 @@ fn key(ws: &Workspace, games: &[String]) -> u64 {
     hash_text(&format!("{games:?}{:?}{exe:?}", ws.limits()))
 }
 
-/// The ledger the last check of `games` (all when empty) left, if this
-/// carta wrote it with the same limits and it is intact.
-pub fn last(ws: &Workspace, games: &[String]) -> Option<Ledger> {
-    get_ledger(ws.root(), key(ws, games))
+/// How a check of `games` (all when empty) starts from the workspace's
+/// ledger.
+pub enum Opening {
+    /// Nothing changed since the last check: its verdict, its diagnostics
+    /// put in the check's and the files they point into registered.
+    Replayed(Vec<Checked>),
+    /// The check goes on, going by this snapshot of what it can read,
+    /// taken before anything was read (`None`: no snapshot can vouch for
+    /// this workspace, as when it holds a link).
+    Going(Option<Snapshot>),
+}
+
+/// Opens the check of `games`: repeats the last verdict when the ledger
+/// this carta left with the same limits is intact and its snapshot still
+/// holds; else takes the snapshot the check goes by (asking the file
+/// system again nothing the last one's stamping found).
+pub fn open(ws: &mut Workspace, games: &[String], diags: &mut Diagnostics) -> Opening {
+    let mut last: Option<Ledger> = get_ledger(ws.root(), key(ws, games));
+    let mut found = None;
+    if let Some(ledger) = last.take() {
+        match ledger.snapshot.holds(ws.root(), ws.jail()) {
+            Ok(()) => {
+                if let Some(checked) = replay(ledger, ws, diags) {
+                    return Opening::Replayed(checked);
+                }
+            }
+            Err(stamped) => (last, found) = (Some(ledger), Some(stamped)),
+        }
+    }
+    let last = last.as_ref().map(|l| &l.snapshot).zip(found);
+    let snapshot = Snapshot::take(ws.root(), ws.jail(), last);
+    if let Some(snapshot) = &snapshot {
+        ws.go_by(snapshot);
+    }
+    Opening::Going(snapshot)
 }
 
 /// The verdict `ledger` keeps, its diagnostics put in `diags` and the
-/// files they point into registered; the caller has found its snapshot
+/// files they point into registered; [`open`] has found its snapshot
 /// still holding. `None`, changing nothing, when a diagnostic cannot be
 /// placed.
-pub fn replay(ledger: Ledger, ws: &mut Workspace, diags: &mut Diagnostics) -> Option<Vec<Checked>> {
+fn replay(ledger: Ledger, ws: &mut Workspace, diags: &mut Diagnostics) -> Option<Vec<Checked>> {
     let placed = restore(ws, &ledger.files, &ledger.diagnostics)?;
     diags.extend(placed);
     Some(ledger.games.into_iter().map(Checked::Recalled).collect())
