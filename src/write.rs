@@ -394,20 +394,23 @@ impl Folder {
     /// See [`WriteError`].
     pub fn write_atomic(&self, name: &str, bytes: &[u8], sync: bool) -> Result<(), WriteError> {
         self.check_file(name)?;
-        self.replace(name, bytes, sync)
-    }
-
-    /// Writes `bytes` to a new temporary file renamed over entry `name`,
-    /// whatever it is: a link or a FIFO there is replaced itself, never
-    /// opened nor followed. For files only carta writes, named by it (the
-    /// check cache's entries), where a planted entry is just stale.
-    ///
-    /// # Errors
-    /// When the file cannot be written or renamed (over a folder).
-    pub fn replace(&self, name: &str, bytes: &[u8], sync: bool) -> Result<(), WriteError> {
         self.write_temp(name, bytes, sync, |tmp| {
             rustix::fs::renameat(&self.fd, tmp, &self.fd, name)
         })
+    }
+
+    /// Writes `bytes` to a new temporary file put in place of entry
+    /// `name`, whatever it is: a link or a FIFO there is replaced itself,
+    /// never opened nor followed. For files only carta writes, named by it
+    /// (the caches under `build/.cache/`), where a planted entry is just
+    /// stale, and a lost one is derived again: the file is exchanged with
+    /// the old one, which ext4 does not write back at once, as it does a
+    /// rename over it (see [`Folder::write_atomic_with`]).
+    ///
+    /// # Errors
+    /// When the file cannot be written or put in place (of a folder).
+    pub fn replace(&self, name: &str, bytes: &[u8]) -> Result<(), WriteError> {
+        self.write_temp(name, bytes, false, |tmp| self.swap_in(tmp, name))
     }
 
     /// As [`Folder::write_atomic`], but never replaces an existing file:

@@ -262,7 +262,7 @@ fn save(cache: &Folder, game: &str, index: &Index) {
     bytes.extend(MAGIC);
     bytes.extend(hash_bytes(&payload).to_le_bytes());
     bytes.extend(payload);
-    let _ = cache.replace(&index_name(game), &bytes, false);
+    let _ = cache.replace(&index_name(game), &bytes);
 }
 
 fn hash_bytes(bytes: &[u8]) -> u64 {

@@ -421,7 +421,7 @@ impl BlockCache {
         bytes.extend(BLOCKS_MAGIC);
         bytes.extend(checksum(&entries).to_le_bytes());
         bytes.extend(entries);
-        let _ = self.folder.replace(&self.name, &bytes, false);
+        let _ = self.folder.replace(&self.name, &bytes);
     }
 }
 

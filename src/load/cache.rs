@@ -198,7 +198,7 @@ impl CheckCache {
     /// makes the next check a full one).
     pub fn put_record<T: Serialize>(&self, extra: u64, record: &T) {
         if let Some(bytes) = frame(*RECORD_MAGIC, [self.key, extra], record) {
-            let _ = self.parent.replace(&self.record, &bytes, false);
+            let _ = self.parent.replace(&self.record, &bytes);
         }
     }
 
@@ -251,7 +251,7 @@ impl CheckCache {
             bytes.extend((payload.len() as u64).to_le_bytes());
             bytes.extend(payload);
         }
-        let _ = self.parent.replace(&self.pool, &bytes, false);
+        let _ = self.parent.replace(&self.pool, &bytes);
     }
 
     fn entry(rel: &str) -> String {
@@ -327,7 +327,7 @@ impl CheckCache {
             bytes.extend(word.to_le_bytes());
         }
         bytes.extend(payload);
-        let written = self.dir.replace(&Self::entry(rel), &bytes, false);
+        let written = self.dir.replace(&Self::entry(rel), &bytes);
         written.is_ok().then_some(mark)
     }
 
@@ -447,7 +447,7 @@ pub fn get_ledger<T: DeserializeOwned>(root: &Path, key: u64) -> Option<T> {
 pub fn put_ledger<T: Serialize>(root: &Path, key: u64, ledger: &T) {
     let cache = Folder::workspace(root).and_then(|r| r.sub(Path::new("build").join(".cache")));
     if let (Ok(cache), Some(bytes)) = (cache, frame(*LEDGER_MAGIC, [version_key(), key], ledger)) {
-        let _ = cache.replace(LEDGER, &bytes, false);
+        let _ = cache.replace(LEDGER, &bytes);
     }
 }
 

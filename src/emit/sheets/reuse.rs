@@ -451,7 +451,7 @@ impl FaceCache {
         file.extend_from_slice(&(index.len() as u64).to_le_bytes());
         file.extend_from_slice(&hash_bytes(&index).to_le_bytes());
         file.extend_from_slice(MAGIC);
-        let _ = self.folder.replace(&self.name, &file, false);
+        let _ = self.folder.replace(&self.name, &file);
     }
 }
 
