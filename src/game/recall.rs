@@ -131,7 +131,8 @@ struct Record {
     translations: Vec<String>,
     templates: Vec<String>,
     texts: Vec<(String, u64)>,
-    /// Every file the compiled game registered, in order.
+    /// The files the diagnostics point into, in the order the compiled
+    /// game registered them.
     files: Vec<String>,
     total: usize,
     /// Per language: how much of the pool it translates.
@@ -231,6 +232,24 @@ fn record_of(
     }
     let ids: Vec<FileId> = draft.files.clone().map(file_id).collect();
     let texts = read_texts(ws, game.id(), &ids)?;
+    let diagnostics: Vec<Kept> = diags
+        .reported(draft.diagnostics.clone())
+        .iter()
+        .map(|d| kept(ws, d))
+        .collect();
+    // Only the files a diagnostic points into are registered again when
+    // the verdict is repeated, in the order the compile registered them.
+    let named: HashSet<&str> = diagnostics
+        .iter()
+        .flat_map(|d| d.primary.iter().chain(&d.labels))
+        .map(|l| l.file.as_str())
+        .collect();
+    let files = ids
+        .iter()
+        .map(|&id| &ws.sources.get(id).name)
+        .filter(|name| named.contains(name.as_str()))
+        .cloned()
+        .collect();
     let (decks, names) = draft
         .decks
         .iter()
@@ -251,18 +270,11 @@ fn record_of(
         translations: ws.list_quietly(game.id(), Listing::Translations).ok()??,
         templates: phrases::template_names(ws, game.id()).ok()?,
         texts,
-        files: ids
-            .iter()
-            .map(|&id| ws.sources.get(id).name.clone())
-            .collect(),
+        files,
         total: game.pool.len(),
         coverage: game.i18n.coverage.clone(),
         editor: keys,
-        diagnostics: diags
-            .reported(draft.diagnostics.clone())
-            .iter()
-            .map(|d| kept(ws, d))
-            .collect(),
+        diagnostics,
     })
 }
 
@@ -282,7 +294,7 @@ fn write_pool(
     // their entries): it is written again only when more lag.
     if let Some(old) = old {
         let behind = cards.iter().filter(|(rel, m)| !old.holds(rel, m.payload));
-        if behind.count() <= (cards.len() / 16).max(8) {
+        if few(behind.count(), cards.len()) {
             return;
         }
     }
@@ -307,6 +319,21 @@ fn write_pool(
     }
     let files = payloads.iter().map(|(rel, p)| (*rel, &**p));
     cache.put_pool(record_key(ws), files);
+}
+
+/// Whether `behind` files of `of` are few enough for what the cache keeps
+/// of them (a record's marks, a pool's payloads) not to be written again:
+/// each one lagging costs the next check a read of its own entry.
+fn few(behind: usize, of: usize) -> bool {
+    behind <= (of / 16).max(8)
+}
+
+/// How many of `now`'s files `then` does not give the same mark (or lacks).
+fn lagging(then: &[(String, Mark)], now: &[(String, Mark)]) -> usize {
+    let then: HashMap<&str, &Mark> = then.iter().map(|(rel, m)| (rel.as_str(), m)).collect();
+    now.iter()
+        .filter(|(rel, m)| then.get(rel.as_str()) != Some(&m))
+        .count()
 }
 
 /// Whether some kind of `game` has art fields.
@@ -385,9 +412,12 @@ fn recall(
     {
         diags.extend(kept);
         let marks = scan.marks();
-        // Rewritten only when a mark moved (an edit, a touch): a check that
-        // found nothing new has nothing to remember.
-        if record.cards != marks || record.decks != decks_before {
+        // Rewritten only when more than a few marks moved (an edit, a
+        // touch): a file whose mark lags is read again by the next check
+        // and answered by its cache entry, which costs less than writing
+        // the whole record after each edit of one file.
+        let lagging = lagging(&record.cards, &marks) + lagging(&decks_before, &record.decks);
+        if !few(lagging, marks.len() + record.decks.len()) {
             record.cards = marks;
             cache.put_record(record_key(ws), &record);
         }
