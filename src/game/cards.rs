@@ -12,7 +12,7 @@ use crate::diag::{Diagnostics, FileId};
 use crate::i18n;
 use crate::load::{LoadError, Mark, Stamp, Workspace, hash_text};
 use crate::validate::{
-    self, FileCards, GameSchemas, LoadedManifest, PackedFields, RawCard, read_cards,
+    self, FileCards, GameSchemas, Known, LoadedManifest, PackedFields, RawCard, read_cards,
 };
 
 /// The field names rules read, the art fields (checked at every compile)
@@ -78,7 +78,7 @@ pub(super) fn read_card_files(
         reused.fetch_add(1, Ordering::Relaxed);
         let found = FileCards {
             cards,
-            diagnostics: Vec::new(),
+            ..FileCards::default()
         };
         Some((found, Some(mark)))
     };
@@ -92,7 +92,13 @@ pub(super) fn read_card_files(
         diags,
         reuse,
         |file, rel, text, stamp| {
-            let (found, mark, hit) = check_card_text(head, file, rel, text, stamp);
+            // A file that changed validates only the cards its entry's
+            // memo does not know.
+            let known: Option<Known> = cache
+                .and_then(|c| c.memo(rel))
+                .map(|memo| memo.into_iter().collect());
+            let (found, mark, hit) =
+                check_card_text(head, (file, rel, text), stamp, known.as_ref());
             if hit {
                 reused.fetch_add(1, Ordering::Relaxed);
             }
@@ -131,21 +137,21 @@ pub(super) fn read_card_files(
 /// Checks the text of one card file, through the check cache when there
 /// is one: its cards and diagnostics, the mark of its cache entry (`None`
 /// when it is not cached: it has diagnostics, or there is no cache), and
-/// whether it came from the cache.
+/// whether it came from the cache. A card whose text is `known` (its
+/// entry's memo from before the file changed) is not validated again.
 pub(super) fn check_card_text(
     head: &Head,
-    file: FileId,
-    rel: &str,
-    text: &str,
+    (file, rel, text): (FileId, &str, &str),
     stamp: Option<Stamp>,
+    known: Option<&Known>,
 ) -> (FileCards, Option<Mark>, bool) {
     let cache = head.cache.as_ref();
     let content = cache.map(|_| hash_text(text));
     let hit = cache.zip(content).and_then(|(cache, content)| {
-        let (cards, _) = cache.get::<Vec<RawCard>>(rel, content)?;
+        let (cards, _, memo) = cache.get_with_memo::<Vec<RawCard>>(rel, content)?;
         // Same text, new stamp (touched, checked out): remember the
         // stamp, so that next time the file is not read.
-        let mark = cache.put(rel, content, stamp, &cards, shape(&cards));
+        let mark = cache.put(rel, content, stamp, (&cards, shape(&cards)), &memo);
         Some((cards, mark))
     });
     if let Some((mut cards, mark)) = hit {
@@ -154,7 +160,7 @@ pub(super) fn check_card_text(
         }
         let found = FileCards {
             cards,
-            diagnostics: Vec::new(),
+            ..FileCards::default()
         };
         return (found, mark, true);
     }
@@ -164,10 +170,9 @@ pub(super) fn check_card_text(
         read_cards(
             file,
             text,
-            &head.kinds,
-            &head.schemas,
-            Some(&head.kept),
-            head.pack,
+            (&head.kinds, &head.schemas),
+            (Some(&head.kept), head.pack),
+            known,
         )
     };
     let m = &head.manifest.manifest;
@@ -178,7 +183,8 @@ pub(super) fn check_card_text(
     }
     let mark = match (cache, content) {
         (Some(cache), Some(content)) if found.diagnostics.is_empty() => {
-            cache.put(rel, content, stamp, &found.cards, shape(&found.cards))
+            let kept = (&found.cards, shape(&found.cards));
+            cache.put(rel, content, stamp, kept, &found.texts)
         }
         _ => None,
     };
@@ -204,10 +210,9 @@ fn read_shadow(head: &Head, file: FileId, text: &str) -> FileCards {
         let part = read_cards(
             file,
             &text[from..to],
-            &head.kinds,
-            &head.schemas,
-            Some(&head.kept),
-            head.pack,
+            (&head.kinds, &head.schemas),
+            (Some(&head.kept), head.pack),
+            None,
         );
         out.cards.extend(part.cards.into_iter().map(|mut c| {
             let shift = |s: &mut std::ops::Range<usize>| *s = s.start + from..s.end + from;

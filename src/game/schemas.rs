@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::load::{LoadError, ReadProblem, Workspace};
-use crate::validate::{self, GameSchemas, LoadedManifest};
+use crate::validate::{self, Compile, GameSchemas, LoadedManifest};
 
 /// The game's schema files — its `schemas/<game>/` folder and any other
 /// path a kind names, when it stays inside the workspace — and the paths
@@ -67,7 +67,16 @@ pub(super) fn compile_schemas(
         .iter()
         .map(|(k, p)| (k.clone(), validate::uri_of(p)))
         .collect();
-    let (schemas, missing) = GameSchemas::compile(docs, &by_uri, diags);
+    // Schemas unchanged since a check that found no error compile: each
+    // kind's is compiled when a card of it is first validated.
+    let seen = ws.jail().seen();
+    let known = |f: &FileId| seen.is_some_and(|s| s.kept.contains(&ws.sources.get(*f).name));
+    let when = if ids.iter().all(known) && known(&manifest.file) {
+        Compile::Lazily
+    } else {
+        Compile::Now
+    };
+    let (schemas, missing) = GameSchemas::compile(docs, &by_uri, when, diags);
     for kind in missing {
         let path = &paths[&kind];
         if parsed.contains(&validate::uri_of(path))

@@ -5,7 +5,7 @@
 //! One entry per card file, `build/.cache/<game>/<hash of its path>`:
 //!
 //! ```text
-//! magic     8 bytes  "carta-c3"
+//! magic     8 bytes  "carta-c4"
 //! key       u64 LE   hash of the carta version, manifest, schemas and kept fields
 //! content   u64 LE   hash of the card file's text
 //! size      u64 LE   the file's stamp when it was checked: size,
@@ -14,9 +14,17 @@
 //! checksum  u64 LE   hash of the payload
 //! shape     u64 LE   hash of what the game's verdict reads of the cards
 //!                    (the payload without its spans; given by the check)
+//! memo      u64 LE   how many card texts the memo holds,
+//! memo sum  u64 LE     and the hash of its words
 //! payload            MessagePack: what checking the file produced (its
 //!                    cards; only files without diagnostics are cached)
+//! memo               u64 LE words: the hash of each of the file's card
+//!                    texts that validated (given by the check)
 //! ```
+//!
+//! The memo outlives an edit: when the file has changed, the check takes
+//! its entry's memo (whatever text the entry was made from: same key, same
+//! schemas) and does not validate again a card whose text it holds.
 //!
 //! A file whose stamp equals the entry's is taken from the cache without
 //! being read (as make and cargo trust modification times); any other file
@@ -68,8 +76,8 @@ use serde::de::DeserializeOwned;
 use super::confine::Stamp;
 use crate::write::{Folder, Kind, WriteError};
 
-const MAGIC: &[u8; 8] = b"carta-c3";
-const HEADER: usize = 64;
+const MAGIC: &[u8; 8] = b"carta-c4";
+const HEADER: usize = 80;
 
 const RECORD_MAGIC: &[u8; 8] = b"carta-v3";
 
@@ -262,53 +270,78 @@ impl CheckCache {
     /// text. The cache does not know what it stores: the caller (the check)
     /// names the type, so this first stage depends on no later one.
     pub fn get<T: DeserializeOwned>(&self, rel: &str, content: u64) -> Option<(T, Mark)> {
-        self.lookup(rel, |mark| mark.content == content)
+        let (kept, mark, _) = self.get_with_memo(rel, content)?;
+        Some((kept, mark))
+    }
+
+    /// As [`CheckCache::get`], with the entry's memo.
+    pub fn get_with_memo<T: DeserializeOwned>(
+        &self,
+        rel: &str,
+        content: u64,
+    ) -> Option<(T, Mark, Vec<u64>)> {
+        let found = self.lookup(rel).filter(|f| f.mark.content == content)?;
+        Some((found.decode()?, found.mark, found.memo))
     }
 
     /// What was kept for card file `rel`, if it was checked with this very
     /// stamp: the file need not be read.
     pub fn get_stamped<T: DeserializeOwned>(&self, rel: &str, stamp: Stamp) -> Option<(T, Mark)> {
-        self.lookup(rel, |mark| mark.same_stamp(stamp))
+        let found = self.lookup(rel).filter(|f| f.mark.same_stamp(stamp))?;
+        Some((found.decode()?, found.mark))
     }
 
-    fn lookup<T: DeserializeOwned>(
-        &self,
-        rel: &str,
-        same: impl Fn(&Mark) -> bool,
-    ) -> Option<(T, Mark)> {
+    /// The memo of card file `rel`'s entry, whatever text it was made
+    /// from: the hashes of card texts that validated under this key.
+    pub fn memo(&self, rel: &str) -> Option<Vec<u64>> {
+        Some(self.lookup(rel)?.memo)
+    }
+
+    /// Card file `rel`'s entry, if intact and made under this key.
+    fn lookup(&self, rel: &str) -> Option<Found> {
         // The cache lies in the workspace too: a FIFO, a device or a link
         // planted there is not read.
         let bytes = self.dir.read(&Self::entry(rel), MAX_ENTRY)?;
-        let (header, payload) = bytes.split_at_checked(HEADER)?;
+        let header = bytes.get(..HEADER)?;
         let mark = Mark {
             stamp: [word(header, 24), word(header, 32), word(header, 40)],
             content: word(header, 16),
             payload: word(header, 48),
             shape: word(header, 56),
         };
-        let fresh = &header[..8] == MAGIC
-            && word(header, 8) == self.key
-            && same(&mark)
-            && mark.payload == hash_bytes(payload);
-        if !fresh {
+        let memo_len = usize::try_from(word(header, 64)).ok()?.checked_mul(8)?;
+        let memo_sum = word(header, 72);
+        if &header[..8] != MAGIC || word(header, 8) != self.key {
             return None;
         }
-        Some((rmp_serde::from_slice(payload).ok()?, mark))
+        let memo_at = bytes.len().checked_sub(memo_len)?;
+        let (payload, memo) = bytes.get(HEADER..)?.split_at_checked(memo_at - HEADER)?;
+        if mark.payload != hash_bytes(payload) || memo_sum != hash_bytes(memo) {
+            return None;
+        }
+        let memo = memo.chunks_exact(8).map(|w| word(w, 0)).collect();
+        Some(Found {
+            mark,
+            bytes,
+            payload: HEADER..memo_at,
+            memo,
+        })
     }
 
-    /// Remembers what checking card file `rel` kept, and its `shape` (see
-    /// [`Mark::shape`]), with the file's stamp when it is settled (written atomically, without fsync: a lost entry
-    /// is only a slower next check; whatever entry was there, a planted
-    /// link or FIFO included, is replaced, not followed). Returns the
-    /// entry's mark (`None` when what was kept does not serialize or was
-    /// not written).
+    /// Remembers what checking card file `rel` kept, its `shape` (see
+    /// [`Mark::shape`]) and its `memo` (the hashes of the card texts that
+    /// validated), with the file's stamp when it is settled (written
+    /// atomically, without fsync: a lost entry is only a slower next
+    /// check; whatever entry was there, a planted link or FIFO included,
+    /// is replaced, not followed). Returns the entry's mark (`None` when
+    /// what was kept does not serialize or was not written).
     pub fn put<T: Serialize + ?Sized>(
         &self,
         rel: &str,
         content: u64,
         stamp: Option<Stamp>,
-        kept: &T,
-        shape: u64,
+        (kept, shape): (&T, u64),
+        memo: &[u64],
     ) -> Option<Mark> {
         let payload = rmp_serde::to_vec(kept).ok()?;
         let mark = Mark {
@@ -317,16 +350,19 @@ impl CheckCache {
             payload: hash_bytes(&payload),
             shape,
         };
-        let mut bytes = Vec::with_capacity(HEADER + payload.len());
+        let memo: Vec<u8> = memo.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut bytes = Vec::with_capacity(HEADER + payload.len() + memo.len());
         bytes.extend(MAGIC);
-        for word in [self.key, content]
-            .into_iter()
-            .chain(mark.stamp)
-            .chain([mark.payload, mark.shape])
-        {
+        for word in [self.key, content].into_iter().chain(mark.stamp).chain([
+            mark.payload,
+            mark.shape,
+            (memo.len() / 8) as u64,
+            hash_bytes(&memo),
+        ]) {
             bytes.extend(word.to_le_bytes());
         }
         bytes.extend(payload);
+        bytes.extend(memo);
         let written = self.dir.replace(&Self::entry(rel), &bytes);
         written.is_ok().then_some(mark)
     }
@@ -343,6 +379,21 @@ impl CheckCache {
                 let _ = self.dir.remove_file(name);
             }
         }
+    }
+}
+
+/// A card file's entry as read, intact, under the cache's key.
+struct Found {
+    mark: Mark,
+    bytes: Vec<u8>,
+    /// Where the payload lies in `bytes`.
+    payload: std::ops::Range<usize>,
+    memo: Vec<u64>,
+}
+
+impl Found {
+    fn decode<T: DeserializeOwned>(&self) -> Option<T> {
+        rmp_serde::from_slice(&self.bytes[self.payload.clone()]).ok()
     }
 }
 
@@ -487,7 +538,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
         let cards = vec![card("a"), card("b")];
-        cache.put("cards/g/x.toml", 7, None, &cards, 3);
+        cache.put("cards/g/x.toml", 7, None, (&cards, 3), &[]);
         assert_eq!(
             cache.get("cards/g/x.toml", 7).map(|(c, m)| (c, m.shape)),
             Some((cards.clone(), 3)),
@@ -525,9 +576,41 @@ mod tests {
             None,
             "a truncated entry"
         );
-        cache.put("cards/g/x.toml", 7, None, &cards, 3);
+        cache.put("cards/g/x.toml", 7, None, (&cards, 3), &[]);
         cache.prune(&[]);
         assert_eq!(cache.get::<Vec<Card>>("cards/g/x.toml", 7), None, "pruned");
+    }
+
+    #[test]
+    fn an_entrys_memo_outlives_an_edit_and_is_never_trusted_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
+        let cards = vec![card("a"), card("b")];
+        cache.put("cards/g/x.toml", 7, None, (&cards, 3), &[11, 12]);
+        let (kept, _, memo) = cache
+            .get_with_memo::<Vec<Card>>("cards/g/x.toml", 7)
+            .unwrap();
+        assert_eq!((kept, memo), (cards.clone(), vec![11, 12]));
+        // Whatever the file's text is now, the memo stands for its key.
+        assert_eq!(cache.get::<Vec<Card>>("cards/g/x.toml", 8), None);
+        assert_eq!(cache.memo("cards/g/x.toml"), Some(vec![11, 12]));
+        let other = CheckCache::new(dir.path(), "g", 2).unwrap().unwrap();
+        assert_eq!(other.memo("cards/g/x.toml"), None, "the schemas changed");
+        let entry = dir
+            .path()
+            .join("build/.cache/g")
+            .join(CheckCache::entry("cards/g/x.toml"));
+        let mut bytes = fs::read(&entry).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        fs::write(&entry, &bytes).unwrap();
+        assert_eq!(cache.memo("cards/g/x.toml"), None, "a damaged memo");
+        assert_eq!(cache.get::<Vec<Card>>("cards/g/x.toml", 7), None);
+        // A memo longer than the entry.
+        bytes[last] ^= 1;
+        bytes[64..72].copy_from_slice(&u64::MAX.to_le_bytes());
+        fs::write(&entry, &bytes).unwrap();
+        assert_eq!(cache.memo("cards/g/x.toml"), None, "a memo past the end");
     }
 
     #[test]
@@ -540,7 +623,7 @@ mod tests {
             modified: 1_000_000_000,
             inode: 5,
         };
-        cache.put("cards/g/x.toml", 7, Some(old), &cards, 3);
+        cache.put("cards/g/x.toml", 7, Some(old), (&cards, 3), &[]);
         assert_eq!(
             cache.get_stamped("cards/g/x.toml", old).map(|(c, _)| c),
             Some(cards.clone())
@@ -572,7 +655,7 @@ mod tests {
             modified: u64::try_from(now.as_nanos()).unwrap(),
             ..old
         };
-        cache.put("cards/g/x.toml", 7, Some(fresh), &cards, 3);
+        cache.put("cards/g/x.toml", 7, Some(fresh), (&cards, 3), &[]);
         assert_eq!(
             cache.get_stamped::<Vec<Card>>("cards/g/x.toml", fresh),
             None
@@ -656,7 +739,7 @@ mod tests {
         let victim = tempfile::tempdir().unwrap();
         fs::write(victim.path().join("notes.txt"), b"mine").unwrap();
         let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
-        cache.put("cards/g/x.toml", 7, None, &vec![card("a")], 3);
+        cache.put("cards/g/x.toml", 7, None, (&vec![card("a")], 3), &[]);
         let folder = dir.path().join("build/.cache/g");
         fs::write(folder.join("README"), b"not an entry").unwrap();
         fs::write(folder.join(".0123456789abcdef.1-0.tmp"), b"left").unwrap();

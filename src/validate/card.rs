@@ -12,7 +12,7 @@ use toml::de::{DeTable, DeValue};
 use super::documents::PathStep;
 use super::messages::{Subject, diagnose};
 use super::packed::PackedFields;
-use super::schemas::{GameSchemas, RefPattern};
+use super::schemas::{GameSchemas, KindSchema, RefPattern};
 use crate::diag::{Cap, Diagnostic, FileId, Span};
 use crate::limits::max_diagnostics_per_file;
 use crate::load::{parse_toml, table_to_json};
@@ -110,6 +110,17 @@ pub struct FileCards {
     pub cards: Vec<RawCard>,
     /// Everything reported about the file.
     pub diagnostics: Vec<Diagnostic>,
+    /// The hash of each card's text ([`card_text_hash`]), in order, when
+    /// the file was read the clean way (nothing to report); else empty.
+    pub texts: Vec<u64>,
+}
+
+/// The hash a card's text is known by in the check cache's memo (see
+/// `load::cache`): its `[[card]]` table, header to last value. foldhash
+/// with a fixed seed: the same in every run, and cheap over every card.
+pub fn card_text_hash(text: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0).hash_one(text)
 }
 
 /// The cards of a file through `toml`'s tree, reporting everything: what
@@ -272,14 +283,26 @@ impl FileContext<'_> {
         table: &DeTable<'_>,
         header: &Span,
         id: &str,
-        schema: Option<&super::KindSchema>,
+        schema: Option<&KindSchema>,
         fields: Map<String, Value>,
         diags: &mut Vec<Diagnostic>,
     ) -> Map<String, Value> {
         // jsonschema validates a `Value`: the map moves in and back out.
         let instance = Value::Object(fields);
-        if let Some(schema) = schema.filter(|s| self.syntax_ok && !s.validator.is_valid(&instance))
-        {
+        let validator = schema.filter(|_| self.syntax_ok).map(KindSchema::validator);
+        if let Some(None) = validator {
+            diags.push(
+                Diagnostic::error(
+                    "schema::invalid-schema",
+                    format!("the schema of card `{id}`'s kind did not compile"),
+                )
+                .at(self.file, header.clone(), "this card")
+                .with_help(
+                    "run `carta check --no-cache`, which compiles every schema and says why",
+                ),
+            );
+        }
+        if let Some(validator) = validator.flatten().filter(|v| !v.is_valid(&instance)) {
             let subject = Subject {
                 file: self.file,
                 table,
@@ -288,7 +311,7 @@ impl FileContext<'_> {
                 extra_root_keys: &RESERVED,
                 schemas: self.schemas,
             };
-            diagnose(schema.validator.iter_errors(&instance), &subject, diags);
+            diagnose(validator.iter_errors(&instance), &subject, diags);
         }
         let Value::Object(fields) = instance else {
             unreachable!("built as an object above")

@@ -3,36 +3,41 @@
 //! error of any kind, a card that is not clean — and the file is read the
 //! full way (`card::read_in_full`), whose diagnostics stay the only ones.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 
 use super::card::{
-    CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, finish_card, header_of, is_valid_id,
-    read_in_full,
+    CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, card_text_hash, finish_card, header_of,
+    is_valid_id, read_in_full,
 };
 use super::documents::PathStep;
 use super::schemas::{GameSchemas, RefPattern};
 use crate::diag::FileId;
 use crate::load::tree::{self, Item, Node, Table};
 
+/// Card texts known to validate: the hashes ([`card_text_hash`]) of a
+/// card file's memo in the check cache.
+pub type Known = HashSet<u64>;
+
 /// Reads and validates the cards of one file. Files are independent, so
 /// callers run this in parallel.
 /// With `keep`, only those fields are kept on the cards (the rest are
 /// validated, then dropped): `carta check` keeps what rules read. With
-/// `pack`, every field is kept packed as well ([`RawCard::packed`]).
+/// `pack`, every field is kept packed as well ([`RawCard::packed`]). A
+/// card whose text is `known` is not validated against its schema again.
 pub fn read_cards(
     file: FileId,
     text: &str,
-    kinds: &[String],
-    schemas: &GameSchemas,
-    keep: Option<&BTreeSet<String>>,
-    pack: bool,
+    (kinds, schemas): (&[String], &GameSchemas),
+    (keep, pack): (Option<&BTreeSet<String>>, bool),
+    known: Option<&Known>,
 ) -> FileCards {
     // Most files have nothing to report: read the cheap way, or in full.
-    match read_clean(file, text, kinds, schemas, keep, pack) {
-        Some(cards) => FileCards {
+    match read_clean(file, text, (kinds, schemas), (keep, pack), known) {
+        Some((cards, texts)) => FileCards {
             cards,
             diagnostics: Vec::new(),
+            texts,
         },
         None => read_in_full(file, text, kinds, schemas, keep, pack),
     }
@@ -40,15 +45,15 @@ pub fn read_cards(
 
 /// The cards of `file`, when the file is a `card` array of clean cards:
 /// each with a valid id, a name, a declared kind, copies if any in range,
-/// and fields its kind's schema accepts. `None` means "read it in full".
+/// and fields its kind's schema accepts (unless its text is `known`), and
+/// the hash of each card's text. `None` means "read it in full".
 pub(super) fn read_clean(
     file: FileId,
     text: &str,
-    kinds: &[String],
-    schemas: &GameSchemas,
-    keep: Option<&BTreeSet<String>>,
-    pack: bool,
-) -> Option<Vec<RawCard>> {
+    (kinds, schemas): (&[String], &GameSchemas),
+    (keep, pack): (Option<&BTreeSet<String>>, bool),
+    known: Option<&Known>,
+) -> Option<(Vec<RawCard>, Vec<u64>)> {
     let mut root = tree::read(text)?;
     let entry = root.entries.pop()?;
     if !root.entries.is_empty() || entry.key != "card" {
@@ -58,9 +63,20 @@ pub(super) fn read_clean(
         return None;
     };
     let mut cards = Vec::with_capacity(items.len());
-    for node in items {
+    let mut texts = Vec::with_capacity(items.len());
+    // A card's text runs from its `[[card]]` to the next one's (the file
+    // holds nothing but cards): its subtables and comments are its own.
+    let ends: Vec<usize> = items
+        .iter()
+        .skip(1)
+        .map(|n| n.span.start)
+        .chain([text.len()])
+        .collect();
+    for (node, end) in items.into_iter().zip(ends) {
         let header = header_of(text, node.span.clone());
-        let (mut raw, table) = clean_card(file, header, node, kinds, schemas)?;
+        let hash = card_text_hash(text.get(node.span.start..end)?);
+        let valid = known.is_some_and(|k| k.contains(&hash));
+        let (mut raw, table) = clean_card(file, header, node, (kinds, schemas), valid)?;
         // Only the fields a check keeps become JSON; a build packs them all.
         raw.fields = match keep {
             Some(keep) if !pack => table.into_json_where(|k| keep.contains(k)),
@@ -68,18 +84,19 @@ pub(super) fn read_clean(
         };
         finish_card(&mut raw, keep, pack);
         cards.push(raw);
+        texts.push(hash);
     }
-    Some(cards)
+    Some((cards, texts))
 }
 
 /// One card, if nothing about it would be reported, and its fields (all
-/// but the reserved ones), validated in place.
+/// but the reserved ones), validated in place unless known `valid`.
 fn clean_card<'a>(
     file: FileId,
     header: crate::diag::Span,
     mut node: Node<'a>,
-    kinds: &[String],
-    schemas: &GameSchemas,
+    (kinds, schemas): (&[String], &GameSchemas),
+    valid: bool,
 ) -> Option<(RawCard, Table<'a>)> {
     let Item::Table(table) = &mut node.item else {
         return None;
@@ -105,10 +122,10 @@ fn clean_card<'a>(
         .unwrap_or_default();
     // The schema sees the card without its reserved fields.
     table.entries.retain(|e| !RESERVED.contains(&&*e.key));
-    if let Some(schema) = schema {
+    if let Some(schema) = schema.filter(|_| !valid) {
         let valid = match schemas.tree_validator(&kind) {
             Some(tree) => tree.is_valid(&node),
-            None => schema.validator.is_valid(&node.item.to_json()),
+            None => schema.validator()?.is_valid(&node.item.to_json()),
         };
         if !valid {
             return None;
@@ -207,6 +224,18 @@ mod tests {
     use crate::load::Workspace;
     use crate::validate::card::read_in_full;
 
+    /// The cards [`read_clean`] reads, knowing no card text.
+    fn clean(
+        file: FileId,
+        text: &str,
+        kinds: &[String],
+        schemas: &GameSchemas,
+        keep: Option<&BTreeSet<String>>,
+        pack: bool,
+    ) -> Option<Vec<RawCard>> {
+        read_clean(file, text, (kinds, schemas), (keep, pack), None).map(|(cards, _)| cards)
+    }
+
     /// Every shipped card file is clean, and reads the cheap way to the
     /// very cards (fields, packed fields, spans, references) it reads to
     /// in full.
@@ -225,7 +254,7 @@ mod tests {
                 let id = ws.read(&rel, &mut diags).unwrap();
                 let text = ws.text_of(id).unwrap();
                 for (keep, pack) in [(None, false), (None, true), (Some(&keep), false)] {
-                    let cheap = read_clean(id, &text, &kinds, &g.schemas, keep, pack);
+                    let cheap = clean(id, &text, &kinds, &g.schemas, keep, pack);
                     let full = read_in_full(id, &text, &kinds, &g.schemas, keep, pack);
                     assert!(full.diagnostics.is_empty(), "{rel}");
                     assert_eq!(cheap.as_ref(), Some(&full.cards), "{rel}");
@@ -259,16 +288,13 @@ mod tests {
         let many = super::super::schemas::TREE_AFTER + 8;
         let text: String = (0..many).map(|i| card(i, "effect = \"e\"\n")).collect();
         assert!(schemas.kind("action").is_some());
-        let cheap = read_clean(FileId(0), &text, &kinds, &schemas, None, false).unwrap();
+        let cheap = clean(FileId(0), &text, &kinds, &schemas, None, false).unwrap();
         let full = read_in_full(FileId(0), &text, &kinds, &schemas, None, false);
         assert_eq!(cheap, full.cards);
         assert!(schemas.tree_validator("action").is_some());
         // The last card lacks a required field: refused in place.
         let bad = format!("{text}{}", card(many, ""));
-        assert_eq!(
-            read_clean(FileId(0), &bad, &kinds, &schemas, None, false),
-            None
-        );
+        assert_eq!(clean(FileId(0), &bad, &kinds, &schemas, None, false), None);
         let full = read_in_full(FileId(0), &bad, &kinds, &schemas, None, false);
         assert!(!full.diagnostics.is_empty());
     }
@@ -294,12 +320,34 @@ mod tests {
             card("id = \"b\"\n"),
         ] {
             assert_eq!(
-                read_clean(FileId(0), &text, &kinds, &schemas, None, false),
+                clean(FileId(0), &text, &kinds, &schemas, None, false),
                 None,
                 "{text}"
             );
             let full = read_in_full(FileId(0), &text, &kinds, &schemas, None, false);
             assert!(!full.diagnostics.is_empty(), "{text}");
         }
+    }
+
+    /// A card whose text the memo knows is not validated again; any other
+    /// card is, and each card's text is hashed for the next memo.
+    #[test]
+    fn a_card_whose_text_is_known_is_not_validated_again() {
+        let (schemas, kinds) = schemas_and_kinds();
+        let good = "[[card]]\nid = \"a\"\nkind = \"action\"\nname = \"A\"\neffect = \"e\"\nflavour = \"f\"\n";
+        // No `effect`, which the action schema requires.
+        let bad = "[[card]]\nid = \"b\"\nkind = \"action\"\nname = \"B\"\nflavour = \"f\"\n";
+        let text = format!("{good}{bad}");
+        let read = |known: Option<&Known>| {
+            read_clean(FileId(0), &text, (&kinds, &schemas), (None, false), known)
+        };
+        assert_eq!(read(None), None);
+        let card_text = |card: &str| card_text_hash(card);
+        assert_ne!(card_text(good), card_text(bad));
+        let (cards, texts) = read(Some(&Known::from([card_text(bad)]))).unwrap();
+        assert_eq!(cards.len(), 2);
+        assert_eq!(texts, [card_text(good), card_text(bad)]);
+        // Known, but not this text: validated, and refused.
+        assert_eq!(read(Some(&Known::from([card_text(good)]))), None);
     }
 }

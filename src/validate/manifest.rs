@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use super::{GameSchemas, SchemaDoc, Subject, diagnose};
+use super::{Compile, GameSchemas, KindSchema, SchemaDoc, Subject, diagnose};
 use crate::config::{self, Manifest};
 use crate::diag::{Diagnostic, Diagnostics, FileId, Label, SourceMap};
 use crate::load::{SpanIndex, parse_toml, table_to_json};
@@ -176,12 +176,12 @@ fn schema_valid(
         text: None,
         doc: schema.clone(),
     }];
-    let (schemas, _) =
-        GameSchemas::compile(docs, &BTreeMap::from([("manifest".to_owned(), uri)]), diags);
-    let validator = &schemas
+    let kinds = BTreeMap::from([("manifest".to_owned(), uri)]);
+    let (schemas, _) = GameSchemas::compile(docs, &kinds, Compile::Now, diags);
+    let validator = schemas
         .kind("manifest")
-        .expect("the manifest schema compiles")
-        .validator;
+        .and_then(KindSchema::validator)
+        .expect("the manifest schema compiles");
     if validator.is_valid(instance) {
         return true;
     }

@@ -39,9 +39,10 @@ pub struct RefPattern {
 /// The compiled schema of one kind.
 #[derive(Debug, Clone)]
 pub struct KindSchema {
-    /// The compiled validator, of a card as JSON (the one whose errors
-    /// become diagnostics).
-    pub validator: Validator,
+    /// The validator of a card as JSON (the one whose errors become
+    /// diagnostics): compiled with the game's schemas, or on first use
+    /// when they are known to compile ([`Compile::Lazily`]).
+    json: Arc<LazyJson>,
     /// The same schema for a card of the event reader's tree, compiled
     /// once the kind has had enough cards ([`GameSchemas::tree_validator`]).
     tree: Arc<LazyTree>,
@@ -60,6 +61,40 @@ pub struct KindSchema {
 /// about what validating a few hundred cards as JSON costs more than in
 /// place, so a small game never pays it.
 pub(super) const TREE_AFTER: usize = 256;
+
+/// A kind's validator of a card as JSON: set when the kinds compile, or
+/// compiled the first time a card of the kind is validated.
+#[derive(Debug)]
+struct LazyJson {
+    validator: OnceLock<Option<Validator>>,
+    /// The documents' registry, for a validator compiled on first use.
+    registry: Arc<Registry<'static>>,
+    doc: Value,
+}
+
+impl KindSchema {
+    /// The kind's validator of a card as JSON; `None` only when a schema
+    /// compiled on first use fails to, which [`Compile::Lazily`] rules out.
+    pub fn validator(&self) -> Option<&Validator> {
+        let json = &*self.json;
+        json.validator
+            .get_or_init(|| {
+                validator(jsonschema::options(), &json.registry, &self.uri, &json.doc).ok()
+            })
+            .as_ref()
+    }
+}
+
+/// When [`GameSchemas::compile`] compiles the kinds' validators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compile {
+    /// All at once, on every core, each error reported.
+    Now,
+    /// Each the first time a card of its kind is validated: for schemas
+    /// known to compile (unchanged since a check that found no error), so
+    /// that a check of one edited card compiles only that card's kind.
+    Lazily,
+}
 
 /// A kind's validator of the event reader's tree, compiled on demand.
 #[derive(Debug, Default)]
@@ -115,6 +150,7 @@ impl GameSchemas {
     pub fn compile(
         docs: Vec<SchemaDoc>,
         kinds: &BTreeMap<String, String>,
+        when: Compile,
         diags: &mut Diagnostics,
     ) -> (GameSchemas, Vec<String>) {
         let mut schemas = GameSchemas::default();
@@ -130,11 +166,16 @@ impl GameSchemas {
             .par_iter()
             .map(|(kind, uri)| {
                 let doc = docs.iter().find(|d| &d.uri == uri)?;
+                if when == Compile::Lazily {
+                    return Some(Ok(OnceLock::new()));
+                }
                 let compiled = validator(jsonschema::options(), &registry, uri, &doc.doc)
+                    .map(|v| OnceLock::from(Some(v)))
                     .map_err(|e| compile_error(kind, doc, &e));
                 Some(compiled)
             })
             .collect();
+        let registry = Arc::new(registry);
         for ((kind, uri), compiled) in kinds.iter().zip(compiled) {
             let Some(compiled) = compiled else {
                 missing.push(kind.clone());
@@ -142,10 +183,16 @@ impl GameSchemas {
             };
             match compiled {
                 Ok(validator) => {
+                    let doc = docs.iter().find(|d| &d.uri == uri).map(|d| d.doc.clone());
+                    let json = LazyJson {
+                        validator,
+                        registry: Arc::clone(&registry),
+                        doc: doc.unwrap_or_default(),
+                    };
                     schemas.kinds.insert(
                         kind.clone(),
                         KindSchema {
-                            validator,
+                            json: Arc::new(json),
                             tree: Arc::default(),
                             refs: Vec::new(),
                             labels: Vec::new(),
@@ -158,7 +205,7 @@ impl GameSchemas {
             }
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
-        schemas.registry = Some(Arc::new(registry));
+        schemas.registry = Some(registry);
         schemas.annotate();
         (schemas, missing)
     }

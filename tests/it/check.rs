@@ -423,6 +423,37 @@ fn every_kind_of_one_card_edit_rechecks_as_a_fresh_check_would() {
     rechecks_as_fresh(&ws, "the id back");
 }
 
+/// A check after an edit validates the cards whose text it has not seen
+/// validate (the cache's memo), and compiles their kinds' schemas only
+/// then: an edit that breaks a card, mends it, or changes the schema every
+/// card is validated by rechecks as a fresh check would.
+#[test]
+fn an_edited_card_is_validated_again_and_a_schema_edit_validates_every_card() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    rechecks_as_fresh(&ws, "nothing");
+    let pocoes = "cards/intrepidos/itens/pocoes.toml";
+    let edit = |path: &str, from: &str, to: &str| replace_once(&ws, path, from, to);
+    edit(pocoes, "min_level = 1", "min_level = \"one\"");
+    rechecks_as_fresh(&ws, "a card's number made a string");
+    edit(pocoes, "min_level = \"one\"", "min_level = 1");
+    rechecks_as_fresh(&ws, "the card as it was");
+    edit(pocoes, "min_level = 1", "min_level = 0");
+    rechecks_as_fresh(&ws, "a number below the schema's minimum");
+    edit(pocoes, "min_level = 0", "min_level = 1");
+    rechecks_as_fresh(&ws, "mended again");
+    let schema = "schemas/intrepidos/potion.schema.json";
+    let text = ws.read(schema);
+    let required = "\"required\": [";
+    assert!(text.contains(required));
+    ws.write(
+        schema,
+        text.replacen(required, "\"required\": [\"brand_new_field\", ", 1),
+    );
+    rechecks_as_fresh(&ws, "a field every potion now requires");
+    ws.write(schema, text);
+    rechecks_as_fresh(&ws, "the schema as it was");
+}
+
 #[test]
 fn a_card_edit_the_verdict_does_not_read_is_answered_from_the_record() {
     let ws = Workspace::shipped(&["intrepidos"]);
