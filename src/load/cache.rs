@@ -533,6 +533,17 @@ mod tests {
         }
     }
 
+    /// Flips the last bit of card file `rel`'s entry under `root`: its
+    /// path and its damaged bytes.
+    fn damage_last_byte(root: &Path, rel: &str) -> (std::path::PathBuf, Vec<u8>) {
+        let entry = root.join("build/.cache/g").join(CheckCache::entry(rel));
+        let mut bytes = fs::read(&entry).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        fs::write(&entry, &bytes).unwrap();
+        (entry, bytes)
+    }
+
     #[test]
     fn an_entry_round_trips_and_anything_stale_or_damaged_is_ignored() {
         let dir = tempfile::tempdir().unwrap();
@@ -557,14 +568,7 @@ mod tests {
             None,
             "the schemas changed"
         );
-        let entry = dir
-            .path()
-            .join("build/.cache/g")
-            .join(CheckCache::entry("cards/g/x.toml"));
-        let mut bytes = fs::read(&entry).unwrap();
-        let last = bytes.len() - 1;
-        bytes[last] ^= 1;
-        fs::write(&entry, &bytes).unwrap();
+        let (entry, _) = damage_last_byte(dir.path(), "cards/g/x.toml");
         assert_eq!(
             cache.get::<Vec<Card>>("cards/g/x.toml", 7),
             None,
@@ -596,17 +600,11 @@ mod tests {
         assert_eq!(cache.memo("cards/g/x.toml"), Some(vec![11, 12]));
         let other = CheckCache::new(dir.path(), "g", 2).unwrap().unwrap();
         assert_eq!(other.memo("cards/g/x.toml"), None, "the schemas changed");
-        let entry = dir
-            .path()
-            .join("build/.cache/g")
-            .join(CheckCache::entry("cards/g/x.toml"));
-        let mut bytes = fs::read(&entry).unwrap();
-        let last = bytes.len() - 1;
-        bytes[last] ^= 1;
-        fs::write(&entry, &bytes).unwrap();
+        let (entry, mut bytes) = damage_last_byte(dir.path(), "cards/g/x.toml");
         assert_eq!(cache.memo("cards/g/x.toml"), None, "a damaged memo");
         assert_eq!(cache.get::<Vec<Card>>("cards/g/x.toml", 7), None);
         // A memo longer than the entry.
+        let last = bytes.len() - 1;
         bytes[last] ^= 1;
         bytes[64..72].copy_from_slice(&u64::MAX.to_le_bytes());
         fs::write(&entry, &bytes).unwrap();
