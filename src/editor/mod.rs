@@ -302,17 +302,23 @@ fn has_key(root: &Path, rel: &str, key: &str) -> bool {
 /// The editor files every workspace has: the manifest schema and the
 /// `.taplo.toml` associating each of `games` with its schemas.
 pub fn workspace_files(games: &[String]) -> Vec<EditorFile> {
-    let manifest = manifest::schema();
-    vec![
-        EditorFile {
-            path: manifest_schema_path(),
-            text: pretty(&with_draft(manifest)),
-        },
-        EditorFile {
-            path: TAPLO_CONFIG.into(),
-            text: taplo_config(games),
-        },
-    ]
+    vec![manifest_schema_file(), taplo_file(games)]
+}
+
+/// The manifest's editor schema (derived from carta's own types).
+fn manifest_schema_file() -> EditorFile {
+    EditorFile {
+        path: manifest_schema_path(),
+        text: pretty(&with_draft(manifest::schema())),
+    }
+}
+
+/// The `.taplo.toml` associating each of `games` with its schemas.
+fn taplo_file(games: &[String]) -> EditorFile {
+    EditorFile {
+        path: TAPLO_CONFIG.into(),
+        text: taplo_config(games),
+    }
 }
 
 /// Brings the editor files of the workspace at `root` in step with the
@@ -326,7 +332,23 @@ pub fn refresh<'g>(
     games: impl IntoIterator<Item = &'g Game>,
     all_games: &[String],
 ) -> Result<Written, EmitError> {
-    let mut written = write_changed(root, &workspace_files(all_games))?;
+    refresh_unless(root, games, all_games, &|_| false)
+}
+
+/// [`refresh`], leaving the manifest's schema alone when `unchanged`
+/// says carta left it as it is (it depends on carta alone).
+fn refresh_unless<'g>(
+    root: &Path,
+    games: impl IntoIterator<Item = &'g Game>,
+    all_games: &[String],
+    unchanged: &dyn Fn(&str) -> bool,
+) -> Result<Written, EmitError> {
+    let files = if unchanged(&manifest_schema_path()) {
+        vec![taplo_file(all_games)]
+    } else {
+        workspace_files(all_games)
+    };
+    let mut written = write_changed(root, &files)?;
     for g in games {
         let (paths, keys) = refresh_game(root, g)?;
         written.written.extend(paths);
@@ -346,7 +368,11 @@ pub fn refresh_reporting<'g>(
     checked: impl IntoIterator<Item = &'g Game>,
     diags: &mut crate::diag::Diagnostics,
 ) -> Result<Vec<(String, Vec<String>)>, EmitError> {
-    let written = refresh(ws.root(), checked, &ws.game_ids()?)?;
+    // Unchanged since a check without errors by this very carta (the
+    // snapshot the check goes by says so): as that check left it.
+    let seen = ws.jail().seen();
+    let unchanged = |rel: &str| seen.is_some_and(|s| s.kept.contains(rel));
+    let written = refresh_unless(ws.root(), checked, &ws.game_ids()?, &unchanged)?;
     for kept in written.kept {
         diags.push(
             crate::diag::Diagnostic::warning(

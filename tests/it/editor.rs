@@ -180,6 +180,30 @@ fn the_shipped_editor_files_are_what_check_writes() {
     );
 }
 
+/// A check that goes by a snapshot in which the manifest's editor schema
+/// is as the last clean check left it does not derive it again; edited or
+/// deleted since, it is written again, whatever else changed.
+#[test]
+fn the_manifest_editor_schema_edited_or_deleted_after_a_check_is_written_again() {
+    let ws = Workspace::shipped(&["kingdoms"]);
+    let rel = "schemas/carta/editor/manifest.json";
+    ws.run(["check"]).succeeds();
+    let written = ws.read(rel);
+    let card_file = "cards/kingdoms/actions/sem-classe.toml";
+    let cards = fs::read_to_string(ws.path().join(card_file)).unwrap();
+    for (round, edit) in ["left alone", "edited", "deleted"].into_iter().enumerate() {
+        match edit {
+            "edited" => drop(ws.write(rel, "{}")),
+            "deleted" => fs::remove_file(ws.path().join(rel)).unwrap(),
+            _ => {}
+        }
+        // A card file changed too: the check goes on past the ledger.
+        ws.write(card_file, format!("{cards}\n# round {round}\n"));
+        ws.run(["check"]).succeeds();
+        assert_eq!(ws.read(rel), written, "{edit}");
+    }
+}
+
 #[test]
 fn the_card_file_schema_follows_an_edited_kind_schema() {
     let tmp = tempfile::tempdir().unwrap();
