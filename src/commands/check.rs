@@ -41,7 +41,8 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
         Checked::Compiled(g, _) => Some(&**g),
         Checked::Recalled(_) => None,
     });
-    let mut keys = editor::refresh_reporting(&ws, compiled, &mut diags)?;
+    let written = editor::refresh_reporting(&ws, compiled, &mut diags)?;
+    let mut keys = written.keys;
     super::init::warn_folders_without_manifest(ws.root(), &mut diags);
     let (summary, details) = (summary(&checked), coverage(&checked));
     let mut verdicts = Vec::with_capacity(checked.len());
@@ -64,12 +65,13 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
         }
     }
     if !no_cache {
-        // The editor schemas are carta's own: as written now.
-        let snapshot = snapshot.and_then(|s| {
-            [editor::DIR, editor::TAPLO_CONFIG]
+        // The editor schemas are carta's own: as written now (if at all).
+        let snapshot = match snapshot {
+            Some(s) if !written.written.is_empty() => [editor::DIR, editor::TAPLO_CONFIG]
                 .iter()
-                .try_fold(s, |s, rel| s.retaken(ws.root(), ws.jail(), rel))
-        });
+                .try_fold(s, |s, rel| s.retaken(ws.root(), ws.jail(), rel)),
+            unwritten => unwritten,
+        };
         ledger::keep(&ws, games, snapshot, verdicts, recorded, &diags);
     }
     Ok(Report::new(ws, diags, summary)?.with_details(details))

@@ -358,8 +358,8 @@ fn refresh_unless<'g>(
 }
 
 /// [`refresh`] for a checked workspace, with a warning for a `.taplo.toml`
-/// that carta did not write (and so does not rewrite); returns each
-/// checked game's keys (see [`Written::keys`]).
+/// that carta did not write (and so does not rewrite); returns the files
+/// written and each checked game's keys (see [`Written::keys`]).
 ///
 /// # Errors
 /// When the games cannot be listed or a file cannot be read or written.
@@ -367,13 +367,13 @@ pub fn refresh_reporting<'g>(
     ws: &crate::load::Workspace,
     checked: impl IntoIterator<Item = &'g Game>,
     diags: &mut crate::diag::Diagnostics,
-) -> Result<Vec<(String, Vec<String>)>, EmitError> {
+) -> Result<Written, EmitError> {
     // Unchanged since a check without errors by this very carta (the
     // snapshot the check goes by says so): as that check left it.
     let seen = ws.jail().seen();
     let unchanged = |rel: &str| seen.is_some_and(|s| s.kept.contains(rel));
-    let written = refresh_unless(ws.root(), checked, &ws.game_ids()?, &unchanged)?;
-    for kept in written.kept {
+    let mut written = refresh_unless(ws.root(), checked, &ws.game_ids()?, &unchanged)?;
+    for kept in std::mem::take(&mut written.kept) {
         diags.push(
             crate::diag::Diagnostic::warning(
                 "editor::config",
@@ -384,7 +384,7 @@ pub fn refresh_reporting<'g>(
             )),
         );
     }
-    Ok(written.keys)
+    Ok(written)
 }
 
 /// Writes each file whose content differs from what is on disk (atomically),
