@@ -315,7 +315,9 @@ impl CheckCache {
             return None;
         }
         let memo_at = bytes.len().checked_sub(memo_len)?;
-        let (payload, memo) = bytes.get(HEADER..)?.split_at_checked(memo_at - HEADER)?;
+        let (payload, memo) = bytes
+            .get(HEADER..)?
+            .split_at_checked(memo_at.checked_sub(HEADER)?)?;
         if mark.payload != hash_bytes(payload) || memo_sum != hash_bytes(memo) {
             return None;
         }
@@ -609,6 +611,11 @@ mod tests {
         bytes[64..72].copy_from_slice(&u64::MAX.to_le_bytes());
         fs::write(&entry, &bytes).unwrap();
         assert_eq!(cache.memo("cards/g/x.toml"), None, "a memo past the end");
+        // A memo that would reach back into the header.
+        let words = (bytes.len() - 8) as u64 / 8;
+        bytes[64..72].copy_from_slice(&words.to_le_bytes());
+        fs::write(&entry, &bytes).unwrap();
+        assert_eq!(cache.memo("cards/g/x.toml"), None, "a memo into the header");
     }
 
     #[test]
