@@ -92,13 +92,7 @@ pub(super) fn read_card_files(
         diags,
         reuse,
         |file, rel, text, stamp| {
-            // A file that changed validates only the cards its entry's
-            // memo does not know.
-            let known: Option<Known> = cache
-                .and_then(|c| c.memo(rel))
-                .map(|memo| memo.into_iter().collect());
-            let (found, mark, hit) =
-                check_card_text(head, (file, rel, text), stamp, known.as_ref());
+            let (found, mark, hit) = check_card_text(head, (file, rel, text), stamp);
             if hit {
                 reused.fetch_add(1, Ordering::Relaxed);
             }
@@ -137,21 +131,22 @@ pub(super) fn read_card_files(
 /// Checks the text of one card file, through the check cache when there
 /// is one: its cards and diagnostics, the mark of its cache entry (`None`
 /// when it is not cached: it has diagnostics, or there is no cache), and
-/// whether it came from the cache. A card whose text is `known` (its
-/// entry's memo from before the file changed) is not validated again.
+/// whether it came from the cache. A file that changed validates only
+/// the cards whose text its entry's memo does not know.
 pub(super) fn check_card_text(
     head: &Head,
     (file, rel, text): (FileId, &str, &str),
     stamp: Option<Stamp>,
-    known: Option<&Known>,
 ) -> (FileCards, Option<Mark>, bool) {
     let cache = head.cache.as_ref();
     let content = cache.map(|_| hash_text(text));
-    let hit = cache.zip(content).and_then(|(cache, content)| {
-        let (cards, _, memo) = cache.get_with_memo::<Vec<RawCard>>(rel, content)?;
+    let entry = cache.and_then(|c| c.entry(rel));
+    let hit = cache.zip(entry.as_ref()).and_then(|(cache, entry)| {
+        let content = content.filter(|c| *c == entry.mark.content)?;
+        let cards: Vec<RawCard> = entry.decode()?;
         // Same text, new stamp (touched, checked out): remember the
         // stamp, so that next time the file is not read.
-        let mark = cache.put(rel, content, stamp, (&cards, shape(&cards)), &memo);
+        let mark = cache.put(rel, content, stamp, (&cards, shape(&cards)), &entry.memo);
         Some((cards, mark))
     });
     if let Some((mut cards, mark)) = hit {
@@ -172,7 +167,9 @@ pub(super) fn check_card_text(
             text,
             (&head.kinds, &head.schemas),
             (Some(&head.kept), head.pack),
-            known,
+            entry
+                .map(|e| e.memo.into_iter().collect::<Known>())
+                .as_ref(),
         )
     };
     let m = &head.manifest.manifest;

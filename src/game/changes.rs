@@ -13,7 +13,7 @@ use super::cards::{check_card_text, shape};
 use super::kept::id_hash;
 use crate::diag::FileId;
 use crate::load::{Listing, LoadError, Mark, Pool, Workspace, decode};
-use crate::validate::{Known, RawCard};
+use crate::validate::RawCard;
 
 /// A card file's path, the mark of its cache entry and its cards.
 pub(super) type FileCards = (String, Mark, Vec<RawCard>);
@@ -141,12 +141,7 @@ fn rescan(
             let (cards, entry) = cache?.get::<Vec<RawCard>>(&rel, o.content)?;
             (entry.payload == o.payload).then_some(cards)
         });
-    // The cards the file held when its entry was made validated: their
-    // texts are not validated again (an edit of one card checks one).
-    let known: Option<Known> = cache
-        .and_then(|c| c.memo(&rel))
-        .map(|memo| memo.into_iter().collect());
-    let (found, mark, hit) = check_card_text(head, (FileId(0), &rel, text), stamp, known.as_ref());
+    let (found, mark, hit) = check_card_text(head, (FileId(0), &rel, text), stamp);
     let mark = mark.filter(|_| found.diagnostics.is_empty())?;
     let same = old.is_some_and(|o| o.payload == mark.payload);
     let scanned = Scanned {

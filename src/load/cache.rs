@@ -262,7 +262,7 @@ impl CheckCache {
         let _ = self.parent.replace(&self.pool, &bytes);
     }
 
-    fn entry(rel: &str) -> String {
+    fn entry_name(rel: &str) -> String {
         format!("{:016x}", hash_text(rel))
     }
 
@@ -270,38 +270,23 @@ impl CheckCache {
     /// text. The cache does not know what it stores: the caller (the check)
     /// names the type, so this first stage depends on no later one.
     pub fn get<T: DeserializeOwned>(&self, rel: &str, content: u64) -> Option<(T, Mark)> {
-        let (kept, mark, _) = self.get_with_memo(rel, content)?;
-        Some((kept, mark))
-    }
-
-    /// As [`CheckCache::get`], with the entry's memo.
-    pub fn get_with_memo<T: DeserializeOwned>(
-        &self,
-        rel: &str,
-        content: u64,
-    ) -> Option<(T, Mark, Vec<u64>)> {
-        let found = self.lookup(rel).filter(|f| f.mark.content == content)?;
-        Some((found.decode()?, found.mark, found.memo))
+        let entry = self.entry(rel).filter(|e| e.mark.content == content)?;
+        Some((entry.decode()?, entry.mark))
     }
 
     /// What was kept for card file `rel`, if it was checked with this very
     /// stamp: the file need not be read.
     pub fn get_stamped<T: DeserializeOwned>(&self, rel: &str, stamp: Stamp) -> Option<(T, Mark)> {
-        let found = self.lookup(rel).filter(|f| f.mark.same_stamp(stamp))?;
-        Some((found.decode()?, found.mark))
+        let entry = self.entry(rel).filter(|e| e.mark.same_stamp(stamp))?;
+        Some((entry.decode()?, entry.mark))
     }
 
-    /// The memo of card file `rel`'s entry, whatever text it was made
-    /// from: the hashes of card texts that validated under this key.
-    pub fn memo(&self, rel: &str) -> Option<Vec<u64>> {
-        Some(self.lookup(rel)?.memo)
-    }
-
-    /// Card file `rel`'s entry, if intact and made under this key.
-    fn lookup(&self, rel: &str) -> Option<Found> {
+    /// Card file `rel`'s entry, if intact and made under this key,
+    /// whatever text it was made from (its memo serves any later one).
+    pub fn entry(&self, rel: &str) -> Option<Entry> {
         // The cache lies in the workspace too: a FIFO, a device or a link
         // planted there is not read.
-        let bytes = self.dir.read(&Self::entry(rel), MAX_ENTRY)?;
+        let bytes = self.dir.read(&Self::entry_name(rel), MAX_ENTRY)?;
         let header = bytes.get(..HEADER)?;
         let mark = Mark {
             stamp: [word(header, 24), word(header, 32), word(header, 40)],
@@ -322,7 +307,7 @@ impl CheckCache {
             return None;
         }
         let memo = memo.chunks_exact(8).map(|w| word(w, 0)).collect();
-        Some(Found {
+        Some(Entry {
             mark,
             bytes,
             payload: HEADER..memo_at,
@@ -365,7 +350,7 @@ impl CheckCache {
         }
         bytes.extend(payload);
         bytes.extend(memo);
-        let written = self.dir.replace(&Self::entry(rel), &bytes);
+        let written = self.dir.replace(&Self::entry_name(rel), &bytes);
         written.is_ok().then_some(mark)
     }
 
@@ -374,7 +359,7 @@ impl CheckCache {
     /// never a link or anything else.
     pub fn prune(&self, card_files: &[String]) {
         let keep: std::collections::HashSet<String> =
-            card_files.iter().map(|r| Self::entry(r)).collect();
+            card_files.iter().map(|r| Self::entry_name(r)).collect();
         for (name, kind) in self.dir.entries().into_iter().flatten() {
             let Some(name) = name.to_str() else { continue };
             if kind == Kind::File && is_entry_name(name) && !keep.contains(name) {
@@ -384,17 +369,22 @@ impl CheckCache {
     }
 }
 
-/// A card file's entry as read, intact, under the cache's key.
-struct Found {
-    mark: Mark,
+/// A card file's entry as read ([`CheckCache::entry`]), intact, under the
+/// cache's key.
+#[derive(Debug)]
+pub struct Entry {
+    /// Its mark (the text, stamp and payload it was made from).
+    pub mark: Mark,
     bytes: Vec<u8>,
     /// Where the payload lies in `bytes`.
     payload: std::ops::Range<usize>,
-    memo: Vec<u64>,
+    /// The hashes of the card texts that validated under the key.
+    pub memo: Vec<u64>,
 }
 
-impl Found {
-    fn decode<T: DeserializeOwned>(&self) -> Option<T> {
+impl Entry {
+    /// What the entry keeps, decoded as `T` (`None` when it does not).
+    pub fn decode<T: DeserializeOwned>(&self) -> Option<T> {
         rmp_serde::from_slice(&self.bytes[self.payload.clone()]).ok()
     }
 }
@@ -538,7 +528,9 @@ mod tests {
     /// Flips the last bit of card file `rel`'s entry under `root`: its
     /// path and its damaged bytes.
     fn damage_last_byte(root: &Path, rel: &str) -> (std::path::PathBuf, Vec<u8>) {
-        let entry = root.join("build/.cache/g").join(CheckCache::entry(rel));
+        let entry = root
+            .join("build/.cache/g")
+            .join(CheckCache::entry_name(rel));
         let mut bytes = fs::read(&entry).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
@@ -593,29 +585,47 @@ mod tests {
         let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
         let cards = vec![card("a"), card("b")];
         cache.put("cards/g/x.toml", 7, None, (&cards, 3), &[11, 12]);
-        let (kept, _, memo) = cache
-            .get_with_memo::<Vec<Card>>("cards/g/x.toml", 7)
-            .unwrap();
-        assert_eq!((kept, memo), (cards.clone(), vec![11, 12]));
+        let entry = cache.entry("cards/g/x.toml").unwrap();
+        assert_eq!(entry.decode::<Vec<Card>>(), Some(cards.clone()));
+        assert_eq!((entry.mark.content, entry.memo), (7, vec![11, 12]));
         // Whatever the file's text is now, the memo stands for its key.
         assert_eq!(cache.get::<Vec<Card>>("cards/g/x.toml", 8), None);
-        assert_eq!(cache.memo("cards/g/x.toml"), Some(vec![11, 12]));
+        assert_eq!(
+            cache.entry("cards/g/x.toml").map(|e| e.memo),
+            Some(vec![11, 12])
+        );
         let other = CheckCache::new(dir.path(), "g", 2).unwrap().unwrap();
-        assert_eq!(other.memo("cards/g/x.toml"), None, "the schemas changed");
+        assert_eq!(
+            other.entry("cards/g/x.toml").map(|e| e.memo),
+            None,
+            "the schemas changed"
+        );
         let (entry, mut bytes) = damage_last_byte(dir.path(), "cards/g/x.toml");
-        assert_eq!(cache.memo("cards/g/x.toml"), None, "a damaged memo");
+        assert_eq!(
+            cache.entry("cards/g/x.toml").map(|e| e.memo),
+            None,
+            "a damaged memo"
+        );
         assert_eq!(cache.get::<Vec<Card>>("cards/g/x.toml", 7), None);
         // A memo longer than the entry.
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         bytes[64..72].copy_from_slice(&u64::MAX.to_le_bytes());
         fs::write(&entry, &bytes).unwrap();
-        assert_eq!(cache.memo("cards/g/x.toml"), None, "a memo past the end");
+        assert_eq!(
+            cache.entry("cards/g/x.toml").map(|e| e.memo),
+            None,
+            "a memo past the end"
+        );
         // A memo that would reach back into the header.
         let words = (bytes.len() - 8) as u64 / 8;
         bytes[64..72].copy_from_slice(&words.to_le_bytes());
         fs::write(&entry, &bytes).unwrap();
-        assert_eq!(cache.memo("cards/g/x.toml"), None, "a memo into the header");
+        assert_eq!(
+            cache.entry("cards/g/x.toml").map(|e| e.memo),
+            None,
+            "a memo into the header"
+        );
     }
 
     #[test]
