@@ -370,8 +370,7 @@ pub fn refresh_reporting<'g>(
 ) -> Result<Written, EmitError> {
     // Unchanged since a check without errors by this very carta (the
     // snapshot the check goes by says so): as that check left it.
-    let seen = ws.jail().seen();
-    let unchanged = |rel: &str| seen.is_some_and(|s| s.kept.contains(rel));
+    let unchanged = |rel: &str| ws.jail().kept(rel);
     let mut written = refresh_unless(ws.root(), checked, &ws.game_ids()?, &unchanged)?;
     for kept in std::mem::take(&mut written.kept) {
         diags.push(

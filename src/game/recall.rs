@@ -514,12 +514,10 @@ fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, L
     // A text the snapshot finds unchanged since the last check that found
     // no error is as that check found it: as the record says (the check
     // either compared it or wrote the record).
-    let seen = ws.jail().seen();
-    let kept = |rel: &str| seen.is_some_and(|s| s.kept.contains(rel));
     Ok(record
         .texts
         .iter()
-        .all(|(rel, content)| kept(rel) || text_hash(ws, rel) == Some(*content)))
+        .all(|(rel, content)| ws.jail().kept(rel) || text_hash(ws, rel) == Some(*content)))
 }
 
 /// The player's collection of `game` as a check would read it now (see

@@ -69,8 +69,7 @@ pub(super) fn compile_schemas(
         .collect();
     // Schemas unchanged since a check that found no error compile: each
     // kind's is compiled when a card of it is first validated.
-    let seen = ws.jail().seen();
-    let known = |f: &FileId| seen.is_some_and(|s| s.kept.contains(&ws.sources.get(*f).name));
+    let known = |f: &FileId| ws.jail().kept(&ws.sources.get(*f).name);
     let when = if ids.iter().all(known) && known(&manifest.file) {
         Compile::Lazily
     } else {

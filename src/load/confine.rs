@@ -199,6 +199,13 @@ impl Jail {
         self.seen.as_deref()
     }
 
+    /// Whether the snapshot this jail goes by finds workspace file `rel`
+    /// as the last check that found no error (and left a ledger, by this
+    /// same carta) read it: what that check concluded of it still holds.
+    pub fn kept(&self, rel: &str) -> bool {
+        self.seen().is_some_and(|s| s.kept.contains(rel))
+    }
+
     /// Whether a workspace-relative path is written so that it stays in the
     /// workspace: relative, no `..`, no backslash. Symlinks are checked when
     /// the path is resolved ([`Jail::confine`]).
