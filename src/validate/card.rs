@@ -289,7 +289,9 @@ impl FileContext<'_> {
     ) -> Map<String, Value> {
         // jsonschema validates a `Value`: the map moves in and back out.
         let instance = Value::Object(fields);
-        let validator = schema.filter(|_| self.syntax_ok).map(KindSchema::validator);
+        let validator = schema
+            .filter(|_| self.syntax_ok)
+            .map(|k| self.schemas.validator(k));
         if let Some(None) = validator {
             diags.push(
                 Diagnostic::error(

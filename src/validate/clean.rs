@@ -125,7 +125,7 @@ fn clean_card<'a>(
     if let Some(schema) = schema.filter(|_| !valid) {
         let valid = match schemas.tree_validator(&kind) {
             Some(tree) => tree.is_valid(&node),
-            None => schema.validator()?.is_valid(&node.item.to_json()),
+            None => schemas.validator(schema)?.is_valid(&node.item.to_json()),
         };
         if !valid {
             return None;

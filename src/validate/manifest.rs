@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use super::{Compile, GameSchemas, KindSchema, SchemaDoc, Subject, diagnose};
+use super::{Compile, GameSchemas, SchemaDoc, Subject, diagnose};
 use crate::config::{self, Manifest};
 use crate::diag::{Diagnostic, Diagnostics, FileId, Label, SourceMap};
 use crate::load::{SpanIndex, parse_toml, table_to_json};
@@ -180,7 +180,7 @@ fn schema_valid(
     let (schemas, _) = GameSchemas::compile(docs, &kinds, Compile::Now, diags);
     let validator = schemas
         .kind("manifest")
-        .and_then(KindSchema::validator)
+        .and_then(|k| schemas.validator(k))
         .expect("the manifest schema compiles");
     if validator.is_valid(instance) {
         return true;

@@ -41,8 +41,9 @@ pub struct RefPattern {
 pub struct KindSchema {
     /// The validator of a card as JSON (the one whose errors become
     /// diagnostics): compiled with the game's schemas, or on first use
-    /// when they are known to compile ([`Compile::Lazily`]).
-    json: Arc<LazyJson>,
+    /// when they are known to compile ([`Compile::Lazily`]); see
+    /// [`GameSchemas::validator`].
+    json: Arc<OnceLock<Option<Validator>>>,
     /// The same schema for a card of the event reader's tree, compiled
     /// once the kind has had enough cards ([`GameSchemas::tree_validator`]).
     tree: Arc<LazyTree>,
@@ -61,29 +62,6 @@ pub struct KindSchema {
 /// about what validating a few hundred cards as JSON costs more than in
 /// place, so a small game never pays it.
 pub(super) const TREE_AFTER: usize = 256;
-
-/// A kind's validator of a card as JSON: set when the kinds compile, or
-/// compiled the first time a card of the kind is validated.
-#[derive(Debug)]
-struct LazyJson {
-    validator: OnceLock<Option<Validator>>,
-    /// The documents' registry, for a validator compiled on first use.
-    registry: Arc<Registry<'static>>,
-    doc: Value,
-}
-
-impl KindSchema {
-    /// The kind's validator of a card as JSON; `None` only when a schema
-    /// compiled on first use fails to, which [`Compile::Lazily`] rules out.
-    pub fn validator(&self) -> Option<&Validator> {
-        let json = &*self.json;
-        json.validator
-            .get_or_init(|| {
-                validator(jsonschema::options(), &json.registry, &self.uri, &json.doc).ok()
-            })
-            .as_ref()
-    }
-}
 
 /// When [`GameSchemas::compile`] compiles the kinds' validators.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,7 +153,6 @@ impl GameSchemas {
                 Some(compiled)
             })
             .collect();
-        let registry = Arc::new(registry);
         for ((kind, uri), compiled) in kinds.iter().zip(compiled) {
             let Some(compiled) = compiled else {
                 missing.push(kind.clone());
@@ -183,16 +160,10 @@ impl GameSchemas {
             };
             match compiled {
                 Ok(validator) => {
-                    let doc = docs.iter().find(|d| &d.uri == uri).map(|d| d.doc.clone());
-                    let json = LazyJson {
-                        validator,
-                        registry: Arc::clone(&registry),
-                        doc: doc.unwrap_or_default(),
-                    };
                     schemas.kinds.insert(
                         kind.clone(),
                         KindSchema {
-                            json: Arc::new(json),
+                            json: Arc::new(validator),
                             tree: Arc::default(),
                             refs: Vec::new(),
                             labels: Vec::new(),
@@ -205,7 +176,7 @@ impl GameSchemas {
             }
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
-        schemas.registry = Some(registry);
+        schemas.registry = Some(Arc::new(registry));
         schemas.annotate();
         (schemas, missing)
     }
@@ -334,6 +305,24 @@ impl GameSchemas {
     /// The compiled schema of `kind`, if it compiled.
     pub fn kind(&self, kind: &str) -> Option<&KindSchema> {
         self.kinds.get(kind)
+    }
+
+    /// The validator of a card of kind `k` as JSON, compiled now if the
+    /// kinds were compiled lazily; `None` only when that compile fails,
+    /// which [`Compile::Lazily`] rules out.
+    pub fn validator<'a>(&self, k: &'a KindSchema) -> Option<&'a Validator> {
+        k.json
+            .get_or_init(|| {
+                let registry = self.registry.as_ref()?;
+                validator(
+                    jsonschema::options(),
+                    registry,
+                    &k.uri,
+                    self.docs.get(&k.uri)?,
+                )
+                .ok()
+            })
+            .as_ref()
     }
 
     /// The validator of a card of `kind` as the event reader's tree, for
