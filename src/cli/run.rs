@@ -2,7 +2,6 @@
 //! usage errors as diagnostics, completions and manual pages.
 
 use std::path::Path;
-use std::process::ExitCode;
 
 use clap::Parser;
 
@@ -18,7 +17,7 @@ use crate::diag::Format;
 /// `--message-format json` is one JSON object on stdout (`cli::usage`,
 /// exit 2), as every other error that stops a command; help and version
 /// stay clap's text, and so does a usage error in human output.
-pub fn main(args: &[std::ffi::OsString]) -> ExitCode {
+pub fn main(args: &[std::ffi::OsString]) -> u8 {
     match Cli::try_parse_from(args) {
         Ok(cli) => run(cli),
         Err(e) if e.use_stderr() && wants_json(&args[1.min(args.len())..]) => {
@@ -73,7 +72,7 @@ fn usage(e: &clap::Error) -> CommandError {
 /// Runs a parsed command line and returns the process exit code:
 /// 0 clean, 1 problems found, 2 the command could not run.
 #[allow(clippy::needless_pass_by_value)] // `main` hands over the parsed line
-pub fn run(cli: Cli) -> ExitCode {
+pub fn run(cli: Cli) -> u8 {
     let g = &cli.global;
     let output = Output::new(
         match g.message_format {
@@ -337,7 +336,7 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
 }
 
 /// `carta completions SHELL`: the completion script, from the clap types.
-fn completions(shell: clap_complete::Shell) -> ExitCode {
+fn completions(shell: clap_complete::Shell) -> u8 {
     let mut cmd = <Cli as clap::CommandFactory>::command();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut cmd, "carta", &mut script);
@@ -390,8 +389,8 @@ fn man_page(cmd: &clap::Command) -> Vec<u8> {
     page
 }
 
-fn print_all(bytes: &[u8]) -> ExitCode {
+fn print_all(bytes: &[u8]) -> u8 {
     // A closed pipe (`| head`) is not an error worth reporting.
     let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), bytes);
-    ExitCode::SUCCESS
+    0
 }

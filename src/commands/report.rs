@@ -3,7 +3,6 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use super::plural;
 use crate::bundle::BundleError;
@@ -208,7 +207,7 @@ impl Output {
 
     /// Shows what a command returned and gives its exit code: 0 clean,
     /// 1 problems found, 2 the command could not run.
-    pub(crate) fn finish(&self, result: Result<Report, CommandError>) -> ExitCode {
+    pub(crate) fn finish(&self, result: Result<Report, CommandError>) -> u8 {
         match result {
             Ok(report) => self.show(report),
             Err(e) => {
@@ -226,15 +225,15 @@ impl Output {
                         eprintln!("  help: {help}");
                     }
                 }
-                ExitCode::from(e.exit_code())
+                e.exit_code()
             }
         }
     }
 
     /// Prints the diagnostics and a summary; the exit code follows the errors.
-    fn show(&self, report: Report) -> ExitCode {
+    fn show(&self, report: Report) -> u8 {
         let errors = report.diags.error_count();
-        let code = ExitCode::from(u8::from(errors > 0));
+        let code = u8::from(errors > 0);
         let raise = format!("{MAX_DIAGNOSTICS_VAR}=<n>");
         let all = report.diags.into_capped(self.max_per_file, &raise);
         let warnings = all
