@@ -13,6 +13,10 @@ use super::Jail;
 use super::{LoadError, ReadProblem, Stamp, Workspace, sheet};
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceFile};
 
+/// Fewer files than this are read on the calling thread (see
+/// `read_sources`).
+const FEW_FILES: usize = 16;
+
 /// The text of `file`, a file of the workspace behind `jail`: its text
 /// when it is resident, else read again — and then the same bytes as when
 /// it was first read, which its CRC-32 taken then tells (a file changed
@@ -163,41 +167,44 @@ impl Workspace {
             .map(|rel| self.sources.add_unread(rel.clone()))
             .collect();
         let (root, jail, limits) = (&self.root, &self.jail, &self.limits);
-        let results: Vec<Read<T>> = ids
-            .par_iter()
-            .zip(rels)
-            .map(|(&id, rel)| {
-                let path = root.join(rel);
-                let stamp = jail.stamp(&path);
-                let sheet = types.zip(sheet::extension(rel));
-                if let Some(value) = stamp
-                    .filter(|_| sheet.is_none())
-                    .and_then(|s| reuse(id, rel, s))
-                {
-                    return Ok(Ok((Some(value), Kept::Unread)));
-                }
-                let bytes = match jail.read(&path) {
-                    Ok(bytes) => bytes,
-                    Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
-                    Err(problem) => return Ok(Err(problem)),
-                };
-                if let Some((types, ext)) = sheet {
-                    let shadow = sheet::shadow(id, (rel, ext), &bytes, types, limits);
-                    let (value, _) = process(id, rel, &shadow.text, stamp);
-                    return Ok(Ok((Some(value), Kept::Sheet(shadow))));
-                }
-                let Ok(text) = std::str::from_utf8(&bytes) else {
-                    return Ok(Ok((None, Kept::Text(bytes))));
-                };
-                let (value, keep) = process(id, rel, text, stamp);
-                let kept = if keep || keep_all {
-                    Kept::Text(bytes)
-                } else {
-                    Kept::Crc(crc32fast::hash(&bytes))
-                };
-                Ok(Ok((Some(value), kept)))
-            })
-            .collect();
+        let read = |(&id, rel): (&FileId, &String)| -> Read<T> {
+            let path = root.join(rel);
+            let stamp = jail.stamp(&path);
+            let sheet = types.zip(sheet::extension(rel));
+            if let Some(value) = stamp
+                .filter(|_| sheet.is_none())
+                .and_then(|s| reuse(id, rel, s))
+            {
+                return Ok(Ok((Some(value), Kept::Unread)));
+            }
+            let bytes = match jail.read(&path) {
+                Ok(bytes) => bytes,
+                Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
+                Err(problem) => return Ok(Err(problem)),
+            };
+            if let Some((types, ext)) = sheet {
+                let shadow = sheet::shadow(id, (rel, ext), &bytes, types, limits);
+                let (value, _) = process(id, rel, &shadow.text, stamp);
+                return Ok(Ok((Some(value), Kept::Sheet(shadow))));
+            }
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                return Ok(Ok((None, Kept::Text(bytes))));
+            };
+            let (value, keep) = process(id, rel, text, stamp);
+            let kept = if keep || keep_all {
+                Kept::Text(bytes)
+            } else {
+                Kept::Crc(crc32fast::hash(&bytes))
+            };
+            Ok(Ok((Some(value), kept)))
+        };
+        // A few files (a game's schemas, its translations) are read on this
+        // thread: starting rayon's threads would cost more than reading them.
+        let results: Vec<Read<T>> = if ids.len() < FEW_FILES {
+            ids.iter().zip(rels).map(read).collect()
+        } else {
+            ids.par_iter().zip(rels).map(read).collect()
+        };
         let mut out = Vec::with_capacity(ids.len());
         for (id, result) in ids.into_iter().zip(results) {
             match result? {

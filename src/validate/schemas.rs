@@ -140,19 +140,21 @@ impl GameSchemas {
         // The kinds compile on every core (each walks its schema and its
         // `$ref`s on its own): this runs before any card is read, so
         // one core would otherwise idle through it.
-        let compiled: Vec<_> = kinds
-            .par_iter()
-            .map(|(kind, uri)| {
-                let doc = docs.iter().find(|d| &d.uri == uri)?;
-                if when == Compile::Lazily {
-                    return Some(Ok(OnceLock::new()));
-                }
-                let compiled = validator(jsonschema::options(), &registry, uri, &doc.doc)
-                    .map(|v| OnceLock::from(Some(v)))
-                    .map_err(|e| compile_error(kind, doc, &e));
-                Some(compiled)
-            })
-            .collect();
+        let compile = |(kind, uri): (&String, &String)| {
+            let doc = docs.iter().find(|d| &d.uri == uri)?;
+            if when == Compile::Lazily {
+                return Some(Ok(OnceLock::new()));
+            }
+            let compiled = validator(jsonschema::options(), &registry, uri, &doc.doc)
+                .map(|v| OnceLock::from(Some(v)))
+                .map_err(|e| compile_error(kind, doc, &e));
+            Some(compiled)
+        };
+        let compiled: Vec<_> = match when {
+            // Nothing compiles yet: no need to start rayon's threads.
+            Compile::Lazily => kinds.iter().map(compile).collect(),
+            Compile::Now => kinds.par_iter().map(compile).collect(),
+        };
         for ((kind, uri), compiled) in kinds.iter().zip(compiled) {
             let Some(compiled) = compiled else {
                 missing.push(kind.clone());
