@@ -662,12 +662,26 @@ mod tests {
         fs::write(root.join("cards/g/.hidden.toml"), "").unwrap();
         fs::create_dir(root.join("cards/g/a")).unwrap();
         fs::write(root.join("cards/g/a/z.toml"), "").unwrap();
+        // Beside folder `a`, names a byte order puts before its files.
+        fs::write(root.join("cards/g/a-b.toml"), "").unwrap();
+        fs::create_dir(root.join("cards/g/a.b")).unwrap();
+        fs::write(root.join("cards/g/a.b/c.toml"), "").unwrap();
         let seen = Snapshot::take(root, &jail, None).unwrap().seen();
         let walked = super::super::walk::files(root, &jail, "cards/g")
             .unwrap()
             .files;
         assert_eq!(seen.listed("cards/g").unwrap(), walked);
+        assert_eq!(seen.listed("cards/g/a").unwrap(), ["cards/g/a/z.toml"]);
         assert_eq!(seen.listed("templates/g"), Some(Vec::new()));
         assert_eq!(seen.listed("elsewhere"), None);
+        // Each file's stamp is the snapshot's, whatever the file became
+        // since.
+        let mut jail = jail;
+        jail.with_seen(seen);
+        for rel in &walked {
+            let len = fs::metadata(root.join(rel)).unwrap().len();
+            fs::write(root.join(rel), "grown since").unwrap();
+            assert_eq!(jail.stamp(&root.join(rel)).unwrap().len, len, "{rel}");
+        }
     }
 }
