@@ -10,9 +10,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::Head;
 use crate::diag::{Diagnostics, FileId};
 use crate::i18n;
-use crate::load::{LoadError, Mark, Stamp, Workspace, hash_text};
+use crate::load::{Entry, LoadError, Mark, Stamp, Workspace, hash_text};
 use crate::validate::{
-    self, FileCards, GameSchemas, Known, LoadedManifest, PackedFields, RawCard, read_cards,
+    self, Before, FileCards, GameSchemas, Known, LoadedManifest, PackedFields, RawCard, read_cards,
+    read_edited,
 };
 
 /// The field names rules read, the art fields (checked at every compile)
@@ -162,15 +163,29 @@ pub(super) fn check_card_text(
     let mut found = if crate::load::sheet::is_card_sheet(rel) {
         read_shadow(head, file, text)
     } else {
-        read_cards(
-            file,
-            text,
-            (&head.kinds, &head.schemas),
-            (Some(&head.kept), head.pack),
-            entry
-                .map(|e| e.memo.into_iter().collect::<Known>())
-                .as_ref(),
-        )
+        let read = (head.kinds.as_slice(), &head.schemas);
+        let kept = (Some(&head.kept), head.pack);
+        // An edit of one card reads that card: the others are the entry's.
+        let edited = entry
+            .as_ref()
+            .and_then(before)
+            .and_then(|before| read_edited(file, text, read, kept, &before));
+        match edited {
+            Some((cards, texts)) => FileCards {
+                cards,
+                texts,
+                ..FileCards::default()
+            },
+            None => read_cards(
+                file,
+                text,
+                read,
+                kept,
+                entry
+                    .map(|e| e.memo.into_iter().collect::<Known>())
+                    .as_ref(),
+            ),
+        }
     };
     let m = &head.manifest.manifest;
     let markup = crate::markup::check_file(m, &head.schemas, text, &found.cards);
@@ -186,6 +201,14 @@ pub(super) fn check_card_text(
         _ => None,
     };
     (found, mark, false)
+}
+
+/// The cards an entry keeps, by the hash of each one's text (its memo
+/// holds one per card, in order, when every card validated); `None` when
+/// it keeps none or they do not pair up.
+fn before(entry: &Entry) -> Option<Before> {
+    let cards: Vec<RawCard> = entry.decode()?;
+    (cards.len() == entry.memo.len()).then(|| entry.memo.iter().copied().zip(cards).collect())
 }
 
 /// The cards of a spreadsheet's shadow, read a slice of cards at a time:

@@ -15,8 +15,8 @@ mod toml;
 mod walk;
 
 pub use self::cache::{
-    CheckCache, Mark, Pool, decode, drop_ledger, get_ledger, hash_text, payload_of, put_ledger,
-    settled_stamp,
+    CheckCache, Entry, Mark, Pool, decode, drop_ledger, get_ledger, hash_text, payload_of,
+    put_ledger, settled_stamp,
 };
 pub use self::confine::{Jail, ReadProblem, Seen, Stamp};
 pub use self::snapshot::Snapshot;

@@ -17,7 +17,7 @@ mod schemas;
 
 pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, card_text_hash, is_valid_id};
 pub use cell_types::SheetTypes;
-pub use clean::{Known, read_cards};
+pub use clean::{Before, Known, read_cards, read_edited};
 pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};
 pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};

@@ -454,6 +454,44 @@ fn an_edited_card_is_validated_again_and_a_schema_edit_validates_every_card() {
     rechecks_as_fresh(&ws, "the schema as it was");
 }
 
+/// An edited card file reads only its edited cards again: the others are
+/// its entry's, moved to where they now lie. What is said of them after
+/// an edit that moves them is placed where a fresh check places it.
+#[test]
+fn the_cards_an_edit_leaves_alone_are_placed_where_they_now_lie() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    rechecks_as_fresh(&ws, "nothing");
+    let pocoes = "cards/intrepidos/itens/pocoes.toml";
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    let edit = |path: &str, from: &str, to: &str| replace_once(&ws, path, from, to);
+    // The first card's rules text grows by a line: every card after it
+    // moves. A card of another file takes the id of one of them.
+    edit(
+        pocoes,
+        "effect = \"Use no round do intrépido: ele cura 20",
+        "effect = \"\"\"Sempre:\nuse no round do intrépido: ele cura 20",
+    );
+    edit(
+        pocoes,
+        "Descarte a poção após o uso.\"",
+        "Descarte a poção após o uso.\"\"\"",
+    );
+    rechecks_as_fresh(&ws, "the first card's text a line longer");
+    edit(combate, "id = \"contragolpe\"", "id = \"tonico-de-forca\"");
+    rechecks_as_fresh(&ws, "a moved card's id taken by another file's card");
+    edit(combate, "id = \"tonico-de-forca\"", "id = \"contragolpe\"");
+    // A `[[card]]` line inside a multi-line string is no card.
+    edit(pocoes, "\"\"\"Sempre:\n", "\"\"\"Sempre:\n[[card]]\n");
+    rechecks_as_fresh(&ws, "a [[card]] line inside a string");
+    // A header with a comment beside it is a card too.
+    edit(
+        pocoes,
+        "[[card]]\nid = \"elixir-maior\"",
+        "[[card]] # the big one\nid = \"elixir-maior\"",
+    );
+    rechecks_as_fresh(&ws, "a header with a comment");
+}
+
 #[test]
 fn a_card_edit_the_verdict_does_not_read_is_answered_from_the_record() {
     let ws = Workspace::shipped(&["intrepidos"]);
