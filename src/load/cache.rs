@@ -40,7 +40,7 @@
 //!
 //! Beside the entries, `build/.cache/<game>.verdict` holds the game's
 //! record: what the whole check concluded from the files it names (written
-//! and read by the compiled game, framed like an entry: magic `carta-v3`,
+//! and read by the compiled game, framed like an entry: magic `carta-v4`,
 //! key, checksum, `MessagePack` payload), and `build/.cache/<game>.pool`
 //! the game's pool: every card file's payload, as its entry holds it, in
 //! one file, so that a check after an edit the record cannot answer reads
@@ -79,7 +79,7 @@ use crate::write::{Folder, Kind, WriteError};
 const MAGIC: &[u8; 8] = b"carta-c4";
 const HEADER: usize = 80;
 
-const RECORD_MAGIC: &[u8; 8] = b"carta-v3";
+const RECORD_MAGIC: &[u8; 8] = b"carta-v4";
 
 const POOL_MAGIC: &[u8; 8] = b"carta-p1";
 
