@@ -182,7 +182,8 @@ pub fn art_fields(manifest: &Manifest, schemas: &GameSchemas, kind: &str) -> Vec
         .map(|k| k.images.clone())
         .unwrap_or_default();
     let marked = schemas.kind(kind).into_iter().flat_map(|d| {
-        d.face
+        schemas
+            .face(d)
             .iter()
             .filter(|f| f.role == Role::Art)
             .map(|f| f.key.clone())

@@ -217,7 +217,7 @@ pub fn text_fields(schemas: &GameSchemas, kind: &str) -> Vec<String> {
     schemas
         .kind(kind)
         .into_iter()
-        .flat_map(|d| d.face.iter())
+        .flat_map(|d| schemas.face(d).iter())
         .filter(|f| matches!(f.role, Role::Text | Role::Flavor))
         .map(|f| f.key.clone())
         .collect()

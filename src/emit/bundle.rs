@@ -175,7 +175,7 @@ fn game_texts(game: &Game, markup: bundle::Markup) -> bundle::GameTexts {
         for p in game
             .schemas
             .kind(kind)
-            .map(|k| &k.labels)
+            .map(|k| &game.schemas.marks(k).labels)
             .into_iter()
             .flatten()
         {

@@ -146,7 +146,7 @@ pub fn properties(game: &Game, cards: &[&RawCard]) -> Vec<Property> {
         let Some(schema) = game.schemas.kind(&kind) else {
             continue;
         };
-        for field in &schema.face {
+        for field in game.schemas.face(schema) {
             if matches!(field.role, Role::Art | Role::Focus)
                 || out.iter().any(|p| p.key == field.key)
             {
@@ -161,14 +161,15 @@ pub fn properties(game: &Game, cards: &[&RawCard]) -> Vec<Property> {
                 reference: false,
             });
         }
-        for pattern in &schema.refs {
+        let marks = game.schemas.marks(schema);
+        for pattern in &marks.refs {
             if let Some(p) =
                 top_key(&pattern.path).and_then(|k| out.iter_mut().find(|p| p.key == *k))
             {
                 p.reference = true;
             }
         }
-        for pattern in &schema.labels {
+        for pattern in &marks.labels {
             if let Some(key) = top_key(&pattern.path) {
                 let map = labels.entry(key.clone()).or_default();
                 for (value, label) in pattern.labels.iter() {

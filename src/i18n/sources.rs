@@ -114,7 +114,7 @@ impl Sources {
             let Some(schema) = schemas.kind(kind) else {
                 continue;
             };
-            for f in &schema.face {
+            for f in schemas.face(schema) {
                 if matches!(f.role, Role::Stat | Role::Ref | Role::Text | Role::Other) {
                     let key = Key::new(Scope::Title(kind.clone()), f.key.clone());
                     let text = f.title.clone();

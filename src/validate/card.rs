@@ -364,7 +364,7 @@ impl FileContext<'_> {
         let schema = self.schemas.kind(&kind);
         let fields = self.validate(table, &header, &id, schema, fields, diags);
         let refs = schema
-            .map(|s| collect_refs(table, &s.refs))
+            .map(|s| collect_refs(table, &self.schemas.marks(s).refs))
             .unwrap_or_default();
         Some(RawCard {
             id,

@@ -201,7 +201,7 @@ fn clean_card<'a>(
     let (id, name, kind) = (id.to_owned(), name.to_owned(), kind.to_owned());
     let schema = schemas.kind(&kind);
     let refs = schema
-        .map(|s| collect_refs(table, &s.refs))
+        .map(|s| collect_refs(table, &schemas.marks(s).refs))
         .unwrap_or_default();
     // The schema sees the card without its reserved fields.
     table.entries.retain(|e| !RESERVED.contains(&&*e.key));

@@ -47,14 +47,23 @@ pub struct KindSchema {
     /// The same schema for a card of the event reader's tree, compiled
     /// once the kind has had enough cards ([`GameSchemas::tree_validator`]).
     tree: Arc<LazyTree>,
-    /// Where card references stand in cards of this kind.
+    /// Where its cards' references and labelled values stand, found on
+    /// first use ([`GameSchemas::marks`]).
+    marks: Arc<OnceLock<Marks>>,
+    /// The top-level fields in schema order, as the default face lays them
+    /// out, found on first use ([`GameSchemas::face`]).
+    face: Arc<OnceLock<Vec<FaceField>>>,
+    /// The URI the schema document was registered under.
+    pub uri: String,
+}
+
+/// Where a kind's schema marks card references and labelled values.
+#[derive(Debug, Default)]
+pub struct Marks {
+    /// Where card references stand in cards of the kind.
     pub refs: Vec<RefPattern>,
     /// Where values with printed labels (`x-carta-labels`) stand.
     pub labels: Vec<LabelPattern>,
-    /// The top-level fields in schema order, as the default face lays them out.
-    pub face: Vec<FaceField>,
-    /// The URI the schema document was registered under.
-    pub uri: String,
 }
 
 /// How many cards of a kind are validated as JSON before its schema is
@@ -167,9 +176,8 @@ impl GameSchemas {
                         KindSchema {
                             json: Arc::new(validator),
                             tree: Arc::default(),
-                            refs: Vec::new(),
-                            labels: Vec::new(),
-                            face: Vec::new(),
+                            marks: Arc::default(),
+                            face: Arc::default(),
                             uri: uri.clone(),
                         },
                     );
@@ -179,45 +187,40 @@ impl GameSchemas {
         }
         schemas.docs = docs.into_iter().map(|d| (d.uri, d.doc)).collect();
         schemas.registry = Some(Arc::new(registry));
-        schemas.annotate();
         (schemas, missing)
     }
 
-    /// Finds, for every compiled kind, the references and labels its schema
-    /// declares and the fields its default face shows.
-    fn annotate(&mut self) {
-        let found: Vec<_> = self
-            .kinds
-            .iter()
-            .map(|(kind, k)| {
-                let (mut refs, mut labels) = (Vec::new(), Vec::new());
-                self.walk(
-                    &self.docs[&k.uri],
-                    &k.uri,
-                    &mut Vec::new(),
-                    0,
-                    &mut |obj, path| {
-                        if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
-                            refs.push(RefPattern {
-                                path: path.to_vec(),
-                                kinds: kinds.into(),
-                            });
-                        }
-                        if let Some(map) = display::labels_of(obj) {
-                            labels.push(LabelPattern {
-                                path: path.to_vec(),
-                                labels: Arc::new(map),
-                            });
-                        }
-                    },
-                );
-                (kind.clone(), refs, labels, self.face_fields(&k.uri))
-            })
-            .collect();
-        for (kind, refs, labels, face) in found {
-            let k = self.kinds.get_mut(&kind).expect("compiled above");
-            (k.refs, k.labels, k.face) = (refs, labels, face);
-        }
+    /// Where the schema of kind `k` marks card references and labelled
+    /// values, found the first time they are asked for: a one-card
+    /// re-check asks for one kind's (the walk follows every `$ref`).
+    pub fn marks<'a>(&self, k: &'a KindSchema) -> &'a Marks {
+        k.marks.get_or_init(|| {
+            let Some(doc) = self.docs.get(&k.uri) else {
+                return Marks::default();
+            };
+            let (mut refs, mut labels) = (Vec::new(), Vec::new());
+            self.walk(doc, &k.uri, &mut Vec::new(), 0, &mut |obj, path| {
+                if let Some(kinds) = obj.get(REF_KEYWORD).and_then(ref_kinds) {
+                    refs.push(RefPattern {
+                        path: path.to_vec(),
+                        kinds: kinds.into(),
+                    });
+                }
+                if let Some(map) = display::labels_of(obj) {
+                    labels.push(LabelPattern {
+                        path: path.to_vec(),
+                        labels: Arc::new(map),
+                    });
+                }
+            });
+            Marks { refs, labels }
+        })
+    }
+
+    /// The top-level fields of kind `k` in schema order, as the default
+    /// face lays them out.
+    pub fn face<'a>(&self, k: &'a KindSchema) -> &'a [FaceField] {
+        k.face.get_or_init(|| self.face_fields(&k.uri))
     }
 
     /// Every schema document of the game, by the URI it is registered under.

@@ -28,14 +28,15 @@ pub(super) fn display_fields(
 fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
     // In a localized game, the printed language's label where it has one.
     let lang = &game.manifest.manifest.language;
-    for p in &kd.labels {
+    let marks = game.schemas.marks(kd);
+    for p in &marks.labels {
         replace_at(fields, &p.path, &|v| {
             let key = scalar_key(v)?;
             let label = p.labels.get(&key)?;
             Some(game.i18n.label(lang, &key).unwrap_or(label).to_owned())
         });
     }
-    for r in &kd.refs {
+    for r in &marks.refs {
         replace_at(fields, &r.path, &|v| {
             let id = v.as_str()?;
             super::reads::note_read(id);

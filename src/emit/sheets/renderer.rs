@@ -112,7 +112,8 @@ impl<'g> Renderer<'g> {
                 let images = m.kinds.get(kind).and_then(|k| k.print.as_ref());
                 let mut fields: Vec<String> = images.map(|k| k.images.clone()).unwrap_or_default();
                 fields.extend(game.schemas.kind(kind).into_iter().flat_map(|d| {
-                    d.face
+                    game.schemas
+                        .face(d)
                         .iter()
                         .filter(|f| f.role == Role::Art)
                         .map(|f| f.key.clone())
@@ -289,7 +290,7 @@ impl<'g> Renderer<'g> {
             copies: p.count,
             layout: self.templates.reads_layout(&card.kind).then(|| {
                 layout::layout(
-                    &self.titled(&card.kind, display.map(|d| d.face.as_slice())),
+                    &self.titled(&card.kind, display.map(|d| self.game.schemas.face(d))),
                     &fields,
                     images,
                     layout::KindLook {
