@@ -118,20 +118,50 @@ pub struct Jail {
 /// checks is what the snapshot vouches for.
 #[derive(Debug, Default)]
 pub struct Seen {
-    /// Each file's workspace path and stamp, folders sorted depth first.
-    pub files: Vec<(String, Stamp)>,
-    /// Where each file is in `files`.
-    pub index: HashMap<String, usize>,
+    /// Each file's workspace path and stamp, folders sorted depth first,
+    /// and whether the snapshot found it as the snapshot of the last check
+    /// that left a ledger had it: as that check, which found no error,
+    /// read it.
+    files: Vec<(String, Stamp, bool)>,
+    /// Where each file is in `files`, by the hash of its path ([`Seen::at`]
+    /// checks the path: two that share a hash are only asked again).
+    index: HashMap<u64, usize>,
     /// The folders it listed.
-    pub folders: std::collections::HashSet<String>,
-    /// The files it found as the snapshot of the last check that left a
-    /// ledger had them: as that check, which found no error, read them.
-    pub kept: std::collections::HashSet<String>,
+    folders: std::collections::HashSet<String>,
     /// The paths it found absent.
-    pub absent: std::collections::HashSet<String>,
+    absent: std::collections::HashSet<String>,
 }
 
 impl Seen {
+    /// Adds file `rel`, its stamp, and whether it is as the last check
+    /// that left a ledger read it.
+    pub fn file(&mut self, rel: &str, stamp: Stamp, kept: bool) {
+        self.index.insert(path_hash(rel), self.files.len());
+        self.files.push((rel.to_owned(), stamp, kept));
+    }
+
+    /// Adds folder `rel`, listed.
+    pub fn folder(&mut self, rel: &str) {
+        self.folders.insert(rel.to_owned());
+    }
+
+    /// Adds `rel`, found absent.
+    pub fn absent(&mut self, rel: &str) {
+        self.absent.insert(rel.to_owned());
+    }
+
+    /// File `rel`'s stamp, and whether it is kept, if the snapshot holds it.
+    fn at(&self, rel: &str) -> Option<(Stamp, bool)> {
+        let &at = self.index.get(&path_hash(rel))?;
+        let (path, stamp, kept) = self.files.get(at)?;
+        (path == rel).then_some((*stamp, *kept))
+    }
+
+    /// Whether file `rel` is as the last check that left a ledger read it.
+    pub fn kept(&self, rel: &str) -> bool {
+        self.at(rel).is_some_and(|(_, kept)| kept)
+    }
+
     /// The files under folder `rel_dir` as a sorted walk that skips hidden
     /// entries finds them; `None` when the snapshot did not look there.
     pub fn listed(&self, rel_dir: &str) -> Option<Vec<String>> {
@@ -152,7 +182,7 @@ impl Seen {
         Some(
             self.files
                 .iter()
-                .filter_map(|(rel, _)| {
+                .filter_map(|(rel, _, _)| {
                     rel.strip_prefix(&prefix)
                         .filter(|b| visible(b))
                         .map(|_| rel.clone())
@@ -160,6 +190,13 @@ impl Seen {
                 .collect(),
         )
     }
+}
+
+/// The hash a [`Seen`] finds a path by: foldhash, cheaper than the
+/// standard library's for a thousand paths a run.
+fn path_hash(rel: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0).hash_one(rel)
 }
 
 impl Jail {
@@ -203,7 +240,7 @@ impl Jail {
     /// as the last check that found no error (and left a ledger, by this
     /// same carta) read it: what that check concluded of it still holds.
     pub fn kept(&self, rel: &str) -> bool {
-        self.seen().is_some_and(|s| s.kept.contains(rel))
+        self.seen().is_some_and(|s| s.kept(rel))
     }
 
     /// Whether a workspace-relative path is written so that it stays in the
@@ -254,9 +291,8 @@ impl Jail {
     pub fn stamp(&self, path: &Path) -> Option<Stamp> {
         if let Some(seen) = &self.seen
             && let Some(rel) = path.strip_prefix(&self.root).ok().and_then(Path::to_str)
-            && let Some(&at) = seen.index.get(rel)
+            && let Some((stamp, _)) = seen.at(rel)
         {
-            let stamp = seen.files[at].1;
             return (stamp.len <= self.max_bytes).then_some(stamp);
         }
         let plain = fs::symlink_metadata(path).ok()?;

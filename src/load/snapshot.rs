@@ -130,19 +130,15 @@ impl Snapshot {
         let mut seen = Seen::default();
         for e in &self.entries {
             match e.what {
-                What::Absent => drop(seen.absent.insert(e.rel.clone())),
-                What::Folder => drop(seen.folders.insert(e.rel.clone())),
+                What::Absent => seen.absent(&e.rel),
+                What::Folder => seen.folder(&e.rel),
                 What::File => {
                     let stamp = Stamp {
                         len: e.stamp[0],
                         modified: e.stamp[1],
                         inode: e.stamp[3],
                     };
-                    seen.index.insert(e.rel.clone(), seen.files.len());
-                    seen.files.push((e.rel.clone(), stamp));
-                    if e.kept {
-                        seen.kept.insert(e.rel.clone());
-                    }
+                    seen.file(&e.rel, stamp, e.kept);
                 }
             }
         }
@@ -628,9 +624,9 @@ mod tests {
         assert!(over.holds(root, &jail).is_ok());
         // What did not change is told from what did.
         let seen = over.seen();
-        assert!(seen.kept.contains("cards/g/game.toml"));
-        assert!(!seen.kept.contains("cards/g/a.toml"));
-        assert!(!seen.kept.contains("cards/g/decks/e.toml"));
+        assert!(seen.kept("cards/g/game.toml"));
+        assert!(!seen.kept("cards/g/a.toml"));
+        assert!(!seen.kept("cards/g/decks/e.toml"));
     }
 
     #[test]
