@@ -104,20 +104,29 @@ pub struct GameSchemas {
 
 impl GameSchemas {
     /// Parses schema files already read: each must be JSON and a valid JSON
-    /// Schema; `x-carta-ref` values must name declared `kinds`.
+    /// Schema; `x-carta-ref` values must name declared `kinds`. Files known
+    /// to be all that ([`Compile::Lazily`]) are only parsed.
     pub fn parse_files(
         files: &[FileId],
         sources: &SourceMap,
         kinds: &[String],
+        when: Compile,
         diags: &mut Diagnostics,
     ) -> Vec<SchemaDoc> {
         let mut docs = Vec::new();
         for &file in files {
             let source = sources.get(file);
-            match parse_schema(file, &source.text) {
+            let known = when == Compile::Lazily;
+            let parsed = known
+                .then(|| serde_json::from_str(&source.text).ok())
+                .flatten()
+                .map_or_else(|| parse_schema(file, &source.text), Ok);
+            match parsed {
                 Ok(doc) => {
-                    check_ref_keywords(&doc, "", file, &source.text, kinds, diags);
-                    display::check_keywords(&doc, "", file, &source.text, diags);
+                    if !known {
+                        check_ref_keywords(&doc, "", file, &source.text, kinds, diags);
+                        display::check_keywords(&doc, "", file, &source.text, diags);
+                    }
                     docs.push(SchemaDoc {
                         uri: uri_of(&source.name),
                         file: Some(file),

@@ -450,8 +450,20 @@ fn an_edited_card_is_validated_again_and_a_schema_edit_validates_every_card() {
         text.replacen(required, "\"required\": [\"brand_new_field\", ", 1),
     );
     rechecks_as_fresh(&ws, "a field every potion now requires");
-    ws.write(schema, text);
+    ws.write(schema, &text);
     rechecks_as_fresh(&ws, "the schema as it was");
+    // A schema edited after a clean check is checked again, not only
+    // parsed: its carta keywords too.
+    ws.write(
+        schema,
+        text.replacen(
+            required,
+            "\"x-carta-ref\": \"no-such-kind\", \"required\": [",
+            1,
+        ),
+    );
+    ws.run(["check"]).fails().stderr_has("schema::bad-ref");
+    rechecks_as_fresh(&ws, "a reference to no kind");
 }
 
 /// An edited card file reads only its edited cards again: the others are
