@@ -18,6 +18,7 @@
 use foldhash::{HashMap, HashMapExt};
 use std::fs;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
@@ -36,6 +37,9 @@ const MAX_HASHED: usize = 64;
 
 /// The largest fresh file a snapshot reads to hash (larger ones: as above).
 const MAX_HASHED_BYTES: u64 = 1 << 20;
+
+/// How many entries a thread of [`Snapshot::holds`] stamps at a time.
+const SLICE: usize = 64;
 
 /// Every path under [`TOPS`] with its stamp, parents before children.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -76,23 +80,59 @@ impl Snapshot {
     /// When something changed: what was found of each of the snapshot's
     /// paths, for [`Snapshot::take`] not to ask again.
     pub fn holds(&self, root: &Path, jail: &Jail) -> Result<(), Found> {
-        // Two halves on two threads: a stat is a system call, and a game
-        // has thousands of files. Each half is stamped through, past a
-        // change: a snapshot taken next asks none of it again.
-        let (first, second) = self.entries.split_at(self.entries.len() / 2);
-        let ((mut found, a), (rest, b)) = if first.len() < 256 {
-            (holding(first, root, jail), holding(second, root, jail))
+        // Two threads stamp the entries a slice at a time (a stat is a
+        // system call, and a game has thousands of files): one that starts
+        // late takes fewer slices. Past a change the entries are only
+        // stamped, not compared by their bytes or names: a snapshot taken
+        // next asks none of them again.
+        let slices: Vec<&[Entry]> = self.entries.chunks(SLICE).collect();
+        let next = AtomicUsize::new(0);
+        let changed = AtomicBool::new(false);
+        let work = || {
+            let mut stat = Stat::new(root);
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(slice) = slices.get(i) else {
+                    return done;
+                };
+                let found: Vec<Option<At>> = slice
+                    .iter()
+                    .map(|e| {
+                        let at = stat.of(&e.rel);
+                        if !changed.load(Ordering::Relaxed)
+                            && !at.is_some_and(|at| e.holds(at, root, jail))
+                        {
+                            changed.store(true, Ordering::Relaxed);
+                        }
+                        at
+                    })
+                    .collect();
+                done.push((i, found));
+            }
+        };
+        let done = if slices.len() < 8 {
+            work()
         } else {
             std::thread::scope(|s| {
-                let b = s.spawn(|| holding(second, root, jail));
-                let a = holding(first, root, jail);
-                (a, b.join().unwrap_or_default())
+                let other = s.spawn(work);
+                let mut done = work();
+                // A thread that failed leaves its slices unstamped: changed.
+                match other.join() {
+                    Ok(theirs) => done.extend(theirs),
+                    Err(_) => changed.store(true, Ordering::Relaxed),
+                }
+                done
             })
         };
-        if a && b && rest.len() == second.len() {
+        if !changed.load(Ordering::Relaxed) {
             return Ok(());
         }
-        found.extend(rest);
+        let mut found = vec![None; self.entries.len()];
+        for (i, stamped) in done {
+            let at = i * SLICE;
+            found[at..at + stamped.len()].copy_from_slice(&stamped);
+        }
         Err(Found(found))
     }
 
@@ -231,24 +271,6 @@ impl Entry {
             _ => false,
         }
     }
-}
-
-/// The places of `entries`, in order (`None` where a stat failed), and
-/// whether every entry is as the snapshot saw it.
-fn holding(entries: &[Entry], root: &Path, jail: &Jail) -> (Vec<Option<At>>, bool) {
-    let mut stat = Stat::new(root);
-    let mut same = true;
-    let found = entries
-        .iter()
-        .map(|e| {
-            let at = stat.of(&e.rel);
-            // Once one changed, the others are only stamped, not compared
-            // by their bytes or names.
-            same = same && at.is_some_and(|at| e.holds(at, root, jail));
-            at
-        })
-        .collect();
-    (found, same)
 }
 
 /// What [`Snapshot::holds`] found: the place of each entry of the
@@ -607,6 +629,29 @@ mod tests {
         std::os::unix::fs::symlink(root.join("cards/g/a.toml"), root.join("cards/g/l.toml"))
             .unwrap();
         assert!(Snapshot::take(root, &jail, None).is_none());
+    }
+
+    /// Enough files for two threads to stamp, a slice at a time: what
+    /// each found lands at its own entry.
+    #[test]
+    fn a_large_snapshot_is_stamped_in_slices_and_taken_over_in_order() {
+        let (dir, jail) = workspace();
+        let root = dir.path();
+        for i in 0..40 * SLICE {
+            fs::write(root.join(format!("cards/g/decks/d{i:04}.toml")), "x").unwrap();
+        }
+        let last = settled(root, &jail);
+        assert!(last.holds(root, &jail).is_ok());
+        for i in [3, 20 * SLICE + 7, 40 * SLICE - 1] {
+            fs::write(root.join(format!("cards/g/decks/d{i:04}.toml")), "xy").unwrap();
+        }
+        let found = last.holds(root, &jail).unwrap_err();
+        let over = Snapshot::take_at(root, &jail, Some((&last, found)), later()).unwrap();
+        let kept = |s: &Snapshot| rmp_serde::to_vec(s).unwrap();
+        assert_eq!(kept(&over), kept(&settled(root, &jail)));
+        let seen = over.seen();
+        assert!(!seen.kept(&format!("cards/g/decks/d{:04}.toml", 20 * SLICE + 7)));
+        assert!(seen.kept(&format!("cards/g/decks/d{:04}.toml", 20 * SLICE + 8)));
     }
 
     #[test]
