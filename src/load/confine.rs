@@ -125,7 +125,7 @@ pub struct Seen {
     files: Vec<(String, Stamp, bool)>,
     /// Where each file is in `files`, by the hash of its path ([`Seen::at`]
     /// checks the path: two that share a hash are only asked again).
-    index: HashMap<u64, usize>,
+    index: foldhash::HashMap<u64, usize>,
     /// The folders it listed.
     folders: std::collections::HashSet<String>,
     /// The paths it found absent.
