@@ -25,7 +25,7 @@ use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
 use crate::load::Jail;
 use crate::validate::RawCard;
-use crate::validate::display::{FaceField, Role};
+use crate::validate::display::FaceField;
 
 /// A game's compiled templates and what every card's view shares.
 pub(super) struct Renderer<'g> {
@@ -108,18 +108,7 @@ impl<'g> Renderer<'g> {
         );
         let art_fields = kinds
             .iter()
-            .map(|kind| {
-                let images = m.kinds.get(kind).and_then(|k| k.print.as_ref());
-                let mut fields: Vec<String> = images.map(|k| k.images.clone()).unwrap_or_default();
-                fields.extend(game.schemas.kind(kind).into_iter().flat_map(|d| {
-                    game.schemas
-                        .face(d)
-                        .iter()
-                        .filter(|f| f.role == Role::Art)
-                        .map(|f| f.key.clone())
-                }));
-                (kind.clone(), fields)
-            })
+            .map(|kind| (kind.clone(), crate::art::art_fields(m, &game.schemas, kind)))
             .collect();
         Renderer {
             game,
