@@ -93,7 +93,8 @@ pub(super) fn read_card_files(
         diags,
         reuse,
         |file, rel, text, stamp| {
-            let (found, mark, hit) = check_card_text(head, (file, rel, text), stamp);
+            let entry = head.cache.as_ref().and_then(|c| c.entry(rel));
+            let (found, mark, hit) = check_card_text(head, (file, rel, text), stamp, entry);
             if hit {
                 reused.fetch_add(1, Ordering::Relaxed);
             }
@@ -133,15 +134,16 @@ pub(super) fn read_card_files(
 /// is one: its cards and diagnostics, the mark of its cache entry (`None`
 /// when it is not cached: it has diagnostics, or there is no cache), and
 /// whether it came from the cache. A file that changed validates only
-/// the cards whose text its entry's memo does not know.
+/// the cards whose text its entry's memo does not know. `entry` is the
+/// file's entry in the cache, as read by the caller.
 pub(super) fn check_card_text(
     head: &Head,
     (file, rel, text): (FileId, &str, &str),
     stamp: Option<Stamp>,
+    entry: Option<Entry>,
 ) -> (FileCards, Option<Mark>, bool) {
     let cache = head.cache.as_ref();
     let content = cache.map(|_| hash_text(text));
-    let entry = cache.and_then(|c| c.entry(rel));
     let hit = cache.zip(entry.as_ref()).and_then(|(cache, entry)| {
         let content = content.filter(|c| *c == entry.mark.content)?;
         let cards: Vec<RawCard> = entry.decode()?;

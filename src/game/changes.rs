@@ -133,15 +133,14 @@ fn rescan(
 ) -> Option<(Scanned, bool)> {
     let text = std::str::from_utf8(read.as_ref().ok()?).ok()?;
     // What the file gave before is in its entry until the entry is made
-    // anew.
-    let cache = head.cache.as_ref();
+    // anew; the entry is read once, for this and for the check.
+    let entry = head.cache.as_ref().and_then(|c| c.entry(&rel));
     let previous = old
         .filter(|o| o.content != crate::load::hash_text(text))
-        .and_then(|o| {
-            let (cards, entry) = cache?.get::<Vec<RawCard>>(&rel, o.content)?;
-            (entry.payload == o.payload).then_some(cards)
-        });
-    let (found, mark, hit) = check_card_text(head, (FileId(0), &rel, text), stamp);
+        .zip(entry.as_ref())
+        .filter(|(o, e)| e.mark.content == o.content && e.mark.payload == o.payload)
+        .and_then(|(_, e)| e.decode::<Vec<RawCard>>());
+    let (found, mark, hit) = check_card_text(head, (FileId(0), &rel, text), stamp, entry);
     let mark = mark.filter(|_| found.diagnostics.is_empty())?;
     let same = old.is_some_and(|o| o.payload == mark.payload);
     let scanned = Scanned {
