@@ -114,9 +114,9 @@ impl GameSchemas {
         diags: &mut Diagnostics,
     ) -> Vec<SchemaDoc> {
         let mut docs = Vec::new();
+        let known = when == Compile::Lazily;
         for &file in files {
             let source = sources.get(file);
-            let known = when == Compile::Lazily;
             let parsed = known
                 .then(|| serde_json::from_str(&source.text).ok())
                 .flatten()
