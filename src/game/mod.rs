@@ -267,7 +267,16 @@ fn finish(
         ),
         None => (read_card_files(ws, &head, diags)?, None, None),
     };
-    let templates = partials::check(ws, &head.manifest.manifest.id, diags)?;
+    // The templates are read and checked while the cards link: neither
+    // reads what the other makes. Their diagnostics keep the order a
+    // serial run gives them.
+    let mut linked = Diagnostics::new();
+    let (templates, pool) = rayon::join(
+        || partials::check(ws, &head.manifest.manifest.id, diags),
+        || link(read.cards, &mut linked),
+    );
+    let templates = templates?;
+    diags.extend(linked);
     let Head {
         manifest,
         schemas,
@@ -275,7 +284,6 @@ fn finish(
         errors_before,
         ..
     } = head;
-    let pool = link(read.cards, diags);
     crate::art::check(ws, &manifest.manifest, &schemas, pool.iter(), diags);
     // Rules counted over cards with errors would only repeat those errors.
     let cards_ok = diags.error_count() == errors_before;
