@@ -442,6 +442,7 @@ fn prior(
     record: Record,
     scan: Scan,
 ) -> Option<Prior> {
+    super::large_pages();
     let pool = cache.get_pool(record_key(ws)).map(Box::new);
     let (reused, removed) = (scan.reused, !scan.removed.is_empty());
     let (files, changes) = changes::gather(head, scan, pool.as_deref())?;
