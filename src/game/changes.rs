@@ -133,12 +133,17 @@ fn rescan(
 ) -> Option<(Scanned, bool)> {
     let text = std::str::from_utf8(read.as_ref().ok()?).ok()?;
     // What the file gave before is in its entry until the entry is made
-    // anew; the entry is read once, for this and for the check.
+    // anew; the entry is read once, for this and for the check. An entry
+    // of the same shape as the record's mark will do: what the changes
+    // reach is found by the cards' shapes. Edits the record answered for
+    // (a number, a text) leave the record's mark behind and make the entry
+    // anew, of the same shape; a name edit after them would otherwise
+    // find nothing it replaced, and judge every deck again.
     let entry = head.cache.as_ref().and_then(|c| c.entry(&rel));
     let previous = old
         .filter(|o| o.content != crate::load::hash_text(text))
         .zip(entry.as_ref())
-        .filter(|(o, e)| e.mark.content == o.content && e.mark.payload == o.payload)
+        .filter(|(o, e)| e.mark.shape == o.shape)
         .and_then(|(_, e)| e.decode::<Vec<RawCard>>());
     let (found, mark, hit) = check_card_text(head, (FileId(0), &rel, text), stamp, entry);
     let mark = mark.filter(|_| found.diagnostics.is_empty())?;

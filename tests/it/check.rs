@@ -835,6 +835,9 @@ fn a_damaged_foreign_or_hand_edited_deck_schema_or_index_is_never_patched() {
 #[test]
 fn a_deck_is_judged_again_only_when_a_card_it_names_changed() {
     let ws = Workspace::shipped(&["intrepidos"]);
+    // Without translations, whose warnings after a rename point into the
+    // card file (a file pointed into is compiled, not answered for).
+    std::fs::remove_dir_all(ws.path().join("cards/intrepidos/i18n")).unwrap();
     settle_stamps(&ws);
     // A deck broken under its old stamp is trusted unread while its
     // recorded verdict stands, and judged again once it does not: it tells
@@ -858,11 +861,24 @@ fn a_deck_is_judged_again_only_when_a_card_it_names_changed() {
     ws.run(["check"])
         .succeeds()
         .stderr_has("(12 unchanged card files taken from the last check)");
+    // A comment in the file's first card, which moves the cards after it:
+    // the record answers for it, keeping its mark of the file (and the
+    // pool, a few files behind, an older one), while the file's entry is
+    // made anew. The entry, of the same shape as the record's mark, still
+    // tells what the next rename replaces: Fúria de Áries keeps its verdict.
+    rename(
+        "[[card]]\nid = \"golpe-certeiro\"",
+        "[[card]]\n# a note\nid = \"golpe-certeiro\"",
+        1_700_000_002,
+    );
+    ws.run(["check"]).succeeds();
+    rename("\"Explosão Astral\"", "\"Explosão Arcana\"", 1_700_000_003);
+    ws.run(["check"]).succeeds();
     // Named by Fúria de Áries: judged again, and found broken.
     rename(
         "\"Flechas Flamejantes\"",
         "\"Flechas de Fogo\"",
-        1_700_000_002,
+        1_700_000_004,
     );
     ws.run(["check"]).fails().stderr_has("deck::size");
 }
