@@ -263,7 +263,6 @@ fn finish(
         let taken = taken_cards(ws, &head, p.files, p.reused, p.removed);
         (taken, p.verdicts, p.pool)
     } else {
-        large_pages();
         (read_card_files(ws, &head, diags)?, None, None)
     };
     let (templates, pool) = link_beside_templates(ws, &head, read.cards, diags)?;
@@ -323,11 +322,12 @@ fn finish(
 
 /// Lets the allocator's memory be backed by transparent huge pages from
 /// here on, where the system grants them on request (the binary's `main`
-/// turns them off at start). A compile holds every card of its pool:
-/// faulting its memory in 2 MiB at a time instead of 4 KiB takes a fifth
-/// off a re-check after a name edit on 20,000 cards, where a run that
-/// compiles nothing (a repeated verdict, a number edit) would only pay for
-/// clearing pages it barely touches.
+/// turns them off at start). A compile from the record decodes every card
+/// of the pool at once: faulting that memory in 2 MiB at a time instead of
+/// 4 KiB takes a fifth off a re-check after a name edit on 20,000 cards.
+/// A run that compiles nothing (a repeated verdict, a number edit) would
+/// only pay for clearing pages it barely touches, and a cold check or
+/// build gains no time for a third more memory at its peak.
 fn large_pages() {
     #[cfg(target_os = "linux")]
     let _ = rustix::thread::disable_transparent_huge_pages(false);
