@@ -27,14 +27,14 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::decks::{DeckSchema, Piece, Segment};
+use super::decks::{Built, DeckSchema, Piece, Segment};
 use super::{FORMAT, deck_schema_path};
 use crate::config::Manifest;
 use crate::emit::EmitError;
@@ -80,7 +80,7 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
     let old = cache
         .as_ref()
         .and_then(|c| previous(c, &folder, name, &m.id, head));
-    let mut built = schema.build(old.as_ref().map(|o| &o.zones[..]));
+    let built = schema.build(old.as_ref().map(|o| &o.zones[..]));
     let ranges: Vec<Range<usize>> = built
         .pieces
         .iter()
@@ -89,33 +89,37 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
             Piece::Text(_) => None,
         })
         .collect();
-    // Read through only when some of it is repeated.
-    let checked = old
-        .as_ref()
-        .filter(|_| !ranges.is_empty())
-        .and_then(|o| o.check(&ranges));
-    if checked.is_none() && !ranges.is_empty() {
-        // Not the file the index describes: written whole.
-        built = schema.build(None);
-    }
+    // Repeating from the last file is only a guess until that file is read
+    // through and found to be the one the index describes: the pieces are
+    // copied while it is read (beside, on another core), and the file is
+    // written again whole if it is not.
+    let mut whole = None;
     let mut crc = crc32fast::Hasher::new();
-    let mut repeated = checked.into_iter().flatten();
+    let repeats = !ranges.is_empty();
     folder.write_atomic_with(name, |file| {
-        for piece in &built.pieces {
-            match piece {
-                Piece::Text(text) => {
-                    crc.update(text.as_bytes());
-                    file.write_all(text.as_bytes())?;
-                }
-                Piece::Old(range) => {
-                    let from = &old.as_ref().expect("an old piece has its file").file;
-                    copy_range(from, range, file)?;
-                    crc.combine(&repeated.next().expect("a CRC per old piece"));
-                }
+        let (checked, copied) = match old.as_ref().filter(|_| repeats) {
+            Some(o) => rayon::join(|| o.check(&ranges), || put(file, &built, Some(&o.file))),
+            None => (None, put(file, &built, None)),
+        };
+        match (checked, copied) {
+            (Some(checked), Ok(())) => crc = crc_of(&built, &checked),
+            // Not the file the index describes: written again, whole.
+            _ if repeats => {
+                file.set_len(0)?;
+                file.seek(io::SeekFrom::Start(0))?;
+                let all = schema.build(None);
+                put(file, &all, None)?;
+                crc = crc_of(&all, &[]);
+                whole = Some(all);
+            }
+            (_, copied) => {
+                copied?;
+                crc = crc_of(&built, &[]);
             }
         }
         Ok(())
     })?;
+    let built = whole.unwrap_or(built);
     if let Some(cache) = cache {
         let index = Index {
             head,
@@ -126,6 +130,39 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
         save(&cache, &m.id, &index);
     }
     Ok(())
+}
+
+/// Writes `built`'s pieces to `to`: its text, and the ranges it repeats
+/// of `old` (the last file).
+fn put(to: &mut File, built: &Built, old: Option<&File>) -> io::Result<()> {
+    for piece in &built.pieces {
+        match piece {
+            Piece::Text(text) => to.write_all(text.as_bytes())?,
+            Piece::Old(range) => {
+                let from = old.ok_or_else(|| io::Error::other("an old piece without its file"))?;
+                copy_range(from, range, to)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The CRC-32 of what `built` writes, each range it repeats of the last
+/// file known by its CRC (`repeated`, in order).
+fn crc_of(built: &Built, repeated: &[crc32fast::Hasher]) -> crc32fast::Hasher {
+    let mut crc = crc32fast::Hasher::new();
+    let mut repeated = repeated.iter();
+    for piece in &built.pieces {
+        match piece {
+            Piece::Text(text) => crc.update(text.as_bytes()),
+            Piece::Old(_) => {
+                if let Some(r) = repeated.next() {
+                    crc.combine(r);
+                }
+            }
+        }
+    }
+    crc
 }
 
 /// Copies bytes `range` of `from` to the end of what was written to `to`:
