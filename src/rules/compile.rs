@@ -46,29 +46,44 @@ pub fn compile(
         pool,
         schemas,
     };
-    let zones = cx.zones(diags);
-    let deck_zones: Vec<(String, Vec<String>)> = manifest
-        .manifest
-        .zones
-        .iter()
-        .map(|(id, z)| (id.clone(), z.kinds.clone()))
-        .collect();
-    let deck_rules = cx.rules(
-        "deck-rules",
-        &manifest.manifest.deck_rules,
-        &deck_zones,
-        diags,
+    // The deck rules (and formats) and the box rules compile side by side:
+    // each walks the whole pool, and neither reads the other. Their
+    // diagnostics keep the order of a serial compile.
+    let mut boxed_found = Diagnostics::new();
+    let ((deck, formats), boxed) = rayon::join(
+        || {
+            let zones = cx.zones(diags);
+            let deck_zones: Vec<(String, Vec<String>)> = manifest
+                .manifest
+                .zones
+                .iter()
+                .map(|(id, z)| (id.clone(), z.kinds.clone()))
+                .collect();
+            let deck_rules = cx.rules(
+                "deck-rules",
+                &manifest.manifest.deck_rules,
+                &deck_zones,
+                diags,
+            );
+            let formats = cx.formats(&deck_rules, &zones, &deck_zones, diags);
+            (RuleSet::new(zones, deck_rules, None, pool.len()), formats)
+        },
+        || {
+            let box_zone = ZoneInfo {
+                id: "box".into(),
+                name: "the box".into(),
+                accepts: vec![true; pool.len()],
+            };
+            let box_rules = cx.rules(
+                "box-rules",
+                &manifest.manifest.box_rules,
+                &[],
+                &mut boxed_found,
+            );
+            RuleSet::new(vec![box_zone], box_rules, None, pool.len())
+        },
     );
-    let formats = cx.formats(&deck_rules, &zones, &deck_zones, diags);
-    let deck = RuleSet::new(zones, deck_rules, None, pool.len());
-    let all: Vec<bool> = vec![true; pool.len()];
-    let box_zone = ZoneInfo {
-        id: "box".into(),
-        name: "the box".into(),
-        accepts: all,
-    };
-    let box_rules = cx.rules("box-rules", &manifest.manifest.box_rules, &[], diags);
-    let boxed = RuleSet::new(vec![box_zone], box_rules, None, pool.len());
+    diags.extend(boxed_found);
     Rules {
         deck,
         boxed,
