@@ -320,19 +320,6 @@ fn finish(
     Ok((game, draft))
 }
 
-/// Lets the allocator's memory be backed by transparent huge pages from
-/// here on, where the system grants them on request (the binary's `main`
-/// turns them off at start). A compile from the record decodes every card
-/// of the pool at once: faulting that memory in 2 MiB at a time instead of
-/// 4 KiB takes a fifth off a re-check after a name edit on 20,000 cards.
-/// A run that compiles nothing (a repeated verdict, a number edit) would
-/// only pay for clearing pages it barely touches, and a cold check or
-/// build gains no time for a third more memory at its peak.
-fn large_pages() {
-    #[cfg(target_os = "linux")]
-    let _ = rustix::thread::disable_transparent_huge_pages(false);
-}
-
 /// The game's templates checked ([`partials::check`]) while its cards
 /// link: neither reads what the other makes. The diagnostics keep the
 /// order a serial run gives them (the templates' first).
