@@ -117,10 +117,12 @@ impl GameSchemas {
         let known = when == Compile::Lazily;
         for &file in files {
             let source = sources.get(file);
-            let parsed = known
-                .then(|| serde_json::from_str(&source.text).ok())
-                .flatten()
-                .map_or_else(|| parse_schema(file, &source.text), Ok);
+            // A known file that no longer parses is reported as any other.
+            let parsed = if known && let Ok(doc) = serde_json::from_str(&source.text) {
+                Ok(doc)
+            } else {
+                parse_schema(file, &source.text)
+            };
             match parsed {
                 Ok(doc) => {
                     if !known {
