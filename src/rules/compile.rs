@@ -50,39 +50,8 @@ pub fn compile(
     // each walks the whole pool, and neither reads the other. Their
     // diagnostics keep the order of a serial compile.
     let mut boxed_found = Diagnostics::new();
-    let ((deck, formats), boxed) = rayon::join(
-        || {
-            let zones = cx.zones(diags);
-            let deck_zones: Vec<(String, Vec<String>)> = manifest
-                .manifest
-                .zones
-                .iter()
-                .map(|(id, z)| (id.clone(), z.kinds.clone()))
-                .collect();
-            let deck_rules = cx.rules(
-                "deck-rules",
-                &manifest.manifest.deck_rules,
-                &deck_zones,
-                diags,
-            );
-            let formats = cx.formats(&deck_rules, &zones, &deck_zones, diags);
-            (RuleSet::new(zones, deck_rules, None, pool.len()), formats)
-        },
-        || {
-            let box_zone = ZoneInfo {
-                id: "box".into(),
-                name: "the box".into(),
-                accepts: vec![true; pool.len()],
-            };
-            let box_rules = cx.rules(
-                "box-rules",
-                &manifest.manifest.box_rules,
-                &[],
-                &mut boxed_found,
-            );
-            RuleSet::new(vec![box_zone], box_rules, None, pool.len())
-        },
-    );
+    let ((deck, formats), boxed) =
+        rayon::join(|| cx.deck_sets(diags), || cx.box_set(&mut boxed_found));
     diags.extend(boxed_found);
     Rules {
         deck,
@@ -92,6 +61,38 @@ pub fn compile(
 }
 
 impl Cx<'_> {
+    /// The zones, the game's deck rules and each format's rule set.
+    fn deck_sets(&self, diags: &mut Diagnostics) -> (RuleSet, IndexMap<String, RuleSet>) {
+        let zones = self.zones(diags);
+        let deck_zones: Vec<(String, Vec<String>)> = self
+            .manifest
+            .manifest
+            .zones
+            .iter()
+            .map(|(id, z)| (id.clone(), z.kinds.clone()))
+            .collect();
+        let deck_rules = self.rules(
+            "deck-rules",
+            &self.manifest.manifest.deck_rules,
+            &deck_zones,
+            diags,
+        );
+        let formats = self.formats(&deck_rules, &zones, &deck_zones, diags);
+        let deck = RuleSet::new(zones, deck_rules, None, self.pool.len());
+        (deck, formats)
+    }
+
+    /// The box rules, over the whole pool as one zone.
+    fn box_set(&self, diags: &mut Diagnostics) -> RuleSet {
+        let box_zone = ZoneInfo {
+            id: "box".into(),
+            name: "the box".into(),
+            accepts: vec![true; self.pool.len()],
+        };
+        let rules = self.rules("box-rules", &self.manifest.manifest.box_rules, &[], diags);
+        RuleSet::new(vec![box_zone], rules, None, self.pool.len())
+    }
+
     fn zones(&self, diags: &mut Diagnostics) -> Vec<ZoneInfo> {
         let mut out = Vec::new();
         for (id, zone) in &self.manifest.manifest.zones {
