@@ -194,10 +194,20 @@ type Key<'a> = (Cow<'a, str>, Span);
 pub fn read(text: &str) -> Option<Table<'_>> {
     let source = Source::new(text);
     let tokens = source.lex().into_vec();
-    let mut events = Vec::with_capacity(tokens.len());
+    // Whitespace, comments and newlines are checked, then dropped: the
+    // reader has no use for them, and they were half of all events.
+    let mut events = Vec::with_capacity(tokens.len() / 2);
+    let mut significant = |event: Event| {
+        if !matches!(
+            event.kind(),
+            EventKind::Whitespace | EventKind::Comment | EventKind::Newline
+        ) {
+            events.push(event);
+        }
+    };
     let mut error: Option<ParseError> = None;
     {
-        let mut whitespace = ValidateWhitespace::new(&mut events, source);
+        let mut whitespace = ValidateWhitespace::new(&mut significant, source);
         let mut guard = RecursionGuard::new(&mut whitespace, MAX_DEPTH);
         toml_parser::parser::parse_document(&tokens, &mut guard, &mut error);
     }
@@ -220,8 +230,8 @@ struct Header<'a> {
     is_array: bool,
 }
 
-/// The events of a document that parsed without an error, walked as
-/// `toml`'s builder walks them.
+/// The events of a document that parsed without an error, but its
+/// whitespace, comments and newlines, walked as `toml`'s builder walks them.
 struct Reader<'e, 'a> {
     text: &'a str,
     events: &'e [Event],
@@ -239,12 +249,6 @@ impl<'a> Reader<'_, 'a> {
         self.events.get(self.at + ahead).map(Event::kind)
     }
 
-    fn skip_whitespace(&mut self) {
-        if self.peek(0) == Some(EventKind::Whitespace) {
-            self.at += 1;
-        }
-    }
-
     fn raw(&self, event: Event) -> Option<Raw<'a>> {
         let span = event.span();
         let text = self.text.get(span.start()..span.end())?;
@@ -255,7 +259,6 @@ impl<'a> Reader<'_, 'a> {
         let mut state = Document::default();
         while let Some(event) = self.next() {
             match event.kind() {
-                EventKind::Whitespace | EventKind::Comment | EventKind::Newline => {}
                 EventKind::StdTableOpen | EventKind::ArrayTableOpen => {
                     state.finish_table()?;
                     let header = self.header(event)?;
@@ -263,11 +266,9 @@ impl<'a> Reader<'_, 'a> {
                 }
                 EventKind::SimpleKey => {
                     let (path, key) = self.key(event)?;
-                    self.skip_whitespace();
                     if self.next()?.kind() != EventKind::KeyValSep {
                         return None;
                     }
-                    self.skip_whitespace();
                     let value = self.value()?;
                     state.key_value(&path, key, value)?;
                 }
@@ -283,7 +284,6 @@ impl<'a> Reader<'_, 'a> {
         loop {
             let event = self.next()?;
             match event.kind() {
-                EventKind::Whitespace => {}
                 EventKind::SimpleKey => name = Some(self.key(event)?),
                 EventKind::StdTableClose | EventKind::ArrayTableClose => {
                     let (path, key) = name?;
@@ -302,22 +302,13 @@ impl<'a> Reader<'_, 'a> {
     /// A key, dotted or not: the path to its table and the last key.
     fn key(&mut self, first: Event) -> Option<(Vec<Key<'a>>, Key<'a>)> {
         let first = self.decode_key(first)?;
-        if !matches!(
-            (self.peek(0), self.peek(1)),
-            (Some(EventKind::KeySep), _) | (Some(EventKind::Whitespace), Some(EventKind::KeySep))
-        ) {
+        if self.peek(0) != Some(EventKind::KeySep) {
             // Most keys are not dotted: no path to allocate.
             return Some((Vec::new(), first));
         }
         let mut keys = vec![first];
-        loop {
-            let dot = match (self.peek(0), self.peek(1)) {
-                (Some(EventKind::KeySep), _) => 1,
-                (Some(EventKind::Whitespace), Some(EventKind::KeySep)) => 2,
-                _ => break,
-            };
-            self.at += dot;
-            self.skip_whitespace();
+        while self.peek(0) == Some(EventKind::KeySep) {
+            self.at += 1;
             let event = self.next()?;
             if event.kind() != EventKind::SimpleKey {
                 return None;
@@ -376,10 +367,7 @@ impl<'a> Reader<'_, 'a> {
         loop {
             let event = self.next()?;
             let item = match event.kind() {
-                EventKind::Whitespace
-                | EventKind::Comment
-                | EventKind::Newline
-                | EventKind::ValueSep => continue,
+                EventKind::ValueSep => continue,
                 EventKind::Scalar => self.scalar(event)?,
                 EventKind::ArrayOpen => self.array(event)?,
                 EventKind::InlineTableOpen => self.inline_table(event)?,
@@ -403,17 +391,12 @@ impl<'a> Reader<'_, 'a> {
         loop {
             let event = self.next()?;
             match event.kind() {
-                EventKind::Whitespace
-                | EventKind::Comment
-                | EventKind::Newline
-                | EventKind::ValueSep => {}
+                EventKind::ValueSep => {}
                 EventKind::SimpleKey => {
                     let (path, key) = self.key(event)?;
-                    self.skip_whitespace();
                     if self.next()?.kind() != EventKind::KeyValSep {
                         return None;
                     }
-                    self.skip_whitespace();
                     let value = self.value()?;
                     inline_key_value(&mut table, &path, key, value)?;
                 }
