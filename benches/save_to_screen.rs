@@ -337,6 +337,10 @@ async fn main() {
             .chain(std::iter::once(("this", &this)))
         {
             let (mut times, mut told) = measure(carta, root, game, rounds).await;
+            // In order, so that a slow round can be placed (the first after
+            // the page's load, or any).
+            let each: Vec<String> = times.iter().map(|t| format!("{t:.0}")).collect();
+            println!("{game} ({label}): each round, ms: {}", each.join(" "));
             times.sort_by(f64::total_cmp);
             told.sort_by(f64::total_cmp);
             let p50 = percentile(&times, 50.0);
