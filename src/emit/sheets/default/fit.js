@@ -59,8 +59,16 @@
     }
     return null;
   }
+  // Whether any box of card `c`, the card included, overflows: text can
+  // run past no other, so a card without one has nothing to walk.
+  function spills(c) {
+    if (over(c)) return true;
+    for (var all = c.getElementsByTagName('*'), i = 0; i < all.length; i++) if (over(all[i])) return true;
+    return false;
+  }
   // What card `c` (side and id: `key`) has that does not fit.
   function measure(c, side, zoom) {
+    if (!spills(c)) return [];
     var out = [], boxes = new Map(), walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
     for (var n = walker.nextNode(); n; n = walker.nextNode()) {
       if (!n.textContent.trim() || n.parentElement.closest('[data-carta-clip]')) continue;
