@@ -339,8 +339,15 @@ async fn main() {
             let (mut times, mut told) = measure(carta, root, game, rounds).await;
             // In order, so that a slow round can be placed (the first after
             // the page's load, or any).
-            let each: Vec<String> = times.iter().map(|t| format!("{t:.0}")).collect();
-            println!("{game} ({label}): each round, ms: {}", each.join(" "));
+            let each = |v: &[f64]| v.iter().map(|t| format!("{t:.0}")).collect::<Vec<_>>();
+            println!(
+                "{game} ({label}): each round, ms: {}",
+                each(&times).join(" ")
+            );
+            println!(
+                "{game} ({label}): told after, ms: {}",
+                each(&told).join(" ")
+            );
             times.sort_by(f64::total_cmp);
             told.sort_by(f64::total_cmp);
             let p50 = percentile(&times, 50.0);
