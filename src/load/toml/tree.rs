@@ -230,7 +230,7 @@ struct Header<'a> {
     is_array: bool,
 }
 
-/// The events of a document that parsed without an error, but its
+/// The events of a document that parsed without an error, less its
 /// whitespace, comments and newlines, walked as `toml`'s builder walks them.
 struct Reader<'e, 'a> {
     text: &'a str,
