@@ -337,15 +337,23 @@ fn facets(game: &Game) -> Vec<Facet> {
             }
         }
     }
-    // Integer ranges as the pool has them.
-    for f in out.iter_mut().filter(|f| f.kind == "integer") {
-        let ns: Vec<i64> = game
-            .pool
-            .iter()
-            .filter_map(|c| c.all_fields().get(&f.field).and_then(Value::as_i64))
-            .collect();
-        f.min = ns.iter().copied().min();
-        f.max = ns.iter().copied().max();
+    // Integer ranges as the pool has them, each card's fields unpacked
+    // once for all of them (once per facet, 20,000 cards cost a round of
+    // `watch` 0.7 s of CPU).
+    let integers: Vec<usize> = (0..out.len())
+        .filter(|&i| out[i].kind == "integer")
+        .collect();
+    if !integers.is_empty() {
+        for card in game.pool.iter() {
+            let fields = card.all_fields();
+            for &i in &integers {
+                let f = &mut out[i];
+                if let Some(n) = fields.get(&f.field).and_then(Value::as_i64) {
+                    f.min = Some(f.min.map_or(n, |m| m.min(n)));
+                    f.max = Some(f.max.map_or(n, |m| m.max(n)));
+                }
+            }
+        }
     }
     out.retain(|f| f.kind != "integer" || f.min.is_some());
     out

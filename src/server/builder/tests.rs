@@ -221,3 +221,32 @@ fn each_rule_answering_for_every_card_marks_what_adding_each_card_marked() {
         "{examples_seen} example decks, {decks} decks, {marked} marked"
     );
 }
+
+#[test]
+fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
+    let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut integers = 0;
+    for id in ws.game_ids().unwrap() {
+        let mut diags = Diagnostics::default();
+        let game = compile(&mut ws, &id, Decks::Skip, Keep::All, &mut diags)
+            .unwrap()
+            .unwrap();
+        for facet in super::facets(&game).iter().filter(|f| f.kind == "integer") {
+            integers += 1;
+            // The long way: every card's value of the field, one facet at a time.
+            let values: Vec<i64> = game
+                .pool
+                .iter()
+                .filter_map(|c| c.all_fields().get(&facet.field)?.as_i64())
+                .collect();
+            assert!(!values.is_empty(), "{id}: {} has no value", facet.field);
+            let range = (facet.min, facet.max);
+            let want = (values.iter().min().copied(), values.iter().max().copied());
+            assert_eq!(range, want, "{id}: {}", facet.field);
+        }
+    }
+    assert!(
+        integers > 3,
+        "the shipped games have integer facets: {integers}"
+    );
+}
