@@ -97,19 +97,22 @@ pub(crate) fn watch(
     for dir in ["cards", "schemas", "templates"] {
         watcher.remember(&root.join(dir));
     }
-    watcher.rebuild(&options.games, report)?;
+    // Listen before the first build and before the page can be opened: a
+    // save made while either happens is queued, not lost.
     let (tx, rx) = std::sync::mpsc::channel();
-    if let (Some(addr), Some(live)) = (options.serve, live) {
-        serve(addr, live, limits, options.open, tx.clone())?;
-    }
+    let files = tx.clone();
     let mut notifier = recommended_watcher(move |event| {
-        let _ = tx.send(Wake::Files(event));
+        let _ = files.send(Wake::Files(event));
     })?;
     for dir in ["cards", "schemas", "templates"] {
         let path = root.join(dir);
         if path.is_dir() {
             notifier.watch(&path, RecursiveMode::Recursive)?;
         }
+    }
+    watcher.rebuild(&options.games, report)?;
+    if let (Some(addr), Some(live)) = (options.serve, live) {
+        serve(addr, live, limits, options.open, tx)?;
     }
     eprintln!("watching cards/, schemas/ and templates/ (Ctrl-C to stop)");
     while let Some(burst) = next_burst(&rx)? {
