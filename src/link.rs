@@ -2,24 +2,56 @@
 //! unique within the game, and every card reference must name an existing
 //! card of an allowed kind.
 
-use foldhash::{HashMap, HashMapExt};
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
 
 use crate::diag::{Diagnostic, Diagnostics, Label};
 use crate::suggest;
 use crate::validate::{CardRef, RawCard};
 
-/// Every card of a game, in source order, with an index by id (hashed
-/// with foldhash: ids are looked up for every deck entry and reference).
+/// Every card of a game, in source order, with an index by id: each
+/// card's position, found by the hash of its id (foldhash: ids are looked
+/// up for every deck entry and reference) and compared with the card's own
+/// id, which is not copied into the index.
 #[derive(Debug, Default)]
 pub struct CardPool {
     cards: Vec<RawCard>,
-    index: HashMap<String, usize>,
+    index: Index,
+}
+
+/// The positions of a pool's cards by the hash of their ids.
+#[derive(Debug, Default)]
+struct Index {
+    table: HashTable<usize>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl Index {
+    fn hash(&self, id: &str) -> u64 {
+        self.hasher.hash_one(id)
+    }
+
+    /// The position of the card of `cards` with id `id`.
+    fn find(&self, cards: &[RawCard], id: &str) -> Option<usize> {
+        self.table
+            .find(self.hash(id), |&i| cards[i].id == id)
+            .copied()
+    }
+
+    /// Indexes the card at position `i`, which no other has the id of.
+    fn insert(&mut self, cards: &[RawCard], i: usize) {
+        let hash = self.hash(&cards[i].id);
+        let hasher = &self.hasher;
+        self.table
+            .insert_unique(hash, i, |&j| hasher.hash_one(cards[j].id.as_str()));
+    }
 }
 
 impl CardPool {
     /// The card with id `id`.
     pub fn get(&self, id: &str) -> Option<&RawCard> {
-        self.index.get(id).map(|&i| &self.cards[i])
+        self.position(id).map(|i| &self.cards[i])
     }
 
     /// Every card, in source order (file path, then position).
@@ -29,7 +61,7 @@ impl CardPool {
 
     /// The position of the card with id `id` in [`CardPool::iter`] order.
     pub fn position(&self, id: &str) -> Option<usize> {
-        self.index.get(id).copied()
+        self.index.find(&self.cards, id)
     }
 
     /// The card at position `i` in [`CardPool::iter`] order.
@@ -67,11 +99,10 @@ pub fn link(mut cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
             position += 1;
             !duplicate[position - 1]
         });
-        index = cards
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.id.clone(), i))
-            .collect();
+        index.table.clear();
+        for i in 0..cards.len() {
+            index.insert(&cards, i);
+        }
     }
     let pool = CardPool { cards, index };
     for card in &pool.cards {
@@ -87,11 +118,14 @@ pub fn link(mut cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
 /// The position of each id's first card, and which cards repeat an id
 /// an earlier card has (reported). One map serves as the pool's index
 /// and the duplicates' check: 20,000 ids hashed once, not twice.
-fn index_ids(cards: &[RawCard], diags: &mut Diagnostics) -> (HashMap<String, usize>, Vec<bool>) {
-    let mut index: HashMap<String, usize> = HashMap::with_capacity(cards.len());
+fn index_ids(cards: &[RawCard], diags: &mut Diagnostics) -> (Index, Vec<bool>) {
+    let mut index = Index {
+        table: HashTable::with_capacity(cards.len()),
+        hasher: foldhash::fast::RandomState::default(),
+    };
     let mut duplicate = vec![false; cards.len()];
     for (i, card) in cards.iter().enumerate() {
-        if let Some(&first) = index.get(card.id.as_str()) {
+        if let Some(first) = index.find(cards, &card.id) {
             let first = &cards[first];
             diags.push(
                 Diagnostic::error(
@@ -108,7 +142,7 @@ fn index_ids(cards: &[RawCard], diags: &mut Diagnostics) -> (HashMap<String, usi
             );
             duplicate[i] = true;
         } else {
-            index.insert(card.id.clone(), i);
+            index.insert(cards, i);
         }
     }
     (index, duplicate)
