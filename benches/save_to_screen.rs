@@ -9,7 +9,10 @@
 //! clock starts just before the file is written; it stops in the page, in
 //! a `MutationObserver` whose batch of mutations adds the new name to the
 //! document (its `Date.now()`, the same clock). Prints the median and the 95th
-//! percentile per game.
+//! percentile per game, and each round in order: its time, when the
+//! server told the page (its event's arrival), and the page's longest task
+//! in the round (a `longtask` entry: the page's own work, layout or
+//! script, that kept it from showing what it was told).
 //!
 //! ```sh
 //! cargo bench --bench save_to_screen                 # every shipped game, 20 rounds
@@ -22,6 +25,11 @@
 //! with that binary first and then with this build's, in the same run, and
 //! the ratio of their medians is printed (the machine is noisy: only a
 //! ratio in one run compares).
+//!
+//! With `CARTA_BENCH_LOG=FILE`, carta's output from its address on goes to FILE, each line
+//! after the Unix time it was read at, and the bench prints when it wrote
+//! each round's save, on the same clock: a slow round can then be placed
+//! against the rounds carta ran (each ends with its `built …` line).
 //!
 //! A missing chromium or chromedriver fails the bench: it never skips.
 #![allow(clippy::too_many_lines)]
@@ -122,8 +130,21 @@ fn start_watch(carta: &Path, root: &Path) -> (Killed, String) {
         if let Some(at) = line.find("http://") {
             let url = line[at..].split_whitespace().next().unwrap().to_owned();
             // Keeps draining stderr so that carta never blocks on a full pipe.
-            std::thread::spawn(move || while rx.recv().is_ok() {});
+            let log = std::env::var_os("CARTA_BENCH_LOG")
+                .map(|p| std::fs::File::create(p).expect("CARTA_BENCH_LOG can be written"));
+            std::thread::spawn(move || drain(&rx, log));
             return (process, url);
+        }
+    }
+}
+
+/// Reads carta's output until it ends, into `log` (if any) with the time
+/// each line was read.
+fn drain(lines: &std::sync::mpsc::Receiver<String>, mut log: Option<std::fs::File>) {
+    use std::io::Write as _;
+    while let Ok(line) = lines.recv() {
+        if let Some(f) = log.as_mut() {
+            let _ = writeln!(f, "{:.3} {line}", now_ms() / 1e3);
         }
     }
 }
@@ -207,6 +228,12 @@ if (!window.cartaEvents) {
   window.cartaEvents = new EventSource('/events');
   window.cartaEvents.onmessage = function () { if (window.cartaToldAt === null) window.cartaToldAt = Date.now(); };
 }
+if (!window.cartaLong) {
+  window.cartaLong = [];
+  new PerformanceObserver(function (list) {
+    list.getEntries().forEach(function (e) { window.cartaLong.push([performance.timeOrigin + e.startTime, e.duration]); });
+  }).observe({ type: 'longtask' });
+}
 if (window.cartaObserver) window.cartaObserver.disconnect();
 function has(n) { return n && n.textContent !== null && n.textContent.indexOf(want) >= 0; }
 window.cartaObserver = new MutationObserver(function (records) {
@@ -220,6 +247,20 @@ window.cartaObserver = new MutationObserver(function (records) {
 window.cartaObserver.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
 return null;";
 
+/// The longest task the page ran (a `longtask` entry) between two times:
+/// how long its own work kept it from showing a change it was told of.
+const LONGEST: &str = "var from = arguments[0], to = arguments[1];
+return window.cartaLong.filter(function (t) { return t[0] < to && t[0] + t[1] > from; })
+  .reduce(function (m, t) { return Math.max(m, t[1]); }, 0);";
+
+/// Each measured round's save to screen, when the page was told, and the
+/// page's longest task in it, in ms.
+struct Rounds {
+    times: Vec<f64>,
+    told: Vec<f64>,
+    blocked: Vec<f64>,
+}
+
 fn now_ms() -> f64 {
     let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
     since.as_secs_f64() * 1000.0
@@ -228,7 +269,7 @@ fn now_ms() -> f64 {
 /// Saves a new name into the card `rounds` times and measures each save
 /// to screen, in ms, and how long after the save the server told the page
 /// (the rest is the browser's).
-async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> (Vec<f64>, Vec<f64>) {
+async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Rounds {
     let (_watch, url) = start_watch(carta, root);
     let profile = tempfile::tempdir().unwrap();
     let (_driver, client) = browser(profile.path()).await;
@@ -238,6 +279,7 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> (Vec<f
     let quoted = format!("name = \"{name}\"");
     let mut times = Vec::new();
     let mut told = Vec::new();
+    let mut blocked = Vec::new();
     // Two rounds to warm up (the first page, the caches).
     for round in 0..rounds + 2 {
         let want = format!("Bench {game} {round}");
@@ -248,6 +290,9 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> (Vec<f
         let edited = text.replacen(&quoted, &format!("name = \"{want}\""), 1);
         let start = now_ms();
         std::fs::write(&file, edited).unwrap();
+        if std::env::var_os("CARTA_BENCH_LOG").is_some() {
+            println!("{:.3} wrote the save of round {round}", start / 1e3);
+        }
         let deadline = Instant::now() + Duration::from_mins(2);
         let seen = loop {
             let at = client
@@ -273,10 +318,25 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> (Vec<f
         }
         // Let the round finish (the deck builder's catalog) before the next.
         tokio::time::sleep(pause()).await;
+        if round >= 2 {
+            // Read after the pause: the page delivers its long tasks late.
+            let longest = client
+                .execute(
+                    LONGEST,
+                    vec![serde_json::json!(start), serde_json::json!(seen)],
+                )
+                .await
+                .unwrap();
+            blocked.push(longest.as_f64().unwrap_or(f64::NAN));
+        }
     }
     client.close().await.unwrap();
     std::fs::write(&file, text).unwrap();
-    (times, told)
+    Rounds {
+        times,
+        told,
+        blocked,
+    }
 }
 
 /// How long to wait after a save is seen before the next: `PAUSE_MS`,
@@ -336,7 +396,11 @@ async fn main() {
             .map(|b| ("base", b))
             .chain(std::iter::once(("this", &this)))
         {
-            let (mut times, mut told) = measure(carta, root, game, rounds).await;
+            let Rounds {
+                mut times,
+                mut told,
+                blocked,
+            } = measure(carta, root, game, rounds).await;
             // In order, so that a slow round can be placed (the first after
             // the page's load, or any).
             let each = |v: &[f64]| v.iter().map(|t| format!("{t:.0}")).collect::<Vec<_>>();
@@ -347,6 +411,10 @@ async fn main() {
             println!(
                 "{game} ({label}): told after, ms: {}",
                 each(&told).join(" ")
+            );
+            println!(
+                "{game} ({label}): the page's longest task, ms: {}",
+                each(&blocked).join(" ")
             );
             times.sort_by(f64::total_cmp);
             told.sort_by(f64::total_cmp);
