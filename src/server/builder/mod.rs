@@ -13,6 +13,7 @@ mod lists;
 mod organize;
 mod play;
 mod save;
+mod summary;
 #[cfg(test)]
 mod tests;
 
@@ -21,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::config::rules::RuleSeverity;
 use crate::deck::{DeckEntry, DeckFile, DeckZone, MAX_COUNT};
@@ -31,6 +32,7 @@ use crate::emit::sheets::Faces;
 use crate::game::Game;
 use crate::l10n::{self, Lang};
 use crate::rules::{DeckView, RuleSet, Violation};
+use summary::summary;
 
 /// The games the builder serves.
 #[derive(Debug, Default)]
@@ -186,21 +188,6 @@ pub(super) struct GameCatalog {
     codes: deckcode::PoolIndex,
 }
 
-/// A filter the card browser offers, generated from the kinds' schemas: an
-/// enum field (its values), an integer field (its range over the pool) or
-/// a boolean flag (absent counts as false).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-struct Facet {
-    field: String,
-    title: String,
-    /// `enum`, `integer` or `boolean`.
-    kind: &'static str,
-    /// The values of an enum, in schema order.
-    values: Vec<String>,
-    min: Option<i64>,
-    max: Option<i64>,
-}
-
 impl GameCatalog {
     fn new(served: Served) -> Self {
         let translated = served
@@ -220,169 +207,6 @@ impl GameCatalog {
     pub(super) fn id(&self) -> &str {
         self.game.id()
     }
-}
-
-/// What the browser gets of `game`: cards (with their `faces`), zones,
-/// facets, rules.
-fn summary(game: &Game, faces: &Faces) -> Value {
-    let m = &game.manifest.manifest;
-    let mut facets = facets(game);
-    let rules = &game.rules.deck;
-    let cards: Vec<Value> = game
-        .pool
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let zones: Vec<&str> = rules
-                .zones
-                .iter()
-                .filter(|z| z.accepts[i])
-                .map(|z| z.id.as_str())
-                .collect();
-            let fields = Value::Object(c.all_fields().into_owned());
-            let values: Map<String, Value> = facets
-                .iter()
-                .filter_map(|f| Some((f.field.clone(), fields.get(&f.field)?.clone())))
-                .collect();
-            let mut text = String::new();
-            collect_text(&fields, &mut text);
-            // A flag the card has is found by its field's name or title.
-            for f in facets.iter().filter(|f| f.kind == "boolean") {
-                if fields.get(&f.field) == Some(&Value::Bool(true)) {
-                    text.push_str(&format!("{}\n{}\n", f.field, f.title));
-                }
-            }
-            serde_json::json!({
-                "id": c.id,
-                "kind": c.kind,
-                "name": c.name,
-                "text": text,
-                "zones": zones,
-                "limits": limits(game, i),
-                "values": values,
-                "face": faces.cards.get(&c.id).map(|f| &f.html),
-                "width": faces.cards.get(&c.id).map(|f| f.size.width),
-                "height": faces.cards.get(&c.id).map(|f| f.size.height),
-            })
-        })
-        .collect();
-    take_ranges(&mut facets, &cards);
-    serde_json::json!({
-        "id": m.id,
-        "name": m.name,
-        "language": m.language,
-        "kinds": m.kinds.iter().map(|(id, k)| serde_json::json!({"id": id, "name": k.name})).collect::<Vec<_>>(),
-        "zones": m.zones.iter().map(|(id, z)| serde_json::json!({"id": id, "name": z.name, "kinds": z.kinds})).collect::<Vec<_>>(),
-        "rules": rules.rules.iter().map(|r| serde_json::json!({"id": r.id, "name": r.name, "source": r.source, "warning": r.severity == RuleSeverity::Warning})).collect::<Vec<_>>(),
-        "formats": m.formats.iter().map(|(id, f)| serde_json::json!({"id": id, "name": f.name, "description": f.description})).collect::<Vec<_>>(),
-        "facets": facets,
-        "cards": cards,
-        "save_to": save::folder(&m.id),
-        "play": play::summary(m),
-    })
-}
-
-/// The most copies of pool card `card` each zone takes, by the game's own
-/// rules (key `""`) and by each format's: zone id → limit. Zones without a
-/// limit, and rule sets without any, are left out (a large pool's summary
-/// stays small).
-fn limits(game: &Game, card: usize) -> Map<String, Value> {
-    let of = |rules: &RuleSet| -> Map<String, Value> {
-        rules
-            .zones
-            .iter()
-            .enumerate()
-            .filter(|(_, z)| z.accepts[card])
-            .filter_map(|(z, zone)| Some((zone.id.clone(), rules.copy_limit(z, card)?.into())))
-            .collect()
-    };
-    std::iter::once((String::new(), of(&game.rules.deck)))
-        .chain(game.rules.formats.iter().map(|(f, r)| (f.clone(), of(r))))
-        .filter(|(_, zones)| !zones.is_empty())
-        .map(|(set, zones)| (set, Value::Object(zones)))
-        .collect()
-}
-
-/// Every string of a card's fields, for searching its text.
-fn collect_text(v: &Value, out: &mut String) {
-    match v {
-        Value::String(s) => {
-            out.push_str(s);
-            out.push('\n');
-        }
-        Value::Array(items) => items.iter().for_each(|i| collect_text(i, out)),
-        Value::Object(map) => map.values().for_each(|i| collect_text(i, out)),
-        _ => {}
-    }
-}
-
-/// The facets of a game: every top-level field of a kind's schema that is
-/// an enum of strings, an integer or a boolean, merged across kinds by name
-/// (an integer's range is the pool's: [`take_ranges`]).
-fn facets(game: &Game) -> Vec<Facet> {
-    let mut out: Vec<Facet> = Vec::new();
-    for kind in game.manifest.manifest.kinds.keys() {
-        for (field, schema) in game.schemas.property_schemas(kind) {
-            let Some(facet) = facet_of(field, &schema) else {
-                continue;
-            };
-            match out.iter_mut().find(|f| f.field == facet.field) {
-                Some(f) if f.kind == facet.kind => {
-                    for v in facet.values {
-                        if !f.values.contains(&v) {
-                            f.values.push(v);
-                        }
-                    }
-                }
-                Some(_) => {}
-                None => out.push(facet),
-            }
-        }
-    }
-    out
-}
-
-/// Each integer facet's range as the pool has it, read from the cards'
-/// `values` that [`summary`] made (each card's fields unpacked once, for
-/// both); a facet no card has a value of is left out.
-fn take_ranges(facets: &mut Vec<Facet>, cards: &[Value]) {
-    for f in facets.iter_mut().filter(|f| f.kind == "integer") {
-        let ns: Vec<i64> = cards
-            .iter()
-            .filter_map(|c| c["values"].get(&f.field)?.as_i64())
-            .collect();
-        f.min = ns.iter().copied().min();
-        f.max = ns.iter().copied().max();
-    }
-    facets.retain(|f| f.kind != "integer" || f.min.is_some());
-}
-
-/// The facet a field's schema allows, if any: an enum of strings, an
-/// integer or a boolean.
-fn facet_of(field: String, schema: &Value) -> Option<Facet> {
-    let title = schema
-        .get("title")
-        .and_then(Value::as_str)
-        .unwrap_or(&field)
-        .to_owned();
-    let strings: Option<Vec<String>> = schema
-        .get("enum")
-        .and_then(Value::as_array)
-        .and_then(|vs| vs.iter().map(|v| v.as_str().map(str::to_owned)).collect());
-    let kind = match (&strings, schema.get("type").and_then(Value::as_str)) {
-        (Some(_), _) => "enum",
-        (None, Some("integer")) => "integer",
-        (None, Some("boolean")) => "boolean",
-        _ => return None,
-    };
-    Some(Facet {
-        field,
-        title,
-        kind,
-        values: strings.unwrap_or_default(),
-        min: None,
-        max: None,
-    })
 }
 
 /// A deck as the browser sends it: a name and, per zone, card → copies.

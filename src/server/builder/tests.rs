@@ -231,7 +231,7 @@ fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
         let game = compile(&mut ws, &id, Decks::Skip, Keep::All, &mut diags)
             .unwrap()
             .unwrap();
-        let summary = super::summary(&game, &Faces::default());
+        let summary = super::summary::summary(&game, &Faces::default());
         let facets = summary["facets"].as_array().unwrap();
         for facet in facets.iter().filter(|f| f["kind"] == "integer") {
             integers += 1;
