@@ -8,7 +8,7 @@ use super::bind::Bind;
 use super::copies::Copies;
 use super::count::Count;
 use super::distinct::Distinct;
-use super::scope::{Cx, Scoped};
+use super::scope::{Cx, KeyMemo, Scoped};
 use super::share::Share;
 use super::size::Size;
 use super::{Check, CompiledRule, RuleSet, ZoneInfo};
@@ -45,6 +45,7 @@ pub fn compile(
         manifest,
         pool,
         schemas,
+        keys: KeyMemo::default(),
     };
     // The deck rules (and formats) and the box rules compile side by side:
     // each walks the whole pool, and neither reads the other. Their

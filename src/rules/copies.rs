@@ -2,6 +2,7 @@
 //! the name, with per-filter overrides and a per-card limit field.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::filter::field_value;
 use super::keys::path;
@@ -15,9 +16,9 @@ pub(super) struct Copies {
     /// Per pool card: its limit, or `None` when the rule does not apply.
     pub(super) limit: Vec<Option<u32>>,
     /// Per pool card: its copy key (cards with the same key are copies).
-    pub(super) key: Vec<u32>,
+    pub(super) key: Arc<[u32]>,
     /// Per copy key: the key as words (`Escudo Orc`, `escudo-orc`).
-    pub(super) key_name: Vec<String>,
+    pub(super) key_name: Arc<[String]>,
     /// Whether each card is its own copy group (the key is the id, or no two
     /// limited cards share a key): each line of a zone is then its own group.
     pub(super) by_id: bool,

@@ -1,5 +1,7 @@
 //! `distinct`: no two cards (copies counted) share a key.
 
+use std::sync::Arc;
+
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
@@ -10,9 +12,9 @@ pub(super) struct Distinct {
     /// Per pool card: does the rule apply to it.
     pub(super) applies: Vec<bool>,
     /// Per pool card: its key.
-    pub(super) key: Vec<u32>,
+    pub(super) key: Arc<[u32]>,
     /// Per key: the key as words.
-    pub(super) key_name: Vec<String>,
+    pub(super) key_name: Arc<[String]>,
     /// Whether the key is the card id (each line of a zone is then its own group).
     pub(super) by_id: bool,
 }

@@ -3,7 +3,8 @@
 //! filters, fields). `compile` dispatches each rule to its kind; the kinds
 //! use these pieces, so neither imports the other.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::Value;
 
@@ -21,7 +22,19 @@ pub(super) struct Cx<'a> {
     pub(super) manifest: &'a LoadedManifest,
     pub(super) pool: &'a CardPool,
     pub(super) schemas: &'a GameSchemas,
+    /// The copy keys of the pool, by the fields they are made of: rules
+    /// keyed alike (several `copies` and `distinct` rules by `name`, in
+    /// the deck rules and again in each format's) share one walk.
+    pub(super) keys: KeyMemo,
 }
+
+/// The pool's keys ([`Keys`]) by the fields they are made of, each made
+/// once by whichever rule asks first (the rules compile side by side).
+pub(super) type KeyMemo = Mutex<HashMap<Vec<String>, Arc<OnceLock<Keys>>>>;
+
+/// Interned copy keys of every card of the pool, in pool order, and each
+/// key's display name (that of the first card with it), by key.
+pub(super) type Keys = (Arc<[u32]>, Arc<[String]>);
 
 impl Cx<'_> {
     /// A `game.toml` error at `pointer`.
@@ -80,8 +93,18 @@ impl Scoped<'_, '_> {
     }
 
     /// Interned copy keys of every card, and each key's display name (that
-    /// of the first card with it), by key.
-    pub(super) fn keys(&self, fields: &[String]) -> (Vec<u32>, Vec<String>) {
+    /// of the first card with it), by key: made once per compile for each
+    /// list of fields.
+    pub(super) fn keys(&self, fields: &[String]) -> Keys {
+        let once = {
+            let mut memo = self.cx.keys.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(memo.entry(fields.to_vec()).or_default())
+        };
+        let (key, name) = once.get_or_init(|| self.make_keys(fields));
+        (Arc::clone(key), Arc::clone(name))
+    }
+
+    fn make_keys(&self, fields: &[String]) -> Keys {
         let mut interner = Interner::default();
         let paths: Vec<Vec<String>> = fields.iter().map(|f| path(f)).collect();
         // One key buffer for the whole pool, written straight from each
@@ -101,7 +124,7 @@ impl Scoped<'_, '_> {
                     .join(" / "),
             })
         });
-        (keys, interner.names)
+        (keys.into(), interner.names.into())
     }
 
     /// Reports bounds that can never be met.

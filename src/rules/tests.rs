@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{DeckView, Entry, Rules, compile};
+use super::{Check, DeckView, Entry, Rules, compile};
 use crate::diag::{Diagnostics, FileId, SourceMap};
 use crate::link::{CardPool, link};
 use crate::validate::{GameSchemas, RawCard};
@@ -627,4 +627,39 @@ fn one_more_copy_of_any_card_answers_as_adding_it_and_testing_each_rule() {
             set.rules[i].id
         );
     }
+}
+
+#[test]
+fn rules_keyed_by_the_same_fields_share_the_keys_made_once_and_others_do_not() {
+    let (_, rules, diags) = rules(
+        "[[deck-rules]]\nid = \"two-names\"\nname = \"Two of a name\"\ncopies = { key = \"name\", max = 2 }\n\
+         [[deck-rules]]\nid = \"names\"\nname = \"Different names\"\nzone = \"side\"\ndistinct = { key = \"name\" }\n\
+         [[deck-rules]]\nid = \"kingdoms\"\nname = \"Two of a kingdom\"\ncopies = { key = \"kingdom\", max = 2 }\n",
+    );
+    assert!(
+        !diags.has_errors(),
+        "{:?}",
+        diags.iter().collect::<Vec<_>>()
+    );
+    let keys: Vec<(&[u32], &[String])> = rules
+        .deck
+        .rules
+        .iter()
+        .map(|r| match &r.check {
+            Check::Copies(c) => (&*c.key, &*c.key_name),
+            Check::Distinct(d) => (&*d.key, &*d.key_name),
+            _ => panic!("{} is not keyed", r.id),
+        })
+        .collect();
+    let [by_name, distinct, by_kingdom] = keys[..] else {
+        panic!("three rules: {keys:?}")
+    };
+    assert!(std::ptr::eq(by_name.0, distinct.0) && std::ptr::eq(by_name.1, distinct.1));
+    assert!(!std::ptr::eq(by_name.0, by_kingdom.0));
+    // Each its own: the names group cards by name, the kingdoms by kingdom.
+    let name_of = |k: (&[u32], &[String]), card: usize| k.1[k.0[card] as usize].clone();
+    let pool = pool();
+    let knight = pool.position("knight").unwrap();
+    assert_eq!(name_of(by_name, knight), pool.card(knight).name);
+    assert_eq!(name_of(by_kingdom, knight), "a");
 }
