@@ -113,6 +113,12 @@ impl SourceMap {
         id
     }
 
+    /// Makes room for `more` files, so that adding a game's files moves
+    /// the list at most once.
+    pub fn reserve(&mut self, more: usize) {
+        self.files.reserve_exact(more);
+    }
+
     /// Adds a file whose text is not kept (yet): a file that produced no
     /// diagnostic need not stay in memory; [`SourceMap::set_text`] brings
     /// its text back when a diagnostic of another file labels it.

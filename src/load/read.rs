@@ -162,6 +162,7 @@ impl Workspace {
         // Per file: what `process` made of it and its bytes when they are
         // kept (else their CRC-32), or why it could not be read.
         type Read<T> = Result<Result<(Option<T>, Kept), ReadProblem>, LoadError>;
+        self.sources.reserve(rels.len());
         let ids: Vec<FileId> = rels
             .iter()
             .map(|rel| self.sources.add_unread(rel.clone()))
