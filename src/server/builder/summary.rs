@@ -56,22 +56,25 @@ pub(super) fn summary(game: &Game, faces: &Faces) -> Value {
                     text.push_str(&format!("{}\n{}\n", f.field, f.title));
                 }
             }
-            serde_json::json!({
-                "id": c.id,
-                "kind": c.kind,
-                "name": c.name,
-                "text": text,
-                "zones": zones,
-                "limits": limits(game, i),
-                "values": values,
-                "face": faces.cards.get(&c.id).map(|f| &f.html),
-                "width": faces.cards.get(&c.id).map(|f| f.size.width),
-                "height": faces.cards.get(&c.id).map(|f| f.size.height),
-            })
+            // Built by moving each part in: `json!` serializes each one
+            // into a copy.
+            let face = faces.cards.get(&c.id);
+            let mut card = Map::new();
+            card.insert("id".into(), c.id.clone().into());
+            card.insert("kind".into(), c.kind.clone().into());
+            card.insert("name".into(), c.name.clone().into());
+            card.insert("text".into(), text.into());
+            card.insert("zones".into(), zones.into());
+            card.insert("limits".into(), limits(game, i).into());
+            card.insert("values".into(), values.into());
+            card.insert("face".into(), face.map(|f| f.html.clone()).into());
+            card.insert("width".into(), face.map(|f| f.size.width).into());
+            card.insert("height".into(), face.map(|f| f.size.height).into());
+            Value::Object(card)
         })
         .collect();
     take_ranges(&mut facets, &cards);
-    serde_json::json!({
+    let mut summary = serde_json::json!({
         "id": m.id,
         "name": m.name,
         "language": m.language,
@@ -80,10 +83,13 @@ pub(super) fn summary(game: &Game, faces: &Faces) -> Value {
         "rules": rules.rules.iter().map(|r| serde_json::json!({"id": r.id, "name": r.name, "source": r.source, "warning": r.severity == RuleSeverity::Warning})).collect::<Vec<_>>(),
         "formats": m.formats.iter().map(|(id, f)| serde_json::json!({"id": id, "name": f.name, "description": f.description})).collect::<Vec<_>>(),
         "facets": facets,
-        "cards": cards,
+        // In its place, moved in below: `json!` would copy every card.
+        "cards": Value::Null,
         "save_to": save::folder(&m.id),
         "play": play::summary(m),
-    })
+    });
+    summary["cards"] = Value::Array(cards);
+    summary
 }
 
 /// The most copies of pool card `card` each zone takes, by the game's own

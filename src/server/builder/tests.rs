@@ -253,3 +253,59 @@ fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
         "the shipped games have integer facets: {integers}"
     );
 }
+
+#[test]
+fn each_card_of_the_summary_is_what_json_writes_of_its_parts() {
+    use crate::emit::sheets::{Inputs, faces};
+    let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut cards = 0;
+    for id in ws.game_ids().unwrap() {
+        let mut diags = Diagnostics::default();
+        let game = compile(&mut ws, &id, Decks::Skip, Keep::All, &mut diags)
+            .unwrap()
+            .unwrap();
+        let inputs = Inputs::read(&mut ws, &game, &mut diags).unwrap();
+        let faces = faces(
+            (ws.jail(), &ws.sources),
+            &game,
+            &inputs,
+            None,
+            &mut Vec::new(),
+        );
+        let summary = super::summary::summary(&game, &faces);
+        let keys: Vec<&str> = summary
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let order = [
+            "id", "name", "language", "kinds", "zones", "rules", "formats", "facets", "cards",
+            "save_to", "play",
+        ];
+        assert_eq!(keys, order, "{id}: the summary's keys in order");
+        let served = summary["cards"].as_array().unwrap();
+        assert_eq!(served.len(), game.pool.len(), "{id}");
+        for (c, got) in game.pool.iter().zip(served) {
+            // The long way, each part serialized by `json!`.
+            let face = faces.cards.get(&c.id);
+            assert!(face.is_some(), "{id}: {} has a face", c.id);
+            let want = serde_json::json!({
+                "id": c.id,
+                "kind": c.kind,
+                "name": c.name,
+                "text": got["text"],
+                "zones": got["zones"],
+                "limits": got["limits"],
+                "values": got["values"],
+                "face": face.map(|f| &f.html),
+                "width": face.map(|f| f.size.width),
+                "height": face.map(|f| f.size.height),
+            });
+            // Equal as text too: the same keys in the same order.
+            assert_eq!(got.to_string(), want.to_string(), "{id}: {}", c.id);
+            cards += 1;
+        }
+    }
+    assert!(cards > 300, "the shipped games' cards: {cards}");
+}
