@@ -222,15 +222,23 @@ fn each_rule_answering_for_every_card_marks_what_adding_each_card_marked() {
     );
 }
 
-#[test]
-fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
+/// Calls `f` with the repository's workspace, each shipped game's id and
+/// the game compiled with every field.
+fn each_shipped_game(mut f: impl FnMut(&mut Workspace, &str, crate::game::Game)) {
     let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let mut integers = 0;
     for id in ws.game_ids().unwrap() {
         let mut diags = Diagnostics::default();
         let game = compile(&mut ws, &id, Decks::Skip, Keep::All, &mut diags)
             .unwrap()
             .unwrap();
+        f(&mut ws, &id, game);
+    }
+}
+
+#[test]
+fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
+    let mut integers = 0;
+    each_shipped_game(|_, id, game| {
         let summary = super::summary::summary(&game, &Faces::default());
         let facets = summary["facets"].as_array().unwrap();
         for facet in facets.iter().filter(|f| f["kind"] == "integer") {
@@ -247,7 +255,7 @@ fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
             let want = (values.iter().min().copied(), values.iter().max().copied());
             assert_eq!(range, want, "{id}: {field}");
         }
-    }
+    });
     assert!(
         integers > 3,
         "the shipped games have integer facets: {integers}"
@@ -257,14 +265,9 @@ fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
 #[test]
 fn each_card_of_the_summary_is_what_json_writes_of_its_parts() {
     use crate::emit::sheets::{Inputs, faces};
-    let mut ws = Workspace::open(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap();
     let mut cards = 0;
-    for id in ws.game_ids().unwrap() {
-        let mut diags = Diagnostics::default();
-        let game = compile(&mut ws, &id, Decks::Skip, Keep::All, &mut diags)
-            .unwrap()
-            .unwrap();
-        let inputs = Inputs::read(&mut ws, &game, &mut diags).unwrap();
+    each_shipped_game(|ws, id, game| {
+        let inputs = Inputs::read(ws, &game, &mut Diagnostics::default()).unwrap();
         let faces = faces(
             (ws.jail(), &ws.sources),
             &game,
@@ -306,6 +309,6 @@ fn each_card_of_the_summary_is_what_json_writes_of_its_parts() {
             assert_eq!(got.to_string(), want.to_string(), "{id}: {}", c.id);
             cards += 1;
         }
-    }
+    });
     assert!(cards > 300, "the shipped games' cards: {cards}");
 }
