@@ -177,6 +177,8 @@ impl Catalog {
 #[derive(Debug)]
 pub(super) struct GameCatalog {
     pub(super) game: Game,
+    /// Its faces' style sheet and images (each card's face is moved into
+    /// the summary, not kept twice).
     pub(super) faces: Faces,
     /// What the browser gets: cards, zones, facets, rules.
     pub(super) summary: Value,
@@ -190,16 +192,23 @@ pub(super) struct GameCatalog {
 
 impl GameCatalog {
     fn new(served: Served) -> Self {
-        let translated = served
-            .translations
-            .iter()
-            .map(|(tag, game, faces)| (tag.clone(), summary(game, faces)))
+        let Served {
+            game,
+            mut faces,
+            translations,
+        } = served;
+        let translated = translations
+            .into_iter()
+            .map(|(tag, game, faces)| {
+                let summary = summary(&game, faces.cards);
+                (tag, summary)
+            })
             .collect();
         GameCatalog {
-            summary: summary(&served.game, &served.faces),
-            codes: deckcode::PoolIndex::new(&served.game.pool),
-            game: served.game,
-            faces: served.faces,
+            summary: summary(&game, std::mem::take(&mut faces.cards)),
+            codes: deckcode::PoolIndex::new(&game.pool),
+            game,
+            faces,
             translated,
         }
     }

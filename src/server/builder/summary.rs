@@ -2,12 +2,14 @@
 //! limits, search text, filterable values and printed face), kinds, zones,
 //! rules and formats, and the filters its kinds' schemas allow (facets).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{play, save};
 use crate::config::rules::RuleSeverity;
-use crate::emit::sheets::Faces;
+use crate::emit::sheets::Face;
 use crate::game::Game;
 use crate::rules::RuleSet;
 
@@ -27,8 +29,8 @@ struct Facet {
 }
 
 /// What the browser gets of `game`: cards (with their `faces`), zones,
-/// facets, rules.
-pub(super) fn summary(game: &Game, faces: &Faces) -> Value {
+/// facets, rules. Each card's face is moved out of `faces` into it.
+pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
     let m = &game.manifest.manifest;
     let mut facets = facets(game);
     let rules = &game.rules.deck;
@@ -36,42 +38,7 @@ pub(super) fn summary(game: &Game, faces: &Faces) -> Value {
         .pool
         .iter()
         .enumerate()
-        .map(|(i, c)| {
-            let zones: Vec<&str> = rules
-                .zones
-                .iter()
-                .filter(|z| z.accepts[i])
-                .map(|z| z.id.as_str())
-                .collect();
-            let fields = Value::Object(c.all_fields().into_owned());
-            let values: Map<String, Value> = facets
-                .iter()
-                .filter_map(|f| Some((f.field.clone(), fields.get(&f.field)?.clone())))
-                .collect();
-            let mut text = String::new();
-            collect_text(&fields, &mut text);
-            // A flag the card has is found by its field's name or title.
-            for f in facets.iter().filter(|f| f.kind == "boolean") {
-                if fields.get(&f.field) == Some(&Value::Bool(true)) {
-                    text.push_str(&format!("{}\n{}\n", f.field, f.title));
-                }
-            }
-            // Built by moving each part in: `json!` serializes each one
-            // into a copy.
-            let face = faces.cards.get(&c.id);
-            let mut card = Map::new();
-            card.insert("id".into(), c.id.clone().into());
-            card.insert("kind".into(), c.kind.clone().into());
-            card.insert("name".into(), c.name.clone().into());
-            card.insert("text".into(), text.into());
-            card.insert("zones".into(), zones.into());
-            card.insert("limits".into(), limits(game, i).into());
-            card.insert("values".into(), values.into());
-            card.insert("face".into(), face.map(|f| f.html.clone()).into());
-            card.insert("width".into(), face.map(|f| f.size.width).into());
-            card.insert("height".into(), face.map(|f| f.size.height).into());
-            Value::Object(card)
-        })
+        .map(|(i, c)| card(game, i, &facets, faces.remove(&c.id)))
         .collect();
     take_ranges(&mut facets, &cards);
     let mut summary = serde_json::json!({
@@ -90,6 +57,50 @@ pub(super) fn summary(game: &Game, faces: &Faces) -> Value {
     });
     summary["cards"] = Value::Array(cards);
     summary
+}
+
+/// Pool card `i` of `game` as the browser gets it, with its `face`: its
+/// zones, copy limits, search text (its fields' strings and the flags it
+/// has, by field name and title) and the values of the `facets`. Built by
+/// moving each part in: `json!` serializes each one into a copy.
+fn card(game: &Game, i: usize, facets: &[Facet], face: Option<Face>) -> Value {
+    let c = game.pool.card(i);
+    let zones: Vec<&str> = game
+        .rules
+        .deck
+        .zones
+        .iter()
+        .filter(|z| z.accepts[i])
+        .map(|z| z.id.as_str())
+        .collect();
+    let fields = Value::Object(c.all_fields().into_owned());
+    let values: Map<String, Value> = facets
+        .iter()
+        .filter_map(|f| Some((f.field.clone(), fields.get(&f.field)?.clone())))
+        .collect();
+    let mut text = String::new();
+    collect_text(&fields, &mut text);
+    for f in facets.iter().filter(|f| f.kind == "boolean") {
+        if fields.get(&f.field) == Some(&Value::Bool(true)) {
+            text.push_str(&format!("{}\n{}\n", f.field, f.title));
+        }
+    }
+    let (width, height) = (
+        face.as_ref().map(|f| f.size.width),
+        face.as_ref().map(|f| f.size.height),
+    );
+    let mut card = Map::new();
+    card.insert("id".into(), c.id.clone().into());
+    card.insert("kind".into(), c.kind.clone().into());
+    card.insert("name".into(), c.name.clone().into());
+    card.insert("text".into(), text.into());
+    card.insert("zones".into(), zones.into());
+    card.insert("limits".into(), limits(game, i).into());
+    card.insert("values".into(), values.into());
+    card.insert("face".into(), face.map(|f| f.html).into());
+    card.insert("width".into(), width.into());
+    card.insert("height".into(), height.into());
+    Value::Object(card)
 }
 
 /// The most copies of pool card `card` each zone takes, by the game's own

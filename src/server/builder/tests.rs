@@ -2,7 +2,7 @@
 //! finding them (kept here alone, as the oracle): adding one copy of each
 //! card the zone takes and testing every watched rule.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::{GameCatalog, Served, Unavailable, ValidDeck};
@@ -239,7 +239,7 @@ fn each_shipped_game(mut f: impl FnMut(&mut Workspace, &str, crate::game::Game))
 fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
     let mut integers = 0;
     each_shipped_game(|_, id, game| {
-        let summary = super::summary::summary(&game, &Faces::default());
+        let summary = super::summary::summary(&game, BTreeMap::new());
         let facets = summary["facets"].as_array().unwrap();
         for facet in facets.iter().filter(|f| f["kind"] == "integer") {
             integers += 1;
@@ -275,7 +275,7 @@ fn each_card_of_the_summary_is_what_json_writes_of_its_parts() {
             None,
             &mut Vec::new(),
         );
-        let summary = super::summary::summary(&game, &faces);
+        let summary = super::summary::summary(&game, faces.cards.clone());
         let keys: Vec<&str> = summary
             .as_object()
             .unwrap()
