@@ -261,7 +261,7 @@ async fn faces_css(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
     let g = game_of(&catalog, &game)?;
     Ok((
         [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        g.faces.css.clone(),
+        g.css.clone(),
     )
         .into_response())
 }
@@ -275,7 +275,6 @@ async fn image(
     let g = game_of(&catalog, &game)?;
     let url = format!("img/{file}");
     let bytes = g
-        .faces
         .images
         .get(&url)
         .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no image `{file}`")))?;

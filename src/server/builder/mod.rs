@@ -177,9 +177,10 @@ impl Catalog {
 #[derive(Debug)]
 pub(super) struct GameCatalog {
     pub(super) game: Game,
-    /// Its faces' style sheet and images (each card's face is moved into
-    /// the summary, not kept twice).
-    pub(super) faces: Faces,
+    /// Its faces' style sheet (each card's face is in the summary).
+    pub(super) css: String,
+    /// The art its faces show, by URL (`img/<hash>.png`).
+    pub(super) images: BTreeMap<String, Vec<u8>>,
     /// What the browser gets: cards, zones, facets, rules.
     pub(super) summary: Value,
     /// The same in each language the game ships a translation into, by
@@ -194,7 +195,7 @@ impl GameCatalog {
     fn new(served: Served) -> Self {
         let Served {
             game,
-            mut faces,
+            faces: Faces { css, cards, images },
             translations,
         } = served;
         let translated = translations
@@ -205,10 +206,11 @@ impl GameCatalog {
             })
             .collect();
         GameCatalog {
-            summary: summary(&game, std::mem::take(&mut faces.cards)),
+            summary: summary(&game, cards),
             codes: deckcode::PoolIndex::new(&game.pool),
             game,
-            faces,
+            css,
+            images,
             translated,
         }
     }
