@@ -121,7 +121,7 @@ pub fn link(mut cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
 fn index_ids(cards: &[RawCard], diags: &mut Diagnostics) -> (Index, Vec<bool>) {
     let mut index = Index {
         table: HashTable::with_capacity(cards.len()),
-        hasher: foldhash::fast::RandomState::default(),
+        ..Index::default()
     };
     let mut duplicate = vec![false; cards.len()];
     for (i, card) in cards.iter().enumerate() {
