@@ -8,7 +8,9 @@
 # of RUNS full `check --no-cache` runs, per binary: this tree's release
 # build and, with BEFORE=<carta binary>, that one, measured in turn. Each
 # row gives the best wall time and the best CPU time (user + system),
-# to a tenth of a millisecond.
+# to a tenth of a millisecond; a second table gives the median and the
+# slowest wall time of each kind, the re-check a designer waits for most
+# often and at worst, against the median full check.
 #
 #   BEFORE=OLD/carta RUNS=5 scripts/bench-edits.sh 20000
 set -euo pipefail
@@ -53,6 +55,13 @@ keep() {
     local k=$1 wall=$2 cpu=$3
     if [ -z "${best[$k]:-}" ] || [ "$wall" -lt "${best[$k]}" ]; then best[$k]=$wall; fi
     if [ -z "${cpu_best[$k]:-}" ] || [ "$cpu" -lt "${cpu_best[$k]}" ]; then cpu_best[$k]=$cpu; fi
+    walls[$k]+=" $wall"
+}
+
+# The median and the largest of the wall times kept under key $1: "p50 max".
+spread() {
+    tr ' ' '\n' <<< "${walls[$1]}" | sed '/^$/d' | sort -n | awk '{v[NR] = $1} END {
+        m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[NR] }'
 }
 
 # One edit of kind $1, run $2, to workspace $3 (not timed).
@@ -70,7 +79,7 @@ edit() {
     esac
 }
 
-declare -A best cpu_best
+declare -A best cpu_best walls
 for r in $(seq "$runs"); do
     for i in "${!bins[@]}"; do
         ws="$work/ws$i"
@@ -99,6 +108,22 @@ for kind in full nothing number effect name new deleted; do
     if [ "$kind" = full ]; then row="| full check (\`--no-cache\`) |"; else row="| $kind |"; fi
     for i in "${!bins[@]}"; do
         row+=" $(msec "${best[$kind$i]}") | $(pct "${best[$kind$i]}" "${best[full$i]}") | $(msec "${cpu_best[$kind$i]}") | $(pct "${cpu_best[$kind$i]}" "${cpu_best[full$i]}") |"
+    done
+    echo "$row"
+done
+
+echo
+head="| edit ($n cards, $runs runs; wall) |"
+rule="|---|"
+for l in "${labels[@]}"; do head+=" $l median | ÷ full median | $l slowest |"; rule+="---:|---:|---:|"; done
+echo "$head"
+echo "$rule"
+for kind in full nothing number effect name new deleted; do
+    if [ "$kind" = full ]; then row="| full check (\`--no-cache\`) |"; else row="| $kind |"; fi
+    for i in "${!bins[@]}"; do
+        read -r mid most < <(spread "$kind$i")
+        read -r full _ < <(spread "full$i")
+        row+=" $(msec "$mid") | $(pct "$mid" "$full") | $(msec "$most") |"
     done
     echo "$row"
 done
