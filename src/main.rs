@@ -3,6 +3,8 @@
 use std::ffi::{c_int, c_long};
 use std::io::Write;
 
+use clap::Parser;
+
 // A compiler allocates many small strings and tables per card; mimalloc
 // serves that pattern markedly faster than the system allocator.
 #[global_allocator]
@@ -15,6 +17,9 @@ unsafe extern "C" {
     /// without running its exit handlers.
     fn _exit(status: c_int) -> !;
 }
+
+/// `mi_option_purge_decommits` in mimalloc.h's `mi_option_t` (5 in v2 and v3).
+const MI_OPTION_PURGE_DECOMMITS: c_int = 5;
 
 /// `mi_option_purge_delay` in mimalloc.h's `mi_option_t` (15 in v2 and v3).
 const MI_OPTION_PURGE_DELAY: c_int = 15;
@@ -33,7 +38,18 @@ fn main() {
     // cost it a tenth of its time; a cold build gains no time from them.
     #[cfg(target_os = "linux")]
     let _ = rustix::thread::disable_transparent_huge_pages(true);
-    let code = carta::cli::main(&std::env::args_os().collect::<Vec<_>>());
+    let args: Vec<_> = std::env::args_os().collect();
+    // A process that runs round after round (`watch`, `serve`) hands freed
+    // memory back lazily (`MADV_FREE`): the system reclaims it when it
+    // needs it, and until then the next round reuses it without a page
+    // fault and the kernel clearing it again — a fifth of a round's CPU
+    // at 20,000 cards (docs/performance.md). A run of one command returns
+    // it at once, so that what it holds at its peak stays small.
+    if carta::cli::Cli::try_parse_from(&args).is_ok_and(|cli| cli.command.runs_until_stopped()) {
+        // SAFETY: as above, before any other thread exists.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DECOMMITS, 0) };
+    }
+    let code = carta::cli::main(&args);
     // The kernel takes the whole address space back at exit; mimalloc's
     // exit handler would first hand every freed page back to it, one
     // `madvise` at a time (0.3–0.6 ms of a 12 ms re-check). The only other

@@ -238,6 +238,15 @@ pub enum Command {
     Export(ExportArgs),
 }
 
+impl Command {
+    /// Whether the command runs until stopped, round after round (`watch`,
+    /// `serve`), rather than once.
+    #[must_use]
+    pub fn runs_until_stopped(&self) -> bool {
+        matches!(self, Command::Watch(_) | Command::Serve(_))
+    }
+}
+
 /// What `carta export` makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
@@ -585,4 +594,31 @@ pub struct ConvertArgs {
 /// `--base-url`, checked and ending in `/`.
 fn base_url(url: &str) -> Result<String, String> {
     crate::emit::images::base_url(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::Cli;
+
+    fn until_stopped(line: &str) -> bool {
+        let cli = Cli::try_parse_from(line.split_whitespace()).expect("a valid command line");
+        cli.command.runs_until_stopped()
+    }
+
+    #[test]
+    fn only_watch_and_serve_run_until_stopped() {
+        assert!(until_stopped("carta watch --serve"));
+        assert!(until_stopped("carta -C ws watch intrepidos"));
+        assert!(until_stopped("carta serve --open"));
+        for once in [
+            "carta check",
+            "carta build --no-cache",
+            "carta print intrepidos",
+            "carta deck check d.toml",
+        ] {
+            assert!(!until_stopped(once), "{once}");
+        }
+    }
 }
