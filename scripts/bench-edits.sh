@@ -99,31 +99,31 @@ done
 pct() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f%%", 100 * a / b}'; }
 # Microseconds as milliseconds, to a tenth.
 msec() { awk -v u="$1" 'BEGIN{printf "%.1f ms", u / 1000}'; }
-head="| edit ($n cards, best of $runs; wall, CPU) |"
-rule="|---|"
-for l in "${labels[@]}"; do head+=" $l | $l ÷ full | $l CPU | CPU ÷ full |"; rule+="---:|---:|---:|---:|"; done
-echo "$head"
-echo "$rule"
-for kind in full nothing number effect name new deleted; do
-    if [ "$kind" = full ]; then row="| full check (\`--no-cache\`) |"; else row="| $kind |"; fi
-    for i in "${!bins[@]}"; do
-        row+=" $(msec "${best[$kind$i]}") | $(pct "${best[$kind$i]}" "${best[full$i]}") | $(msec "${cpu_best[$kind$i]}") | $(pct "${cpu_best[$kind$i]}" "${cpu_best[full$i]}") |"
+# Prints a table: its title cell, each binary's header cells (`@` its
+# label), their rule, and the function giving a binary's cells of a row
+# (from the edit kind and the binary's index).
+table() {
+    local head="| $1 |" rule="|---|" row l kind i
+    for l in "${labels[@]}"; do head+=" ${2//@/$l} |"; rule+=$3; done
+    echo "$head"
+    echo "$rule"
+    for kind in full nothing number effect name new deleted; do
+        if [ "$kind" = full ]; then row="| full check (\`--no-cache\`) |"; else row="| $kind |"; fi
+        for i in "${!bins[@]}"; do row+=" $("$4" "$kind" "$i") |"; done
+        echo "$row"
     done
-    echo "$row"
-done
-
+}
+# The best wall and CPU times of kind $1 for binary $2, and their shares.
+best_cells() {
+    echo "$(msec "${best[$1$2]}") | $(pct "${best[$1$2]}" "${best[full$2]}") | $(msec "${cpu_best[$1$2]}") | $(pct "${cpu_best[$1$2]}" "${cpu_best[full$2]}")"
+}
+# The median wall time of kind $1 for binary $2, its share, and the slowest.
+spread_cells() {
+    local mid most full
+    read -r mid most < <(spread "$1$2")
+    read -r full _ < <(spread "full$2")
+    echo "$(msec "$mid") | $(pct "$mid" "$full") | $(msec "$most")"
+}
+table "edit ($n cards, best of $runs; wall, CPU)" "@ | @ ÷ full | @ CPU | CPU ÷ full" "---:|---:|---:|---:|" best_cells
 echo
-head="| edit ($n cards, $runs runs; wall) |"
-rule="|---|"
-for l in "${labels[@]}"; do head+=" $l median | ÷ full median | $l slowest |"; rule+="---:|---:|---:|"; done
-echo "$head"
-echo "$rule"
-for kind in full nothing number effect name new deleted; do
-    if [ "$kind" = full ]; then row="| full check (\`--no-cache\`) |"; else row="| $kind |"; fi
-    for i in "${!bins[@]}"; do
-        read -r mid most < <(spread "$kind$i")
-        read -r full _ < <(spread "full$i")
-        row+=" $(msec "$mid") | $(pct "$mid" "$full") | $(msec "$most") |"
-    done
-    echo "$row"
-done
+table "edit ($n cards, $runs runs; wall)" "@ median | ÷ full median | @ slowest" "---:|---:|---:|" spread_cells
