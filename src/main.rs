@@ -42,9 +42,10 @@ fn main() {
     // A process that runs round after round (`watch`, `serve`) hands freed
     // memory back lazily (`MADV_FREE`): the system reclaims it when it
     // needs it, and until then the next round reuses it without a page
-    // fault and the kernel clearing it again — a fifth of a round's CPU
-    // at 20,000 cards (docs/performance.md). A run of one command returns
-    // it at once, so that what it holds at its peak stays small.
+    // fault and the kernel clearing it again — a fifth to a third of a
+    // round's CPU at 20,000 cards (docs/performance.md). A run of one
+    // command returns it at once, so that what it holds at its peak stays
+    // small.
     if carta::cli::Cli::try_parse_from(&args).is_ok_and(|cli| cli.command.runs_until_stopped()) {
         // SAFETY: as above, before any other thread exists.
         unsafe { mi_option_set(MI_OPTION_PURGE_DECOMMITS, 0) };
