@@ -3,8 +3,6 @@
 use std::ffi::{c_int, c_long};
 use std::io::Write;
 
-use clap::Parser;
-
 // A compiler allocates many small strings and tables per card; mimalloc
 // serves that pattern markedly faster than the system allocator.
 #[global_allocator]
@@ -46,11 +44,16 @@ fn main() {
     // round's CPU at 20,000 cards (docs/performance.md). A run of one
     // command returns it at once, so that what it holds at its peak stays
     // small.
-    if carta::cli::Cli::try_parse_from(&args).is_ok_and(|cli| cli.command.runs_until_stopped()) {
-        // SAFETY: as above, before any other thread exists.
-        unsafe { mi_option_set(MI_OPTION_PURGE_DECOMMITS, 0) };
-    }
-    let code = carta::cli::main(&args);
+    let code = match carta::cli::parse(&args) {
+        Ok(cli) => {
+            if cli.command.runs_until_stopped() {
+                // SAFETY: as above, before any other thread exists.
+                unsafe { mi_option_set(MI_OPTION_PURGE_DECOMMITS, 0) };
+            }
+            carta::cli::run(cli)
+        }
+        Err(code) => code,
+    };
     // The kernel takes the whole address space back at exit; mimalloc's
     // exit handler would first hand every freed page back to it, one
     // `madvise` at a time (0.3–0.6 ms of a 12 ms re-check). The only other

@@ -9,4 +9,4 @@ pub use args::{
     Cli, Color, Command, ConvertArgs, ConvertTo, DeckCommand, ExportArgs, ExportFormat, Global,
     I18nCommand, ListBy, MessageFormat, PrintArgs, ServeArgs, WatchArgs,
 };
-pub use run::{main, run};
+pub use run::{parse, run};

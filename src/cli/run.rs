@@ -13,15 +13,20 @@ use crate::commands::{self, ColorChoice, CommandError, Output, Report};
 use crate::decklist::NameBy;
 use crate::diag::Format;
 
-/// Parses the command line and runs it. A usage error under
-/// `--message-format json` is one JSON object on stdout (`cli::usage`,
-/// exit 2), as every other error that stops a command; help and version
-/// stay clap's text, and so does a usage error in human output.
-pub fn main(args: &[std::ffi::OsString]) -> u8 {
+/// Parses the command line: the command to [`run`], or the exit code of
+/// a line that does not parse, once its error is printed. A usage error
+/// under `--message-format json` is one JSON object on stdout
+/// (`cli::usage`, exit 2), as every other error that stops a command;
+/// help and version stay clap's text (and exit here), and so does a usage
+/// error in human output.
+///
+/// # Errors
+/// The exit code when the line does not parse.
+pub fn parse(args: &[std::ffi::OsString]) -> Result<Cli, u8> {
     match Cli::try_parse_from(args) {
-        Ok(cli) => run(cli),
+        Ok(cli) => Ok(cli),
         Err(e) if e.use_stderr() && wants_json(&args[1.min(args.len())..]) => {
-            Output::new(Format::Json, ColorChoice::Never, false, false).finish(Err(usage(&e)))
+            Err(Output::new(Format::Json, ColorChoice::Never, false, false).finish(Err(usage(&e))))
         }
         Err(e) => e.exit(),
     }
