@@ -200,10 +200,7 @@ impl GameCatalog {
         } = served;
         let translated = translations
             .into_iter()
-            .map(|(tag, game, faces)| {
-                let summary = summary(&game, faces.cards);
-                (tag, summary)
-            })
+            .map(|(tag, game, faces)| (tag, summary(&game, faces.cards)))
             .collect();
         GameCatalog {
             summary: summary(&game, cards),

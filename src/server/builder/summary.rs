@@ -85,10 +85,7 @@ fn card(game: &Game, i: usize, facets: &[Facet], face: Option<Face>) -> Value {
             text.push_str(&format!("{}\n{}\n", f.field, f.title));
         }
     }
-    let (width, height) = (
-        face.as_ref().map(|f| f.size.width),
-        face.as_ref().map(|f| f.size.height),
-    );
+    let size = face.as_ref().map(|f| f.size);
     let mut card = Map::new();
     card.insert("id".into(), c.id.clone().into());
     card.insert("kind".into(), c.kind.clone().into());
@@ -98,8 +95,8 @@ fn card(game: &Game, i: usize, facets: &[Facet], face: Option<Face>) -> Value {
     card.insert("limits".into(), limits(game, i).into());
     card.insert("values".into(), values.into());
     card.insert("face".into(), face.map(|f| f.html).into());
-    card.insert("width".into(), width.into());
-    card.insert("height".into(), height.into());
+    card.insert("width".into(), size.map(|s| s.width).into());
+    card.insert("height".into(), size.map(|s| s.height).into());
     Value::Object(card)
 }
 

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::super::display::{self, FaceField, LabelPattern};
-use super::super::documents::{PathStep, REF_KEYWORD, normalize, percent_decode};
 use super::{GameSchemas, KindSchema, Marks, RefPattern, Visit, ref_kinds};
+use crate::validate::display::{self, FaceField, LabelPattern};
+use crate::validate::documents::{PathStep, REF_KEYWORD, normalize, percent_decode};
 
 impl GameSchemas {
     /// Where the schema of kind `k` marks card references and labelled
