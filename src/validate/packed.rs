@@ -24,6 +24,14 @@ impl PackedFields {
         rmp_serde::from_slice(&self.0).expect("packed by `PackedFields::pack`")
     }
 
+    /// Whether a key or string of the fields may hold the ASCII character
+    /// `c`: `false` only when no byte of the encoding is `c` (an ASCII
+    /// byte in UTF-8 is always that character).
+    pub fn may_hold(&self, c: u8) -> bool {
+        debug_assert!(c.is_ascii());
+        self.0.contains(&c)
+    }
+
     /// The encoded map, as a bundle record's `fields` holds it.
     pub fn bytes(&self) -> &[u8] {
         &self.0
@@ -54,10 +62,104 @@ impl<'de> serde::Deserialize<'de> for PackedFields {
         }
         let packed = d.deserialize_byte_buf(Bytes)?;
         // `unpack` trusts what `pack` made; bytes from elsewhere (a cache
-        // entry) must be such a map, or they are refused here.
-        rmp_serde::from_slice::<Map<String, Value>>(&packed.0)
+        // entry) must be such a map, or they are refused here. Walked, not
+        // unpacked: a rebuild decodes every card's entry, and building
+        // each map only to drop it was a tenth of the rebuild.
+        rmp_serde::from_slice::<Fields>(&packed.0)
             .map_err(|_| serde::de::Error::custom("packed fields that are not a map of fields"))?;
         Ok(packed)
+    }
+}
+
+/// A map of fields, checked without being built: it accepts what
+/// `Map<String, Value>` accepts, but for byte strings (which `pack`
+/// never writes), so whatever it accepts [`PackedFields::unpack`]s.
+struct Fields;
+
+/// A field's value, checked as [`Fields`] is.
+struct Field;
+
+/// A map key: a string.
+struct Key;
+
+impl<'de> serde::Deserialize<'de> for Fields {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Top;
+        impl<'de> serde::de::Visitor<'de> for Top {
+            type Value = Fields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of fields")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Fields, A::Error> {
+                Check.visit_map(map).map(|()| Fields)
+            }
+        }
+        d.deserialize_map(Top)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Field {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Check).map(|()| Field)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Key {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Str;
+        impl serde::de::Visitor<'_> for Str {
+            type Value = Key;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Key, E> {
+                Ok(Key)
+            }
+        }
+        d.deserialize_str(Str)
+    }
+}
+
+/// The visitor behind [`Fields`] and [`Field`]: the shapes a JSON value
+/// takes, each visited and dropped.
+struct Check;
+
+impl<'de> serde::de::Visitor<'de> for Check {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(Check)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element::<Field>()?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_entry::<Key, Field>()?.is_some() {}
+        Ok(())
     }
 }
 
@@ -67,7 +169,9 @@ mod tests {
 
     #[test]
     fn packed_fields_round_trip_through_a_cache_entry_and_refuse_other_bytes() {
-        let Value::Object(map) = serde_json::json!({"a": 1, "b": ["x"]}) else {
+        let Value::Object(map) = serde_json::json!({
+            "a": 1, "b": ["x", -3, 2.5, true, {"c": [[]]}], "big": u64::MAX, "t": "Guardião"
+        }) else {
             unreachable!()
         };
         let packed = PackedFields::pack(&map);
@@ -76,8 +180,16 @@ mod tests {
             rmp_serde::from_slice::<PackedFields>(&stored).unwrap(),
             packed
         );
-        // bytes that are MessagePack but not a map, and a map cut short
-        for bad in [rmp_serde::to_vec(&1).unwrap(), packed.bytes()[..3].to_vec()] {
+        // bytes that are MessagePack but not a map, a map cut short, an
+        // integer key deep inside, a byte string as a value, and a string
+        // that is not UTF-8
+        for bad in [
+            rmp_serde::to_vec(&1).unwrap(),
+            packed.bytes()[..3].to_vec(),
+            vec![0x81, 0xa1, b'a', 0x81, 0x01, 0x02],
+            vec![0x81, 0xa1, b'k', 0xc4, 0x01, b'x'],
+            vec![0x81, 0xa1, b'k', 0xa1, 0xff],
+        ] {
             let stored = rmp_serde::to_vec(&serde_bytes_of(&bad)).unwrap();
             assert!(rmp_serde::from_slice::<PackedFields>(&stored).is_err());
         }
