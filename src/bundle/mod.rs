@@ -61,8 +61,8 @@ pub use numbers::{
     INDEX_ENTRY_LEN, MAGIC, MAX_BLOCK, MAX_DEPTH, MAX_INFLATE_RATIO,
 };
 pub use read::Bundle;
-pub(crate) use record::PackedRecord;
 pub use record::{Card, CardRecord, CardRef, DeckRecord, Translated};
+pub(crate) use record::{PackedRecord, packed_map};
 pub use summary::summary;
 pub use texts::{GameTexts, ManifestTexts, Markup, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};

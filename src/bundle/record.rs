@@ -49,6 +49,16 @@ pub(crate) struct PackedRecord<'a> {
     pub(crate) i18n: Option<&'a Translated>,
 }
 
+/// A card's packed fields as a borrowed map, checked whole once as a
+/// bundle record's `fields` are; `None` when a bundle could not hold them
+/// (a field nested deeper than [`MAX_DEPTH`](super::MAX_DEPTH)), for the
+/// caller to unpack instead.
+pub(crate) fn packed_map(fields: &PackedFields) -> Option<MapRef<'_>> {
+    let mut c = Cursor::new(fields.bytes());
+    let map = c.fields(&[], super::MAX_DEPTH).ok()?;
+    c.at_end().then_some(map)
+}
+
 /// A card's translations: language → dotted field path → text.
 pub type Translated = BTreeMap<String, BTreeMap<String, String>>;
 

@@ -129,8 +129,7 @@ impl PackedRecord<'_> {
     /// # Errors
     /// When a field nests deeper than [`MAX_DEPTH`], or encoding fails.
     pub(crate) fn write(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        let mut check = super::view::Cursor::new(self.fields.bytes());
-        if check.fields(&[], MAX_DEPTH).is_err() {
+        if super::packed_map(self.fields).is_none() {
             // Which field: the unpacked map says.
             check_depth(self.id, &self.fields.unpack())?;
         }

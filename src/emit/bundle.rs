@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use super::fields::Fields;
 use super::{EmitError, Emitter, Stage};
 use crate::bundle::{self, BlockKey, DeckRecord, Deflated, PackedRecord, SourceHash};
 use crate::deck::DeckFile;
@@ -113,19 +114,19 @@ fn card_texts(game: &Game) -> (Vec<bundle::Translated>, bundle::Markup) {
     let per_card: Vec<_> = cards
         .par_iter()
         .map(|card| {
-            let fields = card.all_fields();
+            let fields = Fields::of(card);
             let names = text_fields
                 .get(card.kind.as_str())
                 .map_or(&[][..], Vec::as_slice);
             let texts: BTreeMap<String, Value> = names
                 .iter()
                 .filter_map(|field| {
-                    let text = fields.get(field)?.as_str()?;
+                    let text = fields.str(field)?;
                     Some((field.clone(), stored(&markup::parse_in(m, text))?))
                 })
                 .collect();
             let marked = (!texts.is_empty()).then(|| (card.id.clone(), texts));
-            (card_translations(game, card, fields), marked)
+            (card_translations(game, card), marked)
         })
         .collect();
     let mut markup = bundle::Markup::new();
@@ -137,20 +138,17 @@ fn card_texts(game: &Game) -> (Vec<bundle::Translated>, bundle::Markup) {
     (translated, markup)
 }
 
-/// One card's translations (language → dotted field → text), from its
-/// unpacked `fields`.
-fn card_translations(
-    game: &Game,
-    card: &RawCard,
-    fields: Cow<'_, serde_json::Map<String, Value>>,
-) -> bundle::Translated {
+/// One card's translations (language → dotted field → text).
+fn card_translations(game: &Game, card: &RawCard) -> bundle::Translated {
     let catalogs = &game.i18n.catalogs;
     let mut out = bundle::Translated::new();
-    if catalogs.is_empty() {
+    let scope = Scope::Card(card.id.clone());
+    // Most cards of a large game have no translation: their fields are
+    // not unpacked to find what a translation could name.
+    if !catalogs.iter().any(|c| c.has_scope(&scope)) {
         return out;
     }
-    let strings = game.i18n.sources.card_strings_in(card, fields.into_owned());
-    let scope = Scope::Card(card.id.clone());
+    let strings = game.i18n.sources.card_strings(card);
     for catalog in catalogs {
         let texts: BTreeMap<String, String> = strings
             .iter()

@@ -76,6 +76,15 @@ impl Catalog {
     pub fn get(&self, key: &Key) -> Option<&Entry> {
         self.entries.get(key)
     }
+
+    /// Whether any entry belongs to `scope`.
+    pub fn has_scope(&self, scope: &Scope) -> bool {
+        let first = Key::new(scope.clone(), "");
+        self.entries
+            .range(first..)
+            .next()
+            .is_some_and(|(k, _)| k.scope == *scope)
+    }
 }
 
 type Table<'a> = DeTable<'a>;

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{Key, LABELS_KEYWORD, Scope, TRANSLATE_KEYWORD};
 use crate::config::Manifest;
@@ -140,24 +140,11 @@ impl Sources {
     /// A card's translatable strings: (dotted path, text, whether it is the
     /// name), `name` first.
     pub fn card_strings(&self, card: &RawCard) -> Vec<(String, String, bool)> {
-        if !self.kinds.contains_key(&card.kind) {
-            return vec![("name".to_owned(), card.name.clone(), true)];
-        }
-        self.card_strings_in(card, card.all_fields().into_owned())
-    }
-
-    /// [`Sources::card_strings`] of `card` whose fields, unpacked already
-    /// by the caller, are `fields`.
-    pub fn card_strings_in(
-        &self,
-        card: &RawCard,
-        fields: Map<String, Value>,
-    ) -> Vec<(String, String, bool)> {
         let mut out = vec![("name".to_owned(), card.name.clone(), true)];
         let Some(paths) = self.kinds.get(&card.kind) else {
             return out;
         };
-        let root = Value::Object(fields);
+        let root = Value::Object(card.all_fields().into_owned());
         let mut found = BTreeSet::new();
         for pattern in &paths.translate {
             collect(&root, pattern, &mut Vec::new(), &mut |path, text| {

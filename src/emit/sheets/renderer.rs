@@ -22,6 +22,7 @@ use super::view::{CardView, GameView};
 use super::{Inputs, Print, card_box, display, layout, spans};
 use crate::config::{ArtMode, PrintSettings};
 use crate::diag::{Diagnostic, SourceMap};
+use crate::emit::fields::Fields;
 use crate::game::Game;
 use crate::load::Jail;
 use crate::validate::RawCard;
@@ -158,15 +159,20 @@ impl<'g> Renderer<'g> {
         let checked: Vec<(Vec<Diagnostic>, ArtValues<'_>)> = prints
             .par_iter()
             .map(|p| {
-                let fields = p.card.all_fields();
                 let mut found = Vec::new();
-                check_tokens(sources, jail, p.card, &fields, &self.icons, &mut found);
+                // Only fields holding a `{` can hold a token: the others
+                // (most cards) are not unpacked to be walked.
+                if p.card.packed.as_ref().is_none_or(|f| f.may_hold(b'{')) {
+                    let fields = p.card.all_fields();
+                    check_tokens(sources, jail, p.card, &fields, &self.icons, &mut found);
+                }
+                let fields = Fields::of(p.card);
                 let art = self
                     .art_fields
                     .get(&p.card.kind)
                     .into_iter()
                     .flatten()
-                    .filter_map(|f| Some((f.as_str(), fields.get(f)?.clone())))
+                    .filter_map(|f| Some((f.as_str(), fields.json(f)?)))
                     .collect();
                 (found, art)
             })

@@ -1,0 +1,89 @@
+//! A card's fields as an emitter reads a few of them by name: borrowed
+//! from the card's packed bytes, without building the map of every field.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::bundle::{self, MapRef};
+use crate::validate::RawCard;
+
+/// A card's fields, read one at a time.
+pub(crate) enum Fields<'a> {
+    /// Its packed fields, read in place.
+    Packed(MapRef<'a>),
+    /// Its fields as a map: a card that keeps them unpacked, or whose
+    /// packed fields a bundle could not hold.
+    Json(Cow<'a, Map<String, Value>>),
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of `card`.
+    pub(crate) fn of(card: &'a RawCard) -> Self {
+        match card.packed.as_ref().and_then(bundle::packed_map) {
+            Some(map) => Fields::Packed(map),
+            None => Fields::Json(card.all_fields()),
+        }
+    }
+
+    /// Field `key`, if it is a string.
+    pub(crate) fn str(&self, key: &str) -> Option<&str> {
+        match self {
+            // Packed fields' strings are UTF-8 (packed from Rust strings,
+            // or checked when a cache entry is decoded), so reading one
+            // cannot fail.
+            Fields::Packed(map) => map.get(key).ok()??.as_str(),
+            Fields::Json(map) => map.get(key)?.as_str(),
+        }
+    }
+
+    /// Field `key`, as JSON.
+    pub(crate) fn json(&self, key: &str) -> Option<Value> {
+        match self {
+            Fields::Packed(map) => map.get(key).ok()??.to_json().ok(),
+            Fields::Json(map) => map.get(key).cloned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::PackedFields;
+
+    fn card(fields: &Value, packed: bool) -> RawCard {
+        let fields = fields.as_object().unwrap().clone();
+        RawCard {
+            id: "c".into(),
+            kind: "k".into(),
+            name: "C".into(),
+            copies: None,
+            packed: packed.then(|| PackedFields::pack(&fields)),
+            fields: if packed { Map::new() } else { fields },
+            file: crate::diag::FileId(0),
+            header: 0..0,
+            id_span: 0..0,
+            refs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn packed_fields_read_in_place_as_their_map_reads() {
+        let fields = serde_json::json!({
+            "effect": "Causa {dano} 2", "power": 3, "art": {"src": "a.png", "w": 2.5},
+            "tags": ["x", "Guardião"]
+        });
+        for packed in [true, false] {
+            let card = card(&fields, packed);
+            let read = Fields::of(&card);
+            assert_eq!(matches!(read, Fields::Packed(_)), packed);
+            assert_eq!(read.str("effect"), Some("Causa {dano} 2"));
+            assert_eq!(read.str("power"), None, "not a string");
+            assert_eq!(read.str("missing"), None);
+            for key in ["power", "art", "tags", "effect"] {
+                assert_eq!(read.json(key).as_ref(), fields.get(key), "{key}");
+            }
+            assert_eq!(read.json("missing"), None);
+        }
+    }
+}
