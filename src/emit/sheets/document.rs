@@ -210,9 +210,12 @@ impl<'a> Document<'_, 'a> {
             .collect();
         let grid_keys: Vec<reuse::Key> = self.grids.iter().map(reuse::key_of_debug).collect();
         let mut failures = Failures::default();
-        if let Some(cache) = cache.as_mut() {
+        // Every print's key in one pass on every core: a pass per batch
+        // cost more in waking the cores than it saved.
+        let keys = cache.as_mut().map_or_else(Vec::new, |cache| {
             cache.wrote(buf.len());
-        }
+            cache.keys(self.prints, &arts.iter().collect::<Vec<_>>())
+        });
         for (b, batch) in sheets.chunks(SHEETS_PER_BATCH).enumerate() {
             let numbers = &cover.sheets[b * SHEETS_PER_BATCH..];
             let first = batch[0].slots[0].0;
@@ -235,7 +238,7 @@ impl<'a> Document<'_, 'a> {
                     self.write_batch_cached(
                         renderer,
                         ins,
-                        cache,
+                        (cache, &keys[first..end]),
                         (batch, numbers),
                         &sheet_out,
                         outs,
@@ -284,13 +287,12 @@ impl<'a> Document<'_, 'a> {
         &self,
         renderer: &Renderer<'_>,
         (prints, art): (&[Print<'a>], &[&BTreeMap<String, String>]),
-        cache: &mut FaceCache,
+        (cache, keys): (&mut FaceCache, &[reuse::Key]),
         (batch, numbers): (&[Sheet], &[SheetEntry]),
         to: &SheetOut<'_>,
         (out, failures): (&mut dyn Write, &mut Failures<'a>),
     ) -> io::Result<()> {
         let first = to.first;
-        let keys = cache.keys(prints, art);
         let cards = |sheet: &Sheet| -> Vec<reuse::Key> {
             sheet.slots.iter().map(|&(p, _)| keys[p - first]).collect()
         };
@@ -318,7 +320,7 @@ impl<'a> Document<'_, 'a> {
             }
         }
         let mut rendered =
-            reuse::render_batch(renderer, self.game, (prints, art, &keys), &needed, cache);
+            reuse::render_batch(renderer, self.game, (prints, art, keys), &needed, cache);
         for (i, r) in rendered.iter_mut().enumerate() {
             failures.add(self.prints[first + i].card, r);
         }

@@ -483,14 +483,24 @@ pub(super) fn render_batch(
     needed: &[bool],
     cache: &mut FaceCache,
 ) -> Vec<Rendered> {
+    let empty = |p: &Print<'_>| {
+        let size = renderer.card_box(&p.card.kind);
+        Rendered::reused(String::new(), String::new(), size)
+    };
+    cache.pending.clear();
+    if !needed.contains(&true) {
+        // Every sheet of the batch is copied whole: the other cores are
+        // not woken for nothing (a rebuild's batches are mostly such).
+        return prints.iter().map(empty).collect();
+    }
     let cache_ref = &*cache;
     let made: Vec<(Rendered, Option<ReadCards>)> = (prints, images, keys, needed)
         .into_par_iter()
         .map(|(p, im, key, &needed)| {
-            let size = renderer.card_box(&p.card.kind);
             if !needed {
-                return (Rendered::reused(String::new(), String::new(), size), None);
+                return (empty(p), None);
             }
+            let size = renderer.card_box(&p.card.kind);
             if let Some((face, back, read)) = cache_ref.old_faces(key, game) {
                 return (Rendered::reused(face, back, size), Some(read));
             }
@@ -500,7 +510,6 @@ pub(super) fn render_batch(
             (r, keep.then_some(read))
         })
         .collect();
-    cache.pending.clear();
     made.into_iter()
         .zip(keys)
         .map(|((r, read), key)| {
