@@ -115,6 +115,10 @@ fn hasher(seed: u64) -> Fold {
 
 type Fold = foldhash::fast::FoldHasher<'static>;
 
+/// The hasher of the maps keyed by a [`Key`]: a key is a hash already, so
+/// foldhash's fast one (`std`'s `SipHash` was a fortieth of a rebuild).
+type ByKey = foldhash::fast::RandomState;
+
 fn key_of(write: impl Fn(&mut Fold)) -> Key {
     let mut keys = [0; 2];
     for (seed, key) in (1..).zip(keys.iter_mut()) {
@@ -239,17 +243,17 @@ pub(super) struct FaceCache {
     /// What this build's output holds so far.
     new: Index,
     /// The cards of `new` (an entry per card, where it is first placed).
-    placed: HashSet<Key>,
+    placed: HashSet<Key, ByKey>,
     /// The cards this batch rendered or took from the old output, by key:
     /// the cards they read.
-    pending: HashMap<Key, ReadCards>,
+    pending: HashMap<Key, ReadCards, ByKey>,
 }
 
 /// The last build's output and what its index says of it.
 struct Old {
     output: File,
-    cards: HashMap<Key, Slot>,
-    sheets: HashMap<Key, Part>,
+    cards: HashMap<Key, Slot, ByKey>,
+    sheets: HashMap<Key, Part, ByKey>,
 }
 
 /// A sheet of the last output that serves as it is: its bytes, checked.
@@ -286,8 +290,8 @@ impl FaceCache {
             folder,
             name: at.name.to_owned(),
             new: Index::default(),
-            placed: HashSet::new(),
-            pending: HashMap::new(),
+            placed: HashSet::default(),
+            pending: HashMap::default(),
         })
     }
 
@@ -527,8 +531,8 @@ pub(super) fn render_batch(
 /// inputs changed (or another card they read). Held in memory only.
 #[derive(Debug, Default)]
 pub struct FaceMemo {
-    last: HashMap<Key, Remembered>,
-    this: HashMap<Key, Remembered>,
+    last: HashMap<Key, Remembered, ByKey>,
+    this: HashMap<Key, Remembered, ByKey>,
 }
 
 /// One remembered face and back, with the other cards they read.
