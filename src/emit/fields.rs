@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::bundle::{self, MapRef};
+use crate::bundle::{self, MapRef, ValueRef};
 use crate::validate::RawCard;
 
 /// A card's fields, read one at a time.
@@ -37,12 +37,42 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// Calls `f` with every string the fields hold (not their keys), in
+    /// order, each field's depth first.
+    pub(crate) fn strings(&self, f: &mut impl FnMut(&str)) {
+        match self {
+            Fields::Packed(map) => map.iter().flatten().for_each(|(_, v)| packed_strings(v, f)),
+            Fields::Json(map) => map.values().for_each(|v| json_strings(v, f)),
+        }
+    }
+
     /// Field `key`, as JSON.
     pub(crate) fn json(&self, key: &str) -> Option<Value> {
         match self {
             Fields::Packed(map) => map.get(key).ok()??.to_json().ok(),
             Fields::Json(map) => map.get(key).cloned(),
         }
+    }
+}
+
+/// [`Fields::strings`] of one packed value (nesting at most
+/// [`MAX_DEPTH`](crate::bundle::MAX_DEPTH) levels, as checked).
+fn packed_strings(v: ValueRef<'_>, f: &mut impl FnMut(&str)) {
+    match v {
+        ValueRef::Str(s) => f(s),
+        ValueRef::Array(items) => items.iter().flatten().for_each(|i| packed_strings(i, f)),
+        ValueRef::Map(map) => map.iter().flatten().for_each(|(_, i)| packed_strings(i, f)),
+        _ => {}
+    }
+}
+
+/// [`Fields::strings`] of one value of a map.
+fn json_strings(v: &Value, f: &mut impl FnMut(&str)) {
+    match v {
+        Value::String(s) => f(s),
+        Value::Array(items) => items.iter().for_each(|i| json_strings(i, f)),
+        Value::Object(map) => map.values().for_each(|i| json_strings(i, f)),
+        _ => {}
     }
 }
 
@@ -84,6 +114,9 @@ mod tests {
                 assert_eq!(read.json(key).as_ref(), fields.get(key), "{key}");
             }
             assert_eq!(read.json("missing"), None);
+            let mut strings = Vec::new();
+            read.strings(&mut |s| strings.push(s.to_owned()));
+            assert_eq!(strings, ["Causa {dano} 2", "a.png", "x", "Guardião"]);
         }
     }
 }

@@ -17,7 +17,7 @@ pub mod cgs;
 pub mod chromium;
 pub mod clients;
 pub mod cockatrice;
-mod fields;
+pub(crate) mod fields;
 pub mod fit;
 pub mod images;
 pub mod pdf;

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::{play, save};
 use crate::config::rules::RuleSeverity;
+use crate::emit::fields::Fields;
 use crate::emit::sheets::Face;
 use crate::game::Game;
 use crate::rules::RuleSet;
@@ -73,15 +74,19 @@ fn card(game: &Game, i: usize, facets: &[Facet], face: Option<Face>) -> Value {
         .filter(|z| z.accepts[i])
         .map(|z| z.id.as_str())
         .collect();
-    let fields = Value::Object(c.all_fields().into_owned());
+    // Read in place: a watch round summarizes every card again.
+    let fields = Fields::of(c);
     let values: Map<String, Value> = facets
         .iter()
-        .filter_map(|f| Some((f.field.clone(), fields.get(&f.field)?.clone())))
+        .filter_map(|f| Some((f.field.clone(), fields.json(&f.field)?)))
         .collect();
     let mut text = String::new();
-    collect_text(&fields, &mut text);
+    fields.strings(&mut |s| {
+        text.push_str(s);
+        text.push('\n');
+    });
     for f in facets.iter().filter(|f| f.kind == "boolean") {
-        if fields.get(&f.field) == Some(&Value::Bool(true)) {
+        if fields.json(&f.field) == Some(Value::Bool(true)) {
             text.push_str(&format!("{}\n{}\n", f.field, f.title));
         }
     }
@@ -119,19 +124,6 @@ fn limits(game: &Game, card: usize) -> Map<String, Value> {
         .filter(|(_, zones)| !zones.is_empty())
         .map(|(set, zones)| (set, Value::Object(zones)))
         .collect()
-}
-
-/// Every string of a card's fields, for searching its text.
-fn collect_text(v: &Value, out: &mut String) {
-    match v {
-        Value::String(s) => {
-            out.push_str(s);
-            out.push('\n');
-        }
-        Value::Array(items) => items.iter().for_each(|i| collect_text(i, out)),
-        Value::Object(map) => map.values().for_each(|i| collect_text(i, out)),
-        _ => {}
-    }
 }
 
 /// The facets of a game: every top-level field of a kind's schema that is
