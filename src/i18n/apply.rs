@@ -57,6 +57,11 @@ pub fn localize<'a>(
     });
     for card in &mut out.cards {
         let scope = Scope::Card(card.id.clone());
+        // A card the catalog does not name stays as it is, its fields not
+        // unpacked and packed again (most cards of a large game).
+        if !catalog.has_scope(&scope) {
+            continue;
+        }
         let strings = sources.card_strings(card);
         if let Some(t) = text(&Key::new(scope.clone(), "name")) {
             card.name = t;
