@@ -183,7 +183,8 @@ pub(super) fn in_language(
         );
         return None;
     }
-    let (localized, untranslated) = game.localized(lang, sources);
+    let localized = game.localized(lang, sources);
+    let untranslated = game.untranslated(lang, sources);
     let notes = language_report(&localized, &m.language, &untranslated);
     Some((localized, notes))
 }

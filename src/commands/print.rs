@@ -146,10 +146,9 @@ fn check_fit(
     if langs.is_empty() {
         return Ok((checked, 1));
     }
-    // Read again for the texts the sheets printed; its problems were reported.
-    let sources = game::translatable(ws, game, &mut Diagnostics::new())?;
     for lang in &langs {
-        let (localized, _) = game.localized(lang, &sources);
+        // Its strings are read only where it has catalogs, and then it has them.
+        let localized = game.localized(lang, &game.i18n.sources);
         let about = format!("the `{lang}` sheets of `{}`", set.stem);
         let folder = folder.join(lang);
         let sheets = fit::Staged {

@@ -4,7 +4,7 @@
 
 use crate::diag::{Diagnostics, Severity};
 use crate::emit::sheets::{self, FaceMemo, Faces, Inputs};
-use crate::game::{self, Game};
+use crate::game::Game;
 use crate::load::{LoadError, Workspace};
 use crate::server::{Catalog, Served};
 
@@ -31,7 +31,7 @@ pub(super) fn catalog_of(
         let faces = sheets::faces(at, &game, &inputs, memo.as_deref_mut(), &mut found);
         diags.extend(found);
         if diags.error_count() == before {
-            let translations = translations(ws, &game, &inputs, memo.as_deref_mut())?;
+            let translations = translations(ws, &game, &inputs, memo.as_deref_mut());
             served.push(Served {
                 game,
                 faces,
@@ -50,19 +50,17 @@ pub(super) fn catalog_of(
 /// left out: its problems are those of `carta print --lang`, which
 /// reports them.
 fn translations(
-    ws: &mut Workspace,
+    ws: &Workspace,
     game: &Game,
     inputs: &Inputs,
     mut memo: Option<&mut FaceMemo>,
-) -> Result<Vec<(String, Game, Faces)>, LoadError> {
+) -> Vec<(String, Game, Faces)> {
     let m = &game.manifest.manifest;
-    if m.translations.is_empty() {
-        return Ok(Vec::new());
-    }
-    let sources = game::translatable(ws, game, &mut Diagnostics::new())?;
     let mut out = Vec::new();
     for tag in m.translations.iter().filter(|t| **t != m.language) {
-        let (localized, _) = game.localized(tag, &sources);
+        // A game without catalogs is localized without reading its
+        // strings, and one with them has them: nothing to read again.
+        let localized = game.localized(tag, &game.i18n.sources);
         let mut found = Vec::new();
         let at = (ws.jail(), &ws.sources);
         let faces = sheets::faces(at, &localized, inputs, memo.as_deref_mut(), &mut found);
@@ -70,7 +68,7 @@ fn translations(
             out.push((tag.clone(), localized, faces));
         }
     }
-    Ok(out)
+    out
 }
 
 /// Opens `url` in the desktop's browser; when there is none to open, or

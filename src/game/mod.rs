@@ -60,14 +60,31 @@ impl Game {
         &self.manifest.manifest.id
     }
 
+    /// The catalog of `lang`, unless it is the game's own language.
+    fn catalog_of(&self, lang: &str) -> Option<&i18n::Catalog> {
+        (lang != self.manifest.manifest.language)
+            .then(|| self.i18n.catalog(lang))
+            .flatten()
+    }
+
+    /// The keys of the strings of `sources` ([`translatable`]) that keep
+    /// their source text in `lang`.
+    pub fn untranslated(&self, lang: &str, sources: &i18n::Sources) -> Vec<String> {
+        i18n::untranslated(
+            lang,
+            &self.manifest.manifest,
+            sources,
+            self.catalog_of(lang),
+        )
+    }
+
     /// The game in `lang` (its own language or one of its translations):
     /// every translated string put in, the source text where a translation
-    /// is missing; and the keys of what kept its source text.
-    /// `sources` are its translatable strings ([`translatable`]).
-    pub fn localized(&self, lang: &str, sources: &i18n::Sources) -> (Game, Vec<String>) {
-        let catalog = (lang != self.manifest.manifest.language)
-            .then(|| self.i18n.catalog(lang))
-            .flatten();
+    /// is missing. `sources` are its translatable strings
+    /// ([`translatable`]), read only where it has a catalog.
+    #[must_use]
+    pub fn localized(&self, lang: &str, sources: &i18n::Sources) -> Game {
+        let catalog = self.catalog_of(lang);
         let l = i18n::localize(
             lang,
             &self.manifest.manifest,
@@ -77,7 +94,7 @@ impl Game {
         );
         // Relinking the same ids reports nothing new.
         let pool = link(l.cards, &mut Diagnostics::new());
-        let game = Game {
+        Game {
             manifest: LoadedManifest {
                 manifest: l.manifest,
                 ..self.manifest.clone()
@@ -90,8 +107,7 @@ impl Game {
             templates: self.templates.clone(),
             reused_files: 0,
             cached: false,
-        };
-        (game, l.untranslated)
+        }
     }
 }
 

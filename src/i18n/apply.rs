@@ -16,14 +16,11 @@ pub struct Localized {
     pub manifest: Manifest,
     /// The cards with translated names and fields, in pool order.
     pub cards: Vec<RawCard>,
-    /// The strings that kept their source text (`cards/x/effect`).
-    pub untranslated: Vec<String>,
 }
 
 /// The game of `manifest` and `cards` in `lang`: with `catalog`'s
 /// translations where it has them, the source text elsewhere. With no
-/// catalog everything is as written: in the source language, or every
-/// string untranslated in another.
+/// catalog everything is as written.
 pub fn localize<'a>(
     lang: &str,
     manifest: &Manifest,
@@ -34,21 +31,14 @@ pub fn localize<'a>(
     let mut out = Localized {
         manifest: manifest.clone(),
         cards: cards.cloned().collect(),
-        untranslated: Vec::new(),
     };
     let Some(catalog) = catalog else {
         if lang != manifest.language {
-            out.untranslated = sources.strings.keys().map(Key::to_string).collect();
             lang.clone_into(&mut out.manifest.language);
         }
         return out;
     };
     let text = |key: &Key| catalog.get(key).map(|e| e.text.clone());
-    for key in sources.strings.keys() {
-        if catalog.get(key).is_none() {
-            out.untranslated.push(key.to_string());
-        }
-    }
     lang.clone_into(&mut out.manifest.language);
     out.manifest.texts_mut(&mut |section, id, field, s| {
         if let Some(t) = Key::in_manifest(section, id, field).and_then(|k| text(&k)) {
@@ -77,4 +67,25 @@ pub fn localize<'a>(
         }
     }
     out
+}
+
+/// The keys of the strings of `sources` that keep their source text in
+/// `lang` (`cards/x/effect`): those `catalog` lacks, or, with no catalog,
+/// every one in a language other than `source`'s. Only the sheets' cover
+/// lists them, so a localized game does not carry them.
+pub fn untranslated(
+    lang: &str,
+    source: &Manifest,
+    sources: &Sources,
+    catalog: Option<&Catalog>,
+) -> Vec<String> {
+    let keys = sources.strings.keys();
+    match catalog {
+        Some(catalog) => keys
+            .filter(|k| catalog.get(k).is_none())
+            .map(Key::to_string)
+            .collect(),
+        None if lang != source.language => keys.map(Key::to_string).collect(),
+        None => Vec::new(),
+    }
 }

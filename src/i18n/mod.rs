@@ -29,7 +29,7 @@ pub mod po;
 pub mod sources;
 mod unknown;
 
-pub use apply::{Localized, localize};
+pub use apply::{Localized, localize, untranslated};
 pub use catalog::{Catalog, Entry};
 pub use check::{Coverage, check};
 pub use sources::{Source, Sources};
