@@ -35,13 +35,14 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
     let m = &game.manifest.manifest;
     let mut facets = facets(game);
     let rules = &game.rules.deck;
+    let mut ranges = vec![None; facets.len()];
     let cards: Vec<Value> = game
         .pool
         .iter()
         .enumerate()
-        .map(|(i, c)| card(game, i, &facets, faces.remove(&c.id)))
+        .map(|(i, c)| card(game, i, (&facets, &mut ranges), faces.remove(&c.id)))
         .collect();
-    take_ranges(&mut facets, &cards);
+    take_ranges(&mut facets, &ranges);
     let mut summary = serde_json::json!({
         "id": m.id,
         "name": m.name,
@@ -62,9 +63,15 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
 
 /// Pool card `i` of `game` as the browser gets it, with its `face`: its
 /// zones, copy limits, search text (its fields' strings and the flags it
-/// has, by field name and title) and the values of the `facets`. Built by
-/// moving each part in: `json!` serializes each one into a copy.
-fn card(game: &Game, i: usize, facets: &[Facet], face: Option<Face>) -> Value {
+/// has, by field name and title) and the values of the `facets`, each
+/// integer taken into its facet's range in `ranges`. Built by moving each
+/// part in: `json!` serializes each one into a copy.
+fn card(
+    game: &Game,
+    i: usize,
+    (facets, ranges): (&[Facet], &mut [Range]),
+    face: Option<Face>,
+) -> Value {
     let c = game.pool.card(i);
     let zones: Vec<&str> = game
         .rules
@@ -78,7 +85,14 @@ fn card(game: &Game, i: usize, facets: &[Facet], face: Option<Face>) -> Value {
     let fields = Fields::of(c);
     let values: Map<String, Value> = facets
         .iter()
-        .filter_map(|f| Some((f.field.clone(), fields.json(&f.field)?)))
+        .zip(ranges.iter_mut())
+        .filter_map(|(f, range)| {
+            let value = fields.json(&f.field)?;
+            if let (Some(n), "integer") = (value.as_i64(), f.kind) {
+                *range = Some(range.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));
+            }
+            Some((f.field.clone(), value))
+        })
         .collect();
     let mut text = String::new();
     fields.strings(&mut |s| {
@@ -152,20 +166,22 @@ fn facets(game: &Game) -> Vec<Facet> {
     out
 }
 
-/// Each integer facet's range as the pool has it, read from the cards'
-/// `values` that [`summary`] made (each card's fields unpacked once, for
-/// both); a facet no card has a value of is left out.
-fn take_ranges(facets: &mut Vec<Facet>, cards: &[Value]) {
-    for f in facets.iter_mut().filter(|f| f.kind == "integer") {
-        let ns: Vec<i64> = cards
-            .iter()
-            .filter_map(|c| c["values"].get(&f.field)?.as_i64())
-            .collect();
-        f.min = ns.iter().copied().min();
-        f.max = ns.iter().copied().max();
+/// Each integer facet's range as the pool has it, taken while [`summary`]
+/// made the cards' `values` (`ranges`, in the order of `facets`); a facet
+/// no card has a value of is left out.
+fn take_ranges(facets: &mut Vec<Facet>, ranges: &[Range]) {
+    for (f, range) in facets.iter_mut().zip(ranges) {
+        if f.kind == "integer" {
+            f.min = range.map(|(lo, _)| lo);
+            f.max = range.map(|(_, hi)| hi);
+        }
     }
     facets.retain(|f| f.kind != "integer" || f.min.is_some());
 }
+
+/// The least and greatest value an integer facet has over the pool, once
+/// a card has one.
+type Range = Option<(i64, i64)>;
 
 /// The facet a field's schema allows, if any: an enum of strings, an
 /// integer or a boolean.
