@@ -147,7 +147,8 @@ fn check_fit(
         return Ok((checked, 1));
     }
     for lang in &langs {
-        // Its strings are read only where it has catalogs, and then it has them.
+        // Localizing reads the strings only through a catalog, and a game
+        // with catalogs read its strings when it was compiled.
         let localized = game.localized(lang, &game.i18n.sources);
         let about = format!("the `{lang}` sheets of `{}`", set.stem);
         let folder = folder.join(lang);

@@ -58,8 +58,8 @@ fn translations(
     let m = &game.manifest.manifest;
     let mut out = Vec::new();
     for tag in m.translations.iter().filter(|t| **t != m.language) {
-        // A game without catalogs is localized without reading its
-        // strings, and one with them has them: nothing to read again.
+        // Localizing reads the strings only through a catalog, and a game
+        // with catalogs read its strings when it was compiled.
         let localized = game.localized(tag, &game.i18n.sources);
         let mut found = Vec::new();
         let at = (ws.jail(), &ws.sources);
