@@ -183,7 +183,7 @@ pub(super) fn in_language(
         );
         return None;
     }
-    let localized = game.localized(lang, sources);
+    let localized = game.localized(lang);
     let untranslated = game.untranslated(lang, sources);
     let notes = language_report(&localized, &m.language, &untranslated);
     Some((localized, notes))

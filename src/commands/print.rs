@@ -147,9 +147,7 @@ fn check_fit(
         return Ok((checked, 1));
     }
     for lang in &langs {
-        // Localizing reads the strings only through a catalog, and a game
-        // with catalogs read its strings when it was compiled.
-        let localized = game.localized(lang, &game.i18n.sources);
+        let localized = game.localized(lang);
         let about = format!("the `{lang}` sheets of `{}`", set.stem);
         let folder = folder.join(lang);
         let sheets = fit::Staged {

@@ -58,9 +58,7 @@ fn translations(
     let m = &game.manifest.manifest;
     let mut out = Vec::new();
     for tag in m.translations.iter().filter(|t| **t != m.language) {
-        // Localizing reads the strings only through a catalog, and a game
-        // with catalogs read its strings when it was compiled.
-        let localized = game.localized(tag, &game.i18n.sources);
+        let localized = game.localized(tag);
         let mut found = Vec::new();
         let at = (ws.jail(), &ws.sources);
         let faces = sheets::faces(at, &localized, inputs, memo.as_deref_mut(), &mut found);

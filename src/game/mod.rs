@@ -80,17 +80,17 @@ impl Game {
 
     /// The game in `lang` (its own language or one of its translations):
     /// every translated string put in, the source text where a translation
-    /// is missing. `sources` are its translatable strings
-    /// ([`translatable`]), read only where it has a catalog.
+    /// is missing.
     #[must_use]
-    pub fn localized(&self, lang: &str, sources: &i18n::Sources) -> Game {
-        let catalog = self.catalog_of(lang);
+    pub fn localized(&self, lang: &str) -> Game {
+        // Localizing reads the strings only through a catalog, and a game
+        // with catalogs read its strings when it was compiled.
         let l = i18n::localize(
             lang,
             &self.manifest.manifest,
             self.pool.iter(),
-            sources,
-            catalog,
+            &self.i18n.sources,
+            self.catalog_of(lang),
         );
         // Relinking the same ids reports nothing new.
         let pool = link(l.cards, &mut Diagnostics::new());
