@@ -46,6 +46,25 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// Fields `keys` as JSON, in the order of `keys`: packed fields are
+    /// walked once, however many keys are asked for.
+    pub(crate) fn pick(&self, keys: &[&str]) -> Vec<Option<Value>> {
+        match self {
+            Fields::Packed(map) => {
+                let mut out = vec![None; keys.len()];
+                for (key, value) in map.iter().flatten() {
+                    if let Some(i) = keys.iter().position(|k| *k == key)
+                        && out[i].is_none()
+                    {
+                        out[i] = value.to_json().ok();
+                    }
+                }
+                out
+            }
+            Fields::Json(map) => keys.iter().map(|k| map.get(*k).cloned()).collect(),
+        }
+    }
+
     /// Field `key`, as JSON.
     pub(crate) fn json(&self, key: &str) -> Option<Value> {
         match self {
@@ -114,6 +133,9 @@ mod tests {
                 assert_eq!(read.json(key).as_ref(), fields.get(key), "{key}");
             }
             assert_eq!(read.json("missing"), None);
+            let keys = ["tags", "missing", "power", "art"];
+            let want: Vec<_> = keys.iter().map(|k| fields.get(*k).cloned()).collect();
+            assert_eq!(read.pick(&keys), want);
             let mut strings = Vec::new();
             read.strings(&mut |s| strings.push(s.to_owned()));
             assert_eq!(strings, ["Causa {dano} 2", "a.png", "x", "Guardião"]);

@@ -36,11 +36,12 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
     let mut facets = facets(game);
     let rules = &game.rules.deck;
     let mut ranges = vec![None; facets.len()];
+    let keys: Vec<&str> = facets.iter().map(|f| f.field.as_str()).collect();
     let cards: Vec<Value> = game
         .pool
         .iter()
         .enumerate()
-        .map(|(i, c)| card(game, i, (&facets, &mut ranges), faces.remove(&c.id)))
+        .map(|(i, c)| card(game, i, (&facets, &keys, &mut ranges), faces.remove(&c.id)))
         .collect();
     take_ranges(&mut facets, &ranges);
     let mut summary = serde_json::json!({
@@ -63,13 +64,14 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
 
 /// Pool card `i` of `game` as the browser gets it, with its `face`: its
 /// zones, copy limits, search text (its fields' strings and the flags it
-/// has, by field name and title) and the values of the `facets`, each
-/// integer taken into its facet's range in `ranges`. Built by moving each
-/// part in: `json!` serializes each one into a copy.
+/// has, by field name and title) and the values of the `facets` (whose
+/// fields are `keys`), each integer taken into its facet's range in
+/// `ranges`. Built by moving each part in: `json!` serializes each one
+/// into a copy.
 fn card(
     game: &Game,
     i: usize,
-    (facets, ranges): (&[Facet], &mut [Range]),
+    (facets, keys, ranges): (&[Facet], &[&str], &mut [Range]),
     face: Option<Face>,
 ) -> Value {
     let c = game.pool.card(i);
@@ -83,27 +85,29 @@ fn card(
         .collect();
     // Read in place: a watch round summarizes every card again.
     let fields = Fields::of(c);
+    let found = fields.pick(keys);
+    let mut text = String::new();
+    fields.strings(&mut |s| {
+        text.push_str(s);
+        text.push('\n');
+    });
+    for (f, value) in facets.iter().zip(&found) {
+        if f.kind == "boolean" && *value == Some(Value::Bool(true)) {
+            text.push_str(&format!("{}\n{}\n", f.field, f.title));
+        }
+    }
     let values: Map<String, Value> = facets
         .iter()
         .zip(ranges.iter_mut())
-        .filter_map(|(f, range)| {
-            let value = fields.json(&f.field)?;
+        .zip(found)
+        .filter_map(|((f, range), value)| {
+            let value = value?;
             if let (Some(n), "integer") = (value.as_i64(), f.kind) {
                 *range = Some(range.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))));
             }
             Some((f.field.clone(), value))
         })
         .collect();
-    let mut text = String::new();
-    fields.strings(&mut |s| {
-        text.push_str(s);
-        text.push('\n');
-    });
-    for f in facets.iter().filter(|f| f.kind == "boolean") {
-        if fields.json(&f.field) == Some(Value::Bool(true)) {
-            text.push_str(&format!("{}\n{}\n", f.field, f.title));
-        }
-    }
     let size = face.as_ref().map(|f| f.size);
     let mut card = Map::new();
     card.insert("id".into(), c.id.clone().into());
