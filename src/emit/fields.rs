@@ -48,12 +48,12 @@ impl<'a> Fields<'a> {
 
     /// Fields `keys` as JSON, in the order of `keys`: packed fields are
     /// walked once, however many keys are asked for.
-    pub(crate) fn pick(&self, keys: &[&str]) -> Vec<Option<Value>> {
+    pub(crate) fn pick(&self, keys: &[impl AsRef<str>]) -> Vec<Option<Value>> {
         match self {
             Fields::Packed(map) => {
                 let mut out = vec![None; keys.len()];
                 for (key, value) in map.iter().flatten() {
-                    if let Some(i) = keys.iter().position(|k| *k == key)
+                    if let Some(i) = keys.iter().position(|k| k.as_ref() == key)
                         && out[i].is_none()
                     {
                         out[i] = value.to_json().ok();
@@ -61,15 +61,7 @@ impl<'a> Fields<'a> {
                 }
                 out
             }
-            Fields::Json(map) => keys.iter().map(|k| map.get(*k).cloned()).collect(),
-        }
-    }
-
-    /// Field `key`, as JSON.
-    pub(crate) fn json(&self, key: &str) -> Option<Value> {
-        match self {
-            Fields::Packed(map) => map.get(key).ok()??.to_json().ok(),
-            Fields::Json(map) => map.get(key).cloned(),
+            Fields::Json(map) => keys.iter().map(|k| map.get(k.as_ref()).cloned()).collect(),
         }
     }
 }
@@ -130,9 +122,9 @@ mod tests {
             assert_eq!(read.str("power"), None, "not a string");
             assert_eq!(read.str("missing"), None);
             for key in ["power", "art", "tags", "effect"] {
-                assert_eq!(read.json(key).as_ref(), fields.get(key), "{key}");
+                assert_eq!(read.pick(&[key])[0].as_ref(), fields.get(key), "{key}");
             }
-            assert_eq!(read.json("missing"), None);
+            assert_eq!(read.pick(&["missing"]), [None]);
             let keys = ["tags", "missing", "power", "art"];
             let want: Vec<_> = keys.iter().map(|k| fields.get(*k).cloned()).collect();
             assert_eq!(read.pick(&keys), want);

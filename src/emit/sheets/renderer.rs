@@ -166,13 +166,15 @@ impl<'g> Renderer<'g> {
                     let fields = p.card.all_fields();
                     check_tokens(sources, jail, p.card, &fields, &self.icons, &mut found);
                 }
-                let fields = Fields::of(p.card);
-                let art = self
+                let names = self
                     .art_fields
                     .get(&p.card.kind)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|f| Some((f.as_str(), fields.json(f)?)))
+                    .map_or(&[][..], Vec::as_slice);
+                let values = Fields::of(p.card).pick(names);
+                let art = names
+                    .iter()
+                    .zip(values)
+                    .filter_map(|(f, value)| Some((f.as_str(), value?)))
                     .collect();
                 (found, art)
             })
