@@ -1,14 +1,17 @@
 //! `carta check [GAME…]`: compile every named game (all if none) with its
 //! example decks, keeping only what the rules read.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{CommandError, Report, plural};
+use crate::config::Manifest;
 use crate::diag::Diagnostics;
 use crate::editor;
 use crate::game::ledger::{self, Opening};
 use crate::game::{self, Checked, Recalled};
 use crate::load::Workspace;
+use crate::validate::GameSchemas;
 
 /// Checks the named games in the workspace at `root`; with `no_cache`,
 /// parses and validates every file, ignoring the check cache.
@@ -31,9 +34,8 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
             Opening::Going(snapshot) => snapshot,
         }
     };
-    let at = ws.root().to_path_buf();
-    let fresh = |game: &str, keys: &[String]| editor::carries_keys(&at, game, keys);
-    let checked = game::check_all(&mut ws, games, !no_cache, &mut diags, &fresh)?;
+    let schemas = Schemas(ws.root().to_path_buf());
+    let (checked, patched) = game::check_all(&mut ws, games, !no_cache, &mut diags, &schemas)?;
     // A label ("first defined here") may point into a file whose text was
     // not kept, having nothing to report itself.
     ws.restore(&diags)?;
@@ -67,14 +69,43 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     if !no_cache {
         // The editor schemas are carta's own: as written now (if at all).
         let snapshot = match snapshot {
-            Some(s) if !written.written.is_empty() => [editor::DIR, editor::TAPLO_CONFIG]
-                .iter()
-                .try_fold(s, |s, rel| s.retaken(ws.root(), ws.jail(), rel)),
+            Some(s) if patched || !written.written.is_empty() => {
+                [editor::DIR, editor::TAPLO_CONFIG]
+                    .iter()
+                    .try_fold(s, |s, rel| s.retaken(ws.root(), ws.jail(), rel))
+            }
             unwritten => unwritten,
         };
         ledger::keep(&ws, games, snapshot, verdicts, recorded, &diags);
     }
     Ok(Report::new(ws, diags, summary)?.with_details(details))
+}
+
+/// The editor schemas of the workspace at a root, as the check asks of
+/// them.
+struct Schemas(std::path::PathBuf);
+
+impl game::EditorSchemas for Schemas {
+    fn fresh(&self, game: &str, keys: &[String]) -> bool {
+        editor::carries_keys(&self.0, game, keys)
+    }
+
+    fn listed_kinds(&self, schemas: &GameSchemas) -> BTreeSet<String> {
+        editor::listed_kinds(schemas)
+    }
+
+    fn patch_deck_schema(
+        &self,
+        manifest: &Manifest,
+        files: &[(usize, u64)],
+        changed: &[(usize, game::CardLines<'_>)],
+    ) -> Option<String> {
+        // A schema that cannot be written is written whole by the compile
+        // this falls back to, which reports why.
+        editor::patch_deck_schema(&self.0, manifest, files, changed)
+            .ok()
+            .flatten()
+    }
 }
 
 /// What a replay of compiled `game` says of it.
@@ -84,6 +115,7 @@ fn verdict_of(game: &game::Game, draft: Option<&game::Draft>) -> Recalled {
         cards: game.pool.len(),
         reused_files: draft.map_or(0, game::Draft::card_files),
         coverage: game.i18n.coverage.clone(),
+        renamed: None,
     }
 }
 
@@ -91,8 +123,24 @@ fn verdict_of(game: &game::Game, draft: Option<&game::Draft>) -> Recalled {
 fn summary(checked: &[Checked]) -> String {
     let cards: usize = checked.iter().map(Checked::cards).sum();
     let reused: usize = checked.iter().map(Checked::reused_files).sum();
+    let (renamed, judged) = checked
+        .iter()
+        .filter_map(|c| match c {
+            Checked::Recalled(r) => r.renamed,
+            Checked::Compiled(..) => None,
+        })
+        .fold((0, 0), |(r, j), (cards, decks)| (r + cards, j + decks));
+    let renamed = if renamed > 0 {
+        format!(
+            "; {renamed} card{} renamed, {judged} deck{} judged again",
+            plural(renamed),
+            plural(judged)
+        )
+    } else {
+        String::new()
+    };
     let reused = if reused > 0 {
-        format!(" ({reused} unchanged card files taken from the last check)")
+        format!(" ({reused} unchanged card files taken from the last check{renamed})")
     } else {
         String::new()
     };

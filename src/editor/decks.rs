@@ -33,6 +33,10 @@ pub(super) struct DeckSchema<'a> {
     /// `cards`, and the digest of its cards ([`super::Inputs`]).
     pub(super) files: &'a [(usize, u64)],
     pub(super) key: &'a str,
+    /// Whether `cards` holds only the cards of the files that changed: a
+    /// file given no cards is one whose lines are in the previous file
+    /// wherever it has any (see [`DeckSchema::build`]).
+    pub(super) sparse: bool,
 }
 
 /// Where a zone's table of card lines is in the schema as serde writes it
@@ -165,7 +169,12 @@ impl DeckSchema<'_> {
         for &(end, digest) in self.files {
             let cards = &self.cards[from..end];
             from = end;
-            if !cards.iter().any(|c| takes(c.1)) {
+            // An unchanged file of a sparse schema: its lines, if it has
+            // any in this zone, are in the previous file.
+            let unknown = self.sparse && cards.is_empty();
+            let known_lines = !unknown && cards.iter().any(|c| takes(c.1));
+            let from_old = unknown && old.is_some_and(|o| o.contains_key(&digest));
+            if !(known_lines || from_old) {
                 continue;
             }
             out.text(if segments.is_empty() { "{\n" } else { ",\n" });
@@ -410,6 +419,7 @@ mod tests {
             cards: &cards,
             files: &[(cards.len(), 0)],
             key: "",
+            sparse: false,
         };
         let mut built = Built::default();
         schema.lines(&["k".into()], &max, None, &mut built);
@@ -447,6 +457,7 @@ mod tests {
             cards: &cards,
             files: &[(1, 1), (3, 2)],
             key: "k",
+            sparse: false,
         }
         .text();
         let tree: Value = serde_json::from_str(&text).unwrap();
@@ -500,6 +511,7 @@ mod tests {
             cards,
             files,
             key: "k",
+            sparse: false,
         }
         .build(previous)
     }

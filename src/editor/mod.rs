@@ -25,7 +25,7 @@ mod draft7;
 mod manifest;
 mod patch;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::Path;
 
@@ -35,8 +35,8 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Manifest;
 use crate::emit::EmitError;
-use crate::game::Game;
-use crate::validate::uri_of;
+use crate::game::{CardLines, CardsDigest, Game};
+use crate::validate::{GameSchemas, uri_of};
 use crate::write::{self, Folder, WriteError};
 
 /// Where the editor schemas are written, relative to the workspace root.
@@ -94,14 +94,7 @@ impl<'g> Inputs<'g> {
     fn of(game: &'g Game) -> Self {
         Inputs {
             manifest: &game.manifest.manifest,
-            docs: game
-                .schemas
-                .documents()
-                .filter_map(|(uri, doc)| {
-                    let path = uri.strip_prefix(&uri_of(""))?;
-                    Some((path.to_owned(), doc))
-                })
-                .collect(),
+            docs: documents(&game.schemas),
             cards: game
                 .pool
                 .iter()
@@ -157,6 +150,17 @@ impl<'g> Inputs<'g> {
     }
 }
 
+/// A game's schema documents, by workspace path.
+fn documents(schemas: &GameSchemas) -> BTreeMap<String, &Value> {
+    schemas
+        .documents()
+        .filter_map(|(uri, doc)| {
+            let path = uri.strip_prefix(&uri_of(""))?;
+            Some((path.to_owned(), doc))
+        })
+        .collect()
+}
+
 /// Feeds what is written into a SHA-256.
 struct HashWriter(Sha256);
 
@@ -172,32 +176,73 @@ impl io::Write for HashWriter {
 }
 
 /// The card files of `game`'s pool, in order: where each one's cards end
-/// in the pool, and a digest of their ids, kinds and names (each after its
-/// length). A deck schema's lines are those of the cards in pool order, so
-/// a card file's lie together, and the digest says whether they changed.
+/// in the pool, and a digest of their ids, kinds and names
+/// ([`crate::game::CardsDigest`]). A deck schema's lines are those of the
+/// cards in pool order, so a card file's lie together, and the digest says
+/// whether they changed.
 fn card_files(game: &Game) -> Vec<(usize, u64)> {
-    use std::hash::{BuildHasher, Hasher};
-    // foldhash with a fixed seed: the same digest in every run, cheaper
-    // than SipHash on short strings.
-    let state = foldhash::quality::FixedState::with_seed(0);
     let mut out: Vec<(usize, u64)> = Vec::new();
-    let mut hasher = state.build_hasher();
+    let mut digest = CardsDigest::default();
     let mut file = None;
     for (i, c) in game.pool.iter().enumerate() {
         if file.is_some_and(|f| f != c.file) {
-            out.push((i, hasher.finish()));
-            hasher = state.build_hasher();
+            out.push((i, std::mem::take(&mut digest).finish()));
         }
         file = Some(c.file);
-        for part in [&c.id, &c.kind, &c.name] {
-            hasher.write_u64(part.len() as u64);
-            hasher.write(part.as_bytes());
-        }
+        digest.add(&c.id, &c.kind, &c.name);
     }
     if file.is_some() {
-        out.push((game.pool.len(), hasher.finish()));
+        out.push((game.pool.len(), digest.finish()));
     }
     out
+}
+
+/// The kinds whose cards' ids and names game `schemas`' card-file schema
+/// lists (as the enums of the references that name them): a rename of a
+/// card of another kind leaves that schema as it is.
+pub fn listed_kinds(schemas: &GameSchemas) -> BTreeSet<String> {
+    cards::referenced_kinds(&documents(schemas))
+}
+
+/// Writes game `manifest`'s deck schema after a rename, patched from the
+/// last one: `files` are the card files with cards, in order (where each
+/// one's cards end in the pool, and their digest), and `changed` the cards
+/// (id, kind, name) of those among them that changed, by position in
+/// `files`. Returns the schema's new key, or `None`, writing nothing, when
+/// the last schema cannot be patched.
+///
+/// # Errors
+/// When the schema cannot be written.
+pub fn patch_deck_schema(
+    root: &Path,
+    manifest: &Manifest,
+    files: &[(usize, u64)],
+    changed: &[(usize, CardLines<'_>)],
+) -> Result<Option<String>, EmitError> {
+    let inputs = Inputs {
+        manifest,
+        docs: BTreeMap::new(),
+        cards: Vec::new(),
+        files: files.to_vec(),
+    };
+    let key = inputs.key(true);
+    let mut cards = Vec::new();
+    let mut sparse = Vec::with_capacity(files.len());
+    let mut changed = changed.iter().peekable();
+    for (i, &(_, digest)) in files.iter().enumerate() {
+        if let Some((_, of_file)) = changed.next_if(|(at, _)| *at == i) {
+            cards.extend_from_slice(of_file);
+        }
+        sparse.push((cards.len(), digest));
+    }
+    let schema = decks::DeckSchema {
+        manifest,
+        cards: &cards,
+        files: &sparse,
+        key: &key,
+        sparse: true,
+    };
+    Ok(patch::write_sparse(root, &schema)?.then_some(key))
 }
 
 /// The editor files of a checked game: its card-file and deck-file schemas.
@@ -227,6 +272,7 @@ fn deck_schema<'a>(inputs: &'a Inputs<'_>, key: &'a str) -> decks::DeckSchema<'a
         cards: &inputs.cards,
         files: &inputs.files,
         key,
+        sparse: false,
     }
 }
 

@@ -81,14 +81,7 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
         .as_ref()
         .and_then(|c| previous(c, &folder, name, &m.id, head));
     let built = schema.build(old.as_ref().map(|o| &o.zones[..]));
-    let ranges: Vec<Range<usize>> = built
-        .pieces
-        .iter()
-        .filter_map(|p| match p {
-            Piece::Old(range) => Some(range.clone()),
-            Piece::Text(_) => None,
-        })
-        .collect();
+    let ranges = old_ranges(&built);
     // Repeating from the last file is only a guess until that file is read
     // through and found to be the one the index describes: the pieces are
     // copied while it is read (beside, on another core), and the file is
@@ -130,6 +123,67 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
         save(&cache, &m.id, &index);
     }
     Ok(())
+}
+
+/// Writes game `schema`'s deck schema, a sparse one (the cards of the
+/// card files that changed only, see [`DeckSchema::sparse`]), as a patch of
+/// the last one: `Ok(false)`, leaving the file as it was, when there is no
+/// index or the last file is not the one it describes (a sparse schema
+/// cannot be written whole).
+///
+/// # Errors
+/// As [`write`].
+pub(super) fn write_sparse(root: &Path, schema: &DeckSchema<'_>) -> Result<bool, EmitError> {
+    let m = schema.manifest;
+    let rel = deck_schema_path(&m.id);
+    let (dir, name) = write::split(Path::new(&rel));
+    let workspace = Folder::workspace(root)?;
+    let Some(cache) = workspace.existing("build/.cache").ok().flatten() else {
+        return Ok(false);
+    };
+    let folder = workspace.sub(dir)?;
+    let head = head(m);
+    let Some(old) = previous(&cache, &folder, name, &m.id, head) else {
+        return Ok(false);
+    };
+    let built = schema.build(Some(&old.zones));
+    let ranges = old_ranges(&built);
+    // As in [`write`], the last file is checked while it is copied; the
+    // new one replaces it only when it is the one the index describes.
+    let mut checked = None;
+    let wrote = folder.write_atomic_with(name, |file| {
+        let (crcs, copied) =
+            rayon::join(|| old.check(&ranges), || put(file, &built, Some(&old.file)));
+        copied?;
+        checked = Some(crcs.ok_or_else(|| io::Error::other("not the file the index describes"))?);
+        Ok(())
+    });
+    // Not checked (or not copied): nothing replaced; the compile this
+    // falls back to writes the file whole, and meets any error again.
+    let Some(checked) = checked else {
+        return Ok(false);
+    };
+    wrote?;
+    let index = Index {
+        head,
+        len: built.len as u64,
+        crc: crc_of(&built, &checked).finalize(),
+        zones: built.zones,
+    };
+    save(&cache, &m.id, &index);
+    Ok(true)
+}
+
+/// The ranges of the last file that `built` repeats, in order.
+fn old_ranges(built: &Built) -> Vec<Range<usize>> {
+    built
+        .pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Old(range) => Some(range.clone()),
+            Piece::Text(_) => None,
+        })
+        .collect()
 }
 
 /// Writes `built`'s pieces to `to`: its text, and the ranges it repeats
@@ -330,6 +384,7 @@ mod tests {
             cards: &cards,
             files: &[(1, 1), (2, hash_bytes(y_name.as_bytes()))],
             key: y_name,
+            sparse: false,
         };
         write(root, &schema, true).unwrap();
     }
@@ -394,6 +449,7 @@ mod tests {
             cards: &cards,
             files: &[(1, 1), (2, 6)],
             key: "Y6",
+            sparse: false,
         };
         write(root, &schema, false).unwrap();
         let text = std::fs::read_to_string(&deck).unwrap();

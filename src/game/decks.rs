@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use super::kept::{id_hash, text_mark};
 use super::prior::{DeckMark, Verdicts};
-use super::{Game, Keep, recall};
+use super::{Game, Keep, record};
 use crate::collection;
 use crate::deck::{self, DeckFile};
 use crate::diag::{self, Diagnostic, Diagnostics, FileId, Severity};
@@ -82,7 +82,7 @@ pub(super) fn check_example_decks(
 }
 
 /// The hashes of the card ids deck `deck` names.
-fn named(deck: &DeckFile) -> Vec<u32> {
+pub(super) fn named(deck: &DeckFile) -> Vec<u32> {
     let mut names: Vec<u32> = deck
         .zones
         .iter()
@@ -182,7 +182,7 @@ pub(super) fn check_collection(
     ws: &mut Workspace,
     game: &Game,
     diags: &mut Diagnostics,
-) -> Result<recall::CollectionMark, LoadError> {
+) -> Result<record::CollectionMark, LoadError> {
     let rel = collection::path_of(game.id());
     if std::fs::symlink_metadata(ws.root().join(&rel)).is_err() {
         return Ok(None);

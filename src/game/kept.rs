@@ -53,13 +53,22 @@ pub(super) fn id_hash(id: &str) -> u32 {
 
 /// Diagnostic `d` of `ws`, as the record keeps it.
 pub(super) fn kept(ws: &Workspace, d: &Diagnostic) -> Kept {
-    let label = |l: &Label| KeptLabel {
-        file: ws.sources.get(l.file).name.clone(),
-        start: l.span.start,
-        end: l.span.end,
-        message: l.message.clone(),
+    let name = |f: FileId| Some(ws.sources.get(f).name.clone());
+    kept_as(d, &name).expect("every file of `ws` has a name")
+}
+
+/// Diagnostic `d` as the record keeps it, each file named by `name_of`;
+/// `None` when a file has no name there.
+pub(super) fn kept_as(d: &Diagnostic, name_of: &dyn Fn(FileId) -> Option<String>) -> Option<Kept> {
+    let label = |l: &Label| {
+        Some(KeptLabel {
+            file: name_of(l.file)?,
+            start: l.span.start,
+            end: l.span.end,
+            message: l.message.clone(),
+        })
     };
-    Kept {
+    Some(Kept {
         severity: match d.severity {
             Severity::Error => 0,
             Severity::Warning => 1,
@@ -67,11 +76,14 @@ pub(super) fn kept(ws: &Workspace, d: &Diagnostic) -> Kept {
         },
         code: d.code.to_owned(),
         message: d.message.clone(),
-        primary: d.primary.as_ref().map(label),
-        labels: d.labels.iter().map(label).collect(),
+        primary: match &d.primary {
+            Some(l) => Some(label(l)?),
+            None => None,
+        },
+        labels: d.labels.iter().map(label).collect::<Option<_>>()?,
         help: d.help.clone(),
         elided: (d.elided.count, d.elided.errors),
-    }
+    })
 }
 
 /// Kept diagnostic `k` placed again, each file found by `file_of`; `None`

@@ -19,12 +19,15 @@ pub mod ledger;
 pub mod partials;
 mod prior;
 mod recall;
+mod record;
+mod renamed;
 mod schemas;
 
 use self::cards::{CardFiles, kept_fields, read_card_files};
 use self::decks::{Trust, check_collection, check_example_decks};
-use self::recall::CollectionMark;
 pub use self::recall::{Checked, Draft, Recalled, check_all, remember};
+use self::record::CollectionMark;
+pub use self::renamed::{CardLines, CardsDigest, EditorSchemas};
 use self::schemas::compile_schemas;
 use crate::validate::{self, GameSchemas, LoadedManifest};
 

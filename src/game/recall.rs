@@ -20,14 +20,14 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::changes::{self, Scan};
-use super::kept::{Kept, kept, restore};
+use super::kept::{Kept, id_hash, kept, restore};
 use super::prior::{DeckMark, Prior, Verdicts};
+use super::record::{CollectionMark, Record, pointed_files, record_key, same_texts};
+use super::renamed::{self, EditorSchemas};
 use super::{Decks, Game, Head, Keep, finish, prepare};
 use crate::diag::{Diagnostics, FileId};
 use crate::i18n::{Coverage, phrases};
-use crate::load::{
-    CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of, settled_stamp,
-};
+use crate::load::{CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of};
 use crate::validate::RawCard;
 
 /// A game as `carta check` saw it.
@@ -84,6 +84,11 @@ pub struct Recalled {
     pub reused_files: usize,
     /// Its translations' coverage, as last checked.
     pub coverage: Option<Vec<Coverage>>,
+    /// When the check answered a rename from the record (see
+    /// [`super::renamed`]): how many cards were renamed and how many decks
+    /// it judged again. Said by this check alone: a replay repeats none.
+    #[serde(skip)]
+    pub renamed: Option<(usize, usize)>,
 }
 
 /// What a check that compiled a game gathered for its record.
@@ -114,46 +119,13 @@ impl Draft {
     }
 }
 
-/// The record, as stored (`MessagePack`, in the check cache).
-#[derive(Debug, Serialize, Deserialize)]
-struct Record {
-    cards: Vec<(String, Mark)>,
-    decks: Vec<(String, Mark)>,
-    /// Per deck: the hashes of the card ids it names (`kept::id_hash`),
-    /// four little-endian bytes each. A repeated verdict reads none of
-    /// them: as bytes, 30,000 of them decode in a copy per deck, not one
-    /// value at a time.
-    names: Vec<serde_bytes::ByteBuf>,
-    /// Whether the decks were judged over a pool without errors (by all
-    /// their rules).
-    trusted: bool,
-    /// The player's collection (`decks/<game>/collection.toml`), as read.
-    collection: CollectionMark,
-    /// The translation files and the templates present, and the hash of
-    /// the text of each one the check read.
-    translations: Vec<String>,
-    templates: Vec<String>,
-    texts: Vec<(String, u64)>,
-    /// The files the diagnostics point into, in the order the compiled
-    /// game registered them.
-    files: Vec<String>,
-    total: usize,
-    /// Per language: how much of the pool it translates.
-    coverage: Option<Vec<Coverage>>,
-    editor: Vec<String>,
-    diagnostics: Vec<Kept>,
-}
-
-/// What a check read of a game's collection, for its record: `None` when
-/// the game has none; else the hash of its text, `None` when it could not
-/// be read as text.
-pub(super) type CollectionMark = Option<Option<u64>>;
-
 /// Checks the named games (all when `games` is empty) with their decks, as
 /// `carta check` does: with `cached`, through the check cache, repeating
 /// the verdict of a game whose record vouches that nothing it depends on
-/// changed and whose editor schemas `fresh` finds still carrying the keys
-/// recorded (game id, keys).
+/// changed and whose editor schemas `editor` finds still carrying the keys
+/// recorded, and answering a rename from the record (see
+/// [`super::renamed`]). Also says whether an editor schema was written
+/// (by such an answer: a compiled game's are written by the caller).
 ///
 /// # Errors
 /// When the workspace or a file cannot be read, or a named game does not exist.
@@ -162,21 +134,27 @@ pub fn check_all(
     games: &[String],
     cached: bool,
     diags: &mut Diagnostics,
-    fresh: &dyn Fn(&str, &[String]) -> bool,
-) -> Result<Vec<Checked>, LoadError> {
+    editor: &dyn EditorSchemas,
+) -> Result<(Vec<Checked>, bool), LoadError> {
     let keep = if cached {
         Keep::RulesCached
     } else {
         Keep::Rules
     };
     let mut out = Vec::new();
+    let mut written = false;
     for id in ws.select_games(games)? {
         let Some(head) = prepare(ws, &id, keep, diags)? else {
             continue;
         };
-        let prior = match recall(ws, &head, diags, fresh)? {
+        let prior = match recall(ws, &head, diags, editor)? {
             Answer::Recalled(recalled) => {
                 out.push(Checked::Recalled(recalled));
+                continue;
+            }
+            Answer::Renamed(recalled) => {
+                out.push(Checked::Recalled(recalled));
+                written = true;
                 continue;
             }
             Answer::Prior(prior) => Some(prior),
@@ -185,13 +163,7 @@ pub fn check_all(
         let (game, draft) = finish(ws, head, Decks::Players, keep, diags, prior)?;
         out.push(Checked::Compiled(Box::new(game), draft));
     }
-    Ok(out)
-}
-
-/// What the record vouches for, limits included (a lower size limit
-/// could refuse a file read last time).
-fn record_key(ws: &Workspace) -> u64 {
-    hash_text(&format!("{:?}", ws.limits()))
+    Ok((out, written))
 }
 
 /// Writes the record of a game this check compiled, with its editor
@@ -253,6 +225,7 @@ fn record_of(
         .filter(|name| named.contains(name.as_str()))
         .cloned()
         .collect();
+    let (layout, card_ids) = layout(game, draft.files.start, draft.cards.len())?;
     let (decks, names) = draft
         .decks
         .iter()
@@ -281,7 +254,39 @@ fn record_of(
         coverage: game.i18n.coverage.clone(),
         editor: keys,
         diagnostics,
+        layout,
+        ids: card_ids,
     })
+}
+
+/// Per card file: how many cards and their digest; its cards' id hashes.
+type Layout = (Vec<(u32, u64)>, Vec<serde_bytes::ByteBuf>);
+
+/// Per card file of `game` (`files` of them, registered in order from
+/// `first`): how many cards it has and their digest, and its cards' id
+/// hashes (see [`Record::layout`], [`Record::ids`]); `None` when a card is
+/// of another file.
+fn layout(game: &Game, first: usize, files: usize) -> Option<Layout> {
+    let mut digests = vec![super::CardsDigest::default(); files];
+    let mut counts = vec![0u32; files];
+    let mut ids = vec![Vec::new(); files];
+    for c in game.pool.iter() {
+        let i = (c.file.0 as usize)
+            .checked_sub(first)
+            .filter(|&i| i < files)?;
+        digests[i].add(&c.id, &c.kind, &c.name);
+        counts[i] += 1;
+        ids[i].extend(id_hash(&c.id).to_le_bytes());
+    }
+    let layout = counts
+        .into_iter()
+        .zip(&digests)
+        .map(|(n, d)| (n, d.finish()))
+        .collect();
+    Some((
+        layout,
+        ids.into_iter().map(serde_bytes::ByteBuf::from).collect(),
+    ))
 }
 
 /// Writes the game's pool beside its record: each card file's payload
@@ -384,6 +389,9 @@ fn file_id(i: usize) -> FileId {
 enum Answer {
     /// Nothing it depends on changed: its verdict.
     Recalled(Recalled),
+    /// Cards were renamed and nothing else: the verdict the record, its
+    /// deck schema and the decks naming them were brought up to.
+    Renamed(Recalled),
     /// Something changed: what a compile can take over.
     Prior(Prior),
     /// Nothing to build upon: compile it.
@@ -398,7 +406,7 @@ fn recall(
     ws: &mut Workspace,
     head: &Head,
     diags: &mut Diagnostics,
-    fresh: &dyn Fn(&str, &[String]) -> bool,
+    editor: &dyn EditorSchemas,
 ) -> Result<Answer, LoadError> {
     let Some(cache) = &head.cache else {
         return Ok(Answer::Compile);
@@ -412,7 +420,7 @@ fn recall(
     };
     let decks_before = record.decks.clone();
     if scan.answers(&pointed_files(&record))
-        && fresh(game, &record.editor)
+        && editor.fresh(game, &record.editor)
         && same_texts(ws, game, &mut record)?
         && let Some(kept) = restore(ws, &record.files, &record.diagnostics)
     {
@@ -428,6 +436,16 @@ fn recall(
             cache.put_record(record_key(ws), &record);
         }
         return Ok(Answer::Recalled(recalled(game, record, scan.reused)));
+    }
+    if let Some(renamed) = renamed::answer(ws, head, &mut record, &scan, editor)?
+        && let Some(kept) = restore(ws, &record.files, &record.diagnostics)
+    {
+        diags.extend(kept);
+        let recalled = Recalled {
+            renamed: Some(renamed),
+            ..recalled(game, record, scan.reused)
+        };
+        return Ok(Answer::Renamed(recalled));
     }
     Ok(prior(ws, head, cache, record, scan).map_or(Answer::Compile, Answer::Prior))
 }
@@ -493,71 +511,8 @@ fn recalled(game: &str, record: Record, reused: usize) -> Recalled {
         cards: record.total,
         reused_files: reused,
         coverage: record.coverage,
+        renamed: None,
     }
-}
-
-/// The files a recorded diagnostic points into: where the spans of the
-/// cards matter to the verdict.
-fn pointed_files(record: &Record) -> HashSet<String> {
-    record
-        .diagnostics
-        .iter()
-        .flat_map(|d| d.primary.iter().chain(&d.labels))
-        .map(|l| l.file.clone())
-        .collect()
-}
-
-/// Whether no deck or translation file changed (the deck marks brought up
-/// to date).
-fn same_texts(ws: &Workspace, game: &str, record: &mut Record) -> Result<bool, LoadError> {
-    let Some(decks) = ws.list_quietly(game, Listing::Decks)? else {
-        return Ok(false);
-    };
-    if !decks.iter().eq(record.decks.iter().map(|(rel, _)| rel)) {
-        return Ok(false);
-    }
-    for (rel, mark) in &mut record.decks {
-        let path = ws.root().join(&*rel);
-        let stamp = ws.jail().stamp(&path);
-        if stamp.is_some_and(|s| mark.same_stamp(s)) {
-            continue;
-        }
-        if text_hash(ws, rel) != Some(mark.content) {
-            return Ok(false);
-        }
-        mark.stamp = settled_stamp(stamp);
-    }
-    if collection_now(ws, game) != record.collection {
-        return Ok(false);
-    }
-    if ws.list_quietly(game, Listing::Translations)?.as_ref() != Some(&record.translations)
-        || phrases::template_names(ws, game)? != record.templates
-    {
-        return Ok(false);
-    }
-    // A text the snapshot finds unchanged since the last check that found
-    // no error is as that check found it: as the record says (the check
-    // either compared it or wrote the record).
-    Ok(record
-        .texts
-        .iter()
-        .all(|(rel, content)| ws.jail().kept(rel) || text_hash(ws, rel) == Some(*content)))
-}
-
-/// The player's collection of `game` as a check would read it now (see
-/// [`CollectionMark`]).
-fn collection_now(ws: &Workspace, game: &str) -> CollectionMark {
-    let rel = crate::collection::path_of(game);
-    std::fs::symlink_metadata(ws.root().join(&rel))
-        .is_ok()
-        .then(|| text_hash(ws, &rel))
-}
-
-/// The hash of workspace file `rel`'s text, read now; `None` when it cannot
-/// be read or is not UTF-8.
-fn text_hash(ws: &Workspace, rel: &str) -> Option<u64> {
-    let bytes = ws.jail().read(&ws.root().join(rel)).ok()?;
-    String::from_utf8(bytes).ok().map(|text| hash_text(&text))
 }
 
 #[cfg(test)]
@@ -593,6 +548,8 @@ mod tests {
                 help: None,
                 elided: (0, 0),
             }],
+            layout: Vec::new(),
+            ids: Vec::new(),
         }
     }
 

@@ -699,6 +699,86 @@ fn every_edit_the_record_cannot_answer_compiles_from_it_as_a_cold_check_would() 
     compiles_as_cold(&ws, "the kind back");
 }
 
+/// Checks the workspace after `edit`, a rename, and asserts that the
+/// record answered for it (`judged` decks judged again) with exit code
+/// `code`; then that it printed, and left, what a cold check and a
+/// compile do: the same diagnostics as `--no-cache` (repeated from the
+/// record's verdict), the deck schema that one writes whole, and the record
+/// that a compile without it writes.
+fn renames_as_cold(ws: &Workspace, edit: &str, judged: &str, code: i32) {
+    ws.run(["check"])
+        .code(code)
+        .stderr_has(&format!("1 card renamed, {judged} judged again)"));
+    let files = written(ws, "intrepidos");
+    let args = ["--message-format", "json", "-v", "check"];
+    let again = ws.run(args);
+    // Without a deck schema to keep, `--no-cache` writes it whole.
+    std::fs::remove_file(ws.path().join(&files[3].0)).unwrap();
+    let cold = ws.run(["--message-format", "json", "-v", "check", "--no-cache"]);
+    assert_eq!(again.code, cold.code, "{edit}: {}", again.stderr);
+    assert_eq!(again.stdout, cold.stdout, "{edit}");
+    assert!(
+        written(ws, "intrepidos")[2..] == files[2..],
+        "{edit}: the editor schemas"
+    );
+    for rel in [
+        "build/.cache/intrepidos.verdict",
+        "build/.cache/intrepidos.pool",
+    ] {
+        std::fs::remove_file(ws.path().join(rel)).unwrap();
+    }
+    // There is no ledger after a check that found an error.
+    let _ = std::fs::remove_file(ws.path().join("build/.cache/.ledger"));
+    ws.run(args);
+    assert!(
+        written(ws, "intrepidos")[0] == files[0],
+        "{edit}: the record as a compile writes it"
+    );
+}
+
+#[test]
+fn a_rename_is_answered_from_the_record_as_a_compile_would_answer_it() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    // A translation file names every card: a rename changes what it
+    // covers, and the game is compiled.
+    std::fs::remove_dir_all(ws.path().join("cards/intrepidos/i18n")).unwrap();
+    // The deck schema as a check writes it, with the index a patch goes by
+    // (one that already has the key is kept, without an index: the first
+    // rename after it is compiled).
+    std::fs::remove_file(ws.path().join("schemas/carta/editor/intrepidos.deck.json")).unwrap();
+    settle_stamps(&ws);
+    ws.run(["check"]).succeeds();
+    let round = std::cell::Cell::new(0);
+    let edit = |from: &str, to: &str| {
+        let combate = "cards/intrepidos/acoes/combate.toml";
+        let text = ws.read(combate);
+        assert!(text.contains(from), "{from}");
+        ws.write(combate, text.replacen(from, to, 1));
+        round.set(round.get() + 1);
+        stamp_at(&ws.path().join(combate), 1_700_000_000 + round.get());
+    };
+    let contragolpe = "id = \"contragolpe\"\nkind = \"action\"\nname = ";
+    edit(
+        &format!("{contragolpe}\"Contragolpe\""),
+        &format!("{contragolpe}\"Golpe Certeiro\""),
+    );
+    renames_as_cold(&ws, "a rename that makes decks illegal", "3 decks", 1);
+    edit(
+        &format!("{contragolpe}\"Golpe Certeiro\""),
+        &format!("{contragolpe}\"Contragolpe\""),
+    );
+    renames_as_cold(&ws, "the name back: legal again", "3 decks", 0);
+    edit("name = \"Explosão Arcana\"", "name = \"Explosão Astral\"");
+    renames_as_cold(&ws, "a rename no rule minds", "1 deck", 0);
+    // A rename beside another change is not a rename alone: compiled.
+    edit(
+        "kind = \"action\"\nname = \"Explosão Astral\"",
+        "kind = \"potion\"\nname = \"Explosão Arcana\"",
+    );
+    let run = ws.run(["check"]);
+    assert!(!run.stderr.contains("renamed"), "{}", run.stderr);
+}
+
 /// The deck schema a check wrote (after an edit, patched from the last
 /// one), against the one a check writes whole when there is none to patch
 /// (`--no-cache`, which neither reads nor writes the index); then the

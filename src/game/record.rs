@@ -1,0 +1,127 @@
+//! The record of a game's last check as stored (`build/.cache/<game>.verdict`,
+//! `MessagePack`): what it concluded and every input it concluded it
+//! from, and the checks of whether those inputs are as it saw them. Read
+//! and written by [`super::recall`] and [`super::renamed`].
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::kept::Kept;
+use crate::i18n::{Coverage, phrases};
+use crate::load::{Listing, LoadError, Mark, Workspace, hash_text, settled_stamp};
+
+/// The record, as stored (`MessagePack`, in the check cache).
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Record {
+    pub(super) cards: Vec<(String, Mark)>,
+    pub(super) decks: Vec<(String, Mark)>,
+    /// Per deck: the hashes of the card ids it names (`kept::id_hash`),
+    /// four little-endian bytes each. A repeated verdict reads none of
+    /// them: as bytes, 30,000 of them decode in a copy per deck, not one
+    /// value at a time.
+    pub(super) names: Vec<serde_bytes::ByteBuf>,
+    /// Whether the decks were judged over a pool without errors (by all
+    /// their rules).
+    pub(super) trusted: bool,
+    /// The player's collection (`decks/<game>/collection.toml`), as read.
+    pub(super) collection: CollectionMark,
+    /// The translation files and the templates present, and the hash of
+    /// the text of each one the check read.
+    pub(super) translations: Vec<String>,
+    pub(super) templates: Vec<String>,
+    pub(super) texts: Vec<(String, u64)>,
+    /// The files the diagnostics point into, in the order the compiled
+    /// game registered them.
+    pub(super) files: Vec<String>,
+    pub(super) total: usize,
+    /// Per language: how much of the pool it translates.
+    pub(super) coverage: Option<Vec<Coverage>>,
+    pub(super) editor: Vec<String>,
+    pub(super) diagnostics: Vec<Kept>,
+    /// Per card file (as `cards`): how many cards it has and their digest
+    /// as the deck schema's lines read them ([`super::CardsDigest`]).
+    pub(super) layout: Vec<(u32, u64)>,
+    /// Per card file (as `cards`): the hashes of its cards' ids
+    /// (`kept::id_hash`), four little-endian bytes each.
+    pub(super) ids: Vec<serde_bytes::ByteBuf>,
+}
+
+/// What a check read of a game's collection, for its record: `None` when
+/// the game has none; else the hash of its text, `None` when it could not
+/// be read as text.
+pub(super) type CollectionMark = Option<Option<u64>>;
+
+/// What the record vouches for, limits included (a lower size limit
+/// could refuse a file read last time).
+pub(super) fn record_key(ws: &Workspace) -> u64 {
+    hash_text(&format!("{:?}", ws.limits()))
+}
+
+/// The files a recorded diagnostic points into: where the spans of the
+/// cards matter to the verdict.
+pub(super) fn pointed_files(record: &Record) -> HashSet<String> {
+    record
+        .diagnostics
+        .iter()
+        .flat_map(|d| d.primary.iter().chain(&d.labels))
+        .map(|l| l.file.clone())
+        .collect()
+}
+
+/// Whether no deck or translation file changed (the deck marks brought up
+/// to date).
+pub(super) fn same_texts(
+    ws: &Workspace,
+    game: &str,
+    record: &mut Record,
+) -> Result<bool, LoadError> {
+    let Some(decks) = ws.list_quietly(game, Listing::Decks)? else {
+        return Ok(false);
+    };
+    if !decks.iter().eq(record.decks.iter().map(|(rel, _)| rel)) {
+        return Ok(false);
+    }
+    for (rel, mark) in &mut record.decks {
+        let path = ws.root().join(&*rel);
+        let stamp = ws.jail().stamp(&path);
+        if stamp.is_some_and(|s| mark.same_stamp(s)) {
+            continue;
+        }
+        if text_hash(ws, rel) != Some(mark.content) {
+            return Ok(false);
+        }
+        mark.stamp = settled_stamp(stamp);
+    }
+    if collection_now(ws, game) != record.collection {
+        return Ok(false);
+    }
+    if ws.list_quietly(game, Listing::Translations)?.as_ref() != Some(&record.translations)
+        || phrases::template_names(ws, game)? != record.templates
+    {
+        return Ok(false);
+    }
+    // A text the snapshot finds unchanged since the last check that found
+    // no error is as that check found it: as the record says (the check
+    // either compared it or wrote the record).
+    Ok(record
+        .texts
+        .iter()
+        .all(|(rel, content)| ws.jail().kept(rel) || text_hash(ws, rel) == Some(*content)))
+}
+
+/// The player's collection of `game` as a check would read it now (see
+/// [`CollectionMark`]).
+fn collection_now(ws: &Workspace, game: &str) -> CollectionMark {
+    let rel = crate::collection::path_of(game);
+    std::fs::symlink_metadata(ws.root().join(&rel))
+        .is_ok()
+        .then(|| text_hash(ws, &rel))
+}
+
+/// The hash of workspace file `rel`'s text, read now; `None` when it cannot
+/// be read or is not UTF-8.
+fn text_hash(ws: &Workspace, rel: &str) -> Option<u64> {
+    let bytes = ws.jail().read(&ws.root().join(rel)).ok()?;
+    String::from_utf8(bytes).ok().map(|text| hash_text(&text))
+}

@@ -1,0 +1,411 @@
+//! A rename answered without compiling the game. A card's name is read by
+//! the deck rules that key by it (intrépidos: two `copies`, three
+//! `distinct`) and by the deck schema's lines, and by nothing else when the
+//! box rules do not read it and no translation file names the game's
+//! cards. So when the only change since the record is that some cards were
+//! renamed, the record answers for everything but the decks that name a
+//! renamed card: those are judged again over a pool of just the cards they
+//! name (the rules precompute each card on its own, and key a rename's
+//! field by its exact text), the deck schema's changed lines are patched
+//! in, and the record is written as a compile would write it — without
+//! decoding, linking and compiling the rules over every card of the pool.
+//!
+//! Anything else — an id, kind, copy count, rule field or reference that
+//! changed, a card file that came or went, a renamed card's file that a
+//! recorded diagnostic points into, a deck rule keyed by a field of the
+//! game's own (whose words could come from another card of the pool), a
+//! deck with an unknown card, a deck schema the index cannot vouch for —
+//! and the game is compiled from its record as before.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasher, Hasher};
+
+use super::Head;
+use super::changes::Scan;
+use super::decks::named;
+use super::kept::{Kept, id_hash, kept_as, text_mark};
+use super::record::{Record, pointed_files, record_key, same_texts};
+use crate::config::Manifest;
+use crate::diag::{Diagnostics, FileId};
+use crate::load::{LoadError, Mark, Pool, Workspace, decode};
+use crate::validate::{GameSchemas, RESERVED, RawCard};
+
+/// What a check asks of the editor schemas, which are a layer above the
+/// game (`commands::check` answers through `editor`).
+pub trait EditorSchemas {
+    /// Whether game `game`'s editor schemas carry `keys` (card file, deck).
+    fn fresh(&self, game: &str, keys: &[String]) -> bool;
+    /// The kinds whose cards' ids and names the card-file schema lists.
+    fn listed_kinds(&self, schemas: &GameSchemas) -> BTreeSet<String>;
+    /// Patches game `manifest`'s deck schema for the cards of `changed`
+    /// files (by position in `files`: each card file with cards, where its
+    /// cards end in the pool and their digest); the schema's new key, or
+    /// `None`, having written nothing, when the last one cannot be patched.
+    fn patch_deck_schema(
+        &self,
+        manifest: &Manifest,
+        files: &[(usize, u64)],
+        changed: &[(usize, CardLines<'_>)],
+    ) -> Option<String>;
+}
+
+/// A card file's cards as the deck schema's lines read them: id, kind,
+/// name.
+pub type CardLines<'a> = Vec<(&'a str, &'a str, &'a str)>;
+
+/// The digest of a card file's cards as the deck schema's lines read
+/// them: each card's id, kind and name, each after its length (foldhash
+/// with a fixed seed: the same digest in every run, cheaper than `SipHash`
+/// on short strings).
+#[derive(Clone)]
+pub struct CardsDigest(foldhash::quality::FoldHasher<'static>);
+
+impl Default for CardsDigest {
+    fn default() -> Self {
+        CardsDigest(foldhash::quality::FixedState::with_seed(0).build_hasher())
+    }
+}
+
+impl CardsDigest {
+    /// Adds a card.
+    pub fn add(&mut self, id: &str, kind: &str, name: &str) {
+        for part in [id, kind, name] {
+            self.0.write_u64(part.len() as u64);
+            self.0.write(part.as_bytes());
+        }
+    }
+
+    /// The digest of the cards added.
+    #[must_use]
+    pub fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+}
+
+/// Answers `scan`'s changes from `record` when they are renames only (see
+/// the module's docs): judges the decks that name a renamed card again,
+/// patches the deck schema, and writes the record as a compile would.
+/// How many cards were renamed and decks judged again, when it did; when
+/// not, neither `record`'s verdict nor any file was changed (only the
+/// decks' marks brought up to date, as [`same_texts`] does).
+///
+/// # Errors
+/// When a file cannot be listed.
+pub(super) fn answer(
+    ws: &Workspace,
+    head: &Head,
+    record: &mut Record,
+    scan: &Scan,
+    editor: &dyn EditorSchemas,
+) -> Result<Option<(usize, usize)>, LoadError> {
+    let m = &head.manifest.manifest;
+    let files = record.cards.len();
+    if !record.trusted
+        || !record.translations.is_empty()
+        || !scan.removed.is_empty()
+        || scan.files.len() != files
+        || record.layout.len() != files
+        || record.ids.len() != files
+        || record.names.len() != record.decks.len()
+        || record.editor.len() != 2
+        || !scan
+            .files
+            .iter()
+            .zip(&record.cards)
+            .all(|(f, (rel, _))| f.rel == *rel)
+        || !rules_read_names_alone(m)
+    {
+        return Ok(None);
+    }
+    let Some((renamed, hashes)) = renamed(record, scan, &editor.listed_kinds(&head.schemas)) else {
+        return Ok(None);
+    };
+    if !editor.fresh(&m.id, &record.editor) || !same_texts(ws, &m.id, record)? {
+        return Ok(None);
+    }
+    let judged: Vec<usize> = (0..record.decks.len())
+        .filter(|&j| words(&record.names[j]).any(|h| hashes.contains(&h)))
+        .collect();
+    let judged_count = judged.len();
+    let Some(verdicts) = judge(ws, head, record, scan, &judged) else {
+        return Ok(None);
+    };
+    let Some((layout, key)) = patch_schema(record, scan, &renamed, m, editor) else {
+        return Ok(None);
+    };
+    // Where a compile reports a file's diagnostics, from the decks on.
+    let mut order: HashMap<String, usize> = record
+        .decks
+        .iter()
+        .enumerate()
+        .map(|(j, (rel, _))| (rel.clone(), j))
+        .collect();
+    order.insert(crate::collection::path_of(&m.id), usize::MAX);
+    for (j, (mark, names, kept)) in judged.into_iter().zip(verdicts) {
+        record.decks[j].1 = mark;
+        record.names[j] = serde_bytes::ByteBuf::from(
+            names
+                .iter()
+                .flat_map(|n| n.to_le_bytes())
+                .collect::<Vec<u8>>(),
+        );
+        place(record, &order, j, kept);
+    }
+    record.layout = layout;
+    record.editor[1] = key;
+    record.cards = scan.marks();
+    if let Some(cache) = &head.cache {
+        cache.put_record(record_key(ws), &*record);
+    }
+    Ok(Some((hashes.len(), judged_count)))
+}
+
+/// The deck schema patched for the `renamed` card files (by position):
+/// their lines anew, the rest copied. The record's layout of the card
+/// files brought up to date and the schema's key; `None` when the last
+/// schema cannot be patched.
+fn patch_schema(
+    record: &Record,
+    scan: &Scan,
+    renamed: &[usize],
+    m: &Manifest,
+    editor: &dyn EditorSchemas,
+) -> Option<(Vec<(u32, u64)>, String)> {
+    let mut layout = record.layout.clone();
+    for &i in renamed {
+        let mut digest = CardsDigest::default();
+        for c in scan.files[i].fresh.iter().flatten() {
+            digest.add(&c.id, &c.kind, &c.name);
+        }
+        layout[i].1 = digest.finish();
+    }
+    let mut with_cards = Vec::new();
+    let mut changed = Vec::new();
+    let mut end = 0;
+    for (i, &(n, digest)) in layout.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        end += n as usize;
+        if renamed.contains(&i) {
+            let lines = scan.files[i].fresh.iter().flatten();
+            let lines = lines.map(|c| (c.id.as_str(), c.kind.as_str(), c.name.as_str()));
+            changed.push((with_cards.len(), lines.collect()));
+        }
+        with_cards.push((end, digest));
+    }
+    let key = editor.patch_deck_schema(m, &with_cards, &changed)?;
+    Some((layout, key))
+}
+
+/// Whether the game's rules read a card's name only as its own text: the
+/// box rules not at all (a rename leaves the box's verdict as it was), and
+/// the deck rules key and count by reserved fields only, whose words are
+/// a card's own (a key of another field is worded by the first card of
+/// the pool that has it, which a pool of a few cards may not hold).
+fn rules_read_names_alone(m: &Manifest) -> bool {
+    let mut boxed = BTreeSet::new();
+    m.box_rules.iter().for_each(|r| r.fields(&mut boxed));
+    let mut decks = BTreeSet::new();
+    let formats = m.formats.values().flat_map(|f| &f.deck_rules);
+    m.deck_rules
+        .iter()
+        .chain(formats)
+        .for_each(|r| r.fields(&mut decks));
+    !boxed.contains("name") && decks.iter().all(|f| RESERVED.contains(&f.as_str()))
+}
+
+/// The card files (by position) whose cards were renamed and nothing
+/// else, when that is every change `scan` found, and the id hashes of the
+/// cards renamed; `None` otherwise, or when a renamed card is of a kind
+/// the card-file schema lists (`listed`), or its file is one a recorded
+/// diagnostic points into.
+fn renamed(
+    record: &Record,
+    scan: &Scan,
+    listed: &BTreeSet<String>,
+) -> Option<(Vec<usize>, HashSet<u32>)> {
+    let pointed = pointed_files(record);
+    let mut out = Vec::new();
+    let mut hashes = HashSet::new();
+    for (i, f) in scan.files.iter().enumerate() {
+        let Some(fresh) = &f.fresh else { continue };
+        let old = f.old.as_ref()?;
+        if f.before.is_none() || pointed.contains(&f.rel) || old.len() != fresh.len() {
+            return None;
+        }
+        let mut any = false;
+        for (o, n) in old.iter().zip(fresh) {
+            if !same_but_name(o, n) {
+                return None;
+            }
+            if o.name != n.name {
+                if listed.contains(&n.kind) {
+                    return None;
+                }
+                hashes.insert(id_hash(&n.id));
+                any = true;
+            }
+        }
+        if any {
+            out.push(i);
+        }
+    }
+    (!out.is_empty()).then_some((out, hashes))
+}
+
+/// Whether cards `a` and `b` differ in nothing a verdict reads but their
+/// names.
+fn same_but_name(a: &RawCard, b: &RawCard) -> bool {
+    let refs = |c: &RawCard| {
+        c.refs
+            .iter()
+            .map(|r| (r.target.clone(), r.kinds.clone(), r.field.clone()))
+            .collect::<Vec<_>>()
+    };
+    a.id == b.id
+        && a.kind == b.kind
+        && a.copies == b.copies
+        && a.fields == b.fields
+        && a.packed.is_none()
+        && b.packed.is_none()
+        && refs(a) == refs(b)
+}
+
+/// The four-byte words of a record's hashes.
+fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]))
+}
+
+/// A deck's verdict judged again: its mark, the ids it names, its
+/// diagnostics as the record keeps them.
+type Verdict = (Mark, Vec<u32>, Vec<Kept>);
+
+/// Decks `judged` (by position in the record), read and judged again over
+/// a pool of the cards they name; `None` when one cannot be read, is for
+/// another game, names a card that is not there, or has a diagnostic
+/// pointing elsewhere than into it and the manifest.
+fn judge(
+    ws: &Workspace,
+    head: &Head,
+    record: &Record,
+    scan: &Scan,
+    judged: &[usize],
+) -> Option<Vec<Verdict>> {
+    if judged.is_empty() {
+        return Some(Vec::new());
+    }
+    let m = &head.manifest.manifest;
+    let wanted: HashSet<u32> = judged
+        .iter()
+        .flat_map(|&j| words(&record.names[j]))
+        .collect();
+    let cards = named_cards(ws, head, record, scan, &wanted)?;
+    let mut scratch = Diagnostics::new();
+    let pool = crate::link::link(cards, &mut scratch);
+    let rules = crate::rules::compile(&head.manifest, &pool, &head.schemas, &mut scratch);
+    let manifest = (head.manifest.file, format!("cards/{}/game.toml", m.id));
+    let mut out = Vec::with_capacity(judged.len());
+    for (k, &j) in judged.iter().enumerate() {
+        let rel = &record.decks[j].0;
+        let path = ws.root().join(rel);
+        let stamp = ws.jail().stamp(&path);
+        let text = String::from_utf8(ws.jail().read(&path).ok()?).ok()?;
+        let file = FileId(u32::MAX - 1 - u32::try_from(k).ok()?);
+        let mut found = Vec::new();
+        let deck = crate::deck::parse(file, &text, &mut found)?;
+        if deck.game != m.id {
+            return None;
+        }
+        crate::deck::judge(&deck, &head.manifest, &pool, &rules, &mut found);
+        if found.iter().any(|d| d.code == "deck::unknown-card") {
+            return None;
+        }
+        let name_of = |f: FileId| {
+            if f == file {
+                Some(rel.clone())
+            } else {
+                (f == manifest.0).then(|| manifest.1.clone())
+            }
+        };
+        let kept = found
+            .iter()
+            .map(|d| kept_as(d, &name_of))
+            .collect::<Option<Vec<_>>>()?;
+        out.push((text_mark(&text, stamp), named(&deck), kept));
+    }
+    Some(out)
+}
+
+/// The cards of every card file that holds a card whose id hash is in
+/// `wanted`, in pool order: the changed files' as the scan found them, the
+/// others' from their entries or the pool.
+fn named_cards(
+    ws: &Workspace,
+    head: &Head,
+    record: &Record,
+    scan: &Scan,
+    wanted: &HashSet<u32>,
+) -> Option<Vec<RawCard>> {
+    let cache = head.cache.as_ref()?;
+    let mut stored: Option<Option<Pool>> = None;
+    let mut cards = Vec::new();
+    for (i, f) in scan.files.iter().enumerate() {
+        if !words(&record.ids[i]).any(|h| wanted.contains(&h)) {
+            continue;
+        }
+        let mut of_file: Vec<RawCard> = match &f.fresh {
+            Some(fresh) => fresh.clone(),
+            None => match cache.get::<Vec<RawCard>>(&f.rel, f.mark.content) {
+                Some((found, entry)) if entry.payload == f.mark.payload => found,
+                _ => {
+                    let stored = stored.get_or_insert_with(|| cache.get_pool(record_key(ws)));
+                    decode(stored.as_ref()?.payload(&f.rel, f.mark.payload)?)?
+                }
+            },
+        };
+        // No deck diagnostic points into a card file.
+        for c in &mut of_file {
+            c.file = FileId(u32::MAX);
+        }
+        cards.append(&mut of_file);
+    }
+    Some(cards)
+}
+
+/// Puts deck `j`'s diagnostics `kept` in `record` where a compile reports
+/// them: in place of the deck's old ones, after those of the decks before
+/// it and before those of the decks after it and of the player's
+/// collection (`order`: where each of those files comes); and the deck
+/// among the files the diagnostics point into (in the order a compile
+/// registers them) when it has any.
+fn place(record: &mut Record, order: &HashMap<String, usize>, j: usize, kept: Vec<Kept>) {
+    let rel = record.decks[j].0.clone();
+    let after = |file: &str| order.get(file).is_some_and(|&at| at > j);
+    record
+        .diagnostics
+        .retain(|k| primary(k) != Some(rel.as_str()));
+    let at = record
+        .diagnostics
+        .iter()
+        .position(|k| primary(k).is_some_and(after))
+        .unwrap_or(record.diagnostics.len());
+    let has = !kept.is_empty();
+    record.diagnostics.splice(at..at, kept);
+    record.files.retain(|f| *f != rel);
+    if has {
+        let at = record
+            .files
+            .iter()
+            .position(|f| after(f))
+            .unwrap_or(record.files.len());
+        record.files.insert(at, rel);
+    }
+}
+
+/// The file a kept diagnostic is placed in.
+fn primary(k: &Kept) -> Option<&str> {
+    k.primary.as_ref().map(|p| p.file.as_str())
+}
