@@ -94,17 +94,20 @@ impl game::EditorSchemas for Schemas {
         editor::listed_kinds(schemas)
     }
 
+    fn deck_key(&self, manifest: &Manifest, files: &[(usize, u64)]) -> String {
+        editor::deck_key(manifest, files)
+    }
+
     fn patch_deck_schema(
         &self,
         manifest: &Manifest,
         files: &[(usize, u64)],
         changed: &[(usize, game::CardLines<'_>)],
-    ) -> Option<String> {
+        key: &str,
+    ) -> bool {
         // A schema that cannot be written is written whole by the compile
         // this falls back to, which reports why.
-        editor::patch_deck_schema(&self.0, manifest, files, changed)
-            .ok()
-            .flatten()
+        editor::patch_deck_schema(&self.0, manifest, files, changed, key).unwrap_or(false)
     }
 }
 

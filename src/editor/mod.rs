@@ -204,12 +204,24 @@ pub fn listed_kinds(schemas: &GameSchemas) -> BTreeSet<String> {
     cards::referenced_kinds(&documents(schemas))
 }
 
-/// Writes game `manifest`'s deck schema after a rename, patched from the
-/// last one: `files` are the card files with cards, in order (where each
-/// one's cards end in the pool, and their digest), and `changed` the cards
-/// (id, kind, name) of those among them that changed, by position in
-/// `files`. Returns the schema's new key, or `None`, writing nothing, when
-/// the last schema cannot be patched.
+/// The key of game `manifest`'s deck schema over card files `files` (each
+/// card file with cards, in order: where its cards end in the pool, and
+/// their digest).
+pub fn deck_key(manifest: &Manifest, files: &[(usize, u64)]) -> String {
+    let inputs = Inputs {
+        manifest,
+        docs: BTreeMap::new(),
+        cards: Vec::new(),
+        files: files.to_vec(),
+    };
+    inputs.key(true)
+}
+
+/// Writes game `manifest`'s deck schema, of key `key` (see [`deck_key`]),
+/// after a rename, patched from the last one: `changed` are the cards (id,
+/// kind, name) of the card files of `files` that changed, by position.
+/// Whether it did; when not, it wrote nothing, the last schema being one
+/// it cannot patch.
 ///
 /// # Errors
 /// When the schema cannot be written.
@@ -218,14 +230,8 @@ pub fn patch_deck_schema(
     manifest: &Manifest,
     files: &[(usize, u64)],
     changed: &[(usize, CardLines<'_>)],
-) -> Result<Option<String>, EmitError> {
-    let inputs = Inputs {
-        manifest,
-        docs: BTreeMap::new(),
-        cards: Vec::new(),
-        files: files.to_vec(),
-    };
-    let key = inputs.key(true);
+    key: &str,
+) -> Result<bool, EmitError> {
     let mut cards = Vec::new();
     let mut sparse = Vec::with_capacity(files.len());
     let mut changed = changed.iter().peekable();
@@ -239,10 +245,10 @@ pub fn patch_deck_schema(
         manifest,
         cards: &cards,
         files: &sparse,
-        key: &key,
+        key,
         sparse: true,
     };
-    Ok(patch::write_sparse(root, &schema)?.then_some(key))
+    patch::write_sparse(root, &schema)
 }
 
 /// The editor files of a checked game: its card-file and deck-file schemas.

@@ -42,12 +42,15 @@ pub(super) fn text_mark(text: &str, stamp: Option<Stamp>) -> Mark {
     }
 }
 
-/// What the record keeps of a card id a deck names: a 32-bit hash (two ids
-/// that share one only make a deck be judged again when it need not be).
+/// What the record keeps of a card id a deck names or a card file holds:
+/// a 32-bit hash (two ids that share one only make a deck be judged again,
+/// or a card file be read, when it need not be). foldhash with a fixed
+/// seed: the same in every run, and a compile hashes every card's id.
 pub(super) fn id_hash(id: &str) -> u32 {
+    use std::hash::BuildHasher;
     // The low half of a 64-bit hash.
     #[allow(clippy::cast_possible_truncation)]
-    let low = hash_text(id) as u32;
+    let low = foldhash::quality::FixedState::with_seed(0).hash_one(id) as u32;
     low
 }
 

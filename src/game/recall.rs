@@ -157,8 +157,14 @@ pub fn check_all(
                 written = true;
                 continue;
             }
-            Answer::Prior(prior) => Some(prior),
-            Answer::Compile => None,
+            Answer::Prior(prior, wrote) => {
+                written |= wrote;
+                Some(prior)
+            }
+            Answer::Compile(wrote) => {
+                written |= wrote;
+                None
+            }
         };
         let (game, draft) = finish(ws, head, Decks::Players, keep, diags, prior)?;
         out.push(Checked::Compiled(Box::new(game), draft));
@@ -392,10 +398,12 @@ enum Answer {
     /// Cards were renamed and nothing else: the verdict the record, its
     /// deck schema and the decks naming them were brought up to.
     Renamed(Recalled),
-    /// Something changed: what a compile can take over.
-    Prior(Prior),
-    /// Nothing to build upon: compile it.
-    Compile,
+    /// Something changed: what a compile can take over (and whether the
+    /// deck schema was written on the way).
+    Prior(Prior, bool),
+    /// Nothing to build upon: compile it (the deck schema written on the
+    /// way, or not).
+    Compile(bool),
 }
 
 /// The game's verdict from its record, when the record vouches for every
@@ -409,14 +417,14 @@ fn recall(
     editor: &dyn EditorSchemas,
 ) -> Result<Answer, LoadError> {
     let Some(cache) = &head.cache else {
-        return Ok(Answer::Compile);
+        return Ok(Answer::Compile(false));
     };
     let game = head.manifest.manifest.id.as_str();
     let Some(mut record) = cache.get_record::<Record>(record_key(ws)) else {
-        return Ok(Answer::Compile);
+        return Ok(Answer::Compile(false));
     };
     let Some(scan) = changes::scan(ws, head, &record.cards)? else {
-        return Ok(Answer::Compile);
+        return Ok(Answer::Compile(false));
     };
     let decks_before = record.decks.clone();
     if scan.answers(&pointed_files(&record))
@@ -437,17 +445,22 @@ fn recall(
         }
         return Ok(Answer::Recalled(recalled(game, record, scan.reused)));
     }
-    if let Some(renamed) = renamed::answer(ws, head, &mut record, &scan, editor)?
+    let renamed = renamed::answer(ws, head, &mut record, &scan, editor)?;
+    if let Some(verdict) = renamed.verdict
         && let Some(kept) = restore(ws, &record.files, &record.diagnostics)
     {
         diags.extend(kept);
         let recalled = Recalled {
-            renamed: Some(renamed),
+            renamed: Some(verdict),
             ..recalled(game, record, scan.reused)
         };
         return Ok(Answer::Renamed(recalled));
     }
-    Ok(prior(ws, head, cache, record, scan).map_or(Answer::Compile, Answer::Prior))
+    let prior = prior(ws, head, cache, record, scan);
+    Ok(match prior {
+        Some(prior) => Answer::Prior(prior, renamed.wrote_schema),
+        None => Answer::Compile(renamed.wrote_schema),
+    })
 }
 
 /// Lets the allocator's memory be backed by transparent huge pages from

@@ -32,21 +32,36 @@ use crate::validate::{GameSchemas, RESERVED, RawCard};
 
 /// What a check asks of the editor schemas, which are a layer above the
 /// game (`commands::check` answers through `editor`).
-pub trait EditorSchemas {
+pub trait EditorSchemas: Sync {
     /// Whether game `game`'s editor schemas carry `keys` (card file, deck).
     fn fresh(&self, game: &str, keys: &[String]) -> bool;
     /// The kinds whose cards' ids and names the card-file schema lists.
     fn listed_kinds(&self, schemas: &GameSchemas) -> BTreeSet<String>;
-    /// Patches game `manifest`'s deck schema for the cards of `changed`
-    /// files (by position in `files`: each card file with cards, where its
-    /// cards end in the pool and their digest); the schema's new key, or
-    /// `None`, having written nothing, when the last one cannot be patched.
+    /// The key of game `manifest`'s deck schema over card files `files`
+    /// (each card file with cards, in order: where its cards end in the
+    /// pool, and their digest).
+    fn deck_key(&self, manifest: &Manifest, files: &[(usize, u64)]) -> String;
+    /// Patches game `manifest`'s deck schema, of key `key`, for the cards
+    /// of `changed` card files (by position in `files`); whether it did
+    /// (when not, it wrote nothing: the last one cannot be patched).
     fn patch_deck_schema(
         &self,
         manifest: &Manifest,
         files: &[(usize, u64)],
         changed: &[(usize, CardLines<'_>)],
-    ) -> Option<String>;
+        key: &str,
+    ) -> bool;
+}
+
+/// What [`answer`] did.
+#[derive(Debug, Default)]
+pub(super) struct Answered {
+    /// When the record answered: how many cards were renamed and how many
+    /// decks were judged again.
+    pub(super) verdict: Option<(usize, usize)>,
+    /// Whether the deck schema was written (as the cards now are, whether
+    /// the record answered or not).
+    pub(super) wrote_schema: bool,
 }
 
 /// A card file's cards as the deck schema's lines read them: id, kind,
@@ -85,9 +100,9 @@ impl CardsDigest {
 /// Answers `scan`'s changes from `record` when they are renames only (see
 /// the module's docs): judges the decks that name a renamed card again,
 /// patches the deck schema, and writes the record as a compile would.
-/// How many cards were renamed and decks judged again, when it did; when
-/// not, neither `record`'s verdict nor any file was changed (only the
-/// decks' marks brought up to date, as [`same_texts`] does).
+/// When it does not answer (the record may then hold new deck verdicts,
+/// which the compile it falls back to writes again), the deck schema may
+/// still have been written, as the cards now are.
 ///
 /// # Errors
 /// When a file cannot be listed.
@@ -97,7 +112,7 @@ pub(super) fn answer(
     record: &mut Record,
     scan: &Scan,
     editor: &dyn EditorSchemas,
-) -> Result<Option<(usize, usize)>, LoadError> {
+) -> Result<Answered, LoadError> {
     let m = &head.manifest.manifest;
     let files = record.cards.len();
     if !record.trusted
@@ -115,24 +130,48 @@ pub(super) fn answer(
             .all(|(f, (rel, _))| f.rel == *rel)
         || !rules_read_names_alone(m)
     {
-        return Ok(None);
+        return Ok(Answered::default());
     }
     let Some((renamed, hashes)) = renamed(record, scan, &editor.listed_kinds(&head.schemas)) else {
-        return Ok(None);
+        return Ok(Answered::default());
     };
     if !editor.fresh(&m.id, &record.editor) || !same_texts(ws, &m.id, record)? {
-        return Ok(None);
+        return Ok(Answered::default());
     }
     let judged: Vec<usize> = (0..record.decks.len())
         .filter(|&j| words(&record.names[j]).any(|h| hashes.contains(&h)))
         .collect();
-    let judged_count = judged.len();
-    let Some(verdicts) = judge(ws, head, record, scan, &judged) else {
-        return Ok(None);
-    };
-    let Some((layout, key)) = patch_schema(record, scan, &renamed, m, editor) else {
-        return Ok(None);
-    };
+    let (layout, files, changed) = schema_lines(record, scan, &renamed);
+    let key = editor.deck_key(m, &files);
+    // The deck schema (5 MB at 20,000 cards) is written beside the judging
+    // and the record, which do not read it.
+    let (wrote_schema, answered) = rayon::join(
+        || editor.patch_deck_schema(m, &files, &changed, &key),
+        || {
+            let verdicts = judge(ws, head, record, scan, &judged)?;
+            let count = (hashes.len(), judged.len());
+            settle(record, m, judged.into_iter().zip(verdicts));
+            record.layout = layout;
+            record.editor[1].clone_from(&key);
+            record.cards = scan.marks();
+            Some(count)
+        },
+    );
+    let verdict = answered.filter(|_| wrote_schema);
+    if verdict.is_some()
+        && let Some(cache) = &head.cache
+    {
+        cache.put_record(record_key(ws), &*record);
+    }
+    Ok(Answered {
+        verdict,
+        wrote_schema,
+    })
+}
+
+/// The verdicts of decks judged again (by position) put in `record` (of
+/// game `m`): their marks, the ids they name, their diagnostics.
+fn settle(record: &mut Record, m: &Manifest, verdicts: impl Iterator<Item = (usize, Verdict)>) {
     // Where a compile reports a file's diagnostics, from the decks on.
     let mut order: HashMap<String, usize> = record
         .decks
@@ -141,7 +180,7 @@ pub(super) fn answer(
         .map(|(j, (rel, _))| (rel.clone(), j))
         .collect();
     order.insert(crate::collection::path_of(&m.id), usize::MAX);
-    for (j, (mark, names, kept)) in judged.into_iter().zip(verdicts) {
+    for (j, (mark, names, kept)) in verdicts {
         record.decks[j].1 = mark;
         record.names[j] = serde_bytes::ByteBuf::from(
             names
@@ -151,26 +190,22 @@ pub(super) fn answer(
         );
         place(record, &order, j, kept);
     }
-    record.layout = layout;
-    record.editor[1] = key;
-    record.cards = scan.marks();
-    if let Some(cache) = &head.cache {
-        cache.put_record(record_key(ws), &*record);
-    }
-    Ok(Some((hashes.len(), judged_count)))
 }
 
-/// The deck schema patched for the `renamed` card files (by position):
-/// their lines anew, the rest copied. The record's layout of the card
-/// files brought up to date and the schema's key; `None` when the last
-/// schema cannot be patched.
-fn patch_schema(
-    record: &Record,
-    scan: &Scan,
-    renamed: &[usize],
-    m: &Manifest,
-    editor: &dyn EditorSchemas,
-) -> Option<(Vec<(u32, u64)>, String)> {
+/// The record's layout of the card files, each card file with cards
+/// (where its cards end in the pool, their digest), and the changed files'
+/// cards by position among those.
+type SchemaLines<'s> = (
+    Vec<(u32, u64)>,
+    Vec<(usize, u64)>,
+    Vec<(usize, CardLines<'s>)>,
+);
+
+/// The deck schema's lines after the `renamed` card files (by position)
+/// changed: the record's layout of the card files brought up to date, each
+/// card file with cards (where its cards end in the pool, their digest),
+/// and the renamed files' cards by position among those.
+fn schema_lines<'s>(record: &Record, scan: &'s Scan, renamed: &[usize]) -> SchemaLines<'s> {
     let mut layout = record.layout.clone();
     for &i in renamed {
         let mut digest = CardsDigest::default();
@@ -194,8 +229,7 @@ fn patch_schema(
         }
         with_cards.push((end, digest));
     }
-    let key = editor.patch_deck_schema(m, &with_cards, &changed)?;
-    Some((layout, key))
+    (layout, with_cards, changed)
 }
 
 /// Whether the game's rules read a card's name only as its own text: the
