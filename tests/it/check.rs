@@ -602,21 +602,26 @@ fn compiles_as_cold(ws: &Workspace, edit: &str) {
         );
         return;
     }
+    assert!(
+        files[0] == compiled_record(ws, &args),
+        "{edit}: the record as a compile writes it"
+    );
+}
+
+/// The game's record (and its path) as a check run with `args` writes it
+/// compiling the game without a record, a pool or the workspace's ledger
+/// (there is none after a check that found an error, or a warning in a
+/// spreadsheet).
+fn compiled_record(ws: &Workspace, args: &[&str]) -> (String, Vec<u8>) {
     for rel in [
         "build/.cache/intrepidos.verdict",
         "build/.cache/intrepidos.pool",
     ] {
         std::fs::remove_file(ws.path().join(rel)).unwrap();
     }
-    // Nor does the workspace's ledger answer for the check (there is none
-    // after an edit the check found a warning for in a spreadsheet).
     let _ = std::fs::remove_file(ws.path().join("build/.cache/.ledger"));
     ws.run(args);
-    let compiled = written(ws, "intrepidos");
-    assert!(
-        files[0] == compiled[0],
-        "{edit}: the record as a compile writes it"
-    );
+    written(ws, "intrepidos").swap_remove(0)
 }
 
 #[test]
@@ -721,17 +726,8 @@ fn renames_as_cold(ws: &Workspace, edit: &str, judged: &str, code: i32) {
         written(ws, "intrepidos")[2..] == files[2..],
         "{edit}: the editor schemas"
     );
-    for rel in [
-        "build/.cache/intrepidos.verdict",
-        "build/.cache/intrepidos.pool",
-    ] {
-        std::fs::remove_file(ws.path().join(rel)).unwrap();
-    }
-    // There is no ledger after a check that found an error.
-    let _ = std::fs::remove_file(ws.path().join("build/.cache/.ledger"));
-    ws.run(args);
     assert!(
-        written(ws, "intrepidos")[0] == files[0],
+        compiled_record(ws, &args) == files[0],
         "{edit}: the record as a compile writes it"
     );
 }
