@@ -573,4 +573,40 @@ mod tests {
         assert_eq!(materialize(&again, &old_text), old_text);
         assert_eq!(old_pieces(&again), 2, "one per zone: {:?}", again.pieces);
     }
+
+    #[test]
+    fn a_sparse_schema_of_the_renamed_files_alone_is_the_one_written_whole() {
+        let m = two_zones();
+        let old = built(&m, (&BEFORE, &BEFORE_FILES), None);
+        let old_text = materialize(&old, "");
+        // Card z (file 2, zone main and side) and card w (file 3, zone side
+        // only) renamed.
+        let mut after = BEFORE;
+        after[2].2 = "Z \"2\"";
+        after[3].2 = "W2";
+        let files = [(2, 1), (3, 22), (4, 33), (6, 4)];
+        let whole = materialize(&built(&m, (&after, &files), None), "");
+        // Only the renamed files' cards: files 1 and 4 given none.
+        let cards = [after[2], after[3]];
+        let sparse = DeckSchema {
+            manifest: &m,
+            cards: &cards,
+            files: &[(0, 1), (1, 22), (2, 33), (2, 4)],
+            key: "k",
+            sparse: true,
+        }
+        .build(Some(&by_digest(&old)));
+        assert_eq!(materialize(&sparse, &old_text), whole);
+        assert_eq!(sparse.len, whole.len());
+        // A file given no cards whose lines the last text lacks has none.
+        let empty = DeckSchema {
+            manifest: &m,
+            cards: &[],
+            files: &[(0, 9)],
+            key: "k",
+            sparse: true,
+        }
+        .build(Some(&by_digest(&old)));
+        assert!(empty.zones.iter().all(Vec::is_empty), "{:?}", empty.zones);
+    }
 }
