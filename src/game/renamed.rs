@@ -154,15 +154,17 @@ pub(super) fn answer(
             record.layout = layout;
             record.editor[1].clone_from(&key);
             record.cards = scan.marks();
+            // Written before the schema is known to be: a record whose
+            // deck schema is not the one it names is not answered by (the
+            // schema's key differs), and the compile this then falls back
+            // to writes it again.
+            if let Some(cache) = &head.cache {
+                cache.put_record(record_key(ws), &*record);
+            }
             Some(count)
         },
     );
     let verdict = answered.filter(|_| wrote_schema);
-    if verdict.is_some()
-        && let Some(cache) = &head.cache
-    {
-        cache.put_record(record_key(ws), &*record);
-    }
     Ok(Answered {
         verdict,
         wrote_schema,
