@@ -248,7 +248,7 @@ pub fn patch_deck_schema(
         key,
         sparse: true,
     };
-    patch::write_sparse(root, &schema)
+    patch::write(root, &schema, true)
 }
 
 /// The editor files of a checked game: its card-file and deck-file schemas.

@@ -57,17 +57,33 @@ struct Index {
     zones: Vec<Vec<Segment>>,
 }
 
+impl Index {
+    /// The index of the schema `built` wrote, of CRC-32 `crc`, for `head`.
+    fn of(head: u64, built: Built, crc: crc32fast::Hasher) -> Index {
+        Index {
+            head,
+            len: built.len as u64,
+            crc: crc.finalize(),
+            zones: built.zones,
+        }
+    }
+}
+
 /// Writes game `schema`'s deck schema into the workspace at `root`,
 /// atomically: with `cached` (a check through the cache, which made
 /// `build/.cache/`), patched from the last one where the index vouches for
 /// it, else whole, and then its index (a link at `build/.cache` is not
 /// followed, and only makes the next write a whole one); without, whole,
-/// and neither index is read nor written.
+/// and neither index is read nor written. Whether it wrote: a sparse
+/// schema (the cards of the card files that changed only, see
+/// [`DeckSchema::sparse`]) cannot be written whole, and leaves the file as
+/// it was when there is no index or the last file is not the one it
+/// describes.
 ///
 /// # Errors
 /// When the schema cannot be written (a link or something else than a
 /// file where it goes, an I/O error).
-pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Result<(), EmitError> {
+pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Result<bool, EmitError> {
     let m = schema.manifest;
     let rel = deck_schema_path(&m.id);
     let (dir, name) = write::split(Path::new(&rel));
@@ -80,22 +96,32 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
     let old = cache
         .as_ref()
         .and_then(|c| previous(c, &folder, name, &m.id, head));
+    if schema.sparse && old.is_none() {
+        return Ok(false);
+    }
     let built = schema.build(old.as_ref().map(|o| &o.zones[..]));
     let ranges = old_ranges(&built);
     // Repeating from the last file is only a guess until that file is read
     // through and found to be the one the index describes: the pieces are
     // copied while it is read (beside, on another core), and the file is
-    // written again whole if it is not.
+    // written again whole if it is not (a sparse schema, not at all).
     let mut whole = None;
+    let mut stale = false;
     let mut crc = crc32fast::Hasher::new();
     let repeats = !ranges.is_empty();
-    folder.write_atomic_with(name, |file| {
+    let wrote = folder.write_atomic_with(name, |file| {
         let (checked, copied) = match old.as_ref().filter(|_| repeats) {
             Some(o) => rayon::join(|| o.check(&ranges), || put(file, &built, Some(&o.file))),
             None => (None, put(file, &built, None)),
         };
         match (checked, copied) {
             (Some(checked), Ok(())) => crc = crc_of(&built, &checked),
+            // Nothing replaced; the compile this falls back to writes the
+            // file whole, and meets any error again.
+            _ if repeats && schema.sparse => {
+                stale = true;
+                return Err(io::Error::other("not the file the index describes"));
+            }
             // Not the file the index describes: written again, whole.
             _ if repeats => {
                 file.set_len(0)?;
@@ -111,70 +137,18 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
             }
         }
         Ok(())
-    })?;
-    let built = whole.unwrap_or(built);
+    });
+    if stale {
+        return Ok(false);
+    }
+    wrote?;
     if let Some(cache) = cache {
-        let index = Index {
-            head,
-            len: built.len as u64,
-            crc: crc.finalize(),
-            zones: built.zones,
-        };
-        save(&cache, &m.id, &index);
+        let built = whole.unwrap_or(built);
+        save(&cache, &m.id, &Index::of(head, built, crc));
     }
     if let Some(old) = old {
         close_beside(old.file);
     }
-    Ok(())
-}
-
-/// Writes game `schema`'s deck schema, a sparse one (the cards of the
-/// card files that changed only, see [`DeckSchema::sparse`]), as a patch of
-/// the last one: `Ok(false)`, leaving the file as it was, when there is no
-/// index or the last file is not the one it describes (a sparse schema
-/// cannot be written whole).
-///
-/// # Errors
-/// As [`write`].
-pub(super) fn write_sparse(root: &Path, schema: &DeckSchema<'_>) -> Result<bool, EmitError> {
-    let m = schema.manifest;
-    let rel = deck_schema_path(&m.id);
-    let (dir, name) = write::split(Path::new(&rel));
-    let workspace = Folder::workspace(root)?;
-    let Some(cache) = workspace.existing("build/.cache").ok().flatten() else {
-        return Ok(false);
-    };
-    let folder = workspace.sub(dir)?;
-    let head = head(m);
-    let Some(old) = previous(&cache, &folder, name, &m.id, head) else {
-        return Ok(false);
-    };
-    let built = schema.build(Some(&old.zones));
-    let ranges = old_ranges(&built);
-    // As in [`write`], the last file is checked while it is copied; the
-    // new one replaces it only when it is the one the index describes.
-    let mut checked = None;
-    let wrote = folder.write_atomic_with(name, |file| {
-        let (crcs, copied) =
-            rayon::join(|| old.check(&ranges), || put(file, &built, Some(&old.file)));
-        copied?;
-        checked = Some(crcs.ok_or_else(|| io::Error::other("not the file the index describes"))?);
-        Ok(())
-    });
-    // Not checked (or not copied): nothing replaced; the compile this
-    // falls back to writes the file whole, and meets any error again.
-    let Some(checked) = checked else {
-        return Ok(false);
-    };
-    wrote?;
-    let index = Index {
-        head,
-        len: built.len as u64,
-        crc: crc_of(&built, &checked).finalize(),
-        zones: built.zones,
-    };
-    save(&cache, &m.id, &index);
-    close_beside(old.file);
     Ok(true)
 }
 
