@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{CommandError, Report, plural};
 use crate::config::Manifest;
@@ -34,8 +35,11 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
             Opening::Going(snapshot) => snapshot,
         }
     };
-    let schemas = Schemas(ws.root().to_path_buf());
-    let (checked, patched) = game::check_all(&mut ws, games, !no_cache, &mut diags, &schemas)?;
+    let schemas = Schemas {
+        root: ws.root().to_path_buf(),
+        patched: AtomicBool::new(false),
+    };
+    let checked = game::check_all(&mut ws, games, !no_cache, &mut diags, &schemas)?;
     // A label ("first defined here") may point into a file whose text was
     // not kept, having nothing to report itself.
     ws.restore(&diags)?;
@@ -69,7 +73,7 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     if !no_cache {
         // The editor schemas are carta's own: as written now (if at all).
         let snapshot = match snapshot {
-            Some(s) if patched || !written.written.is_empty() => {
+            Some(s) if schemas.patched.load(Ordering::Relaxed) || !written.written.is_empty() => {
                 [editor::DIR, editor::TAPLO_CONFIG]
                     .iter()
                     .try_fold(s, |s, rel| s.retaken(ws.root(), ws.jail(), rel))
@@ -81,13 +85,16 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     Ok(Report::new(ws, diags, summary)?.with_details(details))
 }
 
-/// The editor schemas of the workspace at a root, as the check asks of
-/// them.
-struct Schemas(std::path::PathBuf);
+/// The editor schemas of the workspace at `root`, as the check asks of
+/// them, and whether it patched a deck schema.
+struct Schemas {
+    root: std::path::PathBuf,
+    patched: AtomicBool,
+}
 
 impl game::EditorSchemas for Schemas {
     fn fresh(&self, game: &str, keys: &[String]) -> bool {
-        editor::carries_keys(&self.0, game, keys)
+        editor::carries_keys(&self.root, game, keys)
     }
 
     fn listed_kinds(&self, schemas: &GameSchemas) -> BTreeSet<String> {
@@ -107,7 +114,10 @@ impl game::EditorSchemas for Schemas {
     ) -> bool {
         // A schema that cannot be written is written whole by the compile
         // this falls back to, which reports why.
-        editor::patch_deck_schema(&self.0, manifest, files, changed, key).unwrap_or(false)
+        let patched =
+            editor::patch_deck_schema(&self.root, manifest, files, changed, key).unwrap_or(false);
+        self.patched.fetch_or(patched, Ordering::Relaxed);
+        patched
     }
 }
 

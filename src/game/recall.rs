@@ -22,7 +22,9 @@ use serde::{Deserialize, Serialize};
 use super::changes::{self, Scan};
 use super::kept::{Kept, id_hash, kept, restore};
 use super::prior::{DeckMark, Prior, Verdicts};
-use super::record::{CollectionMark, Record, pointed_files, record_key, same_texts};
+use super::record::{
+    CollectionMark, Record, hash_bytes, hashes, pointed_files, record_key, same_texts,
+};
 use super::renamed::{self, EditorSchemas};
 use super::{Decks, Game, Head, Keep, finish, prepare};
 use crate::diag::{Diagnostics, FileId};
@@ -124,8 +126,7 @@ impl Draft {
 /// the verdict of a game whose record vouches that nothing it depends on
 /// changed and whose editor schemas `editor` finds still carrying the keys
 /// recorded, and answering a rename from the record (see
-/// [`super::renamed`]). Also says whether an editor schema was written
-/// (by such an answer: a compiled game's are written by the caller).
+/// [`super::renamed`], whose deck schema `editor` patches.
 ///
 /// # Errors
 /// When the workspace or a file cannot be read, or a named game does not exist.
@@ -135,14 +136,13 @@ pub fn check_all(
     cached: bool,
     diags: &mut Diagnostics,
     editor: &dyn EditorSchemas,
-) -> Result<(Vec<Checked>, bool), LoadError> {
+) -> Result<Vec<Checked>, LoadError> {
     let keep = if cached {
         Keep::RulesCached
     } else {
         Keep::Rules
     };
     let mut out = Vec::new();
-    let mut written = false;
     for id in ws.select_games(games)? {
         let Some(head) = prepare(ws, &id, keep, diags)? else {
             continue;
@@ -152,24 +152,13 @@ pub fn check_all(
                 out.push(Checked::Recalled(recalled));
                 continue;
             }
-            Answer::Renamed(recalled) => {
-                out.push(Checked::Recalled(recalled));
-                written = true;
-                continue;
-            }
-            Answer::Prior(prior, wrote) => {
-                written |= wrote;
-                Some(prior)
-            }
-            Answer::Compile(wrote) => {
-                written |= wrote;
-                None
-            }
+            Answer::Prior(prior) => Some(prior),
+            Answer::Compile => None,
         };
         let (game, draft) = finish(ws, head, Decks::Players, keep, diags, prior)?;
         out.push(Checked::Compiled(Box::new(game), draft));
     }
-    Ok((out, written))
+    Ok(out)
 }
 
 /// Writes the record of a game this check compiled, with its editor
@@ -236,8 +225,10 @@ fn record_of(
         .decks
         .iter()
         .map(|d| {
-            let names: Vec<u8> = d.names.iter().flat_map(|n| n.to_le_bytes()).collect();
-            Some(((d.rel.clone(), d.mark?), serde_bytes::ByteBuf::from(names)))
+            Some((
+                (d.rel.clone(), d.mark?),
+                hash_bytes(d.names.iter().copied()),
+            ))
         })
         .collect::<Option<Vec<_>>>()?
         .into_iter()
@@ -275,24 +266,21 @@ type Layout = (Vec<(u32, u64)>, Vec<serde_bytes::ByteBuf>);
 fn layout(game: &Game, first: usize, files: usize) -> Option<Layout> {
     let mut digests = vec![super::CardsDigest::default(); files];
     let mut counts = vec![0u32; files];
-    let mut ids = vec![Vec::new(); files];
+    let mut ids: Vec<Vec<u32>> = vec![Vec::new(); files];
     for c in game.pool.iter() {
         let i = (c.file.0 as usize)
             .checked_sub(first)
             .filter(|&i| i < files)?;
         digests[i].add(&c.id, &c.kind, &c.name);
         counts[i] += 1;
-        ids[i].extend(id_hash(&c.id).to_le_bytes());
+        ids[i].push(id_hash(&c.id));
     }
     let layout = counts
         .into_iter()
         .zip(&digests)
         .map(|(n, d)| (n, d.finish()))
         .collect();
-    Some((
-        layout,
-        ids.into_iter().map(serde_bytes::ByteBuf::from).collect(),
-    ))
+    Some((layout, ids.into_iter().map(hash_bytes).collect()))
 }
 
 /// Writes the game's pool beside its record: each card file's payload
@@ -393,17 +381,13 @@ fn file_id(i: usize) -> FileId {
 
 /// What the record says of a game.
 enum Answer {
-    /// Nothing it depends on changed: its verdict.
+    /// Nothing it depends on changed, or cards were renamed and nothing
+    /// else (see [`super::renamed`]): its verdict.
     Recalled(Recalled),
-    /// Cards were renamed and nothing else: the verdict the record, its
-    /// deck schema and the decks naming them were brought up to.
-    Renamed(Recalled),
-    /// Something changed: what a compile can take over (and whether the
-    /// deck schema was written on the way).
-    Prior(Prior, bool),
-    /// Nothing to build upon: compile it (the deck schema written on the
-    /// way, or not).
-    Compile(bool),
+    /// Something changed: what a compile can take over.
+    Prior(Prior),
+    /// Nothing to build upon: compile it.
+    Compile,
 }
 
 /// The game's verdict from its record, when the record vouches for every
@@ -417,14 +401,14 @@ fn recall(
     editor: &dyn EditorSchemas,
 ) -> Result<Answer, LoadError> {
     let Some(cache) = &head.cache else {
-        return Ok(Answer::Compile(false));
+        return Ok(Answer::Compile);
     };
     let game = head.manifest.manifest.id.as_str();
     let Some(mut record) = cache.get_record::<Record>(record_key(ws)) else {
-        return Ok(Answer::Compile(false));
+        return Ok(Answer::Compile);
     };
     let Some(scan) = changes::scan(ws, head, &record.cards)? else {
-        return Ok(Answer::Compile(false));
+        return Ok(Answer::Compile);
     };
     let decks_before = record.decks.clone();
     if scan.answers(&pointed_files(&record))
@@ -445,22 +429,17 @@ fn recall(
         }
         return Ok(Answer::Recalled(recalled(game, record, scan.reused)));
     }
-    let renamed = renamed::answer(ws, head, &mut record, &scan, editor)?;
-    if let Some(verdict) = renamed.verdict
+    if let Some(renamed) = renamed::answer(ws, head, &mut record, &scan, editor)?
         && let Some(kept) = restore(ws, &record.files, &record.diagnostics)
     {
         diags.extend(kept);
         let recalled = Recalled {
-            renamed: Some(verdict),
+            renamed: Some(renamed),
             ..recalled(game, record, scan.reused)
         };
-        return Ok(Answer::Renamed(recalled));
+        return Ok(Answer::Recalled(recalled));
     }
-    let prior = prior(ws, head, cache, record, scan);
-    Ok(match prior {
-        Some(prior) => Answer::Prior(prior, renamed.wrote_schema),
-        None => Answer::Compile(renamed.wrote_schema),
-    })
+    Ok(prior(ws, head, cache, record, scan).map_or(Answer::Compile, Answer::Prior))
 }
 
 /// Lets the allocator's memory be backed by transparent huge pages from
@@ -495,11 +474,7 @@ fn prior(
             .decks
             .into_iter()
             .zip(record.names)
-            .map(|((rel, mark), names)| {
-                let names = names.chunks_exact(4);
-                let names = names.map(|n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]));
-                (rel, mark, names.collect())
-            })
+            .map(|((rel, mark), names)| (rel, mark, hashes(&names).collect()))
             .collect();
         Verdicts::new(
             &head.manifest.manifest.id,

@@ -125,3 +125,21 @@ fn text_hash(ws: &Workspace, rel: &str) -> Option<u64> {
     let bytes = ws.jail().read(&ws.root().join(rel)).ok()?;
     String::from_utf8(bytes).ok().map(|text| hash_text(&text))
 }
+
+/// Hashes as the record keeps them ([`Record::names`], [`Record::ids`]):
+/// four little-endian bytes each.
+pub(super) fn hash_bytes(hashes: impl IntoIterator<Item = u32>) -> serde_bytes::ByteBuf {
+    serde_bytes::ByteBuf::from(
+        hashes
+            .into_iter()
+            .flat_map(u32::to_le_bytes)
+            .collect::<Vec<u8>>(),
+    )
+}
+
+/// The hashes a record keeps as `bytes` (see [`hash_bytes`]).
+pub(super) fn hashes(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]))
+}

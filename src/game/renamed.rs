@@ -24,11 +24,11 @@ use super::Head;
 use super::changes::Scan;
 use super::decks::named;
 use super::kept::{Kept, id_hash, kept_as, text_mark};
-use super::record::{Record, pointed_files, record_key, same_texts};
+use super::record::{Record, hash_bytes, hashes, pointed_files, record_key, same_texts};
 use crate::config::Manifest;
 use crate::diag::{Diagnostics, FileId};
 use crate::load::{LoadError, Mark, Pool, Workspace, decode};
-use crate::validate::{GameSchemas, RESERVED, RawCard};
+use crate::validate::{CardRef, GameSchemas, RESERVED, RawCard};
 
 /// What a check asks of the editor schemas, which are a layer above the
 /// game (`commands::check` answers through `editor`).
@@ -43,7 +43,8 @@ pub trait EditorSchemas: Sync {
     fn deck_key(&self, manifest: &Manifest, files: &[(usize, u64)]) -> String;
     /// Patches game `manifest`'s deck schema, of key `key`, for the cards
     /// of `changed` card files (by position in `files`); whether it did
-    /// (when not, it wrote nothing: the last one cannot be patched).
+    /// (when not, it wrote nothing: the last one cannot be patched). The
+    /// check's snapshot of the editor files is taken again after a patch.
     fn patch_deck_schema(
         &self,
         manifest: &Manifest,
@@ -51,17 +52,6 @@ pub trait EditorSchemas: Sync {
         changed: &[(usize, CardLines<'_>)],
         key: &str,
     ) -> bool;
-}
-
-/// What [`answer`] did.
-#[derive(Debug, Default)]
-pub(super) struct Answered {
-    /// When the record answered: how many cards were renamed and how many
-    /// decks were judged again.
-    pub(super) verdict: Option<(usize, usize)>,
-    /// Whether the deck schema was written (as the cards now are, whether
-    /// the record answered or not).
-    pub(super) wrote_schema: bool,
 }
 
 /// A card file's cards as the deck schema's lines read them: id, kind,
@@ -100,9 +90,10 @@ impl CardsDigest {
 /// Answers `scan`'s changes from `record` when they are renames only (see
 /// the module's docs): judges the decks that name a renamed card again,
 /// patches the deck schema, and writes the record as a compile would.
-/// When it does not answer (the record may then hold new deck verdicts,
-/// which the compile it falls back to writes again), the deck schema may
-/// still have been written, as the cards now are.
+/// When it answers, how many cards were renamed and decks judged again.
+/// When it does not (the record may then hold new deck verdicts, which
+/// the compile it falls back to writes again), the deck schema may still
+/// have been written, as the cards now are (`editor` knows).
 ///
 /// # Errors
 /// When a file cannot be listed.
@@ -112,7 +103,7 @@ pub(super) fn answer(
     record: &mut Record,
     scan: &Scan,
     editor: &dyn EditorSchemas,
-) -> Result<Answered, LoadError> {
+) -> Result<Option<(usize, usize)>, LoadError> {
     let m = &head.manifest.manifest;
     let files = record.cards.len();
     if !record.trusted
@@ -130,16 +121,26 @@ pub(super) fn answer(
             .all(|(f, (rel, _))| f.rel == *rel)
         || !rules_read_names_alone(m)
     {
-        return Ok(Answered::default());
+        return Ok(None);
     }
-    let Some((renamed, hashes)) = renamed(record, scan, &editor.listed_kinds(&head.schemas)) else {
-        return Ok(Answered::default());
+    let Some(Renames {
+        files: renamed,
+        ids,
+        kinds,
+    }) = renamed(record, scan)
+    else {
+        return Ok(None);
     };
+    // The card-file schema lists the ids and names of some kinds' cards.
+    let listed = editor.listed_kinds(&head.schemas);
+    if kinds.iter().any(|k| listed.contains(*k)) {
+        return Ok(None);
+    }
     if !editor.fresh(&m.id, &record.editor) || !same_texts(ws, &m.id, record)? {
-        return Ok(Answered::default());
+        return Ok(None);
     }
     let judged: Vec<usize> = (0..record.decks.len())
-        .filter(|&j| words(&record.names[j]).any(|h| hashes.contains(&h)))
+        .filter(|&j| hashes(&record.names[j]).any(|h| ids.contains(&h)))
         .collect();
     let (layout, files, changed) = schema_lines(record, scan, &renamed);
     let key = editor.deck_key(m, &files);
@@ -149,7 +150,7 @@ pub(super) fn answer(
         || editor.patch_deck_schema(m, &files, &changed, &key),
         || {
             let verdicts = judge(ws, head, record, scan, &judged)?;
-            let count = (hashes.len(), judged.len());
+            let count = (ids.len(), judged.len());
             settle(record, m, judged.into_iter().zip(verdicts));
             record.layout = layout;
             record.editor[1].clone_from(&key);
@@ -164,11 +165,7 @@ pub(super) fn answer(
             Some(count)
         },
     );
-    let verdict = answered.filter(|_| wrote_schema);
-    Ok(Answered {
-        verdict,
-        wrote_schema,
-    })
+    Ok(answered.filter(|_| wrote_schema))
 }
 
 /// The verdicts of decks judged again (by position) put in `record` (of
@@ -184,12 +181,7 @@ fn settle(record: &mut Record, m: &Manifest, verdicts: impl Iterator<Item = (usi
     order.insert(crate::collection::path_of(&m.id), usize::MAX);
     for (j, (mark, names, kept)) in verdicts {
         record.decks[j].1 = mark;
-        record.names[j] = serde_bytes::ByteBuf::from(
-            names
-                .iter()
-                .flat_map(|n| n.to_le_bytes())
-                .collect::<Vec<u8>>(),
-        );
+        record.names[j] = hash_bytes(names);
         place(record, &order, j, kept);
     }
 }
@@ -251,19 +243,26 @@ fn rules_read_names_alone(m: &Manifest) -> bool {
     !boxed.contains("name") && decks.iter().all(|f| RESERVED.contains(&f.as_str()))
 }
 
-/// The card files (by position) whose cards were renamed and nothing
-/// else, when that is every change `scan` found, and the id hashes of the
-/// cards renamed; `None` otherwise, or when a renamed card is of a kind
-/// the card-file schema lists (`listed`), or its file is one a recorded
-/// diagnostic points into.
-fn renamed(
-    record: &Record,
-    scan: &Scan,
-    listed: &BTreeSet<String>,
-) -> Option<(Vec<usize>, HashSet<u32>)> {
+/// What a scan found renamed.
+struct Renames<'s> {
+    /// The card files (by position) whose cards were renamed.
+    files: Vec<usize>,
+    /// The id hashes of the cards renamed.
+    ids: HashSet<u32>,
+    /// Their kinds.
+    kinds: BTreeSet<&'s str>,
+}
+
+/// What `scan` found renamed, when cards were renamed and nothing else
+/// changed; `None` otherwise, or when a renamed card's file is one a
+/// recorded diagnostic points into.
+fn renamed<'s>(record: &Record, scan: &'s Scan) -> Option<Renames<'s>> {
     let pointed = pointed_files(record);
-    let mut out = Vec::new();
-    let mut hashes = HashSet::new();
+    let mut out = Renames {
+        files: Vec::new(),
+        ids: HashSet::new(),
+        kinds: BTreeSet::new(),
+    };
     for (i, f) in scan.files.iter().enumerate() {
         let Some(fresh) = &f.fresh else { continue };
         let old = f.old.as_ref()?;
@@ -276,28 +275,23 @@ fn renamed(
                 return None;
             }
             if o.name != n.name {
-                if listed.contains(&n.kind) {
-                    return None;
-                }
-                hashes.insert(id_hash(&n.id));
+                out.ids.insert(id_hash(&n.id));
+                out.kinds.insert(&n.kind);
                 any = true;
             }
         }
         if any {
-            out.push(i);
+            out.files.push(i);
         }
     }
-    (!out.is_empty()).then_some((out, hashes))
+    (!out.files.is_empty()).then_some(out)
 }
 
 /// Whether cards `a` and `b` differ in nothing a verdict reads but their
 /// names.
 fn same_but_name(a: &RawCard, b: &RawCard) -> bool {
-    let refs = |c: &RawCard| {
-        c.refs
-            .iter()
-            .map(|r| (r.target.clone(), r.kinds.clone(), r.field.clone()))
-            .collect::<Vec<_>>()
+    let same_ref = |(x, y): (&CardRef, &CardRef)| {
+        x.target == y.target && x.kinds == y.kinds && x.field == y.field
     };
     a.id == b.id
         && a.kind == b.kind
@@ -305,14 +299,8 @@ fn same_but_name(a: &RawCard, b: &RawCard) -> bool {
         && a.fields == b.fields
         && a.packed.is_none()
         && b.packed.is_none()
-        && refs(a) == refs(b)
-}
-
-/// The four-byte words of a record's hashes.
-fn words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes
-        .chunks_exact(4)
-        .map(|n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]))
+        && a.refs.len() == b.refs.len()
+        && a.refs.iter().zip(&b.refs).all(same_ref)
 }
 
 /// A deck's verdict judged again: its mark, the ids it names, its
@@ -336,7 +324,7 @@ fn judge(
     let m = &head.manifest.manifest;
     let wanted: HashSet<u32> = judged
         .iter()
-        .flat_map(|&j| words(&record.names[j]))
+        .flat_map(|&j| hashes(&record.names[j]))
         .collect();
     let cards = named_cards(ws, head, record, scan, &wanted)?;
     let mut scratch = Diagnostics::new();
@@ -389,7 +377,7 @@ fn named_cards(
     let mut stored: Option<Option<Pool>> = None;
     let mut cards = Vec::new();
     for (i, f) in scan.files.iter().enumerate() {
-        if !words(&record.ids[i]).any(|h| wanted.contains(&h)) {
+        if !hashes(&record.ids[i]).any(|h| wanted.contains(&h)) {
             continue;
         }
         let mut of_file: Vec<RawCard> = match &f.fresh {
