@@ -258,6 +258,8 @@ fn read_shadow(head: &Head, file: FileId, text: &str) -> FileCards {
 /// the cache keeps of them but where they are written. Two texts with the
 /// same shape give the same pool, rules' inputs, decks' verdicts and
 /// editor schemas; only a diagnostic pointing into the file could differ.
+/// What it covers, `renamed::same_but_name` compares but for the name:
+/// the two change together.
 pub(super) fn shape(cards: &[RawCard]) -> u64 {
     let mut h = DefaultHasher::new();
     for c in cards {

@@ -288,7 +288,8 @@ fn renamed<'s>(record: &Record, scan: &'s Scan) -> Option<Renames<'s>> {
 }
 
 /// Whether cards `a` and `b` differ in nothing a verdict reads but their
-/// names.
+/// names: what `cards::shape` hashes, the name aside (the two change
+/// together).
 fn same_but_name(a: &RawCard, b: &RawCard) -> bool {
     let same_ref = |(x, y): (&CardRef, &CardRef)| {
         x.target == y.target && x.kinds == y.kinds && x.field == y.field
