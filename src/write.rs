@@ -690,6 +690,26 @@ fn io_error(path: &Path, e: Errno) -> WriteError {
     }
 }
 
+/// Asks the kernel to start writing `len` bytes of `file` from `at` to
+/// disk, without waiting: a later sync of the file then waits for less.
+/// Only a hint; where the system has no such call it does nothing.
+pub fn start_writeback(file: &File, at: u64, len: u64) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let (Ok(at), Ok(len)) = (i64::try_from(at), i64::try_from(len)) else {
+            return;
+        };
+        // SAFETY: the call reads no memory of ours; `file` keeps the
+        // descriptor open for its duration. A failure only loses the hint.
+        unsafe {
+            libc::sync_file_range(file.as_raw_fd(), at, len, libc::SYNC_FILE_RANGE_WRITE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, at, len);
+}
+
 /// Splits a plain relative path into its folder and file name.
 pub fn split(rel: &Path) -> (&Path, &str) {
     let parent = rel.parent().unwrap_or(Path::new(""));

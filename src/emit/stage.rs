@@ -127,13 +127,17 @@ impl Stage {
     ///
     /// # Errors
     /// When the file cannot be created.
-    pub fn create(&mut self, path: &Path) -> Result<BufWriter<File>, EmitError> {
+    pub fn create(&mut self, path: &Path) -> Result<BufWriter<Staged>, EmitError> {
         if !self.units.iter().any(|u| path.starts_with(u)) {
             self.units.insert(path.to_path_buf());
         }
         let (dir, name) = write::split(path);
         let file = self.staged(dir)?.create_file(name)?;
-        Ok(BufWriter::new(file))
+        Ok(BufWriter::new(Staged {
+            file,
+            written: 0,
+            started: 0,
+        }))
     }
 
     /// The file at `path` (relative to the output folder) as the last
@@ -200,6 +204,37 @@ impl Drop for Stage {
                 let _ = std::fs::remove_dir(&self.out);
             }
         }
+    }
+}
+
+/// A file being written into the stage. Every [`WRITEBACK_STEP`] bytes
+/// it asks the kernel to start writing what was just written to disk, so
+/// that the commit's sync, which must wait for all of it before the swap,
+/// finds most of a large file (the sheets: 55 MB at 20,000 cards) written
+/// already, while the build went on.
+#[derive(Debug)]
+pub struct Staged {
+    file: File,
+    written: u64,
+    started: u64,
+}
+
+/// How much of a staged file is written before its writeback is started.
+const WRITEBACK_STEP: u64 = 4 << 20;
+
+impl Write for Staged {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        if self.written - self.started >= WRITEBACK_STEP {
+            write::start_writeback(&self.file, self.started, self.written - self.started);
+            self.started = self.written;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
     }
 }
 
@@ -309,6 +344,27 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn a_streamed_file_is_staged_whole_its_writeback_started_as_it_grew() {
+        let out = tempfile::tempdir().unwrap();
+        let mut stage = Stage::new(out.path(), out.path());
+        let len = 2 * WRITEBACK_STEP + 12_345;
+        let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let mut file = stage.create(Path::new("g/big.html")).unwrap();
+        // Odd pieces, some smaller and some larger than the buffer.
+        for piece in bytes.chunks(65_521).flat_map(|c| c.chunks(40_000)) {
+            file.write_all(piece).unwrap();
+        }
+        file.flush().unwrap();
+        let staged = file.get_ref();
+        assert_eq!(staged.written, len);
+        // Never more than a step written whose writeback was not started.
+        assert!(staged.started >= WRITEBACK_STEP && len - staged.started < WRITEBACK_STEP);
+        drop(file);
+        stage.commit().unwrap();
+        assert_eq!(fs::read(out.path().join("g/big.html")).unwrap(), bytes);
     }
 
     #[test]
