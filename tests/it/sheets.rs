@@ -847,6 +847,18 @@ fn a_rebuild_from_the_faces_cache_writes_the_sheets_of_a_build_without_it() {
     );
     assert_cached_build_is_fresh(&ws, "intrepidos", "a template edit");
     assert!(html_of(&ws, "intrepidos").contains("picture mine"));
+    // A byte changed in the eighth of sixteen sheets (the output's length
+    // kept): the sheets around it are copied, it is written again.
+    let output = ws.path().join("build/intrepidos/sheets/index.html");
+    let mut bytes = fs::read(&output).unwrap();
+    let marker = b"data-side=\"faces\"";
+    let eighth = (0..bytes.len() - marker.len())
+        .filter(|&i| bytes[i..].starts_with(marker))
+        .nth(7)
+        .unwrap();
+    bytes[eighth + 500] ^= 1;
+    fs::write(&output, bytes).unwrap();
+    assert_cached_build_is_fresh(&ws, "intrepidos", "a damaged sheet among intact ones");
 }
 
 fn html_of(ws: &Workspace, game: &str) -> String {

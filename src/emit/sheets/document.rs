@@ -293,10 +293,8 @@ impl<'a> Document<'_, 'a> {
         (out, failures): (&mut dyn Write, &mut Failures<'a>),
     ) -> io::Result<()> {
         let first = to.first;
-        let cards = |sheet: &Sheet| -> Vec<reuse::Key> {
-            sheet.slots.iter().map(|&(p, _)| keys[p - first]).collect()
-        };
-        let sheet_keys: Vec<reuse::Key> = batch
+        // Each sheet's key, and its cards' keys.
+        let wanted: Vec<(reuse::Key, Vec<reuse::Key>)> = batch
             .iter()
             .zip(numbers)
             .map(|(sheet, entry)| {
@@ -305,16 +303,13 @@ impl<'a> Document<'_, 'a> {
                     .iter()
                     .map(|&(p, copy)| (keys[p - first], copy))
                     .collect();
-                cache.sheet_key(entry.faces_page, to.grid_keys[sheet.grid], &slots)
+                let key = cache.sheet_key(entry.faces_page, to.grid_keys[sheet.grid], &slots);
+                (key, slots.into_iter().map(|(k, _)| k).collect())
             })
             .collect();
-        let reused: Vec<Option<reuse::Reused>> = batch
-            .iter()
-            .zip(&sheet_keys)
-            .map(|(sheet, key)| cache.old_sheet(key, &cards(sheet), self.game))
-            .collect();
+        let mut old = cache.old_sheets(&wanted, self.game);
         let mut needed = vec![false; prints.len()];
-        for (sheet, _) in batch.iter().zip(&reused).filter(|(_, r)| r.is_none()) {
+        for (_, sheet) in batch.iter().enumerate().filter(|(i, _)| !old.serves(*i)) {
             for &(p, _) in &sheet.slots {
                 needed[p - first] = true;
             }
@@ -325,12 +320,14 @@ impl<'a> Document<'_, 'a> {
             failures.add(self.prints[first + i].card, r);
         }
         let mut buf = String::new();
-        for (((sheet, entry), key), old) in batch.iter().zip(numbers).zip(sheet_keys).zip(&reused) {
-            if let Some(old) = old {
-                out.write_all(&old.bytes)?;
-                cache.copied(old, &cards(sheet));
+        for (i, ((sheet, entry), (key, cards))) in
+            batch.iter().zip(numbers).zip(&wanted).enumerate()
+        {
+            if old.serves(i) {
+                old.put(i, cards, cache, out)?;
                 continue;
             }
+            old.flush(out)?;
             buf.clear();
             let (faces, backs) = self.write_sheet(&mut buf, entry.faces_page, sheet, to, |i| {
                 &rendered[i - first]
@@ -342,8 +339,10 @@ impl<'a> Document<'_, 'a> {
                 .iter()
                 .zip(faces)
                 .map(|(&(p, _), face)| (keys[p - first], face, backs.next()));
-            cache.wrote_sheet(key, buf.as_bytes(), placed);
+            cache.wrote_sheet(*key, buf.as_bytes(), placed);
         }
+        old.flush(out)?;
+        cache.recycle(old);
         Ok(())
     }
 

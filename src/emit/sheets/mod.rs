@@ -16,6 +16,7 @@ pub mod deck;
 mod display;
 mod document;
 mod emitter;
+mod faces_index;
 pub mod geometry;
 mod helpers;
 pub mod icons;

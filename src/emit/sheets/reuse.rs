@@ -17,17 +17,7 @@
 //! lines, its grid), its page number and the key and copy of each card in
 //! it; a sheet serves only while each of its cards' entries does.
 //!
-//! ```text
-//! magic    8 bytes  "carta-r2"
-//! game     16 bytes the game's key
-//! index             MessagePack: the output's length; per card its key,
-//!                   where its face and back lie in the output, their
-//!                   checksum and the cards it read; per sheet its key,
-//!                   where it lies and its checksum
-//! length   u64 LE   of the index
-//! checksum u64 LE   of the index
-//! magic    8 bytes  "carta-r2"
-//! ```
+//! `faces_index` lays out the file.
 //!
 //! The cache holds no HTML: the last output is the store, read through the
 //! output folder without following a link. The index is written anew by
@@ -44,13 +34,15 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
 use std::hash::{BuildHasher, Hash, Hasher};
+use std::io::{self, Write};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 
+pub(super) use super::faces_index::Key;
+use super::faces_index::{Index, Part, ReadCards, Slot};
 use super::reads::recording;
 use super::renderer::{Rendered, Renderer};
 use super::{Inputs, Print};
@@ -59,52 +51,8 @@ use crate::game::Game;
 use crate::validate::RawCard;
 use crate::write::Folder;
 
-const MAGIC: &[u8; 8] = b"carta-r2";
-const HEADER: usize = 24;
-const FOOTER: usize = 24;
 /// The largest cache file read; a larger one is ignored (and replaced).
 const MAX_FILE: u64 = 256 << 20;
-
-/// 128 bits of hash: two foldhash hashers fed the same input after
-/// different seeds.
-pub(super) type Key = [u64; 2];
-
-/// The other cards a face read, each with its hash ([`card_hash`]) then.
-type ReadCards = Vec<(String, u64)>;
-
-/// Where one card's face (and, duplex, back) lie in the output.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Slot {
-    key: Key,
-    /// Offset and length of the face's HTML.
-    face: (u64, u32),
-    /// Offset and length of the back's HTML, when the sheets print backs.
-    back: Option<(u64, u32)>,
-    /// [`sum_of`] the face and back bytes.
-    sum: u64,
-    /// The other cards the face or back read, each with its hash then.
-    read: ReadCards,
-}
-
-/// Where one sheet (its faces page and, duplex, its backs page) lies in
-/// the output.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-struct Part {
-    key: Key,
-    at: u64,
-    len: u64,
-    /// [`hash_bytes`] of the sheet's bytes.
-    sum: u64,
-}
-
-/// What the cache file says of the output it describes.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Index {
-    /// The output's length in bytes.
-    len: u64,
-    cards: Vec<Slot>,
-    sheets: Vec<Part>,
-}
 
 /// A hasher whose output depends on `seed` and the input alone (foldhash
 /// with a fixed seed: fast on long texts, and the same in every run of one
@@ -129,6 +77,7 @@ fn key_of(write: impl Fn(&mut Fold)) -> Key {
     keys
 }
 
+/// The checksum of a sheet's bytes.
 fn hash_bytes(bytes: &[u8]) -> u64 {
     let mut h = hasher(0);
     bytes.hash(&mut h);
@@ -247,6 +196,8 @@ pub(super) struct FaceCache {
     /// The cards this batch rendered or took from the old output, by key:
     /// the cards they read.
     pending: HashMap<Key, ReadCards, ByKey>,
+    /// The buffer the old sheets of a batch are read into.
+    buffer: Vec<u8>,
 }
 
 /// The last build's output and what its index says of it.
@@ -256,11 +207,60 @@ struct Old {
     sheets: HashMap<Key, Part, ByKey>,
 }
 
-/// A sheet of the last output that serves as it is: its bytes, checked.
-pub(super) struct Reused {
+/// A sheet of the last output that serves as it is: where it lay, and
+/// where its bytes, checked, lie in the batch's buffer ([`OldSheets`]).
+struct Reused {
     part: Part,
-    /// The sheet's bytes, to copy into the output.
-    pub bytes: Vec<u8>,
+    bytes: Range<usize>,
+}
+
+/// The sheets of one batch that the last output holds as they are, read
+/// in one piece per run of sheets that lay one after the other.
+pub(super) struct OldSheets {
+    /// Each sheet of the batch, when it serves.
+    sheets: Vec<Option<Reused>>,
+    bytes: Vec<u8>,
+    /// The bytes of the sheets put but not written yet.
+    held: Option<Range<usize>>,
+}
+
+impl OldSheets {
+    /// Whether sheet `i` of the batch serves as the last output holds it.
+    pub(super) fn serves(&self, i: usize) -> bool {
+        self.sheets[i].is_some()
+    }
+
+    /// Writes old sheet `i` to `out`, notes it in `cache`: held back while
+    /// the next may follow it in the buffer, to be written with it.
+    pub(super) fn put(
+        &mut self,
+        i: usize,
+        cards: &[Key],
+        cache: &mut FaceCache,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let Some(reused) = &self.sheets[i] else {
+            return Ok(());
+        };
+        cache.copied(reused, cards);
+        let next = reused.bytes.clone();
+        match &mut self.held {
+            Some(held) if held.end == next.start => held.end = next.end,
+            _ => {
+                self.flush(out)?;
+                self.held = Some(next);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes to `out` what [`OldSheets::put`] held back.
+    pub(super) fn flush(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        match self.held.take() {
+            Some(held) => out.write_all(&self.bytes[held]),
+            None => Ok(()),
+        }
+    }
 }
 
 impl FaceCache {
@@ -275,7 +275,7 @@ impl FaceCache {
             .and_then(|root| root.sub(Path::new("build").join(".cache")))
             .ok()?;
         let old = at.output.and_then(|output| {
-            let index = read_index(&folder.read(at.name, MAX_FILE)?, game)?;
+            let index = Index::read(&folder.read(at.name, MAX_FILE)?, game, hash_bytes)?;
             (output.metadata().ok()?.len() == index.len).then(|| Old {
                 output,
                 cards: index.cards.into_iter().map(|s| (s.key, s)).collect(),
@@ -292,6 +292,7 @@ impl FaceCache {
             new: Index::default(),
             placed: HashSet::default(),
             pending: HashMap::default(),
+            buffer: Vec::new(),
         })
     }
 
@@ -321,17 +322,79 @@ impl FaceCache {
         unchanged(&slot.read, game).then_some(slot)
     }
 
-    /// The sheet of `key` from the old output, holding the cards `cards`,
-    /// when it is there intact and each of its cards' entries serves.
-    pub(super) fn old_sheet(&self, key: &Key, cards: &[Key], game: &Game) -> Option<Reused> {
-        let old = self.old.as_ref()?;
-        let part = *old.sheets.get(key)?;
-        if !cards.iter().all(|k| self.slot(k, game).is_some()) {
+    /// The sheets of a batch (each its key and its cards' keys) that the
+    /// old output holds intact, each of whose cards' entries serves. A run
+    /// of them that lay one after the other is read at once, into a buffer
+    /// kept from batch to batch.
+    pub(super) fn old_sheets(&mut self, batch: &[(Key, Vec<Key>)], game: &Game) -> OldSheets {
+        let mut bytes = std::mem::take(&mut self.buffer);
+        bytes.clear();
+        let parts: Vec<Option<Part>> = batch
+            .iter()
+            .map(|(key, cards)| {
+                let part = *self.old.as_ref()?.sheets.get(key)?;
+                cards
+                    .iter()
+                    .all(|k| self.slot(k, game).is_some())
+                    .then_some(part)
+            })
+            .collect();
+        let mut sheets: Vec<Option<Reused>> = Vec::with_capacity(parts.len());
+        let mut i = 0;
+        while i < parts.len() {
+            let Some(first) = parts[i] else {
+                sheets.push(None);
+                i += 1;
+                continue;
+            };
+            let mut end = i + 1;
+            let mut run_end = first.at + first.len;
+            while let Some(Some(next)) = parts.get(end)
+                && next.at == run_end
+            {
+                run_end += next.len;
+                end += 1;
+            }
+            let read = self.read_run(&mut bytes, first.at, run_end);
+            for part in parts[i..end].iter().flatten() {
+                let start = usize::try_from(part.at - first.at).ok();
+                let found = read
+                    .zip(start)
+                    .and_then(|(at, start)| {
+                        let range = at + start..at + start + usize::try_from(part.len).ok()?;
+                        (hash_bytes(bytes.get(range.clone())?) == part.sum).then_some(range)
+                    })
+                    .map(|range| Reused {
+                        part: *part,
+                        bytes: range,
+                    });
+                sheets.push(found);
+            }
+            i = end;
+        }
+        OldSheets {
+            sheets,
+            bytes,
+            held: None,
+        }
+    }
+
+    /// Appends bytes `from..to` of the old output to `bytes`, and says
+    /// where they begin there; `None` when they cannot be read.
+    fn read_run(&self, bytes: &mut Vec<u8>, from: u64, to: u64) -> Option<usize> {
+        let output = &self.old.as_ref()?.output;
+        let at = bytes.len();
+        bytes.resize(at + usize::try_from(to - from).ok()?, 0);
+        if output.read_exact_at(&mut bytes[at..], from).is_err() {
+            bytes.truncate(at);
             return None;
         }
-        let mut bytes = vec![0; usize::try_from(part.len).ok()?];
-        old.output.read_exact_at(&mut bytes, part.at).ok()?;
-        (hash_bytes(&bytes) == part.sum).then_some(Reused { part, bytes })
+        Some(at)
+    }
+
+    /// Takes back the buffer of a batch's old sheets, for the next batch.
+    pub(super) fn recycle(&mut self, old: OldSheets) {
+        self.buffer = old.bytes;
     }
 
     /// The face and back of `key` from the old output, when its entry
@@ -408,7 +471,7 @@ impl FaceCache {
 
     /// Notes the sheet `reused` copied whole, holding the cards `cards`:
     /// each card's entry moves with it, when the old one lay in it.
-    pub(super) fn copied(&mut self, reused: &Reused, cards: &[Key]) {
+    fn copied(&mut self, reused: &Reused, cards: &[Key]) {
         let (part, at) = (reused.part, self.new.len);
         if let Some(old) = &self.old {
             let inside =
@@ -443,37 +506,10 @@ impl FaceCache {
     /// one. A cache that cannot be written only makes the next build
     /// slower.
     pub(super) fn finish(self) {
-        let Ok(index) = rmp_serde::to_vec(&self.new) else {
-            return;
-        };
-        let mut file = Vec::with_capacity(HEADER + index.len() + FOOTER);
-        file.extend_from_slice(MAGIC);
-        for word in self.game {
-            file.extend_from_slice(&word.to_le_bytes());
+        if let Some(file) = self.new.file(self.game, hash_bytes) {
+            let _ = self.folder.replace(&self.name, &file);
         }
-        file.extend_from_slice(&index);
-        file.extend_from_slice(&(index.len() as u64).to_le_bytes());
-        file.extend_from_slice(&hash_bytes(&index).to_le_bytes());
-        file.extend_from_slice(MAGIC);
-        let _ = self.folder.replace(&self.name, &file);
     }
-}
-
-/// The index of cache file `file`, when it is intact and was written for
-/// the game's key `game`.
-fn read_index(file: &[u8], game: Key) -> Option<Index> {
-    let body = file.get(HEADER..file.len().checked_sub(FOOTER)?)?;
-    let (header, footer) = (&file[..HEADER], &file[file.len() - FOOTER..]);
-    let word = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
-    let same_game = word(header, 8) == game[0] && word(header, 16) == game[1];
-    let intact = &header[..8] == MAGIC
-        && &footer[16..] == MAGIC
-        && word(footer, 0) == body.len() as u64
-        && hash_bytes(body) == word(footer, 8);
-    if !(same_game && intact) {
-        return None;
-    }
-    rmp_serde::from_slice(body).ok()
 }
 
 /// The faces of `prints` (each with its art URLs `images` and its key
