@@ -281,7 +281,11 @@ fn encode_reusing(
     deflated: Option<&mut Deflated>,
     diags: &mut Diagnostics,
 ) -> Result<Option<Vec<u8>>, LoadError> {
-    let (translated, markup) = card_texts(game);
+    // The source hash reads every source file again, in path order, one
+    // at a time: it goes on beside the texts, which take both cores in
+    // bursts.
+    let (hash, (translated, markup)) = rayon::join(|| source_hash(game, ws), || card_texts(game));
+    let hash = hash?;
     // A game compiled with every field has them packed, as the bundle
     // stores them; any other is packed here.
     let packed: Vec<Cow<'_, PackedFields>> = game
@@ -308,7 +312,6 @@ fn encode_reusing(
             i18n: Some(t).filter(|t| !t.is_empty()),
         })
         .collect();
-    let hash = source_hash(game, ws)?;
     match bundle::encode_records(
         &game.manifest.manifest,
         Some(&game.manifest.written),
