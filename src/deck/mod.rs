@@ -1,210 +1,21 @@
-//! Deck files: `game`, `name`, and one table per zone mapping card ids to
-//! copies. A deck is parsed with spans, resolved against its game's pool and
-//! zones, and checked against the game's deck rules.
+//! Decks: a deck file (`file.rs`) is resolved against its game's pool and
+//! zones, and checked against the game's deck rules; the box rules over
+//! the pool.
 
 use indexmap::IndexMap;
-use toml::de::DeValue;
 
 use crate::config::rules::RuleSeverity;
-use crate::diag::{Cap, Diagnostic, FileId, Label, Phrase, Severity, Span};
+use crate::diag::{Cap, Diagnostic, Label, Phrase, Severity};
 use crate::l10n::{self, english};
 use crate::limits::max_diagnostics_per_file;
 use crate::link::CardPool;
-use crate::load::{parse_toml, toml_key};
 use crate::rules::{DeckView, Entry, RuleSet, Rules, Tally};
 use crate::suggest;
 use crate::validate::LoadedManifest;
 
-/// The most copies one deck line may hold (a sanity bound, not a game rule).
-pub const MAX_COUNT: i64 = 10_000;
+mod file;
 
-/// A deck file as written.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DeckFile {
-    /// The file.
-    pub file: FileId,
-    /// The game it is for, and where that is written.
-    pub game: String,
-    /// The span of the `game` value.
-    pub game_span: Span,
-    /// The deck's name.
-    pub name: String,
-    /// Who plays the deck (`player = "…"`), for organisers' tables and
-    /// printed decklists; no rule reads it.
-    pub player: Option<String>,
-    /// The format the deck opts into (`format = "<id>"`), and where that is
-    /// written; without one the deck is judged by the game's own rules.
-    pub format: Option<(String, Span)>,
-    /// The zones, in file order.
-    pub zones: Vec<DeckZone>,
-    /// Whether every line was read (a line with a bad count is left out and
-    /// makes the deck incomplete: its rules are not evaluated).
-    pub complete: bool,
-}
-
-/// One zone table of a deck file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DeckZone {
-    /// The zone id.
-    pub id: String,
-    /// The span of the zone's header key.
-    pub span: Span,
-    /// Its lines, in file order.
-    pub entries: Vec<DeckEntry>,
-}
-
-/// One line of a deck: `card-id = copies`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeckEntry {
-    /// The card id.
-    pub id: String,
-    /// The number of copies.
-    pub count: u32,
-    /// The span of the id (the key).
-    pub span: Span,
-}
-
-/// Parses a deck file, reporting every malformed part. Returns `None` when
-/// there is no usable deck (a syntax error, no `game`).
-pub fn parse(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Option<DeckFile> {
-    let (doc, ok) = parse_toml(file, text, out);
-    if !ok {
-        return None;
-    }
-    let mut game = None;
-    let mut name = None;
-    let mut format = None;
-    let mut player = None;
-    let mut zones = Vec::new();
-    let mut complete = true;
-    let example = first_line(doc.get_ref());
-    for (key, value) in doc.get_ref() {
-        match (key.get_ref().as_ref(), value.get_ref()) {
-            ("game", DeValue::String(s)) => game = Some((s.to_string(), value.span())),
-            ("name", DeValue::String(s)) => name = Some(s.to_string()),
-            ("format", DeValue::String(s)) => format = Some((s.to_string(), value.span())),
-            ("player", DeValue::String(s)) => player = Some(s.to_string()),
-            ("game" | "name" | "format" | "player", _) => out.push(
-                Diagnostic::error(
-                    "deck::field",
-                    format!("`{}` must be a string", key.get_ref()),
-                )
-                .at(file, value.span(), "expected a string"),
-            ),
-            (zone, DeValue::Table(table)) => {
-                let (z, whole) = zone_of(file, (zone, key.span()), table, example.as_deref(), out);
-                complete &= whole;
-                zones.push(z);
-            }
-            (other, _) => out.push(unknown_field(file, other, key.span())),
-        }
-    }
-    let head = 0..text.find('\n').unwrap_or(text.len());
-    if name.is_none() {
-        out.push(
-            Diagnostic::error("deck::field", "the deck has no `name`")
-                .at(file, head.clone(), "`name` is missing")
-                .with_help("add `name = \"…\"`"),
-        );
-    }
-    let Some((game, game_span)) = game else {
-        out.push(
-            Diagnostic::error("deck::field", "the deck does not say which game it is for")
-                .at(file, head, "`game` is missing")
-                .with_help(
-                    "add `game = \"<game id>\"`, the name of the game's folder under `cards/`",
-                ),
-        );
-        return None;
-    };
-    Some(DeckFile {
-        file,
-        game,
-        game_span,
-        name: name.unwrap_or_default(),
-        player,
-        format,
-        zones,
-        complete,
-    })
-}
-
-/// The deck's first well-formed line (`card-id = copies`), to show a bad
-/// count how a line of this very game is written.
-fn first_line(doc: &toml::de::DeTable<'_>) -> Option<String> {
-    doc.values()
-        .filter_map(|v| match v.get_ref() {
-            DeValue::Table(t) => Some(t),
-            _ => None,
-        })
-        .flat_map(|t| t.iter())
-        .find_map(|(id, count)| {
-            let n = count_of(count.get_ref()).ok()?;
-            Some(format!("{} = {n}", toml_key(id.get_ref())))
-        })
-}
-
-/// One zone's table of a deck file (its name and header span), and whether
-/// every line of it counted. `example` is a well-formed line for the help.
-fn zone_of(
-    file: FileId,
-    (zone, span): (&str, Span),
-    table: &toml::de::DeTable<'_>,
-    example: Option<&str>,
-    out: &mut Vec<Diagnostic>,
-) -> (DeckZone, bool) {
-    let mut entries = Vec::new();
-    let mut complete = true;
-    let mut cap = Cap::new(max_diagnostics_per_file());
-    for (id, count) in table {
-        match count_of(count.get_ref()) {
-            Ok(n) => entries.push(DeckEntry {
-                id: id.get_ref().to_string(),
-                count: n,
-                span: id.span(),
-            }),
-            Err(found) => {
-                complete = false;
-                let example = example
-                    .map_or_else(|| format!("{} = 1", toml_key(id.get_ref())), str::to_owned);
-                cap.push(out,
-                    Diagnostic::error("deck::bad-count", format!("the count of `{}` must be a whole number from 1 to {MAX_COUNT}, but it is {found}", id.get_ref()))
-                        .at(file, count.span(), "not a number of copies")
-                        .with_help(format!("write how many copies the deck holds, such as `{example}`; remove the line for none")),
-                );
-            }
-        }
-    }
-    let zone = DeckZone {
-        id: zone.to_owned(),
-        span,
-        entries,
-    };
-    (zone, complete)
-}
-
-fn unknown_field(file: FileId, field: &str, span: Span) -> Diagnostic {
-    let hint = suggest::closest(field, ["game", "name", "format", "player"]);
-    Diagnostic::error("deck::field", format!("`{field}` is not a deck field"))
-        .at(file, span, "unknown field")
-        .with_help(hint.map_or_else(
-            || "a deck file holds `game`, `name`, optionally `format` and `player`, and a table per zone such as `[main]`".into(),
-            |h| format!("did you mean `{h}`?"),
-        ))
-}
-
-fn count_of(value: &DeValue<'_>) -> Result<u32, String> {
-    match value {
-        DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
-            Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(u32::try_from(n).expect("bounded")),
-            Ok(n) => Err(n.to_string()),
-            Err(_) => Err(i.to_string()),
-        },
-        DeValue::Float(f) => Err(format!("the float {f}")),
-        DeValue::String(s) => Err(format!("the string {s:?}")),
-        other => Err(format!("a {}", other.type_str())),
-    }
-}
+pub use file::{DeckEntry, DeckFile, DeckZone, MAX_COUNT, parse};
 
 /// A deck resolved against its game: the engine's view, and for each view
 /// entry the deck line it came from.
@@ -534,30 +345,4 @@ pub fn zones_of(deck: &DeckFile) -> IndexMap<String, Vec<(String, u32)>> {
             )
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::diag::SourceMap;
-
-    fn bad_count_help(text: &str) -> String {
-        let file = SourceMap::new().add("d.toml", text);
-        let mut out = Vec::new();
-        parse(file, text, &mut out);
-        let bad = out.iter().find(|d| d.code == "deck::bad-count");
-        bad.and_then(|d| d.help.clone()).expect("a bad count")
-    }
-
-    #[test]
-    fn a_bad_count_shows_the_decks_first_well_formed_line() {
-        let help = bad_count_help("game = \"g\"\nname = \"d\"\n[a]\nx = 0\n[b]\ny = 4\n");
-        assert!(help.contains("such as `y = 4`"), "{help}");
-    }
-
-    #[test]
-    fn without_a_well_formed_line_a_bad_count_shows_its_own_id() {
-        let help = bad_count_help("game = \"g\"\nname = \"d\"\n[a]\n\"x y\" = 0\n");
-        assert!(help.contains("such as `\"x y\" = 1`"), "{help}");
-    }
 }
