@@ -83,18 +83,25 @@ fn parse_clean(file: FileId, text: &str) -> Option<DeckFile> {
             ("player", Item::String(s)) => player = Some(s.into_owned()),
             ("game" | "name" | "format" | "player", _) => return None,
             (zone, Item::Table(table)) => {
-                let entries = table.entries.into_iter().map(|line| match line.node.item {
-                    Item::Integer(n) if (1..=MAX_COUNT).contains(&n) => Some(DeckEntry {
-                        id: line.key.into_owned(),
-                        count: u32::try_from(n).ok()?,
-                        span: line.key_span,
-                    }),
-                    _ => None,
-                });
+                // A fresh vector: collected from the table's, it would keep
+                // the reader's larger entries' allocation for the deck's life.
+                let mut entries = Vec::with_capacity(table.entries.len());
+                for line in table.entries {
+                    match line.node.item {
+                        Item::Integer(n) if (1..=MAX_COUNT).contains(&n) => {
+                            entries.push(DeckEntry {
+                                id: line.key.into_owned(),
+                                count: u32::try_from(n).ok()?,
+                                span: line.key_span,
+                            });
+                        }
+                        _ => return None,
+                    }
+                }
                 zones.push(DeckZone {
                     id: zone.to_owned(),
                     span: entry.key_span,
-                    entries: entries.collect::<Option<_>>()?,
+                    entries,
                 });
             }
             _ => return None,
