@@ -31,8 +31,9 @@
 //!   sum      u64
 //! ```
 //!
-//! Nothing may follow the last entry; any other length, count or string
-//! refuses the whole body.
+//! Nothing may follow the last entry; any other length, count or string,
+//! or a face, back or sheet that lies past the output's length, refuses
+//! the whole body.
 
 const MAGIC: &[u8; 8] = b"carta-r3";
 const HEADER: usize = 24;
@@ -192,7 +193,16 @@ impl Index {
             let (at, len, sum) = (r.u64()?, r.u64()?, r.u64()?);
             index.sheets.push(Part { key, at, len, sum });
         }
-        r.0.is_empty().then_some(index)
+        // Every face, back and sheet lies within the output: a hostile or
+        // damaged index cannot have a rebuild read (and allocate) past it.
+        let within = |at: u64, len: u64| at.checked_add(len).is_some_and(|end| end <= index.len);
+        let spans = |s: &Slot| {
+            within(s.face.0, u64::from(s.face.1))
+                && s.back.is_none_or(|(at, len)| within(at, u64::from(len)))
+        };
+        let inside =
+            index.cards.iter().all(spans) && index.sheets.iter().all(|p| within(p.at, p.len));
+        (r.0.is_empty() && inside).then_some(index)
     }
 }
 
@@ -300,6 +310,24 @@ mod tests {
         let mut bad = body;
         bad[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(Index::decode(&bad), None);
+        // A sheet, a face or a back past the output's end, or at an offset
+        // whose end overflows: refused.
+        let past = |edit: fn(&mut Index)| {
+            let mut index = index();
+            edit(&mut index);
+            Index::decode(&index.encode().unwrap())
+        };
+        assert_eq!(past(|i| i.sheets[0].len = i.len), None);
+        assert_eq!(past(|i| i.cards[0].face.0 = i.len - 19), None);
+        assert_eq!(past(|i| i.cards[1].back = Some((u64::MAX, 1))), None);
+        assert_eq!(
+            past(|i| i.sheets[0].at = i.len - i.sheets[0].len),
+            Some({
+                let mut index = index();
+                index.sheets[0].at = index.len - index.sheets[0].len;
+                index
+            })
+        );
     }
 
     #[test]
