@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use super::assets::ImageCache;
 use super::geometry::CardBox;
+use super::memo::{self, FaceMemo};
 use super::renderer::{self, Failures, Renderer};
-use super::reuse::{self, FaceMemo};
+use super::reuse;
 use super::{
     BASE_CSS, Inputs, OutputFile, Print, Selection, SizeView, Subject, error_count, image_files,
     sheet_order,
@@ -48,7 +49,7 @@ fn render_faces<'a>(
     let mut rendered = match memo {
         Some(memo) => {
             let key = reuse::game_key(game, inputs, sources, renderer.icons(), ink_saver);
-            reuse::render_remembered(&renderer, (game, key), (&prints, &arts), memo)
+            memo::render_remembered(&renderer, (game, key), (&prints, &arts), memo)
         }
         None => renderer.render_all(&prints, &arts),
     };

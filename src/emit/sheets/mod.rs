@@ -22,6 +22,7 @@ mod helpers;
 pub mod icons;
 mod inputs;
 mod layout;
+mod memo;
 pub mod overflow;
 mod page;
 mod reads;
@@ -37,8 +38,9 @@ pub use assets::{PathProblem, read as read_asset};
 pub use document::render;
 pub use emitter::SheetsEmitter;
 pub use inputs::Inputs;
+pub use memo::FaceMemo;
 pub use page::FIT_SCRIPT;
-pub use reuse::{FaceMemo, FacesAt};
+pub use reuse::FacesAt;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
 

@@ -65,7 +65,7 @@ type Fold = foldhash::fast::FoldHasher<'static>;
 
 /// The hasher of the maps keyed by a [`Key`]: a key is a hash already, so
 /// foldhash's fast one (`std`'s `SipHash` was a fortieth of a rebuild).
-type ByKey = foldhash::fast::RandomState;
+pub(super) type ByKey = foldhash::fast::RandomState;
 
 fn key_of(write: impl Fn(&mut Fold)) -> Key {
     let mut keys = [0; 2];
@@ -137,14 +137,14 @@ pub(super) fn game_key(
 
 /// The key of print `p` with its art URLs `images`, for a game whose key
 /// is `game`.
-fn print_key(game: Key, p: Print<'_>, images: &BTreeMap<String, String>) -> Key {
+pub(super) fn print_key(game: Key, p: Print<'_>, images: &BTreeMap<String, String>) -> Key {
     let card = card_hash(p.card);
     key_of(|h| (game, card, p.count, images).hash(h))
 }
 
 /// The other cards `read` (by id), each with its hash in `game` (0 for a
 /// card that is not there, which must still not be there).
-fn read_cards(read: impl IntoIterator<Item = String>, game: &Game) -> ReadCards {
+pub(super) fn read_cards(read: impl IntoIterator<Item = String>, game: &Game) -> ReadCards {
     read.into_iter()
         .map(|id| {
             let h = game.pool.get(&id).map_or(0, card_hash);
@@ -154,7 +154,7 @@ fn read_cards(read: impl IntoIterator<Item = String>, game: &Game) -> ReadCards 
 }
 
 /// Whether each card of `read` is unchanged in `game`.
-fn unchanged(read: &ReadCards, game: &Game) -> bool {
+pub(super) fn unchanged(read: &ReadCards, game: &Game) -> bool {
     read.iter()
         .all(|(id, h)| game.pool.get(id).map_or(0, card_hash) == *h)
 }
@@ -555,69 +555,6 @@ pub(super) fn render_batch(
         .map(|((r, read), key)| {
             if let Some(read) = read {
                 cache.pending.insert(*key, read);
-            }
-            r
-        })
-        .collect()
-}
-
-/// The faces a long-running process (`carta watch --serve`) rendered for
-/// the deck builder's catalog in its last round, by the same keys as the
-/// faces cache's, so that the next round renders only the cards whose
-/// inputs changed (or another card they read). Held in memory only.
-#[derive(Debug, Default)]
-pub struct FaceMemo {
-    last: HashMap<Key, Remembered, ByKey>,
-    this: HashMap<Key, Remembered, ByKey>,
-}
-
-/// One remembered face and back, with the other cards they read.
-#[derive(Debug)]
-struct Remembered {
-    face: String,
-    back: String,
-    read: ReadCards,
-}
-
-impl FaceMemo {
-    /// Ends a round: the faces it did not use are forgotten.
-    pub fn next_round(&mut self) {
-        self.last = std::mem::take(&mut self.this);
-    }
-}
-
-/// Renders `prints` (each with its art URLs `images`) on every core, as
-/// [`Renderer::render_all`], taking from `memo` each face and back it
-/// remembers for a game whose key is `game_key`, and remembering this
-/// round's.
-pub(super) fn render_remembered(
-    renderer: &Renderer<'_>,
-    game: (&Game, Key),
-    (prints, images): (&[Print<'_>], &[&BTreeMap<String, String>]),
-    memo: &mut FaceMemo,
-) -> Vec<Rendered> {
-    let (game, game_key) = game;
-    let last = &memo.last;
-    let made: Vec<(Key, Rendered, Option<ReadCards>)> = prints
-        .par_iter()
-        .zip(images.par_iter())
-        .map(|(p, im)| {
-            let key = print_key(game_key, *p, im);
-            let size = renderer.card_box(&p.card.kind);
-            if let Some(m) = last.get(&key).filter(|m| unchanged(&m.read, game)) {
-                let r = Rendered::reused(m.face.clone(), m.back.clone(), size);
-                return (key, r, Some(m.read.clone()));
-            }
-            let (r, read) = recording(|| renderer.render(*p, im));
-            let keep = !r.failed();
-            (key, r, keep.then(|| read_cards(read, game)))
-        })
-        .collect();
-    made.into_iter()
-        .map(|(key, r, read)| {
-            if let Some(read) = read {
-                let (face, back) = (r.face.clone(), r.back.clone());
-                memo.this.insert(key, Remembered { face, back, read });
             }
             r
         })
