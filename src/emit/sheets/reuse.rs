@@ -42,7 +42,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 pub(super) use super::faces_index::Key;
-use super::faces_index::{Index, Part, ReadCards, Slot};
+use super::faces_index::{Index, Part, ReadCards, Slot, checksum};
 use super::reads::recording;
 use super::renderer::{Rendered, Renderer};
 use super::{Inputs, Print};
@@ -75,13 +75,6 @@ fn key_of(write: impl Fn(&mut Fold)) -> Key {
         *key = h.finish();
     }
     keys
-}
-
-/// The checksum of a sheet's bytes.
-fn hash_bytes(bytes: &[u8]) -> u64 {
-    let mut h = hasher(0);
-    bytes.hash(&mut h);
-    h.finish()
 }
 
 /// The checksum of a card's face and back as the output holds them.
@@ -275,7 +268,7 @@ impl FaceCache {
             .and_then(|root| root.sub(Path::new("build").join(".cache")))
             .ok()?;
         let old = at.output.and_then(|output| {
-            let index = Index::read(&folder.read(at.name, MAX_FILE)?, game, hash_bytes)?;
+            let index = Index::read(&folder.read(at.name, MAX_FILE)?, game)?;
             (output.metadata().ok()?.len() == index.len).then(|| Old {
                 output,
                 cards: index.cards.into_iter().map(|s| (s.key, s)).collect(),
@@ -362,7 +355,7 @@ impl FaceCache {
                     .zip(start)
                     .and_then(|(at, start)| {
                         let range = at + start..at + start + usize::try_from(part.len).ok()?;
-                        (hash_bytes(bytes.get(range.clone())?) == part.sum).then_some(range)
+                        (checksum(bytes.get(range.clone())?) == part.sum).then_some(range)
                     })
                     .map(|range| Reused {
                         part: *part,
@@ -465,7 +458,7 @@ impl FaceCache {
                 read: read.clone(),
             });
         }
-        let sum = hash_bytes(bytes);
+        let sum = checksum(bytes);
         self.push_sheet(key, bytes.len() as u64, sum);
     }
 
@@ -506,7 +499,7 @@ impl FaceCache {
     /// one. A cache that cannot be written only makes the next build
     /// slower.
     pub(super) fn finish(self) {
-        if let Some(file) = self.new.file(self.game, hash_bytes) {
+        if let Some(file) = self.new.file(self.game) {
             let _ = self.folder.replace(&self.name, &file);
         }
     }
