@@ -211,12 +211,7 @@ pub fn check(
             .map(|p| line(p).span.clone())
             .or(zone_span)
             .unwrap_or_else(|| deck.game_span.clone());
-        let severity = if rule.severity == RuleSeverity::Warning {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
-        let mut d = Diagnostic::new(severity, rule.code(false), v.message).at(
+        let mut d = Diagnostic::new(severity(rule.severity), rule.code(false), v.message).at(
             deck.file,
             primary,
             format!("breaks `{}`", rule.id),
@@ -236,6 +231,14 @@ pub fn check(
     }
 }
 
+/// The severity of a diagnostic for a broken rule of severity `s`.
+fn severity(s: RuleSeverity) -> Severity {
+    match s {
+        RuleSeverity::Error => Severity::Error,
+        RuleSeverity::Warning => Severity::Warning,
+    }
+}
+
 /// Checks the whole card pool against the box rules, each card counted
 /// `copies` times; a broken rule is reported at the rule, with the cards.
 pub fn check_box(
@@ -251,12 +254,7 @@ pub fn check_box(
     for v in rules.check(&view) {
         let rule = &rules.rules[v.rule];
         let span = manifest.spans.key_span(&rule.pointer).unwrap_or(0..0);
-        let severity = if rule.severity == RuleSeverity::Warning {
-            Severity::Warning
-        } else {
-            Severity::Error
-        };
-        let mut d = Diagnostic::new(severity, rule.code(true), v.message).at(
+        let mut d = Diagnostic::new(severity(rule.severity), rule.code(true), v.message).at(
             manifest.file,
             span,
             format!("the rule `{}`", rule.id),
