@@ -23,7 +23,7 @@ use super::changes::{self, Scan};
 use super::kept::{Kept, id_hash, kept, restore};
 use super::prior::{DeckMark, Prior, Verdicts};
 use super::record::{
-    CollectionMark, Record, hash_bytes, hashes, pointed_files, record_key, same_texts,
+    CollectionMark, Record, hashes, packed_hashes, pointed_files, record_key, same_texts,
 };
 use super::renamed::{self, EditorSchemas};
 use super::{Decks, Game, Head, Keep, finish, prepare};
@@ -227,7 +227,7 @@ fn record_of(
         .map(|d| {
             Some((
                 (d.rel.clone(), d.mark?),
-                hash_bytes(d.names.iter().copied()),
+                packed_hashes(d.names.iter().copied()),
             ))
         })
         .collect::<Option<Vec<_>>>()?
@@ -280,7 +280,7 @@ fn layout(game: &Game, first: usize, files: usize) -> Option<Layout> {
         .zip(&digests)
         .map(|(n, d)| (n, d.finish()))
         .collect();
-    Some((layout, ids.into_iter().map(hash_bytes).collect()))
+    Some((layout, ids.into_iter().map(packed_hashes).collect()))
 }
 
 /// Writes the game's pool beside its record: each card file's payload

@@ -128,7 +128,7 @@ fn text_hash(ws: &Workspace, rel: &str) -> Option<u64> {
 
 /// Hashes as the record keeps them ([`Record::names`], [`Record::ids`]):
 /// four little-endian bytes each.
-pub(super) fn hash_bytes(hashes: impl IntoIterator<Item = u32>) -> serde_bytes::ByteBuf {
+pub(super) fn packed_hashes(hashes: impl IntoIterator<Item = u32>) -> serde_bytes::ByteBuf {
     serde_bytes::ByteBuf::from(
         hashes
             .into_iter()
@@ -137,7 +137,7 @@ pub(super) fn hash_bytes(hashes: impl IntoIterator<Item = u32>) -> serde_bytes::
     )
 }
 
-/// The hashes a record keeps as `bytes` (see [`hash_bytes`]).
+/// The hashes a record keeps as `bytes` (see [`packed_hashes`]).
 pub(super) fn hashes(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
     bytes
         .chunks_exact(4)

@@ -24,7 +24,7 @@ use super::Head;
 use super::changes::Scan;
 use super::decks::named;
 use super::kept::{Kept, id_hash, kept_as, text_mark};
-use super::record::{Record, hash_bytes, hashes, pointed_files, record_key, same_texts};
+use super::record::{Record, hashes, packed_hashes, pointed_files, record_key, same_texts};
 use crate::config::Manifest;
 use crate::diag::{Diagnostics, FileId};
 use crate::load::{LoadError, Mark, Pool, Workspace, decode};
@@ -181,7 +181,7 @@ fn settle(record: &mut Record, m: &Manifest, verdicts: impl Iterator<Item = (usi
     order.insert(crate::collection::path_of(&m.id), usize::MAX);
     for (j, (mark, names, kept)) in verdicts {
         record.decks[j].1 = mark;
-        record.names[j] = hash_bytes(names);
+        record.names[j] = packed_hashes(names);
         place(record, &order, j, kept);
     }
 }
