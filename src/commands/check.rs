@@ -10,7 +10,7 @@ use crate::config::Manifest;
 use crate::diag::Diagnostics;
 use crate::editor;
 use crate::game::ledger::{self, Opening};
-use crate::game::{self, Checked, Recalled};
+use crate::game::{self, Answered, Checked, Recalled};
 use crate::load::Workspace;
 use crate::validate::GameSchemas;
 
@@ -128,7 +128,7 @@ fn verdict_of(game: &game::Game, draft: Option<&game::Draft>) -> Recalled {
         cards: game.pool.len(),
         reused_files: draft.map_or(0, game::Draft::card_files),
         coverage: game.i18n.coverage.clone(),
-        renamed: None,
+        answered: None,
     }
 }
 
@@ -136,24 +136,35 @@ fn verdict_of(game: &game::Game, draft: Option<&game::Draft>) -> Recalled {
 fn summary(checked: &[Checked]) -> String {
     let cards: usize = checked.iter().map(Checked::cards).sum();
     let reused: usize = checked.iter().map(Checked::reused_files).sum();
-    let (renamed, judged) = checked
-        .iter()
-        .filter_map(|c| match c {
-            Checked::Recalled(r) => r.renamed,
-            Checked::Compiled(..) => None,
-        })
-        .fold((0, 0), |(r, j), (cards, decks)| (r + cards, j + decks));
-    let renamed = if renamed > 0 {
-        format!(
+    let (mut renamed, mut judged, mut came, mut went) = (0, 0, 0, 0);
+    for c in checked {
+        match c {
+            Checked::Recalled(Recalled {
+                answered: Some(Answered::Renamed(cards, decks)),
+                ..
+            }) => (renamed, judged) = (renamed + cards, judged + decks),
+            Checked::Recalled(Recalled {
+                answered: Some(Answered::Filed(added, deleted)),
+                ..
+            }) => (came, went) = (came + added, went + deleted),
+            _ => {}
+        }
+    }
+    let mut answered = String::new();
+    if renamed > 0 {
+        answered += &format!(
             "; {renamed} card{} renamed, {judged} deck{} judged again",
             plural(renamed),
             plural(judged)
-        )
-    } else {
-        String::new()
-    };
+        );
+    }
+    for (n, what) in [(came, "added"), (went, "deleted")] {
+        if n > 0 {
+            answered += &format!("; {n} card file{} {what}", plural(n));
+        }
+    }
     let reused = if reused > 0 {
-        format!(" ({reused} unchanged card files taken from the last check{renamed})")
+        format!(" ({reused} unchanged card files taken from the last check{answered})")
     } else {
         String::new()
     };

@@ -11,6 +11,7 @@ use crate::link::{CardPool, link};
 use crate::load::{CheckCache, LoadError, Workspace, hash_text};
 use crate::rules::{self, Rules};
 
+mod added;
 mod cards;
 mod changes;
 mod decks;
@@ -25,7 +26,7 @@ mod schemas;
 
 use self::cards::{CardFiles, kept_fields, read_card_files};
 use self::decks::{Trust, check_collection, check_example_decks};
-pub use self::recall::{Checked, Draft, Recalled, check_all, remember};
+pub use self::recall::{Answered, Checked, Draft, Recalled, check_all, remember};
 use self::record::CollectionMark;
 pub use self::renamed::{CardLines, CardsDigest, EditorSchemas};
 use self::schemas::compile_schemas;

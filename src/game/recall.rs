@@ -19,6 +19,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use super::added;
 use super::changes::{self, Scan};
 use super::kept::{Kept, id_hash, kept, restore};
 use super::prior::{DeckMark, Prior, Verdicts};
@@ -86,11 +87,20 @@ pub struct Recalled {
     pub reused_files: usize,
     /// Its translations' coverage, as last checked.
     pub coverage: Option<Vec<Coverage>>,
-    /// When the check answered a rename from the record (see
-    /// [`super::renamed`]): how many cards were renamed and how many decks
-    /// it judged again. Said by this check alone: a replay repeats none.
+    /// What the check answered from the record besides an unchanged game.
+    /// Said by this check alone: a replay repeats none.
     #[serde(skip)]
-    pub renamed: Option<(usize, usize)>,
+    pub answered: Option<Answered>,
+}
+
+/// An edit the record answered without a compile.
+#[derive(Debug, Clone, Copy)]
+pub enum Answered {
+    /// Cards renamed (see [`super::renamed`]): how many, and how many decks
+    /// were judged again.
+    Renamed(usize, usize),
+    /// Card files added or deleted (see [`super::added`]): how many of each.
+    Filed(usize, usize),
 }
 
 /// What a check that compiled a game gathered for its record.
@@ -125,8 +135,9 @@ impl Draft {
 /// `carta check` does: with `cached`, through the check cache, repeating
 /// the verdict of a game whose record vouches that nothing it depends on
 /// changed and whose editor schemas `editor` finds still carrying the keys
-/// recorded, and answering a rename from the record (see
-/// [`super::renamed`], whose deck schema `editor` patches.
+/// recorded, and answering a rename or card files that came or went from
+/// the record (see [`super::renamed`], [`super::added`]; the deck schema
+/// `editor` patches).
 ///
 /// # Errors
 /// When the workspace or a file cannot be read, or a named game does not exist.
@@ -381,8 +392,9 @@ fn file_id(i: usize) -> FileId {
 
 /// What the record says of a game.
 enum Answer {
-    /// Nothing it depends on changed, or cards were renamed and nothing
-    /// else (see [`super::renamed`]): its verdict.
+    /// Nothing it depends on changed, or cards were renamed, or card
+    /// files came or went, and nothing else (see [`super::renamed`],
+    /// [`super::added`]): its verdict.
     Recalled(Recalled),
     /// Something changed: what a compile can take over.
     Prior(Prior),
@@ -429,12 +441,17 @@ fn recall(
         }
         return Ok(Answer::Recalled(recalled(game, record, scan.reused)));
     }
-    if let Some(renamed) = renamed::answer(ws, head, &mut record, &scan, editor)?
+    let answered = match renamed::answer(ws, head, &mut record, &scan, editor)? {
+        Some((cards, decks)) => Some(Answered::Renamed(cards, decks)),
+        None => added::answer(ws, head, &mut record, &scan, editor)?
+            .map(|(came, went)| Answered::Filed(came, went)),
+    };
+    if let Some(answered) = answered
         && let Some(kept) = restore(ws, &record.files, &record.diagnostics)
     {
         diags.extend(kept);
         let recalled = Recalled {
-            renamed: Some(renamed),
+            answered: Some(answered),
             ..recalled(game, record, scan.reused)
         };
         return Ok(Answer::Recalled(recalled));
@@ -499,7 +516,7 @@ fn recalled(game: &str, record: Record, reused: usize) -> Recalled {
         cards: record.total,
         reused_files: reused,
         coverage: record.coverage,
-        renamed: None,
+        answered: None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! The record of a game's last check as stored (`build/.cache/<game>.verdict`,
 //! `MessagePack`): what it concluded and every input it concluded it
 //! from, and the checks of whether those inputs are as it saw them. Read
-//! and written by [`super::recall`] and [`super::renamed`].
+//! and written by [`super::recall`], [`super::renamed`] and [`super::added`].
 
 use std::collections::HashSet;
 

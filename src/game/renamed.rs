@@ -105,21 +105,14 @@ pub(super) fn answer(
     editor: &dyn EditorSchemas,
 ) -> Result<Option<(usize, usize)>, LoadError> {
     let m = &head.manifest.manifest;
-    let files = record.cards.len();
-    if !record.trusted
-        || !record.translations.is_empty()
+    if !answerable(record, m)
         || !scan.removed.is_empty()
-        || scan.files.len() != files
-        || record.layout.len() != files
-        || record.ids.len() != files
-        || record.names.len() != record.decks.len()
-        || record.editor.len() != 2
+        || scan.files.len() != record.cards.len()
         || !scan
             .files
             .iter()
             .zip(&record.cards)
             .all(|(f, (rel, _))| f.rel == *rel)
-        || !rules_read_names_alone(m)
     {
         return Ok(None);
     }
@@ -142,19 +135,64 @@ pub(super) fn answer(
     let judged: Vec<usize> = (0..record.decks.len())
         .filter(|&j| hashes(&record.names[j]).any(|h| ids.contains(&h)))
         .collect();
-    let (layout, files, changed) = schema_lines(record, scan, &renamed);
-    let key = editor.deck_key(m, &files);
-    // The deck schema (5 MB at 20,000 cards) is written beside the judging
-    // and the record, which do not read it.
-    let (wrote_schema, answered) = rayon::join(
-        || editor.patch_deck_schema(m, &files, &changed, &key),
-        || {
+    let mut layout = record.layout.clone();
+    for &i in &renamed {
+        layout[i].1 = digest(scan.files[i].fresh.iter().flatten());
+    }
+    let lines = schema_lines(&layout, scan, &renamed);
+    Ok(beside_deck_schema(
+        ws,
+        head,
+        editor,
+        &lines,
+        record,
+        |record| {
             let verdicts = judge(ws, head, record, scan, &judged)?;
             let count = (ids.len(), judged.len());
             settle(record, m, judged.into_iter().zip(verdicts));
             record.layout = layout;
-            record.editor[1].clone_from(&key);
             record.cards = scan.marks();
+            Some(count)
+        },
+    ))
+}
+
+/// Whether `record` (of game `m`) holds all that an answer without a
+/// compile reads: decks judged over a pool without errors, no translation
+/// file (which names every card), the card files' layout and ids, the
+/// editor schemas' keys, and rules that read a card's name only as its own
+/// text ([`rules_read_names_alone`]).
+pub(super) fn answerable(record: &Record, m: &Manifest) -> bool {
+    let files = record.cards.len();
+    record.trusted
+        && record.translations.is_empty()
+        && record.layout.len() == files
+        && record.ids.len() == files
+        && record.names.len() == record.decks.len()
+        && record.editor.len() == 2
+        && rules_read_names_alone(m)
+}
+
+/// Writes the deck schema's `lines` (see [`schema_lines`]) as a patch of
+/// the last one, and beside it (the schema is 5 MB at 20,000 cards; the
+/// rest does not read it) brings `record` up to date with `update` and the
+/// schema's key, and writes it. What `update` answers, when the schema was
+/// written too.
+pub(super) fn beside_deck_schema<T: Send>(
+    ws: &Workspace,
+    head: &Head,
+    editor: &dyn EditorSchemas,
+    (files, changed): &SchemaLines<'_>,
+    record: &mut Record,
+    update: impl FnOnce(&mut Record) -> Option<T> + Send,
+) -> Option<T> {
+    let m = &head.manifest.manifest;
+    let key = editor.deck_key(m, files);
+    let (wrote_schema, answered) = rayon::join(
+        || editor.patch_deck_schema(m, files, changed, &key),
+        || {
+            let answered = update(record)?;
+            record.editor[1].clone_from(&key);
             // Written before the schema is known to be: a record whose
             // deck schema is not the one it names is not answered by (the
             // schema's key differs), and the compile this then falls back
@@ -162,10 +200,10 @@ pub(super) fn answer(
             if let Some(cache) = &head.cache {
                 cache.put_record(record_key(ws), &*record);
             }
-            Some(count)
+            Some(answered)
         },
     );
-    Ok(answered.filter(|_| wrote_schema))
+    answered.filter(|_| wrote_schema)
 }
 
 /// The verdicts of decks judged again (by position) put in `record` (of
@@ -186,44 +224,44 @@ fn settle(record: &mut Record, m: &Manifest, verdicts: impl Iterator<Item = (usi
     }
 }
 
-/// The record's layout of the card files, each card file with cards
-/// (where its cards end in the pool, their digest), and the changed files'
-/// cards by position among those.
-type SchemaLines<'s> = (
-    Vec<(u32, u64)>,
-    Vec<(usize, u64)>,
-    Vec<(usize, CardLines<'s>)>,
-);
+/// The deck schema's lines: each card file with cards (where its cards
+/// end in the pool, their digest), and the changed files' cards by
+/// position among those.
+pub(super) type SchemaLines<'s> = (Vec<(usize, u64)>, Vec<(usize, CardLines<'s>)>);
 
-/// The deck schema's lines after the `renamed` card files (by position)
-/// changed: the record's layout of the card files brought up to date, each
-/// card file with cards (where its cards end in the pool, their digest),
-/// and the renamed files' cards by position among those.
-fn schema_lines<'s>(record: &Record, scan: &'s Scan, renamed: &[usize]) -> SchemaLines<'s> {
-    let mut layout = record.layout.clone();
-    for &i in renamed {
-        let mut digest = CardsDigest::default();
-        for c in scan.files[i].fresh.iter().flatten() {
-            digest.add(&c.id, &c.kind, &c.name);
-        }
-        layout[i].1 = digest.finish();
-    }
+/// The deck schema's lines over `layout` (per card file of `scan`: how
+/// many cards, their digest), the cards of the `changed` files (by
+/// position) as the scan read them.
+pub(super) fn schema_lines<'s>(
+    layout: &[(u32, u64)],
+    scan: &'s Scan,
+    changed: &[usize],
+) -> SchemaLines<'s> {
     let mut with_cards = Vec::new();
-    let mut changed = Vec::new();
+    let mut lines = Vec::new();
     let mut end = 0;
     for (i, &(n, digest)) in layout.iter().enumerate() {
         if n == 0 {
             continue;
         }
         end += n as usize;
-        if renamed.contains(&i) {
-            let lines = scan.files[i].fresh.iter().flatten();
-            let lines = lines.map(|c| (c.id.as_str(), c.kind.as_str(), c.name.as_str()));
-            changed.push((with_cards.len(), lines.collect()));
+        if changed.contains(&i) {
+            let cards = scan.files[i].fresh.iter().flatten();
+            let cards = cards.map(|c| (c.id.as_str(), c.kind.as_str(), c.name.as_str()));
+            lines.push((with_cards.len(), cards.collect()));
         }
         with_cards.push((end, digest));
     }
-    (layout, with_cards, changed)
+    (with_cards, lines)
+}
+
+/// The digest of `cards` as the deck schema's lines read them.
+pub(super) fn digest<'c>(cards: impl Iterator<Item = &'c RawCard>) -> u64 {
+    let mut digest = CardsDigest::default();
+    for c in cards {
+        digest.add(&c.id, &c.kind, &c.name);
+    }
+    digest.finish()
 }
 
 /// Whether the game's rules read a card's name only as its own text: the

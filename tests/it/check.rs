@@ -704,16 +704,14 @@ fn every_edit_the_record_cannot_answer_compiles_from_it_as_a_cold_check_would() 
     compiles_as_cold(&ws, "the kind back");
 }
 
-/// Checks the workspace after `edit`, a rename, and asserts that the
-/// record answered for it (`judged` decks judged again) with exit code
-/// `code`; then that it printed, and left, what a cold check and a
-/// compile do: the same diagnostics as `--no-cache` (repeated from the
+/// Checks the workspace after `edit` (a rename, a card file added or
+/// deleted) and asserts that the record answered for it, saying `said`,
+/// with exit code `code`; then that it printed, and left, what a cold
+/// check and a compile do: the same diagnostics as `--no-cache` (repeated from the
 /// record's verdict), the deck schema that one writes whole, and the record
 /// that a compile without it writes.
-fn renames_as_cold(ws: &Workspace, edit: &str, judged: &str, code: i32) {
-    ws.run(["check"])
-        .code(code)
-        .stderr_has(&format!("1 card renamed, {judged} judged again)"));
+fn answered_as_cold(ws: &Workspace, edit: &str, said: &str, code: i32) {
+    ws.run(["check"]).code(code).stderr_has(said);
     let files = written(ws, "intrepidos");
     let args = ["--message-format", "json", "-v", "check"];
     let again = ws.run(args);
@@ -730,6 +728,62 @@ fn renames_as_cold(ws: &Workspace, edit: &str, judged: &str, code: i32) {
         compiled_record(ws, &args) == files[0],
         "{edit}: the record as a compile writes it"
     );
+}
+
+/// What a check says of a rename the record answered, three decks judged again.
+const RENAMED_3: &str = "1 card renamed, 3 decks judged again)";
+
+#[test]
+fn a_card_file_added_or_deleted_is_answered_from_the_record_as_a_compile_would_answer_it() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    // Without translation files (which name every card), box rules (which
+    // count the whole box) and with a deck schema the last check wrote, its
+    // index beside it.
+    std::fs::remove_dir_all(ws.path().join("cards/intrepidos/i18n")).unwrap();
+    std::fs::remove_file(ws.path().join("schemas/carta/editor/intrepidos.deck.json")).unwrap();
+    let manifest = ws.read("cards/intrepidos/game.toml");
+    let (before, boxed) = manifest.split_once("[[box-rules]]").unwrap();
+    let after = &boxed[boxed.find("\n[play]").unwrap()..];
+    ws.write("cards/intrepidos/game.toml", format!("{before}{after}"));
+    settle_stamps(&ws);
+    ws.run(["check"]).succeeds();
+    let extra = "cards/intrepidos/acoes/extra.toml";
+    let card = |id: &str, kind: &str| {
+        format!(
+            "[[card]]\nid = \"{id}\"\nkind = \"{kind}\"\nname = \"Nova\"\neffect = \"x\"\nflavour = \"y\"\n"
+        )
+    };
+    let write = |rel: &str, text: String, secs: u64| {
+        ws.write(rel, text);
+        stamp_at(&ws.path().join(rel), secs);
+    };
+    // Among the action files: its cards' lines go between theirs.
+    write(extra, card("nova", "action"), 1_700_000_001);
+    answered_as_cold(&ws, "a new card file", "; 1 card file added)", 0);
+    let two = format!("{}{}", card("nova", "action"), card("nova-ii", "action"));
+    std::fs::remove_file(ws.path().join(extra)).unwrap();
+    write("cards/intrepidos/zz.toml", two, 1_700_000_002);
+    answered_as_cold(
+        &ws,
+        "a card file gone, another come",
+        "; 1 card file added; 1 card file deleted)",
+        0,
+    );
+    std::fs::remove_file(ws.path().join("cards/intrepidos/zz.toml")).unwrap();
+    answered_as_cold(&ws, "the new file deleted", "; 1 card file deleted)", 0);
+    // What the record cannot answer is compiled: a new card with an id
+    // another card has; then, that file gone, the card file whose cards
+    // the decks name.
+    write(extra, card("contragolpe", "action"), 1_700_000_003);
+    let run = ws.run(["check"]).fails().stderr_has("link::duplicate-id");
+    assert!(!run.stderr.contains("added"), "{}", run.stderr);
+    compiles_as_cold(&ws, "a new card file with an id another card has");
+    std::fs::remove_file(ws.path().join(extra)).unwrap();
+    compiles_as_cold(&ws, "that file deleted");
+    std::fs::remove_file(ws.path().join("cards/intrepidos/acoes/combate.toml")).unwrap();
+    let run = ws.run(["check"]).fails().stderr_has("deck::unknown-card");
+    assert!(!run.stderr.contains("deleted"), "{}", run.stderr);
+    compiles_as_cold(&ws, "the card file the decks name deleted");
 }
 
 #[test]
@@ -758,14 +812,19 @@ fn a_rename_is_answered_from_the_record_as_a_compile_would_answer_it() {
         &format!("{contragolpe}\"Contragolpe\""),
         &format!("{contragolpe}\"Golpe Certeiro\""),
     );
-    renames_as_cold(&ws, "a rename that makes decks illegal", "3 decks", 1);
+    answered_as_cold(&ws, "a rename that makes decks illegal", RENAMED_3, 1);
     edit(
         &format!("{contragolpe}\"Golpe Certeiro\""),
         &format!("{contragolpe}\"Contragolpe\""),
     );
-    renames_as_cold(&ws, "the name back: legal again", "3 decks", 0);
+    answered_as_cold(&ws, "the name back: legal again", RENAMED_3, 0);
     edit("name = \"Explosão Arcana\"", "name = \"Explosão Astral\"");
-    renames_as_cold(&ws, "a rename no rule minds", "1 deck", 0);
+    answered_as_cold(
+        &ws,
+        "a rename no rule minds",
+        "1 card renamed, 1 deck judged again)",
+        0,
+    );
     // A rename beside another change is not a rename alone: compiled.
     edit(
         "kind = \"action\"\nname = \"Explosão Astral\"",
