@@ -24,7 +24,7 @@ use super::changes::Scan;
 use super::kept::id_hash;
 use super::record::{Record, hashes, packed_hashes, pointed_files};
 use super::renamed::{EditorSchemas, answerable, beside_deck_schema, digest, schema_lines};
-use crate::load::{LoadError, Workspace};
+use crate::load::Workspace;
 use crate::validate::RawCard;
 
 /// How many card files came and went when the record answered.
@@ -35,25 +35,20 @@ pub(super) type Filed = (usize, usize);
 /// schema and writes the record as a compile would. When it answers, how
 /// many card files came and went; when it does not, `record` is as it was
 /// (the deck schema may have been written, as the cards now are).
-///
-/// # Errors
-/// When a file cannot be listed.
 pub(super) fn answer(
     ws: &Workspace,
     head: &Head,
     record: &mut Record,
     scan: &Scan,
     editor: &dyn EditorSchemas,
-) -> Result<Option<Filed>, LoadError> {
+) -> Option<Filed> {
     let m = &head.manifest.manifest;
     if !answerable(record, m) || !m.box_rules.is_empty() || record.collection.is_some() {
-        return Ok(None);
+        return None;
     }
-    let Some(files) = files(record, scan) else {
-        return Ok(None);
-    };
+    let files = files(record, scan)?;
     if files.added.is_empty() && scan.removed.is_empty() {
-        return Ok(None);
+        return None;
     }
     let listed = editor.listed_kinds(&head.schemas);
     let came = files
@@ -63,36 +58,29 @@ pub(super) fn answer(
     if !new_cards_alone(record, &files.kept, came, &listed)
         || !gone_unnamed(head, record, scan, &listed)
     {
-        return Ok(None);
+        return None;
     }
-    if !editor.fresh(&m.id, &record.editor) || !super::record::same_texts(ws, &m.id, record)? {
-        return Ok(None);
+    if !editor.fresh(&m.id, &record.editor) {
+        return None;
     }
     let lines = schema_lines(&files.layout, scan, &files.added);
     let filed = (files.added.len(), scan.removed.len());
-    Ok(beside_deck_schema(
-        ws,
-        head,
-        editor,
-        &lines,
-        record,
-        |record| {
-            let total: u32 = files.layout.iter().map(|&(n, _)| n).sum();
-            record.total = total as usize;
-            for c in record.coverage.iter_mut().flatten() {
-                // Without a translation file, a language covers nothing.
-                c.total = record.total;
-            }
-            record.layout = files.layout;
-            record.ids = files.ids;
-            record.cards = scan.marks();
-            if let Some(cache) = &head.cache {
-                let rels: Vec<String> = record.cards.iter().map(|(rel, _)| rel.clone()).collect();
-                cache.prune(&rels);
-            }
-            Some(filed)
-        },
-    ))
+    beside_deck_schema(ws, head, editor, &lines, record, |record| {
+        let total: u32 = files.layout.iter().map(|&(n, _)| n).sum();
+        record.total = total as usize;
+        for c in record.coverage.iter_mut().flatten() {
+            // Without a translation file, a language covers nothing.
+            c.total = record.total;
+        }
+        record.layout = files.layout;
+        record.ids = files.ids;
+        record.cards = scan.marks();
+        if let Some(cache) = &head.cache {
+            let rels: Vec<String> = record.cards.iter().map(|(rel, _)| rel.clone()).collect();
+            cache.prune(&rels);
+        }
+        Some(filed)
+    })
 }
 
 /// The card files as they are now against the record's.

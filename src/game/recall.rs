@@ -441,9 +441,9 @@ fn recall(
         }
         return Ok(Answer::Recalled(recalled(game, record, scan.reused)));
     }
-    let answered = match renamed::answer(ws, head, &mut record, &scan, editor)? {
+    let answered = match renamed::answer(ws, head, &mut record, &scan, editor) {
         Some((cards, decks)) => Some(Answered::Renamed(cards, decks)),
-        None => added::answer(ws, head, &mut record, &scan, editor)?
+        None => added::answer(ws, head, &mut record, &scan, editor)
             .map(|(came, went)| Answered::Filed(came, went)),
     };
     if let Some(answered) = answered

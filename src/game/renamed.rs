@@ -27,7 +27,7 @@ use super::kept::{Kept, id_hash, kept_as, text_mark};
 use super::record::{Record, hashes, packed_hashes, pointed_files, record_key, same_texts};
 use crate::config::Manifest;
 use crate::diag::{Diagnostics, FileId};
-use crate::load::{LoadError, Mark, Pool, Workspace, decode};
+use crate::load::{Mark, Pool, Workspace, decode};
 use crate::validate::{CardRef, GameSchemas, RESERVED, RawCard};
 
 /// What a check asks of the editor schemas, which are a layer above the
@@ -94,16 +94,13 @@ impl CardsDigest {
 /// When it does not (the record may then hold new deck verdicts, which
 /// the compile it falls back to writes again), the deck schema may still
 /// have been written, as the cards now are (`editor` knows).
-///
-/// # Errors
-/// When a file cannot be listed.
 pub(super) fn answer(
     ws: &Workspace,
     head: &Head,
     record: &mut Record,
     scan: &Scan,
     editor: &dyn EditorSchemas,
-) -> Result<Option<(usize, usize)>, LoadError> {
+) -> Option<(usize, usize)> {
     let m = &head.manifest.manifest;
     if !answerable(record, m)
         || !scan.removed.is_empty()
@@ -114,23 +111,20 @@ pub(super) fn answer(
             .zip(&record.cards)
             .all(|(f, (rel, _))| f.rel == *rel)
     {
-        return Ok(None);
+        return None;
     }
-    let Some(Renames {
+    let Renames {
         files: renamed,
         ids,
         kinds,
-    }) = renamed(record, scan)
-    else {
-        return Ok(None);
-    };
+    } = renamed(record, scan)?;
     // The card-file schema lists the ids and names of some kinds' cards.
     let listed = editor.listed_kinds(&head.schemas);
     if kinds.iter().any(|k| listed.contains(*k)) {
-        return Ok(None);
+        return None;
     }
-    if !editor.fresh(&m.id, &record.editor) || !same_texts(ws, &m.id, record)? {
-        return Ok(None);
+    if !editor.fresh(&m.id, &record.editor) {
+        return None;
     }
     let judged: Vec<usize> = (0..record.decks.len())
         .filter(|&j| hashes(&record.names[j]).any(|h| ids.contains(&h)))
@@ -140,21 +134,14 @@ pub(super) fn answer(
         layout[i].1 = digest(scan.files[i].fresh.iter().flatten());
     }
     let lines = schema_lines(&layout, scan, &renamed);
-    Ok(beside_deck_schema(
-        ws,
-        head,
-        editor,
-        &lines,
-        record,
-        |record| {
-            let verdicts = judge(ws, head, record, scan, &judged)?;
-            let count = (ids.len(), judged.len());
-            settle(record, m, judged.into_iter().zip(verdicts));
-            record.layout = layout;
-            record.cards = scan.marks();
-            Some(count)
-        },
-    ))
+    beside_deck_schema(ws, head, editor, &lines, record, |record| {
+        let verdicts = judge(ws, head, record, scan, &judged)?;
+        let count = (ids.len(), judged.len());
+        settle(record, m, judged.into_iter().zip(verdicts));
+        record.layout = layout;
+        record.cards = scan.marks();
+        Some(count)
+    })
 }
 
 /// Whether `record` (of game `m`) holds all that an answer without a
@@ -175,9 +162,14 @@ pub(super) fn answerable(record: &Record, m: &Manifest) -> bool {
 
 /// Writes the deck schema's `lines` (see [`schema_lines`]) as a patch of
 /// the last one, and beside it (the schema is 5 MB at 20,000 cards; the
-/// rest does not read it) brings `record` up to date with `update` and the
-/// schema's key, and writes it. What `update` answers, when the schema was
-/// written too.
+/// rest does not read it), when no deck or translation file changed,
+/// brings `record` up to date with `update` and the schema's key, and
+/// writes it. What `update` answers, when the schema was written too.
+///
+/// The schema is written before the deck and translation files are
+/// known to be unchanged: it holds the cards' lines alone, as the scan
+/// found the cards, and is the one a compile writes. When the record
+/// cannot answer, that compile finds it written and leaves it.
 pub(super) fn beside_deck_schema<T: Send>(
     ws: &Workspace,
     head: &Head,
@@ -191,6 +183,11 @@ pub(super) fn beside_deck_schema<T: Send>(
     let (wrote_schema, answered) = rayon::join(
         || editor.patch_deck_schema(m, files, changed, &key),
         || {
+            if !same_texts(ws, &m.id, record).unwrap_or(false) {
+                // A listing that failed is met again by the compile, which
+                // reports it.
+                return None;
+            }
             let answered = update(record)?;
             record.editor[1].clone_from(&key);
             // Written before the schema is known to be: a record whose

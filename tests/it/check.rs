@@ -780,10 +780,22 @@ fn a_card_file_added_or_deleted_is_answered_from_the_record_as_a_compile_would_a
     compiles_as_cold(&ws, "a new card file with an id another card has");
     std::fs::remove_file(ws.path().join(extra)).unwrap();
     compiles_as_cold(&ws, "that file deleted");
-    std::fs::remove_file(ws.path().join("cards/intrepidos/acoes/combate.toml")).unwrap();
+    let combate = "cards/intrepidos/acoes/combate.toml";
+    let kept = ws.read(combate);
+    std::fs::remove_file(ws.path().join(combate)).unwrap();
     let run = ws.run(["check"]).fails().stderr_has("deck::unknown-card");
     assert!(!run.stderr.contains("deleted"), "{}", run.stderr);
     compiles_as_cold(&ws, "the card file the decks name deleted");
+    write(combate, kept, 1_600_000_000);
+    compiles_as_cold(&ws, "that file back");
+    // A new card file beside an edited deck: the deck schema is patched
+    // before the decks are found changed, and the compile keeps it.
+    write(extra, card("nova", "action"), 1_700_000_004);
+    let deck = "cards/intrepidos/decks/muralha-de-touro.toml";
+    write(deck, format!("{}# edited\n", ws.read(deck)), 1_700_000_005);
+    let run = ws.run(["check"]);
+    assert!(!run.stderr.contains("added"), "{}", run.stderr);
+    compiles_as_cold(&ws, "a new card file beside an edited deck");
 }
 
 #[test]
