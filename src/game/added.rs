@@ -33,8 +33,11 @@ pub(super) type Filed = (usize, usize);
 /// Answers `scan`'s changes from `record` when they are card files that
 /// came or went and nothing else (see the module's docs): patches the deck
 /// schema and writes the record as a compile would. When it answers, how
-/// many card files came and went; when it does not, `record` is as it was
-/// (the deck schema may have been written, as the cards now are).
+/// many card files came and went. When it does not, the deck schema may
+/// have been written, as the cards now are, and `record` may hold the
+/// deck files' stamps brought up to date and, when the schema could not
+/// be written, the card files as they are now; the compile it falls back
+/// to takes only its decks, their verdicts and its diagnostics.
 pub(super) fn answer(
     ws: &Workspace,
     head: &Head,
