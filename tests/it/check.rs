@@ -796,6 +796,19 @@ fn a_card_file_added_or_deleted_is_answered_from_the_record_as_a_compile_would_a
     let run = ws.run(["check"]);
     assert!(!run.stderr.contains("added"), "{}", run.stderr);
     compiles_as_cold(&ws, "a new card file beside an edited deck");
+    // A new intrépido: the card-file schema lists its kind's ids and names
+    // (references name them), and the compile writes it again.
+    let agua = ws.read("cards/intrepidos/intrepidos/agua.toml");
+    let second = agua.match_indices("[[card]]\n").nth(1).unwrap().0;
+    let carcino = agua[..second].replacen("id = \"carcino\"", "id = \"carcino-ii\"", 1);
+    write(
+        "cards/intrepidos/intrepidos/zz.toml",
+        carcino,
+        1_700_000_006,
+    );
+    let run = ws.run(["check"]);
+    assert!(!run.stderr.contains("added"), "{}", run.stderr);
+    compiles_as_cold(&ws, "a new intrépido");
 }
 
 #[test]
