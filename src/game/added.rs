@@ -9,7 +9,8 @@
 //! it — no deck is judged again, and no card of the pool is decoded.
 //!
 //! What falls back to the compile from the record: any other change; box
-//! rules (their tallies are over the whole pool); a collection; a new
+//! rules (their tallies are over the whole pool); a collection; art (the
+//! record's list of pictures is the whole pool's); a new
 //! card with a reference, an id another card has (or whose hash one has),
 //! or a kind the card-file schema lists (it lists those kinds' ids and
 //! names, and only their cards can be named by a reference); a recorded
@@ -46,7 +47,11 @@ pub(super) fn answer(
     editor: &dyn EditorSchemas,
 ) -> Option<Filed> {
     let m = &head.manifest.manifest;
-    if !answerable(record, m) || !m.box_rules.is_empty() || record.collection.is_some() {
+    if !answerable(record, m)
+        || !m.box_rules.is_empty()
+        || record.collection.is_some()
+        || !record.art.is_empty()
+    {
         return None;
     }
     let files = files(record, scan)?;

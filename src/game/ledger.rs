@@ -6,7 +6,8 @@
 //! nothing changed, a check costs a stat per file.
 //!
 //! A ledger is written only where its snapshot answers for every input:
-//! each game left a record (a game with art does not: see `recall`), the
+//! each game left a record (one whose art files it cannot stamp does not:
+//! see `recall`), the
 //! check found no error (a kind's schema missing outside `schemas/` is a
 //! path no snapshot holds), and every file the check read lies where a
 //! snapshot looks.

@@ -24,13 +24,15 @@ use super::changes::{self, Scan};
 use super::kept::{Kept, id_hash, kept, restore};
 use super::prior::{DeckMark, Prior, Verdicts};
 use super::record::{
-    CollectionMark, Record, hashes, packed_hashes, pointed_files, record_key, same_texts,
+    CollectionMark, Record, hashes, packed_hashes, pointed_files, record_key, same_art, same_texts,
 };
 use super::renamed::{self, EditorSchemas};
 use super::{Decks, Game, Head, Keep, finish, prepare};
 use crate::diag::{Diagnostics, FileId};
 use crate::i18n::{Coverage, phrases};
-use crate::load::{CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of};
+use crate::load::{
+    CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of, settled_stamp,
+};
 use crate::validate::RawCard;
 
 /// A game as `carta check` saw it.
@@ -206,11 +208,7 @@ fn record_of(
     diags: &Diagnostics,
     keys: Vec<String>,
 ) -> Option<Record> {
-    // Art files are inputs the record does not stamp: a game with art is
-    // checked again each time (from the per-file cache).
-    if has_art(game) {
-        return None;
-    }
+    let art = art_files(ws, game)?;
     let ids: Vec<FileId> = draft.files.clone().map(file_id).collect();
     let texts = read_texts(ws, game.id(), &ids)?;
     let diagnostics: Vec<Kept> = diags
@@ -264,6 +262,7 @@ fn record_of(
         diagnostics,
         layout,
         ids: card_ids,
+        art,
     })
 }
 
@@ -352,12 +351,33 @@ fn lagging(then: &[(String, Mark)], now: &[(String, Mark)]) -> usize {
         .count()
 }
 
-/// Whether some kind of `game` has art fields.
-fn has_art(game: &Game) -> bool {
+/// The art files `game`'s cards show, each with its stamp as the check
+/// found it (see [`Record::art`]); `None` when one is not there or its
+/// path is not a plain one inside the game's folder (reported by the art
+/// check): the record cannot vouch for it.
+fn art_files(ws: &Workspace, game: &Game) -> Option<Vec<(String, [u64; 3])>> {
     let m = &game.manifest.manifest;
-    m.kind_ids()
-        .iter()
-        .any(|k| !crate::art::art_fields(m, &game.schemas, k).is_empty())
+    let mut fields_of = std::collections::BTreeMap::new();
+    let mut out = std::collections::BTreeMap::new();
+    for c in game.pool.iter() {
+        let fields = fields_of
+            .entry(c.kind.as_str())
+            .or_insert_with(|| crate::art::art_fields(m, &game.schemas, &c.kind));
+        for f in fields.iter() {
+            let Some(rel) = c.fields.get(f).and_then(serde_json::Value::as_str) else {
+                continue;
+            };
+            if !crate::load::Jail::is_plain_relative(rel) {
+                return None;
+            }
+            let path = format!("cards/{}/{rel}", m.id);
+            if let std::collections::btree_map::Entry::Vacant(at) = out.entry(path) {
+                let stamp = ws.jail().stamp(&ws.root().join(at.key()))?;
+                at.insert(settled_stamp(Some(stamp)));
+            }
+        }
+    }
+    Some(out.into_iter().collect())
 }
 
 /// The hash of the text of each translation file and template the game
@@ -423,6 +443,10 @@ fn recall(
         return Ok(Answer::Compile);
     };
     let decks_before = record.decks.clone();
+    // A picture changed or gone: the compile checks the art again.
+    if !same_art(ws, &record) {
+        return Ok(prior(ws, head, cache, record, scan).map_or(Answer::Compile, Answer::Prior));
+    }
     if scan.answers(&pointed_files(&record))
         && editor.fresh(game, &record.editor)
         && same_texts(ws, game, &mut record)?
@@ -555,6 +579,7 @@ mod tests {
             }],
             layout: Vec::new(),
             ids: Vec::new(),
+            art: Vec::new(),
         }
     }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::kept::Kept;
 use crate::i18n::{Coverage, phrases};
-use crate::load::{Listing, LoadError, Mark, Workspace, hash_text, settled_stamp};
+use crate::load::{Listing, LoadError, Mark, Workspace, hash_text, same_stamp, settled_stamp};
 
 /// The record, as stored (`MessagePack`, in the check cache).
 #[derive(Debug, Serialize, Deserialize)]
@@ -45,6 +45,10 @@ pub(super) struct Record {
     /// Per card file (as `cards`): the hashes of its cards' ids
     /// (`kept::id_hash`), four little-endian bytes each.
     pub(super) ids: Vec<serde_bytes::ByteBuf>,
+    /// The art files the cards show (workspace paths, sorted) and each
+    /// one's stamp as the check found it ([`settled_stamp`]'s words): a
+    /// picture's size and resolution are inputs of the verdict.
+    pub(super) art: Vec<(String, [u64; 3])>,
 }
 
 /// What a check read of a game's collection, for its record: `None` when
@@ -67,6 +71,16 @@ pub(super) fn pointed_files(record: &Record) -> HashSet<String> {
         .flat_map(|d| d.primary.iter().chain(&d.labels))
         .map(|l| l.file.clone())
         .collect()
+}
+
+/// Whether every art file the record names has the stamp it had (one
+/// too fresh to have been kept never has).
+pub(super) fn same_art(ws: &Workspace, record: &Record) -> bool {
+    record.art.iter().all(|(rel, words)| {
+        ws.jail()
+            .stamp(&ws.root().join(rel))
+            .is_some_and(|s| same_stamp(*words, s))
+    })
 }
 
 /// Whether no deck or translation file changed (the deck marks brought up

@@ -121,8 +121,14 @@ pub struct Mark {
 impl Mark {
     /// Whether `stamp` is the (trusted) stamp this mark was made with.
     pub fn same_stamp(&self, stamp: Stamp) -> bool {
-        self.stamp != [0, 0, 0] && self.stamp == stamp_words(stamp)
+        same_stamp(self.stamp, stamp)
     }
+}
+
+/// Whether `stamp` is the one kept as `words` ([`settled_stamp`]): never
+/// when none was kept (all 0: too fresh to trust).
+pub fn same_stamp(words: [u64; 3], stamp: Stamp) -> bool {
+    words != [0, 0, 0] && words == stamp_words(stamp)
 }
 
 fn stamp_words(stamp: Stamp) -> [u64; 3] {

@@ -16,7 +16,7 @@ mod walk;
 
 pub use self::cache::{
     CheckCache, Entry, Mark, Pool, decode, drop_ledger, get_ledger, hash_text, payload_of,
-    put_ledger, settled_stamp,
+    put_ledger, same_stamp, settled_stamp,
 };
 pub use self::confine::{Jail, ReadProblem, Seen, Stamp};
 pub use self::snapshot::Snapshot;

@@ -1244,3 +1244,50 @@ fn a_manifest_edited_after_a_clean_check_is_checked_by_its_schema_again() {
         .code(1)
         .stdout_has("\"code\":\"schema::unknown-field\",\"message\":\"`box-rules[8]` has no field `no_such_key`\"");
 }
+
+/// The diagnostics of a check through the cache, then of a cold one: the
+/// same, exit code included; the warm one's output.
+fn warm_as_cold(ws: &Workspace, edit: &str) -> String {
+    let warm = ws.run(["--message-format", "json", "check"]);
+    let cold = ws.run(["--message-format", "json", "check", "--no-cache"]);
+    assert_eq!(warm.code, cold.code, "{edit}: {}", warm.stderr);
+    assert_eq!(warm.stdout, cold.stdout, "{edit}");
+    warm.stdout
+}
+
+#[test]
+fn a_game_with_art_is_answered_from_its_record_until_a_picture_changes() {
+    let ws = Workspace::empty();
+    ws.run(["init", "--game", "duel"]).succeeds();
+    settle_stamps(&ws);
+    ws.run(["check"]).succeeds();
+    assert!(
+        ws.path().join("build/.cache/duel.verdict").exists(),
+        "the record of a game with art"
+    );
+    ws.run(["check"])
+        .succeeds()
+        .stderr_has("(2 unchanged card files taken from the last check)");
+    // Renames are answered from the record (the first one after `init`
+    // is compiled: the deck schema it wrote has no index beside it).
+    let spells = "cards/duel/spells.toml";
+    let rename = |from: &str, to: &str, secs: u64| {
+        replace_once(&ws, spells, from, to);
+        stamp_at(&ws.path().join(spells), secs);
+    };
+    rename("name = \"Fireball\"", "name = \"Fire Ball\"", 1_700_000_001);
+    ws.run(["check"]).succeeds();
+    rename("name = \"Fire Ball\"", "name = \"Fireball\"", 1_700_000_002);
+    ws.run(["check"])
+        .succeeds()
+        .stderr_has("1 card renamed, 1 deck judged again)");
+    // A picture rewritten, no card changed: the art is checked again.
+    let ember = ws.path().join("cards/duel/art/ember.svg");
+    std::fs::write(&ember, "not a picture").unwrap();
+    let found = warm_as_cold(&ws, "a picture rewritten");
+    assert!(found.contains("\"art::not-an-image\""), "{found}");
+    // A picture gone, no card changed: the same.
+    std::fs::remove_file(&ember).unwrap();
+    let found = warm_as_cold(&ws, "a picture gone");
+    assert!(found.contains("\"art::missing\""), "{found}");
+}
