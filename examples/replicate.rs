@@ -1,5 +1,6 @@
-//! Writes a large workspace from a real game: a shipped pack's manifest,
-//! schemas, templates and icons, and its cards replicated until there are
+//! Writes a large workspace from a real game: a shipped pack's (or, with
+//! `--from`, another workspace's) manifest, schemas, templates, icons and
+//! art, and its cards replicated until there are
 //! as many as asked, so that carta is measured on real schemas (`$ref`,
 //! `oneOf`, `x-carta-ref`) and not only on the synthetic game.
 //!
@@ -75,6 +76,8 @@ fn replicate(from: &Path, game: &str, wanted: usize, out: &Path) -> usize {
         &out.join("templates").join(game),
     );
     copy_dir(&src.join("icons"), &dest.join("icons"));
+    // The starter game's pictures (`carta init`), which its cards name.
+    copy_dir(&src.join("art"), &dest.join("art"));
 
     let mut written = 0;
     let mut k = 0;

@@ -13,6 +13,12 @@
 # often and at worst, against the median full check.
 #
 #   BEFORE=OLD/carta RUNS=5 scripts/bench-edits.sh 20000
+#
+# With GAME=starter, the game measured is instead the one `carta init`
+# writes (spells and heroes with art) replicated to N cards: the number
+# edited is a spell's `cost`, the name a spell's, the new card a spell.
+#
+#   GAME=starter BEFORE=OLD/carta RUNS=11 scripts/bench-edits.sh 2000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
@@ -27,8 +33,26 @@ if [ -n "${BEFORE:-}" ]; then
     labels=(before after)
     bins=("$(realpath "$BEFORE")" "$PWD/target/release/carta")
 fi
+# The game, where its replicas are copied from, and what each edit kind
+# finds and writes in `r0.toml` (see `edit`).
+if [ "${GAME:-intrepidos}" = starter ]; then
+    game=duel
+    mkdir -p "$work/init"
+    target/release/carta -C "$work/init" init --game "$game" > /dev/null 2>&1
+    from=(--from "$work/init")
+    number='0,/^cost = [35]$/{s/^cost = 3$/cost = 5/;t;s/^cost = 5$/cost = 3/}'
+    named=Fireball
+    new_card='kind = "spell"\nname = "Bench %s"\ncost = 1\nelement = "fire"\neffect = "x"\n'
+else
+    game=intrepidos
+    from=()
+    # line 1057 is the first card with `min_level = 1`; 1 <-> 2
+    number='1057s/min_level = 1/min_level = 2/;t;1057s/min_level = 2/min_level = 1/'
+    named="Golpe Certeiro"
+    new_card='kind = "action"\nname = "Bench %s"\neffect = "x"\nflavour = "y"\n'
+fi
 for i in "${!bins[@]}"; do
-    target/release/examples/replicate --game intrepidos --cards "$n" --out "$work/ws$i" > /dev/null
+    target/release/examples/replicate --game "$game" --cards "$n" "${from[@]}" --out "$work/ws$i" > /dev/null
     "${bins[$i]}" -C "$work/ws$i" -q check > /dev/null || true
 done
 
@@ -66,16 +90,16 @@ spread() {
 
 # One edit of kind $1, run $2, to workspace $3 (not timed).
 edit() {
-    local f="$3/cards/intrepidos/r0.toml"
+    local f="$3/cards/$game/r0.toml"
     case $1 in
         nothing) ;;
-        # line 1057 is the first card with `min_level = 1`; 1 <-> 2
-        number) sed -i '1057s/min_level = 1/min_level = 2/;t;1057s/min_level = 2/min_level = 1/' "$f" ;;
+        number) sed -i "$number" "$f" ;;
         effect) sed -i "0,/^effect = \"/s//effect = \"($2) /" "$f" ;;
-        name) sed -i "0,/^name = \"Golpe Certeiro[^\"]*\"/s//name = \"Golpe Certeiro $2\"/" "$f" ;;
-        new) printf '[[card]]\nid = "bench-new-%s"\nkind = "action"\nname = "Bench %s"\neffect = "x"\nflavour = "y"\n' "$2" "$2" \
-            > "$3/cards/intrepidos/bench-new.toml" ;;
-        deleted) rm -f "$3/cards/intrepidos/bench-new.toml" ;;
+        name) sed -i "0,/^name = \"$named[^\"]*\"/s//name = \"$named $2\"/" "$f" ;;
+        # shellcheck disable=SC2059
+        new) printf "[[card]]\nid = \"bench-new-%s\"\n$new_card" "$2" "$2" \
+            > "$3/cards/$game/bench-new.toml" ;;
+        deleted) rm -f "$3/cards/$game/bench-new.toml" ;;
     esac
 }
 
