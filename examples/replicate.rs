@@ -67,17 +67,14 @@ fn replicate(from: &Path, game: &str, wanted: usize, out: &Path) -> usize {
         toml::from_str(&fs::read_to_string(src.join("game.toml")).unwrap()).unwrap();
     manifest.remove("box-rules");
     fs::write(dest.join("game.toml"), toml::to_string(&manifest).unwrap()).unwrap();
-    copy_dir(
-        &from.join("schemas").join(game),
-        &out.join("schemas").join(game),
-    );
-    copy_dir(
-        &from.join("templates").join(game),
-        &out.join("templates").join(game),
-    );
-    copy_dir(&src.join("icons"), &dest.join("icons"));
-    // The starter game's pictures (`carta init`), which its cards name.
-    copy_dir(&src.join("art"), &dest.join("art"));
+    for dir in ["schemas", "templates"] {
+        copy_dir(&from.join(dir).join(game), &out.join(dir).join(game));
+    }
+    // Icons, and the starter game's pictures (`carta init`), which its
+    // cards name.
+    for dir in ["icons", "art"] {
+        copy_dir(&src.join(dir), &dest.join(dir));
+    }
 
     let mut written = 0;
     let mut k = 0;
