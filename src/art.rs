@@ -260,6 +260,23 @@ pub fn check<'c>(
     }
 }
 
+/// Whether art file `rel` of a card of kind `kind` is one [`check`] finds
+/// nothing to say of: an image that is there and, drawn in pixels, sharp
+/// enough for the kind's art box.
+pub fn sound(jail: &Jail, manifest: &Manifest, kind: &str, rel: &str) -> bool {
+    match measure(jail, &manifest.id, rel) {
+        Ok(Picture::Vector) => true,
+        Ok(Picture::Raster(w, h)) => !soft((w, h), art_box(manifest, kind)),
+        Err(_) => false,
+    }
+}
+
+/// Whether a picture of `size` pixels prints soft in an art box of
+/// `size_mm`: below [`MIN_DPI`].
+fn soft(size: (usize, usize), size_mm: (f64, f64)) -> bool {
+    effective_dpi(size, size_mm) < MIN_DPI
+}
+
 /// The problem with one art field's value, if any.
 fn check_one(
     ws: &Workspace,
@@ -279,7 +296,7 @@ fn check_one(
         &mut Ok(Picture::Raster(w, h)) => {
             let (bw, bh) = art_box(manifest, &card.kind);
             let dpi = effective_dpi((w, h), (bw, bh));
-            (dpi < MIN_DPI).then(|| {
+            soft((w, h), (bw, bh)).then(|| {
                 Diagnostic::warning(
                     "art::low-resolution",
                     format!(

@@ -1,30 +1,33 @@
 //! A card file added or deleted, answered without compiling the game. New
 //! cards with new ids that no deck, translation, collection or other card
 //! names, of kinds no reference may name, change what the game says of
-//! nothing but themselves — and the check has just validated their file.
-//! Deleted cards that nothing names leave nothing behind. So when the only
-//! change since the record is card files that came or went, and those
-//! hold, the record answers: the deck schema's lines of the files are
-//! patched in or out, and the record is written as a compile would write
-//! it — no deck is judged again, and no card of the pool is decoded.
+//! nothing but themselves — once the check has validated their file,
+//! resolved their references and measured their pictures. Deleted cards
+//! that nothing names leave nothing behind. So when the only change since
+//! the record is card files that came or went, and those hold, the record
+//! answers: the deck schema's lines of the files are patched in or out,
+//! and the record is written as a compile would write it — no deck is
+//! judged again, and no card of the pool is decoded.
 //!
 //! What falls back to the compile from the record: any other change; box
-//! rules (their tallies are over the whole pool); a collection; art (the
-//! record's list of pictures is the whole pool's); a new
-//! card with a reference, an id another card has (or whose hash one has),
-//! or a kind the card-file schema lists (it lists those kinds' ids and
-//! names, and only their cards can be named by a reference); a recorded
-//! deck naming an unknown card (a new card may be it); a deleted card
-//! named by a deck, of a listed kind, or in a file a recorded diagnostic
-//! points into; and what [`answerable`] asks of the record.
+//! rules (their tallies are over the whole pool); a collection; a new
+//! card with an id another card has (or whose hash one has), of a kind the
+//! card-file schema lists (it lists those kinds' ids and names, and only
+//! their cards can be named by a reference), with a reference to no card
+//! of a kind it may name, or with a picture the art check would report; a
+//! recorded deck naming an unknown card (a new card may be it); a deleted
+//! card named by a deck, of a listed kind, or in a file a recorded
+//! diagnostic points into; and what [`answerable`] asks of the record.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::Head;
 use super::changes::Scan;
 use super::kept::id_hash;
-use super::record::{Record, hashes, packed_hashes, pointed_files};
-use super::renamed::{EditorSchemas, answerable, beside_deck_schema, digest, schema_lines};
+use super::record::{Art, Record, art_of, hashes, packed_hashes, pointed_files};
+use super::renamed::{
+    EditorSchemas, answerable, beside_deck_schema, digest, named_cards, schema_lines,
+};
 use crate::load::Workspace;
 use crate::validate::RawCard;
 
@@ -47,23 +50,21 @@ pub(super) fn answer(
     editor: &dyn EditorSchemas,
 ) -> Option<Filed> {
     let m = &head.manifest.manifest;
-    if !answerable(record, m)
-        || !m.box_rules.is_empty()
-        || record.collection.is_some()
-        || !record.art.is_empty()
-    {
+    if !answerable(record, m) || !m.box_rules.is_empty() || record.collection.is_some() {
         return None;
     }
-    let files = files(record, scan)?;
+    let files = files(ws, head, record, scan)?;
     if files.added.is_empty() && scan.removed.is_empty() {
         return None;
     }
     let listed = editor.listed_kinds(&head.schemas);
-    let came = files
+    let came: Vec<&RawCard> = files
         .added
         .iter()
-        .flat_map(|&i| scan.files[i].fresh.iter().flatten());
-    if !new_cards_alone(record, &files.kept, came, &listed)
+        .flat_map(|&i| scan.files[i].fresh.iter().flatten())
+        .collect();
+    if !new_cards_alone(record, &files.kept, &came, &listed)
+        || !named_there(ws, head, &files.ids, scan, &came)
         || !gone_unnamed(head, record, scan, &listed)
     {
         return None;
@@ -82,6 +83,7 @@ pub(super) fn answer(
         }
         record.layout = files.layout;
         record.ids = files.ids;
+        record.art = files.art;
         record.cards = scan.marks();
         if let Some(cache) = &head.cache {
             let rels: Vec<String> = record.cards.iter().map(|(rel, _)| rel.clone()).collect();
@@ -97,6 +99,9 @@ struct Files {
     /// ([`Record::layout`]) and their id hashes ([`Record::ids`]).
     layout: Vec<(u32, u64)>,
     ids: Vec<serde_bytes::ByteBuf>,
+    /// Per card file of the scan, the art files its cards show
+    /// ([`Record::art`]).
+    art: Vec<Art>,
     /// The new card files, by position in the scan.
     added: Vec<usize>,
     /// The record's card files still there, by position in the record.
@@ -104,8 +109,10 @@ struct Files {
 }
 
 /// The scan's card files against the record's, when every one is either
-/// unchanged (in the record's order) or new.
-fn files(record: &Record, scan: &Scan) -> Option<Files> {
+/// unchanged (in the record's order) or new, and every picture the new
+/// cards show is one the art check finds nothing to say of.
+fn files(ws: &Workspace, head: &Head, record: &Record, scan: &Scan) -> Option<Files> {
+    let (m, schemas) = (&head.manifest.manifest, &head.schemas);
     let gone: HashSet<&str> = scan.removed.iter().map(|(rel, _)| rel.as_str()).collect();
     let kept: Vec<usize> = (0..record.cards.len())
         .filter(|&r| !gone.contains(record.cards[r].0.as_str()))
@@ -114,6 +121,7 @@ fn files(record: &Record, scan: &Scan) -> Option<Files> {
     let mut out = Files {
         layout: Vec::with_capacity(scan.files.len()),
         ids: Vec::with_capacity(scan.files.len()),
+        art: Vec::with_capacity(scan.files.len()),
         added: Vec::new(),
         kept: Vec::new(),
     };
@@ -126,12 +134,24 @@ fn files(record: &Record, scan: &Scan) -> Option<Files> {
                 }
                 out.layout.push(record.layout[r]);
                 out.ids.push(record.ids[r].clone());
+                out.art.push(record.art[r].clone());
             }
             (None, Some(cards)) => {
                 let n = u32::try_from(cards.len()).ok()?;
                 out.layout.push((n, digest(cards.iter())));
                 out.ids
                     .push(packed_hashes(cards.iter().map(|c| id_hash(&c.id))));
+                let art = art_of(ws, m, schemas, cards.iter())?;
+                let sound = |c: &RawCard| {
+                    crate::art::art_fields(m, schemas, &c.kind).iter().all(|f| {
+                        let rel = c.fields.get(f).and_then(serde_json::Value::as_str);
+                        rel.is_none_or(|rel| crate::art::sound(ws.jail(), m, &c.kind, rel))
+                    })
+                };
+                if !cards.iter().all(sound) {
+                    return None;
+                }
+                out.art.push(art);
                 out.added.push(i);
             }
             _ => return None,
@@ -148,15 +168,15 @@ fn files(record: &Record, scan: &Scan) -> Option<Files> {
 /// kind in `listed` or with a reference, their ids all distinct and none
 /// of the hash of an id of a card file still there (`kept`, by position in
 /// the record), and no recorded deck naming a card that was not there.
-fn new_cards_alone<'c>(
+fn new_cards_alone(
     record: &Record,
     kept: &[usize],
-    came: impl Iterator<Item = &'c RawCard>,
+    came: &[&RawCard],
     listed: &std::collections::BTreeSet<String>,
 ) -> bool {
     let mut ids = HashSet::new();
     for c in came {
-        if listed.contains(&c.kind) || !c.refs.is_empty() || !ids.insert(id_hash(&c.id)) {
+        if listed.contains(&c.kind) || !ids.insert(id_hash(&c.id)) {
             return false;
         }
     }
@@ -168,6 +188,44 @@ fn new_cards_alone<'c>(
             && !kept
                 .iter()
                 .any(|&r| hashes(&record.ids[r]).any(|h| ids.contains(&h))))
+}
+
+/// Whether every reference of the new cards `came` names a card that is
+/// there, of a kind it may name (as the link finds it): one of them, or
+/// one of the card files of `scan` whose id hashes (`ids`, per file of the
+/// scan) hold its hash, read from their entries or the pool.
+fn named_there(
+    ws: &Workspace,
+    head: &Head,
+    ids: &[serde_bytes::ByteBuf],
+    scan: &Scan,
+    came: &[&RawCard],
+) -> bool {
+    let own: HashSet<&str> = came.iter().map(|c| c.id.as_str()).collect();
+    let wanted: HashSet<u32> = came
+        .iter()
+        .flat_map(|c| &c.refs)
+        .filter(|r| !own.contains(r.target.as_str()))
+        .map(|r| id_hash(&r.target))
+        .collect();
+    let named = if wanted.is_empty() {
+        Vec::new()
+    } else {
+        match named_cards(ws, head, ids, scan, &wanted) {
+            Some(cards) => cards,
+            None => return false,
+        }
+    };
+    let kinds: HashMap<&str, &str> = named
+        .iter()
+        .chain(came.iter().copied())
+        .map(|c| (c.id.as_str(), c.kind.as_str()))
+        .collect();
+    came.iter().flat_map(|c| &c.refs).all(|r| {
+        kinds
+            .get(r.target.as_str())
+            .is_some_and(|kind| r.kinds.iter().any(|k| k == kind))
+    })
 }
 
 /// Whether the deleted card files' cards leave nothing behind: no deck

@@ -24,15 +24,14 @@ use super::changes::{self, Scan};
 use super::kept::{Kept, id_hash, kept, restore};
 use super::prior::{DeckMark, Prior, Verdicts};
 use super::record::{
-    CollectionMark, Record, hashes, packed_hashes, pointed_files, record_key, same_art, same_texts,
+    Art, CollectionMark, Record, art_of, hashes, packed_hashes, pointed_files, record_key,
+    same_art, same_texts,
 };
 use super::renamed::{self, EditorSchemas};
 use super::{Decks, Game, Head, Keep, finish, prepare};
 use crate::diag::{Diagnostics, FileId};
 use crate::i18n::{Coverage, phrases};
-use crate::load::{
-    CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of, settled_stamp,
-};
+use crate::load::{CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of};
 use crate::validate::RawCard;
 
 /// A game as `carta check` saw it.
@@ -208,7 +207,7 @@ fn record_of(
     diags: &Diagnostics,
     keys: Vec<String>,
 ) -> Option<Record> {
-    let art = art_files(ws, game)?;
+    let art = art_files(ws, game, draft.files.start, draft.cards.len())?;
     let ids: Vec<FileId> = draft.files.clone().map(file_id).collect();
     let texts = read_texts(ws, game.id(), &ids)?;
     let diagnostics: Vec<Kept> = diags
@@ -351,33 +350,23 @@ fn lagging(then: &[(String, Mark)], now: &[(String, Mark)]) -> usize {
         .count()
 }
 
-/// The art files `game`'s cards show, each with its stamp as the check
-/// found it (see [`Record::art`]); `None` when one is not there or its
-/// path is not a plain one inside the game's folder (reported by the art
-/// check): the record cannot vouch for it.
-fn art_files(ws: &Workspace, game: &Game) -> Option<Vec<(String, [u64; 3])>> {
-    let m = &game.manifest.manifest;
-    let mut fields_of = std::collections::BTreeMap::new();
-    let mut out = std::collections::BTreeMap::new();
+/// Per card file of `game` (`files` of them, registered in order from
+/// `first`): the art files its cards show, with their stamps (see
+/// [`Record::art`]); `None` when one cannot be stamped ([`art_of`]) or a
+/// card is of another file.
+fn art_files(ws: &Workspace, game: &Game, first: usize, files: usize) -> Option<Vec<Art>> {
+    let mut of_file: Vec<Vec<&RawCard>> = vec![Vec::new(); files];
     for c in game.pool.iter() {
-        let fields = fields_of
-            .entry(c.kind.as_str())
-            .or_insert_with(|| crate::art::art_fields(m, &game.schemas, &c.kind));
-        for f in fields.iter() {
-            let Some(rel) = c.fields.get(f).and_then(serde_json::Value::as_str) else {
-                continue;
-            };
-            if !crate::load::Jail::is_plain_relative(rel) {
-                return None;
-            }
-            let path = format!("cards/{}/{rel}", m.id);
-            if let std::collections::btree_map::Entry::Vacant(at) = out.entry(path) {
-                let stamp = ws.jail().stamp(&ws.root().join(at.key()))?;
-                at.insert(settled_stamp(Some(stamp)));
-            }
-        }
+        let i = (c.file.0 as usize)
+            .checked_sub(first)
+            .filter(|&i| i < files)?;
+        of_file[i].push(c);
     }
-    Some(out.into_iter().collect())
+    let (m, schemas) = (&game.manifest.manifest, &game.schemas);
+    of_file
+        .into_iter()
+        .map(|cards| art_of(ws, m, schemas, cards.into_iter()))
+        .collect()
 }
 
 /// The hash of the text of each translation file and template the game

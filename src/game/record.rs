@@ -3,13 +3,18 @@
 //! from, and the checks of whether those inputs are as it saw them. Read
 //! and written by [`super::recall`], [`super::renamed`] and [`super::added`].
 
-use std::collections::HashSet;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::kept::Kept;
+use crate::config::Manifest;
 use crate::i18n::{Coverage, phrases};
-use crate::load::{Listing, LoadError, Mark, Workspace, hash_text, same_stamp, settled_stamp};
+use crate::load::{
+    Jail, Listing, LoadError, Mark, Workspace, hash_text, same_stamp, settled_stamp,
+};
+use crate::validate::{GameSchemas, RawCard};
 
 /// The record, as stored (`MessagePack`, in the check cache).
 #[derive(Debug, Serialize, Deserialize)]
@@ -45,11 +50,16 @@ pub(super) struct Record {
     /// Per card file (as `cards`): the hashes of its cards' ids
     /// (`kept::id_hash`), four little-endian bytes each.
     pub(super) ids: Vec<serde_bytes::ByteBuf>,
-    /// The art files the cards show (workspace paths, sorted) and each
-    /// one's stamp as the check found it ([`settled_stamp`]'s words): a
-    /// picture's size and resolution are inputs of the verdict.
-    pub(super) art: Vec<(String, [u64; 3])>,
+    /// Per card file (as `cards`): the art files its cards show
+    /// (workspace paths, sorted) and each one's stamp as the check found it
+    /// ([`settled_stamp`]'s words): a picture's size and resolution are
+    /// inputs of the verdict.
+    pub(super) art: Vec<Art>,
 }
+
+/// The art files of one card file's cards, each with its stamp (see
+/// [`Record::art`]).
+pub(super) type Art = Vec<(String, [u64; 3])>;
 
 /// What a check read of a game's collection, for its record: `None` when
 /// the game has none; else the hash of its text, `None` when it could not
@@ -73,10 +83,43 @@ pub(super) fn pointed_files(record: &Record) -> HashSet<String> {
         .collect()
 }
 
+/// The art files `cards` show (workspace paths, sorted, each once) with
+/// their stamps as the check found them ([`Record::art`]); `None` when one
+/// is not there or its path is not a plain one inside the game's folder
+/// (the art check reports it): the record cannot vouch for it.
+pub(super) fn art_of<'c>(
+    ws: &Workspace,
+    m: &Manifest,
+    schemas: &GameSchemas,
+    cards: impl Iterator<Item = &'c RawCard>,
+) -> Option<Art> {
+    let mut fields_of = BTreeMap::new();
+    let mut out = BTreeMap::new();
+    for c in cards {
+        let fields = fields_of
+            .entry(c.kind.as_str())
+            .or_insert_with(|| crate::art::art_fields(m, schemas, &c.kind));
+        for f in fields.iter() {
+            let Some(rel) = c.fields.get(f).and_then(serde_json::Value::as_str) else {
+                continue;
+            };
+            if !Jail::is_plain_relative(rel) {
+                return None;
+            }
+            let path = format!("cards/{}/{rel}", m.id);
+            if let Entry::Vacant(at) = out.entry(path) {
+                let stamp = ws.jail().stamp(&ws.root().join(at.key()))?;
+                at.insert(settled_stamp(Some(stamp)));
+            }
+        }
+    }
+    Some(out.into_iter().collect())
+}
+
 /// Whether every art file the record names has the stamp it had (one
 /// too fresh to have been kept never has).
 pub(super) fn same_art(ws: &Workspace, record: &Record) -> bool {
-    record.art.iter().all(|(rel, words)| {
+    record.art.iter().flatten().all(|(rel, words)| {
         ws.jail()
             .stamp(&ws.root().join(rel))
             .is_some_and(|s| same_stamp(*words, s))

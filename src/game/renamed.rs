@@ -155,6 +155,7 @@ pub(super) fn answerable(record: &Record, m: &Manifest) -> bool {
         && record.translations.is_empty()
         && record.layout.len() == files
         && record.ids.len() == files
+        && record.art.len() == files
         && record.names.len() == record.decks.len()
         && record.editor.len() == 2
         && rules_read_names_alone(m)
@@ -362,7 +363,7 @@ fn judge(
         .iter()
         .flat_map(|&j| hashes(&record.names[j]))
         .collect();
-    let cards = named_cards(ws, head, record, scan, &wanted)?;
+    let cards = named_cards(ws, head, &record.ids, scan, &wanted)?;
     let mut scratch = Diagnostics::new();
     let pool = crate::link::link(cards, &mut scratch);
     let rules = crate::rules::compile(&head.manifest, &pool, &head.schemas, &mut scratch);
@@ -399,13 +400,14 @@ fn judge(
     Some(out)
 }
 
-/// The cards of every card file that holds a card whose id hash is in
-/// `wanted`, in pool order: the changed files' as the scan found them, the
-/// others' from their entries or the pool.
-fn named_cards(
+/// The cards of every card file of `scan` whose id hashes (`ids`, per
+/// file of the scan, as [`Record::ids`]) hold one in `wanted`, in pool
+/// order: the changed files' as the scan found them, the others' from
+/// their entries or the pool.
+pub(super) fn named_cards(
     ws: &Workspace,
     head: &Head,
-    record: &Record,
+    ids: &[serde_bytes::ByteBuf],
     scan: &Scan,
     wanted: &HashSet<u32>,
 ) -> Option<Vec<RawCard>> {
@@ -413,7 +415,10 @@ fn named_cards(
     let mut stored: Option<Option<Pool>> = None;
     let mut cards = Vec::new();
     for (i, f) in scan.files.iter().enumerate() {
-        if !hashes(&record.ids[i]).any(|h| wanted.contains(&h)) {
+        if !ids
+            .get(i)
+            .is_some_and(|ids| hashes(ids).any(|h| wanted.contains(&h)))
+        {
             continue;
         }
         let mut of_file: Vec<RawCard> = match &f.fresh {

@@ -613,15 +613,20 @@ fn compiles_as_cold(ws: &Workspace, edit: &str) {
 /// (there is none after a check that found an error, or a warning in a
 /// spreadsheet).
 fn compiled_record(ws: &Workspace, args: &[&str]) -> (String, Vec<u8>) {
+    compiled_record_of(ws, "intrepidos", args)
+}
+
+/// [`compiled_record`] of game `game`.
+fn compiled_record_of(ws: &Workspace, game: &str, args: &[&str]) -> (String, Vec<u8>) {
     for rel in [
-        "build/.cache/intrepidos.verdict",
-        "build/.cache/intrepidos.pool",
+        format!("build/.cache/{game}.verdict"),
+        format!("build/.cache/{game}.pool"),
     ] {
         std::fs::remove_file(ws.path().join(rel)).unwrap();
     }
     let _ = std::fs::remove_file(ws.path().join("build/.cache/.ledger"));
     ws.run(args);
-    written(ws, "intrepidos").swap_remove(0)
+    written(ws, game).swap_remove(0)
 }
 
 #[test]
@@ -711,8 +716,13 @@ fn every_edit_the_record_cannot_answer_compiles_from_it_as_a_cold_check_would() 
 /// record's verdict), the deck schema that one writes whole, and the record
 /// that a compile without it writes.
 fn answered_as_cold(ws: &Workspace, edit: &str, said: &str, code: i32) {
+    answered_as_cold_in(ws, "intrepidos", edit, said, code);
+}
+
+/// [`answered_as_cold`] of game `game`.
+fn answered_as_cold_in(ws: &Workspace, game: &str, edit: &str, said: &str, code: i32) {
     ws.run(["check"]).code(code).stderr_has(said);
-    let files = written(ws, "intrepidos");
+    let files = written(ws, game);
     let args = ["--message-format", "json", "-v", "check"];
     let again = ws.run(args);
     // Without a deck schema to keep, `--no-cache` writes it whole.
@@ -721,11 +731,11 @@ fn answered_as_cold(ws: &Workspace, edit: &str, said: &str, code: i32) {
     assert_eq!(again.code, cold.code, "{edit}: {}", again.stderr);
     assert_eq!(again.stdout, cold.stdout, "{edit}");
     assert!(
-        written(ws, "intrepidos")[2..] == files[2..],
+        written(ws, game)[2..] == files[2..],
         "{edit}: the editor schemas"
     );
     assert!(
-        compiled_record(ws, &args) == files[0],
+        compiled_record_of(ws, game, &args) == files[0],
         "{edit}: the record as a compile writes it"
     );
 }
@@ -1290,4 +1300,54 @@ fn a_game_with_art_is_answered_from_its_record_until_a_picture_changes() {
     std::fs::remove_file(&ember).unwrap();
     let found = warm_as_cold(&ws, "a picture gone");
     assert!(found.contains("\"art::missing\""), "{found}");
+}
+
+#[test]
+fn a_card_file_with_art_and_references_is_answered_from_the_record() {
+    let ws = Workspace::empty();
+    ws.run(["init", "--game", "duel"]).succeeds();
+    settle_stamps(&ws);
+    ws.run(["check"]).succeeds();
+    // The deck schema `init` wrote has no index beside it: the first edit
+    // that patches it is compiled, and leaves one.
+    let spells = "cards/duel/spells.toml";
+    replace_once(&ws, spells, "name = \"Fireball\"", "name = \"Fire Ball\"");
+    stamp_at(&ws.path().join(spells), 1_700_000_001);
+    ws.run(["check"]).succeeds();
+    // A spell showing a picture another card shows and naming a hero.
+    let more = "cards/duel/more.toml";
+    let spell = |hero: &str| {
+        format!(
+            "[[card]]\nid = \"nova\"\nkind = \"spell\"\nname = \"Nova\"\ncost = 2\nelement = \"fire\"\neffect = \"x\"\nart = \"art/ember.svg\"\nhero = \"{hero}\"\n"
+        )
+    };
+    let write = |text: String, secs: u64| {
+        ws.write(more, text);
+        stamp_at(&ws.path().join(more), secs);
+    };
+    write(spell("ember"), 1_700_000_002);
+    answered_as_cold_in(&ws, "duel", "a spell file added", "; 1 card file added)", 0);
+    std::fs::remove_file(ws.path().join(more)).unwrap();
+    answered_as_cold_in(
+        &ws,
+        "duel",
+        "that file deleted",
+        "; 1 card file deleted)",
+        0,
+    );
+    // A spell naming no hero there, then one whose picture is no picture:
+    // compiled, each reported as a cold check reports it.
+    write(spell("nobody"), 1_700_000_003);
+    let found = warm_as_cold(&ws, "a reference to no card");
+    assert!(found.contains("\"link::dangling-ref\""), "{found}");
+    // (The file gone again, the check leaves a record of no error.)
+    std::fs::remove_file(ws.path().join(more)).unwrap();
+    ws.run(["check"]).succeeds();
+    ws.write("cards/duel/art/bad.svg", "not a picture");
+    write(
+        spell("ember").replace("art/ember.svg", "art/bad.svg"),
+        1_700_000_004,
+    );
+    let found = warm_as_cold(&ws, "a picture that is none");
+    assert!(found.contains("\"art::not-an-image\""), "{found}");
 }
