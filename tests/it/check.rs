@@ -1265,12 +1265,19 @@ fn warm_as_cold(ws: &Workspace, edit: &str) -> String {
     warm.stdout
 }
 
-#[test]
-fn a_game_with_art_is_answered_from_its_record_until_a_picture_changes() {
+/// The starter game `carta init` writes (spells and heroes with art), its
+/// files' stamps settled, checked once.
+fn starter_checked() -> Workspace {
     let ws = Workspace::empty();
     ws.run(["init", "--game", "duel"]).succeeds();
     settle_stamps(&ws);
     ws.run(["check"]).succeeds();
+    ws
+}
+
+#[test]
+fn a_game_with_art_is_answered_from_its_record_until_a_picture_changes() {
+    let ws = starter_checked();
     assert!(
         ws.path().join("build/.cache/duel.verdict").exists(),
         "the record of a game with art"
@@ -1304,10 +1311,7 @@ fn a_game_with_art_is_answered_from_its_record_until_a_picture_changes() {
 
 #[test]
 fn a_card_file_with_art_and_references_is_answered_from_the_record() {
-    let ws = Workspace::empty();
-    ws.run(["init", "--game", "duel"]).succeeds();
-    settle_stamps(&ws);
-    ws.run(["check"]).succeeds();
+    let ws = starter_checked();
     // The deck schema `init` wrote has no index beside it: the first edit
     // that patches it is compiled, and leaves one.
     let spells = "cards/duel/spells.toml";
