@@ -24,7 +24,7 @@ use std::collections::{HashMap, HashSet};
 use super::Head;
 use super::changes::Scan;
 use super::kept::id_hash;
-use super::record::{Art, Record, art_of, hashes, packed_hashes, pointed_files};
+use super::record::{Art, Record, art_of, art_values, hashes, packed_hashes, pointed_files};
 use super::renamed::{
     EditorSchemas, answerable, beside_deck_schema, digest, named_cards, schema_lines,
 };
@@ -142,13 +142,11 @@ fn files(ws: &Workspace, head: &Head, record: &Record, scan: &Scan) -> Option<Fi
                 out.ids
                     .push(packed_hashes(cards.iter().map(|c| id_hash(&c.id))));
                 let art = art_of(ws, m, schemas, cards.iter())?;
-                let sound = |c: &RawCard| {
-                    crate::art::art_fields(m, schemas, &c.kind).iter().all(|f| {
-                        let rel = c.fields.get(f).and_then(serde_json::Value::as_str);
-                        rel.is_none_or(|rel| crate::art::sound(ws.jail(), m, &c.kind, rel))
-                    })
-                };
-                if !cards.iter().all(sound) {
+                let shown = art_values(m, schemas, cards.iter());
+                if !shown
+                    .iter()
+                    .all(|(c, rel)| crate::art::sound(ws.jail(), m, &c.kind, rel))
+                {
                     return None;
                 }
                 out.art.push(art);
@@ -165,7 +163,7 @@ fn files(ws: &Workspace, head: &Head, record: &Record, scan: &Scan) -> Option<Fi
 }
 
 /// Whether the new cards `came` change nothing but themselves: none of a
-/// kind in `listed` or with a reference, their ids all distinct and none
+/// kind in `listed`, their ids all distinct and none
 /// of the hash of an id of a card file still there (`kept`, by position in
 /// the record), and no recorded deck naming a card that was not there.
 fn new_cards_alone(

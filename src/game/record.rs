@@ -93,27 +93,37 @@ pub(super) fn art_of<'c>(
     schemas: &GameSchemas,
     cards: impl Iterator<Item = &'c RawCard>,
 ) -> Option<Art> {
-    let mut fields_of = BTreeMap::new();
     let mut out = BTreeMap::new();
+    for (_, rel) in art_values(m, schemas, cards) {
+        if !Jail::is_plain_relative(rel) {
+            return None;
+        }
+        let path = format!("cards/{}/{rel}", m.id);
+        if let Entry::Vacant(at) = out.entry(path) {
+            let stamp = ws.jail().stamp(&ws.root().join(at.key()))?;
+            at.insert(settled_stamp(Some(stamp)));
+        }
+    }
+    Some(out.into_iter().collect())
+}
+
+/// Each picture `cards` show: the card and its art field's value (the
+/// kinds' art fields found once per kind).
+pub(super) fn art_values<'c>(
+    m: &Manifest,
+    schemas: &GameSchemas,
+    cards: impl Iterator<Item = &'c RawCard>,
+) -> Vec<(&'c RawCard, &'c str)> {
+    let mut fields_of = BTreeMap::new();
+    let mut out = Vec::new();
     for c in cards {
         let fields = fields_of
             .entry(c.kind.as_str())
             .or_insert_with(|| crate::art::art_fields(m, schemas, &c.kind));
-        for f in fields.iter() {
-            let Some(rel) = c.fields.get(f).and_then(serde_json::Value::as_str) else {
-                continue;
-            };
-            if !Jail::is_plain_relative(rel) {
-                return None;
-            }
-            let path = format!("cards/{}/{rel}", m.id);
-            if let Entry::Vacant(at) = out.entry(path) {
-                let stamp = ws.jail().stamp(&ws.root().join(at.key()))?;
-                at.insert(settled_stamp(Some(stamp)));
-            }
-        }
+        let values = fields.iter().filter_map(|f| c.fields.get(f)?.as_str());
+        out.extend(values.map(|rel| (c, rel)));
     }
-    Some(out.into_iter().collect())
+    out
 }
 
 /// Whether every art file the record names has the stamp it had (one
