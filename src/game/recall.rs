@@ -207,7 +207,8 @@ fn record_of(
     diags: &Diagnostics,
     keys: Vec<String>,
 ) -> Option<Record> {
-    let art = art_files(ws, game, draft.files.start, draft.cards.len())?;
+    let of_file = of_files(game, draft.files.start, draft.cards.len())?;
+    let art = art_files(ws, game, &of_file)?;
     let ids: Vec<FileId> = draft.files.clone().map(file_id).collect();
     let texts = read_texts(ws, game.id(), &ids)?;
     let diagnostics: Vec<Kept> = diags
@@ -228,7 +229,7 @@ fn record_of(
         .filter(|name| named.contains(name.as_str()))
         .cloned()
         .collect();
-    let (layout, card_ids) = layout(game, draft.files.start, draft.cards.len())?;
+    let (layout, card_ids) = layout(&of_file)?;
     let (decks, names) = draft
         .decks
         .iter()
@@ -268,28 +269,31 @@ fn record_of(
 /// Per card file: how many cards and their digest; its cards' id hashes.
 type Layout = (Vec<(u32, u64)>, Vec<serde_bytes::ByteBuf>);
 
-/// Per card file of `game` (`files` of them, registered in order from
-/// `first`): how many cards it has and their digest, and its cards' id
-/// hashes (see [`Record::layout`], [`Record::ids`]); `None` when a card is
-/// of another file.
-fn layout(game: &Game, first: usize, files: usize) -> Option<Layout> {
-    let mut digests = vec![super::CardsDigest::default(); files];
-    let mut counts = vec![0u32; files];
-    let mut ids: Vec<Vec<u32>> = vec![Vec::new(); files];
+/// Per card file (`of_file`, the cards of each): how many cards it has
+/// and their digest, and its cards' id hashes (see [`Record::layout`],
+/// [`Record::ids`]).
+fn layout(of_file: &[Vec<&RawCard>]) -> Option<Layout> {
+    let mut layout = Vec::with_capacity(of_file.len());
+    let mut ids = Vec::with_capacity(of_file.len());
+    for cards in of_file {
+        let n = u32::try_from(cards.len()).ok()?;
+        layout.push((n, super::renamed::digest(cards.iter().copied())));
+        ids.push(packed_hashes(cards.iter().map(|c| id_hash(&c.id))));
+    }
+    Some((layout, ids))
+}
+
+/// The cards of `game`'s pool per card file (`files` of them, registered
+/// in order from `first`); `None` when a card is of another file.
+fn of_files(game: &Game, first: usize, files: usize) -> Option<Vec<Vec<&RawCard>>> {
+    let mut of_file: Vec<Vec<&RawCard>> = vec![Vec::new(); files];
     for c in game.pool.iter() {
         let i = (c.file.0 as usize)
             .checked_sub(first)
             .filter(|&i| i < files)?;
-        digests[i].add(&c.id, &c.kind, &c.name);
-        counts[i] += 1;
-        ids[i].push(id_hash(&c.id));
+        of_file[i].push(c);
     }
-    let layout = counts
-        .into_iter()
-        .zip(&digests)
-        .map(|(n, d)| (n, d.finish()))
-        .collect();
-    Some((layout, ids.into_iter().map(packed_hashes).collect()))
+    Some(of_file)
 }
 
 /// Writes the game's pool beside its record: each card file's payload
@@ -350,22 +354,14 @@ fn lagging(then: &[(String, Mark)], now: &[(String, Mark)]) -> usize {
         .count()
 }
 
-/// Per card file of `game` (`files` of them, registered in order from
-/// `first`): the art files its cards show, with their stamps (see
-/// [`Record::art`]); `None` when one cannot be stamped ([`art_of`]) or a
-/// card is of another file.
-fn art_files(ws: &Workspace, game: &Game, first: usize, files: usize) -> Option<Vec<Art>> {
-    let mut of_file: Vec<Vec<&RawCard>> = vec![Vec::new(); files];
-    for c in game.pool.iter() {
-        let i = (c.file.0 as usize)
-            .checked_sub(first)
-            .filter(|&i| i < files)?;
-        of_file[i].push(c);
-    }
+/// Per card file (`of_file`, the cards of each) of `game`: the art files
+/// its cards show, with their stamps (see [`Record::art`]); `None` when
+/// one cannot be stamped ([`art_of`]).
+fn art_files(ws: &Workspace, game: &Game, of_file: &[Vec<&RawCard>]) -> Option<Vec<Art>> {
     let (m, schemas) = (&game.manifest.manifest, &game.schemas);
     of_file
-        .into_iter()
-        .map(|cards| art_of(ws, m, schemas, cards.into_iter()))
+        .iter()
+        .map(|cards| art_of(ws, m, schemas, cards.iter().copied()))
         .collect()
 }
 
