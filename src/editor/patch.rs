@@ -3,33 +3,37 @@
 //! changes one line of it: deriving and writing it whole cost a name edit
 //! more than anything else in `carta check`. So each write leaves beside
 //! the check cache an index of the file it wrote,
-//! `build/.cache/<game>.deck-index` — its length, CRC-32, what its lines
+//! `build/.cache/<game>.deck-index` — the file's stamp, what its lines
 //! depend on besides the cards, and where each card file's lines lie in
 //! each zone (by the digest of its cards) — and the next write takes from
 //! that file every card file's lines whose cards did not change, writing
 //! anew only the rest and the schema around the zones.
 //!
-//! The previous file is used only when it is the one the index describes
-//! (a regular file reached without a link, of the length and CRC-32 the
-//! index recorded, checked as it is read): anything else — no index, a
-//! damaged or foreign one, a file edited by hand — and the schema is
-//! written whole. Either way the bytes are those of
-//! [`super::decks::DeckSchema::text`], which the tests hold through
+//! The previous file is used only when it is the one the index describes:
+//! a regular file reached without a link, of the device, inode, length,
+//! modification and change times the index recorded once it was in place.
+//! Any write to the file since, or a file put in its place, changes its
+//! change time or its inode (the kernel never lets a program set a change
+//! time; since Linux 6.13, a change after the time was read is stamped
+//! finer than the clock's tick, so even one within the same tick shows).
+//! Anything else — no index, a damaged or foreign one, a file edited by
+//! hand — and the schema is written whole. Either way the bytes are those
+//! of [`super::decks::DeckSchema::text`], which the tests hold through
 //! renames, new and deleted card files. `carta check --no-cache` neither
 //! reads nor writes the index.
 //!
 //! ```text
-//! magic     8 bytes  "carta-e1"
+//! magic     8 bytes  "carta-e2"
 //! checksum  u64 LE   hash of the payload
 //! payload            MessagePack: the Index
 //! ```
 
 use std::collections::HashMap;
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::{self, Seek, Write};
+use std::io::{self, Write};
 use std::ops::Range;
-use std::os::unix::fs::FileExt;
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -40,7 +44,7 @@ use crate::config::Manifest;
 use crate::emit::EmitError;
 use crate::write::{self, Folder};
 
-const MAGIC: &[u8; 8] = b"carta-e1";
+const MAGIC: &[u8; 8] = b"carta-e2";
 
 /// The largest index read (a game's has a few words per card file and zone).
 const MAX_INDEX: u64 = 16 << 20;
@@ -50,21 +54,31 @@ const MAX_INDEX: u64 = 16 << 20;
 struct Index {
     /// What the lines depend on besides the cards ([`head`]).
     head: u64,
-    /// The file's length and CRC-32.
-    len: u64,
-    crc: u32,
+    /// The file's stamp once it was in place.
+    stamp: Stamp,
     /// Per zone (in the manifest's order), each card file's segment.
     zones: Vec<Vec<Segment>>,
 }
 
-impl Index {
-    /// The index of the schema `built` wrote, of CRC-32 `crc`, for `head`.
-    fn of(head: u64, built: Built, crc: crc32fast::Hasher) -> Index {
-        Index {
-            head,
-            len: built.len as u64,
-            crc: crc.finalize(),
-            zones: built.zones,
+/// What tells one state of a file from another: its device, inode and
+/// length, its modification and change times (seconds, nanoseconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamp {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: (i64, i64),
+    changed: (i64, i64),
+}
+
+impl Stamp {
+    fn of(meta: &Metadata) -> Stamp {
+        Stamp {
+            device: meta.dev(),
+            inode: meta.ino(),
+            len: meta.len(),
+            modified: (meta.mtime(), meta.mtime_nsec()),
+            changed: (meta.ctime(), meta.ctime_nsec()),
         }
     }
 }
@@ -100,51 +114,22 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
         return Ok(false);
     }
     let built = schema.build(old.as_ref().map(|o| &o.zones[..]));
-    let ranges = old_ranges(&built);
-    // Repeating from the last file is only a guess until that file is read
-    // through and found to be the one the index describes: the pieces are
-    // copied while it is read (beside, on another core), and the file is
-    // written again whole if it is not (a sparse schema, not at all).
-    let mut whole = None;
-    let mut stale = false;
-    let mut crc = crc32fast::Hasher::new();
-    let repeats = !ranges.is_empty();
-    let wrote = folder.write_atomic_with(name, |file| {
-        let (checked, copied) = match old.as_ref().filter(|_| repeats) {
-            Some(o) => rayon::join(|| o.check(&ranges), || put(file, &built, Some(&o.file))),
-            None => (None, put(file, &built, None)),
-        };
-        match (checked, copied) {
-            (Some(checked), Ok(())) => crc = crc_of(&built, &checked),
-            // Nothing replaced; the compile this falls back to writes the
-            // file whole, and meets any error again.
-            _ if repeats && schema.sparse => {
-                stale = true;
-                return Err(io::Error::other("not the file the index describes"));
-            }
-            // Not the file the index describes: written again, whole.
-            _ if repeats => {
-                file.set_len(0)?;
-                file.seek(io::SeekFrom::Start(0))?;
-                let all = schema.build(None);
-                put(file, &all, None)?;
-                crc = crc_of(&all, &[]);
-                whole = Some(all);
-            }
-            (_, copied) => {
-                copied?;
-                crc = crc_of(&built, &[]);
-            }
-        }
+    // The new file, kept open to be stamped once in place (its change time
+    // is set by the rename that puts it there).
+    let mut written = None;
+    folder.write_atomic_with(name, |file| {
+        put(file, &built, old.as_ref().map(|o| &o.file))?;
+        written = Some(file.try_clone()?);
         Ok(())
-    });
-    if stale {
-        return Ok(false);
-    }
-    wrote?;
-    if let Some(cache) = cache {
-        let built = whole.unwrap_or(built);
-        save(&cache, &m.id, &Index::of(head, built, crc));
+    })?;
+    let stamp = written.and_then(|f| f.metadata().ok());
+    if let (Some(cache), Some(meta)) = (cache, stamp) {
+        let index = Index {
+            head,
+            stamp: Stamp::of(&meta),
+            zones: built.zones,
+        };
+        save(&cache, &m.id, &index);
     }
     if let Some(old) = old {
         close_beside(old.file);
@@ -163,18 +148,6 @@ fn close_beside(file: File) {
         .spawn(move || drop(file));
 }
 
-/// The ranges of the last file that `built` repeats, in order.
-fn old_ranges(built: &Built) -> Vec<Range<usize>> {
-    built
-        .pieces
-        .iter()
-        .filter_map(|p| match p {
-            Piece::Old(range) => Some(range.clone()),
-            Piece::Text(_) => None,
-        })
-        .collect()
-}
-
 /// Writes `built`'s pieces to `to`: its text, and the ranges it repeats
 /// of `old` (the last file).
 fn put(to: &mut File, built: &Built, old: Option<&File>) -> io::Result<()> {
@@ -188,24 +161,6 @@ fn put(to: &mut File, built: &Built, old: Option<&File>) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The CRC-32 of what `built` writes, each range it repeats of the last
-/// file known by its CRC (`repeated`, in order).
-fn crc_of(built: &Built, repeated: &[crc32fast::Hasher]) -> crc32fast::Hasher {
-    let mut crc = crc32fast::Hasher::new();
-    let mut repeated = repeated.iter();
-    for piece in &built.pieces {
-        match piece {
-            Piece::Text(text) => crc.update(text.as_bytes()),
-            Piece::Old(_) => {
-                if let Some(r) = repeated.next() {
-                    crc.combine(r);
-                }
-            }
-        }
-    }
-    crc
 }
 
 /// Copies bytes `range` of `from` to the end of what was written to `to`:
@@ -255,18 +210,17 @@ fn index_name(game: &str) -> String {
 }
 
 /// The previous deck schema (file `name` of `folder`), when game `game`'s
-/// index in `cache` was written for `head` and gives its length (its
-/// bytes are checked as they are read: [`Owned::check`]).
+/// index in `cache` was written for `head` and gives its stamp.
 fn previous(cache: &Folder, folder: &Folder, name: &str, game: &str, head: u64) -> Option<Owned> {
     let index = read_index(cache, game)?;
     if index.head != head {
         return None;
     }
     let file = folder.open_read(name).ok()??;
-    if file.metadata().ok()?.len() != index.len {
+    if Stamp::of(&file.metadata().ok()?) != index.stamp {
         return None;
     }
-    let len = usize::try_from(index.len).ok()?;
+    let len = usize::try_from(index.stamp.len).ok()?;
     let in_file = |s: &Segment| -> Option<(u64, Range<usize>)> {
         let range = usize::try_from(s.start).ok()?..usize::try_from(s.end).ok()?;
         (range.start <= range.end && range.end <= len).then_some((s.digest, range))
@@ -276,50 +230,14 @@ fn previous(cache: &Folder, folder: &Folder, name: &str, game: &str, head: u64) 
         .iter()
         .map(|segments| segments.iter().map(in_file).collect())
         .collect::<Option<Vec<HashMap<_, _>>>>()?;
-    Some(Owned {
-        file,
-        len: index.len,
-        crc: index.crc,
-        zones,
-    })
+    Some(Owned { file, zones })
 }
 
-/// The previous file, its length and CRC-32 as the index gives them, and
-/// where each card file's lines lie in it (see
+/// The previous file, and where each card file's lines lie in it (see
 /// [`super::decks::Previous`]).
 struct Owned {
     file: File,
-    len: u64,
-    crc: u32,
     zones: Vec<HashMap<u64, Range<usize>>>,
-}
-
-impl Owned {
-    /// Reads the file through, a block at a time (5 MB are never held):
-    /// when it is the one the index describes (its length and CRC-32), the
-    /// CRC-32 of each of `ranges` (for the new file's, which repeats them).
-    fn check(&self, ranges: &[Range<usize>]) -> Option<Vec<crc32fast::Hasher>> {
-        let mut whole = crc32fast::Hasher::new();
-        let mut each = vec![crc32fast::Hasher::new(); ranges.len()];
-        let mut block = vec![0; BLOCK];
-        let mut at = 0usize;
-        loop {
-            let n = self.file.read_at(&mut block, at as u64).ok()?;
-            if n == 0 {
-                break;
-            }
-            let read = &block[..n];
-            whole.update(read);
-            for (range, crc) in ranges.iter().zip(&mut each) {
-                let (from, to) = (range.start.max(at), range.end.min(at + n));
-                if from < to {
-                    crc.update(&read[from - at..to - at]);
-                }
-            }
-            at += n;
-        }
-        (at as u64 == self.len && whole.finalize() == self.crc).then_some(each)
-    }
 }
 
 /// Game `game`'s index, if one is there, intact.
@@ -378,21 +296,29 @@ mod tests {
         write(root, &schema, true).unwrap();
     }
 
-    /// Puts `to` for `from` in the deck schema, and, with `vouch`, makes
-    /// the index vouch for the result (its CRC-32 and checksum).
-    fn tamper(root: &Path, from: &str, to: &str, vouch: bool) {
+    /// Puts `to` for `from` in the deck schema, in place (the same file,
+    /// of the same length when `to` is as long as `from`) or, with
+    /// `replace`, as a new file renamed over it; with `vouch`, makes the
+    /// index vouch for the result (its stamp, and the index's checksum).
+    fn tamper(root: &Path, from: &str, to: &str, vouch: bool, replace: bool) {
         let deck = root.join(deck_schema_path("g"));
         let text = std::fs::read_to_string(&deck)
             .unwrap()
             .replacen(from, to, 1);
-        std::fs::write(&deck, &text).unwrap();
+        if replace {
+            let new = deck.with_extension("new");
+            std::fs::write(&new, &text).unwrap();
+            std::fs::rename(&new, &deck).unwrap();
+        } else {
+            std::fs::write(&deck, &text).unwrap();
+        }
         if vouch {
             let cache = Folder::workspace(root)
                 .unwrap()
                 .sub("build/.cache")
                 .unwrap();
             let mut index = read_index(&cache, "g").unwrap();
-            (index.len, index.crc) = (text.len() as u64, crc32fast::hash(text.as_bytes()));
+            index.stamp = Stamp::of(&std::fs::metadata(&deck).unwrap());
             save(&cache, "g", &index);
         }
     }
@@ -407,24 +333,30 @@ mod tests {
         write_schema(root, &m, "Y");
         // A title of card file 1, whose cards do not change, is copied from
         // the last file: the index vouches for it.
-        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true, false);
         write_schema(root, &m, "Y2");
         let text = std::fs::read_to_string(&deck).unwrap();
         assert!(text.contains("\"title\": \"Q\"") && text.contains("\"title\": \"Y2\""));
-        // It does not for a file edited since: written whole.
-        tamper(root, "\"title\": \"Y2\"", "\"title\": \"Y3\"", false);
+        // It does not for a file edited since, even at once and to the same
+        // length (its change time tells): written whole.
+        tamper(root, "\"title\": \"Y2\"", "\"title\": \"Y3\"", false, false);
         write_schema(root, &m, "Y4");
         let text = std::fs::read_to_string(&deck).unwrap();
         assert!(text.contains("\"title\": \"X\"") && text.contains("\"title\": \"Y4\""));
+        // Nor for another file put in its place (its inode tells).
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", false, true);
+        write_schema(root, &m, "Y4b");
+        let text = std::fs::read_to_string(&deck).unwrap();
+        assert!(text.contains("\"title\": \"X\"") && text.contains("\"title\": \"Y4b\""));
         // Nor for another game's head (kinds, zones, format).
-        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true, false);
         let mut other = m.clone();
         other.kinds.get_mut("a").unwrap().name = "Another".into();
         write_schema(root, &other, "Y5");
         let text = std::fs::read_to_string(&deck).unwrap();
         assert!(text.contains("\"title\": \"X\""), "{text}");
         // Without the cache, neither index is read nor written.
-        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true);
+        tamper(root, "\"title\": \"X\"", "\"title\": \"Q\"", true, false);
         let index = read_index(
             &Folder::workspace(root)
                 .unwrap()
@@ -451,8 +383,8 @@ mod tests {
             "g",
         );
         assert_eq!(
-            after.map(|i| i.crc),
-            index.map(|i| i.crc),
+            after.map(|i| i.stamp),
+            index.map(|i| i.stamp),
             "the index left as it was"
         );
     }
