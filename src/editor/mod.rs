@@ -76,7 +76,7 @@ pub fn manifest_schema_path() -> String {
 
 /// Bumped whenever the editor schemas are derived differently, so that
 /// files written by an older carta count as stale (see [`Inputs::key`]).
-const FORMAT: u32 = 9;
+const FORMAT: u32 = 10;
 
 /// What a game's editor schemas are derived from.
 struct Inputs<'g> {

@@ -1,5 +1,5 @@
 //! The deck schema written as a patch of the last one. A game's deck
-//! schema lists every card (5 MB at 20,000 cards), and one name edit
+//! schema lists every card (3.8 MB at 20,000 cards), and one name edit
 //! changes one line of it: deriving and writing it whole cost a name edit
 //! more than anything else in `carta check`. So each write leaves beside
 //! the check cache an index of the file it wrote,
@@ -138,7 +138,7 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
 }
 
 /// Closes the last deck schema's file on a thread of its own. Replaced,
-/// its name is gone, and closing it frees its 5 MB (at 20,000 cards) of
+/// its name is gone, and closing it frees its 3.8 MB (at 20,000 cards) of
 /// cached pages and disk blocks: 0.5–2 ms that the check's last steps
 /// (its record, its ledger) need not wait for.
 fn close_beside(file: File) {
