@@ -31,7 +31,10 @@ use super::renamed::{self, EditorSchemas};
 use super::{Decks, Game, Head, Keep, finish, prepare};
 use crate::diag::{Diagnostics, FileId};
 use crate::i18n::{Coverage, phrases};
-use crate::load::{CheckCache, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of};
+use crate::load::{
+    CheckCache, Framed, Listing, LoadError, Mark, Pool, Workspace, hash_text, payload_of,
+    read_record,
+};
 use crate::validate::RawCard;
 
 /// A game as `carta check` saw it.
@@ -156,10 +159,17 @@ pub fn check_all(
     };
     let mut out = Vec::new();
     for id in ws.select_games(games)? {
-        let Some(head) = prepare(ws, &id, keep, diags)? else {
+        // The record is read beside the manifest and the schemas, which
+        // tell the key it must carry.
+        let root = ws.root().to_path_buf();
+        let (head, read) = rayon::join(
+            || prepare(ws, &id, keep, diags),
+            || cached.then(|| read_record::<Record>(&root, &id)).flatten(),
+        );
+        let Some(head) = head? else {
             continue;
         };
-        let prior = match recall(ws, &head, diags, editor)? {
+        let prior = match recall(ws, &head, diags, editor, read)? {
             Answer::Recalled(recalled) => {
                 out.push(Checked::Recalled(recalled));
                 continue;
@@ -407,8 +417,8 @@ enum Answer {
     Compile,
 }
 
-/// The game's verdict from its record, when the record vouches for every
-/// input; else what a compile can take over from it (see
+/// The game's verdict from its record (as `read` ahead), when the record
+/// vouches for every input; else what a compile can take over from it (see
 /// [`super::prior`]). Changes nothing in `ws` or `diags` unless it
 /// recalls the verdict.
 fn recall(
@@ -416,12 +426,13 @@ fn recall(
     head: &Head,
     diags: &mut Diagnostics,
     editor: &dyn EditorSchemas,
+    read: Option<Framed<Record>>,
 ) -> Result<Answer, LoadError> {
     let Some(cache) = &head.cache else {
         return Ok(Answer::Compile);
     };
     let game = head.manifest.manifest.id.as_str();
-    let Some(mut record) = cache.get_record::<Record>(record_key(ws)) else {
+    let Some(mut record) = cache.record(read, record_key(ws)) else {
         return Ok(Answer::Compile);
     };
     let Some(scan) = changes::scan(ws, head, &record.cards)? else {

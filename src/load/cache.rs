@@ -197,14 +197,10 @@ impl CheckCache {
         }))
     }
 
-    /// The game's record, if one was written with this key (and `extra`,
-    /// whatever else the record depends on) and is intact.
-    pub fn get_record<T: DeserializeOwned>(&self, extra: u64) -> Option<T> {
-        unframe(
-            &self.parent.read(&self.record, MAX_ENTRY)?,
-            *RECORD_MAGIC,
-            [self.key, extra],
-        )
+    /// The game's record as [`read_record`] read it, if it was written with
+    /// this key (and `extra`, whatever else the record depends on).
+    pub fn record<T>(&self, read: Option<Framed<T>>, extra: u64) -> Option<T> {
+        read.filter(|r| r.key == [self.key, extra]).map(|r| r.value)
     }
 
     /// Writes the game's record (atomically, replacing whatever entry is
@@ -479,6 +475,29 @@ fn unframe<T: DeserializeOwned>(bytes: &[u8], magic: [u8; 8], key: [u64; 2]) -> 
     fresh.then(|| rmp_serde::from_slice(payload).ok())?
 }
 
+/// A game's record read before its key is known ([`read_record`]).
+pub struct Framed<T> {
+    key: [u64; 2],
+    value: T,
+}
+
+/// Game `game`'s record in the workspace at `root`, if one is there and
+/// intact, whatever its key: read beside the work that tells the key (the
+/// game's schemas), and taken only under it ([`CheckCache::record`]).
+pub fn read_record<T: DeserializeOwned>(root: &Path, game: &str) -> Option<Framed<T>> {
+    let cache = Folder::workspace(root)
+        .ok()?
+        .existing("build/.cache")
+        .ok()??;
+    let bytes = cache.read(&format!("{game}.verdict"), MAX_ENTRY)?;
+    let (header, payload) = bytes.split_at_checked(32)?;
+    let intact = header[..8] == *RECORD_MAGIC && word(header, 24) == hash_bytes(payload);
+    Some(Framed {
+        key: [word(header, 8), word(header, 16)],
+        value: intact.then(|| rmp_serde::from_slice(payload).ok())??,
+    })
+}
+
 /// The ledger of the workspace's last `carta check` (see
 /// `game::ledger`), if one was written by this carta with `key` and is
 /// intact: `build/.cache/.ledger` (a game's id never starts with a dot).
@@ -688,29 +707,29 @@ mod tests {
     fn a_record_round_trips_only_with_its_key_and_intact() {
         let dir = tempfile::tempdir().unwrap();
         let cache = CheckCache::new(dir.path(), "g", 1).unwrap().unwrap();
+        let get = |cache: &CheckCache, extra| {
+            cache.record(read_record::<Vec<Card>>(dir.path(), "g"), extra)
+        };
         let record = vec![card("a")];
-        assert_eq!(cache.get_record::<Vec<Card>>(9), None, "none yet");
+        assert_eq!(get(&cache, 9), None, "none yet");
         cache.put_record(9, &record);
-        assert_eq!(cache.get_record(9), Some(record.clone()));
-        assert_eq!(cache.get_record::<Vec<Card>>(8), None, "other limits");
+        assert_eq!(get(&cache, 9), Some(record.clone()));
+        assert_eq!(get(&cache, 8), None, "other limits");
         assert_eq!(
-            CheckCache::new(dir.path(), "g", 2)
-                .unwrap()
-                .unwrap()
-                .get_record::<Vec<Card>>(9),
+            get(&CheckCache::new(dir.path(), "g", 2).unwrap().unwrap(), 9),
             None,
             "other schemas"
         );
         cache.prune(&[]);
-        assert_eq!(cache.get_record(9), Some(record.clone()), "not an entry");
+        assert_eq!(get(&cache, 9), Some(record.clone()), "not an entry");
         let path = dir.path().join("build/.cache/g.verdict");
         let mut bytes = fs::read(&path).unwrap();
         *bytes.last_mut().unwrap() ^= 1;
         fs::write(&path, &bytes).unwrap();
-        assert_eq!(cache.get_record::<Vec<Card>>(9), None, "damaged");
+        assert_eq!(get(&cache, 9), None, "damaged");
         cache.put_record(9, &record);
         cache.drop_record();
-        assert_eq!(cache.get_record::<Vec<Card>>(9), None, "dropped");
+        assert_eq!(get(&cache, 9), None, "dropped");
     }
 
     #[test]

@@ -15,8 +15,8 @@ mod toml;
 mod walk;
 
 pub use self::cache::{
-    CheckCache, Entry, Mark, Pool, decode, drop_ledger, get_ledger, hash_text, payload_of,
-    put_ledger, same_stamp, settled_stamp,
+    CheckCache, Entry, Framed, Mark, Pool, decode, drop_ledger, get_ledger, hash_text, payload_of,
+    put_ledger, read_record, same_stamp, settled_stamp,
 };
 pub use self::confine::{Jail, ReadProblem, Seen, Stamp};
 pub use self::snapshot::Snapshot;
