@@ -24,7 +24,9 @@ use std::collections::{HashMap, HashSet};
 use super::Head;
 use super::changes::Scan;
 use super::kept::id_hash;
-use super::record::{Art, Record, art_of, art_values, hashes, packed_hashes, pointed_files};
+use super::record::{
+    Art, IdHashes, Record, art_of, art_values, hashes, packed_hashes, pointed_files,
+};
 use super::renamed::{
     EditorSchemas, answerable, beside_deck_schema, digest, named_cards, schema_lines,
 };
@@ -172,7 +174,7 @@ fn new_cards_alone(
     came: &[&RawCard],
     listed: &std::collections::BTreeSet<String>,
 ) -> bool {
-    let mut ids = HashSet::new();
+    let mut ids = IdHashes::default();
     for c in came {
         if listed.contains(&c.kind) || !ids.insert(id_hash(&c.id)) {
             return false;
@@ -200,7 +202,7 @@ fn named_there(
     came: &[&RawCard],
 ) -> bool {
     let own: HashSet<&str> = came.iter().map(|c| c.id.as_str()).collect();
-    let wanted: HashSet<u32> = came
+    let wanted: IdHashes = came
         .iter()
         .flat_map(|c| &c.refs)
         .filter(|r| !own.contains(r.target.as_str()))
@@ -243,7 +245,7 @@ fn gone_unnamed(
         return false;
     };
     let pointed = pointed_files(record);
-    let mut ids = HashSet::new();
+    let mut ids = IdHashes::default();
     for (rel, mark) in &scan.removed {
         let Some(r) = record.cards.iter().position(|(at, _)| at == rel) else {
             return false;

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use super::Head;
 use super::cards::{check_card_text, shape};
 use super::kept::id_hash;
+use super::record::IdHashes;
 use crate::diag::FileId;
 use crate::load::{Listing, LoadError, Mark, Pool, Workspace, decode};
 use crate::validate::RawCard;
@@ -166,7 +167,7 @@ pub(super) struct Changes {
     /// The hashes ([`id_hash`]) of the ids whose card changed, came or
     /// went; `None` when the cards they replace are not known (the pool
     /// did not hold them): then any card may have.
-    pub(super) affected: Option<HashSet<u32>>,
+    pub(super) affected: Option<IdHashes>,
     /// Whether an id came or went (a deck's did-you-mean may change).
     pub(super) ids_changed: bool,
 }

@@ -204,6 +204,11 @@ pub(super) fn packed_hashes(hashes: impl IntoIterator<Item = u32>) -> serde_byte
     )
 }
 
+/// A set of id hashes: hashed with foldhash, not `SipHash` (an answer from
+/// the record looks up every hash of every deck's names, tens of thousands
+/// at 20,000 cards).
+pub(super) type IdHashes = HashSet<u32, foldhash::fast::RandomState>;
+
 /// The hashes a record keeps as `bytes` (see [`packed_hashes`]).
 pub(super) fn hashes(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
     bytes

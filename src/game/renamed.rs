@@ -17,14 +17,16 @@
 //! deck with an unknown card, a deck schema the index cannot vouch for —
 //! and the game is compiled from its record as before.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasher, Hasher};
 
 use super::Head;
 use super::changes::Scan;
 use super::decks::named;
 use super::kept::{Kept, id_hash, kept_as, text_mark};
-use super::record::{Record, hashes, packed_hashes, pointed_files, record_key, same_texts};
+use super::record::{
+    IdHashes, Record, hashes, packed_hashes, pointed_files, record_key, same_texts,
+};
 use crate::config::Manifest;
 use crate::diag::{Diagnostics, FileId};
 use crate::load::{Mark, Pool, Workspace, decode};
@@ -284,7 +286,7 @@ struct Renames<'s> {
     /// The card files (by position) whose cards were renamed.
     files: Vec<usize>,
     /// The id hashes of the cards renamed.
-    ids: HashSet<u32>,
+    ids: IdHashes,
     /// Their kinds.
     kinds: BTreeSet<&'s str>,
 }
@@ -296,7 +298,7 @@ fn renamed<'s>(record: &Record, scan: &'s Scan) -> Option<Renames<'s>> {
     let pointed = pointed_files(record);
     let mut out = Renames {
         files: Vec::new(),
-        ids: HashSet::new(),
+        ids: IdHashes::default(),
         kinds: BTreeSet::new(),
     };
     for (i, f) in scan.files.iter().enumerate() {
@@ -359,7 +361,7 @@ fn judge(
         return Some(Vec::new());
     }
     let m = &head.manifest.manifest;
-    let wanted: HashSet<u32> = judged
+    let wanted: IdHashes = judged
         .iter()
         .flat_map(|&j| hashes(&record.names[j]))
         .collect();
@@ -409,7 +411,7 @@ pub(super) fn named_cards(
     head: &Head,
     ids: &[serde_bytes::ByteBuf],
     scan: &Scan,
-    wanted: &HashSet<u32>,
+    wanted: &IdHashes,
 ) -> Option<Vec<RawCard>> {
     let cache = head.cache.as_ref()?;
     let mut stored: Option<Option<Pool>> = None;
