@@ -183,26 +183,39 @@ pub(super) fn beside_deck_schema<T: Send>(
 ) -> Option<T> {
     let m = &head.manifest.manifest;
     let key = editor.deck_key(m, files);
-    let (wrote_schema, answered) = rayon::join(
-        || editor.patch_deck_schema(m, files, changed, &key),
-        || {
-            if !same_texts(ws, &m.id, record).unwrap_or(false) {
-                // A listing that failed is met again by the compile, which
-                // reports it.
-                return None;
-            }
-            let answered = update(record)?;
-            record.editor[1].clone_from(&key);
-            // Written before the schema is known to be: a record whose
-            // deck schema is not the one it names is not answered by (the
-            // schema's key differs), and the compile this then falls back
-            // to writes it again.
-            if let Some(cache) = &head.cache {
-                cache.put_record(record_key(ws), &*record);
-            }
-            Some(answered)
-        },
-    );
+    let patch = || editor.patch_deck_schema(m, files, changed, &key);
+    let judge = || {
+        if !same_texts(ws, &m.id, record).unwrap_or(false) {
+            // A listing that failed is met again by the compile, which
+            // reports it.
+            return None;
+        }
+        let answered = update(record)?;
+        record.editor[1].clone_from(&key);
+        // Written before the schema is known to be: a record whose deck
+        // schema is not the one it names is not answered by (the schema's
+        // key differs), and the compile this then falls back to writes it
+        // again.
+        if let Some(cache) = &head.cache {
+            cache.put_record(record_key(ws), &*record);
+        }
+        Some(answered)
+    };
+    // The patch on a thread of its own, started at once: handed to rayon,
+    // it waited up to 2 ms for a sleeping worker to take it.
+    let (wrote_schema, answered) =
+        std::thread::scope(
+            |s| match std::thread::Builder::new().spawn_scoped(s, patch) {
+                Ok(patching) => {
+                    let answered = judge();
+                    let wrote = patching
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    (wrote, answered)
+                }
+                Err(_) => (patch(), judge()),
+            },
+        );
     answered.filter(|_| wrote_schema)
 }
 
