@@ -128,15 +128,16 @@ pub(super) fn answer(
     if !editor.fresh(&m.id, &record.editor) {
         return None;
     }
-    let judged: Vec<usize> = (0..record.decks.len())
-        .filter(|&j| hashes(&record.names[j]).any(|h| ids.contains(&h)))
-        .collect();
     let mut layout = record.layout.clone();
     for &i in &renamed {
         layout[i].1 = digest(scan.files[i].fresh.iter().flatten());
     }
     let lines = schema_lines(&layout, scan, &renamed);
     beside_deck_schema(ws, head, editor, &lines, record, |record| {
+        // Found beside the patch: every hash every deck names, looked up.
+        let judged: Vec<usize> = (0..record.decks.len())
+            .filter(|&j| hashes(&record.names[j]).any(|h| ids.contains(&h)))
+            .collect();
         let verdicts = judge(ws, head, record, scan, &judged)?;
         let count = (ids.len(), judged.len());
         settle(record, m, judged.into_iter().zip(verdicts));
