@@ -100,8 +100,7 @@ pub(super) fn scan(
         .collect();
     for rel in listing {
         let old = before.get(rel.as_str()).copied();
-        let path = ws.root().join(&rel);
-        let stamp = ws.jail().stamp(&path);
+        let stamp = ws.jail().stamp_rel(&rel);
         if let Some(mark) = old.filter(|m| stamp.is_some_and(|s| m.same_stamp(s))) {
             out.reused += 1;
             out.files.push(Scanned {
@@ -113,7 +112,8 @@ pub(super) fn scan(
             });
             continue;
         }
-        let Some((scanned, hit)) = rescan(head, rel, old, &ws.jail().read(&path), stamp) else {
+        let read = ws.jail().read(&ws.root().join(&rel));
+        let Some((scanned, hit)) = rescan(head, rel, old, &read, stamp) else {
             return Ok(None);
         };
         out.reused += usize::from(hit);

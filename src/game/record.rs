@@ -150,8 +150,7 @@ pub(super) fn same_texts(
         return Ok(false);
     }
     for (rel, mark) in &mut record.decks {
-        let path = ws.root().join(&*rel);
-        let stamp = ws.jail().stamp(&path);
+        let stamp = ws.jail().stamp_rel(rel);
         if stamp.is_some_and(|s| mark.same_stamp(s)) {
             continue;
         }

@@ -281,6 +281,18 @@ impl Jail {
         }
     }
 
+    /// [`Jail::stamp`] of workspace file `rel` (a path relative to the
+    /// root): looked up in the snapshot as it is, without a path built and
+    /// taken apart again (a re-check stamps every card and deck file).
+    pub fn stamp_rel(&self, rel: &str) -> Option<Stamp> {
+        if let Some(seen) = &self.seen
+            && let Some((stamp, _)) = seen.at(rel)
+        {
+            return (stamp.len <= self.max_bytes).then_some(stamp);
+        }
+        self.stamp(&self.root.join(rel))
+    }
+
     /// The stamp of the regular file at `path` inside the workspace and
     /// within the size limit; `None` for anything else (which a read then
     /// reports).
