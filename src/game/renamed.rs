@@ -202,8 +202,9 @@ pub(super) fn beside_deck_schema<T: Send>(
         }
         Some(answered)
     };
-    // The patch on a thread of its own, started at once: handed to rayon,
-    // it waited up to 2 ms for a sleeping worker to take it.
+    // The patch on a thread of its own, started at once: as a rayon job
+    // beside the judging, one of the two sometimes waited up to 2 ms for a
+    // sleeping worker to take it.
     let (wrote_schema, answered) =
         std::thread::scope(
             |s| match std::thread::Builder::new().spawn_scoped(s, patch) {
