@@ -128,7 +128,9 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
             built.len as u64,
         );
         put(file, &built, old.as_ref().map(|o| &o.file))?;
-        written = Some(file.try_clone()?);
+        // Without a second descriptor the file is not stamped: no index,
+        // and the next write is a whole one.
+        written = file.try_clone().ok();
         Ok(())
     })?;
     let stamp = written.and_then(|f| f.metadata().ok());
