@@ -192,7 +192,7 @@ impl CheckCache {
         Ok(Some(CheckCache {
             parent,
             dir,
-            record: format!("{game}.verdict"),
+            record: record_name(game),
             pool: format!("{game}.pool"),
             key: h.finish(),
         }))
@@ -482,6 +482,11 @@ fn unframe<T: DeserializeOwned>(bytes: &[u8], magic: [u8; 8], key: [u64; 2]) -> 
     fresh.then(|| rmp_serde::from_slice(payload).ok())?
 }
 
+/// The file name of game `game`'s record in `build/.cache/`.
+fn record_name(game: &str) -> String {
+    format!("{game}.verdict")
+}
+
 /// A game's record read before its key is known ([`read_record`]).
 pub struct Framed<T> {
     key: [u64; 2],
@@ -496,7 +501,7 @@ pub fn read_record<T: DeserializeOwned>(root: &Path, game: &str) -> Option<Frame
         .ok()?
         .existing("build/.cache")
         .ok()??;
-    let bytes = cache.read(&format!("{game}.verdict"), MAX_ENTRY)?;
+    let bytes = cache.read(&record_name(game), MAX_ENTRY)?;
     let (header, payload) = bytes.split_at_checked(32)?;
     let intact = header[..8] == *RECORD_MAGIC && word(header, 24) == checksum(payload);
     Some(Framed {
