@@ -472,14 +472,27 @@ fn frame<T: Serialize>(magic: [u8; 8], key: [u64; 2], value: &T) -> Option<Vec<u
     Some(bytes)
 }
 
+/// The key words and the payload framed in `bytes` with `magic`, if
+/// intact (its checksum).
+fn framed(bytes: &[u8], magic: [u8; 8]) -> Option<([u64; 2], &[u8])> {
+    let (header, payload) = bytes.split_at_checked(32)?;
+    (header[..8] == magic && word(header, 24) == checksum(payload))
+        .then(|| ([word(header, 8), word(header, 16)], payload))
+}
+
 /// The value framed in `bytes` with `magic` and `key`, if intact.
 fn unframe<T: DeserializeOwned>(bytes: &[u8], magic: [u8; 8], key: [u64; 2]) -> Option<T> {
-    let (header, payload) = bytes.split_at_checked(32)?;
-    let fresh = header[..8] == magic
-        && word(header, 8) == key[0]
-        && word(header, 16) == key[1]
-        && word(header, 24) == checksum(payload);
-    fresh.then(|| rmp_serde::from_slice(payload).ok())?
+    let (found, payload) = framed(bytes, magic)?;
+    (found == key).then(|| rmp_serde::from_slice(payload).ok())?
+}
+
+/// The workspace's `build/.cache/` folder, if it is there (a link there
+/// is not followed).
+fn cache_folder(root: &Path) -> Option<Folder> {
+    Folder::workspace(root)
+        .ok()?
+        .existing("build/.cache")
+        .ok()?
 }
 
 /// The file name of game `game`'s record in `build/.cache/`.
@@ -497,16 +510,11 @@ pub struct Framed<T> {
 /// intact, whatever its key: read beside the work that tells the key (the
 /// game's schemas), and taken only under it ([`CheckCache::record`]).
 pub fn read_record<T: DeserializeOwned>(root: &Path, game: &str) -> Option<Framed<T>> {
-    let cache = Folder::workspace(root)
-        .ok()?
-        .existing("build/.cache")
-        .ok()??;
-    let bytes = cache.read(&record_name(game), MAX_ENTRY)?;
-    let (header, payload) = bytes.split_at_checked(32)?;
-    let intact = header[..8] == *RECORD_MAGIC && word(header, 24) == checksum(payload);
+    let bytes = cache_folder(root)?.read(&record_name(game), MAX_ENTRY)?;
+    let (key, payload) = framed(&bytes, *RECORD_MAGIC)?;
     Some(Framed {
-        key: [word(header, 8), word(header, 16)],
-        value: intact.then(|| rmp_serde::from_slice(payload).ok())??,
+        key,
+        value: rmp_serde::from_slice(payload).ok()?,
     })
 }
 
@@ -514,11 +522,7 @@ pub fn read_record<T: DeserializeOwned>(root: &Path, game: &str) -> Option<Frame
 /// `game::ledger`), if one was written by this carta with `key` and is
 /// intact: `build/.cache/.ledger` (a game's id never starts with a dot).
 pub fn get_ledger<T: DeserializeOwned>(root: &Path, key: u64) -> Option<T> {
-    let cache = Folder::workspace(root)
-        .ok()?
-        .existing("build/.cache")
-        .ok()??;
-    let bytes = cache.read(LEDGER, MAX_ENTRY)?;
+    let bytes = cache_folder(root)?.read(LEDGER, MAX_ENTRY)?;
     unframe(&bytes, *LEDGER_MAGIC, [version_key(), key])
 }
 
@@ -533,7 +537,7 @@ pub fn put_ledger<T: Serialize>(root: &Path, key: u64, ledger: &T) {
 
 /// Forgets the workspace's ledger (a link there is removed itself).
 pub fn drop_ledger(root: &Path) {
-    if let Ok(Some(cache)) = Folder::workspace(root).and_then(|r| r.existing("build/.cache")) {
+    if let Some(cache) = cache_folder(root) {
         let _ = cache.remove_file(LEDGER);
     }
 }
