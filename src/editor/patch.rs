@@ -198,7 +198,9 @@ fn copy_range(
         // A page as x86 and most ARM systems have it; with larger pages,
         // offsets that agree on it may still differ: only slower.
         const PAGE: u64 = 4096;
-        while at < end && at % PAGE == written % PAGE {
+        // Checked once: a partial copy moves both offsets alike.
+        let aligned = at % PAGE == written % PAGE;
+        while aligned && at < end {
             let len = usize::try_from(end - at).unwrap_or(usize::MAX);
             match rustix::fs::copy_file_range(from, Some(&mut at), &*to, None, len) {
                 Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
