@@ -144,8 +144,8 @@ fn files(ws: &Workspace, head: &Head, record: &Record, scan: &Scan) -> Option<Fi
                 out.layout.push((n, digest(cards.iter())));
                 out.ids
                     .push(packed_hashes(cards.iter().map(|c| id_hash(&c.id))));
-                let art = art_of(ws, m, schemas, cards.iter())?;
                 let shown = art_values(m, schemas, cards.iter());
+                let art = art_of(ws, m, &shown)?;
                 if !shown
                     .iter()
                     .all(|(c, rel)| crate::art::sound(ws.jail(), m, &c.kind, rel))

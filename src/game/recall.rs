@@ -24,8 +24,8 @@ use super::changes::{self, Scan};
 use super::kept::{Kept, id_hash, kept, restore};
 use super::prior::{DeckMark, Prior, Verdicts};
 use super::record::{
-    Art, CollectionMark, Record, art_of, hashes, packed_hashes, pointed_files, record_key,
-    same_art, same_texts,
+    Art, CollectionMark, Record, art_of, art_values, hashes, packed_hashes, pointed_files,
+    record_key, same_art, same_texts,
 };
 use super::renamed::{self, EditorSchemas};
 use super::{Decks, Game, Head, Keep, finish, prepare};
@@ -371,7 +371,7 @@ fn art_files(ws: &Workspace, game: &Game, of_file: &[Vec<&RawCard>]) -> Option<V
     let (m, schemas) = (&game.manifest.manifest, &game.schemas);
     of_file
         .iter()
-        .map(|cards| art_of(ws, m, schemas, cards.iter().copied()))
+        .map(|cards| art_of(ws, m, &art_values(m, schemas, cards.iter().copied())))
         .collect()
 }
 

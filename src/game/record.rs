@@ -83,24 +83,20 @@ pub(super) fn pointed_files(record: &Record) -> HashSet<String> {
         .collect()
 }
 
-/// The art files `cards` show (workspace paths, sorted, each once) with
+/// The art files `shown` (as [`art_values`] finds them: workspace paths,
+/// sorted, each once) with
 /// their stamps as the check found them ([`Record::art`]); `None` when one
 /// is not there or its path is not a plain one inside the game's folder
 /// (the art check reports it): the record cannot vouch for it.
-pub(super) fn art_of<'c>(
-    ws: &Workspace,
-    m: &Manifest,
-    schemas: &GameSchemas,
-    cards: impl Iterator<Item = &'c RawCard>,
-) -> Option<Art> {
+pub(super) fn art_of(ws: &Workspace, m: &Manifest, shown: &[(&RawCard, &str)]) -> Option<Art> {
     let mut out = BTreeMap::new();
-    for (_, rel) in art_values(m, schemas, cards) {
+    for &(_, rel) in shown {
         if !Jail::is_plain_relative(rel) {
             return None;
         }
         let path = format!("cards/{}/{rel}", m.id);
         if let Entry::Vacant(at) = out.entry(path) {
-            let stamp = ws.jail().stamp(&ws.root().join(at.key()))?;
+            let stamp = ws.jail().stamp_rel(at.key())?;
             at.insert(settled_stamp(Some(stamp)));
         }
     }
@@ -131,7 +127,7 @@ pub(super) fn art_values<'c>(
 pub(super) fn same_art(ws: &Workspace, record: &Record) -> bool {
     record.art.iter().flatten().all(|(rel, words)| {
         ws.jail()
-            .stamp(&ws.root().join(rel))
+            .stamp_rel(rel)
             .is_some_and(|s| same_stamp(*words, s))
     })
 }
