@@ -200,7 +200,8 @@ impl Snapshot {
     /// now lists an entry the snapshot does not hold (it came while the
     /// check ran).
     pub fn retaken(mut self, root: &Path, jail: &Jail, rel: &str) -> Option<Snapshot> {
-        let under = |e: &Entry| e.rel == rel || e.rel.starts_with(&format!("{rel}/"));
+        let inside = format!("{rel}/");
+        let under = |e: &Entry| e.rel == rel || e.rel.starts_with(&inside);
         let at = self.entries.iter().position(under);
         self.entries.retain(|e| !under(e));
         let mut taking = Taking::new(Stat::new(root), jail);
