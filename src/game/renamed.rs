@@ -202,15 +202,22 @@ pub(super) fn beside_deck_schema<T: Send>(
         }
         Some(answered)
     };
-    // The patch on a thread of its own, started at once: as a rayon job
-    // beside the judging, one of the two sometimes waited up to 2 ms for a
-    // sleeping worker to take it.
+    // The judging on a thread of its own and the patch, the longer of the
+    // two, here at once: the spawned thread starts 0.1-0.4 ms late (and as
+    // a rayon job, one of the two sometimes waited up to 2 ms for a
+    // sleeping worker to take it). The judging is taken from its slot by
+    // whichever runs it: the thread, or here when none can be made.
+    let slot = std::sync::Mutex::new(Some(judge));
+    let judge = || {
+        let taken = slot.lock().ok()?.take();
+        taken.and_then(|judge| judge())
+    };
     let (wrote_schema, answered) =
         std::thread::scope(
-            |s| match std::thread::Builder::new().spawn_scoped(s, patch) {
-                Ok(patching) => {
-                    let answered = judge();
-                    let wrote = patching
+            |s| match std::thread::Builder::new().spawn_scoped(s, judge) {
+                Ok(judging) => {
+                    let wrote = patch();
+                    let answered = judging
                         .join()
                         .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                     (wrote, answered)
