@@ -163,17 +163,18 @@ fn close_beside(file: File) {
 fn put(to: &mut File, built: &Built, old: Option<&File>) -> io::Result<()> {
     let (mut written, mut buffer) = (0, Vec::new());
     for piece in &built.pieces {
-        match piece {
-            Piece::Text(text) => to.write_all(text.as_bytes())?,
+        let len = match piece {
+            Piece::Text(text) => {
+                to.write_all(text.as_bytes())?;
+                text.len()
+            }
             Piece::Old(range) => {
                 let from = old.ok_or_else(|| io::Error::other("an old piece without its file"))?;
                 copy_range(from, range, (to, written), &mut buffer)?;
+                range.len()
             }
-        }
-        written += match piece {
-            Piece::Text(text) => text.len() as u64,
-            Piece::Old(range) => range.len() as u64,
         };
+        written += len as u64;
     }
     Ok(())
 }
