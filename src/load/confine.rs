@@ -285,12 +285,10 @@ impl Jail {
     /// root): looked up in the snapshot as it is, without a path built and
     /// taken apart again (a re-check stamps every card and deck file).
     pub fn stamp_rel(&self, rel: &str) -> Option<Stamp> {
-        if let Some(seen) = &self.seen
-            && let Some((stamp, _)) = seen.at(rel)
-        {
-            return (stamp.len <= self.max_bytes).then_some(stamp);
+        match self.seen_stamp(rel) {
+            Some(stamp) => self.within_limit(stamp),
+            None => self.stat_stamp(&self.root.join(rel)),
         }
-        self.stamp(&self.root.join(rel))
     }
 
     /// The stamp of the regular file at `path` inside the workspace and
@@ -301,12 +299,26 @@ impl Jail {
     /// folder is resolved once per run, not per file. A stamp only decides
     /// whether a cached result is reused: reading a file resolves it anew.
     pub fn stamp(&self, path: &Path) -> Option<Stamp> {
-        if let Some(seen) = &self.seen
-            && let Some(rel) = path.strip_prefix(&self.root).ok().and_then(Path::to_str)
-            && let Some((stamp, _)) = seen.at(rel)
-        {
-            return (stamp.len <= self.max_bytes).then_some(stamp);
+        let rel = path.strip_prefix(&self.root).ok().and_then(Path::to_str);
+        match rel.and_then(|rel| self.seen_stamp(rel)) {
+            Some(stamp) => self.within_limit(stamp),
+            None => self.stat_stamp(path),
         }
+    }
+
+    /// Workspace file `rel`'s stamp in the snapshot the jail goes by, when
+    /// it holds the file.
+    fn seen_stamp(&self, rel: &str) -> Option<Stamp> {
+        self.seen.as_ref()?.at(rel).map(|(stamp, _)| stamp)
+    }
+
+    /// `stamp`, when the file is within the size limit.
+    fn within_limit(&self, stamp: Stamp) -> Option<Stamp> {
+        (stamp.len <= self.max_bytes).then_some(stamp)
+    }
+
+    /// [`Jail::stamp`] of `path`, asked of the file system.
+    fn stat_stamp(&self, path: &Path) -> Option<Stamp> {
         let plain = fs::symlink_metadata(path).ok()?;
         let meta = if plain.file_type().is_symlink() || !self.folder_inside(path.parent()?) {
             fs::metadata(self.confine(path).ok()?).ok()?
