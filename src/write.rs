@@ -214,6 +214,14 @@ impl Folder {
         }
     }
 
+    /// The length of the regular file `name` (one component, a link not
+    /// followed), if one is there.
+    pub fn file_len(&self, name: &str) -> Option<u64> {
+        let stat = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        (FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile)
+            .then(|| u64::try_from(stat.st_size).ok())?
+    }
+
     /// The folder `rel` below this one, created (with the folders on the
     /// way) where missing.
     ///

@@ -69,7 +69,6 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use serde::Serialize;
@@ -100,9 +99,6 @@ pub struct CheckCache {
     /// The pool's file name, `<game>.pool`.
     pool: String,
     key: u64,
-    /// The length of the record this check read (0: none): the next one
-    /// is written into a buffer that size, not one doubled as it grows.
-    record_len: AtomicUsize,
 }
 
 /// What a cache entry says of the file it was made from: enough for the
@@ -199,24 +195,21 @@ impl CheckCache {
             record: record_name(game),
             pool: format!("{game}.pool"),
             key: h.finish(),
-            record_len: AtomicUsize::new(0),
         }))
     }
 
     /// The game's record as [`read_record`] read it, if it was written with
     /// this key (and `extra`, whatever else the record depends on).
     pub fn record<T>(&self, read: Option<Framed<T>>, extra: u64) -> Option<T> {
-        let read = read.filter(|r| r.key == [self.key, extra])?;
-        self.record_len.store(read.len, Ordering::Relaxed);
-        Some(read.value)
+        read.filter(|r| r.key == [self.key, extra]).map(|r| r.value)
     }
 
     /// Writes the game's record (atomically, replacing whatever entry is
     /// there without following it; a record that cannot be written only
     /// makes the next check a full one).
     pub fn put_record<T: Serialize>(&self, extra: u64, record: &T) {
-        let len = self.record_len.load(Ordering::Relaxed);
-        if let Some(bytes) = frame(*RECORD_MAGIC, [self.key, extra], record, len) {
+        let like = self.parent.file_len(&self.record);
+        if let Some(bytes) = frame(*RECORD_MAGIC, [self.key, extra], record, like) {
             let _ = self.parent.replace(&self.record, &bytes);
         }
     }
@@ -469,13 +462,19 @@ fn checksum(payload: &[u8]) -> u64 {
 
 /// `value` framed as a record is: magic, the two key words, the checksum
 /// of its `MessagePack` payload, the payload; `like` is the length of the
-/// last such frame (0: not known), which the buffer starts at.
-fn frame<T: Serialize>(magic: [u8; 8], key: [u64; 2], value: &T, like: usize) -> Option<Vec<u8>> {
+/// frame it replaces, if any, which the buffer starts at.
+fn frame<T: Serialize>(
+    magic: [u8; 8],
+    key: [u64; 2],
+    value: &T,
+    like: Option<u64>,
+) -> Option<Vec<u8>> {
     // The payload is written after the header, whose checksum is filled
     // in last: one buffer, not the payload copied into a second, and of
     // about the size it ends at, not doubled as it grows (a record is
     // 280 KB at 20,000 cards, written after each rename; each new page of
     // a buffer is a page fault).
+    let like = like.and_then(|n| usize::try_from(n).ok()).unwrap_or(0);
     let mut bytes = Vec::with_capacity((like + like / 16).max(64 << 10));
     bytes.extend(&magic);
     for word in [key[0], key[1], 0] {
@@ -519,8 +518,6 @@ fn record_name(game: &str) -> String {
 pub struct Framed<T> {
     key: [u64; 2],
     value: T,
-    /// The file's length.
-    len: usize,
 }
 
 /// Game `game`'s record in the workspace at `root`, if one is there and
@@ -532,7 +529,6 @@ pub fn read_record<T: DeserializeOwned>(root: &Path, game: &str) -> Option<Frame
     Some(Framed {
         key,
         value: rmp_serde::from_slice(payload).ok()?,
-        len: bytes.len(),
     })
 }
 
@@ -548,8 +544,11 @@ pub fn get_ledger<T: DeserializeOwned>(root: &Path, key: u64) -> Option<T> {
 /// only makes the next check take the longer way).
 pub fn put_ledger<T: Serialize>(root: &Path, key: u64, ledger: &T) {
     let cache = Folder::workspace(root).and_then(|r| r.sub(Path::new("build").join(".cache")));
-    if let (Ok(cache), Some(bytes)) = (cache, frame(*LEDGER_MAGIC, [version_key(), key], ledger, 0))
-    {
+    let Ok(cache) = cache else {
+        return;
+    };
+    let like = cache.file_len(LEDGER);
+    if let Some(bytes) = frame(*LEDGER_MAGIC, [version_key(), key], ledger, like) {
         let _ = cache.replace(LEDGER, &bytes);
     }
 }
@@ -588,12 +587,13 @@ mod tests {
     #[test]
     fn a_frame_is_the_same_whatever_size_its_buffer_started_at() {
         let cards: Vec<Card> = (0..8000).map(|i| card(&format!("c{i}"))).collect();
-        let framed = frame(*RECORD_MAGIC, [1, 2], &cards, 0).unwrap();
+        let framed = frame(*RECORD_MAGIC, [1, 2], &cards, None).unwrap();
         assert!(
             framed.len() > 64 << 10,
             "larger than the buffer's least size"
         );
         for like in [1, 100, framed.len(), 10 * framed.len()] {
+            let like = Some(like as u64);
             assert_eq!(frame(*RECORD_MAGIC, [1, 2], &cards, like).unwrap(), framed);
         }
         assert_eq!(&framed[32..], rmp_serde::to_vec(&cards).unwrap());
