@@ -631,29 +631,6 @@ impl Folder {
     pub fn read(&self, name: &str, max: u64) -> Option<Vec<u8>> {
         read_at_most(self.open_read(name).ok()??, max).ok()?
     }
-
-    /// Flushes file `name`, or every file of folder `name`, to disk; links
-    /// are not followed.
-    ///
-    /// # Errors
-    /// When a file cannot be synced.
-    pub fn sync(&self, name: &str) -> Result<(), WriteError> {
-        if self.kind(name)? == Some(Kind::Folder)
-            && let Some(inner) = self.existing(name)?
-        {
-            for (entry, _) in inner.entries()? {
-                inner.sync(&entry.to_string_lossy())?;
-            }
-            return Ok(());
-        }
-        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-        let path = self.shown(name);
-        let fd = rustix::fs::openat(&self.fd, name, flags, Mode::empty())
-            .map_err(|e| io_error(&path, e))?;
-        File::from(fd)
-            .sync_all()
-            .map_err(|source| WriteError::Io { path, source })
-    }
 }
 
 /// The bytes of `file` when it holds at most `max`, `Ok(None)` when it
@@ -696,26 +673,6 @@ fn io_error(path: &Path, e: Errno) -> WriteError {
         path: path.to_path_buf(),
         source: e.into(),
     }
-}
-
-/// Asks the kernel to start writing `len` bytes of `file` from `at` to
-/// disk, without waiting: a later sync of the file then waits for less.
-/// Only a hint; where the system has no such call it does nothing.
-pub fn start_writeback(file: &File, at: u64, len: u64) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let (Ok(at), Ok(len)) = (i64::try_from(at), i64::try_from(len)) else {
-            return;
-        };
-        // SAFETY: the call reads no memory of ours; `file` keeps the
-        // descriptor open for its duration. A failure only loses the hint.
-        unsafe {
-            libc::sync_file_range(file.as_raw_fd(), at, len, libc::SYNC_FILE_RANGE_WRITE);
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (file, at, len);
 }
 
 /// Splits a plain relative path into its folder and file name.

@@ -5,7 +5,13 @@
 //! (`intrepidos/intrepidos.carta`) or a folder (`intrepidos/sheets`) that
 //! replaces its predecessor whole — a reader sees the old sheets or the new
 //! ones, never a mix. Units are swapped one after the other with renames on
-//! the same file system, after everything has been written and synced.
+//! the same file system, after everything has been written.
+//!
+//! A unit is not synced to disk before its swap: like the caches, a build's
+//! output is derived from the sources, and made again by the next build
+//! should a crash of the system lose it (what a reader may then find, the
+//! bundle's checksums and the faces cache's reject). carta syncs the files
+//! it cannot make again: a player's saved deck and collection.
 //!
 //! A build that fails, panics or is killed leaves its stage behind at
 //! worst; the next build removes stages (and half-swapped leftovers) whose
@@ -127,17 +133,12 @@ impl Stage {
     ///
     /// # Errors
     /// When the file cannot be created.
-    pub fn create(&mut self, path: &Path) -> Result<BufWriter<Staged>, EmitError> {
+    pub fn create(&mut self, path: &Path) -> Result<BufWriter<File>, EmitError> {
         if !self.units.iter().any(|u| path.starts_with(u)) {
             self.units.insert(path.to_path_buf());
         }
         let (dir, name) = write::split(path);
-        let file = self.staged(dir)?.create_file(name)?;
-        Ok(BufWriter::new(Staged {
-            file,
-            written: 0,
-            started: 0,
-        }))
+        Ok(BufWriter::new(self.staged(dir)?.create_file(name)?))
     }
 
     /// The file at `path` (relative to the output folder) as the last
@@ -165,7 +166,7 @@ impl Stage {
     /// goes, or on its way, is refused before any unit is moved.
     ///
     /// # Errors
-    /// When a unit is refused, or cannot be synced or renamed; units
+    /// When a unit is refused, or cannot be renamed; units
     /// swapped before it stay swapped, the others keep their old contents.
     pub fn commit(mut self) -> Result<Vec<PathBuf>, EmitError> {
         let units = std::mem::take(&mut self.units);
@@ -184,7 +185,6 @@ impl Stage {
             // The stage is this run's: its folders were all made above.
             let staged = stage.sub(dir)?;
             let target = out.sub(dir)?;
-            staged.sync(name)?;
             swap(&staged, &target, name)?;
         }
         self.committed = true;
@@ -204,37 +204,6 @@ impl Drop for Stage {
                 let _ = std::fs::remove_dir(&self.out);
             }
         }
-    }
-}
-
-/// A file being written into the stage. Every [`WRITEBACK_STEP`] bytes
-/// it asks the kernel to start writing what was just written to disk, so
-/// that the commit's sync, which must wait for all of it before the swap,
-/// finds most of a large file (the sheets: 55 MB at 20,000 cards) written
-/// already, while the build went on.
-#[derive(Debug)]
-pub struct Staged {
-    file: File,
-    written: u64,
-    started: u64,
-}
-
-/// How much of a staged file is written before its writeback is started.
-const WRITEBACK_STEP: u64 = 4 << 20;
-
-impl Write for Staged {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.file.write(buf)?;
-        self.written += n as u64;
-        if self.written - self.started >= WRITEBACK_STEP {
-            write::start_writeback(&self.file, self.started, self.written - self.started);
-            self.started = self.written;
-        }
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.file.flush()
     }
 }
 
@@ -347,22 +316,20 @@ mod tests {
     }
 
     #[test]
-    fn a_streamed_file_is_staged_whole_its_writeback_started_as_it_grew() {
+    fn a_streamed_file_is_staged_whole() {
         let out = tempfile::tempdir().unwrap();
         let mut stage = Stage::new(out.path(), out.path());
-        let len = 2 * WRITEBACK_STEP + 12_345;
-        let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let bytes: Vec<u8> = (0..9_012_345_u32).map(|i| (i % 251) as u8).collect();
         let mut file = stage.create(Path::new("g/big.html")).unwrap();
         // Odd pieces, some smaller and some larger than the buffer.
         for piece in bytes.chunks(65_521).flat_map(|c| c.chunks(40_000)) {
             file.write_all(piece).unwrap();
         }
-        file.flush().unwrap();
-        let staged = file.get_ref();
-        assert_eq!(staged.written, len);
-        // Never more than a step written whose writeback was not started.
-        assert!(staged.started >= WRITEBACK_STEP && len - staged.started < WRITEBACK_STEP);
         drop(file);
+        assert!(
+            !out.path().join("g/big.html").exists(),
+            "staged, not in place"
+        );
         stage.commit().unwrap();
         assert_eq!(fs::read(out.path().join("g/big.html")).unwrap(), bytes);
     }
