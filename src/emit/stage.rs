@@ -11,7 +11,8 @@
 //! output is derived from the sources, and made again by the next build
 //! should a crash of the system lose it (what a reader may then find, the
 //! bundle's checksums and the faces cache's reject). carta syncs the files
-//! it cannot make again: a player's saved deck and collection.
+//! it cannot make again: a player's saved deck and collection, a
+//! translation file, what `init` and `convert` create.
 //!
 //! A build that fails, panics or is killed leaves its stage behind at
 //! worst; the next build removes stages (and half-swapped leftovers) whose
