@@ -208,10 +208,13 @@ impl CheckCache {
     /// there without following it; a record that cannot be written only
     /// makes the next check a full one).
     pub fn put_record<T: Serialize>(&self, extra: u64, record: &T) {
-        let like = self.parent.file_len(&self.record);
-        if let Some(bytes) = frame(*RECORD_MAGIC, [self.key, extra], record, like) {
-            let _ = self.parent.replace(&self.record, &bytes);
-        }
+        put_framed(
+            &self.parent,
+            &self.record,
+            *RECORD_MAGIC,
+            [self.key, extra],
+            record,
+        );
     }
 
     /// Forgets the game's record and pool (a link there is removed itself).
@@ -249,7 +252,7 @@ impl CheckCache {
     /// order (atomically, replacing whatever is there without following
     /// it; a pool that cannot be written only makes the next check slower).
     pub fn put_pool<'a>(&self, extra: u64, files: impl IntoIterator<Item = (&'a str, &'a [u8])>) {
-        let mut bytes = Vec::new();
+        let mut bytes = buffer_for(&self.parent, &self.pool);
         bytes.extend(POOL_MAGIC);
         bytes.extend(self.key.to_le_bytes());
         bytes.extend(extra.to_le_bytes());
@@ -460,22 +463,37 @@ fn checksum(payload: &[u8]) -> u64 {
     u64::from(crc32fast::hash(payload))
 }
 
-/// `value` framed as a record is: magic, the two key words, the checksum
-/// of its `MessagePack` payload, the payload; `like` is the length of the
-/// frame it replaces, if any, which the buffer starts at.
+/// An empty buffer for the bytes that will replace file `name` of
+/// `folder`, of about the size they end at: that of the file, as a file
+/// written after each check changes little. Not grown by doubling (a
+/// record is 280 KB at 20,000 cards, written after each rename; each new
+/// page of a buffer is a page fault, each doubling a copy).
+fn buffer_for(folder: &Folder, name: &str) -> Vec<u8> {
+    let like = folder.file_len(name).and_then(|n| usize::try_from(n).ok());
+    let like = like.unwrap_or(0);
+    Vec::with_capacity((like + like / 16).max(64 << 10))
+}
+
+/// `value` framed into file `name` of `folder`, replacing it ([`frame`];
+/// one that cannot be written is only missed by the next check).
+fn put_framed<T: Serialize>(folder: &Folder, name: &str, magic: [u8; 8], key: [u64; 2], value: &T) {
+    if let Some(bytes) = frame(buffer_for(folder, name), magic, key, value) {
+        let _ = folder.replace(name, &bytes);
+    }
+}
+
+/// `value` framed as a record is, in `bytes` (a buffer from
+/// [`buffer_for`]; emptied first): magic, the two key words, the checksum
+/// of its `MessagePack` payload, the payload.
 fn frame<T: Serialize>(
+    mut bytes: Vec<u8>,
     magic: [u8; 8],
     key: [u64; 2],
     value: &T,
-    like: Option<u64>,
 ) -> Option<Vec<u8>> {
     // The payload is written after the header, whose checksum is filled
-    // in last: one buffer, not the payload copied into a second, and of
-    // about the size it ends at, not doubled as it grows (a record is
-    // 280 KB at 20,000 cards, written after each rename; each new page of
-    // a buffer is a page fault).
-    let like = like.and_then(|n| usize::try_from(n).ok()).unwrap_or(0);
-    let mut bytes = Vec::with_capacity((like + like / 16).max(64 << 10));
+    // in last: one buffer, not the payload copied into a second.
+    bytes.clear();
     bytes.extend(&magic);
     for word in [key[0], key[1], 0] {
         bytes.extend(word.to_le_bytes());
@@ -544,12 +562,8 @@ pub fn get_ledger<T: DeserializeOwned>(root: &Path, key: u64) -> Option<T> {
 /// only makes the next check take the longer way).
 pub fn put_ledger<T: Serialize>(root: &Path, key: u64, ledger: &T) {
     let cache = Folder::workspace(root).and_then(|r| r.sub(Path::new("build").join(".cache")));
-    let Ok(cache) = cache else {
-        return;
-    };
-    let like = cache.file_len(LEDGER);
-    if let Some(bytes) = frame(*LEDGER_MAGIC, [version_key(), key], ledger, like) {
-        let _ = cache.replace(LEDGER, &bytes);
+    if let Ok(cache) = cache {
+        put_framed(&cache, LEDGER, *LEDGER_MAGIC, [version_key(), key], ledger);
     }
 }
 
@@ -587,14 +601,14 @@ mod tests {
     #[test]
     fn a_frame_is_the_same_whatever_size_its_buffer_started_at() {
         let cards: Vec<Card> = (0..8000).map(|i| card(&format!("c{i}"))).collect();
-        let framed = frame(*RECORD_MAGIC, [1, 2], &cards, None).unwrap();
+        let framed = frame(Vec::new(), *RECORD_MAGIC, [1, 2], &cards).unwrap();
         assert!(
             framed.len() > 64 << 10,
             "larger than the buffer's least size"
         );
         for like in [1, 100, framed.len(), 10 * framed.len()] {
-            let like = Some(like as u64);
-            assert_eq!(frame(*RECORD_MAGIC, [1, 2], &cards, like).unwrap(), framed);
+            let bytes = Vec::with_capacity(like);
+            assert_eq!(frame(bytes, *RECORD_MAGIC, [1, 2], &cards).unwrap(), framed);
         }
         assert_eq!(&framed[32..], rmp_serde::to_vec(&cards).unwrap());
         let back: Vec<Card> = unframe(&framed, *RECORD_MAGIC, [1, 2]).unwrap();
