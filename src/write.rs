@@ -207,7 +207,7 @@ impl Folder {
     /// # Errors
     /// When it cannot be looked at.
     pub fn kind(&self, name: &str) -> Result<Option<Kind>, WriteError> {
-        match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+        match self.lstat(name) {
             Ok(stat) => Ok(Some(Kind::of(FileType::from_raw_mode(stat.st_mode)))),
             Err(Errno::NOENT) => Ok(None),
             Err(e) => Err(io_error(&self.shown(name), e)),
@@ -217,9 +217,14 @@ impl Folder {
     /// The length of the regular file `name` (one component, a link not
     /// followed), if one is there.
     pub fn file_len(&self, name: &str) -> Option<u64> {
-        let stat = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
-        (FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile)
+        let stat = self.lstat(name).ok()?;
+        (Kind::of(FileType::from_raw_mode(stat.st_mode)) == Kind::File)
             .then(|| u64::try_from(stat.st_size).ok())?
+    }
+
+    /// What entry `name` is, a link not followed.
+    fn lstat<P: rustix::path::Arg>(&self, name: P) -> Result<rustix::fs::Stat, Errno> {
+        rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW)
     }
 
     /// The folder `rel` below this one, created (with the folders on the
@@ -285,7 +290,7 @@ impl Folder {
 
     /// Why `name` cannot be what carta writes (`wanted`), if it cannot.
     fn refusal(&self, name: &OsStr, wanted: &'static str) -> Option<WriteError> {
-        let stat = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        let stat = self.lstat(name).ok()?;
         let path = self.path.join(name);
         match Kind::of(FileType::from_raw_mode(stat.st_mode)) {
             Kind::Link => Some(WriteError::Link { path }),
