@@ -426,6 +426,19 @@ impl Folder {
         self.write_temp(name, bytes, false, |tmp| self.swap_in(tmp, name))
     }
 
+    /// As [`Folder::replace`], for a file written a piece at a time by
+    /// `fill` (put in place only when `fill` succeeds).
+    ///
+    /// # Errors
+    /// As [`Folder::replace`]; an error of `fill` as [`WriteError::Io`].
+    pub fn replace_with(
+        &self,
+        name: &str,
+        fill: impl FnOnce(&mut File) -> io::Result<()>,
+    ) -> Result<(), WriteError> {
+        self.write_temp_with(name, fill, |tmp| self.swap_in(tmp, name))
+    }
+
     /// As [`Folder::write_atomic`], but never replaces an existing file:
     /// an I/O error of kind `AlreadyExists` when one is there.
     ///

@@ -1,9 +1,9 @@
 //! The writer: manifest, cards and decks → bundle bytes.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::io::Write;
-use std::ops::Range;
 
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
@@ -120,6 +120,7 @@ pub fn encode_translated(
         decks,
         source_hash,
     )
+    .map(Encoded::into_bytes)
 }
 
 impl PackedRecord<'_> {
@@ -166,17 +167,11 @@ impl PackedRecord<'_> {
 pub(crate) type BlockKey = [u64; 2];
 
 /// The deflated blocks of an earlier bundle of the game, by the hash of
-/// their raw bytes: a rebuild copies a block whose bytes did not change
-/// instead of deflating it again. Deflate gives the same bytes for the
-/// same input, so the bundle is the same either way.
-#[derive(Debug, Default)]
-pub(crate) struct Deflated {
-    /// What earlier blocks deflated to.
-    pub(crate) known: HashMap<BlockKey, Vec<u8>>,
-    /// This bundle's blocks, filled by the encoder: each one's key and
-    /// where its deflated bytes lie in the bundle.
-    pub(crate) made: Vec<(BlockKey, Range<usize>)>,
-}
+/// their raw bytes (borrowed from the cache file that holds them): a
+/// rebuild copies a block whose bytes did not change instead of deflating
+/// it again. Deflate gives the same bytes for the same input, so the
+/// bundle is the same either way.
+pub(crate) type Known<'k> = HashMap<BlockKey, &'k [u8]>;
 
 /// The key of a raw block: foldhash with two fixed seeds (fast on the
 /// blocks' 32 KiB, and the same in every run of one build of carta).
@@ -188,16 +183,17 @@ fn block_key(raw: &[u8]) -> BlockKey {
     keys
 }
 
-/// [`encode_translated`] over cards whose fields are packed; with
-/// `deflated`, blocks are taken from (and recorded into) it.
-pub(crate) fn encode_records(
+/// [`encode_translated`] over cards whose fields are packed, in pieces
+/// ([`Encoded`]); with `known`, blocks an earlier bundle deflated are
+/// taken from it.
+pub(crate) fn encode_records<'k>(
     manifest: &Manifest,
     written: Option<&Value>,
-    (texts, deflated): (&GameTexts, Option<&mut Deflated>),
+    (texts, known): (&GameTexts, Option<&Known<'k>>),
     cards: &[PackedRecord<'_>],
-    decks: &[DeckRecord],
+    decks: &[impl Serialize],
     source_hash: SourceHash,
-) -> Result<Vec<u8>, EncodeError> {
+) -> Result<Encoded<'k>, EncodeError> {
     let mut sorted: Vec<&PackedRecord<'_>> = cards.iter().collect();
     sorted.sort_unstable_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
     for pair in sorted.windows(2) {
@@ -206,28 +202,33 @@ pub(crate) fn encode_records(
         }
     }
     let game = msgpack(&game_section(manifest, written, texts), "the manifest")?;
-    let deck_bytes = msgpack(decks, "the decks")?;
-    let known = deflated.as_ref().map(|d| &d.known);
-    let (index, records, blocks) = cards_and_index(&sorted, known)?;
-
-    // The sections follow each other in the payload, in this order.
-    let parts = [&game, &deck_bytes, &index, &records];
-    let mut offset = 0usize;
+    let decks_bytes = msgpack(decks, "the decks")?;
+    let (index, blocks) = cards_and_index(&sorted, known)?;
+    let table = block_table(&blocks)?;
+    let mut encoded = Encoded {
+        header: [0; HEADER_LEN],
+        parts: [game, decks_bytes, index, table],
+        blocks,
+    };
+    // The sections follow each other in the payload, in this order; the
+    // cards section is the block table, then each block.
     let mut crc = crc32fast::Hasher::new();
-    let mut place = |bytes: &[u8]| -> Result<Section, EncodeError> {
+    encoded.each_piece(|piece| crc.update(piece));
+    let [game, decks_bytes, index, _] = &encoded.parts;
+    let mut offset = 0usize;
+    let mut place = |len: usize| -> Result<Section, EncodeError> {
         let section = Section {
             offset: u32_len(offset)?,
-            len: u32_len(bytes.len())?,
+            len: u32_len(len)?,
         };
-        offset += bytes.len();
-        crc.update(bytes);
+        offset += len;
         Ok(section)
     };
     let sections = Sections {
-        game: place(parts[0])?,
-        decks: place(parts[1])?,
-        index: place(parts[2])?,
-        cards: place(parts[3])?,
+        game: place(game.len())?,
+        decks: place(decks_bytes.len())?,
+        index: place(index.len())?,
+        cards: place(encoded.payload_len() - game.len() - decks_bytes.len() - index.len())?,
     };
     let header = Header {
         format_version: FORMAT_VERSION,
@@ -240,33 +241,80 @@ pub(crate) fn encode_records(
         payload_crc32: crc.finalize(),
         sections,
     };
-    // Written once, straight from the sections: no second copy of the
-    // payload.
-    let mut out = Vec::with_capacity(HEADER_LEN + offset);
-    out.extend_from_slice(&header.to_bytes());
-    for part in parts {
-        out.extend_from_slice(part);
-    }
-    if let Some(d) = deflated {
-        let at = HEADER_LEN + sections.cards.offset as usize;
-        d.made = blocks
-            .into_iter()
-            .map(|(key, range)| (key, at + range.start..at + range.end))
-            .collect();
-    }
-    Ok(out)
+    encoded.header = header.to_bytes();
+    Ok(encoded)
 }
 
-/// Each block's key and where it lies in the cards section.
-type Placed = Vec<(BlockKey, Range<usize>)>;
+/// A bundle encoded, in the pieces it is written from: its header, its
+/// sections, and the cards section's deflated blocks, each apart (a block
+/// an earlier bundle deflated is borrowed from where that one is held).
+/// Written out with [`Encoded::write_to`] without being joined: a bundle
+/// is never held twice.
+#[derive(Debug)]
+pub(crate) struct Encoded<'k> {
+    header: [u8; HEADER_LEN],
+    /// The game, decks and index sections, and the cards section's block
+    /// table.
+    parts: [Vec<u8>; 4],
+    /// Each deflated block, its key and the length it inflates to, in order.
+    blocks: Vec<(Cow<'k, [u8]>, BlockKey, usize)>,
+}
 
-/// The index and the cards section: the records in id order, grouped into
-/// blocks of about [`BLOCK_TARGET`] bytes, each block compressed with zlib
-/// (or taken from `known`); and where each block lies in the section.
-fn cards_and_index(
+impl Encoded<'_> {
+    /// Calls `f` with each piece of the payload, in order.
+    fn each_piece(&self, mut f: impl FnMut(&[u8])) {
+        for part in &self.parts {
+            f(part);
+        }
+        for (block, ..) in &self.blocks {
+            f(block);
+        }
+    }
+
+    /// The payload's length (the bundle's, but its header).
+    fn payload_len(&self) -> usize {
+        let mut len = 0;
+        self.each_piece(|piece| len += piece.len());
+        len
+    }
+
+    /// Writes the bundle to `out`.
+    ///
+    /// # Errors
+    /// When `out` fails.
+    pub(crate) fn write_to(&self, out: &mut impl Write) -> std::io::Result<()> {
+        out.write_all(&self.header)?;
+        let mut done = Ok(());
+        self.each_piece(|piece| {
+            if done.is_ok() {
+                done = out.write_all(piece);
+            }
+        });
+        done
+    }
+
+    /// The bundle's bytes, joined.
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN + self.payload_len());
+        self.write_to(&mut out)
+            .expect("writing to a Vec cannot fail");
+        out
+    }
+
+    /// Each block's key and deflated bytes, in order (what a block cache
+    /// keeps).
+    pub(crate) fn blocks(&self) -> impl Iterator<Item = (BlockKey, &[u8])> {
+        self.blocks.iter().map(|(block, key, _)| (*key, &block[..]))
+    }
+}
+
+/// The index and the cards section's blocks: the records in id order,
+/// grouped into blocks of about [`BLOCK_TARGET`] bytes, each block
+/// compressed with zlib (or taken from `known`).
+fn cards_and_index<'k>(
     sorted: &[&PackedRecord<'_>],
-    known: Option<&HashMap<BlockKey, Vec<u8>>>,
-) -> Result<(Vec<u8>, Vec<u8>, Placed), EncodeError> {
+    known: Option<&Known<'k>>,
+) -> Result<(Vec<u8>, Stored<'k>), EncodeError> {
     let ids_len: usize = sorted.iter().map(|c| c.id.len()).sum();
     let mut index = Vec::with_capacity(4 + INDEX_ENTRY_LEN * sorted.len() + ids_len);
     index.extend_from_slice(&u32_len(sorted.len())?.to_le_bytes());
@@ -313,22 +361,24 @@ fn cards_and_index(
     for card in sorted {
         index.extend_from_slice(card.id.as_bytes());
     }
-    let (cards, placed) = cards_section(&blocks.stored)?;
-    Ok((index, cards, placed))
+    Ok((index, blocks.stored))
 }
+
+/// Each deflated block, its key and the length it inflates to, in order.
+type Stored<'k> = Vec<(Cow<'k, [u8]>, BlockKey, usize)>;
 
 /// The blocks of the cards section as they close, deflated a few at a
 /// time on every core: only a handful is held uncompressed at once.
-struct Blocks<'k> {
+struct Blocks<'a, 'k> {
     /// Blocks an earlier bundle deflated, by key.
-    known: Option<&'k HashMap<BlockKey, Vec<u8>>>,
+    known: Option<&'a Known<'k>>,
     /// Closed blocks not deflated yet.
     raw: Vec<Vec<u8>>,
-    /// Each deflated block, its key and the length it inflates to, in order.
-    stored: Vec<(Vec<u8>, BlockKey, usize)>,
+    /// The blocks deflated (or known) so far.
+    stored: Stored<'k>,
 }
 
-impl Blocks<'_> {
+impl Blocks<'_, '_> {
     /// How many raw blocks wait before they are deflated together.
     const BATCH: usize = 8;
 
@@ -341,14 +391,14 @@ impl Blocks<'_> {
 
     fn flush(&mut self) {
         let known = self.known;
-        let done: Vec<(Vec<u8>, BlockKey, usize)> = self
+        let done: Stored<'_> = self
             .raw
             .par_drain(..)
             .map(|b| {
                 let key = block_key(&b);
                 let packed = known
                     .and_then(|k| k.get(&key))
-                    .map_or_else(|| deflate(&b), Clone::clone);
+                    .map_or_else(|| Cow::Owned(deflate(&b)), |&known| Cow::Borrowed(known));
                 (packed, key, b.len())
             })
             .collect();
@@ -361,26 +411,20 @@ impl Blocks<'_> {
     }
 }
 
-/// The cards section: the block table, then each deflated block; and
-/// where each block lies in it.
-fn cards_section(stored: &[(Vec<u8>, BlockKey, usize)]) -> Result<(Vec<u8>, Placed), EncodeError> {
-    let mut cards = Vec::with_capacity(
-        4 + BLOCK_ENTRY_LEN * stored.len() + stored.iter().map(|(p, ..)| p.len()).sum::<usize>(),
-    );
-    cards.extend_from_slice(&u32_len(stored.len())?.to_le_bytes());
+/// The start of the cards section: the count of blocks, then each
+/// block's offset in the section, deflated length and raw length (the
+/// blocks follow it).
+fn block_table(stored: &Stored<'_>) -> Result<Vec<u8>, EncodeError> {
+    let mut table = Vec::with_capacity(4 + BLOCK_ENTRY_LEN * stored.len());
+    table.extend_from_slice(&u32_len(stored.len())?.to_le_bytes());
     let mut offset = 4 + BLOCK_ENTRY_LEN * stored.len();
-    let mut placed = Vec::with_capacity(stored.len());
-    for (packed, key, raw_len) in stored {
+    for (packed, _, raw_len) in stored {
         for n in [offset, packed.len(), *raw_len] {
-            cards.extend_from_slice(&u32_len(n)?.to_le_bytes());
+            table.extend_from_slice(&u32_len(n)?.to_le_bytes());
         }
-        placed.push((*key, offset..offset + packed.len()));
         offset += packed.len();
     }
-    for (packed, ..) in stored {
-        cards.extend_from_slice(packed);
-    }
-    Ok((cards, placed))
+    Ok(table)
 }
 
 /// A zlib stream (RFC 1950) of `raw`, at the default level.
@@ -447,6 +491,8 @@ mod tests {
         assert!(depth_exceeds(&json!({"a": {"b": {}}}), 2));
     }
 
+    const NO_DECKS: &[DeckRecord] = &[];
+
     #[test]
     fn blocks_known_from_an_earlier_bundle_are_copied_not_deflated_again() {
         let manifest: Manifest = toml::from_str(
@@ -478,28 +524,44 @@ mod tests {
             .collect();
         let texts = GameTexts::default();
         let hash = SourceHash::of([("cards/g/game.toml", "")]);
-        let encode = |d: Option<&mut Deflated>| {
-            encode_records(&manifest, None, (&texts, d), &records, &[], hash).unwrap()
+        let encode = |known: Option<&Known<'_>>| {
+            encode_records(&manifest, None, (&texts, known), &records, NO_DECKS, hash)
+                .unwrap()
+                .into_bytes()
         };
-        let mut first = Deflated::default();
-        let plain = encode(Some(&mut first));
-        assert!(first.made.len() > 1, "several blocks");
+        let plain = encode(None);
+        let first =
+            encode_records(&manifest, None, (&texts, None), &records, NO_DECKS, hash).unwrap();
+        let blocks: Vec<(BlockKey, Vec<u8>)> =
+            first.blocks().map(|(k, b)| (k, b.to_vec())).collect();
+        assert!(blocks.len() > 1, "several blocks");
         // The same blocks known: the same bytes.
-        let mut again = Deflated {
-            known: first
-                .made
-                .iter()
-                .map(|(k, r)| (*k, plain[r.clone()].to_vec()))
-                .collect(),
-            made: Vec::new(),
-        };
-        assert_eq!(encode(Some(&mut again)), plain);
-        // What is known is what is written: a block is copied as it is.
-        let (key, range) = first.made[1].clone();
-        again.known.insert(key, vec![0xAB; 7]);
-        let copied = encode(Some(&mut again));
-        let (_, at) = again.made[1].clone();
-        assert_eq!(&copied[at], &[0xAB; 7][..]);
-        assert_ne!(range.len(), 7);
+        let mut known: Known<'_> = blocks.iter().map(|(k, b)| (*k, &b[..])).collect();
+        assert_eq!(encode(Some(&known)), plain);
+        // What is known is what is written: a block is copied as it is,
+        // and the bundle's sections and checksum follow its length.
+        let odd = [0xAB; 7];
+        known.insert(blocks[1].0, &odd);
+        let copied = encode_records(
+            &manifest,
+            None,
+            (&texts, Some(&known)),
+            &records,
+            NO_DECKS,
+            hash,
+        )
+        .unwrap();
+        assert_eq!(copied.blocks().nth(1).unwrap().1, &odd[..]);
+        assert_ne!(blocks[1].1.len(), 7);
+        let bytes = copied.into_bytes();
+        assert_eq!(bytes.len(), plain.len() - blocks[1].1.len() + 7);
+        // Its checksum and block table add up: the reader gets as far as
+        // that block's claim.
+        let err = crate::bundle::Bundle::from_bytes(bytes).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("block 1 claims to inflate 7 bytes"),
+            "{err}"
+        );
     }
 }

@@ -974,7 +974,7 @@ fn a_rebuild_reuses_the_blocks_of_the_last_bundle_and_writes_the_same_bytes() {
     ws.run(["build"]).succeeds();
     let blocks = ws.path().join("build/.cache/intrepidos.blocks");
     let first = fs::read(&blocks).unwrap();
-    assert!(first.starts_with(b"carta-b1"));
+    assert!(first.starts_with(b"carta-b2"));
     let file = "cards/intrepidos/itens/pocoes.toml";
     ws.write(
         file,
@@ -1002,7 +1002,7 @@ fn a_rebuild_reuses_the_blocks_of_the_last_bundle_and_writes_the_same_bytes() {
     ws.run(["build"]).succeeds();
     let rebuilt = fs::read(bundle_of(ws.path(), "intrepidos")).unwrap();
     assert_eq!(rebuilt, fresh(&ws), "a rebuild with a damaged blocks cache");
-    fs::write(&blocks, b"carta-b1").unwrap();
+    fs::write(&blocks, b"carta-b2").unwrap();
     ws.run(["build"]).succeeds();
     let rebuilt = fs::read(bundle_of(ws.path(), "intrepidos")).unwrap();
     assert_eq!(
