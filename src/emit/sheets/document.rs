@@ -261,7 +261,7 @@ impl<'a> Document<'_, 'a> {
         &self,
         renderer: &Renderer<'_>,
         (prints, art): (&[Print<'a>], &[&BTreeMap<String, String>]),
-        (batch, numbers): (&[Sheet], &[SheetEntry]),
+        (batch, numbers): (&[Sheet], &[SheetEntry<'_>]),
         to: &SheetOut<'_>,
         (out, failures): (&mut dyn Write, &mut Failures<'a>),
     ) -> io::Result<()> {
@@ -288,7 +288,7 @@ impl<'a> Document<'_, 'a> {
         renderer: &Renderer<'_>,
         (prints, art): (&[Print<'a>], &[&BTreeMap<String, String>]),
         (cache, keys): (&mut FaceCache, &[reuse::Key]),
-        (batch, numbers): (&[Sheet], &[SheetEntry]),
+        (batch, numbers): (&[Sheet], &[SheetEntry<'_>]),
         to: &SheetOut<'_>,
         (out, failures): (&mut dyn Write, &mut Failures<'a>),
     ) -> io::Result<()> {
@@ -348,12 +348,10 @@ impl<'a> Document<'_, 'a> {
 
     /// The cover: what is printed, how, and the table of sheets.
     fn cover(&self, sheets: &[Sheet], flip: Option<Flip>, ph: f64) -> Cover<'_> {
+        fn kind_name<'k>(m: &'k crate::config::Manifest, k: &'k str) -> &'k str {
+            m.kinds.get(k).map_or(k, |kind| kind.name.as_str())
+        }
         let m = &self.game.manifest.manifest;
-        let kind_name = |k: &str| {
-            m.kinds
-                .get(k)
-                .map_or(k.to_owned(), |kind| kind.name.clone())
-        };
         let mut counts: Vec<(String, usize, u32)> = Vec::new();
         for kind in m.kinds.keys() {
             let ps: Vec<&Print<'_>> = self
@@ -362,7 +360,11 @@ impl<'a> Document<'_, 'a> {
                 .filter(|p| p.card.kind == *kind)
                 .collect();
             if !ps.is_empty() {
-                counts.push((kind_name(kind), ps.len(), ps.iter().map(|p| p.count).sum()));
+                counts.push((
+                    kind_name(m, kind).to_owned(),
+                    ps.len(),
+                    ps.iter().map(|p| p.count).sum(),
+                ));
             }
         }
         let game = self.game;
@@ -386,17 +388,17 @@ impl<'a> Document<'_, 'a> {
         let first_page = cover.pages(ph) + 1;
         for (i, sheet) in sheets.iter().enumerate() {
             let faces_page = first_page + i * per_sheet;
-            let mut kinds: Vec<String> = Vec::new();
-            let mut names: Vec<(String, u32)> = Vec::new();
+            let mut kinds: Vec<&str> = Vec::new();
+            let mut names: Vec<(&str, u32)> = Vec::new();
             for &(p, _) in &sheet.slots {
                 let card = self.prints[p].card;
-                let k = kind_name(&card.kind);
+                let k = kind_name(m, &card.kind);
                 if !kinds.contains(&k) {
                     kinds.push(k);
                 }
                 match names.last_mut() {
                     Some((n, c)) if *n == card.name => *c += 1,
-                    _ => names.push((card.name.clone(), 1)),
+                    _ => names.push((&card.name, 1)),
                 }
             }
             cover.sheets[i] = SheetEntry {
