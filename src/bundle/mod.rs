@@ -66,5 +66,7 @@ pub(crate) use record::{PackedRecord, packed_map};
 pub use summary::summary;
 pub use texts::{GameTexts, ManifestTexts, Markup, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};
+#[cfg(test)]
+pub(crate) use write::Sample;
 pub(crate) use write::{BlockKey, Encoded, Known, encode_records};
 pub use write::{EncodeError, encode, encode_translated};

@@ -477,6 +477,76 @@ fn carta_version() -> String {
     v[..end].to_owned()
 }
 
+/// A game of one kind and its cards, each with a text field, for the
+/// tests of the encoder and the block cache.
+#[cfg(test)]
+pub(crate) struct Sample {
+    manifest: Manifest,
+    ids: Vec<String>,
+    fields: Vec<PackedFields>,
+}
+
+#[cfg(test)]
+impl Sample {
+    /// `n` cards: a few blocks' worth from about 1,000.
+    pub(crate) fn new(n: usize) -> Self {
+        let manifest = toml::from_str(
+            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.unit]\nname = \"Unit\"\n",
+        )
+        .expect("a manifest");
+        let ids = (0..n).map(|i| format!("card-{i:05}")).collect();
+        let fields = (0..n)
+            .map(|i| {
+                let text = format!("text of card {i}, long enough to fill blocks");
+                let mut m = serde_json::Map::new();
+                m.insert("text".into(), Value::from(text));
+                PackedFields::pack(&m)
+            })
+            .collect();
+        Sample {
+            manifest,
+            ids,
+            fields,
+        }
+    }
+
+    /// The cards' records.
+    pub(crate) fn records(&self) -> Vec<PackedRecord<'_>> {
+        self.ids
+            .iter()
+            .zip(&self.fields)
+            .map(|(id, fields)| PackedRecord {
+                id,
+                kind: "unit",
+                name: id,
+                copies: None,
+                fields,
+                i18n: None,
+            })
+            .collect()
+    }
+
+    /// The bundle of `records`, with `known` blocks.
+    pub(crate) fn encode<'k>(
+        &self,
+        records: &[PackedRecord<'_>],
+        known: Option<&Known<'k>>,
+    ) -> Encoded<'k> {
+        let hash = SourceHash::of([("cards/g/game.toml", "")]);
+        let texts = GameTexts::default();
+        let no_decks: &[DeckRecord] = &[];
+        encode_records(
+            &self.manifest,
+            None,
+            (&texts, known),
+            records,
+            no_decks,
+            hash,
+        )
+        .expect("encodes")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,47 +561,13 @@ mod tests {
         assert!(depth_exceeds(&json!({"a": {"b": {}}}), 2));
     }
 
-    const NO_DECKS: &[DeckRecord] = &[];
-
     #[test]
     fn blocks_known_from_an_earlier_bundle_are_copied_not_deflated_again() {
-        let manifest: Manifest = toml::from_str(
-            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.unit]\nname = \"Unit\"\n",
-        )
-        .unwrap();
-        let ids: Vec<String> = (0..2000).map(|i| format!("card-{i:05}")).collect();
-        let fields: Vec<PackedFields> = (0..2000)
-            .map(|i| {
-                let mut m = serde_json::Map::new();
-                m.insert(
-                    "text".into(),
-                    json!(format!("text of card {i}, long enough to fill blocks")),
-                );
-                PackedFields::pack(&m)
-            })
-            .collect();
-        let records: Vec<PackedRecord<'_>> = ids
-            .iter()
-            .zip(&fields)
-            .map(|(id, fields)| PackedRecord {
-                id,
-                kind: "unit",
-                name: id,
-                copies: None,
-                fields,
-                i18n: None,
-            })
-            .collect();
-        let texts = GameTexts::default();
-        let hash = SourceHash::of([("cards/g/game.toml", "")]);
-        let encode = |known: Option<&Known<'_>>| {
-            encode_records(&manifest, None, (&texts, known), &records, NO_DECKS, hash)
-                .unwrap()
-                .into_bytes()
-        };
+        let sample = Sample::new(2000);
+        let records = sample.records();
+        let encode = |known: Option<&Known<'_>>| sample.encode(&records, known).into_bytes();
         let plain = encode(None);
-        let first =
-            encode_records(&manifest, None, (&texts, None), &records, NO_DECKS, hash).unwrap();
+        let first = sample.encode(&records, None);
         let blocks: Vec<(BlockKey, Vec<u8>)> =
             first.blocks().map(|(k, b)| (k, b.to_vec())).collect();
         assert!(blocks.len() > 1, "several blocks");
@@ -542,15 +578,7 @@ mod tests {
         // and the bundle's sections and checksum follow its length.
         let odd = [0xAB; 7];
         known.insert(blocks[1].0, &odd);
-        let copied = encode_records(
-            &manifest,
-            None,
-            (&texts, Some(&known)),
-            &records,
-            NO_DECKS,
-            hash,
-        )
-        .unwrap();
+        let copied = sample.encode(&records, Some(&known));
         assert_eq!(copied.blocks().nth(1).unwrap().1, &odd[..]);
         assert_ne!(blocks[1].1.len(), 7);
         let bytes = copied.into_bytes();

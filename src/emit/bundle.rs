@@ -54,14 +54,7 @@ impl Emitter for BundleEmitter {
         let known = held.as_deref().and_then(BlockCache::known);
         if let Some(encoded) = encode_reusing(game, &decks, ws, known.as_ref(), diags)? {
             let path = bundle_path(Path::new(""), game.id());
-            let mut file = stage.create(&path)?;
-            encoded
-                .write_to(&mut file)
-                .and_then(|()| file.flush())
-                .map_err(|source| EmitError::Write {
-                    path: path.clone(),
-                    source,
-                })?;
+            stage.write_with(&path, |file| encoded.write_to(file))?;
             if let Some(cache) = cache {
                 cache.write(&encoded);
             }
@@ -540,44 +533,8 @@ mod tests {
     #[test]
     fn a_block_cache_written_a_piece_at_a_time_reads_back_whole() {
         let dir = tempfile::tempdir().unwrap();
-        let manifest: crate::config::Manifest = toml::from_str(
-            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.unit]\nname = \"Unit\"\n",
-        )
-        .unwrap();
-        let ids: Vec<String> = (0..3000).map(|i| format!("card-{i:05}")).collect();
-        let fields: Vec<PackedFields> = (0..3000)
-            .map(|i| {
-                let mut m = serde_json::Map::new();
-                m.insert(
-                    "text".into(),
-                    Value::from(format!("card {i} of a few blocks")),
-                );
-                PackedFields::pack(&m)
-            })
-            .collect();
-        let records: Vec<PackedRecord<'_>> = ids
-            .iter()
-            .zip(&fields)
-            .map(|(id, fields)| PackedRecord {
-                id,
-                kind: "unit",
-                name: id,
-                copies: None,
-                fields,
-                i18n: None,
-            })
-            .collect();
-        let texts = bundle::GameTexts::default();
-        let hash = SourceHash::of([("cards/g/game.toml", "")]);
-        let encoded = bundle::encode_records(
-            &manifest,
-            None,
-            (&texts, None),
-            &records,
-            &[] as &[DeckView<'_>],
-            hash,
-        )
-        .unwrap();
+        let sample = bundle::Sample::new(3000);
+        let encoded = sample.encode(&sample.records(), None);
         assert!(encoded.blocks().count() > 1, "several blocks");
         BlockCache::open(dir.path(), "g").unwrap().write(&encoded);
         let cache = BlockCache::open(dir.path(), "g").unwrap();

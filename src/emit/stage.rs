@@ -120,8 +120,21 @@ impl Stage {
     /// # Errors
     /// When the file cannot be written.
     pub fn write(&mut self, path: &Path, bytes: &[u8]) -> Result<(), EmitError> {
+        self.write_with(path, |file| file.write_all(bytes))
+    }
+
+    /// Writes the file at `path` (relative to the output folder) a piece
+    /// at a time through `fill`, as [`Stage::write`].
+    ///
+    /// # Errors
+    /// When the file cannot be created, or `fill` fails.
+    pub fn write_with(
+        &mut self,
+        path: &Path,
+        fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+    ) -> Result<(), EmitError> {
         let mut file = self.create(path)?;
-        file.write_all(bytes)
+        fill(&mut file)
             .and_then(|()| file.flush())
             .map_err(|source| EmitError::Write {
                 path: self.out.join(path),

@@ -348,9 +348,6 @@ impl<'a> Document<'_, 'a> {
 
     /// The cover: what is printed, how, and the table of sheets.
     fn cover(&self, sheets: &[Sheet], flip: Option<Flip>, ph: f64) -> Cover<'_> {
-        fn kind_name<'k>(m: &'k crate::config::Manifest, k: &'k str) -> &'k str {
-            m.kinds.get(k).map_or(k, |kind| kind.name.as_str())
-        }
         let m = &self.game.manifest.manifest;
         let mut counts: Vec<(String, usize, u32)> = Vec::new();
         for kind in m.kinds.keys() {
@@ -360,11 +357,8 @@ impl<'a> Document<'_, 'a> {
                 .filter(|p| p.card.kind == *kind)
                 .collect();
             if !ps.is_empty() {
-                counts.push((
-                    kind_name(m, kind).to_owned(),
-                    ps.len(),
-                    ps.iter().map(|p| p.count).sum(),
-                ));
+                let copies = ps.iter().map(|p| p.count).sum();
+                counts.push((kind_name(m, kind).to_owned(), ps.len(), copies));
             }
         }
         let game = self.game;
@@ -477,6 +471,11 @@ fn body_class(build: &Build) -> String {
 fn caption(game: &Game, id: &str, values: &[(&str, &str)]) -> String {
     let lang = &game.manifest.manifest.language;
     game.i18n.caption(lang, id, values)
+}
+
+/// The display name of kind `k` of `m` (its id where it has none).
+fn kind_name<'k>(m: &'k crate::config::Manifest, k: &'k str) -> &'k str {
+    m.kinds.get(k).map_or(k, |kind| kind.name.as_str())
 }
 
 /// The heads of the cover's tables, in the language `game` is printed in.
