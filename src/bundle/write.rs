@@ -256,8 +256,7 @@ pub(crate) struct Encoded<'k> {
     /// The game, decks and index sections, and the cards section's block
     /// table.
     parts: [Vec<u8>; 4],
-    /// Each deflated block, its key and the length it inflates to, in order.
-    blocks: Vec<(Cow<'k, [u8]>, BlockKey, usize)>,
+    blocks: Stored<'k>,
 }
 
 impl Encoded<'_> {
