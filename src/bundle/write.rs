@@ -213,8 +213,11 @@ pub(crate) fn encode_records<'k>(
     // The sections follow each other in the payload, in this order; the
     // cards section is the block table, then each block.
     let mut crc = crc32fast::Hasher::new();
-    encoded.each_piece(|piece| crc.update(piece));
-    let [game, decks_bytes, index, _] = &encoded.parts;
+    for piece in encoded.pieces() {
+        crc.update(piece);
+    }
+    let [game, decks_bytes, index, table] = &encoded.parts;
+    let blocks_len: usize = encoded.blocks.iter().map(|(b, ..)| b.len()).sum();
     let mut offset = 0usize;
     let mut place = |len: usize| -> Result<Section, EncodeError> {
         let section = Section {
@@ -228,7 +231,7 @@ pub(crate) fn encode_records<'k>(
         game: place(game.len())?,
         decks: place(decks_bytes.len())?,
         index: place(index.len())?,
-        cards: place(encoded.payload_len() - game.len() - decks_bytes.len() - index.len())?,
+        cards: place(table.len() + blocks_len)?,
     };
     let header = Header {
         format_version: FORMAT_VERSION,
@@ -260,21 +263,10 @@ pub(crate) struct Encoded<'k> {
 }
 
 impl Encoded<'_> {
-    /// Calls `f` with each piece of the payload, in order.
-    fn each_piece(&self, mut f: impl FnMut(&[u8])) {
-        for part in &self.parts {
-            f(part);
-        }
-        for (block, ..) in &self.blocks {
-            f(block);
-        }
-    }
-
-    /// The payload's length (the bundle's, but its header).
-    fn payload_len(&self) -> usize {
-        let mut len = 0;
-        self.each_piece(|piece| len += piece.len());
-        len
+    /// Each piece of the payload, in order.
+    fn pieces(&self) -> impl Iterator<Item = &[u8]> {
+        let parts = self.parts.iter().map(Vec::as_slice);
+        parts.chain(self.blocks.iter().map(|(block, ..)| &block[..]))
     }
 
     /// Writes the bundle to `out`.
@@ -283,18 +275,13 @@ impl Encoded<'_> {
     /// When `out` fails.
     pub(crate) fn write_to(&self, out: &mut impl Write) -> std::io::Result<()> {
         out.write_all(&self.header)?;
-        let mut done = Ok(());
-        self.each_piece(|piece| {
-            if done.is_ok() {
-                done = out.write_all(piece);
-            }
-        });
-        done
+        self.pieces().try_for_each(|piece| out.write_all(piece))
     }
 
     /// The bundle's bytes, joined.
     pub(crate) fn into_bytes(self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + self.payload_len());
+        let len: usize = self.pieces().map(<[u8]>::len).sum();
+        let mut out = Vec::with_capacity(HEADER_LEN + len);
         self.write_to(&mut out)
             .expect("writing to a Vec cannot fail");
         out
