@@ -68,5 +68,5 @@ pub use texts::{GameTexts, ManifestTexts, Markup, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};
 #[cfg(test)]
 pub(crate) use write::Sample;
-pub(crate) use write::{BlockKey, Encoded, Known, encode_records};
 pub use write::{EncodeError, encode, encode_translated};
+pub(crate) use write::{Encoded, Known, encode_records};

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::hash::Hasher;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,7 @@ use serde_json::Value;
 
 use super::fields::Fields;
 use super::{EmitError, Emitter, Stage};
-use crate::bundle::{self, BlockKey, Encoded, Known, PackedRecord, SourceHash};
+use crate::bundle::{self, Encoded, Known, PackedRecord, SourceHash};
 use crate::deck::{DeckEntry, DeckFile, DeckZone};
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::game::Game;
@@ -436,23 +437,32 @@ impl BlockCache {
     /// atomically, a piece at a time; a cache that cannot be written only
     /// slows the next build).
     fn write(self, encoded: &Encoded<'_>) {
-        let mut entries = EntriesHash::new();
-        for (key, block) in encoded.blocks() {
-            let Ok(len) = u32::try_from(block.len()) else {
-                return;
-            };
-            entries.add(key, len, block);
+        // Each entry's head (key, length) made once, for the checksum and
+        // the file alike.
+        let entries: Option<Vec<([u8; 20], &[u8])>> = encoded
+            .blocks()
+            .map(|(key, block)| {
+                let mut head = [0; 20];
+                head[..8].copy_from_slice(&key[0].to_le_bytes());
+                head[8..16].copy_from_slice(&key[1].to_le_bytes());
+                head[16..].copy_from_slice(&u32::try_from(block.len()).ok()?.to_le_bytes());
+                Some((head, block))
+            })
+            .collect();
+        let Some(entries) = entries else {
+            return;
+        };
+        let mut sum = Checksum::new();
+        for (head, block) in &entries {
+            sum.add(head);
+            sum.add(block);
         }
-        let sum = entries.finish();
         let _ = self.folder.replace_with(&self.name, |file| {
             let mut out = std::io::BufWriter::new(file);
             out.write_all(BLOCKS_MAGIC)?;
-            out.write_all(&sum.to_le_bytes())?;
-            for (key, block) in encoded.blocks() {
-                out.write_all(&key[0].to_le_bytes())?;
-                out.write_all(&key[1].to_le_bytes())?;
-                let len = u32::try_from(block.len()).map_err(std::io::Error::other)?;
-                out.write_all(&len.to_le_bytes())?;
+            out.write_all(&sum.finish().to_le_bytes())?;
+            for (head, block) in &entries {
+                out.write_all(head)?;
                 out.write_all(block)?;
             }
             out.flush()
@@ -460,39 +470,32 @@ impl BlockCache {
     }
 }
 
-/// The checksum of a block cache's entries as they are written, one at a
-/// time (see [`checksum`]).
-struct EntriesHash(std::hash::DefaultHasher);
+/// The checksum of a block cache's entries, with carta's version, made a
+/// piece at a time as they are written, or over them whole as they are
+/// read ([`checksum`]): the same either way.
+struct Checksum(std::hash::DefaultHasher);
 
-impl EntriesHash {
+impl Checksum {
     fn new() -> Self {
-        use std::hash::Hasher;
         let mut h = std::hash::DefaultHasher::new();
         h.write(env!("CARGO_PKG_VERSION").as_bytes());
-        EntriesHash(h)
+        Checksum(h)
     }
 
-    fn add(&mut self, key: BlockKey, len: u32, block: &[u8]) {
-        use std::hash::Hasher;
-        self.0.write(&key[0].to_le_bytes());
-        self.0.write(&key[1].to_le_bytes());
-        self.0.write(&len.to_le_bytes());
-        self.0.write(block);
+    fn add(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
     }
 
     fn finish(&self) -> u64 {
-        std::hash::Hasher::finish(&self.0)
+        self.0.finish()
     }
 }
 
-/// The checksum of a block cache's entries (with carta's version), the
-/// one [`EntriesHash`] makes as they are written.
+/// The [`Checksum`] of a block cache's entries.
 fn checksum(entries: &[u8]) -> u64 {
-    use std::hash::Hasher;
-    let mut h = std::hash::DefaultHasher::new();
-    h.write(env!("CARGO_PKG_VERSION").as_bytes());
-    h.write(entries);
-    h.finish()
+    let mut sum = Checksum::new();
+    sum.add(entries);
+    sum.finish()
 }
 
 #[cfg(test)]
