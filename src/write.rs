@@ -423,7 +423,7 @@ impl Folder {
     /// # Errors
     /// When the file cannot be written or put in place (of a folder).
     pub fn replace(&self, name: &str, bytes: &[u8]) -> Result<(), WriteError> {
-        self.write_temp(name, bytes, false, |tmp| self.swap_in(tmp, name))
+        self.replace_with(name, |file| file.write_all(bytes))
     }
 
     /// As [`Folder::replace`], for a file written a piece at a time by
