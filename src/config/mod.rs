@@ -171,6 +171,12 @@ impl Manifest {
         named.or_else(|| self.zones.keys().next().map(String::as_str))
     }
 
+    /// The display name of kind `kind` (its id where the manifest has no
+    /// such kind).
+    pub fn kind_name<'a>(&'a self, kind: &'a str) -> &'a str {
+        self.kinds.get(kind).map_or(kind, |k| k.name.as_str())
+    }
+
     /// The kind ids, in declaration order.
     pub fn kind_ids(&self) -> Vec<String> {
         self.kinds.keys().cloned().collect()

@@ -192,7 +192,7 @@ impl DeckSchema<'_> {
                         text.push_str(",\n");
                     }
                     first = false;
-                    let kind_name = m.kinds.get(kind).map_or(kind, |k| k.name.as_str());
+                    let kind_name = m.kind_name(kind);
                     deck_line(text, (id, name, kind_name), max);
                 }
                 out.len += text.len() - before;

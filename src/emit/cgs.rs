@@ -14,8 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::cards::{ImageExport, unit};
 use super::clients::{
-    Deck, Pictures, Property, Shape, decks, free_name, kind_name, main_zone, pictures, properties,
-    zone_name,
+    Deck, Pictures, Property, Shape, decks, free_name, main_zone, pictures, properties, zone_name,
 };
 use super::images::Home;
 use super::sheets::CardSet;
@@ -267,7 +266,7 @@ fn extras(game: &Game) -> Vec<Value> {
             out.push(json!({
                 "group": zone.name,
                 "property": "kind",
-                "value": kind_name(game, kind),
+                "value": game.manifest.manifest.kind_name(kind),
             }));
         }
     }
@@ -293,7 +292,10 @@ fn all_cards(
         entry.insert("name".into(), json!(card.name));
         entry.insert(keys.set.clone(), json!(manifest.id));
         entry.insert(keys.set_name.clone(), json!(manifest.name));
-        entry.insert(keys.kind.into(), json!(kind_name(game, &card.kind)));
+        entry.insert(
+            keys.kind.into(),
+            json!(game.manifest.manifest.kind_name(&card.kind)),
+        );
         if let Some(raw) = game.pool.get(&card.id) {
             let fields = raw.all_fields();
             for p in props {

@@ -309,15 +309,6 @@ fn with_icon_labels(game: &Game, text: &str) -> String {
     out
 }
 
-/// The kind's display name.
-pub fn kind_name<'g>(game: &'g Game, kind: &'g str) -> &'g str {
-    game.manifest
-        .manifest
-        .kinds
-        .get(kind)
-        .map_or(kind, |k| k.name.as_str())
-}
-
 /// A deck an export carries, zone by zone.
 #[derive(Debug, Clone)]
 pub struct Deck<'g> {

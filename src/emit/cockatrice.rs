@@ -18,8 +18,8 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 
 use super::cards::{ImageExport, unit};
 use super::clients::{
-    Deck, Pictures, Property, decks, free_name, kind_name, main_zone, pictures, properties,
-    xml_safe, zone_name,
+    Deck, Pictures, Property, decks, free_name, main_zone, pictures, properties, xml_safe,
+    zone_name,
 };
 use super::images::Home;
 use super::sheets::CardSet;
@@ -171,7 +171,7 @@ fn database(
                     let raw = game.pool.get(&card.id);
                     let info = CardXml {
                         name: &names[&card.id],
-                        kind: kind_name(game, &card.kind),
+                        kind: game.manifest.manifest.kind_name(&card.kind),
                         picurl: home.url(&pics.faces[i]),
                         num: i + 1,
                         landscape: card.size.width > card.size.height,

@@ -49,12 +49,7 @@ fn relabel(fields: &mut Value, kd: &KindSchema, game: &Game) {
 /// `{id, kind, kind_name, name, fields, raw}`.
 pub(super) fn card_value(card: &RawCard, game: &Game) -> Value {
     super::reads::note_read(&card.id);
-    let kind_name = game
-        .manifest
-        .manifest
-        .kinds
-        .get(&card.kind)
-        .map_or(card.kind.as_str(), |k| k.name.as_str());
+    let kind_name = game.manifest.manifest.kind_name(&card.kind);
     let raw = card.all_fields();
     json!({
         "id": card.id,

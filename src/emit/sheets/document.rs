@@ -358,7 +358,7 @@ impl<'a> Document<'_, 'a> {
                 .collect();
             if !ps.is_empty() {
                 let copies = ps.iter().map(|p| p.count).sum();
-                counts.push((kind_name(m, kind).to_owned(), ps.len(), copies));
+                counts.push((m.kind_name(kind).to_owned(), ps.len(), copies));
             }
         }
         let game = self.game;
@@ -386,7 +386,7 @@ impl<'a> Document<'_, 'a> {
             let mut names: Vec<(&str, u32)> = Vec::new();
             for &(p, _) in &sheet.slots {
                 let card = self.prints[p].card;
-                let k = kind_name(m, &card.kind);
+                let k = m.kind_name(&card.kind);
                 if !kinds.contains(&k) {
                     kinds.push(k);
                 }
@@ -471,11 +471,6 @@ fn body_class(build: &Build) -> String {
 fn caption(game: &Game, id: &str, values: &[(&str, &str)]) -> String {
     let lang = &game.manifest.manifest.language;
     game.i18n.caption(lang, id, values)
-}
-
-/// The display name of kind `k` of `m` (its id where it has none).
-fn kind_name<'k>(m: &'k crate::config::Manifest, k: &'k str) -> &'k str {
-    m.kinds.get(k).map_or(k, |kind| kind.name.as_str())
 }
 
 /// The heads of the cover's tables, in the language `game` is printed in.

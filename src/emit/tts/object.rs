@@ -93,7 +93,6 @@ fn pile_object(
     (target, game): (&Target<'_>, &Game),
     x: f64,
 ) -> Value {
-    let kinds = &game.manifest.manifest.kinds;
     let mut custom = serde_json::Map::new();
     let mut place: HashMap<&str, (usize, usize)> = HashMap::new();
     for n in pile.sheets.clone() {
@@ -114,7 +113,7 @@ fn pile_object(
                 "Name": "Card",
                 "Transform": transform(x, scale(card.size)),
                 "Nickname": card.name,
-                "Description": kinds.get(&card.kind).map_or(card.kind.as_str(), |k| k.name.as_str()),
+                "Description": game.manifest.manifest.kind_name(&card.kind),
                 "GMNotes": card.id,
                 "CardID": card_id,
                 "CustomDeck": { (n + 1).to_string(): custom[&(n + 1).to_string()].clone() },
