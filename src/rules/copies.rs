@@ -2,10 +2,9 @@
 //! the name, with per-filter overrides and a per-card limit field.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 
 use super::filter::field_value;
-use super::keys::path;
+use super::keys::{Keyed, path};
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
@@ -15,10 +14,9 @@ use crate::diag::{Diagnostics, Phrase};
 pub(super) struct Copies {
     /// Per pool card: its limit, or `None` when the rule does not apply.
     pub(super) limit: Vec<Option<u32>>,
-    /// Per pool card: its copy key (cards with the same key are copies).
-    pub(super) key: Arc<[u32]>,
-    /// Per copy key: the key as words (`Escudo Orc`, `escudo-orc`).
-    pub(super) key_name: Arc<[String]>,
+    /// Per pool card: its copy key (cards with the same key are copies),
+    /// and the key as the card words it (`Escudo Orc`, `escudo-orc`).
+    pub(super) key: Keyed,
     /// Whether each card is its own copy group (the key is the id, or no two
     /// limited cards share a key): each line of a zone is then its own group.
     pub(super) by_id: bool,
@@ -67,11 +65,12 @@ impl Copies {
                 })
                 .or(Some(c.max))
         });
-        let (key, key_name) = sc.keys(c.key.names());
+        let key = sc.keys(c.key.names());
         // When no two limited cards share a key (every name printed
         // once), copies by key are copies by id: the fast path fuses them.
         let mut seen = HashSet::new();
         let unique = key
+            .key
             .iter()
             .zip(&limit)
             .filter(|(_, l)| l.is_some())
@@ -80,29 +79,28 @@ impl Copies {
         Some(Check::Copies(Copies {
             limit,
             key,
-            key_name,
             by_id,
         }))
     }
 
     /// Sums the copies of each key among the entries the rule applies to:
-    /// (key, total, limit, places with their copies), in first-seen order.
+    /// (key, total, limit, places with their lines), in first-seen order.
     fn groups(&self, entries: impl Iterator<Item = (At, Entry)>) -> Vec<Group> {
         let mut groups: Vec<Group> = Vec::new();
         for (place, e) in entries {
             let c = e.card as usize;
             let Some(limit) = self.limit[c] else { continue };
-            match groups.iter_mut().find(|g| g.key == self.key[c]) {
+            match groups.iter_mut().find(|g| g.key == self.key.key[c]) {
                 Some(g) => {
                     g.total += u64::from(e.count);
                     g.limit = g.limit.min(limit);
-                    g.places.push((place, e.count));
+                    g.places.push((place, e));
                 }
                 None => groups.push(Group {
-                    key: self.key[c],
+                    key: self.key.key[c],
                     total: u64::from(e.count),
                     limit,
-                    places: vec![(place, e.count)],
+                    places: vec![(place, e)],
                 }),
             }
         }
@@ -116,7 +114,7 @@ impl Copies {
         for (_, e) in entries {
             let c = e.card as usize;
             let Some(limit) = self.limit[c] else { continue };
-            let key = self.key[c];
+            let key = self.key.key[c];
             if let Some(s) = seen[..n].iter_mut().find(|s| s.0 == key) {
                 s.1 += u64::from(e.count);
                 s.2 = s.2.min(limit);
@@ -148,7 +146,7 @@ impl Copies {
         for (_, e) in entries {
             let c = e.card as usize;
             let Some(limit) = self.limit[c] else { continue };
-            let k = keys.entry(self.key[c]).or_insert((0, u32::MAX));
+            let k = keys.entry(self.key.key[c]).or_insert((0, u32::MAX));
             k.0 += u64::from(e.count);
             k.1 = k.1.min(limit);
         }
@@ -177,17 +175,18 @@ impl Copies {
                 let over = g
                     .places
                     .iter()
-                    .position(|&(_, n)| {
-                        running += u64::from(n);
+                    .position(|&(_, e)| {
+                        running += u64::from(e.count);
                         running > u64::from(g.limit)
                     })
                     .unwrap_or(0);
-                let primary = g.places[over].0;
+                let (primary, over) = g.places[over];
                 report(Finding {
                     actual: Phrase::new("rule-copies").with("count", g.total),
                     expected: Phrase::new("rule-at-most").with("n", g.limit),
                     ok,
-                    subject: Some(format!("`{}`", self.key_name[g.key as usize]).into()),
+                    // Worded by the card over the limit: one the deck names.
+                    subject: Some(format!("`{}`", self.key.words(over.card)).into()),
                     primary: Some(primary),
                     entries: g
                         .places
@@ -217,8 +216,8 @@ struct Group {
     total: u64,
     /// The smallest limit among its cards.
     limit: u32,
-    /// Each line holding the key, with its copies.
-    places: Vec<(At, u32)>,
+    /// Each line holding the key, with its card and copies.
+    places: Vec<(At, Entry)>,
 }
 
 /// A `copies` rule facing one more copy of some card: each key's copies
@@ -241,7 +240,7 @@ impl CopiesMore<'_> {
         };
         let (n, least) = self
             .keys
-            .get(&self.rule.key[c])
+            .get(&self.rule.key.key[c])
             .copied()
             .unwrap_or((0, u32::MAX));
         let was = n > u64::from(least);

@@ -5,14 +5,14 @@ use serde_json::Value;
 
 use super::bind::{only_bound, single, values_of};
 use super::filter::field_value;
-use super::keys::{Interner, describe_group, key_of, path, write_field_key};
+use super::keys::{Keyed, KeyedBuilder, describe_group, path};
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding, cards, describe_bounds, missing, within};
 use crate::config::rules::{self as spec, Bounds};
 use crate::diag::{Diagnostics, Phrase};
 
-/// Each card's group, and the groups' names.
-pub(super) type Groups = (Vec<u32>, Vec<String>);
+/// Each card's group, with how the card words it.
+pub(super) type Groups = Keyed;
 
 #[derive(Debug, Clone)]
 pub(super) struct Count {
@@ -22,10 +22,12 @@ pub(super) struct Count {
     /// What the counted cards are called in messages (the "`action`" of
     /// "30 `action` cards").
     pub(super) noun: Phrase,
-    /// With `per`: each pool card's group, and the groups' names.
+    /// With `per`: each pool card's group, and how it words it.
     pub(super) groups: Option<Groups>,
-    /// With `per`: groups that must be present even when empty.
+    /// With `per`: groups that must be present even when empty, and
+    /// each one as the rule words it.
     pub(super) required: Vec<u32>,
+    pub(super) required_words: Vec<String>,
     /// With `cap`: per pool card, the most copies it adds to the count.
     pub(super) cap: Option<Vec<u32>>,
     /// With `like`: only cards sharing a field with the one bound card count.
@@ -88,8 +90,8 @@ impl Count {
         );
         let matches = sc.each(|card| filter.matches(card));
         let noun = noun(kinds.as_deref(), c.filter.len());
-        let (groups, required) = if c.per.is_empty() {
-            (None, Vec::new())
+        let (groups, (required, required_words)) = if c.per.is_empty() {
+            (None, (Vec::new(), Vec::new()))
         } else {
             fields_ok?;
             groups(c, sc)
@@ -105,6 +107,7 @@ impl Count {
             noun,
             groups,
             required,
+            required_words,
             cap,
             like,
         }))
@@ -126,11 +129,13 @@ impl Count {
         })
     }
 
+    /// The total counted, and per group its count and lines (each with
+    /// its card).
     fn totals(
         &self,
         entries: impl Iterator<Item = (At, Entry)> + Clone,
-    ) -> (u64, Vec<u64>, Vec<Vec<At>>) {
-        let n = self.groups.as_ref().map_or(0, |(_, names)| names.len());
+    ) -> (u64, Vec<u64>, Vec<Vec<(At, u32)>>) {
+        let n = self.groups.as_ref().map_or(0, Keyed::len);
         let mut per = vec![0u64; n];
         let mut at = vec![Vec::new(); n.max(1)];
         let mut total = 0;
@@ -138,15 +143,28 @@ impl Count {
             let adds = self.adds(e);
             total += adds;
             match &self.groups {
-                Some((group_of, _)) => {
-                    let g = group_of[e.card as usize] as usize;
+                Some(groups) => {
+                    let g = groups.key[e.card as usize] as usize;
                     per[g] += adds;
-                    at[g].push(place);
+                    at[g].push((place, e.card));
                 }
-                None => at[0].push(place),
+                None => at[0].push((place, e.card)),
             }
         }
         (total, per, at)
+    }
+
+    /// Group `g` as words: as the deck's first card of it (`first`) words
+    /// it, or, for a required group the deck lacks, as the rule does.
+    pub(super) fn group_words(&self, g: u32, first: Option<u32>) -> &str {
+        match (&self.groups, first) {
+            (Some(groups), Some(card)) => groups.words(card),
+            _ => self
+                .required
+                .iter()
+                .position(|&r| r == g)
+                .map_or("", |i| &self.required_words[i]),
+        }
     }
 
     pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)> + Clone) -> bool {
@@ -183,8 +201,8 @@ impl Count {
         for e in lines {
             let adds = self.adds(e);
             s.total += adds;
-            if let Some((group_of, _)) = &self.groups {
-                *s.per.entry(group_of[e.card as usize]).or_default() += adds;
+            if let Some(groups) = &self.groups {
+                *s.per.entry(groups.key[e.card as usize]).or_default() += adds;
             }
         }
         if self.groups.is_some() {
@@ -205,10 +223,10 @@ impl Count {
 
     /// Whether the rule holds over `s` with `more` cards added to `card`'s group.
     fn holds_with(&self, s: &Sums, card: u32, more: u64) -> bool {
-        let Some((group_of, _)) = &self.groups else {
+        let Some(groups) = &self.groups else {
             return within(&self.bounds, s.total + more);
         };
-        let g = group_of[card as usize];
+        let g = groups.key[card as usize];
         let n = s.per.get(&g).copied().unwrap_or(0);
         s.out + usize::from(self.out(g, n + more)) - usize::from(self.out(g, n)) == 0
     }
@@ -265,18 +283,19 @@ impl Count {
     ) {
         let (total, per, mut at) = self.totals(entries);
         let expected = describe_bounds(&self.bounds);
-        let Some((_, names)) = &self.groups else {
+        let places = |lines: &mut Vec<(At, u32)>| std::mem::take(lines).into_iter().map(|(p, _)| p);
+        if self.groups.is_none() {
             report(Finding {
                 actual: self.describe(total),
                 expected,
                 ok: within(&self.bounds, total),
                 subject: None,
                 primary: None,
-                entries: std::mem::take(&mut at[0]),
+                entries: places(&mut at[0]).collect(),
                 missing: missing(&self.bounds, total),
             });
             return;
-        };
+        }
         let mut any = false;
         for (g, &n) in per.iter().enumerate() {
             let present = n > 0 || self.required.contains(&(g as u32));
@@ -284,13 +303,14 @@ impl Count {
                 continue;
             }
             any = true;
+            let first = at[g].first().map(|&(_, card)| card);
             report(Finding {
                 actual: self.describe(n),
                 expected: expected.clone(),
                 ok: within(&self.bounds, n),
-                subject: Some(names[g].as_str().into()),
+                subject: Some(self.group_words(g as u32, first).into()),
                 primary: None,
-                entries: std::mem::take(&mut at[g]),
+                entries: places(&mut at[g]).collect(),
                 missing: missing(&self.bounds, n),
             });
         }
@@ -414,23 +434,19 @@ fn cap(
     }))
 }
 
-/// Each card's group (its values of the `per` fields, interned) with the
-/// groups' names, and the groups the rule requires to be present.
-fn groups(c: &spec::Count, sc: &Scoped<'_, '_>) -> (Option<Groups>, Vec<u32>) {
-    let mut interner = Interner::default();
+/// Each card's group (its values of the `per` fields, interned) with how
+/// it words it, and the groups the rule requires to be present.
+fn groups(c: &spec::Count, sc: &Scoped<'_, '_>) -> (Option<Groups>, (Vec<u32>, Vec<String>)) {
     let names = c.per.names();
     let paths: Vec<Vec<String>> = names.iter().map(|f| path(f)).collect();
-    let mut key = String::new();
-    let group_of = sc.each(|card| {
-        key.clear();
-        for p in &paths {
-            write_field_key(card, p, &mut key);
-        }
-        interner.intern(&key, || {
-            let values: Vec<_> = paths.iter().map(|p| field_value(card, p)).collect();
-            describe_group(names, &values)
-        })
-    });
+    let words = |card: &crate::validate::RawCard| {
+        let values: Vec<_> = paths.iter().map(|p| field_value(card, p)).collect();
+        describe_group(names, &values)
+    };
+    let mut keys = KeyedBuilder::default();
+    for card in sc.cx.pool.iter() {
+        keys.card(card, &paths, words);
+    }
     let required = c
         .values
         .iter()
@@ -439,8 +455,9 @@ fn groups(c: &spec::Count, sc: &Scoped<'_, '_>) -> (Option<Groups>, Vec<u32>) {
                 Value::Array(items) if names.len() > 1 => items.iter().cloned().map(Some).collect(),
                 other => vec![Some(other.clone())],
             };
-            interner.intern(&key_of(&values), || describe_group(names, &values))
+            let words = describe_group(names, &values);
+            (keys.key(&values, || words.clone()), words)
         })
-        .collect();
-    (Some((group_of, interner.names)), required)
+        .unzip();
+    (Some(keys.finish()), required)
 }

@@ -1,7 +1,6 @@
 //! `distinct`: no two cards (copies counted) share a key.
 
-use std::sync::Arc;
-
+use super::keys::Keyed;
 use super::scope::Scoped;
 use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
@@ -11,10 +10,8 @@ use crate::diag::{Diagnostics, Phrase};
 pub(super) struct Distinct {
     /// Per pool card: does the rule apply to it.
     pub(super) applies: Vec<bool>,
-    /// Per pool card: its key.
-    pub(super) key: Arc<[u32]>,
-    /// Per key: the key as words.
-    pub(super) key_name: Arc<[String]>,
+    /// Per pool card: its key, and the key as the card words it.
+    pub(super) key: Keyed,
     /// Whether the key is the card id (each line of a zone is then its own group).
     pub(super) by_id: bool,
 }
@@ -34,11 +31,10 @@ impl Distinct {
             &format!("{at}/distinct/key"),
             diags,
         )?;
-        let (key, key_name) = sc.keys(d.key.names());
+        let key = sc.keys(d.key.names());
         Some(Check::Distinct(Distinct {
             applies: sc.each(|c| filter.matches(c)),
             key,
-            key_name,
             by_id: d.key.names() == ["id"],
         }))
     }
@@ -46,7 +42,7 @@ impl Distinct {
     pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)>) -> bool {
         let mut seen: Vec<u32> = Vec::new();
         for (_, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {
-            let k = self.key[e.card as usize];
+            let k = self.key.key[e.card as usize];
             if e.count > 1 || seen.contains(&k) {
                 return false;
             }
@@ -60,7 +56,7 @@ impl Distinct {
     pub(super) fn one_more(&self, entries: impl Iterator<Item = (At, Entry)>) -> DistinctMore<'_> {
         let mut keys: foldhash::HashMap<u32, (u32, u64)> = foldhash::HashMap::default();
         for (_, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {
-            let k = keys.entry(self.key[e.card as usize]).or_default();
+            let k = keys.entry(self.key.key[e.card as usize]).or_default();
             k.0 += 1;
             k.1 += u64::from(e.count);
         }
@@ -77,26 +73,28 @@ impl Distinct {
         entries: impl Iterator<Item = (At, Entry)>,
         report: &mut dyn FnMut(Finding),
     ) {
-        let mut groups: Vec<(u32, u64, Vec<At>)> = Vec::new();
+        let mut groups: Vec<(u32, u64, Vec<(At, u32)>)> = Vec::new();
         for (place, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {
-            let k = self.key[e.card as usize];
+            let k = self.key.key[e.card as usize];
             match groups.iter_mut().find(|g| g.0 == k) {
                 Some(g) => {
                     g.1 += u64::from(e.count);
-                    g.2.push(place);
+                    g.2.push((place, e.card));
                 }
-                None => groups.push((k, u64::from(e.count), vec![place])),
+                None => groups.push((k, u64::from(e.count), vec![(place, e.card)])),
             }
         }
-        for (k, n, places) in groups.iter().filter(|g| g.1 > 1) {
-            let name = &self.key_name[*k as usize];
+        for (_, n, places) in groups.iter().filter(|g| g.1 > 1) {
+            let (primary, card) = places.get(1).or(places.first()).copied().unzip();
+            // Worded by the line blamed: a card the deck names.
+            let name = card.map_or("", |c| self.key.words(c));
             report(Finding {
                 actual: Phrase::new("rule-times").with("count", *n),
                 expected: Phrase::new("rule-every-different"),
                 ok: false,
                 subject: Some(format!("`{name}`").into()),
-                primary: places.get(1).or(places.first()).copied(),
-                entries: places.iter().take(1).copied().collect(),
+                primary,
+                entries: places.iter().take(1).map(|&(at, _)| at).collect(),
                 missing: 0,
             });
         }
@@ -138,7 +136,7 @@ impl DistinctMore<'_> {
         }
         let (lines, copies) = self
             .keys
-            .get(&self.rule.key[c])
+            .get(&self.rule.key.key[c])
             .copied()
             .unwrap_or_default();
         let then = (lines + u32::from(line.is_none()), copies + 1);

@@ -82,19 +82,21 @@ fn count_figures(
     entries: impl Iterator<Item = Entry> + Clone,
     push: &mut Push<'_>,
 ) {
-    let names = c.groups.as_ref().map_or(&[][..], |(_, n)| n.as_slice());
-    let mut per = vec![0u64; names.len().max(1)];
+    let groups = c.groups.as_ref().map_or(0, super::keys::Keyed::len);
+    let mut per = vec![(0u64, None); groups.max(1)];
     for ((), e) in c.counted(entries.map(|e| ((), e))) {
-        let g = c.groups.as_ref().map_or(0, |(of, _)| of[e.card as usize]);
-        per[g as usize] += u64::from(e.count);
+        let g = c.groups.as_ref().map_or(0, |k| k.key[e.card as usize]);
+        let (n, first) = &mut per[g as usize];
+        *n += u64::from(e.count);
+        first.get_or_insert(e.card);
     }
-    for (g, &n) in per.iter().enumerate() {
+    for (g, &(n, first)) in per.iter().enumerate() {
         let required = c.required.contains(&(g as u32));
         // Per-group counts bound only the groups present (or required).
-        if !names.is_empty() && n == 0 && !required {
+        if groups > 0 && n == 0 && !required {
             continue;
         }
-        let group = names.get(g).cloned().unwrap_or_default();
+        let group = c.group_words(g as u32, first).to_owned();
         push(group, n as f64, bounds(&c.bounds), "", within(&c.bounds, n));
     }
 }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use serde_json::Value;
 
 use super::filter::CardFilter;
-use super::keys::{Interner, field_text, path, write_field_key};
+use super::keys::{Keyed, KeyedBuilder, field_text, path};
 use crate::config::rules::{Bounds, Filter};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::link::CardPool;
@@ -32,9 +32,9 @@ pub(super) struct Cx<'a> {
 /// once by whichever rule asks first (the rules compile side by side).
 pub(super) type KeyMemo = Mutex<HashMap<Vec<String>, Arc<OnceLock<Keys>>>>;
 
-/// Interned copy keys of every card of the pool, in pool order, and each
-/// key's display name (that of the first card with it), by key.
-pub(super) type Keys = (Arc<[u32]>, Arc<[String]>);
+/// Interned copy keys of every card of the pool, in pool order, with how
+/// each card's value reads.
+pub(super) type Keys = Keyed;
 
 impl Cx<'_> {
     /// A `game.toml` error at `pointer`.
@@ -92,39 +92,31 @@ impl Scoped<'_, '_> {
         self.cx.pool.iter().map(&mut f).collect()
     }
 
-    /// Interned copy keys of every card, and each key's display name (that
-    /// of the first card with it), by key: made once per compile for each
-    /// list of fields.
+    /// Interned copy keys of every card, with how each card's value
+    /// reads: made once per compile for each list of fields.
     pub(super) fn keys(&self, fields: &[String]) -> Keys {
         let once = {
             let mut memo = self.cx.keys.lock().unwrap_or_else(PoisonError::into_inner);
             Arc::clone(memo.entry(fields.to_vec()).or_default())
         };
-        let (key, name) = once.get_or_init(|| self.make_keys(fields));
-        (Arc::clone(key), Arc::clone(name))
+        once.get_or_init(|| self.make_keys(fields)).clone()
     }
 
     fn make_keys(&self, fields: &[String]) -> Keys {
-        let mut interner = Interner::default();
         let paths: Vec<Vec<String>> = fields.iter().map(|f| path(f)).collect();
-        // One key buffer for the whole pool, written straight from each
-        // card: a rule compiles over every card.
-        let mut key = String::new();
-        let keys = self.each(|card| {
-            key.clear();
-            for p in &paths {
-                write_field_key(card, p, &mut key);
-            }
-            interner.intern(&key, || match &paths[..] {
-                [one] => field_text(card, one),
-                _ => paths
-                    .iter()
-                    .map(|p| field_text(card, p))
-                    .collect::<Vec<_>>()
-                    .join(" / "),
-            })
-        });
-        (keys.into(), interner.names.into())
+        let words = |card: &crate::validate::RawCard| match &paths[..] {
+            [one] => field_text(card, one),
+            _ => paths
+                .iter()
+                .map(|p| field_text(card, p))
+                .collect::<Vec<_>>()
+                .join(" / "),
+        };
+        let mut keys = KeyedBuilder::default();
+        for card in self.cx.pool.iter() {
+            keys.card(card, &paths, words);
+        }
+        keys.finish()
     }
 
     /// Reports bounds that can never be met.

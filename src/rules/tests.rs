@@ -641,25 +641,99 @@ fn rules_keyed_by_the_same_fields_share_the_keys_made_once_and_others_do_not() {
         "{:?}",
         diags.iter().collect::<Vec<_>>()
     );
-    let keys: Vec<(&[u32], &[String])> = rules
+    let keys: Vec<&super::keys::Keyed> = rules
         .deck
         .rules
         .iter()
         .map(|r| match &r.check {
-            Check::Copies(c) => (&*c.key, &*c.key_name),
-            Check::Distinct(d) => (&*d.key, &*d.key_name),
+            Check::Copies(c) => &c.key,
+            Check::Distinct(d) => &d.key,
             _ => panic!("{} is not keyed", r.id),
         })
         .collect();
     let [by_name, distinct, by_kingdom] = keys[..] else {
         panic!("three rules: {keys:?}")
     };
-    assert!(std::ptr::eq(by_name.0, distinct.0) && std::ptr::eq(by_name.1, distinct.1));
-    assert!(!std::ptr::eq(by_name.0, by_kingdom.0));
+    assert!(std::ptr::eq(&*by_name.key, &*distinct.key));
+    assert!(!std::ptr::eq(&*by_name.key, &*by_kingdom.key));
     // Each its own: the names group cards by name, the kingdoms by kingdom.
-    let name_of = |k: (&[u32], &[String]), card: usize| k.1[k.0[card] as usize].clone();
     let pool = pool();
     let knight = pool.position("knight").unwrap();
-    assert_eq!(name_of(by_name, knight), pool.card(knight).name);
-    assert_eq!(name_of(by_kingdom, knight), "a");
+    let at = u32::try_from(knight).unwrap();
+    assert_eq!(by_name.words(at), pool.card(knight).name);
+    assert_eq!(by_kingdom.words(at), "a");
+}
+
+/// A pool whose `level`s are spelled `1.0` (first) and `1`: one key, two
+/// spellings.
+fn spelled_pool() -> CardPool {
+    let cards = [
+        ("a", json!({"kingdom": "a", "level": 1.0})),
+        ("b", json!({"kingdom": "a", "level": 1})),
+        ("c", json!({"kingdom": "a", "level": 1})),
+    ];
+    let raw = cards
+        .iter()
+        .enumerate()
+        .map(|(i, (id, fields))| RawCard {
+            id: (*id).into(),
+            kind: "character".into(),
+            name: (*id).into(),
+            copies: None,
+            fields: fields.as_object().unwrap().clone(),
+            packed: None,
+            file: FileId(0),
+            header: i..i,
+            id_span: i..i,
+            refs: Vec::new(),
+        })
+        .collect();
+    link(raw, &mut Diagnostics::new())
+}
+
+#[test]
+fn a_decks_message_quotes_its_own_cards_not_the_first_of_the_pool_with_the_key() {
+    let (_, _, diags) = rules("");
+    assert!(!diags.has_errors());
+    let text = "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.character]\nname = \"Character\"\n\
+         [zones.main]\nname = \"Main\"\nkinds = [\"character\"]\n\
+         [[deck-rules]]\nid = \"one-per-level\"\nname = \"One per level\"\ncopies = { key = \"level\", max = 1 }\n\
+         [[deck-rules]]\nid = \"levels\"\nname = \"Levels apart\"\ndistinct = { key = \"level\" }\n\
+         [[deck-rules]]\nid = \"per-level\"\nname = \"Per level\"\ncount = { filter = { kind = \"character\" }, per = \"level\", min = 1, max = 1, values = [1, 2] }\n";
+    let mut sources = SourceMap::new();
+    let file = sources.add("game.toml", text.to_owned());
+    let mut diags = Diagnostics::new();
+    let manifest = crate::validate::manifest::parse("g", file, &sources, &mut diags, false);
+    let manifest = manifest.unwrap_or_else(|| panic!("{:?}", diags.iter().collect::<Vec<_>>()));
+    let pool = spelled_pool();
+    let rules = compile(&manifest, &pool, &GameSchemas::default(), &mut diags);
+    assert!(!diags.has_errors(), "{:?}", diags.iter().collect::<Vec<_>>());
+    let line = |id: &str| Entry {
+        card: u32::try_from(pool.position(id).unwrap()).unwrap(),
+        count: 1,
+    };
+    let view = DeckView {
+        zones: vec![vec![line("b"), line("c")]],
+    };
+    let messages: Vec<String> = rules
+        .deck
+        .check(&view)
+        .into_iter()
+        .map(|v| v.message)
+        .collect();
+    assert_eq!(messages.len(), 4, "{messages:#?}");
+    for m in &messages {
+        assert!(!m.contains("1.0"), "quotes a card the deck does not name: {m}");
+    }
+    assert!(messages.iter().any(|m| m.contains("`1`")), "{messages:#?}");
+    assert!(
+        messages.iter().any(|m| m.contains("level `2`")),
+        "a required level the deck lacks, as the rule words it: {messages:#?}"
+    );
+    // A deck of `a` alone quotes `1.0`.
+    let view = DeckView {
+        zones: vec![vec![Entry { count: 2, ..line("a") }]],
+    };
+    let messages: Vec<String> = rules.deck.check(&view).into_iter().map(|v| v.message).collect();
+    assert!(messages.iter().any(|m| m.contains("`1.0`")), "{messages:#?}");
 }
