@@ -22,6 +22,7 @@
 
 pub mod art;
 pub mod bundle;
+pub mod cache;
 pub mod cli;
 pub mod collection;
 pub(crate) mod commands;

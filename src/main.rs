@@ -30,10 +30,9 @@ fn main() {
     // time (docs/performance.md).
     // SAFETY: sets a plain integer option before any other thread exists.
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
-    // Small pages until a re-check compiles a game from its record and
-    // asks for huge ones (`game::recall::large_pages`): a run that repeats a
-    // verdict touches a few MB, and a 2 MiB page cleared for each would
-    // cost it a tenth of its time; a cold build gains no time from them.
+    // Small pages: a run that repeats a verdict touches a few MB, and a
+    // 2 MiB page cleared for each would cost it a tenth of its time; a
+    // cold build gains no time from huge ones.
     #[cfg(target_os = "linux")]
     let _ = rustix::thread::disable_transparent_huge_pages(true);
     let args: Vec<_> = std::env::args_os().collect();

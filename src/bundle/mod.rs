@@ -66,7 +66,5 @@ pub(crate) use record::{PackedRecord, packed_map};
 pub use summary::summary;
 pub use texts::{GameTexts, ManifestTexts, Markup, Scoped};
 pub use view::{ArrayRef, MapRef, ValueRef};
-#[cfg(test)]
-pub(crate) use write::Sample;
 pub use write::{EncodeError, encode, encode_translated};
-pub(crate) use write::{Encoded, Known, encode_records};
+pub(crate) use write::{Encoded, encode_records};

@@ -1,8 +1,5 @@
 //! The writer: manifest, cards and decks → bundle bytes.
 
-use std::borrow::Cow;
-use std::collections::HashMap;
-use std::hash::BuildHasher;
 use std::io::Write;
 
 use flate2::Compression;
@@ -112,15 +109,7 @@ pub fn encode_translated(
             i18n: c.i18n,
         })
         .collect();
-    encode_records(
-        manifest,
-        written,
-        (texts, None),
-        &records,
-        decks,
-        source_hash,
-    )
-    .map(Encoded::into_bytes)
+    encode_records(manifest, written, texts, &records, decks, source_hash).map(Encoded::into_bytes)
 }
 
 impl PackedRecord<'_> {
@@ -163,37 +152,16 @@ impl PackedRecord<'_> {
     }
 }
 
-/// A hash of a block's raw bytes (128 bits, see [`block_key`]).
-pub(crate) type BlockKey = [u64; 2];
-
-/// The deflated blocks of an earlier bundle of the game, by the hash of
-/// their raw bytes (borrowed from the cache file that holds them): a
-/// rebuild copies a block whose bytes did not change instead of deflating
-/// it again. Deflate gives the same bytes for the same input, so the
-/// bundle is the same either way.
-pub(crate) type Known<'k> = HashMap<BlockKey, &'k [u8]>;
-
-/// The key of a raw block: foldhash with two fixed seeds (fast on the
-/// blocks' 32 KiB, and the same in every run of one build of carta).
-fn block_key(raw: &[u8]) -> BlockKey {
-    let mut keys = [0; 2];
-    for (seed, key) in (1..).zip(keys.iter_mut()) {
-        *key = foldhash::fast::FixedState::with_seed(seed).hash_one(raw);
-    }
-    keys
-}
-
 /// [`encode_translated`] over cards whose fields are packed, in pieces
-/// ([`Encoded`]); with `known`, blocks an earlier bundle deflated are
-/// taken from it.
-pub(crate) fn encode_records<'k>(
+/// ([`Encoded`]).
+pub(crate) fn encode_records(
     manifest: &Manifest,
     written: Option<&Value>,
-    (texts, known): (&GameTexts, Option<&Known<'k>>),
+    texts: &GameTexts,
     cards: &[PackedRecord<'_>],
     decks: &[impl Serialize],
     source_hash: SourceHash,
-) -> Result<Encoded<'k>, EncodeError> {
+) -> Result<Encoded, EncodeError> {
     let mut sorted: Vec<&PackedRecord<'_>> = cards.iter().collect();
     sorted.sort_unstable_by(|a, b| a.id.as_bytes().cmp(b.id.as_bytes()));
     for pair in sorted.windows(2) {
@@ -203,7 +171,7 @@ pub(crate) fn encode_records<'k>(
     }
     let game = msgpack(&game_section(manifest, written, texts), "the manifest")?;
     let decks_bytes = msgpack(decks, "the decks")?;
-    let (index, blocks) = cards_and_index(&sorted, known)?;
+    let (index, blocks) = cards_and_index(&sorted)?;
     let table = block_table(&blocks)?;
     let mut encoded = Encoded {
         header: [0; HEADER_LEN],
@@ -217,7 +185,7 @@ pub(crate) fn encode_records<'k>(
         crc.update(piece);
     }
     let [game, decks_bytes, index, table] = &encoded.parts;
-    let blocks_len: usize = encoded.blocks.iter().map(|(b, ..)| b.len()).sum();
+    let blocks_len: usize = encoded.blocks.iter().map(|(b, _)| b.len()).sum();
     let mut offset = 0usize;
     let mut place = |len: usize| -> Result<Section, EncodeError> {
         let section = Section {
@@ -249,24 +217,23 @@ pub(crate) fn encode_records<'k>(
 }
 
 /// A bundle encoded, in the pieces it is written from: its header, its
-/// sections, and the cards section's deflated blocks, each apart (a block
-/// an earlier bundle deflated is borrowed from where that one is held).
-/// Written out with [`Encoded::write_to`] without being joined: a bundle
-/// is never held twice.
+/// sections, and the cards section's deflated blocks, each apart. Written
+/// out with [`Encoded::write_to`] without being joined: a bundle is never
+/// held twice.
 #[derive(Debug)]
-pub(crate) struct Encoded<'k> {
+pub(crate) struct Encoded {
     header: [u8; HEADER_LEN],
     /// The game, decks and index sections, and the cards section's block
     /// table.
     parts: [Vec<u8>; 4],
-    blocks: Stored<'k>,
+    blocks: Stored,
 }
 
-impl Encoded<'_> {
+impl Encoded {
     /// Each piece of the payload, in order.
     fn pieces(&self) -> impl Iterator<Item = &[u8]> {
         let parts = self.parts.iter().map(Vec::as_slice);
-        parts.chain(self.blocks.iter().map(|(block, ..)| &block[..]))
+        parts.chain(self.blocks.iter().map(|(block, _)| &block[..]))
     }
 
     /// Writes the bundle to `out`.
@@ -286,26 +253,16 @@ impl Encoded<'_> {
             .expect("writing to a Vec cannot fail");
         out
     }
-
-    /// Each block's key and deflated bytes, in order (what a block cache
-    /// keeps).
-    pub(crate) fn blocks(&self) -> impl Iterator<Item = (BlockKey, &[u8])> {
-        self.blocks.iter().map(|(block, key, _)| (*key, &block[..]))
-    }
 }
 
 /// The index and the cards section's blocks: the records in id order,
 /// grouped into blocks of about [`BLOCK_TARGET`] bytes, each block
-/// compressed with zlib (or taken from `known`).
-fn cards_and_index<'k>(
-    sorted: &[&PackedRecord<'_>],
-    known: Option<&Known<'k>>,
-) -> Result<(Vec<u8>, Stored<'k>), EncodeError> {
+/// compressed with zlib.
+fn cards_and_index(sorted: &[&PackedRecord<'_>]) -> Result<(Vec<u8>, Stored), EncodeError> {
     let ids_len: usize = sorted.iter().map(|c| c.id.len()).sum();
     let mut index = Vec::with_capacity(4 + INDEX_ENTRY_LEN * sorted.len() + ids_len);
     index.extend_from_slice(&u32_len(sorted.len())?.to_le_bytes());
     let mut blocks = Blocks {
-        known,
         raw: Vec::new(),
         stored: Vec::new(),
     };
@@ -350,21 +307,19 @@ fn cards_and_index<'k>(
     Ok((index, blocks.stored))
 }
 
-/// Each deflated block, its key and the length it inflates to, in order.
-type Stored<'k> = Vec<(Cow<'k, [u8]>, BlockKey, usize)>;
+/// Each deflated block and the length it inflates to, in order.
+type Stored = Vec<(Vec<u8>, usize)>;
 
 /// The blocks of the cards section as they close, deflated a few at a
 /// time on every core: only a handful is held uncompressed at once.
-struct Blocks<'a, 'k> {
-    /// Blocks an earlier bundle deflated, by key.
-    known: Option<&'a Known<'k>>,
+struct Blocks {
     /// Closed blocks not deflated yet.
     raw: Vec<Vec<u8>>,
-    /// The blocks deflated (or known) so far.
-    stored: Stored<'k>,
+    /// The blocks deflated so far.
+    stored: Stored,
 }
 
-impl Blocks<'_, '_> {
+impl Blocks {
     /// How many raw blocks wait before they are deflated together.
     const BATCH: usize = 8;
 
@@ -376,17 +331,10 @@ impl Blocks<'_, '_> {
     }
 
     fn flush(&mut self) {
-        let known = self.known;
-        let done: Stored<'_> = self
+        let done: Stored = self
             .raw
             .par_drain(..)
-            .map(|b| {
-                let key = block_key(&b);
-                let packed = known
-                    .and_then(|k| k.get(&key))
-                    .map_or_else(|| Cow::Owned(deflate(&b)), |&known| Cow::Borrowed(known));
-                (packed, key, b.len())
-            })
+            .map(|b| (deflate(&b), b.len()))
             .collect();
         self.stored.extend(done);
     }
@@ -400,11 +348,11 @@ impl Blocks<'_, '_> {
 /// The start of the cards section: the count of blocks, then each
 /// block's offset in the section, deflated length and raw length (the
 /// blocks follow it).
-fn block_table(stored: &Stored<'_>) -> Result<Vec<u8>, EncodeError> {
+fn block_table(stored: &Stored) -> Result<Vec<u8>, EncodeError> {
     let mut table = Vec::with_capacity(4 + BLOCK_ENTRY_LEN * stored.len());
     table.extend_from_slice(&u32_len(stored.len())?.to_le_bytes());
     let mut offset = 4 + BLOCK_ENTRY_LEN * stored.len();
-    for (packed, _, raw_len) in stored {
+    for (packed, raw_len) in stored {
         for n in [offset, packed.len(), *raw_len] {
             table.extend_from_slice(&u32_len(n)?.to_le_bytes());
         }
@@ -464,9 +412,9 @@ fn carta_version() -> String {
 }
 
 /// A game of one kind and its cards, each with a text field, for the
-/// tests of the encoder and the block cache.
+/// tests of the encoder.
 #[cfg(test)]
-pub(crate) struct Sample {
+struct Sample {
     manifest: Manifest,
     ids: Vec<String>,
     fields: Vec<PackedFields>,
@@ -475,7 +423,7 @@ pub(crate) struct Sample {
 #[cfg(test)]
 impl Sample {
     /// `n` cards: a few blocks' worth from about 1,000.
-    pub(crate) fn new(n: usize) -> Self {
+    fn new(n: usize) -> Self {
         let manifest = toml::from_str(
             "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.unit]\nname = \"Unit\"\n",
         )
@@ -497,7 +445,7 @@ impl Sample {
     }
 
     /// The cards' records.
-    pub(crate) fn records(&self) -> Vec<PackedRecord<'_>> {
+    fn records(&self) -> Vec<PackedRecord<'_>> {
         self.ids
             .iter()
             .zip(&self.fields)
@@ -512,24 +460,12 @@ impl Sample {
             .collect()
     }
 
-    /// The bundle of `records`, with `known` blocks.
-    pub(crate) fn encode<'k>(
-        &self,
-        records: &[PackedRecord<'_>],
-        known: Option<&Known<'k>>,
-    ) -> Encoded<'k> {
+    /// The bundle of `records`.
+    fn encode(&self, records: &[PackedRecord<'_>]) -> Encoded {
         let hash = SourceHash::of([("cards/g/game.toml", "")]);
         let texts = GameTexts::default();
         let no_decks: &[DeckRecord] = &[];
-        encode_records(
-            &self.manifest,
-            None,
-            (&texts, known),
-            records,
-            no_decks,
-            hash,
-        )
-        .expect("encodes")
+        encode_records(&self.manifest, None, &texts, records, no_decks, hash).expect("encodes")
     }
 }
 
@@ -548,34 +484,15 @@ mod tests {
     }
 
     #[test]
-    fn blocks_known_from_an_earlier_bundle_are_copied_not_deflated_again() {
+    fn a_bundle_written_in_its_pieces_is_the_bundle_joined_and_reads_back() {
         let sample = Sample::new(2000);
         let records = sample.records();
-        let encode = |known: Option<&Known<'_>>| sample.encode(&records, known).into_bytes();
-        let plain = encode(None);
-        let first = sample.encode(&records, None);
-        let blocks: Vec<(BlockKey, Vec<u8>)> =
-            first.blocks().map(|(k, b)| (k, b.to_vec())).collect();
-        assert!(blocks.len() > 1, "several blocks");
-        // The same blocks known: the same bytes.
-        let mut known: Known<'_> = blocks.iter().map(|(k, b)| (*k, &b[..])).collect();
-        assert_eq!(encode(Some(&known)), plain);
-        // What is known is what is written: a block is copied as it is,
-        // and the bundle's sections and checksum follow its length.
-        let odd = [0xAB; 7];
-        known.insert(blocks[1].0, &odd);
-        let copied = sample.encode(&records, Some(&known));
-        assert_eq!(copied.blocks().nth(1).unwrap().1, &odd[..]);
-        assert_ne!(blocks[1].1.len(), 7);
-        let bytes = copied.into_bytes();
-        assert_eq!(bytes.len(), plain.len() - blocks[1].1.len() + 7);
-        // Its checksum and block table add up: the reader gets as far as
-        // that block's claim.
-        let err = crate::bundle::Bundle::from_bytes(bytes).unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("block 1 claims to inflate 7 bytes"),
-            "{err}"
-        );
+        let encoded = sample.encode(&records);
+        assert!(encoded.blocks.len() > 1, "several blocks");
+        let mut written = Vec::new();
+        encoded.write_to(&mut written).unwrap();
+        assert_eq!(written, sample.encode(&records).into_bytes());
+        let bundle = crate::bundle::Bundle::from_bytes(written).unwrap();
+        assert_eq!(bundle.len(), 2000);
     }
 }

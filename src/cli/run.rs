@@ -32,6 +32,27 @@ pub fn parse(args: &[std::ffi::OsString]) -> Result<Cli, u8> {
     }
 }
 
+/// The environment variable that turns carta's log on (`CARTA_LOG=debug`):
+/// `tracing`'s filter syntax, written to stderr.
+const LOG: &str = "CARTA_LOG";
+
+/// Sends carta's log to stderr when `CARTA_LOG` asks for it (`debug`:
+/// what each cache answered, or why it declined). stdout, and with it
+/// `--message-format json`, is untouched; without the variable nothing is
+/// logged and the log costs nothing.
+fn log_from_env() {
+    let Some(filter) = std::env::var_os(LOG) else {
+        return;
+    };
+    let filter = tracing_subscriber::EnvFilter::builder().parse_lossy(filter.to_string_lossy());
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_timer(tracing_subscriber::fmt::time::uptime())
+        .try_init();
+}
+
 /// Whether the arguments ask for JSON diagnostics, read by hand because
 /// clap could not parse them: the last `--message-format` before `--` wins.
 fn wants_json(args: &[std::ffi::OsString]) -> bool {
@@ -78,6 +99,7 @@ fn usage(e: &clap::Error) -> CommandError {
 /// 0 clean, 1 problems found, 2 the command could not run.
 #[allow(clippy::needless_pass_by_value)] // `main` hands over the parsed line
 pub fn run(cli: Cli) -> u8 {
+    log_from_env();
     let g = &cli.global;
     let output = Output::new(
         match g.message_format {

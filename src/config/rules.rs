@@ -296,35 +296,122 @@ pub struct Distinct {
     pub key: Fields,
 }
 
+/// Gives `add` each field `filter` reads.
+fn add_keys(filter: &Filter, add: &mut dyn FnMut(&str)) {
+    for k in filter.keys() {
+        add(k);
+    }
+}
+
+/// Gives `add` each of `fields`.
+fn add_all(fields: &[String], add: &mut dyn FnMut(&str)) {
+    for f in fields {
+        add(f);
+    }
+}
+
+impl Count {
+    /// The card fields a `count` reads, each given to `add` (see
+    /// [`Rule::fields`]).
+    fn fields(&self, add: &mut dyn FnMut(&str)) {
+        let Count {
+            filter,
+            exact: _,
+            min: _,
+            max: _,
+            per,
+            values: _,
+            cap,
+            like,
+        } = self;
+        add_keys(filter, add);
+        add_all(per.names(), add);
+        for Override { filter, max: _ } in cap {
+            add_keys(filter, add);
+        }
+        if let Some(Like { bound, field }) = like {
+            add_keys(bound, add);
+            add(field);
+        }
+    }
+}
+
+impl Copies {
+    /// The card fields a `copies` reads, each given to `add` (see
+    /// [`Rule::fields`]).
+    fn fields(&self, add: &mut dyn FnMut(&str)) {
+        let Copies {
+            filter,
+            max: _,
+            key,
+            overrides,
+            field,
+        } = self;
+        add_keys(filter, add);
+        add_all(key.names(), add);
+        for Override { filter, max: _ } in overrides {
+            add_keys(filter, add);
+        }
+        if let Some(f) = field {
+            add(f);
+        }
+    }
+}
+
 impl Rule {
     /// Adds the card fields this rule reads (first segment of each path).
+    ///
+    /// Every field of the rule and of each check is named here and in the
+    /// checks' `fields`: a field added to a check, or a check added to
+    /// [`Rule`], does not compile until it says which card fields it
+    /// reads. A compile keeps only these fields of each card (`carta
+    /// check`), and the check cache's shapes hash only them.
     pub fn fields(&self, out: &mut std::collections::BTreeSet<String>) {
         let mut add = |field: &str| {
             out.insert(field.split('.').next().unwrap_or(field).to_owned());
         };
-        let filter = |f: &Filter, add: &mut dyn FnMut(&str)| f.keys().for_each(|k| add(k));
-        if let Some(c) = &self.count {
-            filter(&c.filter, &mut add);
-            c.per.names().iter().for_each(|f| add(f));
-            c.cap.iter().for_each(|o| filter(&o.filter, &mut add));
+        let Rule {
+            id: _,
+            name: _,
+            severity: _,
+            message: _,
+            source: _,
+            zone: _,
+            size: _,
+            count,
+            copies,
+            share,
+            bind,
+            distinct,
+        } = self;
+        let add: &mut dyn FnMut(&str) = &mut add;
+        if let Some(c) = count {
+            c.fields(add);
         }
-        if let Some(c) = &self.copies {
-            filter(&c.filter, &mut add);
-            c.key.names().iter().for_each(|f| add(f));
-            c.overrides.iter().for_each(|o| filter(&o.filter, &mut add));
-            c.field.iter().for_each(|f| add(f));
+        if let Some(c) = copies {
+            c.fields(add);
         }
-        if let Some(s) = &self.share {
-            add(&s.by);
+        if let Some(Share {
+            by,
+            groups: _,
+            max_percent: _,
+        }) = share
+        {
+            add(by);
         }
-        if let Some(b) = &self.bind {
-            filter(&b.bound, &mut add);
-            filter(&b.filter, &mut add);
-            add(&b.field);
+        if let Some(Bind {
+            bound,
+            filter,
+            field,
+        }) = bind
+        {
+            add_keys(bound, add);
+            add_keys(filter, add);
+            add(field);
         }
-        if let Some(d) = &self.distinct {
-            filter(&d.filter, &mut add);
-            d.key.names().iter().for_each(|f| add(f));
+        if let Some(Distinct { filter, key }) = distinct {
+            add_keys(filter, add);
+            add_all(key.names(), add);
         }
     }
 
@@ -344,5 +431,49 @@ impl Rule {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields of every check a rule may declare, each named once.
+    #[test]
+    fn a_rule_reads_every_field_its_check_names() {
+        let rules: Vec<Rule> = toml::from_str::<std::collections::BTreeMap<String, Vec<Rule>>>(
+            r#"r = [
+              { id = "a", name = "A", count = { filter = { kind = "k", level = 1 }, per = "element", cap = [{ filter = { solitary = true }, max = 1 }], like = { bound = { kind = "city" }, field = "kingdom.name" }, min = 1 } },
+              { id = "b", name = "B", copies = { filter = { rare = true }, max = 2, key = ["name", "cost"], overrides = [{ filter = { unique = true }, max = 1 }], field = "limit" } },
+              { id = "c", name = "C", share = { by = "color", max-percent = 50 } },
+              { id = "d", name = "D", bind = { bound = { hero = true }, filter = { mercenary = { not = true } }, field = "faction" } },
+              { id = "e", name = "E", distinct = { filter = { kind = "spell" }, key = "sign" } },
+            ]"#,
+        )
+        .unwrap()
+        .remove("r")
+        .unwrap();
+        let mut read = std::collections::BTreeSet::new();
+        for r in &rules {
+            r.fields(&mut read);
+        }
+        let expected = [
+            "kind",
+            "level",
+            "element",
+            "solitary",
+            "kingdom",
+            "rare",
+            "name",
+            "cost",
+            "unique",
+            "limit",
+            "color",
+            "hero",
+            "mercenary",
+            "faction",
+            "sign",
+        ];
+        assert_eq!(read, expected.iter().map(|f| (*f).to_owned()).collect());
     }
 }

@@ -34,10 +34,6 @@ pub(super) struct DeckSchema<'a> {
     /// `cards`, and the digest of its cards ([`super::Inputs`]).
     pub(super) files: &'a [(usize, u64)],
     pub(super) key: &'a str,
-    /// Whether `cards` holds only the cards of the files that changed: a
-    /// file given no cards is one whose lines are in the previous file
-    /// wherever it has any (see [`DeckSchema::build`]).
-    pub(super) sparse: bool,
 }
 
 /// Where a zone's table of card lines is in the schema as serde writes it
@@ -171,12 +167,7 @@ impl DeckSchema<'_> {
         for &(end, digest) in self.files {
             let cards = &self.cards[from..end];
             from = end;
-            // An unchanged file of a sparse schema: its lines, if it has
-            // any in this zone, are in the previous file.
-            let unknown = self.sparse && cards.is_empty();
-            let known_lines = !unknown && cards.iter().any(|c| takes(c.1));
-            let from_old = unknown && old.is_some_and(|o| o.contains_key(&digest));
-            if !(known_lines || from_old) {
+            if !cards.iter().any(|c| takes(c.1)) {
                 continue;
             }
             out.text(if segments.is_empty() { "{\n" } else { ",\n" });
@@ -490,7 +481,6 @@ mod tests {
             cards: &cards,
             files: &[(cards.len(), 0)],
             key: "",
-            sparse: false,
         };
         let mut built = Built::default();
         schema.lines(&["k".into()], &max, None, &mut built);
@@ -528,7 +518,6 @@ mod tests {
             cards: &cards,
             files: &[(1, 1), (3, 2)],
             key: "k",
-            sparse: false,
         }
         .text();
         let tree: Value = serde_json::from_str(&text).unwrap();
@@ -586,7 +575,6 @@ mod tests {
             cards,
             files,
             key: "k",
-            sparse: false,
         }
         .build(previous)
     }
@@ -647,41 +635,5 @@ mod tests {
         let again = built(&m, (&BEFORE, &BEFORE_FILES), Some(&by_digest(&old)));
         assert_eq!(materialize(&again, &old_text), old_text);
         assert_eq!(old_pieces(&again), 2, "one per zone: {:?}", again.pieces);
-    }
-
-    #[test]
-    fn a_sparse_schema_of_the_renamed_files_alone_is_the_one_written_whole() {
-        let m = two_zones();
-        let old = built(&m, (&BEFORE, &BEFORE_FILES), None);
-        let old_text = materialize(&old, "");
-        // Card z (file 2, zone main and side) and card w (file 3, zone side
-        // only) renamed.
-        let mut after = BEFORE;
-        after[2].2 = "Z \"2\"";
-        after[3].2 = "W2";
-        let files = [(2, 1), (3, 22), (4, 33), (6, 4)];
-        let whole = materialize(&built(&m, (&after, &files), None), "");
-        // Only the renamed files' cards: files 1 and 4 given none.
-        let cards = [after[2], after[3]];
-        let sparse = DeckSchema {
-            manifest: &m,
-            cards: &cards,
-            files: &[(0, 1), (1, 22), (2, 33), (2, 4)],
-            key: "k",
-            sparse: true,
-        }
-        .build(Some(&by_digest(&old)));
-        assert_eq!(materialize(&sparse, &old_text), whole);
-        assert_eq!(sparse.len, whole.len());
-        // A file given no cards whose lines the last text lacks has none.
-        let empty = DeckSchema {
-            manifest: &m,
-            cards: &[],
-            files: &[(0, 9)],
-            key: "k",
-            sparse: true,
-        }
-        .build(Some(&by_digest(&old)));
-        assert!(empty.zones.iter().all(Vec::is_empty), "{:?}", empty.zones);
     }
 }

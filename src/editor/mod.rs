@@ -25,7 +25,7 @@ mod draft7;
 mod manifest;
 mod patch;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
@@ -35,7 +35,7 @@ use sha2::{Digest, Sha256};
 
 use crate::config::Manifest;
 use crate::emit::EmitError;
-use crate::game::{CardLines, CardsDigest, Game};
+use crate::game::Game;
 use crate::validate::{GameSchemas, uri_of};
 use crate::write::{self, Folder, WriteError};
 
@@ -177,9 +177,9 @@ impl io::Write for HashWriter {
 
 /// The card files of `game`'s pool, in order: where each one's cards end
 /// in the pool, and a digest of their ids, kinds and names
-/// ([`crate::game::CardsDigest`]). A deck schema's lines are those of the
-/// cards in pool order, so a card file's lie together, and the digest says
-/// whether they changed.
+/// ([`CardsDigest`]). A deck schema's lines are those of the cards in pool
+/// order, so a card file's lie together, and the digest says whether they
+/// changed.
 fn card_files(game: &Game) -> Vec<(usize, u64)> {
     let mut out: Vec<(usize, u64)> = Vec::new();
     let mut digest = CardsDigest::default();
@@ -197,58 +197,34 @@ fn card_files(game: &Game) -> Vec<(usize, u64)> {
     out
 }
 
-/// The kinds whose cards' ids and names game `schemas`' card-file schema
-/// lists (as the enums of the references that name them): a rename of a
-/// card of another kind leaves that schema as it is.
-pub fn listed_kinds(schemas: &GameSchemas) -> BTreeSet<String> {
-    cards::referenced_kinds(&documents(schemas))
-}
+/// The digest of a card file's cards as the deck schema's lines read
+/// them: each card's id, kind and name, each after its length (foldhash
+/// with a fixed seed: the same digest in every run, cheaper than `SipHash`
+/// on short strings).
+#[derive(Clone)]
+struct CardsDigest(foldhash::quality::FoldHasher<'static>);
 
-/// The key of game `manifest`'s deck schema over card files `files` (each
-/// card file with cards, in order: where its cards end in the pool, and
-/// their digest).
-pub fn deck_key(manifest: &Manifest, files: &[(usize, u64)]) -> String {
-    let inputs = Inputs {
-        manifest,
-        docs: BTreeMap::new(),
-        cards: Vec::new(),
-        files: files.to_vec(),
-    };
-    inputs.key(true)
-}
-
-/// Writes game `manifest`'s deck schema, of key `key` (see [`deck_key`]),
-/// after a rename, patched from the last one: `changed` are the cards (id,
-/// kind, name) of the card files of `files` that changed, by position.
-/// Whether it did; when not, it wrote nothing, the last schema being one
-/// it cannot patch.
-///
-/// # Errors
-/// When the schema cannot be written.
-pub fn patch_deck_schema(
-    root: &Path,
-    manifest: &Manifest,
-    files: &[(usize, u64)],
-    changed: &[(usize, CardLines<'_>)],
-    key: &str,
-) -> Result<bool, EmitError> {
-    let mut cards = Vec::new();
-    let mut sparse = Vec::with_capacity(files.len());
-    let mut changed = changed.iter().peekable();
-    for (i, &(_, digest)) in files.iter().enumerate() {
-        if let Some((_, of_file)) = changed.next_if(|(at, _)| *at == i) {
-            cards.extend_from_slice(of_file);
-        }
-        sparse.push((cards.len(), digest));
+impl Default for CardsDigest {
+    fn default() -> Self {
+        use std::hash::BuildHasher;
+        CardsDigest(foldhash::quality::FixedState::with_seed(0).build_hasher())
     }
-    let schema = decks::DeckSchema {
-        manifest,
-        cards: &cards,
-        files: &sparse,
-        key,
-        sparse: true,
-    };
-    patch::write(root, &schema, true)
+}
+
+impl CardsDigest {
+    /// Adds a card.
+    fn add(&mut self, id: &str, kind: &str, name: &str) {
+        use std::hash::Hasher;
+        for part in [id, kind, name] {
+            self.0.write_u64(part.len() as u64);
+            self.0.write(part.as_bytes());
+        }
+    }
+
+    /// The digest of the cards added.
+    fn finish(&self) -> u64 {
+        std::hash::Hasher::finish(&self.0)
+    }
 }
 
 /// The editor files of a checked game: its card-file and deck-file schemas.
@@ -278,7 +254,6 @@ fn deck_schema<'a>(inputs: &'a Inputs<'_>, key: &'a str) -> decks::DeckSchema<'a
         cards: &inputs.cards,
         files: &inputs.files,
         key,
-        sparse: false,
     }
 }
 
@@ -294,20 +269,62 @@ pub fn carries_keys(root: &Path, game: &str, keys: &[String]) -> bool {
 /// Writes game `game`'s editor schemas whose key differs from the one
 /// written in the file on disk (derived only then; the deck schema patched
 /// from the last one, [`patch`]); returns the paths written and the keys
-/// (card file, deck file).
+/// (card file, deck file). A file that carries its key but that this very
+/// carta did not write or check (another build may write it otherwise;
+/// without the cache, never known) is derived and written if it differs.
 fn refresh_game(root: &Path, game: &Game) -> Result<(Vec<String>, Vec<String>), EmitError> {
     let inputs = Inputs::of(game);
+    let id = &inputs.manifest.id;
     let keys = vec![inputs.key(false), inputs.key(true)];
+    let verified = if game.cached {
+        verified_keys(root, id)
+    } else {
+        Vec::new()
+    };
+    let current = |rel: &str, key: &String| has_key(root, rel, key) && verified.contains(key);
     let mut written = Vec::new();
-    if !has_key(root, &cards_schema_path(&inputs.manifest.id), &keys[0]) {
+    let cards = cards_schema_path(id);
+    if !current(&cards, &keys[0]) {
         written = write_changed(root, &[cards_file(&inputs, &keys[0])])?.written;
     }
-    let deck = deck_schema_path(&inputs.manifest.id);
-    if !has_key(root, &deck, &keys[1]) {
+    let deck = deck_schema_path(id);
+    if has_key(root, &deck, &keys[1]) {
+        if !current(&deck, &keys[1]) {
+            let text = deck_schema(&inputs, &keys[1]).text();
+            let file = EditorFile { path: deck, text };
+            written.extend(write_changed(root, &[file])?.written);
+        }
+    } else {
         patch::write(root, &deck_schema(&inputs, &keys[1]), game.cached)?;
         written.push(deck);
     }
+    if game.cached && verified != keys {
+        note_verified(root, id, &keys);
+    }
     Ok((written, keys))
+}
+
+/// The magic of `build/.cache/<game>.editor` (see [`verified_keys`]).
+const VERIFIED: [u8; 8] = *b"carta-k1";
+
+/// The keys of game `game`'s editor schemas that this very carta last
+/// wrote or found as it writes them (`build/.cache/<game>.editor`, keyed
+/// by the program as every cache file is).
+fn verified_keys(root: &Path, game: &str) -> Vec<String> {
+    let cache = Folder::workspace(root).and_then(|r| r.existing("build/.cache"));
+    let read = cache.ok().flatten().and_then(|c| {
+        crate::cache::read_framed::<Vec<String>>(&c, &format!("{game}.editor"), VERIFIED)
+    });
+    read.and_then(|f| f.under(0)).unwrap_or_default()
+}
+
+/// Notes `keys` as game `game`'s editor schemas' keys this carta wrote or
+/// checked (see [`verified_keys`]).
+fn note_verified(root: &Path, game: &str, keys: &[String]) {
+    let cache = Folder::workspace(root).and_then(|r| r.sub(Path::new("build").join(".cache")));
+    if let Ok(cache) = cache {
+        crate::cache::write_framed(&cache, &format!("{game}.editor"), VERIFIED, 0, keys);
+    }
 }
 
 /// The `$comment` that carries a schema's key, right after `$schema`.
@@ -384,23 +401,7 @@ pub fn refresh<'g>(
     games: impl IntoIterator<Item = &'g Game>,
     all_games: &[String],
 ) -> Result<Written, EmitError> {
-    refresh_unless(root, games, all_games, &|_| false)
-}
-
-/// [`refresh`], leaving the manifest's schema alone when `unchanged`
-/// says carta left it as it is (it depends on carta alone).
-fn refresh_unless<'g>(
-    root: &Path,
-    games: impl IntoIterator<Item = &'g Game>,
-    all_games: &[String],
-    unchanged: &dyn Fn(&str) -> bool,
-) -> Result<Written, EmitError> {
-    let files = if unchanged(&manifest_schema_path()) {
-        vec![taplo_file(all_games)]
-    } else {
-        workspace_files(all_games)
-    };
-    let mut written = write_changed(root, &files)?;
+    let mut written = write_changed(root, &workspace_files(all_games))?;
     for g in games {
         let (paths, keys) = refresh_game(root, g)?;
         written.written.extend(paths);
@@ -420,18 +421,15 @@ pub fn refresh_reporting<'g>(
     checked: impl IntoIterator<Item = &'g Game>,
     diags: &mut crate::diag::Diagnostics,
 ) -> Result<Written, EmitError> {
-    // Unchanged since a check without errors by this very carta (the
-    // snapshot the check goes by says so): as that check left it.
-    let unchanged = |rel: &str| ws.jail().kept(rel);
-    let mut written = refresh_unless(ws.root(), checked, &ws.game_ids()?, &unchanged)?;
-    for kept in std::mem::take(&mut written.kept) {
+    let mut written = refresh(ws.root(), checked, &ws.game_ids()?)?;
+    for foreign in std::mem::take(&mut written.foreign) {
         diags.push(
             crate::diag::Diagnostic::warning(
                 "editor::config",
-                format!("`{kept}` was not written by carta, so it does not associate the cards with their editor schemas"),
+                format!("`{foreign}` was not written by carta, so it does not associate the cards with their editor schemas"),
             )
             .with_help(format!(
-                "delete `{kept}` and run `carta check` to have it written, or copy its rules from a new `carta init` workspace"
+                "delete `{foreign}` and run `carta check` to have it written, or copy its rules from a new `carta init` workspace"
             )),
         );
     }
@@ -465,7 +463,7 @@ pub fn write_changed(root: &Path, files: &[EditorFile]) -> Result<Written, EmitE
                 continue;
             }
             if old.as_ref().is_some_and(|o| !o.starts_with(TAPLO_HEADER)) {
-                out.kept.push(f.path.clone());
+                out.foreign.push(f.path.clone());
                 continue;
             }
         } else if holds(&folder, name, f.text.as_bytes())? {
@@ -519,7 +517,7 @@ pub struct Written {
     /// The files (re)written.
     pub written: Vec<String>,
     /// Files carta would have written but left alone because the user owns them.
-    pub kept: Vec<String>,
+    pub foreign: Vec<String>,
     /// Each checked game's keys (card file, deck file), as written into its
     /// editor schemas.
     pub keys: Vec<(String, Vec<String>)>,

@@ -88,16 +88,12 @@ impl Stamp {
 /// `build/.cache/`), patched from the last one where the index vouches for
 /// it, else whole, and then its index (a link at `build/.cache` is not
 /// followed, and only makes the next write a whole one); without, whole,
-/// and neither index is read nor written. Whether it wrote: a sparse
-/// schema (the cards of the card files that changed only, see
-/// [`DeckSchema::sparse`]) cannot be written whole, and leaves the file as
-/// it was when there is no index or the last file is not the one it
-/// describes.
+/// and neither index is read nor written.
 ///
 /// # Errors
 /// When the schema cannot be written (a link or something else than a
 /// file where it goes, an I/O error).
-pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Result<bool, EmitError> {
+pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Result<(), EmitError> {
     let m = schema.manifest;
     let rel = deck_schema_path(&m.id);
     let (dir, name) = write::split(Path::new(&rel));
@@ -110,9 +106,6 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
     let old = cache
         .as_ref()
         .and_then(|c| previous(c, &folder, name, &m.id, head));
-    if schema.sparse && old.is_none() {
-        return Ok(false);
-    }
     let built = schema.build(old.as_ref().map(|o| &o.zones[..]));
     // The new file, kept open to be stamped once in place (its change time
     // is set by the rename that puts it there).
@@ -145,7 +138,7 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
     if let Some(old) = old {
         close_beside(old.file);
     }
-    Ok(true)
+    Ok(())
 }
 
 /// Closes the last deck schema's file on one of rayon's threads. Replaced,
@@ -232,7 +225,7 @@ const BLOCK: usize = 256 << 10;
 /// written (carta's version and the editor files' format).
 fn head(m: &Manifest) -> u64 {
     let mut h = DefaultHasher::new();
-    (FORMAT, env!("CARGO_PKG_VERSION"), crate::deck::MAX_COUNT).hash(&mut h);
+    (FORMAT, crate::cache::program(), crate::deck::MAX_COUNT).hash(&mut h);
     serde_json::to_string(&(&m.kinds, &m.zones))
         .expect("the manifest serializes")
         .hash(&mut h);
@@ -325,7 +318,6 @@ mod tests {
             cards: &cards,
             files: &[(1, 1), (2, hash_bytes(y_name.as_bytes()))],
             key: y_name,
-            sparse: false,
         };
         write(root, &schema, true).unwrap();
     }
@@ -404,7 +396,6 @@ mod tests {
             cards: &cards,
             files: &[(1, 1), (2, 6)],
             key: "Y6",
-            sparse: false,
         };
         write(root, &schema, false).unwrap();
         let text = std::fs::read_to_string(&deck).unwrap();

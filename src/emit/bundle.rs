@@ -3,8 +3,6 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::hash::Hasher;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -13,7 +11,7 @@ use serde_json::Value;
 
 use super::fields::Fields;
 use super::{EmitError, Emitter, Stage};
-use crate::bundle::{self, Encoded, Known, PackedRecord, SourceHash};
+use crate::bundle::{self, Encoded, PackedRecord, SourceHash};
 use crate::deck::{DeckEntry, DeckFile, DeckZone};
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap};
 use crate::game::Game;
@@ -24,11 +22,7 @@ use crate::validate::{PackedFields, RawCard};
 
 /// Writes each game's bundle.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct BundleEmitter {
-    /// Whether the blocks of the last build's bundle are reused (see
-    /// [`BlockCache`]).
-    pub cached: bool,
-}
+pub struct BundleEmitter;
 
 impl Emitter for BundleEmitter {
     fn name(&self) -> &'static str {
@@ -47,18 +41,9 @@ impl Emitter for BundleEmitter {
             .iter()
             .map(|d| DeckView::of(d, &ws.sources))
             .collect();
-        let cache = self
-            .cached
-            .then(|| BlockCache::open(ws.root(), game.id()))
-            .flatten();
-        let held = cache.as_ref().and_then(BlockCache::read);
-        let known = held.as_deref().and_then(BlockCache::known);
-        if let Some(encoded) = encode_reusing(game, &decks, ws, known.as_ref(), diags)? {
+        if let Some(encoded) = encode_pieces(game, &decks, ws, diags)? {
             let path = bundle_path(Path::new(""), game.id());
             stage.write_with(&path, |file| encoded.write_to(file))?;
-            if let Some(cache) = cache {
-                cache.write(&encoded);
-            }
         }
         Ok(())
     }
@@ -299,18 +284,16 @@ pub fn encode_game(
     ws: &Workspace,
     diags: &mut Diagnostics,
 ) -> Result<Option<Vec<u8>>, LoadError> {
-    Ok(encode_reusing(game, decks, ws, None, diags)?.map(Encoded::into_bytes))
+    Ok(encode_pieces(game, decks, ws, diags)?.map(Encoded::into_bytes))
 }
 
-/// [`encode_game`] in pieces, with the deflated blocks of an earlier
-/// bundle.
-fn encode_reusing<'k>(
+/// [`encode_game`] in pieces.
+fn encode_pieces(
     game: &Game,
     decks: &[DeckView<'_>],
     ws: &Workspace,
-    known: Option<&Known<'k>>,
     diags: &mut Diagnostics,
-) -> Result<Option<Encoded<'k>>, LoadError> {
+) -> Result<Option<Encoded>, LoadError> {
     // The source hash reads every source file again, in path order, one
     // at a time: it goes on beside the texts, which take both cores in
     // bursts.
@@ -345,7 +328,7 @@ fn encode_reusing<'k>(
     match bundle::encode_records(
         &game.manifest.manifest,
         Some(&game.manifest.written),
-        (&game_texts(game, markup), known),
+        &game_texts(game, markup),
         &cards,
         decks,
         hash,
@@ -368,134 +351,6 @@ fn encode_reusing<'k>(
             Ok(None)
         }
     }
-}
-
-/// The deflated blocks of a game's last bundle, `build/.cache/<game>.blocks`,
-/// so that a rebuild deflates only the blocks whose records changed:
-///
-/// ```text
-/// magic    8 bytes  "carta-b2"
-/// checksum u64 LE   of what follows
-/// entries           per block: its key (16 bytes), its length (u32 LE),
-///                   its deflated bytes
-/// ```
-///
-/// A file whose magic or checksum is wrong, or whose entries do not add up
-/// to its length, is ignored; the file is replaced after every bundle
-/// written with it (so it holds that bundle's blocks only). The block
-/// keys are stable for one build of carta, whose version the checksum
-/// includes.
-#[derive(Debug)]
-pub struct BlockCache {
-    folder: crate::write::Folder,
-    name: String,
-}
-
-const BLOCKS_MAGIC: &[u8; 8] = b"carta-b2";
-/// The largest block cache read (a bundle's cards section is far smaller).
-const MAX_BLOCKS: u64 = 1 << 30;
-
-impl BlockCache {
-    /// The block cache of `game` in the workspace at `root`; `None` when
-    /// the cache folder cannot be used (then every block is deflated).
-    pub fn open(root: &Path, game: &str) -> Option<Self> {
-        let folder = crate::write::Folder::workspace(root)
-            .and_then(|root| root.sub(Path::new("build").join(".cache")))
-            .ok()?;
-        Some(BlockCache {
-            folder,
-            name: format!("{game}.blocks"),
-        })
-    }
-
-    /// The cache file's bytes, when it is one this carta wrote whole
-    /// (its magic and checksum right): what [`BlockCache::known`] reads.
-    fn read(&self) -> Option<Vec<u8>> {
-        let bytes = self.folder.read(&self.name, MAX_BLOCKS)?;
-        let (head, entries) = bytes.split_at_checked(16)?;
-        let whole = &head[..8] == BLOCKS_MAGIC && head[8..] == checksum(entries).to_le_bytes();
-        whole.then_some(bytes)
-    }
-
-    /// The blocks in a cache file's bytes (as [`BlockCache::read`] gives
-    /// them), by key, borrowed; `None` when its entries do not add up to
-    /// its length.
-    fn known(bytes: &[u8]) -> Option<Known<'_>> {
-        let mut known = Known::default();
-        let mut rest = &bytes[16..];
-        while let Some((key, after)) = rest.split_first_chunk::<20>() {
-            let word = |at: usize| u64::from_le_bytes(key[at..at + 8].try_into().expect("8"));
-            let n = u32::from_le_bytes(key[16..20].try_into().expect("4")) as usize;
-            let (block, next) = after.split_at_checked(n)?;
-            known.insert([word(0), word(8)], block);
-            rest = next;
-        }
-        rest.is_empty().then_some(known)
-    }
-
-    /// Replaces the cache with the blocks of `encoded` (written
-    /// atomically, a piece at a time; a cache that cannot be written only
-    /// slows the next build).
-    fn write(self, encoded: &Encoded<'_>) {
-        // Each entry's head (key, length) made once, for the checksum and
-        // the file alike.
-        let entries: Option<Vec<([u8; 20], &[u8])>> = encoded
-            .blocks()
-            .map(|(key, block)| {
-                let mut head = [0; 20];
-                head[..8].copy_from_slice(&key[0].to_le_bytes());
-                head[8..16].copy_from_slice(&key[1].to_le_bytes());
-                head[16..].copy_from_slice(&u32::try_from(block.len()).ok()?.to_le_bytes());
-                Some((head, block))
-            })
-            .collect();
-        let Some(entries) = entries else {
-            return;
-        };
-        let mut sum = Checksum::new();
-        for (head, block) in &entries {
-            sum.add(head);
-            sum.add(block);
-        }
-        let _ = self.folder.replace_with(&self.name, |file| {
-            let mut out = std::io::BufWriter::new(file);
-            out.write_all(BLOCKS_MAGIC)?;
-            out.write_all(&sum.finish().to_le_bytes())?;
-            for (head, block) in &entries {
-                out.write_all(head)?;
-                out.write_all(block)?;
-            }
-            out.flush()
-        });
-    }
-}
-
-/// The checksum of a block cache's entries, with carta's version, made a
-/// piece at a time as they are written, or over them whole as they are
-/// read ([`checksum`]): the same either way.
-struct Checksum(std::hash::DefaultHasher);
-
-impl Checksum {
-    fn new() -> Self {
-        let mut h = std::hash::DefaultHasher::new();
-        h.write(env!("CARGO_PKG_VERSION").as_bytes());
-        Checksum(h)
-    }
-
-    fn add(&mut self, bytes: &[u8]) {
-        self.0.write(bytes);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0.finish()
-    }
-}
-
-/// The [`Checksum`] of a block cache's entries.
-fn checksum(entries: &[u8]) -> u64 {
-    let mut sum = Checksum::new();
-    sum.add(entries);
-    sum.finish()
 }
 
 #[cfg(test)]
@@ -531,35 +386,5 @@ mod tests {
             rmp_serde::to_vec_named(&[view]).unwrap(),
             rmp_serde::to_vec_named(&[record]).unwrap()
         );
-    }
-
-    #[test]
-    fn a_block_cache_written_a_piece_at_a_time_reads_back_whole() {
-        let dir = tempfile::tempdir().unwrap();
-        let sample = bundle::Sample::new(3000);
-        let encoded = sample.encode(&sample.records(), None);
-        assert!(encoded.blocks().count() > 1, "several blocks");
-        BlockCache::open(dir.path(), "g").unwrap().write(&encoded);
-        let cache = BlockCache::open(dir.path(), "g").unwrap();
-        let held = cache
-            .read()
-            .expect("its checksum, made a piece at a time, holds");
-        let known = BlockCache::known(&held).unwrap();
-        assert_eq!(known.len(), encoded.blocks().count());
-        for (key, block) in encoded.blocks() {
-            assert_eq!(known[&key], block);
-        }
-        // A flipped byte anywhere fails the checksum; a cut file too.
-        let path = dir.path().join("build/.cache/g.blocks");
-        let mut bytes = std::fs::read(&path).unwrap();
-        let middle = bytes.len() / 2;
-        bytes[middle] ^= 1;
-        std::fs::write(&path, &bytes).unwrap();
-        assert!(cache.read().is_none());
-        bytes[middle] ^= 1;
-        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-        assert!(cache.read().is_none());
-        // Entries that do not add up to the file are refused whole.
-        assert!(BlockCache::known(&held[..held.len() - 1]).is_none());
     }
 }

@@ -91,15 +91,15 @@ pub enum EmitError {
 }
 
 /// The emitters of `carta build` for `game`: its bundle and its sheets;
-/// with `cached`, they reuse the blocks and the faces the last build made
-/// (see [`bundle::BlockCache`] and [`sheets::SheetsEmitter::cached`]).
+/// with `cached`, the sheets reuse the faces the last build made (see
+/// [`sheets::SheetsEmitter::cached`]).
 pub fn for_build(
     game: &Game,
     sheets: sheets::SheetOptions,
     cached: bool,
 ) -> Vec<Box<dyn Emitter + '_>> {
     vec![
-        Box::new(bundle::BundleEmitter { cached }),
+        Box::new(bundle::BundleEmitter),
         Box::new(sheets::SheetsEmitter::pool(game, sheets).cached(cached)),
     ]
 }

@@ -1,53 +1,16 @@
 //! A game's card files read and checked: each through the check cache when
 //! it has an entry, a spreadsheet through its shadow, every other file by
-//! the cheap reader or in full; and what a compile keeps of each card.
+//! the cheap reader or in full; and what the game's verdict reads of a
+//! file's cards (its *shape*).
 
-use std::collections::BTreeSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::Head;
+use super::head::Head;
+use crate::cache::{Mark, Stamp, hash_text, settled_stamp};
 use crate::diag::{Diagnostics, FileId};
-use crate::i18n;
-use crate::load::{Entry, LoadError, Mark, Stamp, Workspace, hash_text};
-use crate::validate::{
-    self, Before, FileCards, GameSchemas, Known, LoadedManifest, PackedFields, RawCard, read_cards,
-    read_edited,
-};
-
-/// The field names rules read, the art fields (checked at every compile)
-/// and, in a game with a translation file to check, the fields that hold
-/// translatable text: all a compile keeps of a card unpacked (a build keeps
-/// every field packed besides). Then the text fields only a file's markup
-/// check reads, kept while the file is read and dropped after.
-pub(super) fn kept_fields(
-    root: &Path,
-    manifest: &LoadedManifest,
-    schemas: &GameSchemas,
-) -> (BTreeSet<String>, BTreeSet<String>) {
-    let m = &manifest.manifest;
-    // A catalog that turns out unreadable only makes this keep more.
-    let catalogs = m
-        .translations
-        .iter()
-        .any(|lang| root.join(i18n::file_path(&m.id, lang)).exists());
-    let mut fields = if catalogs {
-        i18n::sources::translatable_fields(manifest, schemas)
-    } else {
-        BTreeSet::new()
-    };
-    m.all_rules().for_each(|r| r.fields(&mut fields));
-    // Art is checked at every compile, so art paths are kept.
-    let mut text = BTreeSet::new();
-    for kind in m.kind_ids() {
-        fields.extend(crate::art::art_fields(m, schemas, &kind));
-        text.extend(crate::markup::text_fields(schemas, &kind));
-    }
-    let unkept = text.difference(&fields).cloned().collect();
-    fields.extend(text);
-    (fields, unkept)
-}
+use crate::load::{LoadError, Workspace};
+use crate::validate::{self, CardRef, FileCards, PackedFields, RawCard, read_cards};
 
 /// The cards of a game's files, and how they were found.
 pub(super) struct CardFiles {
@@ -83,8 +46,8 @@ pub(super) fn read_card_files(
         };
         Some((found, Some(mark)))
     };
-    // A file's text stays in memory only when it has something to report:
-    // what needs it later reads it again (`Workspace::text_of`, `restore`).
+    // A file's text stays in memory only when it has something to report
+    // (what needs it later reads it again: `Workspace::text_of`).
     let first = ws.sources.len();
     let types = validate::SheetTypes::new(&head.manifest, &head.schemas);
     let per_file = ws.read_cards_stamped(
@@ -93,8 +56,7 @@ pub(super) fn read_card_files(
         diags,
         reuse,
         |file, rel, text, stamp| {
-            let entry = head.cache.as_ref().and_then(|c| c.entry(rel));
-            let (found, mark, hit) = check_card_text(head, (file, rel, text), stamp, entry);
+            let (found, mark, hit) = check_card_text(head, (file, rel, text), stamp);
             if hit {
                 reused.fetch_add(1, Ordering::Relaxed);
             }
@@ -102,17 +64,20 @@ pub(super) fn read_card_files(
             ((found, mark), report)
         },
     )?;
-    if let Some(cache) = cache {
-        cache.prune(&card_files);
-    }
-    // Sized up front: 20,000 cards grown by doubling were copied twice
-    // over and faulted in fresh pages, on the one thread left running.
+    cache.inspect(|c| c.prune(&card_files));
     let total = per_file.iter().flatten().map(|(f, _)| f.cards.len()).sum();
     let mut out = CardFiles {
         cards: Vec::with_capacity(total),
         reused: reused.into_inner(),
         marks: Vec::with_capacity(card_files.len()),
     };
+    if cache.is_some() {
+        let (n, reused) = (card_files.len(), out.reused);
+        tracing::debug!(
+            game,
+            "cards: {reused} of {n} card files from their cache entries"
+        );
+    }
     for (i, (rel, f)) in card_files.into_iter().zip(per_file).enumerate() {
         let mark = f.as_ref().and_then(|(_, m)| *m);
         out.marks.push((rel, mark));
@@ -133,26 +98,22 @@ pub(super) fn read_card_files(
 /// Checks the text of one card file, through the check cache when there
 /// is one: its cards and diagnostics, the mark of its cache entry (`None`
 /// when it is not cached: it has diagnostics, or there is no cache), and
-/// whether it came from the cache. A file that changed validates only
-/// the cards whose text its entry's memo does not know. `entry` is the
-/// file's entry in the cache, as read by the caller.
+/// whether it came from the cache.
 pub(super) fn check_card_text(
     head: &Head,
     (file, rel, text): (FileId, &str, &str),
     stamp: Option<Stamp>,
-    entry: Option<Entry>,
 ) -> (FileCards, Option<Mark>, bool) {
     let cache = head.cache.as_ref();
-    let content = cache.map(|_| hash_text(text));
-    let hit = cache.zip(entry.as_ref()).and_then(|(cache, entry)| {
-        let content = content.filter(|c| *c == entry.mark.content)?;
-        let cards: Vec<RawCard> = entry.decode()?;
+    let content = hash_text(text);
+    if let Some((mut cards, mut mark)) = cache.and_then(|c| c.get::<Vec<RawCard>>(rel, content)) {
         // Same text, new stamp (touched, checked out): remember the
         // stamp, so that next time the file is not read.
-        let mark = cache.put(rel, content, stamp, (&cards, shape(&cards)), &entry.memo);
-        Some((cards, mark))
-    });
-    if let Some((mut cards, mark)) = hit {
+        if mark.stamp != settled_stamp(stamp) {
+            mark = cache
+                .and_then(|c| c.put(rel, content, stamp, (&cards, mark.shape)))
+                .unwrap_or(mark);
+        }
         for c in &mut cards {
             c.file = file;
         }
@@ -160,57 +121,27 @@ pub(super) fn check_card_text(
             cards,
             ..FileCards::default()
         };
-        return (found, mark, true);
+        return (found, Some(mark), true);
     }
     let mut found = if crate::load::sheet::is_card_sheet(rel) {
         read_shadow(head, file, text)
     } else {
         let read = (head.kinds.as_slice(), &head.schemas);
-        let kept = (Some(&head.kept), head.pack);
-        // An edit of one card reads that card: the others are the entry's.
-        let edited = entry
-            .as_ref()
-            .and_then(before)
-            .and_then(|before| read_edited(file, text, read, kept, &before));
-        match edited {
-            Some((cards, texts)) => FileCards {
-                cards,
-                texts,
-                ..FileCards::default()
-            },
-            None => read_cards(
-                file,
-                text,
-                read,
-                kept,
-                entry
-                    .map(|e| e.memo.into_iter().collect::<Known>())
-                    .as_ref(),
-            ),
-        }
+        read_cards(file, text, read, (Some(&head.fields), head.pack))
     };
     let m = &head.manifest.manifest;
     let markup = crate::markup::check_file(m, &head.schemas, text, &found.cards);
     found.diagnostics.extend(markup);
     for card in &mut found.cards {
-        card.fields.retain(|k, _| !head.unkept.contains(k));
+        card.fields.retain(|k, _| !head.transient.contains(k));
     }
-    let mark = match (cache, content) {
-        (Some(cache), Some(content)) if found.diagnostics.is_empty() => {
-            let kept = (&found.cards, shape(&found.cards));
-            cache.put(rel, content, stamp, kept, &found.texts)
+    let mark = match cache {
+        Some(cache) if found.diagnostics.is_empty() => {
+            cache.put(rel, content, stamp, (&found.cards, shape(&found.cards)))
         }
         _ => None,
     };
     (found, mark, false)
-}
-
-/// The cards an entry keeps, by the hash of each one's text (its memo
-/// holds one per card, in order, when every card validated); `None` when
-/// it keeps none or they do not pair up.
-fn before(entry: &Entry) -> Option<Before> {
-    let cards: Vec<RawCard> = entry.decode()?;
-    (cards.len() == entry.memo.len()).then(|| entry.memo.iter().copied().zip(cards).collect())
 }
 
 /// The cards of a spreadsheet's shadow, read a slice of cards at a time:
@@ -233,8 +164,7 @@ fn read_shadow(head: &Head, file: FileId, text: &str) -> FileCards {
             file,
             &text[from..to],
             (&head.kinds, &head.schemas),
-            (Some(&head.kept), head.pack),
-            None,
+            (Some(&head.fields), head.pack),
         );
         out.cards.extend(part.cards.into_iter().map(|mut c| {
             let shift = |s: &mut std::ops::Range<usize>| *s = s.start + from..s.end + from;
@@ -254,23 +184,44 @@ fn read_shadow(head: &Head, file: FileId, text: &str) -> FileCards {
     out
 }
 
-/// What the game's verdict reads of a file's cards, hashed: everything
-/// the cache keeps of them but where they are written. Two texts with the
+/// What the game's verdict reads of a file's cards, hashed: everything a
+/// compile keeps of them but where they are written. Two texts with the
 /// same shape give the same pool, rules' inputs, decks' verdicts and
 /// editor schemas; only a diagnostic pointing into the file could differ.
-/// What it covers, `renamed::same_but_name` compares but for the name:
-/// the two change together.
+///
+/// Every field of a card is named here: a field added to [`RawCard`] or
+/// [`CardRef`] does not compile until it is hashed or said not to matter.
 pub(super) fn shape(cards: &[RawCard]) -> u64 {
     let mut h = DefaultHasher::new();
-    for c in cards {
-        (&c.id, &c.kind, &c.name, c.copies).hash(&mut h);
+    for card in cards {
+        let RawCard {
+            id,
+            kind,
+            name,
+            copies,
+            fields,
+            packed,
+            // Where the card is written: a verdict that points there is
+            // kept apart by the record (`record::pointed_files`).
+            file: _,
+            header: _,
+            id_span: _,
+            refs,
+        } = card;
+        (id, kind, name, copies).hash(&mut h);
         // A map's JSON is its fields in order: the same text, the same key.
-        serde_json::to_string(&c.fields).ok().hash(&mut h);
-        c.packed.as_ref().map(PackedFields::bytes).hash(&mut h);
-        for r in &c.refs {
-            (&r.target, &*r.kinds, &r.field).hash(&mut h);
+        serde_json::to_string(fields).ok().hash(&mut h);
+        packed.as_ref().map(PackedFields::bytes).hash(&mut h);
+        refs.len().hash(&mut h);
+        for r in refs {
+            let CardRef {
+                target,
+                kinds,
+                field,
+                span: _,
+            } = r;
+            (target, &**kinds, field).hash(&mut h);
         }
-        c.refs.len().hash(&mut h);
     }
     cards.len().hash(&mut h);
     h.finish()

@@ -4,94 +4,52 @@
 
 use std::collections::HashSet;
 
-use super::kept::{id_hash, text_mark};
-use super::prior::{DeckMark, Verdicts};
-use super::{Game, Keep, record};
+use super::compiled::Game;
+use super::head::Keep;
+use super::record::CollectionMark;
+use crate::cache::{Mark, Stamp, hash_text};
 use crate::collection;
 use crate::deck::{self, DeckFile};
 use crate::diag::{self, Diagnostic, Diagnostics, FileId, Severity};
 use crate::link::CardPool;
-use crate::load::{LoadError, Mark, Stamp, Workspace, hash_text};
+use crate::load::{LoadError, Workspace};
 
 /// Checks the decks under `cards/<game>/decks/`, each as it is read (decks
 /// are independent); keeps them on the game when every field is kept (only
-/// emitters need them once they are checked). A deck whose recorded
-/// verdict stands (`verdicts`) is not judged again, nor even read when its
-/// stamp is the recorded one. Returns each deck file with the mark of what
-/// was read (its stamp and text) and the ids it names, for the game's record.
+/// emitters need them once they are checked). Returns each deck file with
+/// the mark of what was read (its stamp and text), for the game's record.
 pub(super) fn check_example_decks(
     ws: &mut Workspace,
     game: &mut Game,
     keep: Keep,
-    (trust, verdicts): (&Trust, Option<&Verdicts>),
+    trust: &Trust,
     diags: &mut Diagnostics,
-) -> Result<Vec<DeckMark>, LoadError> {
+) -> Result<Vec<(String, Option<Mark>)>, LoadError> {
     let deck_files = ws.deck_files(game.id(), diags)?;
-    let manifest = game.manifest.file;
-    // A verdict taken from the record: no deck, its diagnostics placed.
-    let recorded = |file: FileId, rel: &str, same: &dyn Fn(&Mark) -> bool| {
-        let v = verdicts?;
-        let r = v.standing(rel, same)?;
-        let placed = Verdicts::place(r, (rel, file), (v.manifest(), manifest))?;
-        Some((None::<DeckFile>, placed, r.mark, r.names.clone()))
-    };
-    let reuse = |file: FileId, rel: &str, stamp: Stamp| {
-        let (deck, out, mark, names) = recorded(file, rel, &|m| m.same_stamp(stamp))?;
-        Some((deck, out, Some(mark), names))
-    };
-    let cached = keep == Keep::RulesCached;
     let game_ref: &Game = game;
     // As a card file's, a deck file's text stays only when it has
     // something to report.
-    let checked = ws.read_each_stamped(
-        &deck_files,
-        false,
-        diags,
-        reuse,
-        |file, rel, text, stamp| {
-            let mark = text_mark(text, stamp);
-            if let Some((deck, out, _, names)) = recorded(file, rel, &|m| m.content == mark.content)
-            {
-                let report = !out.is_empty();
-                return ((deck, out, Some(mark), names), report);
-            }
+    let reuse = |_: FileId, _: &str, _: Stamp| None;
+    let checked =
+        ws.read_each_stamped(&deck_files, false, diags, reuse, |file, _, text, stamp| {
             let mut out = Vec::new();
             let deck = check_deck(game_ref, file, text, trust, &mut out);
             let report = !out.is_empty();
-            let names = deck.as_ref().map(named).unwrap_or_default();
-            ((deck, out, cached.then_some(mark), names), report)
-        },
-    )?;
+            ((deck, out, Mark::of_text(text, stamp)), report)
+        })?;
     let mut marks = Vec::with_capacity(deck_files.len());
     for (rel, checked) in deck_files.into_iter().zip(checked) {
-        let Some((deck, out, mark, names)) = checked else {
-            marks.push(DeckMark {
-                rel,
-                mark: None,
-                names: Vec::new(),
-            });
+        let Some((deck, out, mark)) = checked else {
+            marks.push((rel, None));
             continue;
         };
-        marks.push(DeckMark { rel, mark, names });
+        marks.push((rel, Some(mark)));
         diags.extend(out);
         if keep.all_fields() {
             game.decks.extend(deck);
         }
     }
     Ok(marks)
-}
-
-/// The hashes of the card ids deck `deck` names.
-pub(super) fn named(deck: &DeckFile) -> Vec<u32> {
-    let mut names: Vec<u32> = deck
-        .zones
-        .iter()
-        .flat_map(|z| &z.entries)
-        .map(|e| id_hash(&e.id))
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    names
 }
 
 /// Which decks can be judged while some cards have errors: every card
@@ -182,7 +140,7 @@ pub(super) fn check_collection(
     ws: &mut Workspace,
     game: &Game,
     diags: &mut Diagnostics,
-) -> Result<record::CollectionMark, LoadError> {
+) -> Result<CollectionMark, LoadError> {
     let rel = collection::path_of(game.id());
     if std::fs::symlink_metadata(ws.root().join(&rel)).is_err() {
         return Ok(None);

@@ -16,10 +16,11 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::kept::{Kept, kept, restore};
 use super::recall::{Checked, Recalled};
+use super::stored::{Stored, restore, store};
+use crate::cache::{drop_ledger, get_ledger, hash_of, put_ledger};
 use crate::diag::{Diagnostics, FileId};
-use crate::load::{Snapshot, Workspace, drop_ledger, get_ledger, hash_text, put_ledger};
+use crate::load::{Snapshot, Workspace};
 
 /// The ledger, as stored (`MessagePack`, `build/.cache/.ledger`).
 #[derive(Debug, Serialize, Deserialize)]
@@ -29,17 +30,13 @@ struct Ledger {
     /// The files the diagnostics point into, in the order the check read
     /// them (the order diagnostics are shown in).
     files: Vec<String>,
-    diagnostics: Vec<Kept>,
+    diagnostics: Vec<Stored>,
 }
 
-/// What a ledger depends on besides the files: the games asked for, the
-/// limits, and the running carta itself (its size and times: a rebuilt
-/// binary may judge differently under the same version).
+/// What a ledger depends on besides the files and the program (which
+/// every cache file is keyed by): the games asked for and the limits.
 fn key(ws: &Workspace, games: &[String]) -> u64 {
-    let exe = std::env::current_exe()
-        .and_then(std::fs::metadata)
-        .map(|m| (m.len(), m.modified().ok()));
-    hash_text(&format!("{games:?}{:?}{exe:?}", ws.limits()))
+    hash_of(&format!("{games:?}{:?}", ws.limits()))
 }
 
 /// How a check of `games` (all when empty) starts from the workspace's
@@ -65,11 +62,19 @@ pub fn open(ws: &mut Workspace, games: &[String], diags: &mut Diagnostics) -> Op
         match ledger.snapshot.holds(ws.root(), ws.jail()) {
             Ok(()) => {
                 if let Some(checked) = replay(ledger, ws, diags) {
+                    tracing::debug!("ledger: nothing changed, the last verdict repeated");
                     return Opening::Replayed(checked);
                 }
+                tracing::debug!("ledger: a recorded diagnostic cannot be placed");
             }
-            Err(stamped) => (last, found) = (Some(ledger), Some(stamped)),
+            Err(stamped) => {
+                let changed = || ledger.snapshot.first_change(&stamped, ws.root(), ws.jail());
+                tracing::debug!("ledger: {}", changed());
+                (last, found) = (Some(ledger), Some(stamped));
+            }
         }
+    } else {
+        tracing::debug!("ledger: none of this carta, these games and limits");
     }
     let last = last.as_ref().map(|l| &l.snapshot).zip(found);
     let snapshot = Snapshot::take(ws.root(), ws.jail(), last);
@@ -125,10 +130,15 @@ pub fn keep(
                     .into_iter()
                     .map(|id| ws.sources.get(id).name.clone())
                     .collect(),
-                diagnostics: diags.iter().map(|d| kept(ws, d)).collect(),
+                diagnostics: diags.iter().map(|d| store(ws, d)).collect(),
             };
             put_ledger(ws.root(), key(ws, games), &ledger);
         }
-        _ => drop_ledger(ws.root()),
+        _ => {
+            tracing::debug!(
+                "ledger: none kept (an error, a link, a spreadsheet's diagnostic, or a game without a record)"
+            );
+            drop_ledger(ws.root());
+        }
     }
 }

@@ -45,7 +45,7 @@ pub struct Source<'t> {
 /// A game's templates as its compile read and checked them: what the
 /// sheets render from, without reading or checking them again.
 #[derive(Debug, Clone, Default)]
-pub struct Checked {
+pub struct Templates {
     /// Each `templates/<game>/*.hbs` that could be read, by file name in
     /// name order, with its file in the source map (its text kept there).
     pub files: Vec<(String, FileId)>,
@@ -65,7 +65,7 @@ pub(super) fn check(
     ws: &mut Workspace,
     game: &str,
     diags: &mut Diagnostics,
-) -> Result<Checked, LoadError> {
+) -> Result<Templates, LoadError> {
     let names: Vec<String> = phrases::template_names(ws, game)?
         .into_iter()
         .filter(|n| {
@@ -95,7 +95,7 @@ pub(super) fn check(
     let problems = Graph::new(nodes).problems();
     let sound = problems.is_empty();
     diags.extend(problems);
-    Ok(Checked { files, sound })
+    Ok(Templates { files, sound })
 }
 
 /// The problems of a set of templates, each parsed here; those that do

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::load::{LoadError, ReadProblem, Workspace};
-use crate::validate::{self, Compile, GameSchemas, LoadedManifest};
+use crate::validate::{self, GameSchemas, LoadedManifest};
 
 /// The game's schema files — its `schemas/<game>/` folder and any other
 /// path a kind names, when it stays inside the workspace — and the paths
@@ -61,22 +61,13 @@ pub(super) fn compile_schemas(
     let mut ids = ws.read_many(&files, diags)?;
     ids.retain(|&f| ws.is_text(f));
     let kinds = m.kind_ids();
-    // Schemas unchanged since a check that found no error, under the same
-    // manifest, are what that check found them: valid, each kind's
-    // compiled when a card of it is first validated.
-    let known = |f: &FileId| ws.jail().kept(&ws.sources.get(*f).name);
-    let when = if ids.iter().all(known) && known(&manifest.file) {
-        Compile::Lazily
-    } else {
-        Compile::Now
-    };
-    let docs = GameSchemas::parse_files(&ids, &ws.sources, &kinds, when, diags);
+    let docs = GameSchemas::parse_files(&ids, &ws.sources, &kinds, diags);
     let parsed: Vec<String> = docs.iter().map(|d| d.uri.clone()).collect();
     let by_uri = paths
         .iter()
         .map(|(k, p)| (k.clone(), validate::uri_of(p)))
         .collect();
-    let (schemas, missing) = GameSchemas::compile(docs, &by_uri, when, diags);
+    let (schemas, missing) = GameSchemas::compile(docs, &by_uri, diags);
     for kind in missing {
         let path = &paths[&kind];
         if parsed.contains(&validate::uri_of(path))

@@ -9,12 +9,12 @@
 //! one exception to confinement (the user chose them), never to the other
 //! two conditions.
 
+use crate::cache::Stamp;
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Why a source file was not read.
 #[derive(Debug)]
@@ -118,11 +118,8 @@ pub struct Jail {
 /// checks is what the snapshot vouches for.
 #[derive(Debug, Default)]
 pub struct Seen {
-    /// Each file's workspace path and stamp, folders sorted depth first,
-    /// and whether the snapshot found it as the snapshot of the last check
-    /// that left a ledger had it: as that check, which found no error,
-    /// read it.
-    files: Vec<(String, Stamp, bool)>,
+    /// Each file's workspace path and stamp, folders sorted depth first.
+    files: Vec<(String, Stamp)>,
     /// Where each file is in `files`, by the hash of its path ([`Seen::at`]
     /// checks the path: two that share a hash are only asked again).
     index: foldhash::HashMap<u64, usize>,
@@ -133,11 +130,10 @@ pub struct Seen {
 }
 
 impl Seen {
-    /// Adds file `rel`, its stamp, and whether it is as the last check
-    /// that left a ledger read it.
-    pub fn file(&mut self, rel: &str, stamp: Stamp, kept: bool) {
+    /// Adds file `rel` and its stamp.
+    pub fn file(&mut self, rel: &str, stamp: Stamp) {
         self.index.insert(path_hash(rel), self.files.len());
-        self.files.push((rel.to_owned(), stamp, kept));
+        self.files.push((rel.to_owned(), stamp));
     }
 
     /// Adds folder `rel`, listed.
@@ -150,16 +146,11 @@ impl Seen {
         self.absent.insert(rel.to_owned());
     }
 
-    /// File `rel`'s stamp, and whether it is kept, if the snapshot holds it.
-    fn at(&self, rel: &str) -> Option<(Stamp, bool)> {
+    /// File `rel`'s stamp, if the snapshot holds it.
+    fn at(&self, rel: &str) -> Option<Stamp> {
         let &at = self.index.get(&path_hash(rel))?;
-        let (path, stamp, kept) = self.files.get(at)?;
-        (path == rel).then_some((*stamp, *kept))
-    }
-
-    /// Whether file `rel` is as the last check that left a ledger read it.
-    pub fn kept(&self, rel: &str) -> bool {
-        self.at(rel).is_some_and(|(_, kept)| kept)
+        let (path, stamp) = self.files.get(at)?;
+        (path == rel).then_some(*stamp)
     }
 
     /// The files under folder `rel_dir` as a sorted walk that skips hidden
@@ -182,7 +173,7 @@ impl Seen {
         Some(
             self.files
                 .iter()
-                .filter_map(|(rel, _, _)| {
+                .filter_map(|(rel, _)| {
                     rel.strip_prefix(&prefix)
                         .filter(|b| visible(b))
                         .map(|_| rel.clone())
@@ -234,13 +225,6 @@ impl Jail {
     /// What the snapshot this jail goes by saw, if it took one.
     pub fn seen(&self) -> Option<&Seen> {
         self.seen.as_deref()
-    }
-
-    /// Whether the snapshot this jail goes by finds workspace file `rel`
-    /// as the last check that found no error (and left a ledger, by this
-    /// same carta) read it: what that check concluded of it still holds.
-    pub fn kept(&self, rel: &str) -> bool {
-        self.seen().is_some_and(|s| s.kept(rel))
     }
 
     /// Whether a workspace-relative path is written so that it stays in the
@@ -309,7 +293,7 @@ impl Jail {
     /// Workspace file `rel`'s stamp in the snapshot the jail goes by, when
     /// it holds the file.
     fn seen_stamp(&self, rel: &str) -> Option<Stamp> {
-        self.seen.as_ref()?.at(rel).map(|(stamp, _)| stamp)
+        self.seen.as_ref()?.at(rel)
     }
 
     /// `stamp`, when the file is within the size limit.
@@ -417,45 +401,6 @@ impl Jail {
     /// The per-file size limit, in bytes.
     pub fn max_bytes(&self) -> u64 {
         self.max_bytes
-    }
-}
-
-/// What identifies a file's contents without reading them: its size,
-/// modification time and inode. Caches trust it the way make and cargo
-/// trust modification times, and only for files not modified in the last
-/// second (see [`Stamp::settled`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stamp {
-    /// Size in bytes.
-    pub len: u64,
-    /// Modification time, in nanoseconds since the Unix epoch.
-    pub modified: u64,
-    /// The inode (0 where there is none).
-    pub inode: u64,
-}
-
-impl Stamp {
-    fn of(meta: &fs::Metadata) -> Option<Stamp> {
-        let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-        #[cfg(unix)]
-        let inode = std::os::unix::fs::MetadataExt::ino(meta);
-        #[cfg(not(unix))]
-        let inode = 0;
-        Some(Stamp {
-            len: meta.len(),
-            modified: u64::try_from(modified.as_nanos()).ok()?,
-            inode,
-        })
-    }
-
-    /// Whether the file was last modified more than a second before `now`:
-    /// an edit within the same clock tick as a check could leave the stamp
-    /// unchanged, so a younger stamp is not worth remembering.
-    pub fn settled(&self, now: SystemTime) -> bool {
-        let now = now
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
-        self.modified.saturating_add(1_000_000_000) < now
     }
 }
 

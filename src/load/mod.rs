@@ -6,7 +6,6 @@
 //! keeping a span on every key and value (`toml.rs`); a spreadsheet card
 //! file becomes the TOML it stands for (`sheet/`).
 
-mod cache;
 mod confine;
 mod read;
 pub mod sheet;
@@ -14,11 +13,7 @@ mod snapshot;
 mod toml;
 mod walk;
 
-pub use self::cache::{
-    CheckCache, Entry, Framed, Mark, Pool, decode, drop_ledger, get_ledger, hash_text, payload_of,
-    put_ledger, read_record, same_stamp, settled_stamp,
-};
-pub use self::confine::{Jail, ReadProblem, Seen, Stamp};
+pub use self::confine::{Jail, ReadProblem, Seen};
 pub use self::snapshot::Snapshot;
 
 pub use self::read::text_of;

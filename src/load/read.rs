@@ -10,7 +10,8 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::Jail;
-use super::{LoadError, ReadProblem, Stamp, Workspace, sheet};
+use super::{LoadError, ReadProblem, Workspace, sheet};
+use crate::cache::Stamp;
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceFile};
 
 /// Fewer files than this are read on the calling thread (see
@@ -44,7 +45,7 @@ pub fn text_of<'f>(jail: &Jail, file: &'f SourceFile) -> Result<Cow<'f, str>, Lo
 }
 
 /// What a parallel read keeps of one file.
-enum Kept {
+enum Held {
     /// Its bytes, to become its resident text.
     Text(Vec<u8>),
     /// Only the CRC-32 of its bytes.
@@ -161,7 +162,7 @@ impl Workspace {
     ) -> Result<Vec<Option<T>>, LoadError> {
         // Per file: what `process` made of it and its bytes when they are
         // kept (else their CRC-32), or why it could not be read.
-        type Read<T> = Result<Result<(Option<T>, Kept), ReadProblem>, LoadError>;
+        type Read<T> = Result<Result<(Option<T>, Held), ReadProblem>, LoadError>;
         self.sources.reserve(rels.len());
         let ids: Vec<FileId> = rels
             .iter()
@@ -176,7 +177,7 @@ impl Workspace {
                 .filter(|_| sheet.is_none())
                 .and_then(|s| reuse(id, rel, s))
             {
-                return Ok(Ok((Some(value), Kept::Unread)));
+                return Ok(Ok((Some(value), Held::Unread)));
             }
             let bytes = match jail.read(&path) {
                 Ok(bytes) => bytes,
@@ -186,18 +187,18 @@ impl Workspace {
             if let Some((types, ext)) = sheet {
                 let shadow = sheet::shadow(id, (rel, ext), &bytes, types, limits);
                 let (value, _) = process(id, rel, &shadow.text, stamp);
-                return Ok(Ok((Some(value), Kept::Sheet(shadow))));
+                return Ok(Ok((Some(value), Held::Sheet(shadow))));
             }
             let Ok(text) = std::str::from_utf8(&bytes) else {
-                return Ok(Ok((None, Kept::Text(bytes))));
+                return Ok(Ok((None, Held::Text(bytes))));
             };
             let (value, keep) = process(id, rel, text, stamp);
-            let kept = if keep || keep_all {
-                Kept::Text(bytes)
+            let held = if keep || keep_all {
+                Held::Text(bytes)
             } else {
-                Kept::Crc(crc32fast::hash(&bytes))
+                Held::Crc(crc32fast::hash(&bytes))
             };
-            Ok(Ok((Some(value), kept)))
+            Ok(Ok((Some(value), held)))
         };
         // A few files (a game's schemas, its translations) are read on this
         // thread: starting rayon's threads would cost more than reading them.
@@ -209,8 +210,8 @@ impl Workspace {
         let mut out = Vec::with_capacity(ids.len());
         for (id, result) in ids.into_iter().zip(results) {
             match result? {
-                Ok((value, kept)) => {
-                    self.settle(id, kept, diags);
+                Ok((value, held)) => {
+                    self.settle(id, held, diags);
                     out.push(value);
                 }
                 Err(problem) => {
@@ -223,16 +224,16 @@ impl Workspace {
     }
 
     /// Puts what a parallel read kept of file `id` into the source map.
-    fn settle(&mut self, id: FileId, kept: Kept, diags: &mut Diagnostics) {
-        match kept {
-            Kept::Text(bytes) => self.fill(id, bytes, diags),
-            Kept::Crc(crc) => self.sources.set_crc(id, crc),
-            Kept::Sheet(shadow) => {
+    fn settle(&mut self, id: FileId, held: Held, diags: &mut Diagnostics) {
+        match held {
+            Held::Text(bytes) => self.fill(id, bytes, diags),
+            Held::Crc(crc) => self.sources.set_crc(id, crc),
+            Held::Sheet(shadow) => {
                 let cells = std::sync::Arc::new(shadow.cells);
                 self.sources.set_sheet(id, shadow.text.into(), cells);
                 diags.extend(shadow.diagnostics);
             }
-            Kept::Unread => {}
+            Held::Unread => {}
         }
     }
 

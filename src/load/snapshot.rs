@@ -23,8 +23,8 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use super::cache::{hash_bytes, hash_text};
-use super::confine::{Jail, Seen, Stamp};
+use super::confine::{Jail, Seen};
+use crate::cache::{Stamp, hash_bytes, hash_text};
 
 /// The paths a check reads, relative to the workspace root.
 /// (`decks/` holds the players' collections, which a check reads.)
@@ -40,6 +40,17 @@ const MAX_HASHED_BYTES: u64 = 1 << 20;
 
 /// How many entries a thread of [`Snapshot::holds`] stamps at a time.
 const SLICE: usize = 64;
+
+/// A snapshot entry's stamp words as a [`Stamp`].
+fn stamp_of(words: [u64; 4]) -> Stamp {
+    let [len, modified, changed, inode] = words;
+    Stamp {
+        len,
+        modified,
+        changed,
+        inode,
+    }
+}
 
 /// Every path under [`TOPS`] with its stamp, parents before children.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -59,10 +70,6 @@ struct Entry {
     /// A folder's: the hash of its entries' names; a fresh file's: the hash
     /// of its bytes (when it was read).
     hash: Option<u64>,
-    /// Whether it is as the last snapshot had it (not kept: true only of a
-    /// snapshot taken over the last one).
-    #[serde(skip)]
-    kept: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,6 +143,23 @@ impl Snapshot {
         Err(Found(found))
     }
 
+    /// The first of the snapshot's paths that `found` (what
+    /// [`Snapshot::holds`] found) shows changed, come or gone, in words:
+    /// what `CARTA_LOG=debug` tells.
+    pub fn first_change(&self, found: &Found, root: &Path, jail: &Jail) -> String {
+        let changed = self
+            .entries
+            .iter()
+            .zip(&found.0)
+            .find_map(|(e, at)| (!e.holds((*at)?, root, jail)).then_some((e, (*at)?)));
+        match changed {
+            Some((e, At::Absent)) => format!("`{}` is gone", e.rel),
+            Some((e, _)) if e.what == What::Absent => format!("`{}` came", e.rel),
+            Some((e, _)) => format!("`{}` changed", e.rel),
+            None => "something changed".into(),
+        }
+    }
+
     /// The snapshot of the workspace at `root` now; `None` when the tree
     /// holds a link or something other than folders and regular files, or
     /// cannot be listed. What `last` vouches for is not asked of the file
@@ -173,14 +197,7 @@ impl Snapshot {
             match e.what {
                 What::Absent => seen.absent(&e.rel),
                 What::Folder => seen.folder(&e.rel),
-                What::File => {
-                    let stamp = Stamp {
-                        len: e.stamp[0],
-                        modified: e.stamp[1],
-                        inode: e.stamp[3],
-                    };
-                    seen.file(&e.rel, stamp, e.kept);
-                }
+                What::File => seen.file(&e.rel, stamp_of(e.stamp)),
             }
         }
         seen
@@ -443,7 +460,6 @@ impl<'a> Taking<'a> {
                     stamp: [0; 4],
                     settled: true,
                     hash: None,
-                    kept: false,
                 });
                 return Some(());
             }
@@ -454,10 +470,7 @@ impl<'a> Taking<'a> {
         let old = hinted.map(|(_, o)| o).filter(|o| o.what == what);
         // Unchanged by its stamp alone: as the last snapshot has it.
         let children = if let Some(old) = old.filter(|o| o.settled && o.stamp == stamp) {
-            self.entries.push(Entry {
-                kept: true,
-                ..old.clone()
-            });
+            self.entries.push(old.clone());
             let names = self.hint.as_ref()?.names.get(rel).into_iter().flatten();
             names.map(|n| format!("{rel}/{n}")).collect()
         } else {
@@ -474,20 +487,13 @@ impl<'a> Taking<'a> {
     /// Adds `rel`, a `what` with `stamp`, as found now; returns a folder's
     /// children's paths.
     fn add_fresh(&mut self, rel: &str, what: What, stamp: [u64; 4]) -> Option<Vec<String>> {
-        // Either time could be the younger: a copy keeps an old mtime.
-        let youngest = Stamp {
-            len: stamp[0],
-            modified: stamp[1].max(stamp[2]),
-            inode: stamp[3],
-        };
-        let settled = youngest.settled(self.now);
+        let settled = stamp_of(stamp).settled(self.now);
         let mut entry = Entry {
             rel: rel.to_owned(),
             what,
             stamp,
             settled,
             hash: None,
-            kept: false,
         };
         let path = self.stat.root.join(rel);
         if what == What::File {
@@ -648,11 +654,8 @@ mod tests {
         }
         let found = last.holds(root, &jail).unwrap_err();
         let over = Snapshot::take_at(root, &jail, Some((&last, found)), later()).unwrap();
-        let kept = |s: &Snapshot| rmp_serde::to_vec(s).unwrap();
-        assert_eq!(kept(&over), kept(&settled(root, &jail)));
-        let seen = over.seen();
-        assert!(!seen.kept(&format!("cards/g/decks/d{:04}.toml", 20 * SLICE + 7)));
-        assert!(seen.kept(&format!("cards/g/decks/d{:04}.toml", 20 * SLICE + 8)));
+        let bytes = |s: &Snapshot| rmp_serde::to_vec(s).unwrap();
+        assert_eq!(bytes(&over), bytes(&settled(root, &jail)));
     }
 
     #[test]
@@ -664,16 +667,10 @@ mod tests {
         fs::write(root.join("cards/g/a.toml"), "[[card]]\n").unwrap();
         let found = last.holds(root, &jail).unwrap_err();
         let over = Snapshot::take_at(root, &jail, Some((&last, found)), later()).unwrap();
-        // The same entries as a new snapshot's (as kept: whether an entry
-        // is as the last snapshot had it is not).
-        let kept = |s: &Snapshot| rmp_serde::to_vec(s).unwrap();
-        assert_eq!(kept(&over), kept(&settled(root, &jail)));
+        // The same entries as a new snapshot's.
+        let bytes = |s: &Snapshot| rmp_serde::to_vec(s).unwrap();
+        assert_eq!(bytes(&over), bytes(&settled(root, &jail)));
         assert!(over.holds(root, &jail).is_ok());
-        // What did not change is told from what did.
-        let seen = over.seen();
-        assert!(seen.kept("cards/g/game.toml"));
-        assert!(!seen.kept("cards/g/a.toml"));
-        assert!(!seen.kept("cards/g/decks/e.toml"));
     }
 
     #[test]

@@ -76,11 +76,7 @@ impl Copies {
             .filter(|(_, l)| l.is_some())
             .all(|(k, _)| seen.insert(*k));
         let by_id = c.key.names() == ["id"] || unique;
-        Some(Check::Copies(Copies {
-            limit,
-            key,
-            by_id,
-        }))
+        Some(Check::Copies(Copies { limit, key, by_id }))
     }
 
     /// Sums the copies of each key among the entries the rule applies to:

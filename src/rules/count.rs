@@ -14,6 +14,9 @@ use crate::diag::{Diagnostics, Phrase};
 /// Each card's group, with how the card words it.
 pub(super) type Groups = Keyed;
 
+/// Deck lines, each where it is and its pool card.
+type Lines = Vec<(At, u32)>;
+
 #[derive(Debug, Clone)]
 pub(super) struct Count {
     pub(super) bounds: Bounds,
@@ -134,7 +137,7 @@ impl Count {
     fn totals(
         &self,
         entries: impl Iterator<Item = (At, Entry)> + Clone,
-    ) -> (u64, Vec<u64>, Vec<Vec<(At, u32)>>) {
+    ) -> (u64, Vec<u64>, Vec<Lines>) {
         let n = self.groups.as_ref().map_or(0, Keyed::len);
         let mut per = vec![0u64; n];
         let mut at = vec![Vec::new(); n.max(1)];
@@ -283,7 +286,7 @@ impl Count {
     ) {
         let (total, per, mut at) = self.totals(entries);
         let expected = describe_bounds(&self.bounds);
-        let places = |lines: &mut Vec<(At, u32)>| std::mem::take(lines).into_iter().map(|(p, _)| p);
+        let places = |lines: &mut Lines| std::mem::take(lines).into_iter().map(|(p, _)| p);
         if self.groups.is_none() {
             report(Finding {
                 actual: self.describe(total),

@@ -6,6 +6,9 @@ use super::{At, Check, Entry, Finding};
 use crate::config::rules as spec;
 use crate::diag::{Diagnostics, Phrase};
 
+/// Deck lines, each where it is and its pool card.
+type Lines = Vec<(At, u32)>;
+
 #[derive(Debug, Clone)]
 pub(super) struct Distinct {
     /// Per pool card: does the rule apply to it.
@@ -73,7 +76,8 @@ impl Distinct {
         entries: impl Iterator<Item = (At, Entry)>,
         report: &mut dyn FnMut(Finding),
     ) {
-        let mut groups: Vec<(u32, u64, Vec<(At, u32)>)> = Vec::new();
+        // Per key: its copies, and each line with its pool card.
+        let mut groups: Vec<(u32, u64, Lines)> = Vec::new();
         for (place, e) in entries.filter(|(_, e)| self.applies[e.card as usize]) {
             let k = self.key.key[e.card as usize];
             match groups.iter_mut().find(|g| g.0 == k) {

@@ -155,7 +155,6 @@ impl Keyed {
             None => &self.names[self.key[card as usize] as usize],
         }
     }
-
 }
 
 /// Builds a [`Keyed`]: the pool's cards in order, then any keys the rule

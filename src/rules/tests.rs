@@ -67,7 +67,7 @@ fn rules(extra: &str) -> (CardPool, Rules, Diagnostics) {
     let mut sources = SourceMap::new();
     let file = sources.add("game.toml", text);
     let mut diags = Diagnostics::new();
-    let manifest = crate::validate::manifest::parse("g", file, &sources, &mut diags, false)
+    let manifest = crate::validate::manifest::parse("g", file, &sources, &mut diags)
         .expect("the test manifest parses");
     let pool = pool();
     let rules = compile(&manifest, &pool, &GameSchemas::default(), &mut diags);
@@ -654,8 +654,8 @@ fn rules_keyed_by_the_same_fields_share_the_keys_made_once_and_others_do_not() {
     let [by_name, distinct, by_kingdom] = keys[..] else {
         panic!("three rules: {keys:?}")
     };
-    assert!(std::ptr::eq(&*by_name.key, &*distinct.key));
-    assert!(!std::ptr::eq(&*by_name.key, &*by_kingdom.key));
+    assert!(std::sync::Arc::ptr_eq(&by_name.key, &distinct.key));
+    assert!(!std::sync::Arc::ptr_eq(&by_name.key, &by_kingdom.key));
     // Each its own: the names group cards by name, the kingdoms by kingdom.
     let pool = pool();
     let knight = pool.position("knight").unwrap();
@@ -703,11 +703,15 @@ fn a_decks_message_quotes_its_own_cards_not_the_first_of_the_pool_with_the_key()
     let mut sources = SourceMap::new();
     let file = sources.add("game.toml", text.to_owned());
     let mut diags = Diagnostics::new();
-    let manifest = crate::validate::manifest::parse("g", file, &sources, &mut diags, false);
+    let manifest = crate::validate::manifest::parse("g", file, &sources, &mut diags);
     let manifest = manifest.unwrap_or_else(|| panic!("{:?}", diags.iter().collect::<Vec<_>>()));
     let pool = spelled_pool();
     let rules = compile(&manifest, &pool, &GameSchemas::default(), &mut diags);
-    assert!(!diags.has_errors(), "{:?}", diags.iter().collect::<Vec<_>>());
+    assert!(
+        !diags.has_errors(),
+        "{:?}",
+        diags.iter().collect::<Vec<_>>()
+    );
     let line = |id: &str| Entry {
         card: u32::try_from(pool.position(id).unwrap()).unwrap(),
         count: 1,
@@ -723,7 +727,10 @@ fn a_decks_message_quotes_its_own_cards_not_the_first_of_the_pool_with_the_key()
         .collect();
     assert_eq!(messages.len(), 4, "{messages:#?}");
     for m in &messages {
-        assert!(!m.contains("1.0"), "quotes a card the deck does not name: {m}");
+        assert!(
+            !m.contains("1.0"),
+            "quotes a card the deck does not name: {m}"
+        );
     }
     assert!(messages.iter().any(|m| m.contains("`1`")), "{messages:#?}");
     assert!(
@@ -732,8 +739,19 @@ fn a_decks_message_quotes_its_own_cards_not_the_first_of_the_pool_with_the_key()
     );
     // A deck of `a` alone quotes `1.0`.
     let view = DeckView {
-        zones: vec![vec![Entry { count: 2, ..line("a") }]],
+        zones: vec![vec![Entry {
+            count: 2,
+            ..line("a")
+        }]],
     };
-    let messages: Vec<String> = rules.deck.check(&view).into_iter().map(|v| v.message).collect();
-    assert!(messages.iter().any(|m| m.contains("`1.0`")), "{messages:#?}");
+    let messages: Vec<String> = rules
+        .deck
+        .check(&view)
+        .into_iter()
+        .map(|v| v.message)
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.contains("`1.0`")),
+        "{messages:#?}"
+    );
 }

@@ -110,17 +110,6 @@ pub struct FileCards {
     pub cards: Vec<RawCard>,
     /// Everything reported about the file.
     pub diagnostics: Vec<Diagnostic>,
-    /// The hash of each card's text ([`card_text_hash`]), in order, when
-    /// the file was read the clean way (nothing to report); else empty.
-    pub texts: Vec<u64>,
-}
-
-/// The hash a card's text is known by in the check cache's memo (see
-/// `load::cache`): its `[[card]]` table, header to last value. foldhash
-/// with a fixed seed: the same in every run, and cheap over every card.
-pub fn card_text_hash(text: &str) -> u64 {
-    use std::hash::BuildHasher;
-    foldhash::quality::FixedState::with_seed(0).hash_one(text)
 }
 
 /// The cards of a file through `toml`'s tree, reporting everything: what

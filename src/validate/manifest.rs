@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use super::{Compile, GameSchemas, SchemaDoc, Subject, diagnose};
+use super::{GameSchemas, SchemaDoc, Subject, diagnose};
 use crate::config::{self, Manifest};
 use crate::diag::{Diagnostic, Diagnostics, FileId, Label, SourceMap};
 use crate::load::{SpanIndex, parse_toml, table_to_json};
@@ -26,15 +26,12 @@ pub struct LoadedManifest {
     pub written: Value,
 }
 
-/// Parses and validates the `game.toml` of game `game` (folder name);
-/// `known_valid` when its text is one a check found valid by the manifest's
-/// schema (the schema's validator is then not built again).
+/// Parses and validates the `game.toml` of game `game` (folder name).
 pub fn parse(
     game: &str,
     file: FileId,
     sources: &SourceMap,
     diags: &mut Diagnostics,
-    known_valid: bool,
 ) -> Option<LoadedManifest> {
     let text = &sources.get(file).text;
     let mut found = Vec::new();
@@ -50,7 +47,7 @@ pub fn parse(
             return None;
         }
     };
-    if !known_valid && !schema_valid(file, doc.get_ref(), &instance, diags) {
+    if !schema_valid(file, doc.get_ref(), &instance, diags) {
         return None;
     }
     let manifest: Manifest = match serde_json::from_value(instance.clone()) {
@@ -177,7 +174,7 @@ fn schema_valid(
         doc: schema.clone(),
     }];
     let kinds = BTreeMap::from([("manifest".to_owned(), uri)]);
-    let (schemas, _) = GameSchemas::compile(docs, &kinds, Compile::Now, diags);
+    let (schemas, _) = GameSchemas::compile(docs, &kinds, diags);
     let validator = schemas
         .kind("manifest")
         .and_then(|k| schemas.validator(k))

@@ -15,12 +15,12 @@ mod pointer;
 mod schema_refs;
 mod schemas;
 
-pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, card_text_hash, is_valid_id};
+pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id};
 pub use cell_types::SheetTypes;
-pub use clean::{Before, Known, read_cards, read_edited};
+pub use clean::read_cards;
 pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};
 pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};
 pub use packed::PackedFields;
 pub use pointer::{Located, locate};
-pub use schemas::{Compile, GameSchemas, KindSchema, RefPattern, Visit};
+pub use schemas::{GameSchemas, KindSchema, RefPattern, Visit};

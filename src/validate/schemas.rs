@@ -42,10 +42,8 @@ pub struct RefPattern {
 #[derive(Debug, Clone)]
 pub struct KindSchema {
     /// The validator of a card as JSON (the one whose errors become
-    /// diagnostics): compiled with the game's schemas, or on first use
-    /// when they are known to compile ([`Compile::Lazily`]); see
-    /// [`GameSchemas::validator`].
-    json: Arc<OnceLock<Option<Validator>>>,
+    /// diagnostics), compiled with the game's schemas.
+    json: Arc<Validator>,
     /// The same schema for a card of the event reader's tree, compiled
     /// once the kind has had enough cards ([`GameSchemas::tree_validator`]).
     tree: Arc<LazyTree>,
@@ -74,17 +72,6 @@ pub struct Marks {
 /// place, so a small game never pays it.
 pub(super) const TREE_AFTER: usize = 256;
 
-/// When [`GameSchemas::compile`] compiles the kinds' validators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compile {
-    /// All at once, on every core, each error reported.
-    Now,
-    /// Each the first time a card of its kind is validated: for schemas
-    /// known to compile (unchanged since a check that found no error), so
-    /// that a check of one edited card compiles only that card's kind.
-    Lazily,
-}
-
 /// A kind's validator of the event reader's tree, compiled on demand.
 #[derive(Debug, Default)]
 struct LazyTree {
@@ -106,31 +93,20 @@ pub struct GameSchemas {
 
 impl GameSchemas {
     /// Parses schema files already read: each must be JSON and a valid JSON
-    /// Schema; `x-carta-ref` values must name declared `kinds`. Files known
-    /// to be all that ([`Compile::Lazily`]) are only parsed.
+    /// Schema; `x-carta-ref` values must name declared `kinds`.
     pub fn parse_files(
         files: &[FileId],
         sources: &SourceMap,
         kinds: &[String],
-        when: Compile,
         diags: &mut Diagnostics,
     ) -> Vec<SchemaDoc> {
         let mut docs = Vec::new();
-        let known = when == Compile::Lazily;
         for &file in files {
             let source = sources.get(file);
-            // A known file that no longer parses is reported as any other.
-            let parsed = if known && let Ok(doc) = serde_json::from_str(&source.text) {
-                Ok(doc)
-            } else {
-                parse_schema(file, &source.text)
-            };
-            match parsed {
+            match parse_schema(file, &source.text) {
                 Ok(doc) => {
-                    if !known {
-                        check_ref_keywords(&doc, "", file, &source.text, kinds, diags);
-                        display::check_keywords(&doc, "", file, &source.text, diags);
-                    }
+                    check_ref_keywords(&doc, "", file, &source.text, kinds, diags);
+                    display::check_keywords(&doc, "", file, &source.text, diags);
                     docs.push(SchemaDoc {
                         uri: uri_of(&source.name),
                         file: Some(file),
@@ -150,7 +126,6 @@ impl GameSchemas {
     pub fn compile(
         docs: Vec<SchemaDoc>,
         kinds: &BTreeMap<String, String>,
-        when: Compile,
         diags: &mut Diagnostics,
     ) -> (GameSchemas, Vec<String>) {
         let mut schemas = GameSchemas::default();
@@ -164,19 +139,12 @@ impl GameSchemas {
         // one core would otherwise idle through it.
         let compile = |(kind, uri): (&String, &String)| {
             let doc = docs.iter().find(|d| &d.uri == uri)?;
-            if when == Compile::Lazily {
-                return Some(Ok(OnceLock::new()));
-            }
             let compiled = validator(jsonschema::options(), &registry, uri, &doc.doc)
-                .map(|v| OnceLock::from(Some(v)))
+                .map(Arc::new)
                 .map_err(|e| compile_error(kind, doc, &e));
             Some(compiled)
         };
-        let compiled: Vec<_> = match when {
-            // Nothing compiles yet: no need to start rayon's threads.
-            Compile::Lazily => kinds.iter().map(compile).collect(),
-            Compile::Now => kinds.par_iter().map(compile).collect(),
-        };
+        let compiled: Vec<_> = kinds.par_iter().map(compile).collect();
         for ((kind, uri), compiled) in kinds.iter().zip(compiled) {
             let Some(compiled) = compiled else {
                 missing.push(kind.clone());
@@ -187,7 +155,7 @@ impl GameSchemas {
                     schemas.kinds.insert(
                         kind.clone(),
                         KindSchema {
-                            json: Arc::new(validator),
+                            json: validator,
                             tree: Arc::default(),
                             marks: Arc::default(),
                             face: Arc::default(),
@@ -213,22 +181,9 @@ impl GameSchemas {
         self.kinds.get(kind)
     }
 
-    /// The validator of a card of kind `k` as JSON, compiled now if the
-    /// kinds were compiled lazily; `None` only when that compile fails,
-    /// which [`Compile::Lazily`] rules out.
+    /// The validator of a card of kind `k` as JSON.
     pub fn validator<'a>(&self, k: &'a KindSchema) -> Option<&'a Validator> {
-        k.json
-            .get_or_init(|| {
-                let registry = self.registry.as_ref()?;
-                validator(
-                    jsonschema::options(),
-                    registry,
-                    &k.uri,
-                    self.docs.get(&k.uri)?,
-                )
-                .ok()
-            })
-            .as_ref()
+        Some(&k.json)
     }
 
     /// The validator of a card of `kind` as the event reader's tree, for

@@ -144,23 +144,27 @@ fn stamp_at(path: &std::path::Path, secs: u64) {
 }
 
 #[test]
-fn a_file_with_the_stamp_it_was_checked_with_is_not_read_again() {
+fn a_file_edited_with_its_modification_time_set_back_is_read_again() {
     let ws = Workspace::shipped(&["intrepidos"]);
     let path = ws.path().join("cards/intrepidos/itens/pocoes.toml");
     stamp_at(&path, 1_700_000_000);
     ws.run(["check"]).succeeds();
     ws.run(["check"]).succeeds().stderr_has("(13 unchanged");
-    // The same size, modification time and inode: trusted unread, as make
-    // and cargo trust modification times (a broken card goes unseen).
+    // The same size, modification time and inode: the change time moved
+    // (no tool sets it back), so the file is read and the break found.
     let text = std::fs::read_to_string(&path).unwrap();
     let broken = text.replacen("min_level = 1", "min_level = 9", 1);
     assert_eq!(broken.len(), text.len());
     std::fs::write(&path, &broken).unwrap();
     stamp_at(&path, 1_700_000_000);
-    ws.run(["check"]).succeeds().stderr_has("(13 unchanged");
-    // Any other stamp: read, hashed, and the break is found.
-    stamp_at(&path, 1_700_000_001);
     ws.run(["check"]).fails().stderr_has("(12 unchanged");
+}
+
+/// `carta check` through its cache with `CARTA_LOG=debug`: whether the
+/// game's record repeated its verdict, and the run.
+fn recalled(ws: &Workspace) -> (bool, crate::harness::Run) {
+    let run = crate::harness::run_with(ws.path(), ["check"], &[("CARTA_LOG", "debug")]);
+    (run.stderr.contains("record: verdict repeated"), run)
 }
 
 #[test]
@@ -284,22 +288,19 @@ fn a_recorded_verdict_repeats_every_diagnostic_of_a_fresh_check() {
 }
 
 #[test]
-fn a_deck_file_with_the_stamp_it_was_checked_with_keeps_its_verdict() {
+fn a_deck_edited_with_its_modification_time_set_back_is_judged_again() {
     let ws = Workspace::shipped(&["intrepidos"]);
     let path = ws.path().join("cards/intrepidos/decks/furia-de-aries.toml");
     stamp_at(&path, 1_700_000_000);
     ws.run(["check"]).succeeds();
     ws.run(["check"]).succeeds();
-    // Broken with the same size, modification time and inode: the game's
-    // record trusts the deck unread, as the cache trusts card files.
+    // Broken with the same size, modification time and inode: its change
+    // time tells the record it changed.
     let text = std::fs::read_to_string(&path).unwrap();
     let broken = text.replacen("golpe-certeiro = 2", "golpe-certeiro = 1", 1);
     assert_eq!(broken.len(), text.len());
     std::fs::write(&path, &broken).unwrap();
     stamp_at(&path, 1_700_000_000);
-    ws.run(["check"]).succeeds();
-    // Any other stamp: read, and the deck is judged again.
-    stamp_at(&path, 1_700_000_001);
     ws.run(["check"]).fails().stderr_has("deck::size");
 }
 
@@ -510,19 +511,7 @@ fn a_card_edit_the_verdict_does_not_read_is_answered_from_the_record() {
     for lang in ["en", "es"] {
         std::fs::remove_file(ws.path().join(format!("cards/intrepidos/i18n/{lang}.toml"))).unwrap();
     }
-    // A deck broken under its old stamp is trusted unread by a check the
-    // record answers, and judged again by one that compiles the game: it
-    // tells the two apart.
-    let deck = ws.path().join("cards/intrepidos/decks/furia-de-aries.toml");
-    stamp_at(&deck, 1_700_000_000);
     ws.run(["check"]).succeeds();
-    let text = std::fs::read_to_string(&deck).unwrap();
-    std::fs::write(
-        &deck,
-        text.replacen("golpe-certeiro = 2", "golpe-certeiro = 1", 1),
-    )
-    .unwrap();
-    stamp_at(&deck, 1_700_000_000);
     let combate = "cards/intrepidos/acoes/combate.toml";
     // A longer rules text moves every card after it: not read by the
     // rules, the decks or the editor schemas, it changes no verdict.
@@ -530,15 +519,22 @@ fn a_card_edit_the_verdict_does_not_read_is_answered_from_the_record() {
         ws.read(combate)
             .replacen("effect = \"Até o fim", "effect = \"Sempre: até o fim", 1);
     ws.write(combate, &longer);
-    ws.run(["check"])
-        .succeeds()
+    let (answered, run) = recalled(&ws);
+    assert!(answered, "{}", run.stderr);
+    run.succeeds()
         .stderr_has("(12 unchanged card files taken from the last check)");
-    // A name is read by the copy rules: the game is compiled again.
+    // A name is read by the copy rules: the game is compiled again, and
+    // says why.
     ws.write(
         combate,
         longer.replacen("name = \"Emboscada\"", "name = \"Emboscada!\"", 1),
     );
-    ws.run(["check"]).fails().stderr_has("deck::size");
+    let (answered, run) = recalled(&ws);
+    assert!(!answered, "{}", run.stderr);
+    run.succeeds().stderr_has(
+        "record: the cards of `cards/intrepidos/acoes/combate.toml` changed what the verdict reads; compiling",
+    );
+    warm_as_cold(&ws, "a rename");
 }
 
 /// Gives every file under `cards/` an old, settled modification time, so
@@ -557,13 +553,11 @@ fn settle_stamps(ws: &Workspace) {
     walk(&ws.path().join("cards"));
 }
 
-/// The bytes of the files under `build/.cache/` that a check writes beside
-/// the per-file entries (the game's record and pool), and of the editor
-/// schemas.
+/// The bytes of the file under `build/.cache/` that a check writes beside
+/// the per-file entries (the game's record), and of the editor schemas.
 fn written(ws: &Workspace, game: &str) -> Vec<(String, Vec<u8>)> {
     [
         format!("build/.cache/{game}.verdict"),
-        format!("build/.cache/{game}.pool"),
         format!("schemas/carta/editor/{game}.cards.json"),
         format!("schemas/carta/editor/{game}.deck.json"),
     ]
@@ -579,8 +573,7 @@ fn written(ws: &Workspace, game: &str) -> Vec<(String, Vec<u8>)> {
 /// that compiles it from its record, then the one the record answers) and
 /// asserts that each prints what a `--no-cache` check prints, exit code
 /// included; that the editor schemas are those the cold check writes; and
-/// that the record is the one a compile without it writes (the pool may
-/// lag a few files behind: it serves only what the record vouches for).
+/// that the record is the one a compile without it writes.
 fn compiles_as_cold(ws: &Workspace, edit: &str) {
     let args = ["--message-format", "json", "-v", "check"];
     let warm = ws.run(args);
@@ -592,7 +585,7 @@ fn compiles_as_cold(ws: &Workspace, edit: &str) {
         assert_eq!(run.stdout, cold.stdout, "{edit}, {round}");
     }
     let cold_files = written(ws, "intrepidos");
-    assert!(files[2..] == cold_files[2..], "{edit}: the editor schemas");
+    assert!(files[1..] == cold_files[1..], "{edit}: the editor schemas");
     // A card file with problems is not cached, and leaves no record.
     if files[0].1.is_empty() {
         assert!(
@@ -602,15 +595,41 @@ fn compiles_as_cold(ws: &Workspace, edit: &str) {
         );
         return;
     }
-    assert!(
-        files[0] == compiled_record(ws, &args),
+    assert_eq!(
+        unstamped(&files[0].1),
+        unstamped(&compiled_record(ws, &args).1),
         "{edit}: the record as a compile writes it"
     );
 }
 
+/// A record's value (past its 32-byte frame header) with every file stamp
+/// (four integers) zeroed: a stamp is kept only once it is a second old,
+/// so two records written a moment apart may differ in them alone.
+fn unstamped(record: &[u8]) -> serde_json::Value {
+    fn zero(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Array(items) => {
+                if items.len() == 4 && items.iter().all(serde_json::Value::is_u64) {
+                    for i in items.iter_mut() {
+                        *i = 0.into();
+                    }
+                } else {
+                    items.iter_mut().for_each(zero);
+                }
+            }
+            serde_json::Value::Object(map) => map.values_mut().for_each(zero),
+            _ => {}
+        }
+    }
+    let mut value: serde_json::Value =
+        rmp_serde::from_slice(&record[32.min(record.len())..]).unwrap_or_default();
+    zero(&mut value);
+    value
+}
+
 /// The game's record (and its path) as a check run with `args` writes it
-/// compiling the game without a record, a pool or the workspace's ledger
-/// (there is none after a check that found an error, or a warning in a
+/// compiling the game without a record or the workspace's ledger (there
+/// is none after a check that found an error, or a warning in a
 /// spreadsheet).
 fn compiled_record(ws: &Workspace, args: &[&str]) -> (String, Vec<u8>) {
     compiled_record_of(ws, "intrepidos", args)
@@ -618,12 +637,7 @@ fn compiled_record(ws: &Workspace, args: &[&str]) -> (String, Vec<u8>) {
 
 /// [`compiled_record`] of game `game`.
 fn compiled_record_of(ws: &Workspace, game: &str, args: &[&str]) -> (String, Vec<u8>) {
-    for rel in [
-        format!("build/.cache/{game}.verdict"),
-        format!("build/.cache/{game}.pool"),
-    ] {
-        std::fs::remove_file(ws.path().join(rel)).unwrap();
-    }
+    std::fs::remove_file(ws.path().join(format!("build/.cache/{game}.verdict"))).unwrap();
     let _ = std::fs::remove_file(ws.path().join("build/.cache/.ledger"));
     ws.run(args);
     written(ws, game).swap_remove(0)
@@ -709,47 +723,8 @@ fn every_edit_the_record_cannot_answer_compiles_from_it_as_a_cold_check_would() 
     compiles_as_cold(&ws, "the kind back");
 }
 
-/// Checks the workspace after `edit` (a rename, a card file added or
-/// deleted) and asserts that the record answered for it, saying `said`,
-/// with exit code `code`; then that it printed, and left, what a cold
-/// check and a compile do: the same diagnostics as `--no-cache` (repeated from the
-/// record's verdict), the deck schema that one writes whole, and the record
-/// that a compile without it writes.
-fn answered_as_cold(ws: &Workspace, edit: &str, said: &str, code: i32) {
-    answered_as_cold_in(ws, "intrepidos", edit, said, code);
-}
-
-/// [`answered_as_cold`] of game `game`.
-fn answered_as_cold_in(ws: &Workspace, game: &str, edit: &str, said: &str, code: i32) {
-    ws.run(["check"]).code(code).stderr_has(said);
-    let files = written(ws, game);
-    let args = ["--message-format", "json", "-v", "check"];
-    let again = ws.run(args);
-    // Without a deck schema to keep, `--no-cache` writes it whole.
-    std::fs::remove_file(ws.path().join(&files[3].0)).unwrap();
-    let cold = ws.run(["--message-format", "json", "-v", "check", "--no-cache"]);
-    assert_eq!(again.code, cold.code, "{edit}: {}", again.stderr);
-    assert_eq!(again.stdout, cold.stdout, "{edit}");
-    assert!(
-        written(ws, game)[2..] == files[2..],
-        "{edit}: the editor schemas"
-    );
-    assert!(
-        compiled_record_of(ws, game, &args) == files[0],
-        "{edit}: the record as a compile writes it"
-    );
-    // The deck schema `--no-cache` wrote is not the one the index
-    // describes (another file): written again through the cache, for the
-    // next edit to patch.
-    std::fs::remove_file(ws.path().join(&files[3].0)).unwrap();
-    ws.run(["check"]).code(code);
-}
-
-/// What a check says of a rename the record answered, three decks judged again.
-const RENAMED_3: &str = "1 card renamed, 3 decks judged again)";
-
 #[test]
-fn a_card_file_added_or_deleted_is_answered_from_the_record_as_a_compile_would_answer_it() {
+fn card_files_added_or_deleted_recheck_as_a_cold_check_would() {
     let ws = Workspace::shipped(&["intrepidos"]);
     // Without translation files (which name every card), box rules (which
     // count the whole box) and with a deck schema the last check wrote, its
@@ -774,32 +749,25 @@ fn a_card_file_added_or_deleted_is_answered_from_the_record_as_a_compile_would_a
     };
     // Among the action files: its cards' lines go between theirs.
     write(extra, card("nova", "action"), 1_700_000_001);
-    answered_as_cold(&ws, "a new card file", "; 1 card file added)", 0);
+    compiles_as_cold(&ws, "a new card file");
     let two = format!("{}{}", card("nova", "action"), card("nova-ii", "action"));
     std::fs::remove_file(ws.path().join(extra)).unwrap();
     write("cards/intrepidos/zz.toml", two, 1_700_000_002);
-    answered_as_cold(
-        &ws,
-        "a card file gone, another come",
-        "; 1 card file added; 1 card file deleted)",
-        0,
-    );
+    compiles_as_cold(&ws, "a card file gone, another come");
     std::fs::remove_file(ws.path().join("cards/intrepidos/zz.toml")).unwrap();
-    answered_as_cold(&ws, "the new file deleted", "; 1 card file deleted)", 0);
+    compiles_as_cold(&ws, "the new file deleted");
     // What the record cannot answer is compiled: a new card with an id
     // another card has; then, that file gone, the card file whose cards
     // the decks name.
     write(extra, card("contragolpe", "action"), 1_700_000_003);
-    let run = ws.run(["check"]).fails().stderr_has("link::duplicate-id");
-    assert!(!run.stderr.contains("added"), "{}", run.stderr);
+    ws.run(["check"]).fails().stderr_has("link::duplicate-id");
     compiles_as_cold(&ws, "a new card file with an id another card has");
     std::fs::remove_file(ws.path().join(extra)).unwrap();
     compiles_as_cold(&ws, "that file deleted");
     let combate = "cards/intrepidos/acoes/combate.toml";
     let kept = ws.read(combate);
     std::fs::remove_file(ws.path().join(combate)).unwrap();
-    let run = ws.run(["check"]).fails().stderr_has("deck::unknown-card");
-    assert!(!run.stderr.contains("deleted"), "{}", run.stderr);
+    ws.run(["check"]).fails().stderr_has("deck::unknown-card");
     compiles_as_cold(&ws, "the card file the decks name deleted");
     write(combate, kept, 1_600_000_000);
     compiles_as_cold(&ws, "that file back");
@@ -808,8 +776,6 @@ fn a_card_file_added_or_deleted_is_answered_from_the_record_as_a_compile_would_a
     write(extra, card("nova", "action"), 1_700_000_004);
     let deck = "cards/intrepidos/decks/muralha-de-touro.toml";
     write(deck, format!("{}# edited\n", ws.read(deck)), 1_700_000_005);
-    let run = ws.run(["check"]);
-    assert!(!run.stderr.contains("added"), "{}", run.stderr);
     compiles_as_cold(&ws, "a new card file beside an edited deck");
     // A new intrépido: the card-file schema lists its kind's ids and names
     // (references name them), and the compile writes it again.
@@ -821,13 +787,11 @@ fn a_card_file_added_or_deleted_is_answered_from_the_record_as_a_compile_would_a
         carcino,
         1_700_000_006,
     );
-    let run = ws.run(["check"]);
-    assert!(!run.stderr.contains("added"), "{}", run.stderr);
     compiles_as_cold(&ws, "a new intrépido");
 }
 
 #[test]
-fn a_rename_is_answered_from_the_record_as_a_compile_would_answer_it() {
+fn renames_recheck_as_a_cold_check_would() {
     let ws = Workspace::shipped(&["intrepidos"]);
     // A translation file names every card: a rename changes what it
     // covers, and the game is compiled.
@@ -852,26 +816,20 @@ fn a_rename_is_answered_from_the_record_as_a_compile_would_answer_it() {
         &format!("{contragolpe}\"Contragolpe\""),
         &format!("{contragolpe}\"Golpe Certeiro\""),
     );
-    answered_as_cold(&ws, "a rename that makes decks illegal", RENAMED_3, 1);
+    compiles_as_cold(&ws, "a rename that makes decks illegal");
     edit(
         &format!("{contragolpe}\"Golpe Certeiro\""),
         &format!("{contragolpe}\"Contragolpe\""),
     );
-    answered_as_cold(&ws, "the name back: legal again", RENAMED_3, 0);
+    compiles_as_cold(&ws, "the name back: legal again");
     edit("name = \"Explosão Arcana\"", "name = \"Explosão Astral\"");
-    answered_as_cold(
-        &ws,
-        "a rename no rule minds",
-        "1 card renamed, 1 deck judged again)",
-        0,
-    );
-    // A rename beside another change is not a rename alone: compiled.
+    compiles_as_cold(&ws, "a rename no rule minds");
+    // A rename beside another change.
     edit(
         "kind = \"action\"\nname = \"Explosão Astral\"",
         "kind = \"potion\"\nname = \"Explosão Arcana\"",
     );
-    let run = ws.run(["check"]);
-    assert!(!run.stderr.contains("renamed"), "{}", run.stderr);
+    compiles_as_cold(&ws, "a rename beside a kind changed");
 }
 
 /// The deck schema a check wrote (after an edit, patched from the last
@@ -1008,62 +966,46 @@ fn a_damaged_foreign_or_hand_edited_deck_schema_or_index_is_never_patched() {
 }
 
 #[test]
-fn a_deck_is_judged_again_only_when_a_card_it_names_changed() {
+fn a_rename_of_a_card_a_deck_names_rejudges_it_and_a_text_edit_moving_cards_does_not() {
     let ws = Workspace::shipped(&["intrepidos"]);
     // Without translations, whose warnings after a rename point into the
     // card file (a file pointed into is compiled, not answered for).
     std::fs::remove_dir_all(ws.path().join("cards/intrepidos/i18n")).unwrap();
     settle_stamps(&ws);
-    // A deck broken under its old stamp is trusted unread while its
-    // recorded verdict stands, and judged again once it does not: it tells
-    // the two apart.
-    let deck = ws.path().join("cards/intrepidos/decks/furia-de-aries.toml");
     ws.run(["check"]).succeeds();
-    let text = std::fs::read_to_string(&deck).unwrap();
-    std::fs::write(
-        &deck,
-        text.replacen("golpe-certeiro = 2", "golpe-certeiro = 1", 1),
-    )
-    .unwrap();
-    stamp_at(&deck, 1_600_000_000);
     let combate = "cards/intrepidos/acoes/combate.toml";
     let rename = |from: &str, to: &str, secs: u64| {
         ws.write(combate, ws.read(combate).replacen(from, to, 1));
         stamp_at(&ws.path().join(combate), secs);
     };
-    // Named by another deck only: Fúria de Áries keeps its verdict.
     rename("\"Explosão Arcana\"", "\"Explosão Astral\"", 1_700_000_001);
-    ws.run(["check"])
-        .succeeds()
-        .stderr_has("(12 unchanged card files taken from the last check)");
+    compiles_as_cold(&ws, "a card another deck names, renamed");
     // A comment in the file's first card, which moves the cards after it:
-    // the record answers for it, keeping its mark of the file (and the
-    // pool, a few files behind, an older one), while the file's entry is
-    // made anew. The entry, of the same shape as the record's mark, still
-    // tells what the next rename replaces: Fúria de Áries keeps its verdict.
+    // the record answers for it.
     rename(
         "[[card]]\nid = \"golpe-certeiro\"",
         "[[card]]\n# a note\nid = \"golpe-certeiro\"",
         1_700_000_002,
     );
-    ws.run(["check"]).succeeds();
+    let (answered, run) = recalled(&ws);
+    assert!(answered, "{}", run.stderr);
+    compiles_as_cold(&ws, "a comment that moves cards");
     rename("\"Explosão Astral\"", "\"Explosão Arcana\"", 1_700_000_003);
-    ws.run(["check"]).succeeds();
-    // Named by Fúria de Áries: judged again, and found broken.
+    compiles_as_cold(&ws, "the name back");
     rename(
         "\"Flechas Flamejantes\"",
         "\"Flechas de Fogo\"",
         1_700_000_004,
     );
-    ws.run(["check"]).fails().stderr_has("deck::size");
+    compiles_as_cold(&ws, "a card Fúria de Áries names, renamed");
 }
 
 #[test]
-fn a_damaged_or_foreign_pool_is_never_trusted() {
+fn damaged_or_foreign_entries_and_records_are_never_trusted() {
     let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
     settle_stamps(&ws);
     ws.run(["check"]).succeeds();
-    let pool = ws.path().join("build/.cache/intrepidos.pool");
+    let record = ws.path().join("build/.cache/intrepidos.verdict");
     let entries = ws.path().join("build/.cache/intrepidos");
     let combate = "cards/intrepidos/acoes/combate.toml";
     let names = [
@@ -1079,26 +1021,29 @@ fn a_damaged_or_foreign_pool_is_never_trusted() {
         (run.code, lines.collect::<Vec<_>>().join("\n"))
     };
     for (i, damage) in [
-        "the pool",
-        "the pool and the entries",
-        "another game's pool",
+        "the record",
+        "the record and the entries",
+        "another game's record",
     ]
     .into_iter()
     .enumerate()
     {
         if i == 2 {
-            std::fs::copy(ws.path().join("build/.cache/zodiacos.pool"), &pool).unwrap();
+            std::fs::copy(ws.path().join("build/.cache/zodiacos.verdict"), &record).unwrap();
         } else {
-            // Every payload damaged somewhere.
-            let mut bytes = std::fs::read(&pool).unwrap();
+            let mut bytes = std::fs::read(&record).unwrap();
             for at in (64..bytes.len()).step_by(101) {
                 bytes[at] ^= 0x55;
             }
-            std::fs::write(&pool, &bytes).unwrap();
+            std::fs::write(&record, &bytes).unwrap();
         }
         if i > 0 {
             for e in std::fs::read_dir(&entries).unwrap() {
-                std::fs::write(e.unwrap().path(), b"carta").unwrap();
+                let path = e.unwrap().path();
+                let mut bytes = std::fs::read(&path).unwrap();
+                let last = bytes.len() - 1;
+                bytes[last] ^= 1;
+                std::fs::write(path, bytes).unwrap();
             }
         }
         let (from, to) = (names[i], names[i + 1]);
@@ -1108,9 +1053,8 @@ fn a_damaged_or_foreign_pool_is_never_trusted() {
         let cold = ws.run(["check", "intrepidos", "--no-cache"]);
         assert_eq!(report(&warm), report(&cold), "{damage}");
         if i > 0 {
-            // Only the edited file, whose entry the check just wrote.
             assert!(
-                warm.stderr.contains("(1 unchanged card files"),
+                !warm.stderr.contains("unchanged card files"),
                 "{damage}: {}",
                 warm.stderr
             );
@@ -1290,19 +1234,25 @@ fn a_game_with_art_is_answered_from_its_record_until_a_picture_changes() {
     ws.run(["check"])
         .succeeds()
         .stderr_has("(2 unchanged card files taken from the last check)");
-    // Renames are answered from the record (the first one after `init`
-    // is compiled: the deck schema it wrote has no index beside it).
+    // An edit of a text no rule reads is answered from the record.
     let spells = "cards/duel/spells.toml";
-    let rename = |from: &str, to: &str, secs: u64| {
+    let edit = |from: &str, to: &str, secs: u64| {
         replace_once(&ws, spells, from, to);
         stamp_at(&ws.path().join(spells), secs);
     };
-    rename("name = \"Fireball\"", "name = \"Fire Ball\"", 1_700_000_001);
-    ws.run(["check"]).succeeds();
-    rename("name = \"Fire Ball\"", "name = \"Fireball\"", 1_700_000_002);
-    ws.run(["check"])
-        .succeeds()
-        .stderr_has("1 card renamed, 1 deck judged again)");
+    let effect = ws.read(spells);
+    let effect = effect
+        .lines()
+        .find(|l| l.starts_with("effect = \""))
+        .unwrap();
+    edit(
+        effect,
+        &effect.replacen("effect = \"", "effect = \"Now: ", 1),
+        1_700_000_001,
+    );
+    let (answered, run) = recalled(&ws);
+    assert!(answered, "{}", run.stderr);
+    run.succeeds();
     // A picture rewritten, no card changed: the art is checked again.
     let ember = ws.path().join("cards/duel/art/ember.svg");
     std::fs::write(&ember, "not a picture").unwrap();
@@ -1315,14 +1265,12 @@ fn a_game_with_art_is_answered_from_its_record_until_a_picture_changes() {
 }
 
 #[test]
-fn a_card_file_with_art_and_references_is_answered_from_the_record() {
+fn a_card_file_with_art_and_references_rechecks_as_a_cold_check_would() {
     let ws = starter_checked();
-    // The deck schema `init` wrote has no index beside it: the first edit
-    // that patches it is compiled, and leaves one.
     let spells = "cards/duel/spells.toml";
     replace_once(&ws, spells, "name = \"Fireball\"", "name = \"Fire Ball\"");
     stamp_at(&ws.path().join(spells), 1_700_000_001);
-    ws.run(["check"]).succeeds();
+    warm_as_cold(&ws, "a rename");
     // A spell showing a picture another card shows and naming a hero.
     let more = "cards/duel/more.toml";
     let spell = |hero: &str| {
@@ -1335,15 +1283,9 @@ fn a_card_file_with_art_and_references_is_answered_from_the_record() {
         stamp_at(&ws.path().join(more), secs);
     };
     write(spell("ember"), 1_700_000_002);
-    answered_as_cold_in(&ws, "duel", "a spell file added", "; 1 card file added)", 0);
+    warm_as_cold(&ws, "a spell file added");
     std::fs::remove_file(ws.path().join(more)).unwrap();
-    answered_as_cold_in(
-        &ws,
-        "duel",
-        "that file deleted",
-        "; 1 card file deleted)",
-        0,
-    );
+    warm_as_cold(&ws, "that file deleted");
     // A spell naming no hero there, then one whose picture is no picture:
     // compiled, each reported as a cold check reports it.
     write(spell("nobody"), 1_700_000_003);

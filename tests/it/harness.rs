@@ -121,17 +121,25 @@ pub(crate) fn run_with<I: IntoIterator<Item = S>, S: AsRef<str>>(
     };
     let out = drain(Box::new(child.stdout.take().unwrap()));
     let err = drain(Box::new(child.stderr.take().unwrap()));
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
+    // A watchdog kills a run that hangs; waiting itself returns the moment
+    // the run ends (a test runs carta thousands of times).
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    let (done, ended) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let hung = ended.recv_timeout(HANG).is_err();
+        if hung {
+            // SAFETY: signals the child, not yet reaped (the waiter below
+            // has not returned).
+            unsafe { libc::kill(pid, libc::SIGKILL) };
         }
-        if started.elapsed() > HANG {
-            let _ = child.kill();
-            panic!("carta {args:?} hung: killed after {HANG:?}");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    };
+        hung
+    });
+    let status = child.wait().unwrap();
+    let _ = done.send(());
+    assert!(
+        !watchdog.join().unwrap(),
+        "carta {args:?} hung: killed after {HANG:?}"
+    );
     let root = dir.to_string_lossy().into_owned();
     let clean = |b: &[u8]| String::from_utf8_lossy(b).replace(&root, "[ROOT]");
     Run {

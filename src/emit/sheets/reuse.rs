@@ -6,7 +6,7 @@
 //! it needs from there (the sheets are byte for byte those of a build
 //! without it).
 //!
-//! A card's key covers the game's key — carta's version, the templates, the
+//! A card's key covers the game's key — the templates, the
 //! icons, the manifest, the schemas, the printed language's translations,
 //! the ink-saver choice — and the card itself (id, kind, name, copies and
 //! every field, packed), the copies printed and its art's content-hashed
@@ -17,19 +17,20 @@
 //! lines, its grid), its page number and the key and copy of each card in
 //! it; a sheet serves only while each of its cards' entries does.
 //!
-//! `faces_index` lays out the file.
+//! `faces_index` is the file, framed as every cache file is (keyed by the
+//! running carta too: another build may render otherwise).
 //!
 //! The cache holds no HTML: the last output is the store, read through the
 //! output folder without following a link. The index is written anew by
 //! every build that uses it (only the entries of that build), atomically
 //! through the confined writer, before the stage is put in place; a build
 //! that fails, or whose stage is not put in place, leaves an index that the
-//! output it finds does not match. A file whose magic, game key, length or
-//! index checksum is wrong, or whose output has another length, is
-//! ignored; a sheet or a face whose bytes do not match their checksum (or
-//! are not UTF-8) is not used: the sheet is written again, the face
-//! rendered again. Hashes are foldhash's with fixed seeds (stable for one
-//! build of carta; the game's key includes carta's version).
+//! output it finds does not match. A file whose magic, program, game key
+//! or checksum is wrong, or whose output has another length, is ignored; a
+//! sheet or a face whose bytes do not match their checksum (or are not
+//! UTF-8) is not used: the sheet is written again, the face rendered
+//! again. Hashes are foldhash's with fixed seeds (stable for one build of
+//! carta, which the file is keyed by).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
@@ -50,9 +51,6 @@ use crate::diag::SourceMap;
 use crate::game::Game;
 use crate::validate::RawCard;
 use crate::write::Folder;
-
-/// The largest cache file read; a larger one is ignored (and replaced).
-const MAX_FILE: u64 = 256 << 20;
 
 /// A hasher whose output depends on `seed` and the input alone (foldhash
 /// with a fixed seed: fast on long texts, and the same in every run of one
@@ -85,12 +83,30 @@ fn sum_of(face: &[u8], back: Option<&[u8]>) -> u64 {
 }
 
 /// What a card is, whoever prints it: id, kind, name, copies, every field.
+///
+/// Every field of a card is named here: a field added to [`RawCard`] does
+/// not compile until it is hashed or said not to print.
 fn card_hash(card: &RawCard) -> u64 {
+    let RawCard {
+        id,
+        kind,
+        name,
+        copies,
+        fields,
+        packed,
+        // Where the card is written prints nowhere; its references are
+        // values of its fields, hashed with them.
+        file: _,
+        header: _,
+        id_span: _,
+        refs: _,
+    } = card;
     let mut h = hasher(0);
-    (&card.id, &card.kind, &card.name, card.copies).hash(&mut h);
-    match &card.packed {
+    (id, kind, name, copies).hash(&mut h);
+    match packed {
+        // Every field, when packed; `fields` is then a subset of them.
         Some(packed) => packed.bytes().hash(&mut h),
-        None => serde_json::to_string(&card.fields)
+        None => serde_json::to_string(fields)
             .unwrap_or_default()
             .hash(&mut h),
     }
@@ -115,7 +131,7 @@ pub(super) fn game_key(
     docs.sort_unstable();
     let icons = format!("{icons:?}");
     key_of(|h| {
-        (env!("CARGO_PKG_VERSION"), ink_saver, inputs.sound).hash(h);
+        (ink_saver, inputs.sound).hash(h);
         for t in &inputs.templates {
             (&t.name, &*sources.get(t.file).text).hash(h);
         }
@@ -268,7 +284,7 @@ impl FaceCache {
             .and_then(|root| root.sub(Path::new("build").join(".cache")))
             .ok()?;
         let old = at.output.and_then(|output| {
-            let index = Index::read(&folder.read(at.name, MAX_FILE)?, game)?;
+            let index = Index::read(&folder.read(at.name, crate::cache::MAX_FILE)?, game)?;
             (output.metadata().ok()?.len() == index.len).then(|| Old {
                 output,
                 cards: index.cards.into_iter().map(|s| (s.key, s)).collect(),

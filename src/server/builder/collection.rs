@@ -15,10 +15,11 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{GameCatalog, Invalid, ValidDeck};
+use crate::cache::Stamp;
 use crate::collection::{self, Collection, MAX_OWNED};
 use crate::diag::{Diagnostic, Phrase, Severity, SourceMap};
 use crate::l10n::Lang;
-use crate::load::{Jail, ReadProblem, Stamp};
+use crate::load::{Jail, ReadProblem};
 use crate::write::Folder;
 
 /// One change of the file at a time (two tabs, two players on a LAN).
