@@ -19,6 +19,7 @@ mod harness;
 mod help;
 mod hostile;
 mod i18n;
+mod incremental;
 mod mutants;
 mod overflow;
 mod packs;
