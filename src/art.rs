@@ -12,6 +12,9 @@
 //!   per inch once it covers the default face's art box (`art::low-resolution`,
 //!   a warning). Sizes are read from the file's header (`imagesize`), never
 //!   by decoding it.
+//!
+//! [`field_at`], a card field's span in its file, places every diagnostic
+//! about one field, these and the sheets' alike.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

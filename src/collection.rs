@@ -9,9 +9,14 @@
 //! golpe-certeiro = 4
 //! ```
 //!
-//! Cards are named by id, as deck files name them. Owning cards is not a
-//! rule of any game: a deck that needs more copies than the collection
-//! holds stays legal, and [`Collection::missing`] says what is lacking.
+//! Cards are named by id, as deck files name them, each with 0 to
+//! [`MAX_OWNED`] copies. The file is parsed with spans and checked
+//! against its game's pool (an unknown id with its did-you-mean, a card's
+//! name pointed to its id). Owning cards is not a rule of any game: a deck
+//! that needs more copies than the collection holds stays legal, and
+//! [`Collection::missing`] says what is lacking (copies per card, every
+//! zone counted). So `carta check` reports a broken collection file, and
+//! `carta deck check` and the deck builder the missing copies.
 
 use indexmap::IndexMap;
 use toml::de::DeValue;

@@ -1,9 +1,11 @@
 //! An event's desk: many submitted decks (deck files, deck codes, share
 //! links; `player: CODE` lines), each judged by [`crate::deck::judge`] —
 //! the code `carta deck check` runs — under the event's game and format,
-//! as rows in submission order and as CSV. `carta deck check --event` and
-//! the builder's organisers' page both print these rows, so their columns
-//! are one ([`CSV_HEADER`], documented in docs/serve.md).
+//! as rows in submission order and as CSV, each row's errors and warnings
+//! apart and the other submissions of the very same deck named (`same_as`).
+//! `carta deck check --event` and the builder's organisers' page both
+//! print these rows, so their columns are one ([`CSV_HEADER`], documented
+//! in docs/serve.md).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

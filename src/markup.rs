@@ -5,8 +5,11 @@
 //!
 //! [`parse`] never fails: what does not parse is kept as text, and each
 //! problem (a marker never closed, an undeclared keyword) is reported with
-//! its byte offset in the text; [`check`] turns them into diagnostics at
-//! their column in the card file, for the text fields of every card.
+//! its byte offset in the text; [`check_file`] turns them into diagnostics
+//! at their column in the card file (an unknown keyword with its
+//! did-you-mean), for the text fields of every card of a file as the file
+//! is read — so a compile keeps no text field for it — and
+//! [`check_translated`] does the same for a translation file's texts.
 
 use std::borrow::Cow;
 

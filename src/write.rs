@@ -470,8 +470,8 @@ impl Folder {
 
     /// Puts temporary file `tmp` in place of `name` atomically: exchanged
     /// with the file there, which is then removed. ext4 starts writing a
-    /// file renamed over another back to disk at once (`auto_da_alloc`:
-    /// ~4 ms for 5 MB on the rename); an exchange does not, which leaves
+    /// file renamed over another back to disk at once (`auto_da_alloc`),
+    /// and the rename waits for it; an exchange does not, which leaves
     /// a crash the chance to lose it — fine for what carta derives again
     /// when it finds it missing or stale. Renamed over it where nothing
     /// is there or the system cannot exchange.

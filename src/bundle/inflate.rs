@@ -2,9 +2,9 @@
 //! decompressor: a block is a small zlib stream whose inflated length the
 //! block table records, which is the case libdeflate is built for (it
 //! inflates into the final buffer in one call, without a streaming
-//! state machine or a sliding window of its own), and on the bundles
-//! carta writes it inflates in about two thirds of the time zlib-rs takes
-//! (`cargo bench --bench bundle` measures both).
+//! state machine or a sliding window of its own), so it does less work
+//! per block than a streaming inflater such as zlib-rs (`cargo bench
+//! --bench bundle` compares the two).
 
 use std::ptr::NonNull;
 

@@ -14,6 +14,19 @@
 //! - [`Bundle`] opens a bundle from a file or bytes, verifies it, and reads
 //!   one card by id without decoding the others.
 //!
+//! Inside: `format.rs` is the header and section table, `numbers.rs` the
+//! format's fixed numbers (which the header, the codec and the errors
+//! share), `write.rs` the encoder (which also hands `emit` the bundle in
+//! its pieces, never joined in memory), `read.rs` the verifying reader and
+//! `summary.rs` what `carta inspect` prints. `view.rs` is the one
+//! `MessagePack` reader (borrowed [`ValueRef`]/[`MapRef`], checked without
+//! recursion), on which [`CardRef`] (a card read without allocating) and
+//! every section's decoding stand. `inflate.rs` inflates blocks with
+//! libdeflate into one reused buffer; its FFI calls are the library's only
+//! `unsafe` outside tests. `game.rs` is the game section as written
+//! (integers kept) and as read (unknown keys of later minor versions
+//! pruned); `texts.rs` its enum labels and manifest translations.
+//!
 //! ```
 //! use carta::bundle::{self, Bundle, CardRecord, SourceHash};
 //! use carta::config::Manifest;

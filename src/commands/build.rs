@@ -68,7 +68,7 @@ pub(crate) fn run(
         None => nothing_written(ws, diags)?,
     };
     // The command ends here and the process with it: freeing every card's
-    // fields one by one would take a fiftieth of the build for nothing.
+    // fields one by one is work the exit does at once, for nothing.
     std::mem::forget(checked);
     Ok(report)
 }

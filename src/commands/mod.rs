@@ -3,6 +3,24 @@
 //! [`Report`] (its diagnostics and a summary) or a [`CommandError`] when it
 //! could not run; [`crate::cli`] only parses the command line and
 //! dispatches here.
+//!
+//! - The commands: `init`, `watch`, `serve`, `check`, `build`, `print`,
+//!   `export`, `deck` (with `lists.rs` for `deck export`/`import`,
+//!   `event.rs` for `deck check --event`, `owned.rs` for the collection it
+//!   reads), `bundle.rs` for `decompile`/`inspect`, `i18n` for
+//!   `update`/`export`/`import`, `convert` (card files between TOML and
+//!   spreadsheets) and `man` (the manual pages `cli` renders, written into
+//!   a folder the user names). `i18n` and `convert` are the only ones that
+//!   write into a game's sources — its translation files, and a converted
+//!   file never over an existing one without `--force` — each atomically.
+//! - `serving.rs`: what `serve` and `watch --serve` share (the deck
+//!   builder's catalog, opening the page in a browser), so neither command
+//!   imports the other (`tests/it/architecture.rs` refuses a circle of
+//!   command files).
+//! - `report.rs`: the [`Report`] a command returns, its typed
+//!   [`CommandError`], and `Output`, which prints diagnostics and maps exit
+//!   codes (0 clean, 1 problems, 2 could not run); `progress.rs`: the
+//!   progress bar of long commands on a terminal.
 
 pub(crate) mod build;
 pub(crate) mod bundle;

@@ -1,6 +1,11 @@
 //! Decks: a deck file (`file.rs`) is resolved against its game's pool and
 //! zones, and checked against the game's deck rules; the box rules over
 //! the pool.
+//!
+//! [`judge`] is the one verdict: it picks the deck's rules (the game's, or
+//! those of the `format` it names), resolves the deck (zones, ids, kinds)
+//! and checks it, every violation a diagnostic. `carta deck check`, the
+//! deck builder and the organisers' page all judge through it.
 
 use indexmap::IndexMap;
 

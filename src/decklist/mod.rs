@@ -12,6 +12,13 @@
 //! 3 Soldado de Valária
 //! ```
 //!
+//! A list is read into a deck with every problem at its span, its message
+//! and help also as phrases (which the deck builder words in the page's
+//! language), and a did-you-mean the builder offers to accept; names are
+//! matched through `suggest::slug`. Written by name, a card whose name
+//! would find another card is written by its id. The command and the
+//! builder both read and write lists here alone.
+//!
 //! `print.rs` renders the printable tournament decklist.
 
 pub mod print;

@@ -4,6 +4,23 @@
 //! one run reports every problem it can find. A diagnostic names its place by
 //! [`FileId`] and byte span; the [`SourceMap`] turns those into file names,
 //! lines and columns when the diagnostics are rendered (`render`).
+//!
+//! A file's diagnostics are capped ([`Cap`]) both as they are found and
+//! when shown, so a file's problems take the memory of the cap, not of
+//! their number.
+//!
+//! - `source.rs`: the [`SourceMap`], with a line index per file.
+//! - `render.rs`: human reports (miette, handed a clipped excerpt from
+//!   `window.rs`) and JSON, one object per line.
+//! - `cells.rs`: a spreadsheet's [`CellMap`], which JSON turns into
+//!   `sheet`/`cell` and `grid.rs` draws as the cell's row under its header
+//!   row.
+//! - `text.rs`: quoting source text, bounded, with control, bidi and
+//!   invisible format characters escaped.
+//! - `phrase.rs`: a message as data ([`Phrase`]: a message id of `l10n`'s
+//!   files, or a game's own pattern, and its arguments), which a
+//!   [`Diagnostic`] may carry beside its English ([`Words`]) for the deck
+//!   builder to word in the player's language.
 
 mod cells;
 mod grid;

@@ -1,5 +1,8 @@
 //! The bundle emitter: `<game>/<game>.carta`, the binary file game clients
-//! load ([`crate::bundle`] is the format and its reader).
+//! load ([`crate::bundle`] is the format and its reader). The bundle is
+//! staged in its pieces (header, sections, blocks: `bundle::Encoded`),
+//! never joined in memory, and its decks are encoded straight from the
+//! deck files ([`DeckView`]).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -93,8 +96,9 @@ pub fn source_hash(game: &Game, ws: &Workspace) -> Result<SourceHash, LoadError>
 /// each card's packed fields unpacked once for both.
 fn card_texts(game: &Game) -> (Vec<bundle::Translated>, bundle::Markup) {
     let m = &game.manifest.manifest;
-    // Each kind's text fields found once, and the cards on every core: a
-    // serial walk was a twentieth of a build.
+    // Each kind's text fields found once, and the cards on every core:
+    // each card's walk is independent of the others', and there is one
+    // per card of the pool.
     let text_fields: BTreeMap<&str, Vec<String>> = m
         .kinds
         .keys()
@@ -232,8 +236,8 @@ fn translated_markup(game: &Game, catalog: &crate::i18n::Catalog) -> bundle::Mar
 }
 
 /// A checked deck file as the bundle stores it: a [`bundle::DeckRecord`]'s
-/// fields, borrowed from the deck rather than copied (as records, the
-/// decks of a 100,000-card game were 11 MiB of copied ids).
+/// fields, borrowed from the deck rather than copied (as records, every
+/// deck's ids would be copied once more, for nothing but encoding them).
 #[derive(Debug, Serialize)]
 pub struct DeckView<'a> {
     name: &'a str,

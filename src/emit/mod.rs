@@ -1,7 +1,21 @@
 //! Emit: what carta makes of a checked game. Emitters are siblings behind
-//! one seam, [`Emitter`]: the binary bundle ([`bundle`]) and the
-//! print-and-play sheets ([`sheets`]) today; each new output (an export, a
-//! preview) is one more file here and nothing else.
+//! one seam, [`Emitter`]: the binary bundle ([`bundle`]), the
+//! print-and-play sheets ([`sheets`]) and the exports — [`pdf`], [`png`],
+//! [`tts`] (a Tabletop Simulator object), [`pod`] (a print shop's upload
+//! files), [`cgs`] (a Card Game Simulator game) and [`cockatrice`] (a
+//! Cockatrice set). Each new output is one more file here and nothing
+//! else.
+//!
+//! What the emitters share: [`chromium`], the sealed headless browser the
+//! exports render through (bounded parallel jobs; `chromium/origin.rs`
+//! serves each page and the art it may load and is the browser's only
+//! proxy); [`cards`], cards photographed on exact-pixel grid pages and cut
+//! apart; [`clients`], the mapping both card-game clients take;
+//! [`images`], where an export's images are loaded from and their
+//! content-hash names; `fields.rs`, a card's fields read in place from
+//! its packed bytes when an emitter needs only a few; [`fit`], the
+//! `sheets::overflow` check (`print` loads the sheets it staged in the
+//! sealed browser, `export` reads what its pages reported); and [`Stage`].
 //!
 //! An emitter never writes into the output folder itself: it writes into a
 //! [`Stage`], a hidden folder beside the output, and the command swaps

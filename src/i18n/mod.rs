@@ -12,12 +12,17 @@
 //!
 //! - [`sources`]: every translatable string of a compiled game, by [`Key`].
 //! - [`catalog`]: a translation file parsed with spans.
-//! - [`check`](mod@check): the diagnostics and the per-language coverage.
+//! - [`check`](mod@check): the diagnostics and the per-language coverage;
+//!   `unknown.rs`: an entry that names nothing the game has, with its
+//!   did-you-mean.
 //! - [`apply`]: a game's manifest and cards in one language, with fallback.
-//! - [`po`]: gettext PO export and import, for translators' tools.
+//! - [`po`]: gettext PO export and import, for translators' tools: export
+//!   through `polib`, import by a strict, linear reader of carta's own
+//!   (`po/parse.rs`).
 //! - [`edit`]: rewriting a translation file, keeping its layout.
 //! - [`phrases`]: the captions templates print through `{{t "…"}}`.
-//! - [`captions`]: the captions carta itself prints on the sheets.
+//! - [`captions`]: the captions carta itself prints on the sheets (the
+//!   cover), by id, as carta knows them in English, Portuguese and Spanish.
 
 pub mod apply;
 pub mod captions;

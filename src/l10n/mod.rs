@@ -9,8 +9,16 @@
 //! words the same phrase in the player's language ([`word`]). Plural forms
 //! are Fluent's (CLDR's plural rules: "1 carta", "2 cartas").
 //!
+//! Message ids say whose they are: `ui-…` the deck builder page's words
+//! (`ui-play-…` the playtest panel's, `ui-owned-…` the collection's);
+//! `rule-…`, `deck-…` and `play-…` the engine's messages; `api-…` and
+//! `collection-…` the builder's own refusals. [`Lang`] is the languages
+//! spoken; the unit tests hold every message, with the same variables, in
+//! all three files.
+//!
 //! - [`table`]: the builder page's messages for one language, as JSON
-//!   for its scripts' `t("id", {count})`.
+//!   for its scripts' `t("id", {count})` — each plural form worded by
+//!   Fluent, the count a slot.
 
 pub mod table;
 

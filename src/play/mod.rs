@@ -6,6 +6,10 @@
 //! A group is a card (`id = …`), a kind (`kind = …`), a value of a field
 //! a kind's schema declares as an enum (`kingdom = …`), or a boolean flag
 //! (`mercenary`, absent counting as false): nothing here names a game.
+//! Groups are checked against the kinds' schemas and counted in a
+//! resolved deck. A question the game cannot answer is refused as a
+//! `diag::Phrase`, which the builder words in the page's language and
+//! `carta deck odds` in English.
 
 pub mod odds;
 

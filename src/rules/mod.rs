@@ -5,6 +5,18 @@
 //! card of the pool (does it match the filter, which group is it in, what is
 //! its limit), so checking a deck is a few passes over its entries with no
 //! field lookups and no allocation when the deck is legal.
+//!
+//! - `compile.rs`: the game's deck rules, box rules and one rule set per
+//!   format, each rule dispatched to its kind; `scope.rs`: what a kind
+//!   compiles against (the game, the rule's scope, the checks every kind
+//!   shares); `keys.rs`: field values as keys that group cards;
+//!   `filter.rs`: card filters.
+//! - One file per rule kind, each compiling itself: `size`, `count`,
+//!   `copies`, `share`, `bind`, `distinct`.
+//! - `fast.rs`: the fused fast path; `more.rs`: what one more copy of any
+//!   card does to each rule, for the builder's unavailable cards;
+//!   `figures.rs`: the numbers rules bound, for the builder's chart;
+//!   `source.rs`: each rule's `source`, as advice for `check -v`.
 
 mod bind;
 mod compile;

@@ -8,6 +8,40 @@
 //! connections in time and number ([`net`]), serves files only from the
 //! build folder and through the read jail, and learns about changes through
 //! [`Live`], which the watcher updates after every rebuild.
+//!
+//! The same server carries the deck builder of `carta serve`; under
+//! `serve`, which builds no sheets, the front pages (`/`, `/g/<game>/`)
+//! lead to the builder instead of the preview (`Front`).
+//!
+//! - This file: [`Live`] (the status of the last round, its diagnostics
+//!   for the overlay — a clean round's warnings folded in a corner — and
+//!   what each game's page measured as not fitting, posted by its fit
+//!   script and reported by the watcher), and the server-sent events of
+//!   live reload: the generation, and a `catalog` event per game whose
+//!   deck-builder catalog changed, which the builder's open pages take.
+//!   `/g/` reads the build's sheets through `load::Jail`.
+//! - `page.rs`: the preview's HTML. `parts.rs`: a game's built sheets cut
+//!   into parts, one per page, each named by the hash of its HTML, so an
+//!   open preview fetches and replaces only the pages a save changed.
+//! - `builder/`: the deck builder — the catalog of compiled games with
+//!   their printed faces and schema facets (`summary.rs`), verdicts by
+//!   `deck::judge`, deck codes, text lists and printable decklists through
+//!   `decklist` (`lists.rs`), the game's `[play]` and draw odds through
+//!   `play` (`play.rs`), the player's collection (`collection.rs`), the
+//!   two writes (`save.rs`: a player's deck file into `decks/<game>/`;
+//!   `collection.rs`: one card's count in `decks/<game>/collection.toml`)
+//!   and the organisers' rows and CSV by `event` (`organize.rs`). Its
+//!   plain JS/CSS pages are embedded (`assets/`: `lists.js` the text lists
+//!   and printable decklist, `play.js` the playtest panel, `collection.js`
+//!   owned counts and missing copies) and speak the page's language
+//!   (`?ui=`, else `--ui-lang`, else the game's own): their words come
+//!   from `l10n` through `l10n.js`'s `t()`, the cards from the game's
+//!   translation into it.
+//! - `guard.rs`: every request's `Host`, `Origin`, `Sec-Fetch-Site`,
+//!   content type and announced size, checked before any route (DNS
+//!   rebinding, cross-site writes). `net.rs`: the connections, served by
+//!   hyper's HTTP/1 server with a header timeout, a request timeout and a
+//!   cap on their number.
 
 pub(crate) mod builder;
 mod guard;

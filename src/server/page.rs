@@ -13,9 +13,10 @@ pub(super) fn esc(s: &str) -> String {
 }
 
 /// The preview's own style. (Not `content-visibility: auto` on the
-/// sheets: at 20,000 cards the fit script's first pass, which reads every
-/// card's size, then lays out each skipped page on its own, and the page
-/// took over five minutes to load — docs/performance.md.)
+/// sheets: the fit script's first pass reads every card's size, which
+/// makes the browser lay out each skipped page on its own, one after
+/// another, so a large game's page would load far slower than with
+/// nothing skipped.)
 const STYLE: &str = r"<style>
 .carta-live { font: 14px/1.4 system-ui, sans-serif; }
 #carta-bar { position: sticky; top: 0; z-index: 10; background: #222; color: #eee; padding: 6px 12px; display: flex; gap: 16px; align-items: baseline; }

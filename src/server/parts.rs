@@ -13,9 +13,9 @@ use std::hash::BuildHasher;
 
 /// The name of a part (or the frame): 128 bits of two fixed-seed foldhash
 /// hashes of its bytes, in hex. Only this server compares names (a page
-/// against the parts it shows), so a fast hash serves: a round's 55 MB of
-/// sheets at 20,000 cards are named in milliseconds, not the tens of a
-/// SHA-256.
+/// against the parts it shows), so no cryptographic hash is needed, and a
+/// fast one keeps naming every page of a large game's sheets, on every
+/// round, cheap.
 fn name_of(bytes: &[u8]) -> String {
     let word = |seed: u64| foldhash::fast::FixedState::with_seed(seed).hash_one(bytes);
     format!("{:016x}{:016x}", word(1), word(2))

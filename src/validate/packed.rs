@@ -1,7 +1,8 @@
 //! A card's fields in their compact form: `MessagePack`, the encoding the
 //! bundle stores them in. A compile that keeps every field (`carta build`)
-//! keeps them this way — a fifth of the memory of the `serde_json` map —
-//! and an emitter unpacks a card's fields when it reads them.
+//! keeps them this way — one buffer per card, where a `serde_json` map
+//! holds an allocation per key, value and table — and an emitter unpacks
+//! a card's fields when it reads them.
 
 use serde_json::{Map, Value};
 
@@ -64,7 +65,7 @@ impl<'de> serde::Deserialize<'de> for PackedFields {
         // `unpack` trusts what `pack` made; bytes from elsewhere (a cache
         // entry) must be such a map, or they are refused here. Walked, not
         // unpacked: a rebuild decodes every card's entry, and building
-        // each map only to drop it was a tenth of the rebuild.
+        // each map only to drop it would allocate a whole pool for nothing.
         rmp_serde::from_slice::<Fields>(&packed.0)
             .map_err(|_| serde::de::Error::custom("packed fields that are not a map of fields"))?;
         Ok(packed)

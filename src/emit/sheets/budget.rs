@@ -1,6 +1,6 @@
-//! The bound on what one build or print may lay out: a 6 KB input asking
-//! for a million copies must not become a gigabyte of sheets. Every card
-//! face printed counts, over every game and deck of the run.
+//! The bound on what one build or print may lay out: a few lines of input
+//! asking for a million copies must not become sheets that fill the disk.
+//! Every card face printed counts, over every game and deck of the run.
 
 use super::{Print, spans};
 use crate::diag::{Diagnostic, Diagnostics};

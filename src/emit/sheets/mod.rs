@@ -8,6 +8,21 @@
 //! and [`alone`] renders cards one by one for the outputs that place them
 //! themselves (exports, the deck builder). What they share — the print
 //! options, the selection, the sheet order — is here.
+//!
+//! - `renderer.rs` compiles a game's templates once and renders faces and
+//!   backs on every core straight from the game; `splice.rs` splices into
+//!   each template the partials it calls that cannot tell where they
+//!   stand, sparing handlebars' deep copy of the card's context per call
+//!   (a spliced template that fails renders again as written, so errors
+//!   name the partial's line).
+//! - `document.rs` streams `index.html` into the stage a batch of sheets at
+//!   a time, so a build's memory does not grow with the sheets; `page.rs`
+//!   and `geometry.rs` are its HTML and its millimetres.
+//! - `reuse.rs` is the build's faces cache (its file `faces_index.rs`, the
+//!   other cards a face read noted by `reads.rs`), and `memo.rs`'s
+//!   [`FaceMemo`] the deck builder's faces a long-running process keeps.
+//! - `overflow.rs` reads what the page's fit script measured as not
+//!   fitting and finds each box's field by its text.
 
 mod alone;
 mod assets;

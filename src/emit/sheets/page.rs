@@ -188,8 +188,8 @@ pub(super) fn sheet(
 }
 
 /// One row of the cover's table of sheets.
-/// (Its names are borrowed from the cards: at 100,000 cards, copies of
-/// them were 9 MiB.)
+/// (Its names are borrowed from the cards, not copied: the table has a
+/// row per sheet, so copies would grow with the game.)
 #[derive(Debug, Default)]
 pub(super) struct SheetEntry<'a> {
     /// Page number of the faces page.

@@ -222,7 +222,8 @@ impl<'g> Renderer<'g> {
         let mut failures = Vec::new();
         let mut one = |name: &str| match self.templates.render(name, &context) {
             Ok(mut html) => {
-                // handlebars starts every output at 8 KiB; a face is smaller.
+                // handlebars starts every output with room for more than a
+                // face, and every face is kept: the slack is given back.
                 html.shrink_to_fit();
                 html
             }

@@ -62,7 +62,8 @@ fn hasher(seed: u64) -> Fold {
 type Fold = foldhash::fast::FoldHasher<'static>;
 
 /// The hasher of the maps keyed by a [`Key`]: a key is a hash already, so
-/// foldhash's fast one (`std`'s `SipHash` was a fortieth of a rebuild).
+/// foldhash's fast one (`std`'s `SipHash`, built against hash flooding,
+/// would only hash it again slowly on every lookup).
 pub(super) type ByKey = foldhash::fast::RandomState;
 
 fn key_of(write: impl Fn(&mut Fold)) -> Key {
@@ -527,8 +528,8 @@ impl FaceCache {
             ..
         } = self;
         // The last output's index and the batches' tables are done with:
-        // freed before the new index is encoded, not held beside it (at
-        // 100,000 cards the old index alone is 15 MiB).
+        // freed before the new index is encoded, not held beside it (the
+        // old index grows with the cards, so the peak would hold two).
         drop((old, placed, pending, buffer));
         if let Some(file) = new.file(game) {
             let _ = folder.replace(&name, &file);
