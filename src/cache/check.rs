@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::{Framed, Key, MAX_FILE, Stamp, hash_of, hash_text, same_stamp, settled_stamp};
@@ -62,11 +62,13 @@ impl Mark {
     }
 }
 
-/// A card file's entry as stored: its mark, then its cards.
+/// A card file's entry as stored: its mark, then its cards, encoded apart
+/// (a `MessagePack` binary), so that the mark is read without walking them.
 #[derive(Serialize, Deserialize)]
-struct Entry<T> {
+struct Entry<'a> {
     mark: Mark,
-    cards: T,
+    #[serde(borrow, with = "serde_bytes")]
+    cards: &'a [u8],
 }
 
 /// The check cache of one game.
@@ -133,12 +135,12 @@ impl CheckCache {
         found: impl Fn(&Mark) -> bool,
     ) -> Option<(T, Mark)> {
         let bytes = self.entry_bytes(rel)?;
-        let head: Entry<IgnoredAny> = unframe(&bytes, ENTRY_MAGIC, self.key)?;
-        if !found(&head.mark) {
+        let entry: Entry<'_> = unframe(&bytes, ENTRY_MAGIC, self.key)?;
+        if !found(&entry.mark) {
             return None;
         }
-        let entry: Entry<T> = unframe(&bytes, ENTRY_MAGIC, self.key)?;
-        Some((entry.cards, entry.mark))
+        let cards = rmp_serde::from_slice(entry.cards).ok()?;
+        Some((cards, entry.mark))
     }
 
     /// What was kept for card file `rel`, if the cache holds it for this
@@ -171,7 +173,11 @@ impl CheckCache {
             content,
             shape,
         };
-        let entry = Entry { mark, cards };
+        let cards = rmp_serde::to_vec(cards).ok()?;
+        let entry = Entry {
+            mark,
+            cards: &cards,
+        };
         write_framed(
             &self.dir,
             &Self::entry_name(rel),
