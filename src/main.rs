@@ -24,25 +24,22 @@ const MI_OPTION_PURGE_DELAY: c_int = 15;
 
 fn main() {
     // mimalloc 3 keeps freed memory for a second before returning it to the
-    // system; a check of 20,000 cards frees most of what it allocates within
-    // its 0.15 s, and the delay held ~13 MiB of it resident at the peak.
-    // Returning it after 10 ms (mimalloc 2's default) costs no measurable
-    // time (docs/performance.md).
+    // system; a check frees most of what it allocates well within that, and
+    // the delay kept it resident at the peak; mimalloc 2's short delay
+    // does not.
     // SAFETY: sets a plain integer option before any other thread exists.
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 10) };
-    // Small pages: a run that repeats a verdict touches a few MB, and a
-    // 2 MiB page cleared for each would cost it a tenth of its time; a
-    // cold build gains no time from huge ones.
+    // Small pages: a run that repeats a verdict touches little memory, and a
+    // huge page cleared for each piece of it would cost more than the run;
+    // a cold build gains no time from huge ones.
     #[cfg(target_os = "linux")]
     let _ = rustix::thread::disable_transparent_huge_pages(true);
     let args: Vec<_> = std::env::args_os().collect();
     // A process that runs round after round (`watch`, `serve`) hands freed
     // memory back lazily (`MADV_FREE`): the system reclaims it when it
     // needs it, and until then the next round reuses it without a page
-    // fault and the kernel clearing it again — a fifth to a third of a
-    // round's CPU at 20,000 cards (docs/performance.md). A run of one
-    // command returns it at once, so that what it holds at its peak stays
-    // small.
+    // fault and the kernel clearing it again. A run of one command returns
+    // it at once, so that what it holds at its peak stays small.
     let code = match carta::cli::parse(&args) {
         Ok(cli) => {
             if cli.command.runs_until_stopped() {
@@ -55,8 +52,8 @@ fn main() {
     };
     // The kernel takes the whole address space back at exit; mimalloc's
     // exit handler would first hand every freed page back to it, one
-    // `madvise` at a time (0.3–0.6 ms of a 12 ms re-check). The only other
-    // exit work, flushing the standard streams, is done here.
+    // `madvise` at a time, on the path a re-check's user waits for. The
+    // only other exit work, flushing the standard streams, is done here.
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
     // SAFETY: `_exit` is always safe to call; nothing is left to run.

@@ -661,7 +661,7 @@ fn crafted_blocks_are_refused_without_inflating_past_their_claim() {
             ))
         })
     };
-    // a block that claims to inflate 20 bytes to 16 MiB: refused at once
+    // a block of 20 bytes that claims to inflate past the limit: refused at once
     let (result, largest) = open(&raw_block(&[0x78; 20], 16 << 20));
     assert!(
         result
@@ -670,7 +670,7 @@ fn crafted_blocks_are_refused_without_inflating_past_their_claim() {
             .contains("claims to inflate")
     );
     assert!(largest < 1 << 20, "{largest}");
-    // a zip bomb: 8 MiB of zeros, but the table says the record's length
+    // a zip bomb: megabytes of zeros, but the table says the record's length
     let mut bomb = vec![0u8; 8 << 20];
     bomb[..record.len()].copy_from_slice(&record);
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
@@ -859,7 +859,7 @@ fn a_record_over_16_mib_is_named_and_one_under_it_gets_a_block_of_its_own() {
     assert!(err.to_string().contains("16 MiB"), "{err}");
     assert!(!err.to_string().contains("4 GiB"), "{err}");
 
-    // 20 KiB of small records, then a record just under the limit: it
+    // A few small records, then a record just under the limit: it
     // cannot share the first block, so it starts the next one.
     let large = big(MAX_BLOCK - 100);
     let small = fields(json!({ "text": "b".repeat(20 * 1024) }));
@@ -937,8 +937,8 @@ fn write_json_holds_one_card_at_a_time() {
             Ok(())
         }
     }
-    // Four cards of 2 MiB of NUL bytes: a bundle of a few kilobytes whose
-    // JSON (six bytes a NUL) is 48 MiB.
+    // Four cards of NUL bytes: a bundle of a few kilobytes whose JSON (six
+    // bytes a NUL) is far larger.
     let nul = "\0".repeat(2 << 20);
     let mut sample = Sample::new();
     sample.cards = (0..4)

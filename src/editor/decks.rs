@@ -313,8 +313,8 @@ const ID_INDENT: &str = "        ";
 
 /// Writes card `id`'s deck line (its name and its kind's name; `max`, the
 /// most copies a line takes) into `out`: one line per card, not serde's
-/// seven — the schema lists every card, and a file a third smaller is
-/// quicker to write, to copy when patched, and for the editor to read.
+/// seven — the schema lists every card, and a smaller file is quicker to
+/// write, to copy when patched, and for the editor to read.
 fn deck_line(out: &mut String, (id, name, kind_name): (&str, &str, &str), max: &str) {
     out.push_str(ID_INDENT);
     escaped(out, id);

@@ -1,7 +1,6 @@
 //! The deck schema written as a patch of the last one. A game's deck
-//! schema lists every card (3.8 MB at 20,000 cards), and one name edit
-//! changes one line of it: deriving and writing it whole cost a name edit
-//! more than anything else in `carta check`. So each write leaves beside
+//! schema lists every card, so it is the largest file a check writes, and
+//! one name edit changes one line of it. So each write leaves beside
 //! the check cache an index of the file it wrote,
 //! `build/.cache/<game>.deck-index` — the file's stamp, what its lines
 //! depend on besides the cards, and where each card file's lines lie in
@@ -142,11 +141,10 @@ pub(super) fn write(root: &Path, schema: &DeckSchema<'_>, cached: bool) -> Resul
 }
 
 /// Closes the last deck schema's file on one of rayon's threads. Replaced,
-/// its name is gone, and closing it frees its 3.8 MB (at 20,000 cards) of
-/// cached pages and disk blocks: 0.5–2 ms that the check's last steps
-/// (its record, its ledger) need not wait for. Not on a thread spawned
-/// for it: the spawn itself took 0.06–0.5 ms of the patch, which the
-/// check waits for.
+/// its name is gone, and closing it frees its cached pages and disk
+/// blocks, which the check's last steps (its record, its ledger) need not
+/// wait for. A pool thread, not one spawned for it: a spawn would sit on
+/// the path the check waits for.
 fn close_beside(file: File) {
     rayon::spawn(move || drop(file));
 }
@@ -174,11 +172,9 @@ fn put(to: &mut File, built: &Built, old: Option<&File>) -> io::Result<()> {
 
 /// Copies bytes `range` of `from` to the end of what was written to `to`
 /// (`written` bytes): within the kernel (`copy_file_range`) where the two
-/// lie at the same offset within a page, else through `buffer`. Between
+/// lie at the same offset within a page, else through `buffer`: between
 /// offsets that differ within a page the kernel copies a piece of a page
-/// at a time: 2.4 MB took 1.17 ms on ext4, against 0.43 ms read and
-/// written through a buffer and 0.33 ms copied in the kernel between
-/// aligned offsets.
+/// at a time, slower than a plain read and write.
 fn copy_range(
     from: &File,
     range: &Range<usize>,

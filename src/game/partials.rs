@@ -115,8 +115,8 @@ pub const MAX_BYTES: usize = 256 << 10;
 pub const MAX_TAGS: usize = 1_000;
 /// The most tags × bytes a template may have. The handlebars parser finds
 /// the line of each element from the start of the text, so its time grows
-/// with tags × bytes: 1,000 tags in 32 KiB take 0.6 s of a debug build's
-/// CPU, while a large decoration with few tags costs next to nothing.
+/// with tags × bytes, while a large decoration with few tags costs next
+/// to nothing.
 pub const MAX_TAG_BYTES: usize = MAX_TAGS * (32 << 10);
 
 /// Template `text` of `file` scanned, or its size reported; `None` when
