@@ -33,36 +33,21 @@ pub fn program() -> Option<u64> {
     })
 }
 
-/// The running executable's device, inode, size, and modification and
-/// change times (nanoseconds).
-fn identity() -> Option<[u64; 5]> {
+/// The running executable's device, and its stamp: inode, size, and
+/// modification and change times.
+fn identity() -> Option<(u64, [u64; 4])> {
     #[cfg(target_os = "linux")]
     let meta = std::fs::metadata("/proc/self/exe");
     #[cfg(not(target_os = "linux"))]
     let meta = std::env::current_exe().and_then(std::fs::metadata);
     let meta = meta.ok()?;
     #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        let ns = |s: i64, n: i64| {
-            u64::try_from(s)
-                .ok()?
-                .checked_mul(1_000_000_000)?
-                .checked_add(u64::try_from(n).ok()?)
-        };
-        Some([
-            meta.dev(),
-            meta.ino(),
-            meta.len(),
-            ns(meta.mtime(), meta.mtime_nsec())?,
-            ns(meta.ctime(), meta.ctime_nsec())?,
-        ])
-    }
+    let device = std::os::unix::fs::MetadataExt::dev(&meta);
+    // Without a change time the executable cannot be told from a copy.
     #[cfg(not(unix))]
-    {
-        let _ = meta;
-        None
-    }
+    return None;
+    #[cfg(unix)]
+    Some((device, super::Stamp::of(&meta)?.words()))
 }
 
 #[cfg(test)]

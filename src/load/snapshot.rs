@@ -42,7 +42,7 @@ const MAX_HASHED_BYTES: u64 = 1 << 20;
 const SLICE: usize = 64;
 
 /// A snapshot entry's stamp words as a [`Stamp`].
-fn stamp_of(words: [u64; 4]) -> Stamp {
+fn as_stamp(words: [u64; 4]) -> Stamp {
     let [len, modified, changed, inode] = words;
     Stamp {
         len,
@@ -197,7 +197,7 @@ impl Snapshot {
             match e.what {
                 What::Absent => seen.absent(&e.rel),
                 What::Folder => seen.folder(&e.rel),
-                What::File => seen.file(&e.rel, stamp_of(e.stamp)),
+                What::File => seen.file(&e.rel, as_stamp(e.stamp)),
             }
         }
         seen
@@ -487,7 +487,7 @@ impl<'a> Taking<'a> {
     /// Adds `rel`, a `what` with `stamp`, as found now; returns a folder's
     /// children's paths.
     fn add_fresh(&mut self, rel: &str, what: What, stamp: [u64; 4]) -> Option<Vec<String>> {
-        let settled = stamp_of(stamp).settled(self.now);
+        let settled = as_stamp(stamp).settled(self.now);
         let mut entry = Entry {
             rel: rel.to_owned(),
             what,
@@ -525,19 +525,7 @@ fn names(dir: &Path) -> Option<Vec<String>> {
 /// A file's stamp as a snapshot keeps it.
 #[cfg(all(unix, not(target_os = "linux")))]
 fn stamp_of(meta: &fs::Metadata) -> Option<[u64; 4]> {
-    use std::os::unix::fs::MetadataExt;
-    let ns = |s: i64, n: i64| {
-        u64::try_from(s)
-            .ok()?
-            .checked_mul(1_000_000_000)?
-            .checked_add(u64::try_from(n).ok()?)
-    };
-    Some([
-        meta.size(),
-        ns(meta.mtime(), meta.mtime_nsec())?,
-        ns(meta.ctime(), meta.ctime_nsec())?,
-        meta.ino(),
-    ])
+    Stamp::of(meta).map(|s| s.words())
 }
 
 /// Elsewhere there is no change time to trust: no snapshot.
