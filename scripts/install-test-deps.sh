@@ -32,6 +32,12 @@ if [ ${#missing[@]} -gt 0 ]; then
         "${missing[@]}" fonts-dejavu-core
 fi
 
+# scripts/test.sh runs the tests with cargo-nextest (CI's machines have it;
+# elsewhere it is built from crates.io, once, into ~/.cargo/bin).
+if ! cargo nextest --version >/dev/null 2>&1; then
+    cargo install --locked --quiet cargo-nextest
+fi
+
 # The cross-language bundle test reads a bundle with Python's stock
 # MessagePack library, following only docs/bundle-format.md.
 if ! python3 -c 'import msgpack' 2>/dev/null; then
