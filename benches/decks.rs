@@ -2,7 +2,8 @@
 //! intrépidos decks, single thread, beside a hand-written Rust check of the
 //! same rules on the same decks, in the same run.
 //!
-//! `cargo bench --bench decks`
+//! `cargo bench --bench decks` (without `--bench`, as under `cargo test
+//! --benches`, 1,000 decks and one run of each check that it runs)
 
 use std::hint::black_box;
 
@@ -12,7 +13,16 @@ use carta::load::Workspace;
 use carta::rules::{DeckView, Entry};
 use criterion::{Criterion, Throughput, criterion_main};
 
-const DECKS: usize = 100_000;
+/// The decks generated: 100,000 under `cargo bench` (which passes
+/// `--bench`), 1,000 under `cargo test --benches`, where criterion runs
+/// each function once to check that it runs.
+fn deck_count() -> usize {
+    if std::env::args().any(|a| a == "--bench") {
+        100_000
+    } else {
+        1_000
+    }
+}
 
 /// A card's kind, as the hand-written check sees it.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -91,7 +101,7 @@ impl Rng {
     }
 }
 
-fn decks(kinds: &[K]) -> Vec<DeckView> {
+fn decks(kinds: &[K], count: usize) -> Vec<DeckView> {
     let of = |want: &[K]| {
         (0..kinds.len() as u32)
             .filter(|&i| want.contains(&kinds[i as usize]))
@@ -103,7 +113,7 @@ fn decks(kinds: &[K]) -> Vec<DeckView> {
         .map(|k| of(&[*k]))
         .collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    (0..DECKS)
+    (0..count)
         .map(|n| {
             let mut main: Vec<Entry> = rng
                 .sample(&actions, 15)
@@ -167,14 +177,15 @@ fn bench(c: &mut Criterion) {
         ["main", "team", "setup"]
     );
     let kinds: Vec<K> = game.pool.iter().map(|c| kind(&c.kind)).collect();
-    let decks = decks(&kinds);
+    let count = deck_count();
+    let decks = decks(&kinds, count);
     let engine: Vec<bool> = decks.iter().map(|d| rules.is_legal(d)).collect();
     let hand: Vec<bool> = decks.iter().map(|d| by_hand(d, &kinds)).collect();
     assert_eq!(engine, hand, "the engine and the hand-written check agree");
-    assert_eq!(engine.iter().filter(|l| !**l).count(), DECKS / 10);
+    assert_eq!(engine.iter().filter(|l| !**l).count(), count / 10);
 
     let mut group = c.benchmark_group("decks");
-    group.throughput(Throughput::Elements(DECKS as u64));
+    group.throughput(Throughput::Elements(count as u64));
     group.sample_size(20);
     group.bench_function("hand-written", |b| {
         b.iter(|| {

@@ -6,7 +6,9 @@
 //!
 //! A second group imports PO files of many messages carta cannot place.
 //!
-//! `cargo bench --bench hostile`
+//! `cargo bench --bench hostile` (without `--bench`, as under `cargo test
+//! --benches`, where criterion runs each function once, at a hundredth of
+//! the sizes: it checks that the bench runs)
 
 use std::fs;
 use std::hint::black_box;
@@ -19,7 +21,15 @@ use carta::i18n::po;
 use carta::load::Workspace;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 
-const SIZES: [usize; 3] = [5_000, 10_000, 20_000];
+/// The sizes measured, or, without `--bench` (`cargo test --benches`), a
+/// hundredth of them.
+fn sized<const N: usize>(sizes: [usize; N]) -> [usize; N] {
+    if std::env::args().any(|a| a == "--bench") {
+        sizes
+    } else {
+        sizes.map(|n| n / 100)
+    }
+}
 
 const GAME: &str = "id = \"g\"\nname = \"G\"\nlanguage = \"pt-BR\"\n\n[kinds.card]\nname = \"Carta\"\n\n[zones.main]\nname = \"Main\"\nkinds = [\"card\"]\n";
 const SCHEMA: &str =
@@ -61,7 +71,7 @@ fn render(diags: Diagnostics, ws: &Workspace) -> usize {
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("problems in one file");
     group.sample_size(10);
-    for n in SIZES {
+    for n in sized([5_000, 10_000, 20_000]) {
         group.throughput(Throughput::Elements(n as u64));
         let missing = tempfile::tempdir().unwrap();
         let cards: String = (0..n)
@@ -133,7 +143,7 @@ fn po_import(c: &mut Criterion) {
         .unwrap()
         .unwrap();
     let sources = translatable(&mut ws, &game, &mut diags).unwrap();
-    for n in [20_000, 100_000] {
+    for n in sized([20_000, 100_000]) {
         group.throughput(Throughput::Elements(n as u64));
         let text = unplaceable_po(n);
         let file = ws.sources.add(format!("n{n}.po"), text.as_str());

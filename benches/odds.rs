@@ -8,7 +8,8 @@
 //! wall time is printed with its ratio to the verdict's. Target: ≤ 5 ms
 //! an answer (release build).
 //!
-//! `cargo bench --bench odds`
+//! `cargo bench --bench odds` (without `--bench`, as under `cargo test
+//! --benches`, one short round checks that it runs)
 
 #![allow(clippy::too_many_lines)] // one scenario
 
@@ -24,10 +25,17 @@ use carta::rules::DeckView;
 use serde_json::Value;
 
 /// How long one timed round of a case lasts, at least: the case is called
-/// as many times as that takes (the thread's CPU clock counts in ticks).
-const ROUND: Duration = Duration::from_millis(20);
-/// Timed rounds (after one warm-up round).
-const ROUNDS: usize = 31;
+/// as many times as that takes (the thread's CPU clock counts in ticks);
+/// and the timed rounds (after one warm-up round). `cargo bench` passes
+/// `--bench`; `cargo test --benches` does not, and then one short round
+/// checks that the bench runs.
+fn rounds() -> (Duration, usize) {
+    if std::env::args().any(|a| a == "--bench") {
+        (Duration::from_millis(20), 31)
+    } else {
+        (Duration::from_millis(1), 1)
+    }
+}
 /// The target of one answer.
 const TARGET: Duration = Duration::from_millis(5);
 
@@ -56,6 +64,7 @@ fn kingdoms() -> (Game, DeckView) {
 }
 
 fn main() {
+    let (round_time, rounds) = rounds();
     let (game, view) = kingdoms();
     let cards: u32 = view.zones[0].iter().map(|e| e.count).sum();
     assert_eq!(cards, 60);
@@ -129,16 +138,16 @@ fn main() {
         .map(|(_, f)| {
             let start = Instant::now();
             let mut n = 0u32;
-            while start.elapsed() < ROUND / 4 {
+            while start.elapsed() < round_time / 4 {
                 f();
                 n += 1;
             }
             n * 4
         })
         .collect();
-    let mut wall = vec![Vec::with_capacity(ROUNDS); runs.len()];
+    let mut wall = vec![Vec::with_capacity(rounds); runs.len()];
     let mut cpu = vec![Duration::ZERO; runs.len()];
-    for round in 0..=ROUNDS {
+    for round in 0..=rounds {
         for (i, (_, f)) in runs.iter().enumerate() {
             let (w, c) = (Instant::now(), thread_cpu());
             for _ in 0..calls[i] {
@@ -159,10 +168,10 @@ fn main() {
     let cpus: Vec<Duration> = cpu
         .iter()
         .zip(&calls)
-        .map(|(c, n)| *c / (n * u32::try_from(ROUNDS).unwrap()))
+        .map(|(c, n)| *c / (n * u32::try_from(rounds).unwrap()))
         .collect();
     println!(
-        "\nper call: the median wall time of {ROUNDS} rounds of ≥ {ROUND:?} each, the mean CPU time:"
+        "\nper call: the median wall time of {rounds} rounds of ≥ {round_time:?} each, the mean CPU time:"
     );
     for (i, (name, _)) in runs.iter().enumerate() {
         let ratio = walls[i].as_secs_f64() / walls[0].as_secs_f64();

@@ -31,6 +31,11 @@
 //! each round's save, on the same clock: a slow round can then be placed
 //! against the rounds carta ran (each ends with its `built …` line).
 //!
+//! Without `--bench` (`cargo test --benches`, as `scripts/test.sh` runs it)
+//! it is a smoke run: one game (zodiacos, the smallest; or the one named),
+//! one round, no warm-up and no pause, still asserting that the page shows
+//! the save.
+//!
 //! A missing chromium or chromedriver fails the bench: it never skips.
 #![allow(clippy::too_many_lines)]
 
@@ -266,10 +271,19 @@ fn now_ms() -> f64 {
     since.as_secs_f64() * 1000.0
 }
 
-/// Saves a new name into the card `rounds` times and measures each save
-/// to screen, in ms, and how long after the save the server told the page
-/// (the rest is the browser's).
-async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Rounds {
+/// How a run is shaped: measured rounds, the warm-up rounds before them,
+/// and the pause after each.
+#[derive(Clone, Copy)]
+struct Plan {
+    rounds: usize,
+    warm_up: usize,
+    pause: Duration,
+}
+
+/// Saves a new name into the card `plan.rounds` times (after the warm-up
+/// rounds) and measures each save to screen, in ms, and how long after the
+/// save the server told the page (the rest is the browser's).
+async fn measure(carta: &Path, root: &Path, game: &str, plan: Plan) -> Rounds {
     let (_watch, url) = start_watch(carta, root);
     let profile = tempfile::tempdir().unwrap();
     let (_driver, client) = browser(profile.path()).await;
@@ -280,8 +294,8 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Rounds
     let mut times = Vec::new();
     let mut told = Vec::new();
     let mut blocked = Vec::new();
-    // Two rounds to warm up (the first page, the caches).
-    for round in 0..rounds + 2 {
+    // The first rounds warm up (the first page, the caches).
+    for round in 0..plan.warm_up + plan.rounds {
         let want = format!("Bench {game} {round}");
         client
             .execute(OBSERVE, vec![serde_json::json!(want)])
@@ -308,7 +322,7 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Rounds
             );
             tokio::time::sleep(Duration::from_millis(10)).await;
         };
-        if round >= 2 {
+        if round >= plan.warm_up {
             times.push(seen - start);
             let at = client
                 .execute("return window.cartaToldAt", vec![])
@@ -317,8 +331,8 @@ async fn measure(carta: &Path, root: &Path, game: &str, rounds: usize) -> Rounds
             told.push(at.as_f64().map_or(f64::NAN, |at| at - start));
         }
         // Let the round finish (the deck builder's catalog) before the next.
-        tokio::time::sleep(pause()).await;
-        if round >= 2 {
+        tokio::time::sleep(plan.pause).await;
+        if round >= plan.warm_up {
             // Read after the pause: the page delivers its long tasks late.
             let longest = client
                 .execute(
@@ -363,14 +377,32 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let rounds: usize = std::env::var("ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(20);
-    let wanted: Vec<String> = std::env::args()
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not, and
+    // then one round on one game checks that the bench runs.
+    let full = std::env::args().any(|a| a == "--bench");
+    let plan = if full {
+        Plan {
+            rounds: std::env::var("ROUNDS")
+                .ok()
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(20),
+            warm_up: 2,
+            pause: pause(),
+        }
+    } else {
+        Plan {
+            rounds: 1,
+            warm_up: 0,
+            pause: Duration::ZERO,
+        }
+    };
+    let mut wanted: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    if !full && wanted.is_empty() {
+        wanted.push("zodiacos".to_owned());
+    }
     let mut runs: Vec<(String, PathBuf, Option<tempfile::TempDir>)> = Vec::new();
     if let Ok(spec) = std::env::var("CARTA_BENCH_WORKSPACE") {
         let (dir, game) = spec
@@ -400,7 +432,7 @@ async fn main() {
                 mut times,
                 mut told,
                 blocked,
-            } = measure(carta, root, game, rounds).await;
+            } = measure(carta, root, game, plan).await;
             // In order, so that a slow round can be placed (the first after
             // the page's load, or any).
             let each = |v: &[f64]| v.iter().map(|t| format!("{t:.0}")).collect::<Vec<_>>();

@@ -32,6 +32,12 @@ if [ ${#missing[@]} -gt 0 ]; then
         "${missing[@]}" fonts-dejavu-core
 fi
 
+# scripts/test.sh runs the tests with cargo-nextest (CI's machines have it;
+# elsewhere it is built from crates.io, once, into ~/.cargo/bin).
+if ! cargo nextest --version >/dev/null 2>&1; then
+    cargo install --locked --quiet cargo-nextest
+fi
+
 # The cross-language bundle test reads a bundle with Python's stock
 # MessagePack library, following only docs/bundle-format.md.
 if ! python3 -c 'import msgpack' 2>/dev/null; then
@@ -44,20 +50,27 @@ if ! command -v taplo >/dev/null 2>&1; then
     PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --disable-pip-version-check 'taplo>=0.9,<0.10'
 fi
 
+# The tools below live outside the checkout, in a folder that outlives it
+# (a fresh clone, CI's too, finds them there and compiles nothing):
+# `$CARTA_TEST_TOOLS`, by default ~/.cache/carta/test-tools. The tests look
+# in the same folder (tests/it/editor.rs, tests/it/builder_ui.rs).
+tools=${CARTA_TEST_TOOLS:-$HOME/.cache/carta/test-tools}
+mkdir -p "$tools"
+
 # The editor's language-server test (tests/it/editor.rs) drives `taplo lsp
-# stdio`, which PyPI's and npm's builds leave out: built from crates.io with
-# its `lsp` feature into target/test-tools/ (a few minutes, once; the check
-# below finds it built).
-if ! target/test-tools/bin/taplo lsp --help >/dev/null 2>&1; then
-    CARGO_TARGET_DIR=target/test-tools/build cargo install --locked --quiet \
-        taplo-cli --version 0.10.0 --features lsp --root target/test-tools
-    rm -rf target/test-tools/build
+# stdio`, which no registry ships prebuilt (PyPI's `taplo` and npm's
+# `@taplo/cli` leave the server out; npm's `@taplo/lsp` is a JavaScript
+# library, not a command): built from crates.io with its `lsp` feature,
+# once per machine (minutes), in a build folder deleted after.
+if ! "$tools/bin/taplo" lsp --help >/dev/null 2>&1; then
+    CARGO_TARGET_DIR="$tools/build" cargo install --locked --quiet \
+        taplo-cli --version 0.10.0 --features lsp --root "$tools"
+    rm -rf "$tools/build"
 fi
 
 # The builder's accessibility tests (tests/it/builder_ui.rs) run axe-core in
-# the test Chromium on every page: npm's `axe-core`, into target/test-tools/
+# the test Chromium on every page: npm's `axe-core`, into the same folder
 # (never into the repository).
-if [ ! -f target/test-tools/node_modules/axe-core/axe.min.js ]; then
-    mkdir -p target/test-tools
-    npm install --prefix target/test-tools --no-save --no-audit --no-fund --silent 'axe-core@^4.10'
+if [ ! -f "$tools/node_modules/axe-core/axe.min.js" ]; then
+    npm install --prefix "$tools" --no-save --no-audit --no-fund --silent 'axe-core@^4.10'
 fi

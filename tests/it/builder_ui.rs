@@ -7,7 +7,8 @@
 //! player reads (no markdown markers, names not ids, the culprit marked).
 //!
 //! axe-core comes from npm, installed by scripts/install-test-deps.sh into
-//! `target/test-tools/node_modules` (or `$CARTA_AXE`); without it these
+//! the test tools' folder (`harness::test_tools`, `node_modules/axe-core`;
+//! or `$CARTA_AXE`); without it these
 //! tests fail, never skip. With `CARTA_BLESS=1` they write the phone
 //! layout's screenshot to `docs/img/`.
 
@@ -18,7 +19,7 @@ use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, Poin
 use fantoccini::key::Key;
 use serde_json::{Value, json};
 
-use crate::harness::{Workspace, repo};
+use crate::harness::{Workspace, repo, test_tools};
 use crate::serve::{
     click, count_of, http, js, lines_of, query_value, screenshot, settled, start_serve, status,
     wait_js,
@@ -28,7 +29,7 @@ use crate::watch::{browser, page_text};
 /// axe-core's script, as npm ships it.
 fn axe_source() -> String {
     let path = std::env::var_os("CARTA_AXE").map_or_else(
-        || repo().join("target/test-tools/node_modules/axe-core/axe.min.js"),
+        || test_tools().join("node_modules/axe-core/axe.min.js"),
         std::path::PathBuf::from,
     );
     std::fs::read_to_string(&path).unwrap_or_else(|e| {

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::harness::{Workspace, repo, run_in};
+use crate::harness::{Workspace, repo, run_in, test_tools};
 
 /// taplo: `$CARTA_TAPLO`, or `taplo` on the PATH. The tests fail without it.
 fn taplo() -> PathBuf {
@@ -446,11 +446,12 @@ fn a_dangling_reference_is_one_taplo_error_naming_the_valid_ids() {
 }
 
 /// A taplo that serves the language server: `$CARTA_TAPLO_LSP`, or the one
-/// `scripts/install-test-deps.sh` builds into `target/test-tools/` (`PyPI`'s
-/// and npm's taplo leave the server out). The test fails without it.
+/// `scripts/install-test-deps.sh` builds into the test tools' folder
+/// (`harness::test_tools`; `PyPI`'s and npm's taplo leave the server out).
+/// The test fails without it.
 fn taplo_lsp() -> PathBuf {
     let path = std::env::var_os("CARTA_TAPLO_LSP")
-        .map_or_else(|| repo().join("target/test-tools/bin/taplo"), PathBuf::from);
+        .map_or_else(|| test_tools().join("bin/taplo"), PathBuf::from);
     assert!(
         path.is_file(),
         "no taplo with its language server at {}: run scripts/install-test-deps.sh (the editor tests never skip)",

@@ -10,6 +10,17 @@ pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The folder `scripts/install-test-deps.sh` installs the test tools into,
+/// outside the checkout so that a fresh clone finds them:
+/// `$CARTA_TEST_TOOLS`, or `~/.cache/carta/test-tools`.
+pub(crate) fn test_tools() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARTA_TEST_TOOLS") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").expect("HOME is set (the test tools are under it)");
+    Path::new(&home).join(".cache/carta/test-tools")
+}
+
 /// Copies a folder tree.
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
