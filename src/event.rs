@@ -17,6 +17,7 @@ use crate::deck::{self, DeckEntry, DeckFile, DeckZone};
 use crate::deckcode::{self, CodeDeck};
 use crate::diag::{Diagnostic, Severity, SourceMap};
 use crate::game::Game;
+use crate::load::sheet::formula_safe;
 
 /// One submitted deck: where it comes from, who plays it (when the
 /// submission says), and its text (a deck file's TOML, a deck code or a
@@ -406,17 +407,13 @@ pub fn csv(rows: &[Row]) -> String {
 }
 
 /// One CSV cell: quoted when needed, and never read as a formula by a
-/// spreadsheet (a leading `=`, `+`, `-` or `@` gets a `'`).
+/// spreadsheet ([`formula_safe::defuse`]).
 fn field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@']) {
-        format!("'{s}")
-    } else {
-        s.to_owned()
-    };
+    let s = formula_safe::defuse(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s
+        s.into_owned()
     }
 }
 
@@ -430,7 +427,9 @@ mod tests {
         assert_eq!(field("a, b"), "\"a, b\"");
         assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(field("=SUM(A1)"), "'=SUM(A1)");
-        assert_eq!(field("-1"), "'-1");
+        assert_eq!(field("\tx"), "'\tx");
+        assert_eq!(field("-1+2"), "'-1+2");
+        assert_eq!(field("-1"), "-1", "a number stays a number");
     }
 
     #[test]

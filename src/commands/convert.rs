@@ -15,7 +15,8 @@ use super::{CommandError, Report, plural, write_unless_exists};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::EmitError;
 use crate::game::{self, Decks, Keep};
-use crate::load::{Jail, Listing, LoadError, Workspace, sheet};
+use crate::load::sheet::{self, formula_safe};
+use crate::load::{Jail, Listing, LoadError, Workspace};
 use crate::validate::display::scalar_key;
 use crate::write::{self, Folder};
 
@@ -395,6 +396,7 @@ fn csv(sources: &[Source]) -> Result<Vec<u8>, csv::Error> {
                 Out::Scalar(v) => scalar_key(&v).unwrap_or_default(),
                 Out::Text(t) => t,
             };
+            record[c] = formula_safe::defuse(&record[c]).into_owned();
         }
         w.write_record(&record)?;
     }

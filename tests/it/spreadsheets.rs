@@ -17,7 +17,7 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 /// The `[[card]]` tables of a TOML text, as JSON.
-fn cards_of(text: &str) -> Vec<Value> {
+pub(crate) fn cards_of(text: &str) -> Vec<Value> {
     let doc: serde_json::Map<String, Value> = toml::from_str(text).unwrap();
     match doc.get("card") {
         Some(Value::Array(cards)) => cards.clone(),
@@ -26,7 +26,7 @@ fn cards_of(text: &str) -> Vec<Value> {
 }
 
 /// Every card of a game's TOML card files, in the order carta reads them.
-fn game_cards(root: &Path, game: &str) -> Vec<Value> {
+pub(crate) fn game_cards(root: &Path, game: &str) -> Vec<Value> {
     let mut files = Vec::new();
     collect(&root.join("cards").join(game), &mut files);
     files.sort();

@@ -134,7 +134,7 @@ fn delimited(bytes: &[u8], tabs: bool, bounds: Bounds) -> Result<Sheet, Unreadab
             sheet.cells.push(Cell {
                 row,
                 col: u32::try_from(col).map_err(|_| too_many(bounds))?,
-                value: Raw::Text(field.to_owned()),
+                value: Raw::Text(super::formula_safe::restore(field).to_owned()),
                 formula: false,
             });
         }
