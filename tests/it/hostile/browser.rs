@@ -260,3 +260,35 @@ fn a_page_slower_than_its_time_limit_is_stopped_with_a_clear_error() {
     assert_eq!(bad.code, Some(2));
     with_code(&bad, "load::limit");
 }
+
+#[test]
+fn an_export_leaves_nothing_in_the_users_home() {
+    crate::browser::chromium();
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let home = tmp.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let home_var = home.display().to_string();
+    crate::harness::run_with(
+        &tmp.path().join("live"),
+        ["export", "png", "--out", "../png"],
+        &[("HOME", home_var.as_str())],
+    )
+    .succeeds();
+    assert!(tmp.path().join("png/live/png").is_dir(), "the export ran");
+    let left: Vec<_> = walkdir(&home);
+    assert!(left.is_empty(), "the export browser wrote {left:?}");
+}
+
+/// Every path under `dir`.
+fn walkdir(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walkdir(&path));
+        }
+        out.push(path);
+    }
+    out
+}
