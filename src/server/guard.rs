@@ -25,7 +25,10 @@
 //!   timeout (`net::REQUEST_TIMEOUT`), or it is answered `408`.
 //!
 //! Every answer forbids framing, so no other site can lay carta's pages
-//! under its own to trick a click on *Save*.
+//! under its own to trick a click on *Save*, and carries a
+//! Content-Security-Policy: no script runs on carta's origin but carta's
+//! own (a stranger's template is rendered into the preview and the
+//! builder, and must not drive the API from there).
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -127,12 +130,20 @@ pub(super) async fn guard(State(guard): State<Guard>, req: Request, next: Next) 
     };
     let headers = response.headers_mut();
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("frame-ancestors 'none'"),
-    );
+    // A page that runs scripts says which (`page_policy`, with
+    // `frame-ancestors 'none'`); anything else — a sheet's file, a
+    // picture (an SVG opened on its own), an answer of the API — runs
+    // none, in a sandbox whose requests carry no origin of carta's.
+    headers
+        .entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(HeaderValue::from_static(DEFAULT_POLICY));
     response
 }
+
+/// The Content-Security-Policy of every answer that does not set its own.
+const DEFAULT_POLICY: &str = "default-src 'none'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'; sandbox";
 
 /// Why `req` is refused before it reaches a route, if it is.
 fn refusal(origins: &Origins, req: &Request) -> Option<Response> {

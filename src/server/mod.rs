@@ -394,9 +394,24 @@ pub(crate) fn start(
     Ok(bound)
 }
 
+/// A preview page's HTML with its Content-Security-Policy.
+fn preview(html: String, generation: u64, frame: &str) -> Response {
+    (
+        [(
+            header::CONTENT_SECURITY_POLICY,
+            page::policy(generation, frame),
+        )],
+        Html(html),
+    )
+        .into_response()
+}
+
 async fn index(State(live): State<Arc<Live>>) -> Response {
     match live.front {
-        Front::Preview => Html(page::index(&live.snapshot())).into_response(),
+        Front::Preview => {
+            let status = live.snapshot();
+            preview(page::index(&status), status.generation, "")
+        }
         Front::Builder => Redirect::to("/play/").into_response(),
     }
 }
@@ -435,7 +450,10 @@ async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
     let status = live.snapshot();
     let Some(entry) = status.games.iter().find(|g| g.id == game) else {
         return match live.front {
-            Front::Preview => (StatusCode::NOT_FOUND, Html(page::index(&status))).into_response(),
+            Front::Preview => {
+                let page = preview(page::index(&status), status.generation, "");
+                (StatusCode::NOT_FOUND, page).into_response()
+            }
             Front::Builder => Redirect::to("/play/").into_response(),
         };
     };
@@ -446,7 +464,12 @@ async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
         return Redirect::to(&format!("/play/{id}/cards")).into_response();
     }
     let sheets = live.sheets_of(&game);
-    Html(page::game(&status, entry, sheets.as_deref())).into_response()
+    let frame = sheets.as_deref().map_or("", |s| s.frame());
+    preview(
+        page::game(&status, entry, sheets.as_deref()),
+        status.generation,
+        frame,
+    )
 }
 
 /// The most parts one request of `.carta-parts?h=` gets.

@@ -54,7 +54,7 @@ pub use document::render;
 pub use emitter::SheetsEmitter;
 pub use inputs::Inputs;
 pub use memo::FaceMemo;
-pub use page::FIT_SCRIPT;
+pub use page::{FIT_SCRIPT, fit_script_source, page_policy, script_source};
 pub use reuse::FacesAt;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};

@@ -109,6 +109,41 @@ pub(super) enum Side {
 /// The script that shrinks overflowing card text (`default/fit.js`).
 pub const FIT_SCRIPT: &str = concat!("<script>\n", include_str!("default/fit.js"), "</script>\n");
 
+/// The Content-Security-Policy source that lets exactly the inline script
+/// whose text is `body` run (`'sha256-…'`).
+pub fn script_source(body: &str) -> String {
+    use base64::Engine as _;
+    use sha2::{Digest as _, Sha256};
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(body));
+    format!("'sha256-{hash}'")
+}
+
+/// The source of [`FIT_SCRIPT`], for a policy's `script-src`.
+pub fn fit_script_source() -> String {
+    let body = FIT_SCRIPT
+        .strip_prefix("<script>")
+        .and_then(|s| s.strip_suffix("</script>\n"))
+        .expect("FIT_SCRIPT is one script element");
+    script_source(body)
+}
+
+/// The Content-Security-Policy of a page that shows cards a stranger's
+/// templates made (the sheets, an export's page, the preview, the
+/// builder): nothing but its own origin's files and `data:` images and
+/// fonts, styles inline or from the origin, requests to the origin alone
+/// (and to `blob:` URLs the page made, such as the builder's CSV download),
+/// no frame, form, plugin, worker or `<base>`, and no script but
+/// `scripts` (sources such as [`script_source`]'s or a nonce's). So no
+/// script a template writes runs, inline, from a file or from an
+/// attribute.
+pub fn page_policy(scripts: &str) -> String {
+    format!(
+        "default-src 'none'; script-src {scripts}; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; font-src 'self' data:; connect-src 'self' blob:; base-uri 'none'; \
+         form-action 'none'; frame-ancestors 'none'"
+    )
+}
+
 /// Writes the start of the document, up to where its pages go.
 pub(super) fn document_head(
     out: &mut String,
