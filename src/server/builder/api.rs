@@ -24,6 +24,7 @@ use crate::diag::Phrase;
 use crate::emit::sheets::page_policy;
 use crate::l10n::{self, Lang, table};
 use crate::server::Live;
+use crate::server::guard::MayWrite;
 
 /// The largest request body accepted (a tournament's codes fit many times).
 pub(in crate::server) const MAX_BODY: usize = 1 << 20;
@@ -380,6 +381,7 @@ struct OwnedRequest {
 /// Sets the copies of one card the player owns, in their collection file
 /// (a refusal in the page's language).
 async fn set_owned(
+    _: MayWrite,
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
     q: UiQuery,
@@ -433,6 +435,7 @@ struct SaveRequest {
 }
 
 async fn save_deck(
+    _: MayWrite,
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
     q: UiQuery,
