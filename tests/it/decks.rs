@@ -1401,3 +1401,68 @@ fn deck_odds_prints_the_chance_of_a_group_by_a_turn() {
         .fails()
         .stderr_has("deck::unknown-card");
 }
+
+/// Issue 53: `deck import`'s help example, `-o decks/kingdoms/aurora.toml`,
+/// works in a fresh clone, where no player's deck was saved yet: the
+/// missing folder is created. `deck export -o` does the same.
+#[test]
+fn deck_import_and_export_create_the_output_folder() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    let help = ws.run(["deck", "import", "--help"]).succeeds().stdout;
+    let example = help
+        .lines()
+        .rfind(|l| l.contains("carta deck import"))
+        .unwrap();
+    let args: Vec<&str> = example.split_whitespace().skip(1).collect();
+    assert_eq!(
+        args[args.len() - 1],
+        "decks/kingdoms/aurora.toml",
+        "{example}"
+    );
+    assert!(!ws.path().join("decks").exists());
+    ws.run([
+        "deck",
+        "export",
+        "-o",
+        "lists/aurora.txt",
+        "cards/kingdoms/decks/aurora-de-valaria.toml",
+    ])
+    .succeeds();
+    std::fs::rename(
+        ws.path().join("lists/aurora.txt"),
+        ws.path().join("aurora.txt"),
+    )
+    .unwrap();
+    ws.run(&args).succeeds();
+    let original: toml::Table = ws
+        .read("cards/kingdoms/decks/aurora-de-valaria.toml")
+        .parse()
+        .unwrap();
+    let imported: toml::Table = ws.read("decks/kingdoms/aurora.toml").parse().unwrap();
+    assert_eq!(imported, original);
+}
+
+/// Issue 53: a deck file that is not there is named as missing, with the
+/// path it was looked for at, not as a raw "entity not found".
+#[test]
+fn a_missing_file_on_the_command_line_is_named_without_raw_io_words() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    for args in [
+        &["deck", "check", "gone.toml"][..],
+        &["deck", "code", "gone.toml"],
+        &["deck", "import", "gone.toml", "--game", "kingdoms"],
+        &["deck", "check", "--event", "gone.toml"],
+    ] {
+        ws.run(args)
+            .code(2)
+            .stderr_has("no such file `gone.toml`")
+            .stderr_has("relative to the current directory");
+        let json = ws.run(["--message-format", "json"].iter().chain(args));
+        assert!(!json.stdout.contains("entity not found"), "{}", json.stdout);
+        assert!(
+            json.stdout.contains("load::no-such-file"),
+            "{}",
+            json.stdout
+        );
+    }
+}
