@@ -26,7 +26,7 @@ pub mod print;
 use indexmap::IndexMap;
 
 use crate::deck::MAX_COUNT;
-use crate::deckcode::CodeDeck;
+use crate::deckcode::{CodeDeck, MAX_NAME};
 use crate::diag::{Diagnostic, FileId, Phrase, Span, Words};
 use crate::game::Game;
 use crate::l10n::{self, english};
@@ -297,6 +297,13 @@ impl Reader<'_, '_> {
         match classify(line) {
             Line::Blank => {}
             Line::Header(k, v) => self.header(k, v, span_in(at, line, v)),
+            // A deck named with nothing is written `Name:`; the other
+            // keys, empty, say nothing.
+            Line::Heading(h) if self.is_empty_header(h, line) => {
+                if h.eq_ignore_ascii_case("name") {
+                    self.deck.name = Some(String::new());
+                }
+            }
             Line::Heading(h) => self.heading(h, span_in(at, line, h)),
             Line::Card(n, name) => {
                 let count = self.count(n, name, span_in(at, line, n));
@@ -313,9 +320,30 @@ impl Reader<'_, '_> {
         }
     }
 
+    /// Whether a heading is a header key with an empty value (`Name:`):
+    /// one no zone of the game is headed by.
+    fn is_empty_header(&self, heading: &str, line: &str) -> bool {
+        line.trim_end().ends_with(':')
+            && HEADER_KEYS.iter().any(|k| heading.eq_ignore_ascii_case(k))
+            && !self
+                .index
+                .game
+                .rules
+                .deck
+                .zones
+                .iter()
+                .any(|z| key_eq(&z.id, heading) || key_eq(&z.name, heading))
+    }
+
     fn header(&mut self, key: &'static str, value: &str, span: Span) {
         let game = &self.index.game;
         match key {
+            "name" if value.chars().count() > MAX_NAME => {
+                let said = Phrase::new("deck-name-too-long").with("max", MAX_NAME);
+                let help = Phrase::new("list-name-too-long-help").with("max", MAX_NAME);
+                self.problems
+                    .push(ListProblem::new("list::name-too-long", said, span).helped(help));
+            }
             "name" => self.deck.name = Some(value.to_owned()),
             "player" => self.deck.player = Some(value.to_owned()),
             "game" => self.deck.game = Some(value.to_owned()),
@@ -491,8 +519,8 @@ pub fn render(game: &Game, deck: &CodeDeck, player: Option<&str>, by: NameBy) ->
     if let Some(f) = &deck.format {
         out.push_str(&format!("Format: {f}\n"));
     }
-    if let Some(p) = player {
-        out.push_str(&format!("Player: {}\n", one_line(p)));
+    if let Some(p) = player.map(one_line).filter(|p| !p.is_empty()) {
+        out.push_str(&format!("Player: {p}\n"));
     }
     let zones = &game.rules.deck.zones;
     for (zone, lines) in &deck.zones {

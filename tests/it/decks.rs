@@ -1466,3 +1466,111 @@ fn a_missing_file_on_the_command_line_is_named_without_raw_io_words() {
         );
     }
 }
+
+/// Issue 53: one bound on a deck's name, 200 characters, everywhere: a
+/// name of 200 passes the deck file, its code, the printable decklist,
+/// the text list, the organisers' page and the builder; one of 201 is
+/// refused by each, with its code.
+#[test]
+fn one_deck_name_limit_holds_in_every_reader() {
+    use serde_json::json;
+    let ws = crate::harness::Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let azul = ws.read("cards/mosaico/decks/azul.toml");
+    let (_server, url) = crate::serve::start_serve(ws.path());
+    for (len, ok) in [(200, true), (201, false)] {
+        let name: String = "Mosaico à moda antiga ".chars().cycle().take(len).collect();
+        let name = name.replace(' ', "-");
+        let deck = azul.replace("name = \"Azul\"", &format!("name = \"{name}\""));
+        let file = format!("event-{len}/deck.toml");
+        ws.write(&file, &deck);
+        let expect = |run: crate::harness::Run, code: &str| {
+            if ok {
+                run.succeeds();
+            } else {
+                run.fails().stderr_has(code);
+            }
+        };
+        expect(ws.run(["deck", "check", &file]), "deck::name-too-long");
+        expect(ws.run(["deck", "code", &file]), "deck::name-too-long");
+        let html = format!("list-{len}.html");
+        expect(
+            ws.run(["deck", "export", "--decklist", "-o", &html, &file]),
+            "deck::name-too-long",
+        );
+        let list = ws
+            .run(["-q", "deck", "export", "cards/mosaico/decks/azul.toml"])
+            .succeeds()
+            .stdout
+            .replace("Name: Azul", &format!("Name: {name}"));
+        let txt = format!("list-{len}.txt");
+        ws.write(&txt, &list);
+        expect(ws.run(["deck", "import", &txt]), "list::name-too-long");
+        let event = ws
+            .run([
+                "-q",
+                "deck",
+                "check",
+                "--event",
+                &format!("event-{len}"),
+                "--csv",
+            ])
+            .stdout;
+        assert_eq!(event.contains(",legal,"), ok, "{event}");
+        assert_eq!(event.contains("deck::name-too-long"), !ok, "{event}");
+
+        let post =
+            |path: &str, body: &serde_json::Value| crate::serve::http(&url, "POST", path, body);
+        let zones = json!({"main": {"azul-flor": 3}});
+        let (status, verdict) = post(
+            "/api/games/mosaico/verdict",
+            &json!({"name": name, "zones": zones}),
+        );
+        assert_eq!(status == 200, ok, "{status} {verdict}");
+        let (_, parsed) = post("/api/games/mosaico/list/parse", &json!({"text": list}));
+        assert_eq!(parsed["deck"]["name"] == json!(name), ok, "{parsed}");
+        let (_, table) = post(
+            "/api/organize",
+            &json!({"decks": [{"label": "d.toml", "text": deck}]}),
+        );
+        assert_eq!(
+            table["csv"].as_str().unwrap().contains(",legal,"),
+            ok,
+            "{table}"
+        );
+    }
+}
+
+/// Issue 53: a deck whose name is empty is written `Name:` in a text list
+/// and read back as that empty name, not as a zone heading; an empty
+/// player is left out.
+#[test]
+fn an_empty_deck_name_round_trips_through_a_text_list() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    let rel = "cards/kingdoms/decks/aurora-de-valaria.toml";
+    let original = ws
+        .read(rel)
+        .replace("name = \"Aurora de Valária\"", "name = \"\"\nplayer = \"\"");
+    ws.write("empty.toml", &original);
+    ws.run(["deck", "check", "empty.toml"]).succeeds();
+    for by in ["name", "id"] {
+        let list = ws
+            .run(["-q", "deck", "export", "--by", by, "empty.toml"])
+            .succeeds()
+            .stdout;
+        assert!(
+            list.starts_with("Name:\n") || list.starts_with("Name: \n"),
+            "{list}"
+        );
+        assert!(!list.contains("Player"), "{list}");
+        ws.write("empty.txt", &list);
+        let back = ws
+            .run(["-q", "deck", "import", "empty.txt"])
+            .succeeds()
+            .stdout;
+        let back: toml::Table = back.parse().unwrap();
+        let mut want: toml::Table = original.parse().unwrap();
+        want.remove("player");
+        assert_eq!(back, want, "by {by}:\n{list}");
+    }
+}

@@ -26,7 +26,7 @@ use serde_json::Value;
 
 use crate::config::rules::RuleSeverity;
 use crate::deck::{DeckEntry, DeckFile, DeckZone, MAX_COUNT};
-use crate::deckcode::{self, CodeDeck};
+use crate::deckcode::{self, CodeDeck, MAX_NAME};
 use crate::diag::{Phrase, PhraseKey, Severity, SourceMap};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
@@ -275,9 +275,6 @@ impl Invalid {
     }
 }
 
-/// The longest deck name accepted.
-const MAX_NAME: usize = 200;
-
 /// A deck judged as `carta deck check` judges it: its engine view (zones
 /// in the rules' order) and its legality.
 #[derive(Debug, Clone)]
@@ -297,7 +294,7 @@ impl GameCatalog {
     pub(super) fn validate(&self, deck: &DeckInput) -> Result<ValidDeck, Invalid> {
         if deck.name.chars().count() > MAX_NAME {
             return Err(Invalid(
-                Phrase::new("api-name-too-long").with("max", MAX_NAME),
+                Phrase::new("deck-name-too-long").with("max", MAX_NAME),
             ));
         }
         let file = SourceMap::new().add("deck.toml", "");
