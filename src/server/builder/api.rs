@@ -335,7 +335,9 @@ async fn verdict(
     let (g, lang, deck): (_, _, DeckInput) = posted(&catalog, &game, &q, bytes)?;
     let valid = g.validate(&deck).map_err(|e| e.refused(lang))?;
     let owned = collection::missing(catalog.root(), g, &valid, lang);
-    let json = g.verdict(&valid, lang).to_json(&owned);
+    let json = g
+        .verdict(&valid, lang, catalog.cards_of(g, lang))
+        .to_json(&owned);
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
@@ -488,7 +490,8 @@ async fn parse_list(
     } else {
         req.name.trim()
     };
-    Ok(axum::Json(lists::parse(g, &req.text, fallback, lang)).into_response())
+    let shown = catalog.cards_of(g, lang);
+    Ok(axum::Json(lists::parse(g, shown, &req.text, fallback, lang)).into_response())
 }
 
 /// A deck's text list, as `carta deck export` writes it.

@@ -153,7 +153,7 @@ fn agrees(
         legal: false,
     };
     let broken: BTreeSet<usize> = rules.check(&deck.view).iter().map(|v| v.rule).collect();
-    let got = catalog.unavailable(rules, &deck, &broken);
+    let got = catalog.unavailable((rules, rules), &deck, &broken);
     let expected = unavailable_by_hand(catalog, rules, &deck, &broken);
     assert_eq!(
         serde_json::to_value(&got).unwrap(),
