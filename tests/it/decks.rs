@@ -1574,3 +1574,49 @@ fn an_empty_deck_name_round_trips_through_a_text_list() {
         assert_eq!(back, want, "by {by}:\n{list}");
     }
 }
+
+/// Issue 53: the organisers' page takes an event of 10,000 deck files in
+/// one request (they weigh about 8 MiB as JSON), judged as `carta deck
+/// check --event` judges them; one more deck, or a body past its bound,
+/// is refused. Other routes keep their 1 MiB.
+#[test]
+fn the_organisers_page_takes_ten_thousand_deck_files_at_once() {
+    use serde_json::json;
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let decks: Vec<String> = example_decks()
+        .iter()
+        .filter(|d| d.starts_with("cards/intrepidos/"))
+        .map(|d| ws.read(d))
+        .collect();
+    // Each player's own deck (its name), so that no two are flagged alike.
+    let files: Vec<serde_json::Value> = (0..10_000)
+        .map(|i| {
+            let text = decks[i % decks.len()].replacen("name = \"", &format!("name = \"{i} "), 1);
+            json!({"label": format!("decks/{i:05}.toml"), "text": text})
+        })
+        .collect();
+    let body = json!({ "decks": files });
+    assert!(
+        body.to_string().len() > 7 << 20,
+        "as heavy as an event's files"
+    );
+    let (_server, url) = crate::serve::start_serve(ws.path());
+    let (status, table) = crate::serve::http(&url, "POST", "/api/organize", &body);
+    assert_eq!(
+        status,
+        200,
+        "{}",
+        &table.to_string()[..200.min(table.to_string().len())]
+    );
+    let rows = table["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 10_000);
+    assert!(rows.iter().all(|r| r["verdict"] == "legal"), "{}", rows[0]);
+    let mut more = files.clone();
+    more.push(files[0].clone());
+    let (status, _) = crate::serve::http(&url, "POST", "/api/organize", &json!({ "decks": more }));
+    assert_eq!(status, 413);
+    // A deck verdict is no event: past 1 MiB it is refused at once.
+    let big = json!({"name": "x".repeat(1 << 20), "zones": {}});
+    let (status, refused) = crate::serve::http(&url, "POST", "/api/games/intrepidos/verdict", &big);
+    assert_eq!(status, 413, "{refused}");
+}

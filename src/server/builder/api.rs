@@ -23,9 +23,23 @@ use crate::l10n::{self, Lang, table};
 use crate::server::Live;
 
 /// The largest request body accepted (a tournament's codes fit many times).
-pub(in crate::server) const MAX_BODY: usize = 1 << 20;
+const MAX_BODY: usize = 1 << 20;
 /// The most decks one organisers' request may hold.
-const MAX_DECKS: usize = 2_000;
+const MAX_DECKS: usize = 10_000;
+/// The largest organisers' request: [`MAX_DECKS`] deck files of about
+/// 800 bytes each, with their labels and JSON's escapes, fit.
+const MAX_EVENT_BODY: usize = 16 << 20;
+/// The organisers' route, the one that takes a whole event's deck files.
+const ORGANIZE: &str = "/api/organize";
+
+/// The largest body a request to `path` may carry.
+pub(in crate::server) fn max_body(path: &str) -> usize {
+    if path == ORGANIZE {
+        MAX_EVENT_BODY
+    } else {
+        MAX_BODY
+    }
+}
 
 const PAGE: &str = include_str!("assets/page.html");
 
@@ -85,7 +99,10 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
             "/api/games/{game}/collection",
             get(collection_of).post(set_owned),
         )
-        .route("/api/organize", post(organize))
+        .route(
+            ORGANIZE,
+            post(organize).layer(DefaultBodyLimit::max(MAX_EVENT_BODY)),
+        )
         .route("/api/{*rest}", get(no_route).post(no_route))
         .layer(DefaultBodyLimit::max(MAX_BODY))
 }
@@ -133,10 +150,18 @@ type ApiResult = Result<Response, ApiError>;
 
 /// The body as JSON of type `T`, or the reason it is not.
 fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    body_within(bytes, MAX_BODY)
+}
+
+/// [`body`] of a route that takes bodies of up to `max` bytes.
+fn body_within<T: DeserializeOwned>(
+    bytes: Result<Bytes, BytesRejection>,
+    max: usize,
+) -> Result<T, ApiError> {
     let bytes = bytes.map_err(|r| {
         let status = r.status();
         let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            format!("the request is larger than {MAX_BODY} bytes")
+            format!("the request is larger than {max} bytes")
         } else {
             r.body_text()
         };
@@ -449,7 +474,7 @@ async fn organize(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let req: organize::Request = body(bytes)?;
+    let req: organize::Request = body_within(bytes, MAX_EVENT_BODY)?;
     let subs = req.submissions();
     if subs.len() > MAX_DECKS {
         return Err(ApiError(
