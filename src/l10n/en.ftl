@@ -223,7 +223,7 @@ ui-list-problems = not imported: { $count ->
    *[other] { $count } problems
 } in the list
 ui-use-suggestion = Use “{ $suggestion }”
-ui-replace-at = replace { $found } on line { $line } with { $suggestion }
+ui-replace-at = Use “{ $suggestion }” in place of { $found } on line { $line }
 ui-list-changed = the list changed: import it again
 ui-line-column = line { $line }, column { $column }: { $message }
 ui-list-exported = the deck as a list: copy it from the box

@@ -234,7 +234,7 @@ ui-list-problems = no importado: { $count ->
    *[other] { $count } problemas
 } en la lista
 ui-use-suggestion = Usar “{ $suggestion }”
-ui-replace-at = reemplazar { $found } en la línea { $line } por { $suggestion }
+ui-replace-at = Usar “{ $suggestion }” en lugar de { $found } en la línea { $line }
 ui-list-changed = la lista cambió: impórtala de nuevo
 ui-line-column = línea { $line }, columna { $column }: { $message }
 ui-list-exported = el mazo como lista: cópiala del cuadro

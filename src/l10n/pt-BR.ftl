@@ -240,7 +240,7 @@ ui-list-problems = não importado: { $count ->
    *[other] { $count } problemas
 } na lista
 ui-use-suggestion = Usar “{ $suggestion }”
-ui-replace-at = substituir { $found } na linha { $line } por { $suggestion }
+ui-replace-at = Usar “{ $suggestion }” no lugar de { $found } na linha { $line }
 ui-list-changed = a lista mudou: importe-a de novo
 ui-line-column = linha { $line }, coluna { $column }: { $message }
 ui-list-exported = o baralho como lista: copie-a da caixa
