@@ -139,12 +139,7 @@ fn parse_reporting(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Optio
     for (key, value) in doc.get_ref() {
         match (key.get_ref().as_ref(), value.get_ref()) {
             ("game", DeValue::String(s)) => game = Some((s.to_string(), value.span())),
-            ("name", DeValue::String(s)) => {
-                if s.chars().count() > MAX_NAME {
-                    out.push(name_too_long(file, value.span()));
-                }
-                name = Some(s.to_string());
-            }
+            ("name", DeValue::String(s)) => name = Some(checked_name(file, s, value.span(), out)),
             ("format", DeValue::String(s)) => format = Some((s.to_string(), value.span())),
             ("player", DeValue::String(s)) => player = Some(s.to_string()),
             ("game" | "name" | "format" | "player", _) => out.push(
@@ -246,17 +241,22 @@ fn zone_of(
     (zone, complete)
 }
 
-/// The deck-name bound of every reader of decks (a code, a list, the
-/// builder, the printed decklist), kept by the deck file too.
-fn name_too_long(file: FileId, span: Span) -> Diagnostic {
-    Diagnostic::error(
-        "deck::name-too-long",
-        format!("the deck's name is longer than {MAX_NAME} characters"),
-    )
-    .at(file, span, "too long")
-    .with_help(format!(
-        "shorten it to at most {MAX_NAME} characters: it is printed on the decklist and carried by the deck's code"
-    ))
+/// The deck's name, reported when it passes the bound every reader of
+/// decks keeps (a code, a list, the builder, the printed decklist).
+fn checked_name(file: FileId, name: &str, span: Span, out: &mut Vec<Diagnostic>) -> String {
+    if name.chars().count() > MAX_NAME {
+        out.push(
+            Diagnostic::error(
+                "deck::name-too-long",
+                format!("the deck's name is longer than {MAX_NAME} characters"),
+            )
+            .at(file, span, "too long")
+            .with_help(format!(
+                "shorten it to at most {MAX_NAME} characters: it is printed on the decklist and carried by the deck's code"
+            )),
+        );
+    }
+    name.to_owned()
 }
 
 fn unknown_field(file: FileId, field: &str, span: Span) -> Diagnostic {

@@ -174,7 +174,7 @@ impl<'g> Index<'g> {
             .flat_map(|s| s.pool.iter())
             .filter_map(|c| {
                 let i = game.pool.position(&c.id)?;
-                (c.name != game.pool.card(i).name).then(|| (i, c.name.as_str()))
+                (c.name != game.pool.card(i).name).then_some((i, c.name.as_str()))
             });
         let translated: Vec<(usize, &str)> = translated.collect();
         let own = game

@@ -1125,6 +1125,17 @@ fn the_builder_the_organisers_and_the_command_agree_on_shipped_decks_and_their_m
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }
 
+/// The broken copy rule of a verdict.
+fn copy_problem(v: &Value) -> Value {
+    v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "deck::copy-limit")
+        .unwrap_or_else(|| panic!("no copy rule broken: {v}"))
+        .clone()
+}
+
 /// The builder's language (issue 25): the verdict's engine words — "has
 /// X; requires Y", a broken rule's message, a deck that cannot be judged —
 /// come in the game's own language (pt-BR for intrépidos, es for
@@ -1136,18 +1147,9 @@ fn the_api_words_the_verdict_in_the_pages_language() {
     let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
     let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
     let deck = json!({"name": "x", "zones": {"main": {"golpe-certeiro": 3}}});
-    let copies = |v: &Value| -> Value {
-        v["problems"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["code"] == "deck::copy-limit")
-            .unwrap_or_else(|| panic!("no copy rule broken: {v}"))
-            .clone()
-    };
     let (code, pt) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
     assert_eq!(code, 200, "{pt}");
-    let p = copies(&pt);
+    let p = copy_problem(&pt);
     assert_eq!(p["actual"], "3 cópias");
     assert_eq!(p["expected"], "no máximo 2");
     assert!(
@@ -1158,7 +1160,7 @@ fn the_api_words_the_verdict_in_the_pages_language() {
         "{p}"
     );
     let (_, en) = http(&url, "POST", "/api/games/intrepidos/verdict?ui=en", &deck);
-    let e = copies(&en);
+    let e = copy_problem(&en);
     assert_eq!(
         (e["actual"].as_str(), e["expected"].as_str()),
         (Some("3 copies"), Some("at most 2"))
@@ -1246,7 +1248,7 @@ fn the_api_words_the_verdict_in_the_pages_language() {
     let (_es, url) =
         crate::watch::start_server(ws.path(), &["serve", "--port", "0", "--ui-lang", "es"]);
     let (_, v) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
-    assert_eq!(copies(&v)["actual"], "3 copias");
+    assert_eq!(copy_problem(&v)["actual"], "3 copias");
     let (_xx, lines) = crate::watch::spawn_carta(
         ws.path(),
         &["serve", "--port", "0", "--ui-lang", "xx"],
@@ -1287,16 +1289,7 @@ fn a_translated_page_names_cards_in_its_language_in_verdicts_and_lists() {
     let deck = json!({"name": "x", "zones": {"main": {"golpe-certeiro": 3}}});
     let (_, en) = http(&url, "POST", "/api/games/intrepidos/verdict?ui=en", &deck);
     let (_, pt) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
-    let copies = |v: &Value| -> Value {
-        v["problems"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["code"] == "deck::copy-limit")
-            .unwrap_or_else(|| panic!("no copy rule broken: {v}"))
-            .clone()
-    };
-    let (e, p) = (copies(&en), copies(&pt));
+    let (e, p) = (copy_problem(&en), copy_problem(&pt));
     let message = e["message"].as_str().unwrap();
     assert!(message.starts_with(&format!("`{strike}`: 3 copies")), "{e}");
     assert!(!message.contains("Golpe"), "{e}");
