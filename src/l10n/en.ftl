@@ -73,13 +73,14 @@ list-too-many = the lines of `{ $name }` add up to more than { $max } copies
 list-card-help = write the card's name as the game prints it, or its id
 list-ambiguous = `{ $name }` names { $count } cards
 list-ambiguous-help = write the id of the one meant: { $ids }
+list-name-too-long-help = shorten the `Name:` line to at most { $max } characters
 list-other-game = the list is for `{ $named }`, not for `{ $game }`
 list-other-game-help = open the list in its game's builder
 
 ## The builder's own refusals (src/server/builder/)
 
 api-not-judged = the deck could not be judged
-api-name-too-long = the deck's name is longer than { $max } characters
+deck-name-too-long = the deck's name is longer than { $max } characters
 api-bad-count = the count of `{ $card }` must be from 1 to { $max }, not { $count }
 api-other-game = this code is a deck of `{ $named }`, not of `{ $game }`
 api-exists = `{ $file }` exists; save again to replace it
@@ -222,7 +223,7 @@ ui-list-problems = not imported: { $count ->
    *[other] { $count } problems
 } in the list
 ui-use-suggestion = Use “{ $suggestion }”
-ui-replace-at = replace { $found } on line { $line } with { $suggestion }
+ui-replace-at = Use “{ $suggestion }” in place of { $found } on line { $line }
 ui-list-changed = the list changed: import it again
 ui-line-column = line { $line }, column { $column }: { $message }
 ui-list-exported = the deck as a list: copy it from the box

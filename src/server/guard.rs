@@ -40,7 +40,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::builder::api::MAX_BODY;
+use super::builder::api::max_body;
 
 /// What the guard knows: the server's origins, how long a request may
 /// take to arrive, and the token writes from other machines need.
@@ -307,10 +307,11 @@ fn refusal(origins: &Origins, req: &Request) -> Option<Response> {
     let announced = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|l| l.to_str().ok()?.parse::<u64>().ok());
-    if announced.is_some_and(|n| n > MAX_BODY as u64) {
+    let max = max_body(req.uri().path());
+    if announced.is_some_and(|n| n > max as u64) {
         return Some(json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
-            &format!("the request is larger than {MAX_BODY} bytes"),
+            &format!("the request is larger than {max} bytes"),
         ));
     }
     None

@@ -1125,6 +1125,17 @@ fn the_builder_the_organisers_and_the_command_agree_on_shipped_decks_and_their_m
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }
 
+/// The broken copy rule of a verdict.
+fn copy_problem(v: &Value) -> Value {
+    v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "deck::copy-limit")
+        .unwrap_or_else(|| panic!("no copy rule broken: {v}"))
+        .clone()
+}
+
 /// The builder's language (issue 25): the verdict's engine words — "has
 /// X; requires Y", a broken rule's message, a deck that cannot be judged —
 /// come in the game's own language (pt-BR for intrépidos, es for
@@ -1136,18 +1147,9 @@ fn the_api_words_the_verdict_in_the_pages_language() {
     let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
     let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
     let deck = json!({"name": "x", "zones": {"main": {"golpe-certeiro": 3}}});
-    let copies = |v: &Value| -> Value {
-        v["problems"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["code"] == "deck::copy-limit")
-            .unwrap_or_else(|| panic!("no copy rule broken: {v}"))
-            .clone()
-    };
     let (code, pt) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
     assert_eq!(code, 200, "{pt}");
-    let p = copies(&pt);
+    let p = copy_problem(&pt);
     assert_eq!(p["actual"], "3 cópias");
     assert_eq!(p["expected"], "no máximo 2");
     assert!(
@@ -1158,7 +1160,7 @@ fn the_api_words_the_verdict_in_the_pages_language() {
         "{p}"
     );
     let (_, en) = http(&url, "POST", "/api/games/intrepidos/verdict?ui=en", &deck);
-    let e = copies(&en);
+    let e = copy_problem(&en);
     assert_eq!(
         (e["actual"].as_str(), e["expected"].as_str()),
         (Some("3 copies"), Some("at most 2"))
@@ -1246,7 +1248,7 @@ fn the_api_words_the_verdict_in_the_pages_language() {
     let (_es, url) =
         crate::watch::start_server(ws.path(), &["serve", "--port", "0", "--ui-lang", "es"]);
     let (_, v) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
-    assert_eq!(copies(&v)["actual"], "3 copias");
+    assert_eq!(copy_problem(&v)["actual"], "3 copias");
     let (_xx, lines) = crate::watch::spawn_carta(
         ws.path(),
         &["serve", "--port", "0", "--ui-lang", "xx"],
@@ -1259,6 +1261,76 @@ fn the_api_words_the_verdict_in_the_pages_language() {
     let warned: Vec<&String> = said.iter().filter(|l| l.contains("`xx`")).collect();
     assert_eq!(warned.len(), 1, "{said:?}");
     assert!(warned[0].contains("in English"), "{said:?}");
+}
+
+/// Issue 53: a page whose cards are in a translation speaks it
+/// throughout: a broken rule names the card, and the rule, as the page
+/// shows them; a pasted list is read by those names and headings (and
+/// still by the game's own), and a misspelt one is offered as the page
+/// shows it. The verdict is the game's own.
+#[test]
+fn a_translated_page_names_cards_in_its_language_in_verdicts_and_lists() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
+    let (_, english) = http(&url, "GET", "/api/games/intrepidos?ui=en", &Value::Null);
+    let name_of = |id: &str| -> String {
+        english["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()["name"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (strike, frixo) = (name_of("golpe-certeiro"), name_of("rei-frixo"));
+    assert_ne!(strike, "Golpe Certeiro");
+    let deck = json!({"name": "x", "zones": {"main": {"golpe-certeiro": 3}}});
+    let (_, en) = http(&url, "POST", "/api/games/intrepidos/verdict?ui=en", &deck);
+    let (_, pt) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
+    let (e, p) = (copy_problem(&en), copy_problem(&pt));
+    let message = e["message"].as_str().unwrap();
+    assert!(message.starts_with(&format!("`{strike}`: 3 copies")), "{e}");
+    assert!(!message.contains("Golpe"), "{e}");
+    let rule = english["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == e["rule"])
+        .unwrap();
+    assert_eq!(e["name"], rule["name"], "the rule as the page lists it");
+    assert_ne!(e["name"], p["name"], "the rule's English name");
+    assert!(
+        p["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("`Golpe Certeiro`")
+    );
+    assert_eq!(
+        (en["legal"].clone(), en["code"].clone()),
+        (pt["legal"].clone(), pt["code"].clone())
+    );
+
+    let text = format!("Deck:\n2 {strike}\n1 Contragolpe\n\nIntrepids:\n1 {frixo}\n");
+    let (_, v) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/list/parse?ui=en",
+        &json!({"text": text}),
+    );
+    assert_eq!(v["problems"], json!([]), "{v}");
+    assert_eq!(v["deck"]["zones"]["main"]["golpe-certeiro"], 2, "{v}");
+    assert_eq!(v["deck"]["zones"]["main"]["contragolpe"], 1, "{v}");
+    assert_eq!(v["deck"]["zones"]["team"]["rei-frixo"], 1, "{v}");
+    let misspelt: String = strike.chars().filter(|c| *c != 'e').collect();
+    let (_, v) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/list/parse?ui=en",
+        &json!({"text": format!("Deck:\n2 {misspelt}\n")}),
+    );
+    assert_eq!(v["problems"][0]["suggestion"], json!(strike), "{v}");
 }
 
 /// The pages themselves: `lang` follows the language, the title and the

@@ -27,9 +27,23 @@ use crate::server::Live;
 use crate::server::guard::MayWrite;
 
 /// The largest request body accepted (a tournament's codes fit many times).
-pub(in crate::server) const MAX_BODY: usize = 1 << 20;
+const MAX_BODY: usize = 1 << 20;
 /// The most decks one organisers' request may hold.
-const MAX_DECKS: usize = 2_000;
+const MAX_DECKS: usize = 10_000;
+/// The largest organisers' request: [`MAX_DECKS`] deck files of about
+/// 800 bytes each, with their labels and JSON's escapes, fit.
+const MAX_EVENT_BODY: usize = 16 << 20;
+/// The organisers' route, the one that takes a whole event's deck files.
+const ORGANIZE: &str = "/api/organize";
+
+/// The largest body a request to `path` may carry.
+pub(in crate::server) fn max_body(path: &str) -> usize {
+    if path == ORGANIZE {
+        MAX_EVENT_BODY
+    } else {
+        MAX_BODY
+    }
+}
 
 const PAGE: &str = include_str!("assets/page.html");
 
@@ -89,7 +103,10 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
             "/api/games/{game}/collection",
             get(collection_of).post(set_owned),
         )
-        .route("/api/organize", post(organize))
+        .route(
+            ORGANIZE,
+            post(organize).layer(DefaultBodyLimit::max(MAX_EVENT_BODY)),
+        )
         .route("/api/{*rest}", get(no_route).post(no_route))
         .layer(DefaultBodyLimit::max(MAX_BODY))
 }
@@ -137,10 +154,18 @@ type ApiResult = Result<Response, ApiError>;
 
 /// The body as JSON of type `T`, or the reason it is not.
 fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    body_within(bytes, MAX_BODY)
+}
+
+/// [`body`] of a route that takes bodies of up to `max` bytes.
+fn body_within<T: DeserializeOwned>(
+    bytes: Result<Bytes, BytesRejection>,
+    max: usize,
+) -> Result<T, ApiError> {
     let bytes = bytes.map_err(|r| {
         let status = r.status();
         let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            format!("the request is larger than {MAX_BODY} bytes")
+            format!("the request is larger than {max} bytes")
         } else {
             r.body_text()
         };
@@ -358,7 +383,9 @@ async fn verdict(
     let (g, lang, deck): (_, _, DeckInput) = posted(&catalog, &game, &q, bytes)?;
     let valid = g.validate(&deck).map_err(|e| e.refused(lang))?;
     let owned = collection::missing(catalog.root(), g, &valid, lang);
-    let json = g.verdict(&valid, lang).to_json(&owned);
+    let json = g
+        .verdict(&valid, lang, catalog.cards_of(g, lang))
+        .to_json(&owned);
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
@@ -472,7 +499,7 @@ async fn organize(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let req: organize::Request = body(bytes)?;
+    let req: organize::Request = body_within(bytes, MAX_EVENT_BODY)?;
     let subs = req.submissions();
     if subs.len() > MAX_DECKS {
         return Err(ApiError(
@@ -513,7 +540,8 @@ async fn parse_list(
     } else {
         req.name.trim()
     };
-    Ok(axum::Json(lists::parse(g, &req.text, fallback, lang)).into_response())
+    let shown = catalog.cards_of(g, lang);
+    Ok(axum::Json(lists::parse(g, shown, &req.text, fallback, lang)).into_response())
 }
 
 /// A deck's text list, as `carta deck export` writes it.

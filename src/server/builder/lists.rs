@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{DeckInput, GameCatalog, Invalid};
 use crate::decklist::{self, NameBy, print::Printed};
 use crate::diag::Phrase;
+use crate::game::Game;
 use crate::l10n::{self, Lang};
 
 /// A list's problem as the page shows it: where (line and column, in
@@ -34,10 +35,18 @@ pub(super) struct ParsedList {
     problems: Vec<ListProblem>,
 }
 
-/// Reads a pasted list as a deck of `g`, its problems worded in `lang`. A
-/// deck without a `Name:` line is named `fallback`.
-pub(super) fn parse(g: &GameCatalog, text: &str, fallback: &str, lang: Lang) -> ParsedList {
-    let (read, problems) = decklist::parse(text, &g.game);
+/// Reads a pasted list as a deck of `g`, its problems worded in `lang`,
+/// its cards named as the game names them or as `shown` does (the game
+/// as the page shows its cards, when a translation). A deck without a
+/// `Name:` line is named `fallback`.
+pub(super) fn parse(
+    g: &GameCatalog,
+    shown: Option<&Game>,
+    text: &str,
+    fallback: &str,
+    lang: Lang,
+) -> ParsedList {
+    let (read, problems) = decklist::parse_shown(text, &g.game, shown);
     let mut problems: Vec<ListProblem> = problems
         .iter()
         .map(|p| {

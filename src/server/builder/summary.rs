@@ -56,6 +56,8 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
         // In its place, moved in below: `json!` would copy every card.
         "cards": Value::Null,
         "save_to": save::folder(&m.id),
+        // The page stops typing at the bound every reader of decks keeps.
+        "max_name": crate::deckcode::MAX_NAME,
         "play": play::summary(m),
     });
     summary["cards"] = Value::Array(cards);

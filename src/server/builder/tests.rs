@@ -153,7 +153,7 @@ fn agrees(
         legal: false,
     };
     let broken: BTreeSet<usize> = rules.check(&deck.view).iter().map(|v| v.rule).collect();
-    let got = catalog.unavailable(rules, &deck, &broken);
+    let got = catalog.unavailable((rules, rules), &deck, &broken);
     let expected = unavailable_by_hand(catalog, rules, &deck, &broken);
     assert_eq!(
         serde_json::to_value(&got).unwrap(),
@@ -284,7 +284,7 @@ fn each_card_of_the_summary_is_what_json_writes_of_its_parts() {
             .collect();
         let order = [
             "id", "name", "language", "kinds", "zones", "rules", "formats", "facets", "cards",
-            "save_to", "play",
+            "save_to", "max_name", "play",
         ];
         assert_eq!(keys, order, "{id}: the summary's keys in order");
         let served = summary["cards"].as_array().unwrap();

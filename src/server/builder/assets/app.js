@@ -313,7 +313,7 @@
     var preview = el('div', { class: 'cb-preview', id: 'cb-preview', 'aria-hidden': 'true' });
     var big = el('div', { class: 'cb-big', id: 'cb-big', role: 'dialog', 'aria-label': t('ui-card-dialog'), hidden: true });
     var nameInput = el('input', {
-      id: 'cb-name', value: deck.name, size: 24,
+      id: 'cb-name', value: deck.name, size: 24, maxlength: game.max_name,
       oninput: function (e) { deck.name = e.target.value; changed(); }
     });
     var formatSelect = game.formats.length ? el('select', {
