@@ -632,6 +632,49 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
 }
 
 #[test]
+fn one_word_rules_text_prints_in_the_text_box_and_a_patterned_code_in_the_footer() {
+    let ws = mini(
+        &(card("a", "text = \"[[guard]]\"")
+            + &card("b", "text = \"{AC}\"")
+            + &card("c", "text = \"Flying.\"")
+            + &card("d", "text = \"Flying.\"\nserial = \"MN-007\"")),
+    );
+    let game = MINI_GAME.replace(
+        "[kinds.card]",
+        "[keywords.guard]\nname = \"Guarda\"\n\n[kinds.card]",
+    );
+    let schema = MINI_SCHEMA.replace(
+        "\"art\": { \"type\": \"string\" }",
+        "\"art\": { \"type\": \"string\" },\n    \"serial\": { \"type\": \"string\", \"pattern\": \"^[A-Z]{2}-[0-9]{3}$\" }",
+    );
+    ws.write("cards/mini/game.toml", &game)
+        .write("schemas/mini/card.schema.json", &schema);
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    let face = |id: &str| {
+        let start = page
+            .find(&format!("carta-face carta-kind-card\" data-card=\"{id}\""))
+            .unwrap_or_else(|| panic!("no face of {id}"));
+        let end = page[start..].find("</footer>").unwrap() + start;
+        page[start..end].to_owned()
+    };
+    let foot =
+        |codes: &str| format!("<footer class=\"carta-foot\"><span>Mini</span><span>{codes}</span>");
+    for (id, drawn) in [
+        ("a", "<strong class=\"carta-keyword\">Guarda</strong>"),
+        ("b", "<span class=\"carta-icon carta-icon-AC\""),
+        ("c", "<p class=\"carta-text\">Flying.</p>"),
+    ] {
+        let f = face(id);
+        assert!(f.contains(drawn), "{id}: {f}");
+        assert!(f.ends_with(&foot("")), "{id}: nothing in the footer: {f}");
+    }
+    let d = face("d");
+    assert!(d.contains("<p class=\"carta-text\">Flying.</p>"), "{d}");
+    assert!(d.ends_with(&foot("MN-007")), "{d}");
+}
+
+#[test]
 fn a_game_template_that_names_layout_is_given_the_laid_out_card() {
     // The layout is made only for templates that can read it: the default
     // face, or a game whose templates name it (here through a partial).
