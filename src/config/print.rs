@@ -31,8 +31,9 @@ pub struct PrintSettings {
     /// name or `{ width = …, height = … }` in mm.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<CardSize>,
-    /// How far the card's background extends beyond the trim line, in mm
-    /// (default 3).
+    /// How far the card's background extends beyond the trim line, in mm.
+    /// Without it, home sheets print cards edge to edge (3 × 3 poker cards
+    /// to an A4 or Letter page) and images exported with `--bleed` take 3.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 10.0))]
     pub bleed: Option<f64>,
@@ -73,7 +74,7 @@ pub struct KindPrint {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<CardSize>,
     /// How far the card's background extends beyond the trim line, in mm
-    /// (default 3).
+    /// (default: the game's `[print]` bleed).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 10.0))]
     pub bleed: Option<f64>,
@@ -108,8 +109,13 @@ pub enum ArtMode {
     FullBleed,
 }
 
-/// Bleed beyond the trim line when the manifest gives none, in mm.
+/// Bleed beyond the trim line when the manifest gives none, in mm, of a
+/// card drawn alone (the image exports, the deck builder).
 pub const DEFAULT_BLEED: f64 = 3.0;
+/// Bleed on home sheets when the manifest gives none, in mm: none, the
+/// cards edge to edge, so that 3 × 3 poker cards fit an A4 or Letter page
+/// (with 3 mm, 6 and 4 do). A print shop's export takes the shop's bleed.
+pub const SHEET_BLEED: f64 = 0.0;
 /// Inset inside the trim line that text keeps clear of, in mm.
 pub const DEFAULT_SAFE: f64 = 3.0;
 

@@ -9,8 +9,10 @@ const MINI_GAME: &str = r#"id = "mini"
 name = "Mini"
 language = "pt-BR"
 
+# The tests' geometry is a print shop's: 3 mm of bleed on home sheets too.
 [print]
 margin = 5
+bleed = 3
 
 [icons]
 AC = { label = "corpo a corpo", svg = '<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>' }
@@ -381,7 +383,7 @@ fn a_layout_that_does_not_fit_is_an_error_in_the_manifest() {
     let run = ws.run(["--message-format", "json", "build"]).fails();
     let d = diag(&run, "sheets::layout");
     assert_eq!(d["file"], "cards/mini/game.toml");
-    assert_eq!(d["line"].as_u64(), Some(14), "at [kinds.card.print]");
+    assert_eq!(d["line"].as_u64(), Some(16), "at [kinds.card.print]");
     assert!(
         d["message"]
             .as_str()
@@ -526,6 +528,45 @@ fn a_deck_naming_an_unknown_card_is_an_error_in_the_deck() {
         (Some("cards/mini/decks/d.toml"), Some(5))
     );
     assert_eq!(d["help"], "did you mean `alpha`?");
+}
+
+#[test]
+fn home_sheets_fit_three_by_three_poker_cards_on_a4_and_letter_unless_the_game_asks_for_bleed() {
+    let cards: String = (0..10).map(|i| card(&format!("c{i}"), "")).collect();
+    let ws = mini(&cards);
+    let no_bleed = MINI_GAME.replace("bleed = 3\n", "");
+    ws.write("cards/mini/game.toml", &no_bleed);
+    let sheets = |page: &str| {
+        page.matches("<section class=\"carta-sheet carta-faces\"")
+            .count()
+    };
+    for paper in ["a4", "letter"] {
+        ws.run(["build", "--paper", paper]).succeeds();
+        let page = html(&ws);
+        // Ten cards: nine on the first sheet, edge to edge (63.5 mm apart).
+        assert_eq!(sheets(&page), 2, "{paper}");
+        assert!(
+            page.contains("data-copy=\"1\" data-slot=\"8\""),
+            "{paper}: a ninth slot"
+        );
+        assert!(!page.contains("data-slot=\"9\""), "{paper}: no tenth");
+        assert!(page.contains("--bleed:0mm"), "{paper}: no bleed");
+    }
+    // A4 portrait, 3 × 3 boxes of 63.5 × 88.9 mm, centred:
+    // x0 = (210 − 190.5) / 2, y0 = (297 − 266.7) / 2.
+    ws.run(["build"]).succeeds();
+    assert!(
+        html(&ws).contains(
+            "data-slot=\"0\" style=\"left:9.75mm;top:15.15mm;width:63.5mm;height:88.9mm;"
+        )
+    );
+    // The game's own bleed is printed: six to an A4 page.
+    ws.write("cards/mini/game.toml", MINI_GAME);
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert_eq!(sheets(&page), 2);
+    assert!(page.contains("data-slot=\"5\""));
+    assert!(!page.contains("data-slot=\"6\""));
 }
 
 #[test]

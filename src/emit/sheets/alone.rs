@@ -10,8 +10,8 @@ use super::memo::{self, FaceMemo};
 use super::renderer::{self, Failures, Renderer};
 use super::reuse;
 use super::{
-    BASE_CSS, Inputs, OutputFile, Print, Selection, SizeView, Subject, error_count, image_files,
-    sheet_order,
+    BASE_CSS, DEFAULT_BLEED, Inputs, OutputFile, Print, Selection, SizeView, Subject, error_count,
+    image_files, sheet_order,
 };
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
@@ -41,7 +41,14 @@ fn render_faces<'a>(
     (ink_saver, memo): (bool, Option<&mut FaceMemo>),
     diags: &mut Vec<Diagnostic>,
 ) -> Rendered<'a> {
-    let renderer = Renderer::new(jail, sources, game, inputs, ink_saver, diags);
+    let renderer = Renderer::new(
+        jail,
+        sources,
+        game,
+        inputs,
+        (ink_saver, DEFAULT_BLEED),
+        diags,
+    );
     let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
     let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);

@@ -13,8 +13,8 @@ use super::page::{self, Cover, GridText, Heads, Placed, SheetEntry, Side};
 use super::renderer::{self, Failures, Renderer};
 use super::reuse::{self, FaceCache, FacesAt};
 use super::{
-    BASE_CSS, Inputs, OutputFile, Print, Selection, SheetOptions, Subject, error_count,
-    image_files, sheet_order,
+    BASE_CSS, Inputs, OutputFile, Print, SHEET_BLEED, Selection, SheetOptions, Subject,
+    error_count, image_files, sheet_order,
 };
 use crate::config::{CutLines, Duplex, Orientation, PrintSettings};
 use crate::diag::{Diagnostic, SourceMap};
@@ -84,7 +84,8 @@ pub fn render(
         m.print.as_ref().unwrap_or(&PrintSettings::default()),
         *options,
     );
-    let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
+    let look = (build.ink_saver, SHEET_BLEED);
+    let renderer = Renderer::new(jail, sources, game, inputs, look, diags);
     let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
     let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);

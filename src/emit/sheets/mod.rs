@@ -68,7 +68,7 @@ use crate::diag::Diagnostic;
 use crate::game::Game;
 use crate::validate::RawCard;
 
-pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE};
+pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE, SHEET_BLEED};
 
 /// Per-build choices; each `None` takes the manifest's `[print]` value.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -115,8 +115,9 @@ pub fn pool_prints(game: &Game) -> Vec<Print<'_>> {
         .collect()
 }
 
-/// The card box of `kind`: the kind's own print settings over the game's.
-fn card_box(print: &PrintSettings, kind: Option<&KindPrint>) -> CardBox {
+/// The card box of `kind`: the kind's own print settings over the game's,
+/// `bleed` when neither gives one.
+fn card_box(print: &PrintSettings, kind: Option<&KindPrint>, bleed: f64) -> CardBox {
     let size = kind
         .and_then(|k| k.size)
         .or(print.size)
@@ -125,10 +126,7 @@ fn card_box(print: &PrintSettings, kind: Option<&KindPrint>) -> CardBox {
     CardBox {
         width,
         height,
-        bleed: kind
-            .and_then(|k| k.bleed)
-            .or(print.bleed)
-            .unwrap_or(DEFAULT_BLEED),
+        bleed: kind.and_then(|k| k.bleed).or(print.bleed).unwrap_or(bleed),
         safe: kind
             .and_then(|k| k.safe)
             .or(print.safe)
