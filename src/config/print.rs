@@ -41,6 +41,11 @@ pub struct PrintSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 20.0))]
     pub safe: Option<f64>,
+    /// The smallest readable size of card text, in points (default 6):
+    /// text the fit script shrinks below it is a warning at its field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1.0, max = 24.0))]
+    pub min_text_size: Option<f64>,
     /// The languages `carta build` prints sheets in, each into
     /// `sheets/<lang>/` (the source `language` or one of `translations`);
     /// empty: the source language only, into `sheets/`.
@@ -61,6 +66,7 @@ impl Default for PrintSettings {
             size: None,
             bleed: None,
             safe: None,
+            min_text_size: None,
             languages: Vec::new(),
         }
     }
@@ -118,6 +124,10 @@ pub const DEFAULT_BLEED: f64 = 3.0;
 pub const SHEET_BLEED: f64 = 0.0;
 /// Inset inside the trim line that text keeps clear of, in mm.
 pub const DEFAULT_SAFE: f64 = 3.0;
+
+/// The smallest readable size of card text when the manifest gives none,
+/// in points.
+pub const MIN_TEXT_SIZE: f64 = 6.0;
 
 /// A card size: a preset or a custom size.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]

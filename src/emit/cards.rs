@@ -15,7 +15,9 @@ use super::chromium::{Chromium, Job, Shot, Site};
 use super::sheets::deck::Zone;
 use super::sheets::geometry::{CardBox, mm};
 use super::sheets::icons::escape_into;
-use super::sheets::{CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, render_cards};
+use super::sheets::{
+    CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, min_text_attribute, render_cards,
+};
 use super::{EmitError, Stage};
 use crate::diag::Diagnostics;
 use crate::game::Game;
@@ -330,7 +332,8 @@ fn grid_html(set: &CardSet, grid: &Grid<'_>, dpi: u32, zoom: f64) -> String {
     out.push_str(&set.css);
     let _ = write!(
         out,
-        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.carta-cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body>\n",
+        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.carta-cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body{}>\n",
+        min_text_attribute(set.min_text),
     );
     let (cw, ch) = (
         f64::from(grid.cell.0) / scale,

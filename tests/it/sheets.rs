@@ -166,7 +166,9 @@ fn paper_orientation_duplex_and_ink_saver_come_from_flags() {
         page.contains("@page { size: 279.4mm 215.9mm; margin: 0; }"),
         "{page}"
     );
-    assert!(page.contains("<body class=\"carta-paper-letter carta-landscape carta-ink-saver\">"));
+    assert!(page.contains(
+        "<body class=\"carta-paper-letter carta-landscape carta-ink-saver\" data-carta-min-text=\"6\">"
+    ));
     assert!(
         !page.contains("class=\"carta-card carta-back"),
         "no backs without duplex"

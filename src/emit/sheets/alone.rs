@@ -85,6 +85,8 @@ pub struct CardSet {
     pub cards: Vec<RenderedCard>,
     /// The art they use, by its URL relative to the page.
     pub images: Vec<OutputFile>,
+    /// The smallest readable size of their text, in points.
+    pub min_text: f64,
 }
 
 /// One card's face and back, rendered.
@@ -140,6 +142,7 @@ pub fn render_cards(
         css: format!("{BASE_CSS}\n{}", faces.css),
         cards,
         images: image_files(faces.images),
+        min_text: super::min_text_size(game),
     })
 }
 /// One card's face as printed, on its own.

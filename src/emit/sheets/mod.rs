@@ -68,7 +68,7 @@ use crate::diag::Diagnostic;
 use crate::game::Game;
 use crate::validate::RawCard;
 
-pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE, SHEET_BLEED};
+pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE, MIN_TEXT_SIZE, SHEET_BLEED};
 
 /// Per-build choices; each `None` takes the manifest's `[print]` value.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -113,6 +113,19 @@ pub fn pool_prints(game: &Game) -> Vec<Print<'_>> {
             count: card.copies.unwrap_or(1),
         })
         .collect()
+}
+
+/// The smallest readable size of `game`'s card text, in points: its
+/// manifest's `min-text-size`, else [`MIN_TEXT_SIZE`].
+pub fn min_text_size(game: &Game) -> f64 {
+    let print = game.manifest.manifest.print.as_ref();
+    print.and_then(|p| p.min_text_size).unwrap_or(MIN_TEXT_SIZE)
+}
+
+/// The attribute of a page's `<body>` that tells the fit script the
+/// smallest readable size of its cards' text, `pt` points.
+pub fn min_text_attribute(pt: f64) -> String {
+    format!(" data-carta-min-text=\"{}\"", geometry::mm(pt))
 }
 
 /// The card box of `kind`: the kind's own print settings over the game's,
