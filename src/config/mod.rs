@@ -13,7 +13,8 @@ pub mod rules;
 
 pub use print::{
     ArtMode, CardSize, CutLines, DEFAULT_BLEED, DEFAULT_SAFE, Duplex, ICON_NAME_PATTERN, Icon,
-    Icons, KindPrint, Orientation, Paper, PaperSize, PrintSettings, SizePreset,
+    Icons, KindPrint, MIN_TEXT_SIZE, Orientation, Paper, PaperSize, PrintSettings, SHEET_BLEED,
+    SizePreset,
 };
 
 use std::collections::BTreeMap;

@@ -144,13 +144,14 @@ pub fn page_policy(scripts: &str) -> String {
     )
 }
 
-/// Writes the start of the document, up to where its pages go.
+/// Writes the start of the document, up to where its pages go; `body`
+/// is the attributes of its `<body>`, as HTML.
 pub(super) fn document_head(
     out: &mut String,
     title: &str,
     lang: &str,
     page: (f64, f64),
-    body_class: &str,
+    body: &str,
     css: &[&str],
 ) {
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
@@ -166,9 +167,9 @@ pub(super) fn document_head(
         out.push_str(c);
         out.push('\n');
     }
-    out.push_str("</style>\n</head>\n<body class=\"");
-    escape_into(body_class, out);
-    out.push_str("\">\n");
+    out.push_str("</style>\n</head>\n<body ");
+    out.push_str(body);
+    out.push_str(">\n");
 }
 
 /// Writes the end of the document, after its pages.
