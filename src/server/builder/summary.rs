@@ -56,7 +56,7 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
         // In its place, moved in below: `json!` would copy every card.
         "cards": Value::Null,
         "save_to": save::folder(&m.id),
-        "play": play::summary(m),
+        "play": play::summary(game),
     });
     summary["cards"] = Value::Array(cards);
     summary
