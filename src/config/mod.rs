@@ -24,7 +24,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use self::play::{MAX_PLAY_CARDS, Play};
+pub use self::play::{MAX_PLAY_CARDS, OnTable, Play};
 use self::rules::{Format, Rule, Zone};
 
 /// Where the generated schema of the manifest is committed.

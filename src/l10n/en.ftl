@@ -272,6 +272,10 @@ ui-play-draws = Cards drawn each later turn
 ui-play-hand-title = Sample hand
 ui-play-draw = Draw a hand
 ui-play-mulligan = Mulligan
+ui-play-mulligans-spent = { $game } allows { $n ->
+    [one] one mulligan
+   *[other] { $n } mulligans
+} a game: draw a new hand to start again.
 ui-play-next = Draw the next card
 ui-play-hand-list = Your hand
 ui-play-no-hand = No hand drawn yet.

@@ -283,6 +283,10 @@ ui-play-draws = Cartas robadas en cada turno siguiente
 ui-play-hand-title = Mano de ejemplo
 ui-play-draw = Robar una mano
 ui-play-mulligan = Mulligan
+ui-play-mulligans-spent = { $game } permite { $n ->
+    [one] un mulligan
+   *[other] { $n } mulligans
+} por partida: roba una mano nueva para empezar de nuevo.
 ui-play-next = Robar la siguiente carta
 ui-play-hand-list = Tu mano
 ui-play-no-hand = Todavía no se ha robado ninguna mano.

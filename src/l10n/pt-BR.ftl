@@ -289,6 +289,10 @@ ui-play-draws = Cartas compradas em cada turno seguinte
 ui-play-hand-title = Mão de exemplo
 ui-play-draw = Comprar uma mão
 ui-play-mulligan = Mulligan
+ui-play-mulligans-spent = { $game } permite { $n ->
+    [one] um mulligan
+   *[other] { $n } mulligans
+} por jogo: compre uma nova mão para recomeçar.
 ui-play-next = Comprar a próxima carta
 ui-play-hand-list = Sua mão
 ui-play-no-hand = Nenhuma mão comprada ainda.

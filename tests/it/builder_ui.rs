@@ -1030,10 +1030,12 @@ fn of_the_deck(drawn: &[String], lines: &[(String, String, u32)]) {
 /// one more card), repeatable with `?seed=`; its odds are the API's; its
 /// curve counts every card of the zone; axe-core finds nothing serious
 /// with it open, at a desktop's width and a phone's. A game without an
-/// opening hand says so and takes the hand size typed.
+/// opening hand says so and takes the hand size typed. Issue 52: the
+/// opening formation is never dealt, kingdoms allows one mulligan, and
+/// intrépidos, whose rulebook has none, offers no mulligan.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
-    let ws = Workspace::shipped(&["kingdoms"]);
+    let ws = Workspace::shipped(&["kingdoms", "intrepidos"]);
     crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
     let profile = tempfile::tempdir().unwrap();
     let (_server, url) = start_serve(ws.path());
@@ -1076,7 +1078,7 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
         said[1]
             .as_str()
             .unwrap()
-            .starts_with("New hand of 5, 55 left in Deck"),
+            .starts_with("New hand of 5, 48 left in Deck"),
         "{said}"
     );
     click(&client, "#cb-mulligan").await;
@@ -1092,7 +1094,23 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
         "return document.querySelectorAll('#cb-hand li').length===5",
     )
     .await;
-    of_the_deck(&hand(&client).await, &lines);
+    let five = hand(&client).await;
+    of_the_deck(&five, &lines);
+    // The one mulligan is spent: a second one deals nothing, and says why.
+    click(&client, "#cb-mulligan").await;
+    wait_js(&client, "return document.getElementById('cb-hand-status').textContent.indexOf('allows one mulligan a game')>=0").await;
+    assert_eq!(hand(&client).await, five, "no second mulligan");
+    // The city and the hero start on the table: no deal holds them.
+    for _ in 0..20 {
+        click(&client, "#cb-draw").await;
+        let kinds = js(&client, "return Array.from(document.querySelectorAll('#cb-hand li .cb-kind')).map(function (k) { return k.textContent; })").await;
+        let kinds = kinds.as_array().unwrap();
+        assert_eq!(kinds.len(), 5);
+        assert!(
+            !kinds.iter().any(|k| k == "Cidade" || k == "Herói"),
+            "dealt from the table: {kinds:?}"
+        );
+    }
     // The same seed deals the same hand.
     client.goto(&page).await.unwrap();
     assert_eq!(status(&client).await, "Legal");
@@ -1129,7 +1147,7 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
         "{shown} vs {odds}"
     );
     let text = shown[1].as_str().unwrap();
-    assert!(text.contains("7 cards seen of the 60 in Deck"), "{text}");
+    assert!(text.contains("7 cards seen of the 53 in Deck"), "{text}");
     assert_eq!(shown[2], "polite");
 
     // The curve of an integer field counts every card of the zone.
@@ -1168,9 +1186,25 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
     no_sideways_scroll(&client, "the playtest panel at 390 px").await;
     accessible(&client, &axe_js, "the playtest panel at 390 px").await;
 
+    // Intrépidos has no mulligan: no button offers one.
+    client.set_window_size(1200, 1000).await.unwrap();
+    let rel = "cards/intrepidos/decks/furia-de-aries.toml";
+    let code = code_of(&url, "intrepidos", rel);
+    client
+        .goto(&format!("{url}intrepidos/deck?code={}", query_value(&code)))
+        .await
+        .unwrap();
+    assert_eq!(status(&client).await, "Legal");
+    click(&client, "#cb-play summary").await;
+    let buttons = js(
+        &client,
+        "return [!!document.getElementById('cb-draw'), !!document.getElementById('cb-mulligan')]",
+    )
+    .await;
+    assert_eq!(buttons, json!([true, false]), "a hand, and no mulligan");
+
     // A game without `[play]` says so, and deals and reckons with the hand
     // size the player types.
-    client.set_window_size(1200, 1000).await.unwrap();
     let azul = json!({"name": "Azul", "zones": {"main": {"azul-flor": 3, "verde-flor": 3, "ocre-flor": 2}, "patron": {"dona-azul": 1}}});
     let (_, verdict) = http(&url, "POST", "/api/games/mosaico/verdict", &azul);
     let code = verdict["code"].as_str().unwrap();

@@ -1305,6 +1305,59 @@ async fn an_organiser_judges_an_event_on_the_page() {
     client.close().await.unwrap();
 }
 
+/// `carta deck odds` of `group` in `deck`, as the JSON it prints.
+fn odds_json(ws: &crate::harness::Workspace, deck: &str, group: &str) -> serde_json::Value {
+    ws.run([
+        "--message-format",
+        "json",
+        "deck",
+        "odds",
+        deck,
+        "--group",
+        group,
+    ])
+    .succeeds()
+    .json()
+    .into_iter()
+    .find(|v| v.get("probability").is_some())
+    .expect("the odds as JSON")
+}
+
+/// Issue 52: kingdoms' opening formation starts on the table (`[play]
+/// start-on-table`), so a hand never holds the city: 0%, and at least one
+/// character in a hand of 5 is 1 − C(38,5)/C(53,5) with the 15 characters
+/// left in the 53 cards drawn from.
+#[test]
+fn deck_odds_leave_out_the_cards_that_start_on_the_table() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    let deck = "cards/kingdoms/decks/aurora-de-valaria.toml";
+    ws.run(["deck", "odds", deck, "--group", "kind=city"])
+        .succeeds()
+        .stdout_has("0.0000 (0.00%): at least 1 × kind=city by turn 1: 5 cards seen of the 53 in `main` besides 7 on the table, 0 of them kind=city");
+    let none: f64 = (0..5)
+        .map(|i| f64::from(38 - i) / f64::from(53 - i))
+        .product();
+    let odds = odds_json(&ws, deck, "kind=character");
+    assert_eq!(
+        (
+            odds["deck"].as_u64(),
+            odds["on_table"].as_u64(),
+            odds["group"].as_u64()
+        ),
+        (Some(53), Some(7), Some(15)),
+        "{odds}"
+    );
+    assert!(
+        (odds["probability"].as_f64().unwrap() - (1.0 - none)).abs() < 1e-12,
+        "{odds}"
+    );
+    assert!(
+        (1.0 - none - 0.8251).abs() < 5e-5,
+        "about 82.5%: {}",
+        1.0 - none
+    );
+}
+
 /// `carta deck odds`: the playtest figures of the builder from the command
 /// line, with the game's `[play]` hand, against the test's own arithmetic.
 #[test]
@@ -1324,22 +1377,7 @@ fn deck_odds_prints_the_chance_of_a_group_by_a_turn() {
         "{}",
         run.stdout
     );
-    let run = ws
-        .run([
-            "--message-format",
-            "json",
-            "deck",
-            "odds",
-            deck,
-            "--group",
-            "kind=action",
-        ])
-        .succeeds();
-    let odds = run
-        .json()
-        .into_iter()
-        .find(|v| v.get("probability").is_some())
-        .expect("the odds as JSON");
+    let odds = odds_json(&ws, deck, "kind=action");
     assert!(
         (odds["probability"].as_f64().unwrap() - (1.0 - none)).abs() < 1e-12,
         "{odds}"

@@ -1443,7 +1443,8 @@ fn deck_json(rel: &str, zone: &str) -> (Value, Vec<(String, u64)>) {
 
 /// Issue 25, playtest figures: the odds of a kingdoms deck by a card, a
 /// kind, an enum value and a flag, against the test's own exact fractions,
-/// with the game's `[play]` (a hand of 5, one card a turn, from `main`).
+/// with the game's `[play]` (a hand of 5, one card a turn, from `main`,
+/// the opening formation on the table: issue 52).
 #[test]
 fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
     let ws = Workspace::shipped(&["kingdoms"]);
@@ -1451,8 +1452,15 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
     let (_, game) = http(&url, "GET", "/api/games/kingdoms", &Value::Null);
     assert_eq!(
         game["play"],
-        json!({"opening_hand": 5, "mulligan": 4, "draws_per_turn": 1, "draw_from": "main"}),
-        "the rulebook's hand and mulligan"
+        json!({"opening_hand": 5, "mulligans": 1, "mulligan": 4, "draws_per_turn": 1, "draw_from": "main",
+            "start_on_table": game["play"]["start_on_table"].clone()}),
+        "the rulebook's hand and its one mulligan"
+    );
+    let table = game["play"]["start_on_table"].as_array().unwrap();
+    assert_eq!(
+        table.iter().map(|t| t["count"].clone()).collect::<Vec<_>>(),
+        [json!(null), json!(null), json!(3), json!(2)],
+        "the city, the hero, three level-1 and two level-2 characters"
     );
     let cards = game["cards"].as_array().unwrap();
     let field = |id: &str, f: &str| -> Value {
@@ -1463,8 +1471,29 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
             c["values"].get(f).cloned().unwrap_or(Value::Null)
         }
     };
-    let (deck, drawn) = deck_json("cards/kingdoms/decks/aurora-de-valaria.toml", "main");
+    let (deck, mut drawn) = deck_json("cards/kingdoms/decks/aurora-de-valaria.toml", "main");
+    // FORMAÇÃO INICIAL: the cards that start on the table are never drawn,
+    // each entry's taken in the deck's order.
+    let lined_up = |id: &str, level: i64| {
+        field(id, "kind") == json!("character")
+            && field(id, "level") == json!(level)
+            && field(id, "mercenary") != json!(true)
+    };
+    let mut take = |on_table: &dyn Fn(&str) -> bool, mut most: u64| {
+        for (id, n) in &mut drawn {
+            let t = (*n).min(most);
+            if on_table(id) && t > 0 {
+                *n -= t;
+                most -= t;
+            }
+        }
+    };
+    take(&|id| field(id, "kind") == json!("city"), u64::MAX);
+    take(&|id| field(id, "kind") == json!("hero"), u64::MAX);
+    take(&|id| lined_up(id, 1), 3);
+    take(&|id| lined_up(id, 2), 2);
     let total: u64 = drawn.iter().map(|(_, n)| n).sum();
+    assert_eq!(total, 53, "60 cards, 7 of them on the table");
     let count = |f: &str, v: &Value| -> u64 {
         drawn
             .iter()
@@ -1512,6 +1541,7 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
         assert_eq!(status, 200, "{odds}");
         let seen = 5 + (turn - 1);
         assert_eq!(odds["deck"], total, "{odds}");
+        assert_eq!(odds["on_table"], 7, "{odds}");
         assert_eq!(odds["group"], want_group, "{group}: {odds}");
         assert_eq!(odds["seen"], seen, "{odds}");
         assert_eq!(odds["zone"], "main");
@@ -1535,14 +1565,19 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
         (odds["probability"].as_f64().unwrap() - want).abs() <= 1e-12,
         "{odds}"
     );
+    // Every card drawn, but the hero: it starts on the table.
     let body = json!({"deck": deck, "group": {"field": "kind", "value": "hero"},
         "at_least": 1, "by_turn": 1, "hand": 1000});
     let (_, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
     assert_eq!(
         (odds["seen"].as_u64(), odds["probability"].as_f64()),
-        (Some(total), Some(1.0)),
+        (Some(total), Some(0.0)),
         "{odds}"
     );
+    let body = json!({"deck": deck, "group": {"field": "kind", "value": "action"},
+        "at_least": 1, "by_turn": 1, "hand": 1000});
+    let (_, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
+    assert_eq!(odds["probability"].as_f64(), Some(1.0), "{odds}");
 
     // Refused, each with why.
     for (group, extra, why) in [

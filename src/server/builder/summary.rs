@@ -58,7 +58,7 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
         "save_to": save::folder(&m.id),
         // The page stops typing at the bound every reader of decks keeps.
         "max_name": crate::deckcode::MAX_NAME,
-        "play": play::summary(m),
+        "play": play::summary(game),
     });
     summary["cards"] = Value::Array(cards);
     summary
