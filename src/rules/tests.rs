@@ -33,6 +33,12 @@ fn pool() -> CardPool {
         ("bolt", "action", json!({})),
         ("heal", "action", json!({})),
     ];
+    linked(&cards)
+}
+
+/// The pool of `cards` (id, kind, fields): the knights share a name, every
+/// other card is named by its id.
+fn linked(cards: &[(&str, &str, serde_json::Value)]) -> CardPool {
     let raw = cards
         .iter()
         .enumerate()
@@ -707,23 +713,11 @@ fn spelled_pool() -> CardPool {
         ("b", json!({"kingdom": "a", "level": 1})),
         ("c", json!({"kingdom": "a", "level": 1})),
     ];
-    let raw = cards
-        .iter()
-        .enumerate()
-        .map(|(i, (id, fields))| RawCard {
-            id: (*id).into(),
-            kind: "character".into(),
-            name: (*id).into(),
-            copies: None,
-            fields: fields.as_object().unwrap().clone(),
-            packed: None,
-            file: FileId(0),
-            header: i..i,
-            id_span: i..i,
-            refs: Vec::new(),
-        })
+    let cards: Vec<_> = cards
+        .into_iter()
+        .map(|(id, fields)| (id, "character", fields))
         .collect();
-    link(raw, &mut Diagnostics::new())
+    linked(&cards)
 }
 
 #[test]
