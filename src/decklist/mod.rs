@@ -232,11 +232,13 @@ impl<'g> Index<'g> {
     }
 
     /// The card name closest to a misspelt one, for did-you-mean: in the
-    /// reader's language first.
+    /// reader's language first; else the one name a shortened one
+    /// (`Monge do Mosteiro`) stands for.
     fn closest(&self, name: &str) -> Option<String> {
         let wanted = key(name);
         let keys: Vec<String> = self.offered.iter().map(|(_, n)| key(n)).collect();
-        let hit = suggest::closest(&wanted, keys.iter().map(String::as_str))?;
+        let hit = suggest::closest(&wanted, keys.iter().map(String::as_str))
+            .or_else(|| suggest::shortened(&wanted, keys.iter().map(String::as_str)))?;
         let at = keys.iter().position(|k| k == hit)?;
         Some(self.offered[at].1.clone())
     }

@@ -144,6 +144,7 @@ ui-shown = { $shown } of { $count ->
 }
 ui-pool-label = Cards
 ui-deck-label = The deck
+ui-skip-deck = Skip to the deck
 ui-verdict-label = Verdict
 ui-checking = Checking…
 ui-card-dialog = Card

@@ -155,6 +155,7 @@ ui-shown = { $shown } de { $count ->
 }
 ui-pool-label = Cartas
 ui-deck-label = El mazo
+ui-skip-deck = Saltar al mazo
 ui-verdict-label = Veredicto
 ui-checking = Comprobando…
 ui-card-dialog = Carta

@@ -159,6 +159,7 @@ ui-shown = { $shown } de { $count ->
 }
 ui-pool-label = Cartas
 ui-deck-label = O baralho
+ui-skip-deck = Pular para o baralho
 ui-verdict-label = Veredicto
 ui-checking = Verificando…
 ui-card-dialog = Carta

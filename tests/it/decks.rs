@@ -917,6 +917,26 @@ fn a_misspelt_name_in_a_list_is_reported_where_it_is_with_did_you_mean() {
     );
 }
 
+/// Issue 53: a name shortened by words left out ("Monge do Mosteiro" for
+/// "Monge do Mosteiro Branco") gets the one card it stands for as its
+/// did-you-mean; a shortening that fits many cards names none.
+#[test]
+fn a_shortened_name_in_a_list_gets_the_card_it_stands_for() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    ws.write("short.txt", "Deck:\n1 Monge do Mosteiro\n1 Cavaleiro\n");
+    let run = ws
+        .run(["deck", "import", "short.txt", "--game", "kingdoms"])
+        .fails()
+        .stderr_has("short.txt:2:3")
+        .stderr_has("did you mean `Monge do Mosteiro Branco`?");
+    let stderr = run.stderr.clone();
+    let cavaleiro = stderr
+        .split("short.txt:3:3")
+        .nth(1)
+        .unwrap_or_else(|| panic!("line 3 is reported: {stderr}"));
+    assert!(!cavaleiro.contains("did you mean"), "{stderr}");
+}
+
 /// Issue 25: what a list may get wrong — a zone, a format, a count, the
 /// game — each at its place, and a game without zones has no lists.
 #[test]

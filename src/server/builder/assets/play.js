@@ -163,8 +163,8 @@
       return option({ field: 'kind', value: k.id }, k.name);
     }))];
     game.facets.filter(function (f) { return f.kind === 'enum'; }).forEach(function (f) {
-      fixedGroups.push(el('optgroup', { label: f.title }, f.values.map(function (v) {
-        return option({ field: f.field, value: v }, f.title + ': ' + v);
+      fixedGroups.push(el('optgroup', { label: f.title }, f.values.map(function (v, i) {
+        return option({ field: f.field, value: v }, f.title + ': ' + f.labels[i]);
       })));
     });
     var flags = game.facets.filter(function (f) { return f.kind === 'boolean'; });
@@ -185,6 +185,42 @@
       ids.forEach(function (id) { cardGroup.appendChild(option({ field: 'id', value: id }, names([id]))); });
       groupSelect.value = chosen;
       if (groupSelect.selectedIndex < 0) groupSelect.selectedIndex = 0;
+      if (!picked && (startedOn === null || chosen === startedOn)) startGroup();
+    }
+    // Whether card `id` is of `group` (as the server's groups read: a flag
+    // is set only by `true`).
+    function fits(group, id) {
+      var c = byId[id];
+      if (!c) return false;
+      if (group.field === 'id') return id === group.value;
+      if (group.field === 'kind') return c.kind === group.value;
+      var v = c.values[group.field];
+      return group.value === undefined ? v === true : v === group.value;
+    }
+    // The group the panel starts on, until the player picks one: the first
+    // that the deck has a card of among those it draws; in a deck without
+    // one, the first kind the zone takes whose cards do not all start on
+    // the table. Never a group whose chance is nothing from the start.
+    // `startedOn` is the one it chose: a group set otherwise stays.
+    var picked = false, startedOn = null;
+    var drawZone = game.zones.filter(function (z) { return z.id === zone; })[0];
+    var laid = Object.create(null);
+    (play.start_on_table || []).forEach(function (t) {
+      if (t.count === null) t.ids.forEach(function (id) { laid[id] = true; });
+    });
+    function startGroup() {
+      var drawn = zoneCards(true);
+      var options = Array.prototype.slice.call(groupSelect.options);
+      var first = options.filter(function (o) {
+        var g = JSON.parse(o.value);
+        return drawn.some(function (id) { return fits(g, id); });
+      })[0] || options.filter(function (o) {
+        var g = JSON.parse(o.value);
+        return g.field === 'kind' && drawZone && drawZone.kinds.indexOf(g.value) >= 0 &&
+          game.cards.some(function (c) { return c.kind === g.value && !laid[c.id]; });
+      })[0];
+      if (first) groupSelect.value = first.value;
+      startedOn = groupSelect.value;
     }
     var asked = 0;
     function askOdds() {
@@ -283,6 +319,7 @@
       curveBox);
     ctx.box.appendChild(panel);
 
+    groupSelect.addEventListener('change', function () { picked = true; });
     [groupSelect, kInput, turnInput, handInput, drawsInput].forEach(function (i) {
       i.addEventListener('input', askOdds);
       i.addEventListener('change', askOdds);
