@@ -23,11 +23,13 @@
 
 pub mod print;
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 
 use crate::deck::MAX_COUNT;
 use crate::deckcode::{CodeDeck, MAX_NAME};
-use crate::diag::{Diagnostic, FileId, Phrase, Span, Words};
+use crate::diag::{Diagnostic, FileId, LineIndex, Phrase, Span, Words};
 use crate::game::Game;
 use crate::l10n::{self, english};
 use crate::suggest;
@@ -127,22 +129,19 @@ impl ListProblem {
             .with_help_opt(self.help.clone())
     }
 
-    /// The 1-based line and column (in characters) of the span in `text`.
-    pub fn line_col(&self, text: &str) -> (usize, usize) {
-        line_col(text, self.span.start)
+    /// The 1-based line and column (in characters) of the span in `text`,
+    /// placed through `lines`, the index of `text`'s lines (built once
+    /// for all of a list's problems).
+    pub fn line_col(&self, text: &str, lines: &LineIndex) -> (usize, usize) {
+        line_col(text, lines, self.span.start)
     }
 }
 
-/// The 1-based line and column (in characters) of byte `at` of `text`.
-pub fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[start..].chars().count() + 1)
+/// The 1-based line and column (in characters) of byte `at` of `text`,
+/// whose lines `lines` indexes.
+pub fn line_col(text: &str, lines: &LineIndex, at: usize) -> (usize, usize) {
+    let at = lines.line_col(text, at);
+    (at.line, at.column)
 }
 
 /// The key two spellings of a name share: lower case, accents dropped,
@@ -160,6 +159,9 @@ struct Index<'g> {
     by_key: IndexMap<String, Vec<usize>>,
     /// The names a did-you-mean offers, by pool index: the reader's first.
     offered: Vec<(usize, String)>,
+    /// The key of each of `offered`'s names, made once for every
+    /// did-you-mean of the list.
+    offered_keys: Vec<String>,
     /// Each deck zone's name in the reader's language, where it differs.
     zone_names: Vec<Option<String>>,
 }
@@ -203,10 +205,12 @@ impl<'g> Index<'g> {
                 (own.name != z.name).then(|| own.name.clone())
             })
             .collect();
+        let offered_keys = offered.iter().map(|(_, n)| key(n)).collect();
         Index {
             game,
             by_key,
             offered,
+            offered_keys,
             zone_names,
         }
     }
@@ -231,14 +235,13 @@ impl<'g> Index<'g> {
         self.by_key.get(&key(name)).cloned().unwrap_or_default()
     }
 
-    /// The card name closest to a misspelt one, for did-you-mean: in the
-    /// reader's language first; else the one name a shortened one
-    /// (`Monge do Mosteiro`) stands for.
-    fn closest(&self, name: &str) -> Option<String> {
-        let wanted = key(name);
-        let keys: Vec<String> = self.offered.iter().map(|(_, n)| key(n)).collect();
-        let hit = suggest::closest(&wanted, keys.iter().map(String::as_str))
-            .or_else(|| suggest::shortened(&wanted, keys.iter().map(String::as_str)))?;
+    /// The card name closest to a misspelt one whose key is `wanted`, for
+    /// did-you-mean: in the reader's language first; else the one name a
+    /// shortened one (`Monge do Mosteiro`) stands for.
+    fn closest(&self, wanted: &str) -> Option<String> {
+        let keys = &self.offered_keys;
+        let hit = suggest::closest(wanted, keys.iter().map(String::as_str))
+            .or_else(|| suggest::shortened(wanted, keys.iter().map(String::as_str)))?;
         let at = keys.iter().position(|k| k == hit)?;
         Some(self.offered[at].1.clone())
     }
@@ -323,6 +326,7 @@ pub fn parse_shown(text: &str, game: &Game, shown: Option<&Game>) -> (ListDeck, 
         problems: Vec::new(),
         zone: None,
         skipping: false,
+        suggested: HashMap::new(),
     };
     if game.rules.deck.zones.is_empty() {
         let problem = ListProblem::new(
@@ -349,6 +353,8 @@ struct Reader<'i, 'g> {
     zone: Option<usize>,
     /// Whether the lines are under an unknown heading (already reported).
     skipping: bool,
+    /// The did-you-mean of each unknown name's key met so far.
+    suggested: HashMap<String, Option<String>>,
 }
 
 impl Reader<'_, '_> {
@@ -513,7 +519,14 @@ impl Reader<'_, '_> {
     }
 
     fn unknown(&mut self, name: &str, span: Span) {
-        let suggestion = self.index.closest(name);
+        let index = self.index;
+        // A list that repeats one unknown name pays for its did-you-mean
+        // (a distance to every card) once.
+        let suggestion = self
+            .suggested
+            .entry(key(name))
+            .or_insert_with_key(|wanted| index.closest(wanted))
+            .clone();
         let help = suggestion.as_ref().map_or_else(
             || Phrase::new("list-card-help"),
             |s| Phrase::new("deck-did-you-mean").with("name", s),
@@ -659,6 +672,6 @@ mod tests {
             Phrase::new("deck-unknown-card"),
             8..19,
         );
-        assert_eq!(p.line_col(text), (2, 3));
+        assert_eq!(p.line_col(text, &LineIndex::new(text)), (2, 3));
     }
 }

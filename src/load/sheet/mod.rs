@@ -9,6 +9,7 @@
 
 pub mod formula_safe;
 mod header;
+mod prescan;
 mod read;
 mod toml_out;
 

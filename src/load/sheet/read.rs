@@ -169,6 +169,7 @@ fn check_unpacked(bytes: &[u8], bounds: Bounds) -> Result<(), Unreadable> {
 
 fn workbook(bytes: &[u8], bounds: Bounds) -> Result<Vec<Sheet>, Unreadable> {
     check_unpacked(bytes, bounds)?;
+    super::prescan::check(bytes, bounds)?;
     let broken = |e: calamine::Error| Unreadable::Broken(e.to_string());
     let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes)).map_err(broken)?;
     let metadata = book.sheets_metadata().to_vec();
@@ -206,6 +207,9 @@ fn xlsx_cells<RS: Read + Seek>(
         .map(|d| (d.start.0, d.start.1, d.end.0, d.end.1))
         .collect();
     let mut reader = xlsx.worksheet_cells_reader(&sheet.name).map_err(broken)?;
+    // A shared string is copied into every cell that refers to it: the
+    // copies are bounded as the TOML they end up in is.
+    let mut text: u64 = 0;
     while let Some(cell) = reader.next_cell_with_formula().map_err(broken)? {
         let Some(value) = raw_ref(&cell.value) else {
             continue;
@@ -213,6 +217,15 @@ fn xlsx_cells<RS: Read + Seek>(
         *count += 1;
         if *count > bounds.cells {
             return Err(too_many(bounds));
+        }
+        if let Raw::Text(s) = &value {
+            text += s.len() as u64;
+            if text > bounds.unpacked {
+                return Err(Unreadable::TooLarge(format!(
+                    "the text of sheet `{}`, every shared string counted where it is used, is more than {} bytes",
+                    sheet.name, bounds.unpacked
+                )));
+            }
         }
         sheet.cells.push(Cell {
             row: cell.pos.0,

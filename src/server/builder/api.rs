@@ -526,7 +526,10 @@ struct ParseRequest {
 }
 
 /// A pasted text list, read as `carta deck import` reads it: the deck, or
-/// every problem at its line and column with its did-you-mean.
+/// every problem at its line and column with its did-you-mean. A list of
+/// up to a megabyte is seconds of work in a debug build, so it is read on
+/// the blocking pool, leaving the executor's two threads to answer other
+/// requests meanwhile.
 async fn parse_list(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
@@ -534,14 +537,24 @@ async fn parse_list(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let (g, lang, req): (_, _, ParseRequest) = posted(&catalog, &game, &q, bytes)?;
-    let fallback = if req.name.trim().is_empty() {
-        "Imported deck"
-    } else {
-        req.name.trim()
-    };
-    let shown = catalog.cards_of(g, lang);
-    Ok(axum::Json(lists::parse(g, shown, &req.text, fallback, lang)).into_response())
+    off_executor(move || {
+        let (g, lang, req): (_, _, ParseRequest) = posted(&catalog, &game, &q, bytes)?;
+        let fallback = if req.name.trim().is_empty() {
+            "Imported deck"
+        } else {
+            req.name.trim()
+        };
+        let shown = catalog.cards_of(g, lang);
+        Ok(axum::Json(lists::parse(g, shown, &req.text, fallback, lang)).into_response())
+    })
+    .await
+}
+
+/// The answer `work` gives, worked out on tokio's blocking pool.
+async fn off_executor(work: impl FnOnce() -> ApiResult + Send + 'static) -> ApiResult {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
 }
 
 /// A deck's text list, as `carta deck export` writes it.

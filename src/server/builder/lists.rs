@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{DeckInput, GameCatalog, Invalid};
 use crate::decklist::{self, NameBy, print::Printed};
-use crate::diag::Phrase;
+use crate::diag::{LineIndex, Phrase};
 use crate::game::Game;
 use crate::l10n::{self, Lang};
 
@@ -47,10 +47,11 @@ pub(super) fn parse(
     lang: Lang,
 ) -> ParsedList {
     let (read, problems) = decklist::parse_shown(text, &g.game, shown);
+    let lines = LineIndex::new(text);
     let mut problems: Vec<ListProblem> = problems
         .iter()
         .map(|p| {
-            let (line, column) = p.line_col(text);
+            let (line, column) = p.line_col(text, &lines);
             ListProblem {
                 code: p.code,
                 message: l10n::word(lang, &p.said.message),
@@ -64,7 +65,7 @@ pub(super) fn parse(
         .collect();
     if let Some(named) = read.game.as_deref().filter(|n| *n != g.id()) {
         let at = text.find(named).unwrap_or(0);
-        let (line, column) = decklist::line_col(text, at);
+        let (line, column) = decklist::line_col(text, &lines, at);
         problems.insert(
             0,
             ListProblem {
