@@ -15,6 +15,8 @@ use crate::validate::{self, CardRef, FileCards, PackedFields, RawCard, read_card
 /// The cards of a game's files, and how they were found.
 pub(super) struct CardFiles {
     pub(super) cards: Vec<RawCard>,
+    /// The ids of cards left out of `cards` for an error of their own.
+    pub(super) unlinked: Vec<String>,
     /// How many files came from the check cache.
     pub(super) reused: usize,
     /// Each card file and the mark of its cache entry (`None`: not cached).
@@ -68,6 +70,7 @@ pub(super) fn read_card_files(
     let total = per_file.iter().flatten().map(|(f, _)| f.cards.len()).sum();
     let mut out = CardFiles {
         cards: Vec::with_capacity(total),
+        unlinked: Vec::new(),
         reused: reused.into_inner(),
         marks: Vec::with_capacity(card_files.len()),
     };
@@ -90,6 +93,7 @@ pub(super) fn read_card_files(
             }
             diags.extend(f.diagnostics);
             out.cards.extend(f.cards);
+            out.unlinked.extend(f.unlinked);
         }
     }
     Ok(out)
@@ -166,6 +170,7 @@ fn read_shadow(head: &Head, file: FileId, text: &str) -> FileCards {
             (&head.kinds, &head.schemas),
             (Some(&head.fields), head.pack),
         );
+        out.unlinked.extend(part.unlinked);
         out.cards.extend(part.cards.into_iter().map(|mut c| {
             let shift = |s: &mut std::ops::Range<usize>| *s = s.start + from..s.end + from;
             shift(&mut c.header);
