@@ -86,10 +86,11 @@ pub(super) fn read_card_files(
         out.marks.push((rel, mark));
         if let Some((mut f, _)) = f {
             // A spreadsheet's column problems, found once per card, are
-            // shown once per column.
+            // shown once per column; a cell the reader reported, once.
             let id = FileId(u32::try_from(first + i).expect("fewer than 2^32 files"));
             if let Some(cells) = ws.sources.get(id).cells.clone() {
                 crate::diag::fold_header_repeats(&mut f.diagnostics, id, &cells);
+                crate::diag::drop_reported_repeats(&mut f.diagnostics, id, &cells);
             }
             diags.extend(f.diagnostics);
             out.cards.extend(f.cards);

@@ -469,3 +469,98 @@ fn convert_reads_its_path_from_the_current_directory_as_every_command_does() {
             .exists()
     );
 }
+
+/// A workbook of one sheet `Cartas` as a script such as openpyxl writes
+/// it: text as inline strings, and a cell starting with `=` as a formula
+/// with no stored value (`<f>` without `<v>`), which only a spreadsheet
+/// program would compute.
+fn scripted_xlsx(rows: &[&[&str]]) -> Vec<u8> {
+    use std::io::Write as _;
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut sheet = String::from(
+        r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>"#,
+    );
+    for (r, row) in rows.iter().enumerate() {
+        sheet.push_str(&format!(r#"<row r="{}">"#, r + 1));
+        for (c, value) in row.iter().enumerate() {
+            let at = format!("{}{}", char::from(b'A' + u8::try_from(c).unwrap()), r + 1);
+            match value.strip_prefix('=') {
+                Some(f) => sheet.push_str(&format!(r#"<c r="{at}"><f>{}</f></c>"#, esc(f))),
+                None if value.is_empty() => {}
+                None => sheet.push_str(&format!(
+                    r#"<c r="{at}" t="inlineStr"><is><t>{}</t></is></c>"#,
+                    esc(value)
+                )),
+            }
+        }
+        sheet.push_str("</row>");
+    }
+    sheet.push_str("</sheetData></worksheet>");
+    let parts = [
+        (
+            "[Content_Types].xml",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#.to_owned(),
+        ),
+        (
+            "_rels/.rels",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.to_owned(),
+        ),
+        (
+            "xl/workbook.xml",
+            r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Cartas" sheetId="1" r:id="rId1"/></sheets></workbook>"#.to_owned(),
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#.to_owned(),
+        ),
+        ("xl/worksheets/sheet1.xml", sheet),
+    ];
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored);
+    for (name, text) in parts {
+        zip.start_file(name, stored).unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn a_formula_without_a_stored_value_is_an_error_at_its_cell_not_an_empty_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rel = "cards/intrepidos/itens/pocoes.xlsx";
+    ws.write(
+        rel,
+        scripted_xlsx(&[
+            &["id", "kind", "name", "copies", "class", "min_level", "effect"],
+            &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
+            &["pocao-b", "potion", "B", "2", "cura", "1", "=\"Cura \"&\"tudo.\""],
+        ]),
+    );
+    let found = diagnostics_in(&ws, rel);
+    let cells: Vec<(&str, &str)> = found
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
+        .collect();
+    // One error a cell: neither "copies must be an integer" for the text
+    // of the formula, nor a missing `effect`.
+    assert_eq!(
+        cells,
+        [("sheet::formula", "D2"), ("sheet::formula", "G3")],
+        "{found:#?}"
+    );
+    assert_eq!(found[0]["sheet"], "Cartas");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("=1+2"),
+        "{found:#?}"
+    );
+    assert!(
+        found[0]["help"].as_str().unwrap().contains("openpyxl"),
+        "{found:#?}"
+    );
+}
