@@ -77,11 +77,12 @@ pub(crate) fn run(
     let before = diags.error_count();
     let compiled = game::compile(&mut ws, game, Decks::Skip, Keep::All, &mut diags)?;
     if compiled.is_none() || diags.error_count() > before {
-        return Ok(Report::new(
-            ws,
-            diags,
-            "nothing written: fix the errors first",
-        )?);
+        // Said in full: a reader about to delete the source learns that
+        // no converted copy exists.
+        let summary = format!(
+            "nothing written, and `{shown}` is untouched: fix the errors above, then convert again"
+        );
+        return Ok(Report::new(ws, diags, summary)?);
     }
     let files = ws.list_quietly(game, Listing::Cards)?.unwrap_or_default();
     let chosen: Vec<String> = files
@@ -113,10 +114,16 @@ pub(crate) fn run(
     };
     let written = write_out(root, &target, &bytes, force, &mut diags)?;
     let cards: usize = sources.iter().map(|s| s.cards.len()).sum();
-    let summary = if written {
-        format!("converted {cards} card{} to `{target}`", plural(cards))
-    } else {
+    let converted = format!("converted {cards} card{} to `{target}`", plural(cards));
+    // A card file converted beside itself: the game now reads both.
+    let summary = if !written {
         "nothing written".to_owned()
+    } else if game_of(&target) == Some(game) && chosen.len() == 1 {
+        format!(
+            "{converted}; `{path}` is still there, and both are card files of `{game}`: delete one, or each card is read twice (duplicate ids)"
+        )
+    } else {
+        converted
     };
     Ok(Report::new(ws, diags, summary)?)
 }

@@ -564,3 +564,28 @@ fn a_formula_without_a_stored_value_is_an_error_at_its_cell_not_an_empty_cell() 
         "{found:#?}"
     );
 }
+
+#[test]
+fn a_sheet_converted_to_toml_beside_itself_is_said_to_be_read_twice_until_one_goes() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let toml = "cards/intrepidos/itens/pocoes.toml";
+    ws.run(["convert", toml, "--to", "csv"]).code(0);
+    fs::remove_file(ws.path().join(toml)).unwrap();
+    let sheet = "cards/intrepidos/itens/pocoes.csv";
+    let run = ws.run(["convert", sheet, "--to", "toml"]).code(0);
+    assert!(
+        run.stderr.contains(&format!(
+            "`{sheet}` is still there, and both are card files of `intrepidos`"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("duplicate ids"), "{}", run.stderr);
+    // What it warns of: until one goes, each potion is defined twice.
+    let check = ws.run(["check", "intrepidos"]).code(1);
+    assert!(check.stderr.contains("link::duplicate-id"), "{}", check.stderr);
+    // A whole game's workbook lands outside `cards/`: nothing read twice.
+    fs::remove_file(ws.path().join(sheet)).unwrap();
+    let game = ws.run(["convert", "cards/intrepidos", "--to", "xlsx"]).code(0);
+    assert!(!game.stderr.contains("still there"), "{}", game.stderr);
+}
