@@ -114,18 +114,30 @@ pub(crate) fn run(
     };
     let written = write_out(root, &target, &bytes, force, &mut diags)?;
     let cards: usize = sources.iter().map(|s| s.cards.len()).sum();
-    let converted = format!("converted {cards} card{} to `{target}`", plural(cards));
-    // A card file converted beside itself: the game now reads both.
-    let summary = if !written {
-        "nothing written".to_owned()
-    } else if game_of(&target) == Some(game) && chosen.len() == 1 {
-        format!(
-            "{converted}; `{path}` is still there, and both are card files of `{game}`: delete one, or each card is read twice (duplicate ids)"
-        )
-    } else {
-        converted
-    };
+    let beside = (chosen.len() == 1).then_some(path);
+    let summary = summary(written, cards, (&target, game), beside);
     Ok(Report::new(ws, diags, summary)?)
+}
+
+/// What a conversion of `cards` cards into `target` (of workspace `game`)
+/// says; `source` is the one card file converted, if one was.
+fn summary(
+    written: bool,
+    cards: usize,
+    (target, game): (&str, &str),
+    source: Option<&str>,
+) -> String {
+    if !written {
+        return "nothing written".to_owned();
+    }
+    let converted = format!("converted {cards} card{} to `{target}`", plural(cards));
+    match source {
+        // A card file converted beside itself: the game now reads both.
+        Some(source) if game_of(target) == Some(game) => format!(
+            "{converted}; `{source}` is still there, and both are card files of `{game}`: delete one, or each card is read twice (duplicate ids)"
+        ),
+        _ => converted,
+    }
 }
 
 /// The game a path names (`cards/<g>` or below).

@@ -172,7 +172,11 @@ pub fn fold_header_repeats(diags: &mut Vec<super::Diagnostic>, file: super::File
 /// the reader reported as an error already ([`CellMap::mark_reported`]):
 /// a date typed into a number's column is one error, not also the
 /// schema's "must be an integer".
-pub fn drop_reported_repeats(diags: &mut Vec<super::Diagnostic>, file: super::FileId, map: &CellMap) {
+pub fn drop_reported_repeats(
+    diags: &mut Vec<super::Diagnostic>,
+    file: super::FileId,
+    map: &CellMap,
+) {
     if map.reported.is_empty() {
         return;
     }

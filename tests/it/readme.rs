@@ -171,7 +171,10 @@ fn the_spreadsheet_tour_followed_in_order_never_deletes_the_only_potions() {
     let done = run_shell_block(&ws, convert);
     assert!(done.status.success(), "{done:?}");
     assert!(!ws.path().join(toml).exists());
-    assert!(ws.read("cards/intrepidos/itens/pocoes.csv").starts_with("id,kind,name"));
+    assert!(
+        ws.read("cards/intrepidos/itens/pocoes.csv")
+            .starts_with("id,kind,name")
+    );
 }
 
 #[test]

@@ -528,7 +528,9 @@ impl Writer<'_> {
                     format!("this cell is the formula {formula}, but the file stores no value for it"),
                 )
                 .with_help("carta does not compute formulas: open and save the file in a spreadsheet program, which stores each formula's value, or write the value itself (a script such as openpyxl writes formulas without values)");
-                self.out.diagnostics.push(here(d, "a formula without a value"));
+                self.out
+                    .diagnostics
+                    .push(here(d, "a formula without a value"));
                 push_string(&mut self.out.text, formula);
                 return true;
             }

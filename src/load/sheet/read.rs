@@ -212,7 +212,8 @@ fn xlsx_cells<RS: Read + Seek>(
     while let Some(cell) = reader.next_cell_with_formula().map_err(broken)? {
         let formula = cell.formula.as_deref().filter(|f| !f.is_empty());
         // A formula without its value is no empty cell: carta reports it.
-        let Some(value) = raw_ref(&cell.value).or_else(|| formula.map(|f| Raw::Formula(format!("={f}"))))
+        let Some(value) =
+            raw_ref(&cell.value).or_else(|| formula.map(|f| Raw::Formula(format!("={f}"))))
         else {
             continue;
         };
