@@ -22,13 +22,16 @@ pub(super) enum Raw {
     Date(String),
     /// An error value (`#DIV/0!`).
     Error(String),
+    /// A formula with no stored result (a script such as openpyxl writes
+    /// `<f>` without `<v>`), as `=` and its text.
+    Formula(String),
 }
 
 impl Raw {
     /// The value as the spreadsheet shows it.
     pub(super) fn shown(&self) -> String {
         match self {
-            Raw::Text(s) | Raw::Date(s) | Raw::Error(s) => s.clone(),
+            Raw::Text(s) | Raw::Date(s) | Raw::Error(s) | Raw::Formula(s) => s.clone(),
             Raw::Int(i) => i.to_string(),
             Raw::Float(f) => float_text(*f),
             Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_owned(),
@@ -211,7 +214,11 @@ fn xlsx_cells<RS: Read + Seek>(
     // copies are bounded as the TOML they end up in is.
     let mut text: u64 = 0;
     while let Some(cell) = reader.next_cell_with_formula().map_err(broken)? {
-        let Some(value) = raw_ref(&cell.value) else {
+        let formula = cell.formula.as_deref().filter(|f| !f.is_empty());
+        // A formula without its value is no empty cell: carta reports it.
+        let Some(value) =
+            raw_ref(&cell.value).or_else(|| formula.map(|f| Raw::Formula(format!("={f}"))))
+        else {
             continue;
         };
         *count += 1;
@@ -231,7 +238,7 @@ fn xlsx_cells<RS: Read + Seek>(
             row: cell.pos.0,
             col: cell.pos.1,
             value,
-            formula: cell.formula.is_some_and(|f| !f.is_empty()),
+            formula: formula.is_some(),
         });
     }
     sheet.cells.sort_by_key(|c| (c.row, c.col));
