@@ -7,6 +7,7 @@
 //! it unchanged and every diagnostic lands on a cell. See
 //! docs/spreadsheets.md.
 
+mod bounds;
 pub mod formula_safe;
 mod header;
 mod prescan;

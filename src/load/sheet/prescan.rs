@@ -11,7 +11,7 @@ use std::io::{BufReader, Cursor, Read};
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use super::read::{Bounds, Unreadable};
+use super::bounds::{Bounds, Unreadable};
 
 /// The most columns calamine expands a row to (repeats past it are cut).
 const MAX_COLUMNS: u64 = 16_384;

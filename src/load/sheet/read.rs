@@ -7,6 +7,8 @@ use std::io::{Cursor, Read, Seek};
 
 use calamine::{Data, DataRef, Reader, SheetVisible, Sheets, Xlsx};
 
+pub(super) use super::bounds::{Bounds, Unreadable};
+
 /// A value as the spreadsheet stores it.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Raw {
@@ -67,26 +69,6 @@ pub(super) struct Sheet {
     pub cells: Vec<Cell>,
     /// Merged regions: (first row, first column, last row, last column).
     pub merged: Vec<(u32, u32, u32, u32)>,
-}
-
-/// Why a file could not be read as a spreadsheet.
-#[derive(Debug)]
-pub(super) enum Unreadable {
-    /// Past a limit (cells, unpacked size).
-    TooLarge(String),
-    /// Not a spreadsheet of its kind, or damaged.
-    Broken(String),
-    /// A CSV file that is not UTF-8, and the byte offset of the first bad byte.
-    NotUtf8(usize),
-}
-
-/// What a spreadsheet may hold at most.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Bounds {
-    /// Non-empty cells in the whole file.
-    pub cells: usize,
-    /// Bytes of a workbook's parts once unpacked.
-    pub unpacked: u64,
 }
 
 /// The sheets of a file, by its extension (`csv`, `tsv`, `xlsx`, `ods`).
