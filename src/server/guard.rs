@@ -74,10 +74,7 @@ impl Token {
         if bound.ip().is_loopback() {
             return None;
         }
-        let mut bytes = [0u8; 24];
-        getrandom::fill(&mut bytes).ok()?;
-        let text: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        Some(Token(text.into()))
+        secret::<24>().map(|text| Token(text.into()))
     }
 
     /// The token's text, for the address printed at start.
@@ -111,6 +108,14 @@ impl Token {
                 .any(|t| self.is(t))
         })
     }
+}
+
+/// `N` bytes of the system's randomness as hex: a token or a script nonce
+/// no page can guess (none when the system gives no randomness).
+pub(crate) fn secret<const N: usize>() -> Option<String> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Whether a request may write, as the guard decided: put in every

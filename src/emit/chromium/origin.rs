@@ -145,7 +145,7 @@ impl Drop for Origin {
 /// The Content-Security-Policy of every answer: a page of sheets whose
 /// one script is carta's fit script.
 pub(super) fn policy() -> String {
-    page_policy(&fit_script_source())
+    page_policy(fit_script_source())
 }
 
 /// Whether `rel` is a plain relative path: no root, no `..`, no `.`.

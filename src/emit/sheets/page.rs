@@ -118,13 +118,17 @@ pub fn script_source(body: &str) -> String {
     format!("'sha256-{hash}'")
 }
 
-/// The source of [`FIT_SCRIPT`], for a policy's `script-src`.
-pub fn fit_script_source() -> String {
-    let body = FIT_SCRIPT
-        .strip_prefix("<script>")
-        .and_then(|s| s.strip_suffix("</script>\n"))
-        .expect("FIT_SCRIPT is one script element");
-    script_source(body)
+/// The source of [`FIT_SCRIPT`], for a policy's `script-src` (hashed
+/// once: every preview answer and export page carries it).
+pub fn fit_script_source() -> &'static str {
+    static SOURCE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let body = FIT_SCRIPT
+            .strip_prefix("<script>")
+            .and_then(|s| s.strip_suffix("</script>\n"))
+            .expect("FIT_SCRIPT is one script element");
+        script_source(body)
+    });
+    &SOURCE
 }
 
 /// The Content-Security-Policy of a page that shows cards a stranger's

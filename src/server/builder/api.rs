@@ -18,13 +18,11 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use super::{Catalog, DeckInput, GameCatalog, Invalid, collection, lists, organize, play, save};
-use base64::Engine as _;
-
 use crate::diag::Phrase;
 use crate::emit::sheets::page_policy;
 use crate::l10n::{self, Lang, table};
 use crate::server::Live;
-use crate::server::guard::MayWrite;
+use crate::server::guard::{MayWrite, secret};
 
 /// The largest request body accepted (a tournament's codes fit many times).
 const MAX_BODY: usize = 1 << 20;
@@ -246,24 +244,13 @@ fn page(
         .replace("{{game}}", &esc(id));
     // A nonce lets carta's five scripts run and nothing else: a face's
     // markup (inserted as HTML) runs no script and no handler.
-    let nonce = nonce();
+    let Some(nonce) = secret::<16>() else {
+        let why = "no script nonce could be drawn (the system gave no randomness)";
+        return (StatusCode::INTERNAL_SERVER_ERROR, why).into_response();
+    };
     let html = html.replace("{{nonce}}", &nonce);
     let policy = page_policy(&format!("'nonce-{nonce}'"));
     ([(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response()
-}
-
-/// A fresh, unguessable script nonce (128 bits, base64).
-fn nonce() -> String {
-    let mut bytes = [0u8; 16];
-    // Without the system's randomness the page is still served, its
-    // scripts allowed by a nonce that is merely unique.
-    if getrandom::fill(&mut bytes).is_err() {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        bytes = now.to_le_bytes();
-    }
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 async fn index_page(State(live): State<Arc<Live>>, q: UiQuery) -> Response {
