@@ -79,6 +79,30 @@ impl CellMap {
         self.places.get(i.checked_sub(1)?).map(|(_, at)| *at)
     }
 
+    /// The first shadow offset that stands for each cell placed.
+    pub fn offsets(&self) -> std::collections::HashMap<CellAt, usize> {
+        let mut out = std::collections::HashMap::with_capacity(self.places.len());
+        for &(offset, at) in &self.places {
+            out.entry(at).or_insert(offset as usize);
+        }
+        out
+    }
+
+    /// The column of `sheet` whose header names field `name` (`attack`,
+    /// or `traits[;]` for a list cut at `;`).
+    pub fn column_named(&self, sheet: u16, name: &str) -> Option<u32> {
+        self.row(sheet, self.header_row(sheet))
+            .find(|(_, text)| {
+                let text = text.trim();
+                let bare = text
+                    .strip_suffix(']')
+                    .and_then(|t| t.rsplit_once('['))
+                    .map_or(text, |(n, _)| n);
+                bare.trim() == name
+            })
+            .map(|(col, _)| col)
+    }
+
     /// The name of sheet `sheet` (empty for a CSV file).
     pub fn sheet_name(&self, sheet: u16) -> &str {
         self.sheets
@@ -137,9 +161,11 @@ pub fn fold_header_repeats(diags: &mut Vec<super::Diagnostic>, file: super::File
     let header_cell = |d: &super::Diagnostic| {
         let primary = d.primary.as_ref().filter(|p| p.file == file)?;
         let at = map.cell_of(primary.span.start)?;
-        (at.row == map.header_row(at.sheet)).then_some((d.code, at))
+        // The label tells apart two problems at one cell: two fields
+        // missing from every row, both where a new column would go.
+        (at.row == map.header_row(at.sheet)).then(|| (d.code, at, primary.message.clone()))
     };
-    let mut seen: Vec<((&'static str, CellAt), usize, usize)> = Vec::new();
+    let mut seen: Vec<((&'static str, CellAt, String), usize, usize)> = Vec::new();
     let mut keep = Vec::with_capacity(diags.len());
     for (i, d) in diags.iter().enumerate() {
         let Some(key) = header_cell(d) else {

@@ -87,7 +87,9 @@ pub(super) fn read_card_files(
             // A spreadsheet's column problems, found once per card, are
             // shown once per column; a cell the reader reported, once.
             let id = FileId(u32::try_from(first + i).expect("fewer than 2^32 files"));
-            if let Some(cells) = ws.sources.get(id).cells.clone() {
+            let source = ws.sources.get(id);
+            if let Some(cells) = source.cells.clone() {
+                validate::place_missing_in_sheet(&mut f.diagnostics, id, &source.text, &cells);
                 crate::diag::fold_header_repeats(&mut f.diagnostics, id, &cells);
                 crate::diag::drop_reported_repeats(&mut f.diagnostics, id, &cells);
             }

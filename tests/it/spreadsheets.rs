@@ -674,3 +674,41 @@ fn a_kind_s_sheets_naming_no_spreadsheet_is_an_error_at_the_manifest_line() {
     fs::remove_file(ws.path().join(toml)).unwrap();
     ws.run(["check", "intrepidos"]).code(0);
 }
+
+/// The (code, cell, help) of each error in sheet `rel`.
+fn places_of(ws: &Workspace, rel: &str) -> Vec<[String; 3]> {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    diagnostics_in(ws, rel)
+        .iter()
+        .map(|d| [text(&d["code"]), text(&d["cell"]), text(&d["help"])])
+        .collect()
+}
+
+#[test]
+fn a_required_value_missing_from_a_workbook_row_is_at_its_empty_cell_or_the_column_to_add() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("Cartas").unwrap();
+    sheet
+        .write_row(0, 0, ["id", "kind", "name", "class", "effect"])
+        .unwrap();
+    sheet
+        .write_row(1, 0, ["pocao-a", "potion", "A", "cura", "Cura."])
+        .unwrap();
+    sheet.write_row(2, 0, ["pocao-b", "potion", "B", "cura"]).unwrap();
+    let rel = "cards/intrepidos/itens/pocoes.xlsx";
+    ws.write(rel, book.save_to_buffer().unwrap());
+    let found = places_of(&ws, rel);
+    let [[c0, at0, help0], [c1, at1, help1]] = found.as_slice() else {
+        panic!("{found:#?}");
+    };
+    assert_eq!((c0.as_str(), at0.as_str()), ("schema::required", "F1"));
+    assert!(help0.starts_with("add a column named `min_level`"), "{help0}");
+    assert_eq!((c1.as_str(), at1.as_str()), ("schema::required", "E3"));
+    assert!(help1.starts_with("fill this cell"), "{help1}");
+    // Advice about cells and columns, not about TOML tables.
+    for help in [help0, help1] {
+        assert!(!help.contains("table") && !help.contains('\\'), "{help}");
+    }
+}
