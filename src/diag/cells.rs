@@ -35,6 +35,8 @@ pub struct CellMap {
     text: String,
     /// The cells the reader reported as errors (a date, an error value).
     reported: std::collections::HashSet<CellAt>,
+    /// Every sheet of the file, in order, those without cards too.
+    book: Vec<String>,
 }
 
 impl CellMap {
@@ -51,6 +53,17 @@ impl CellMap {
         self.sheets.push(name.to_owned());
         self.header_rows.push(header_row);
         u16::try_from(self.sheets.len() - 1).expect("fewer than 2^16 sheets")
+    }
+
+    /// Records the names of every sheet of the file, in order (those
+    /// skipped or empty too).
+    pub fn set_book(&mut self, names: Vec<String>) {
+        self.book = names;
+    }
+
+    /// The names of every sheet of the file, in order.
+    pub fn book(&self) -> &[String] {
+        &self.book
     }
 
     /// Records the text of a non-empty cell; cells must come in sheet,

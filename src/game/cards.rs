@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::head::Head;
 use crate::cache::{Mark, Stamp, hash_text, settled_stamp};
-use crate::diag::{Diagnostic, Diagnostics, FileId};
+use crate::diag::{CellMap, Diagnostic, Diagnostics, FileId};
 use crate::load::{LoadError, Workspace};
 use crate::validate::{
     self, CardRef, FileCards, LoadedManifest, PackedFields, RawCard, read_cards,
@@ -89,6 +89,7 @@ pub(super) fn read_card_files(
             let id = FileId(u32::try_from(first + i).expect("fewer than 2^32 files"));
             let source = ws.sources.get(id);
             if let Some(cells) = source.cells.clone() {
+                unknown_sheets(&head.manifest, &out.marks[i].0, &cells, diags);
                 validate::place_missing_in_sheet(&mut f.diagnostics, id, &source.text, &cells);
                 crate::diag::fold_header_repeats(&mut f.diagnostics, id, &cells);
                 crate::diag::drop_reported_repeats(&mut f.diagnostics, id, &cells);
@@ -147,6 +148,55 @@ fn missing_sheets(manifest: &LoadedManifest, card_files: &[String], diags: &mut 
                     format!("kind `{kind}` takes the rows of `{folder}{file}`, but there is no such spreadsheet"),
                 )
                 .at(manifest.file, span, "no such file")
+                .with_help(help),
+            );
+        }
+    }
+}
+
+/// Reports each sheet a kind's `sheets` names (`file#Sheet`) that workbook
+/// `rel` (its cells `map`) does not have, at its line of the manifest,
+/// with the sheets it has: otherwise the kind would silently have none of
+/// its rows.
+fn unknown_sheets(manifest: &LoadedManifest, rel: &str, map: &CellMap, diags: &mut Diagnostics) {
+    let folder = format!("cards/{}/", manifest.manifest.id);
+    let Some(file) = rel.strip_prefix(&folder) else {
+        return;
+    };
+    let book = map.book();
+    for (kind, decl) in &manifest.manifest.kinds {
+        for (i, named) in decl.sheets.iter().enumerate() {
+            let Some(sheet) = named.strip_prefix(file).and_then(|s| s.strip_prefix('#')) else {
+                continue;
+            };
+            if book.iter().any(|b| b == sheet) {
+                continue;
+            }
+            let span = manifest
+                .spans
+                .value_span(&format!("/kinds/{kind}/sheets/{i}"))
+                .unwrap_or(0..0);
+            let has: Vec<String> = book.iter().map(|b| format!("`{b}`")).collect();
+            let (what, help) = if book.iter().all(String::is_empty) {
+                (
+                    "it is a CSV or TSV file, which has no sheets".to_owned(),
+                    format!("name the file alone: `{file}`"),
+                )
+            } else {
+                (
+                    format!("the workbook has no such sheet (its sheets: {})", has.join(", ")),
+                    crate::suggest::closest(sheet, book.iter().map(String::as_str)).map_or_else(
+                        || "name one of its sheets after `#`, or rename the sheet in the workbook".to_owned(),
+                        |c| format!("did you mean `{file}#{c}`?"),
+                    ),
+                )
+            };
+            diags.push(
+                Diagnostic::error(
+                    "manifest::sheet-unknown",
+                    format!("kind `{kind}` takes the rows of sheet `{sheet}` of `{rel}`, but {what}"),
+                )
+                .at(manifest.file, span, "no such sheet")
                 .with_help(help),
             );
         }

@@ -712,3 +712,40 @@ fn a_required_value_missing_from_a_workbook_row_is_at_its_empty_cell_or_the_colu
         assert!(!help.contains("table") && !help.contains('\\'), "{help}");
     }
 }
+
+#[test]
+fn a_manifest_naming_a_sheet_the_workbook_does_not_have_is_an_error_naming_its_sheets() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let toml = "cards/intrepidos/itens/pocoes.toml";
+    ws.run(["convert", toml, "--to", "xlsx", "-o", "p.xlsx"])
+        .code(0);
+    fs::remove_file(ws.path().join(toml)).unwrap();
+    fs::rename(
+        ws.path().join("p.xlsx"),
+        ws.path().join("cards/intrepidos/itens/pocoes.xlsx"),
+    )
+    .unwrap();
+    potion_sheets(&ws, "[\"itens/pocoes.xlsx#Pocoes\"]");
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    let found: Vec<Value> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "manifest::sheet-unknown")
+        .collect();
+    assert_eq!(found.len(), 1, "{}", run.stdout);
+    assert_eq!(found[0]["file"], "cards/intrepidos/game.toml");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(message.contains("(its sheets: `pocoes`)"), "{message}");
+    assert_eq!(found[0]["help"], "did you mean `itens/pocoes.xlsx#pocoes`?");
+    // Named as the workbook has it, the sheet's rows are the kind's.
+    potion_sheets(&ws, "[\"itens/pocoes.xlsx#pocoes\"]");
+    let fixed = ws.read("cards/intrepidos/game.toml").replacen(
+        "sheets = [\"itens/pocoes.xlsx#Pocoes\"]\n",
+        "",
+        1,
+    );
+    ws.write("cards/intrepidos/game.toml", fixed);
+    ws.run(["check", "intrepidos"]).code(0);
+}

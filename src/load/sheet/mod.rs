@@ -78,6 +78,9 @@ pub fn shadow(
     };
     match read::read(ext, bytes, bounds) {
         Ok(sheets) => {
+            w.out
+                .cells
+                .set_book(sheets.iter().map(|s| s.name.clone()).collect());
             for (i, sheet) in sheets.iter().enumerate() {
                 if !sheet.name.starts_with('_') {
                     w.sheet(i, sheet);
