@@ -86,33 +86,33 @@ fn sheets_written_by_excel_google_libreoffice_and_openpyxl_check_as_the_toml_the
 }
 
 #[test]
-fn every_shipped_game_goes_to_xlsx_and_back_with_every_card_unchanged() {
-    for game in GAMES {
+fn every_shipped_game_goes_to_xlsx_and_ods_and_back_with_every_card_unchanged() {
+    for (game, form) in GAMES.iter().flat_map(|g| [(*g, "xlsx"), (*g, "ods")]) {
         let ws = Workspace::shipped(&[game]);
         let before = game_cards(ws.path(), game);
         assert!(!before.is_empty(), "{game}");
-        ws.run(["convert", &format!("cards/{game}"), "--to", "xlsx"])
+        ws.run(["convert", &format!("cards/{game}"), "--to", form])
             .succeeds();
-        let book = fs::read(ws.path().join(format!("{game}.xlsx"))).unwrap();
+        let book = fs::read(ws.path().join(format!("{game}.{form}"))).unwrap();
         // The game again, its cards from the workbook alone.
         let mut files = Vec::new();
         collect(&ws.path().join("cards").join(game), &mut files);
         for f in files {
             fs::remove_file(f).unwrap();
         }
-        let rel = format!("cards/{game}/{game}.xlsx");
+        let rel = format!("cards/{game}/{game}.{form}");
         ws.write(&rel, &book);
         let run = ws.run(["check", game]);
-        assert_eq!(run.code, Some(0), "{game}: {}", run.stderr);
+        assert_eq!(run.code, Some(0), "{game} ({form}): {}", run.stderr);
         ws.run(["convert", &rel, "--to", "toml", "-o", "back.toml"])
             .succeeds();
         let after = cards_of(&ws.read("back.toml"));
-        assert_eq!(after.len(), before.len(), "{game}");
+        assert_eq!(after.len(), before.len(), "{game} ({form})");
         // Cards in their order, every field equal (a card's fields come
         // back in the order of the sheet's columns).
         for (a, b) in before.iter().zip(&after) {
-            assert_eq!(a["id"], b["id"], "{game}: the cards' order changed");
-            assert_eq!(a, b, "{game}: a card changed");
+            assert_eq!(a["id"], b["id"], "{game} ({form}): the cards' order changed");
+            assert_eq!(a, b, "{game} ({form}): a card changed");
         }
     }
 }
@@ -748,4 +748,44 @@ fn a_manifest_naming_a_sheet_the_workbook_does_not_have_is_an_error_naming_its_s
     );
     ws.write("cards/intrepidos/game.toml", fixed);
     ws.run(["check", "intrepidos"]).code(0);
+}
+
+#[test]
+fn an_ods_workbook_is_the_same_bytes_twice_and_its_parts_are_well_formed_odf() {
+    use std::io::Read as _;
+    let ws = Workspace::shipped(&["intrepidos"]);
+    for out in ["a.ods", "b.ods"] {
+        ws.run(["convert", "cards/intrepidos", "--to", "ods", "-o", out])
+            .succeeds();
+    }
+    let book = fs::read(ws.path().join("a.ods")).unwrap();
+    assert_eq!(
+        book,
+        fs::read(ws.path().join("b.ods")).unwrap(),
+        "a workbook is a function of the cards"
+    );
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&book)).unwrap();
+    // ODF: `mimetype` first and stored, so a reader knows the file by its
+    // first bytes.
+    assert_eq!(zip.by_index(0).unwrap().name().unwrap(), "mimetype");
+    assert_eq!(
+        zip.by_index(0).unwrap().compression(),
+        zip::CompressionMethod::Stored
+    );
+    for part in ["content.xml", "META-INF/manifest.xml"] {
+        let mut text = Vec::new();
+        zip.by_name(part).unwrap().read_to_end(&mut text).unwrap();
+        let path = ws.path().join(part.replace('/', "-"));
+        fs::write(&path, &text).unwrap();
+        let lint = std::process::Command::new("xmllint")
+            .arg("--noout")
+            .arg(&path)
+            .output()
+            .expect("xmllint is installed (scripts/install-test-deps.sh)");
+        assert!(
+            lint.status.success(),
+            "{part}: {}",
+            String::from_utf8_lossy(&lint.stderr)
+        );
+    }
 }
