@@ -789,3 +789,106 @@ fn an_ods_workbook_is_the_same_bytes_twice_and_its_parts_are_well_formed_odf() {
         );
     }
 }
+
+/// An OpenDocument spreadsheet of one sheet `Cartas` as a script may write
+/// it: text cells, and a cell starting with `=` as a formula with no
+/// stored value (`table:formula` alone).
+fn scripted_ods(rows: &[&[&str]]) -> Vec<u8> {
+    use std::io::Write as _;
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    let mut content = String::from(
+        r#"<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet><table:table table:name="Cartas">"#,
+    );
+    for row in rows {
+        content.push_str("<table:table-row>");
+        for value in *row {
+            match value.strip_prefix('=') {
+                Some(f) => content.push_str(&format!(
+                    r#"<table:table-cell table:formula="of:={}"/>"#,
+                    esc(f)
+                )),
+                None if value.is_empty() => content.push_str("<table:table-cell/>"),
+                None => content.push_str(&format!(
+                    r#"<table:table-cell office:value-type="string"><text:p>{}</text:p></table:table-cell>"#,
+                    esc(value)
+                )),
+            }
+        }
+        content.push_str("</table:table-row>");
+    }
+    content.push_str("</table:table></office:spreadsheet></office:body></office:document-content>");
+    let manifest = r#"<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>"#;
+    let parts = [
+        ("mimetype", "application/vnd.oasis.opendocument.spreadsheet"),
+        ("META-INF/manifest.xml", manifest),
+        ("content.xml", content.as_str()),
+    ];
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, text) in parts {
+        zip.start_file(name, stored).unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn an_ods_formula_without_a_stored_value_is_an_error_at_its_cell_not_an_empty_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rel = "cards/intrepidos/itens/pocoes.ods";
+    ws.write(
+        rel,
+        scripted_ods(&[
+            &["id", "kind", "name", "copies", "class", "min_level", "effect"],
+            &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
+            &["pocao-b", "potion", "B", "2", "cura", "1", "=[.A1]&\"!\""],
+        ]),
+    );
+    let found = diagnostics_in(&ws, rel);
+    let cells: Vec<(&str, &str)> = found
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
+        .collect();
+    // Neither "copies must be an integer" nor a missing `effect`.
+    assert_eq!(
+        cells,
+        [("sheet::formula", "D2"), ("sheet::formula", "G3")],
+        "{found:#?}"
+    );
+    assert_eq!(found[0]["sheet"], "Cartas");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("=1+2"),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_required_value_missing_from_an_ods_or_csv_row_is_at_its_empty_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rows: [&[&str]; 3] = [
+        &["id", "kind", "name", "class", "min_level", "effect"],
+        &["pocao-a", "potion", "A", "cura", "1", ""],
+        &["pocao-b", "potion", "B", "cura", "1", "Cura."],
+    ];
+    let ods = "cards/intrepidos/itens/pocoes.ods";
+    ws.write(ods, scripted_ods(&rows));
+    let found = places_of(&ws, ods);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0][..2], ["schema::required", "F2"]);
+    assert!(found[0][2].starts_with("fill this cell"), "{found:#?}");
+    fs::remove_file(ws.path().join(ods)).unwrap();
+    let csv: String = rows.iter().map(|r| r.join(",") + "\n").collect();
+    let rel = "cards/intrepidos/itens/pocoes.csv";
+    ws.write(rel, csv);
+    let found = places_of(&ws, rel);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0][..2], ["schema::required", "F2"]);
+}
