@@ -67,7 +67,7 @@ pub enum MessageFormat {
 pub enum ConvertTo {
     /// One workbook, a sheet per card file.
     Xlsx,
-    /// One OpenDocument spreadsheet (LibreOffice), a sheet per card file.
+    /// One ODS (Open Document) spreadsheet, a sheet per card file.
     Ods,
     /// One CSV file (`,`, UTF-8).
     Csv,

@@ -27,7 +27,7 @@ use crate::write::{self, Folder};
 pub(crate) enum Form {
     /// One workbook, a sheet per card file.
     Xlsx,
-    /// One OpenDocument spreadsheet, a sheet per card file.
+    /// One ODS (Open Document) spreadsheet, a sheet per card file.
     Ods,
     /// One CSV file (`,`, UTF-8).
     Csv,

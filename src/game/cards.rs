@@ -84,22 +84,35 @@ pub(super) fn read_card_files(
         let mark = f.as_ref().and_then(|(_, m)| *m);
         out.marks.push((rel, mark));
         if let Some((mut f, _)) = f {
-            // A spreadsheet's column problems, found once per card, are
-            // shown once per column; a cell the reader reported, once.
             let id = FileId(u32::try_from(first + i).expect("fewer than 2^32 files"));
-            let source = ws.sources.get(id);
-            if let Some(cells) = source.cells.clone() {
-                unknown_sheets(&head.manifest, &out.marks[i].0, &cells, diags);
-                validate::place_missing_in_sheet(&mut f.diagnostics, id, &source.text, &cells);
-                crate::diag::fold_header_repeats(&mut f.diagnostics, id, &cells);
-                crate::diag::drop_reported_repeats(&mut f.diagnostics, id, &cells);
-            }
+            in_sheet_terms(ws, head, (id, &out.marks[i].0), &mut f.diagnostics, diags);
             diags.extend(f.diagnostics);
             out.cards.extend(f.cards);
             out.unlinked.extend(f.unlinked);
         }
     }
     Ok(out)
+}
+
+/// For a spreadsheet card file `id` (`rel`), its diagnostics `found` said
+/// in the sheet's terms: a missing value at its cell, a column's problem
+/// found once per card shown once per column, a cell the reader reported
+/// once; and the sheets the manifest names that its workbook lacks.
+fn in_sheet_terms(
+    ws: &Workspace,
+    head: &Head,
+    (id, rel): (FileId, &str),
+    found: &mut Vec<Diagnostic>,
+    diags: &mut Diagnostics,
+) {
+    let source = ws.sources.get(id);
+    let Some(cells) = source.cells.as_deref() else {
+        return;
+    };
+    unknown_sheets(&head.manifest, rel, cells, diags);
+    validate::place_missing_in_sheet(found, id, &source.text, cells);
+    crate::diag::fold_header_repeats(found, id, cells);
+    crate::diag::drop_reported_repeats(found, id, cells);
 }
 
 /// Says, for `CARTA_LOG=debug`, how many of a game's `n` card files came
@@ -184,9 +197,15 @@ fn unknown_sheets(manifest: &LoadedManifest, rel: &str, map: &CellMap, diags: &m
                 )
             } else {
                 (
-                    format!("the workbook has no such sheet (its sheets: {})", has.join(", ")),
+                    format!(
+                        "the workbook has no such sheet (its sheets: {})",
+                        has.join(", ")
+                    ),
                     crate::suggest::closest(sheet, book.iter().map(String::as_str)).map_or_else(
-                        || "name one of its sheets after `#`, or rename the sheet in the workbook".to_owned(),
+                        || {
+                            "name one of its sheets after `#`, or rename the sheet in the workbook"
+                                .to_owned()
+                        },
                         |c| format!("did you mean `{file}#{c}`?"),
                     ),
                 )
@@ -194,7 +213,9 @@ fn unknown_sheets(manifest: &LoadedManifest, rel: &str, map: &CellMap, diags: &m
             diags.push(
                 Diagnostic::error(
                     "manifest::sheet-unknown",
-                    format!("kind `{kind}` takes the rows of sheet `{sheet}` of `{rel}`, but {what}"),
+                    format!(
+                        "kind `{kind}` takes the rows of sheet `{sheet}` of `{rel}`, but {what}"
+                    ),
                 )
                 .at(manifest.file, span, "no such sheet")
                 .with_help(help),

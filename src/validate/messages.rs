@@ -497,7 +497,12 @@ const MISSING_HERE: &str = " is missing here";
 pub(super) fn missing_field(d: &Diagnostic) -> Option<&str> {
     let label = &d.primary.as_ref()?.message;
     (d.code == "schema::required")
-        .then(|| label.strip_prefix('`')?.strip_suffix(MISSING_HERE)?.strip_suffix('`'))
+        .then(|| {
+            label
+                .strip_prefix('`')?
+                .strip_suffix(MISSING_HERE)?
+                .strip_suffix('`')
+        })
         .flatten()
 }
 

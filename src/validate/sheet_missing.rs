@@ -28,30 +28,29 @@ pub fn place_missing_in_sheet(diags: &mut [Diagnostic], file: FileId, text: &str
         };
         let offsets = offsets.get_or_insert_with(|| map.offsets());
         let header_row = map.header_row(row.sheet);
-        let (at, label, help) = match map.column_named(row.sheet, &name) {
-            Some(col) => (
+        let (at, label, help) = if let Some(col) = map.column_named(row.sheet, &name) {
+            (
                 CellAt { col, ..row },
                 "empty cell".to_owned(),
                 format!("fill this cell: every card of this kind needs its `{name}`"),
-            ),
-            None => {
-                let next = map
-                    .row(row.sheet, header_row)
-                    .last()
-                    .map_or(0, |(col, _)| col + 1);
-                (
-                    CellAt {
-                        row: header_row,
-                        col: next,
-                        ..row
-                    },
-                    format!("no column `{name}`"),
-                    format!(
-                        "add a column named `{name}` to the header row (row {header_row}, e.g. column {}) and fill it for each card",
-                        column_name(next)
-                    ),
-                )
-            }
+            )
+        } else {
+            let next = map
+                .row(row.sheet, header_row)
+                .last()
+                .map_or(0, |(col, _)| col + 1);
+            (
+                CellAt {
+                    row: header_row,
+                    col: next,
+                    ..row
+                },
+                format!("no column `{name}`"),
+                format!(
+                    "add a column named `{name}` to the header row (row {header_row}, e.g. column {}) and fill it for each card",
+                    column_name(next)
+                ),
+            )
         };
         if let Some(&offset) = offsets.get(&at) {
             primary.span = offset..offset;

@@ -111,7 +111,10 @@ fn every_shipped_game_goes_to_xlsx_and_ods_and_back_with_every_card_unchanged() 
         // Cards in their order, every field equal (a card's fields come
         // back in the order of the sheet's columns).
         for (a, b) in before.iter().zip(&after) {
-            assert_eq!(a["id"], b["id"], "{game} ({form}): the cards' order changed");
+            assert_eq!(
+                a["id"], b["id"],
+                "{game} ({form}): the cards' order changed"
+            );
             assert_eq!(a, b, "{game} ({form}): a card changed");
         }
     }
@@ -696,7 +699,9 @@ fn a_required_value_missing_from_a_workbook_row_is_at_its_empty_cell_or_the_colu
     sheet
         .write_row(1, 0, ["pocao-a", "potion", "A", "cura", "Cura."])
         .unwrap();
-    sheet.write_row(2, 0, ["pocao-b", "potion", "B", "cura"]).unwrap();
+    sheet
+        .write_row(2, 0, ["pocao-b", "potion", "B", "cura"])
+        .unwrap();
     let rel = "cards/intrepidos/itens/pocoes.xlsx";
     ws.write(rel, book.save_to_buffer().unwrap());
     let found = places_of(&ws, rel);
@@ -704,7 +709,10 @@ fn a_required_value_missing_from_a_workbook_row_is_at_its_empty_cell_or_the_colu
         panic!("{found:#?}");
     };
     assert_eq!((c0.as_str(), at0.as_str()), ("schema::required", "F1"));
-    assert!(help0.starts_with("add a column named `min_level`"), "{help0}");
+    assert!(
+        help0.starts_with("add a column named `min_level`"),
+        "{help0}"
+    );
     assert_eq!((c1.as_str(), at1.as_str()), ("schema::required", "E3"));
     assert!(help1.starts_with("fill this cell"), "{help1}");
     // Advice about cells and columns, not about TOML tables.
@@ -790,7 +798,7 @@ fn an_ods_workbook_is_the_same_bytes_twice_and_its_parts_are_well_formed_odf() {
     }
 }
 
-/// An OpenDocument spreadsheet of one sheet `Cartas` as a script may write
+/// An ODS spreadsheet of one sheet `Cartas` as a script may write
 /// it: text cells, and a cell starting with `=` as a formula with no
 /// stored value (`table:formula` alone).
 fn scripted_ods(rows: &[&[&str]]) -> Vec<u8> {
@@ -846,7 +854,15 @@ fn an_ods_formula_without_a_stored_value_is_an_error_at_its_cell_not_an_empty_ce
     ws.write(
         rel,
         scripted_ods(&[
-            &["id", "kind", "name", "copies", "class", "min_level", "effect"],
+            &[
+                "id",
+                "kind",
+                "name",
+                "copies",
+                "class",
+                "min_level",
+                "effect",
+            ],
             &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
             &["pocao-b", "potion", "B", "2", "cura", "1", "=[.A1]&\"!\""],
         ]),

@@ -1,4 +1,4 @@
-//! `convert --to ods`: an OpenDocument spreadsheet, a sheet per card file.
+//! `convert --to ods`: an ODS (Open Document) spreadsheet, a sheet per card file.
 //! Written by hand (three parts, no compression, no dates) so the same
 //! cards make the same bytes. Each text cell carries its exact value in
 //! `office:string-value`, which readers take as it is, and the same text

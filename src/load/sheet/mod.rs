@@ -328,14 +328,17 @@ impl Writer<'_> {
             self.value(s, &members, 1);
             self.out.text.push('\n');
         }
-        // The row's empty cells under a header, where a value the schema
-        // requires is missing.
-        let card_row = row[0].row;
+        self.empty_cells(s, columns, row);
+    }
+
+    /// A place for each of the row's empty cells under a header, where a
+    /// value the schema requires may be missing.
+    fn empty_cells(&mut self, s: u16, columns: &[Option<Column>], row: &[&Cell]) {
         for column in columns.iter().flatten() {
             if !row.iter().any(|c| c.col == column.col) {
                 self.hole(CellAt {
                     sheet: s,
-                    row: card_row + 1,
+                    row: row[0].row + 1,
                     col: column.col,
                 });
             }
