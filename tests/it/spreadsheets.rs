@@ -473,12 +473,27 @@ fn convert_reads_its_path_from_the_current_directory_as_every_command_does() {
     );
 }
 
+/// A writer of a one-sheet workbook from its rows of text.
+type Scripted = fn(&[&[&str]]) -> Vec<u8>;
+
+/// A zip file of `parts` (name, text), stored uncompressed.
+fn zipped<S: AsRef<str>>(parts: &[(&str, S)]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, text) in parts {
+        zip.start_file(*name, stored).unwrap();
+        zip.write_all(text.as_ref().as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
 /// A workbook of one sheet `Cartas` as a script such as openpyxl writes
 /// it: text as inline strings, and a cell starting with `=` as a formula
 /// with no stored value (`<f>` without `<v>`), which only a spreadsheet
 /// program would compute.
 fn scripted_xlsx(rows: &[&[&str]]) -> Vec<u8> {
-    use std::io::Write as _;
     let esc = |s: &str| {
         s.replace('&', "&amp;")
             .replace('<', "&lt;")
@@ -522,66 +537,60 @@ fn scripted_xlsx(rows: &[&[&str]]) -> Vec<u8> {
         ),
         ("xl/worksheets/sheet1.xml", sheet),
     ];
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let stored =
-        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    for (name, text) in parts {
-        zip.start_file(name, stored).unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
+    zipped(&parts)
 }
 
 #[test]
 fn a_formula_without_a_stored_value_is_an_error_at_its_cell_not_an_empty_cell() {
-    let ws = Workspace::shipped(&["intrepidos"]);
-    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
-    let rel = "cards/intrepidos/itens/pocoes.xlsx";
-    ws.write(
-        rel,
-        scripted_xlsx(&[
-            &[
-                "id",
-                "kind",
-                "name",
-                "copies",
-                "class",
-                "min_level",
-                "effect",
-            ],
-            &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
-            &[
-                "pocao-b",
-                "potion",
-                "B",
-                "2",
-                "cura",
-                "1",
-                "=\"Cura \"&\"tudo.\"",
-            ],
-        ]),
-    );
-    let found = diagnostics_in(&ws, rel);
-    let cells: Vec<(&str, &str)> = found
-        .iter()
-        .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
-        .collect();
-    // One error a cell: neither "copies must be an integer" for the text
-    // of the formula, nor a missing `effect`.
-    assert_eq!(
-        cells,
-        [("sheet::formula", "D2"), ("sheet::formula", "G3")],
-        "{found:#?}"
-    );
-    assert_eq!(found[0]["sheet"], "Cartas");
-    assert!(
-        found[0]["message"].as_str().unwrap().contains("=1+2"),
-        "{found:#?}"
-    );
-    assert!(
-        found[0]["help"].as_str().unwrap().contains("openpyxl"),
-        "{found:#?}"
-    );
+    let rows: [&[&str]; 3] = [
+        &[
+            "id",
+            "kind",
+            "name",
+            "copies",
+            "class",
+            "min_level",
+            "effect",
+        ],
+        &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
+        &[
+            "pocao-b",
+            "potion",
+            "B",
+            "2",
+            "cura",
+            "1",
+            "=\"Cura \"&\"tudo.\"",
+        ],
+    ];
+    let books: [(&str, Scripted); 2] = [("xlsx", scripted_xlsx), ("ods", scripted_ods)];
+    for (ext, book) in books {
+        let ws = Workspace::shipped(&["intrepidos"]);
+        fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+        let rel = format!("cards/intrepidos/itens/pocoes.{ext}");
+        ws.write(&rel, book(&rows));
+        let found = diagnostics_in(&ws, &rel);
+        let cells: Vec<(&str, &str)> = found
+            .iter()
+            .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
+            .collect();
+        // One error a cell: neither "copies must be an integer" for the
+        // text of the formula, nor a missing `effect`.
+        assert_eq!(
+            cells,
+            [("sheet::formula", "D2"), ("sheet::formula", "G3")],
+            "{ext}: {found:#?}"
+        );
+        assert_eq!(found[0]["sheet"], "Cartas");
+        assert!(
+            found[0]["message"].as_str().unwrap().contains("=1+2"),
+            "{ext}: {found:#?}"
+        );
+        assert!(
+            found[0]["help"].as_str().unwrap().contains("openpyxl"),
+            "{ext}: {found:#?}"
+        );
+    }
 }
 
 #[test]
@@ -645,6 +654,20 @@ fn a_date_cell_in_a_number_column_is_one_error_at_the_cell() {
     assert_eq!(codes, [("sheet::date", "E2")], "{found:#?}");
 }
 
+/// The one diagnostic with `code` of a failing `check intrepidos`.
+fn failing_check(ws: &Workspace, code: &str) -> Vec<Value> {
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    let found: Vec<Value> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == code)
+        .collect();
+    assert_eq!(found.len(), 1, "{}", run.stdout);
+    found
+}
+
 #[test]
 fn a_kind_s_sheets_naming_no_spreadsheet_is_an_error_at_the_manifest_line() {
     let ws = Workspace::shipped(&["intrepidos"]);
@@ -652,15 +675,7 @@ fn a_kind_s_sheets_naming_no_spreadsheet_is_an_error_at_the_manifest_line() {
     ws.run(["convert", toml, "--to", "xlsx", "-o", "p.xlsx"])
         .code(0);
     potion_sheets(&ws, "[\"itens/pocoes.xlsx\"]");
-    let run = ws
-        .run(["--message-format", "json", "check", "intrepidos"])
-        .code(1);
-    let found: Vec<Value> = run
-        .json()
-        .into_iter()
-        .filter(|d| d["code"] == "manifest::sheet-missing")
-        .collect();
-    assert_eq!(found.len(), 1, "{}", run.stdout);
+    let found = failing_check(&ws, "manifest::sheet-missing");
     assert_eq!(found[0]["file"], "cards/intrepidos/game.toml");
     let line = ws
         .read("cards/intrepidos/game.toml")
@@ -691,19 +706,15 @@ fn places_of(ws: &Workspace, rel: &str) -> Vec<[String; 3]> {
 fn a_required_value_missing_from_a_workbook_row_is_at_its_empty_cell_or_the_column_to_add() {
     let ws = Workspace::shipped(&["intrepidos"]);
     fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
-    let mut book = rust_xlsxwriter::Workbook::new();
-    let sheet = book.add_worksheet().set_name("Cartas").unwrap();
-    sheet
-        .write_row(0, 0, ["id", "kind", "name", "class", "effect"])
-        .unwrap();
-    sheet
-        .write_row(1, 0, ["pocao-a", "potion", "A", "cura", "Cura."])
-        .unwrap();
-    sheet
-        .write_row(2, 0, ["pocao-b", "potion", "B", "cura"])
-        .unwrap();
     let rel = "cards/intrepidos/itens/pocoes.xlsx";
-    ws.write(rel, book.save_to_buffer().unwrap());
+    ws.write(
+        rel,
+        scripted_xlsx(&[
+            &["id", "kind", "name", "class", "effect"],
+            &["pocao-a", "potion", "A", "cura", "Cura."],
+            &["pocao-b", "potion", "B", "cura"],
+        ]),
+    );
     let found = places_of(&ws, rel);
     let [[c0, at0, help0], [c1, at1, help1]] = found.as_slice() else {
         panic!("{found:#?}");
@@ -734,15 +745,7 @@ fn a_manifest_naming_a_sheet_the_workbook_does_not_have_is_an_error_naming_its_s
     )
     .unwrap();
     potion_sheets(&ws, "[\"itens/pocoes.xlsx#Pocoes\"]");
-    let run = ws
-        .run(["--message-format", "json", "check", "intrepidos"])
-        .code(1);
-    let found: Vec<Value> = run
-        .json()
-        .into_iter()
-        .filter(|d| d["code"] == "manifest::sheet-unknown")
-        .collect();
-    assert_eq!(found.len(), 1, "{}", run.stdout);
+    let found = failing_check(&ws, "manifest::sheet-unknown");
     assert_eq!(found[0]["file"], "cards/intrepidos/game.toml");
     let message = found[0]["message"].as_str().unwrap();
     assert!(message.contains("(its sheets: `pocoes`)"), "{message}");
@@ -802,7 +805,6 @@ fn an_ods_workbook_is_the_same_bytes_twice_and_its_parts_are_well_formed_odf() {
 /// it: text cells, and a cell starting with `=` as a formula with no
 /// stored value (`table:formula` alone).
 fn scripted_ods(rows: &[&[&str]]) -> Vec<u8> {
-    use std::io::Write as _;
     let esc = |s: &str| {
         s.replace('&', "&amp;")
             .replace('<', "&lt;")
@@ -836,53 +838,7 @@ fn scripted_ods(rows: &[&[&str]]) -> Vec<u8> {
         ("META-INF/manifest.xml", manifest),
         ("content.xml", content.as_str()),
     ];
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let stored =
-        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    for (name, text) in parts {
-        zip.start_file(name, stored).unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
-}
-
-#[test]
-fn an_ods_formula_without_a_stored_value_is_an_error_at_its_cell_not_an_empty_cell() {
-    let ws = Workspace::shipped(&["intrepidos"]);
-    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
-    let rel = "cards/intrepidos/itens/pocoes.ods";
-    ws.write(
-        rel,
-        scripted_ods(&[
-            &[
-                "id",
-                "kind",
-                "name",
-                "copies",
-                "class",
-                "min_level",
-                "effect",
-            ],
-            &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
-            &["pocao-b", "potion", "B", "2", "cura", "1", "=[.A1]&\"!\""],
-        ]),
-    );
-    let found = diagnostics_in(&ws, rel);
-    let cells: Vec<(&str, &str)> = found
-        .iter()
-        .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
-        .collect();
-    // Neither "copies must be an integer" nor a missing `effect`.
-    assert_eq!(
-        cells,
-        [("sheet::formula", "D2"), ("sheet::formula", "G3")],
-        "{found:#?}"
-    );
-    assert_eq!(found[0]["sheet"], "Cartas");
-    assert!(
-        found[0]["message"].as_str().unwrap().contains("=1+2"),
-        "{found:#?}"
-    );
+    zipped(&parts)
 }
 
 #[test]
