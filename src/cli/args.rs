@@ -67,6 +67,8 @@ pub enum MessageFormat {
 pub enum ConvertTo {
     /// One workbook, a sheet per card file.
     Xlsx,
+    /// One ODS (Open Document) spreadsheet, a sheet per card file.
+    Ods,
     /// One CSV file (`,`, UTF-8).
     Csv,
     /// One TOML card file.
@@ -117,9 +119,10 @@ pub enum Command {
         no_cache: bool,
     },
     /// Write a game's cards, or one card file's, as a spreadsheet or as
-    /// TOML: `xlsx` (a sheet per card file), `csv` or `toml`; checked first.
+    /// TOML: `xlsx` or `ods` (a sheet per card file), `csv` or `toml`;
+    /// checked first.
     #[command(
-        after_help = "Exit codes: 0 written, 1 problems found or the output exists (nothing written), 2 could not run or write.\n\nExample:\n  carta convert cards/intrepidos --to xlsx   # intrepidos.xlsx, a sheet per card file"
+        after_help = "Exit codes: 0 written, 1 problems found or the output exists (nothing written), 2 could not run or write.\n\nExample:\n  carta convert cards/intrepidos --to xlsx   # intrepidos.xlsx, a sheet per card file\n  carta convert cards/intrepidos --to ods    # intrepidos.ods, for LibreOffice"
     )]
     Convert(ConvertArgs),
     /// Print a bundle as JSON: `{"game": …, "cards": […], "decks": […]}`.

@@ -130,6 +130,7 @@ pub fn run(cli: Cli) -> u8 {
 fn convert(root: &Path, args: &ConvertArgs) -> Result<Report, CommandError> {
     let to = match args.to {
         ConvertTo::Xlsx => commands::convert::Form::Xlsx,
+        ConvertTo::Ods => commands::convert::Form::Ods,
         ConvertTo::Csv => commands::convert::Form::Csv,
         ConvertTo::Toml => commands::convert::Form::Toml,
     };

@@ -1,4 +1,4 @@
-//! `carta convert PATH --to xlsx|csv|toml`: a game's cards (or one card
+//! `carta convert PATH --to xlsx|ods|csv|toml`: a game's cards (or one card
 //! file's) written in the other form. The game is compiled first, so a
 //! spreadsheet is converted as carta reads it (typed by the schemas, labels
 //! turned into values) and nothing with an error is converted. Nested
@@ -6,6 +6,8 @@
 //! cell with a declared separator (`traits[;]`), anything else a cell of
 //! inline TOML — the spellings `load::sheet` reads back
 //! (docs/spreadsheets.md). An existing file is replaced only with `--force`.
+
+mod ods;
 
 use std::path::Path;
 
@@ -25,6 +27,8 @@ use crate::write::{self, Folder};
 pub(crate) enum Form {
     /// One workbook, a sheet per card file.
     Xlsx,
+    /// One ODS (Open Document) spreadsheet, a sheet per card file.
+    Ods,
     /// One CSV file (`,`, UTF-8).
     Csv,
     /// One TOML card file.
@@ -35,6 +39,7 @@ impl Form {
     fn extension(self) -> &'static str {
         match self {
             Form::Xlsx => "xlsx",
+            Form::Ods => "ods",
             Form::Csv => "csv",
             Form::Toml => "toml",
         }
@@ -109,6 +114,7 @@ pub(crate) fn run(
     }
     let bytes = match to {
         Form::Xlsx => xlsx(&sources).map_err(|e| io_error(root, &target, &e.to_string()))?,
+        Form::Ods => ods::ods(&sources).map_err(|e| io_error(root, &target, &e))?,
         Form::Csv => csv(&sources).map_err(|e| io_error(root, &target, &e.to_string()))?,
         Form::Toml => toml_text(&sources).into_bytes(),
     };

@@ -35,6 +35,8 @@ pub struct CellMap {
     text: String,
     /// The cells the reader reported as errors (a date, an error value).
     reported: std::collections::HashSet<CellAt>,
+    /// Every sheet of the file, in order, those without cards too.
+    book: Vec<String>,
 }
 
 impl CellMap {
@@ -51,6 +53,17 @@ impl CellMap {
         self.sheets.push(name.to_owned());
         self.header_rows.push(header_row);
         u16::try_from(self.sheets.len() - 1).expect("fewer than 2^16 sheets")
+    }
+
+    /// Records the names of every sheet of the file, in order (those
+    /// skipped or empty too).
+    pub fn set_book(&mut self, names: Vec<String>) {
+        self.book = names;
+    }
+
+    /// The names of every sheet of the file, in order.
+    pub fn book(&self) -> &[String] {
+        &self.book
     }
 
     /// Records the text of a non-empty cell; cells must come in sheet,
@@ -77,6 +90,30 @@ impl CellMap {
     pub fn cell_of(&self, offset: usize) -> Option<CellAt> {
         let i = self.places.partition_point(|(o, _)| *o as usize <= offset);
         self.places.get(i.checked_sub(1)?).map(|(_, at)| *at)
+    }
+
+    /// The first shadow offset that stands for each cell placed.
+    pub fn offsets(&self) -> std::collections::HashMap<CellAt, usize> {
+        let mut out = std::collections::HashMap::with_capacity(self.places.len());
+        for &(offset, at) in &self.places {
+            out.entry(at).or_insert(offset as usize);
+        }
+        out
+    }
+
+    /// The column of `sheet` whose header names field `name` (`attack`,
+    /// or `traits[;]` for a list cut at `;`).
+    pub fn column_named(&self, sheet: u16, name: &str) -> Option<u32> {
+        self.row(sheet, self.header_row(sheet))
+            .find(|(_, text)| {
+                let text = text.trim();
+                let bare = text
+                    .strip_suffix(']')
+                    .and_then(|t| t.rsplit_once('['))
+                    .map_or(text, |(n, _)| n);
+                bare.trim() == name
+            })
+            .map(|(col, _)| col)
     }
 
     /// The name of sheet `sheet` (empty for a CSV file).
@@ -137,9 +174,11 @@ pub fn fold_header_repeats(diags: &mut Vec<super::Diagnostic>, file: super::File
     let header_cell = |d: &super::Diagnostic| {
         let primary = d.primary.as_ref().filter(|p| p.file == file)?;
         let at = map.cell_of(primary.span.start)?;
-        (at.row == map.header_row(at.sheet)).then_some((d.code, at))
+        // The label tells apart two problems at one cell: two fields
+        // missing from every row, both where a new column would go.
+        (at.row == map.header_row(at.sheet)).then(|| (d.code, at, primary.message.clone()))
     };
-    let mut seen: Vec<((&'static str, CellAt), usize, usize)> = Vec::new();
+    let mut seen: Vec<((&'static str, CellAt, String), usize, usize)> = Vec::new();
     let mut keep = Vec::with_capacity(diags.len());
     for (i, d) in diags.iter().enumerate() {
         let Some(key) = header_cell(d) else {

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::head::Head;
 use crate::cache::{Mark, Stamp, hash_text, settled_stamp};
-use crate::diag::{Diagnostic, Diagnostics, FileId};
+use crate::diag::{CellMap, Diagnostic, Diagnostics, FileId};
 use crate::load::{LoadError, Workspace};
 use crate::validate::{
     self, CardRef, FileCards, LoadedManifest, PackedFields, RawCard, read_cards,
@@ -84,19 +84,35 @@ pub(super) fn read_card_files(
         let mark = f.as_ref().and_then(|(_, m)| *m);
         out.marks.push((rel, mark));
         if let Some((mut f, _)) = f {
-            // A spreadsheet's column problems, found once per card, are
-            // shown once per column; a cell the reader reported, once.
             let id = FileId(u32::try_from(first + i).expect("fewer than 2^32 files"));
-            if let Some(cells) = ws.sources.get(id).cells.clone() {
-                crate::diag::fold_header_repeats(&mut f.diagnostics, id, &cells);
-                crate::diag::drop_reported_repeats(&mut f.diagnostics, id, &cells);
-            }
+            in_sheet_terms(ws, head, (id, &out.marks[i].0), &mut f.diagnostics, diags);
             diags.extend(f.diagnostics);
             out.cards.extend(f.cards);
             out.unlinked.extend(f.unlinked);
         }
     }
     Ok(out)
+}
+
+/// For a spreadsheet card file `id` (`rel`), its diagnostics `found` said
+/// in the sheet's terms: a missing value at its cell, a column's problem
+/// found once per card shown once per column, a cell the reader reported
+/// once; and the sheets the manifest names that its workbook lacks.
+fn in_sheet_terms(
+    ws: &Workspace,
+    head: &Head,
+    (id, rel): (FileId, &str),
+    found: &mut Vec<Diagnostic>,
+    diags: &mut Diagnostics,
+) {
+    let source = ws.sources.get(id);
+    let Some(cells) = source.cells.as_deref() else {
+        return;
+    };
+    unknown_sheets(&head.manifest, rel, cells, diags);
+    validate::place_missing_in_sheet(found, id, &source.text, cells);
+    crate::diag::fold_header_repeats(found, id, cells);
+    crate::diag::drop_reported_repeats(found, id, cells);
 }
 
 /// Says, for `CARTA_LOG=debug`, how many of a game's `n` card files came
@@ -145,6 +161,63 @@ fn missing_sheets(manifest: &LoadedManifest, card_files: &[String], diags: &mut 
                     format!("kind `{kind}` takes the rows of `{folder}{file}`, but there is no such spreadsheet"),
                 )
                 .at(manifest.file, span, "no such file")
+                .with_help(help),
+            );
+        }
+    }
+}
+
+/// Reports each sheet a kind's `sheets` names (`file#Sheet`) that workbook
+/// `rel` (its cells `map`) does not have, at its line of the manifest,
+/// with the sheets it has: otherwise the kind would silently have none of
+/// its rows.
+fn unknown_sheets(manifest: &LoadedManifest, rel: &str, map: &CellMap, diags: &mut Diagnostics) {
+    let folder = format!("cards/{}/", manifest.manifest.id);
+    let Some(file) = rel.strip_prefix(&folder) else {
+        return;
+    };
+    let book = map.book();
+    for (kind, decl) in &manifest.manifest.kinds {
+        for (i, named) in decl.sheets.iter().enumerate() {
+            let Some(sheet) = named.strip_prefix(file).and_then(|s| s.strip_prefix('#')) else {
+                continue;
+            };
+            if book.iter().any(|b| b == sheet) {
+                continue;
+            }
+            let span = manifest
+                .spans
+                .value_span(&format!("/kinds/{kind}/sheets/{i}"))
+                .unwrap_or(0..0);
+            let has: Vec<String> = book.iter().map(|b| format!("`{b}`")).collect();
+            let (what, help) = if book.iter().all(String::is_empty) {
+                (
+                    "it is a CSV or TSV file, which has no sheets".to_owned(),
+                    format!("name the file alone: `{file}`"),
+                )
+            } else {
+                (
+                    format!(
+                        "the workbook has no such sheet (its sheets: {})",
+                        has.join(", ")
+                    ),
+                    crate::suggest::closest(sheet, book.iter().map(String::as_str)).map_or_else(
+                        || {
+                            "name one of its sheets after `#`, or rename the sheet in the workbook"
+                                .to_owned()
+                        },
+                        |c| format!("did you mean `{file}#{c}`?"),
+                    ),
+                )
+            };
+            diags.push(
+                Diagnostic::error(
+                    "manifest::sheet-unknown",
+                    format!(
+                        "kind `{kind}` takes the rows of sheet `{sheet}` of `{rel}`, but {what}"
+                    ),
+                )
+                .at(manifest.file, span, "no such sheet")
                 .with_help(help),
             );
         }

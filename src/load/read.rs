@@ -51,7 +51,7 @@ enum Held {
     Crc(u32),
     /// A spreadsheet's shadow, which stays (it cannot be made again
     /// without the schemas that typed it).
-    Sheet(sheet::Shadow),
+    Sheet(Box<sheet::Shadow>),
     /// Nothing: it was not read.
     Unread,
 }
@@ -186,7 +186,7 @@ impl Workspace {
             if let Some((types, ext)) = sheet {
                 let shadow = sheet::shadow(id, (rel, ext), &bytes, types, limits);
                 let (value, _) = process(id, rel, &shadow.text, stamp);
-                return Ok(Ok((Some(value), Held::Sheet(shadow))));
+                return Ok(Ok((Some(value), Held::Sheet(Box::new(shadow)))));
             }
             let Ok(text) = std::str::from_utf8(&bytes) else {
                 return Ok(Ok((None, Held::Text(bytes))));
@@ -228,6 +228,7 @@ impl Workspace {
             Held::Text(bytes) => self.fill(id, bytes, diags),
             Held::Crc(crc) => self.sources.set_crc(id, crc),
             Held::Sheet(shadow) => {
+                let shadow = *shadow;
                 let cells = std::sync::Arc::new(shadow.cells);
                 self.sources.set_sheet(id, shadow.text.into(), cells);
                 diags.extend(shadow.diagnostics);

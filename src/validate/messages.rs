@@ -486,8 +486,24 @@ fn missing(
         "schema::required",
         format!("{field} is missing the required field `{name}`{what}"),
     )
-    .at(subject.file, place, format!("`{name}` is missing here"))
+    .at(subject.file, place, format!("`{name}`{MISSING_HERE}"))
     .with_help(format!("add `{name} = …` to this table"))
+}
+
+/// The end of a `schema::required` diagnostic's label, after the field.
+const MISSING_HERE: &str = " is missing here";
+
+/// The field a `schema::required` diagnostic says is missing.
+pub(super) fn missing_field(d: &Diagnostic) -> Option<&str> {
+    let label = &d.primary.as_ref()?.message;
+    (d.code == "schema::required")
+        .then(|| {
+            label
+                .strip_prefix('`')?
+                .strip_suffix(MISSING_HERE)?
+                .strip_suffix('`')
+        })
+        .flatten()
 }
 
 /// The span to blame for something missing from a table: its header line

@@ -20,7 +20,8 @@
 //!   which `carta build` keeps; `cell_types.rs`, what a schema accepts at
 //!   a path, for typing spreadsheet cells.
 //! - Errors: `pointer.rs` walks an instance path to its TOML span,
-//!   `messages.rs` words the error for a card designer.
+//!   `messages.rs` words the error for a card designer; `sheet_missing.rs`
+//!   places a field missing from a spreadsheet row at its cell.
 
 mod card;
 mod cell_types;
@@ -34,6 +35,7 @@ mod packed;
 mod pointer;
 mod schema_refs;
 mod schemas;
+mod sheet_missing;
 
 pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id};
 pub use cell_types::SheetTypes;
@@ -44,3 +46,4 @@ pub use messages::{Subject, diagnose};
 pub use packed::PackedFields;
 pub use pointer::{Located, locate};
 pub use schemas::{GameSchemas, KindSchema, RefPattern, Visit};
+pub use sheet_missing::place_missing_in_sheet;

@@ -86,33 +86,36 @@ fn sheets_written_by_excel_google_libreoffice_and_openpyxl_check_as_the_toml_the
 }
 
 #[test]
-fn every_shipped_game_goes_to_xlsx_and_back_with_every_card_unchanged() {
-    for game in GAMES {
+fn every_shipped_game_goes_to_xlsx_and_ods_and_back_with_every_card_unchanged() {
+    for (game, form) in GAMES.iter().flat_map(|g| [(*g, "xlsx"), (*g, "ods")]) {
         let ws = Workspace::shipped(&[game]);
         let before = game_cards(ws.path(), game);
         assert!(!before.is_empty(), "{game}");
-        ws.run(["convert", &format!("cards/{game}"), "--to", "xlsx"])
+        ws.run(["convert", &format!("cards/{game}"), "--to", form])
             .succeeds();
-        let book = fs::read(ws.path().join(format!("{game}.xlsx"))).unwrap();
+        let book = fs::read(ws.path().join(format!("{game}.{form}"))).unwrap();
         // The game again, its cards from the workbook alone.
         let mut files = Vec::new();
         collect(&ws.path().join("cards").join(game), &mut files);
         for f in files {
             fs::remove_file(f).unwrap();
         }
-        let rel = format!("cards/{game}/{game}.xlsx");
+        let rel = format!("cards/{game}/{game}.{form}");
         ws.write(&rel, &book);
         let run = ws.run(["check", game]);
-        assert_eq!(run.code, Some(0), "{game}: {}", run.stderr);
+        assert_eq!(run.code, Some(0), "{game} ({form}): {}", run.stderr);
         ws.run(["convert", &rel, "--to", "toml", "-o", "back.toml"])
             .succeeds();
         let after = cards_of(&ws.read("back.toml"));
-        assert_eq!(after.len(), before.len(), "{game}");
+        assert_eq!(after.len(), before.len(), "{game} ({form})");
         // Cards in their order, every field equal (a card's fields come
         // back in the order of the sheet's columns).
         for (a, b) in before.iter().zip(&after) {
-            assert_eq!(a["id"], b["id"], "{game}: the cards' order changed");
-            assert_eq!(a, b, "{game}: a card changed");
+            assert_eq!(
+                a["id"], b["id"],
+                "{game} ({form}): the cards' order changed"
+            );
+            assert_eq!(a, b, "{game} ({form}): a card changed");
         }
     }
 }
@@ -470,12 +473,27 @@ fn convert_reads_its_path_from_the_current_directory_as_every_command_does() {
     );
 }
 
+/// A writer of a one-sheet workbook from its rows of text.
+type Scripted = fn(&[&[&str]]) -> Vec<u8>;
+
+/// A zip file of `parts` (name, text), stored uncompressed.
+fn zipped<S: AsRef<str>>(parts: &[(&str, S)]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, text) in parts {
+        zip.start_file(*name, stored).unwrap();
+        zip.write_all(text.as_ref().as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
 /// A workbook of one sheet `Cartas` as a script such as openpyxl writes
 /// it: text as inline strings, and a cell starting with `=` as a formula
 /// with no stored value (`<f>` without `<v>`), which only a spreadsheet
 /// program would compute.
 fn scripted_xlsx(rows: &[&[&str]]) -> Vec<u8> {
-    use std::io::Write as _;
     let esc = |s: &str| {
         s.replace('&', "&amp;")
             .replace('<', "&lt;")
@@ -519,66 +537,60 @@ fn scripted_xlsx(rows: &[&[&str]]) -> Vec<u8> {
         ),
         ("xl/worksheets/sheet1.xml", sheet),
     ];
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let stored =
-        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    for (name, text) in parts {
-        zip.start_file(name, stored).unwrap();
-        zip.write_all(text.as_bytes()).unwrap();
-    }
-    zip.finish().unwrap().into_inner()
+    zipped(&parts)
 }
 
 #[test]
 fn a_formula_without_a_stored_value_is_an_error_at_its_cell_not_an_empty_cell() {
-    let ws = Workspace::shipped(&["intrepidos"]);
-    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
-    let rel = "cards/intrepidos/itens/pocoes.xlsx";
-    ws.write(
-        rel,
-        scripted_xlsx(&[
-            &[
-                "id",
-                "kind",
-                "name",
-                "copies",
-                "class",
-                "min_level",
-                "effect",
-            ],
-            &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
-            &[
-                "pocao-b",
-                "potion",
-                "B",
-                "2",
-                "cura",
-                "1",
-                "=\"Cura \"&\"tudo.\"",
-            ],
-        ]),
-    );
-    let found = diagnostics_in(&ws, rel);
-    let cells: Vec<(&str, &str)> = found
-        .iter()
-        .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
-        .collect();
-    // One error a cell: neither "copies must be an integer" for the text
-    // of the formula, nor a missing `effect`.
-    assert_eq!(
-        cells,
-        [("sheet::formula", "D2"), ("sheet::formula", "G3")],
-        "{found:#?}"
-    );
-    assert_eq!(found[0]["sheet"], "Cartas");
-    assert!(
-        found[0]["message"].as_str().unwrap().contains("=1+2"),
-        "{found:#?}"
-    );
-    assert!(
-        found[0]["help"].as_str().unwrap().contains("openpyxl"),
-        "{found:#?}"
-    );
+    let rows: [&[&str]; 3] = [
+        &[
+            "id",
+            "kind",
+            "name",
+            "copies",
+            "class",
+            "min_level",
+            "effect",
+        ],
+        &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
+        &[
+            "pocao-b",
+            "potion",
+            "B",
+            "2",
+            "cura",
+            "1",
+            "=\"Cura \"&\"tudo.\"",
+        ],
+    ];
+    let books: [(&str, Scripted); 2] = [("xlsx", scripted_xlsx), ("ods", scripted_ods)];
+    for (ext, book) in books {
+        let ws = Workspace::shipped(&["intrepidos"]);
+        fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+        let rel = format!("cards/intrepidos/itens/pocoes.{ext}");
+        ws.write(&rel, book(&rows));
+        let found = diagnostics_in(&ws, &rel);
+        let cells: Vec<(&str, &str)> = found
+            .iter()
+            .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
+            .collect();
+        // One error a cell: neither "copies must be an integer" for the
+        // text of the formula, nor a missing `effect`.
+        assert_eq!(
+            cells,
+            [("sheet::formula", "D2"), ("sheet::formula", "G3")],
+            "{ext}: {found:#?}"
+        );
+        assert_eq!(found[0]["sheet"], "Cartas");
+        assert!(
+            found[0]["message"].as_str().unwrap().contains("=1+2"),
+            "{ext}: {found:#?}"
+        );
+        assert!(
+            found[0]["help"].as_str().unwrap().contains("openpyxl"),
+            "{ext}: {found:#?}"
+        );
+    }
 }
 
 #[test]
@@ -642,6 +654,20 @@ fn a_date_cell_in_a_number_column_is_one_error_at_the_cell() {
     assert_eq!(codes, [("sheet::date", "E2")], "{found:#?}");
 }
 
+/// The one diagnostic with `code` of a failing `check intrepidos`.
+fn failing_check(ws: &Workspace, code: &str) -> Vec<Value> {
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    let found: Vec<Value> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == code)
+        .collect();
+    assert_eq!(found.len(), 1, "{}", run.stdout);
+    found
+}
+
 #[test]
 fn a_kind_s_sheets_naming_no_spreadsheet_is_an_error_at_the_manifest_line() {
     let ws = Workspace::shipped(&["intrepidos"]);
@@ -649,15 +675,7 @@ fn a_kind_s_sheets_naming_no_spreadsheet_is_an_error_at_the_manifest_line() {
     ws.run(["convert", toml, "--to", "xlsx", "-o", "p.xlsx"])
         .code(0);
     potion_sheets(&ws, "[\"itens/pocoes.xlsx\"]");
-    let run = ws
-        .run(["--message-format", "json", "check", "intrepidos"])
-        .code(1);
-    let found: Vec<Value> = run
-        .json()
-        .into_iter()
-        .filter(|d| d["code"] == "manifest::sheet-missing")
-        .collect();
-    assert_eq!(found.len(), 1, "{}", run.stdout);
+    let found = failing_check(&ws, "manifest::sheet-missing");
     assert_eq!(found[0]["file"], "cards/intrepidos/game.toml");
     let line = ws
         .read("cards/intrepidos/game.toml")
@@ -673,4 +691,176 @@ fn a_kind_s_sheets_naming_no_spreadsheet_is_an_error_at_the_manifest_line() {
     .unwrap();
     fs::remove_file(ws.path().join(toml)).unwrap();
     ws.run(["check", "intrepidos"]).code(0);
+}
+
+/// The (code, cell, help) of each error in sheet `rel`.
+fn places_of(ws: &Workspace, rel: &str) -> Vec<[String; 3]> {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    diagnostics_in(ws, rel)
+        .iter()
+        .map(|d| [text(&d["code"]), text(&d["cell"]), text(&d["help"])])
+        .collect()
+}
+
+#[test]
+fn a_required_value_missing_from_a_workbook_row_is_at_its_empty_cell_or_the_column_to_add() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rel = "cards/intrepidos/itens/pocoes.xlsx";
+    ws.write(
+        rel,
+        scripted_xlsx(&[
+            &["id", "kind", "name", "class", "effect"],
+            &["pocao-a", "potion", "A", "cura", "Cura."],
+            &["pocao-b", "potion", "B", "cura"],
+        ]),
+    );
+    let found = places_of(&ws, rel);
+    let [[c0, at0, help0], [c1, at1, help1]] = found.as_slice() else {
+        panic!("{found:#?}");
+    };
+    assert_eq!((c0.as_str(), at0.as_str()), ("schema::required", "F1"));
+    assert!(
+        help0.starts_with("add a column named `min_level`"),
+        "{help0}"
+    );
+    assert_eq!((c1.as_str(), at1.as_str()), ("schema::required", "E3"));
+    assert!(help1.starts_with("fill this cell"), "{help1}");
+    // Advice about cells and columns, not about TOML tables.
+    for help in [help0, help1] {
+        assert!(!help.contains("table") && !help.contains('\\'), "{help}");
+    }
+}
+
+#[test]
+fn a_manifest_naming_a_sheet_the_workbook_does_not_have_is_an_error_naming_its_sheets() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let toml = "cards/intrepidos/itens/pocoes.toml";
+    ws.run(["convert", toml, "--to", "xlsx", "-o", "p.xlsx"])
+        .code(0);
+    fs::remove_file(ws.path().join(toml)).unwrap();
+    fs::rename(
+        ws.path().join("p.xlsx"),
+        ws.path().join("cards/intrepidos/itens/pocoes.xlsx"),
+    )
+    .unwrap();
+    potion_sheets(&ws, "[\"itens/pocoes.xlsx#Pocoes\"]");
+    let found = failing_check(&ws, "manifest::sheet-unknown");
+    assert_eq!(found[0]["file"], "cards/intrepidos/game.toml");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(message.contains("(its sheets: `pocoes`)"), "{message}");
+    assert_eq!(found[0]["help"], "did you mean `itens/pocoes.xlsx#pocoes`?");
+    // Named as the workbook has it, the sheet's rows are the kind's.
+    potion_sheets(&ws, "[\"itens/pocoes.xlsx#pocoes\"]");
+    let fixed = ws.read("cards/intrepidos/game.toml").replacen(
+        "sheets = [\"itens/pocoes.xlsx#Pocoes\"]\n",
+        "",
+        1,
+    );
+    ws.write("cards/intrepidos/game.toml", fixed);
+    ws.run(["check", "intrepidos"]).code(0);
+}
+
+#[test]
+fn an_ods_workbook_is_the_same_bytes_twice_and_its_parts_are_well_formed_odf() {
+    use std::io::Read as _;
+    let ws = Workspace::shipped(&["intrepidos"]);
+    for out in ["a.ods", "b.ods"] {
+        ws.run(["convert", "cards/intrepidos", "--to", "ods", "-o", out])
+            .succeeds();
+    }
+    let book = fs::read(ws.path().join("a.ods")).unwrap();
+    assert_eq!(
+        book,
+        fs::read(ws.path().join("b.ods")).unwrap(),
+        "a workbook is a function of the cards"
+    );
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&book)).unwrap();
+    // ODF: `mimetype` first and stored, so a reader knows the file by its
+    // first bytes.
+    assert_eq!(zip.by_index(0).unwrap().name().unwrap(), "mimetype");
+    assert_eq!(
+        zip.by_index(0).unwrap().compression(),
+        zip::CompressionMethod::Stored
+    );
+    for part in ["content.xml", "META-INF/manifest.xml"] {
+        let mut text = Vec::new();
+        zip.by_name(part).unwrap().read_to_end(&mut text).unwrap();
+        let path = ws.path().join(part.replace('/', "-"));
+        fs::write(&path, &text).unwrap();
+        let lint = std::process::Command::new("xmllint")
+            .arg("--noout")
+            .arg(&path)
+            .output()
+            .expect("xmllint is installed (scripts/install-test-deps.sh)");
+        assert!(
+            lint.status.success(),
+            "{part}: {}",
+            String::from_utf8_lossy(&lint.stderr)
+        );
+    }
+}
+
+/// An ODS spreadsheet of one sheet `Cartas` as a script may write
+/// it: text cells, and a cell starting with `=` as a formula with no
+/// stored value (`table:formula` alone).
+fn scripted_ods(rows: &[&[&str]]) -> Vec<u8> {
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    let mut content = String::from(
+        r#"<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet><table:table table:name="Cartas">"#,
+    );
+    for row in rows {
+        content.push_str("<table:table-row>");
+        for value in *row {
+            match value.strip_prefix('=') {
+                Some(f) => content.push_str(&format!(
+                    r#"<table:table-cell table:formula="of:={}"/>"#,
+                    esc(f)
+                )),
+                None if value.is_empty() => content.push_str("<table:table-cell/>"),
+                None => content.push_str(&format!(
+                    r#"<table:table-cell office:value-type="string"><text:p>{}</text:p></table:table-cell>"#,
+                    esc(value)
+                )),
+            }
+        }
+        content.push_str("</table:table-row>");
+    }
+    content.push_str("</table:table></office:spreadsheet></office:body></office:document-content>");
+    let manifest = r#"<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>"#;
+    let parts = [
+        ("mimetype", "application/vnd.oasis.opendocument.spreadsheet"),
+        ("META-INF/manifest.xml", manifest),
+        ("content.xml", content.as_str()),
+    ];
+    zipped(&parts)
+}
+
+#[test]
+fn a_required_value_missing_from_an_ods_or_csv_row_is_at_its_empty_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rows: [&[&str]; 3] = [
+        &["id", "kind", "name", "class", "min_level", "effect"],
+        &["pocao-a", "potion", "A", "cura", "1", ""],
+        &["pocao-b", "potion", "B", "cura", "1", "Cura."],
+    ];
+    let ods = "cards/intrepidos/itens/pocoes.ods";
+    ws.write(ods, scripted_ods(&rows));
+    let found = places_of(&ws, ods);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0][..2], ["schema::required", "F2"]);
+    assert!(found[0][2].starts_with("fill this cell"), "{found:#?}");
+    fs::remove_file(ws.path().join(ods)).unwrap();
+    let csv: String = rows.iter().map(|r| r.join(",") + "\n").collect();
+    let rel = "cards/intrepidos/itens/pocoes.csv";
+    ws.write(rel, csv);
+    let found = places_of(&ws, rel);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0][..2], ["schema::required", "F2"]);
 }

@@ -78,6 +78,9 @@ pub fn shadow(
     };
     match read::read(ext, bytes, bounds) {
         Ok(sheets) => {
+            w.out
+                .cells
+                .set_book(sheets.iter().map(|s| s.name.clone()).collect());
             for (i, sheet) in sheets.iter().enumerate() {
                 if !sheet.name.starts_with('_') {
                     w.sheet(i, sheet);
@@ -133,11 +136,7 @@ impl Writer<'_> {
     /// A comment line in the shadow standing for `at`, and `d` placed on it.
     fn note(&mut self, at: CellAt, d: Diagnostic, label: &str) {
         let start = self.out.text.len();
-        self.out.cells.place(start, at);
-        self.out.text.push_str("# ");
-        self.out.text.push_str(&column_name(at.col));
-        self.out.text.push_str(&at.row.to_string());
-        self.out.text.push('\n');
+        self.hole(at);
         let end = self.out.text.len() - 1;
         self.out
             .diagnostics
@@ -181,9 +180,23 @@ impl Writer<'_> {
         }
         let rows = rows(&sheet.cells);
         let columns = self.columns(s, &rows[0]);
+        // Where a column not there yet would go: a field missing from
+        // every row is reported there.
+        self.hole(at(header_row, columns.len() as u32));
         for row in &rows[1..] {
             self.card(index, s, &columns, row, given);
         }
+    }
+
+    /// A comment line in the shadow standing for `at`: a place for what
+    /// is said of a cell that holds nothing (a later stage finds a value
+    /// missing there through [`CellMap::offsets`]) or of a whole sheet.
+    fn hole(&mut self, at: CellAt) {
+        self.out.cells.place(self.out.text.len(), at);
+        self.out.text.push_str("# ");
+        self.out.text.push_str(&column_name(at.col));
+        self.out.text.push_str(&at.row.to_string());
+        self.out.text.push('\n');
     }
 
     fn sheet_notes(&mut self, sheet: &Sheet, first: CellAt) {
@@ -314,6 +327,21 @@ impl Writer<'_> {
             self.out.text.push_str(" = ");
             self.value(s, &members, 1);
             self.out.text.push('\n');
+        }
+        self.empty_cells(s, columns, row);
+    }
+
+    /// A place for each of the row's empty cells under a header, where a
+    /// value the schema requires may be missing.
+    fn empty_cells(&mut self, s: u16, columns: &[Option<Column>], row: &[&Cell]) {
+        for column in columns.iter().flatten() {
+            if !row.iter().any(|c| c.col == column.col) {
+                self.hole(CellAt {
+                    sheet: s,
+                    row: row[0].row + 1,
+                    col: column.col,
+                });
+            }
         }
     }
 

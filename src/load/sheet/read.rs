@@ -227,7 +227,7 @@ fn xlsx_cells<RS: Read + Seek>(
     Ok(())
 }
 
-/// An ODS sheet's cells, from calamine's grid.
+/// An ODS sheet's cells, from calamine's grid (and its grid of formulas).
 fn dense_cells<RS: Read + Seek>(
     book: &mut Sheets<RS>,
     sheet: &mut Sheet,
@@ -257,6 +257,36 @@ fn dense_cells<RS: Read + Seek>(
             value,
             formula,
         });
+    }
+    // A formula without its value (no `office:value`, no text) is no empty
+    // cell: carta reports it, as in an XLSX file.
+    if let Some(formulas) = &formulas {
+        let (start_row, start_col) = formulas.start().unwrap_or((0, 0));
+        for (row, col, f) in formulas.used_cells() {
+            let (row, col) = (start_row + row as u32, start_col + col as u32);
+            if f.is_empty() || range.get_value((row, col)).and_then(raw).is_some() {
+                continue;
+            }
+            *count += 1;
+            if *count > bounds.cells {
+                return Err(too_many(bounds));
+            }
+            // OpenFormula's namespace prefix (`of:=…`) is no part of what
+            // the spreadsheet shows.
+            let shown = f.strip_prefix("of:").unwrap_or(f);
+            let shown = if shown.starts_with('=') {
+                shown.to_owned()
+            } else {
+                format!("={shown}")
+            };
+            sheet.cells.push(Cell {
+                row,
+                col,
+                value: Raw::Formula(shown),
+                formula: true,
+            });
+        }
+        sheet.cells.sort_by_key(|c| (c.row, c.col));
     }
     Ok(())
 }
