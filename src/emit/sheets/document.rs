@@ -138,6 +138,43 @@ pub fn render(
     Ok(Some(image_files(images)))
 }
 
+/// What rendering the sheets of `game`'s whole pool would report (its
+/// icons, templates and art, and each template's failure at the first card
+/// it fails on, in sheet order), without laying out or writing a sheet:
+/// `carta check` finds here what `carta build` would refuse to print.
+pub fn probe(
+    jail: &Jail,
+    sources: &SourceMap,
+    game: &Game,
+    inputs: &Inputs,
+    diags: &mut Vec<Diagnostic>,
+) {
+    /// Faces rendered and dropped at a time, so memory does not grow with
+    /// the pool.
+    const BATCH: usize = 256;
+    let m = &game.manifest.manifest;
+    let print = m.print.clone().unwrap_or_default();
+    let build = resolve_build(&print, SheetOptions::default());
+    let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
+    let selection = Selection {
+        subject: Subject::Game,
+        prints: super::pool_prints(game),
+        notes: Vec::new(),
+    };
+    let mut prints = sheet_order(game, &selection);
+    prints.retain(|p| p.count > 0);
+    let mut images = ImageCache::default();
+    let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
+    let mut failures = Failures::default();
+    for (prints, arts) in prints.chunks(BATCH).zip(arts.chunks(BATCH)) {
+        let arts: Vec<&BTreeMap<String, String>> = arts.iter().collect();
+        for (p, mut r) in prints.iter().zip(renderer.render_all(prints, &arts)) {
+            failures.add(p.card, &mut r);
+        }
+    }
+    failures.report(&renderer, sources, diags);
+}
+
 /// Cuts each group's copies into sheets of its grid.
 fn paginate(
     prints: &[Print<'_>],

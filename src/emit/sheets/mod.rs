@@ -50,7 +50,7 @@ mod view;
 
 pub use alone::{CardSet, Face, Faces, RenderedCard, faces, render_cards};
 pub use assets::{PathProblem, read as read_asset};
-pub use document::render;
+pub use document::{probe, render};
 pub use emitter::SheetsEmitter;
 pub use inputs::Inputs;
 pub use memo::FaceMemo;
