@@ -17,6 +17,8 @@ command -v gs >/dev/null 2>&1 || missing+=(ghostscript)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 # The manual pages are rendered as `man` renders them (tests/it/help.rs).
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+# The README's advice on reading them is followed with `man` itself.
+command -v man >/dev/null 2>&1 || missing+=(man-db)
 # axe-core, the builder's accessibility check, comes from npm (below).
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 # The free clients' exports are validated against Cockatrice's XSDs with

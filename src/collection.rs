@@ -236,7 +236,8 @@ pub fn check(collection: &Collection, game: &str, pool: &CardPool, out: &mut Vec
     let mut cap = Cap::new(max);
     let mut unknown = 0;
     for (id, (_, span)) in &collection.cards {
-        if pool.position(id).is_some() {
+        // A card left out of the pool for its own error is no unknown card.
+        if pool.position(id).is_some() || pool.left_out(id) {
             continue;
         }
         // Past the cap a diagnostic is only counted: no search of the pool.

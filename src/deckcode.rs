@@ -36,6 +36,12 @@ pub const VERSION_WITH_FORMAT: u8 = 2;
 /// The most copies of one card a line may hold.
 pub const MAX_COUNT: u32 = 10_000;
 
+/// The longest deck name, in characters. One bound for every place a
+/// deck comes from — a deck file, a code, a text list, the deck builder —
+/// so that a deck one of them takes, every other (and the printed
+/// decklist) takes too.
+pub const MAX_NAME: usize = 200;
+
 /// The largest value a varint may hold (it then takes 5 bytes).
 const MAX_VARINT: u64 = u32::MAX as u64;
 
@@ -103,6 +109,9 @@ pub enum CodeError {
     /// A format that is empty.
     #[error("the deck's format is empty")]
     EmptyFormat,
+    /// A name longer than [`MAX_NAME`] characters.
+    #[error("the deck's name is longer than {MAX_NAME} characters")]
+    NameTooLong,
 }
 
 /// The short hash of a card pool that codes carry.
@@ -192,7 +201,7 @@ fn check_zone_kind(
 /// # Errors
 /// A zone or card the game does not have, a card in a zone that does not
 /// take its kind, a card with more than [`MAX_COUNT`] copies (or none), an
-/// empty format.
+/// empty format, a name longer than [`MAX_NAME`] characters.
 pub fn encode(deck: &CodeDeck, manifest: &Manifest, pool: &CardPool) -> Result<String, CodeError> {
     encode_in(deck, manifest, pool, &PoolIndex::new(pool))
 }
@@ -238,7 +247,7 @@ pub fn encode_in(
     }];
     out.extend(index.hash.to_be_bytes());
     put_str(&mut out, &deck.game);
-    put_str(&mut out, &deck.name);
+    put_str(&mut out, checked_name(&deck.name)?);
     if let Some(format) = &deck.format {
         if format.is_empty() {
             return Err(CodeError::EmptyFormat);
@@ -314,6 +323,7 @@ pub fn decode_in(
         return Err(CodeError::Pool(game));
     }
     let name = r.string()?;
+    checked_name(&name)?;
     let format = if bytes[0] == VERSION_WITH_FORMAT {
         let format = r.string()?;
         if format.is_empty() {
@@ -350,6 +360,14 @@ pub fn decode_in(
         format,
         zones,
     })
+}
+
+/// `name`, when it is at most [`MAX_NAME`] characters long.
+fn checked_name(name: &str) -> Result<&str, CodeError> {
+    if name.chars().count() > MAX_NAME {
+        return Err(CodeError::NameTooLong);
+    }
+    Ok(name)
 }
 
 /// One zone's lines of a code: `(card id, copies)` in card order.
@@ -548,5 +566,33 @@ mod tests {
             );
         }
         assert_eq!(game_of("Aw"), Err(CodeError::Version(3)));
+    }
+
+    /// Issue 53: a name of [`MAX_NAME`] characters is coded and decoded;
+    /// one more is refused both ways, as by every other reader of decks.
+    #[test]
+    fn a_name_longer_than_the_limit_is_refused_both_ways() {
+        let manifest: Manifest = toml::from_str(
+            "id = \"g\"\nname = \"G\"\nlanguage = \"en\"\n[kinds.k]\nname = \"K\"\n",
+        )
+        .unwrap();
+        let pool = CardPool::default();
+        let mut deck = CodeDeck {
+            game: "g".into(),
+            name: "é".repeat(MAX_NAME),
+            format: None,
+            zones: IndexMap::new(),
+        };
+        let code = encode(&deck, &manifest, &pool).unwrap();
+        assert_eq!(decode(&code, &manifest, &pool), Ok(deck.clone()));
+        deck.name.push('x');
+        assert_eq!(encode(&deck, &manifest, &pool), Err(CodeError::NameTooLong));
+        let mut bytes = vec![VERSION];
+        bytes.extend(pool_hash(&pool).to_be_bytes());
+        put_str(&mut bytes, &deck.game);
+        put_str(&mut bytes, &deck.name);
+        put_varint(&mut bytes, 0);
+        let long = URL_SAFE_NO_PAD.encode(bytes);
+        assert_eq!(decode(&long, &manifest, &pool), Err(CodeError::NameTooLong));
     }
 }

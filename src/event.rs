@@ -17,6 +17,7 @@ use crate::deck::{self, DeckEntry, DeckFile, DeckZone};
 use crate::deckcode::{self, CodeDeck};
 use crate::diag::{Diagnostic, Severity, SourceMap};
 use crate::game::Game;
+use crate::load::sheet::formula_safe;
 
 /// One submitted deck: where it comes from, who plays it (when the
 /// submission says), and its text (a deck file's TOML, a deck code or a
@@ -79,8 +80,9 @@ pub struct Row {
     pub errors: Vec<Finding>,
     /// Broken rules of severity warning (they leave it legal).
     pub warnings: Vec<Finding>,
-    /// The other submissions (by `n`) of the very same deck: same game,
-    /// format and cards in each zone.
+    /// The other submissions (by `n`) of the very same deck (same game,
+    /// format and cards in each zone): on the first of them, every later
+    /// one; on a later one, the first.
     pub same_as: Vec<usize>,
     /// The deck's code, when it has one.
     pub code: String,
@@ -160,9 +162,14 @@ pub fn judge<'g>(
             same.entry(k.as_str()).or_default().push(i);
         }
     }
+    // The first submission of a deck names every later one, and each later
+    // one the first: the group is all there, and 10,000 submissions of one
+    // popular deck stay 20,000 numbers rather than a hundred million.
     for group in same.values().filter(|g| g.len() > 1) {
-        for &i in group {
-            rows[i].same_as = group.iter().filter(|&&j| j != i).map(|j| j + 1).collect();
+        let (&first, later) = group.split_first().expect("a group of two or more");
+        rows[first].same_as = later.iter().map(|j| j + 1).collect();
+        for &i in later {
+            rows[i].same_as = vec![first + 1];
         }
     }
     rows
@@ -406,17 +413,13 @@ pub fn csv(rows: &[Row]) -> String {
 }
 
 /// One CSV cell: quoted when needed, and never read as a formula by a
-/// spreadsheet (a leading `=`, `+`, `-` or `@` gets a `'`).
+/// spreadsheet ([`formula_safe::defuse`]).
 fn field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@']) {
-        format!("'{s}")
-    } else {
-        s.to_owned()
-    };
+    let s = formula_safe::defuse(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s
+        s.into_owned()
     }
 }
 
@@ -430,7 +433,9 @@ mod tests {
         assert_eq!(field("a, b"), "\"a, b\"");
         assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(field("=SUM(A1)"), "'=SUM(A1)");
-        assert_eq!(field("-1"), "'-1");
+        assert_eq!(field("\tx"), "'\tx");
+        assert_eq!(field("-1+2"), "'-1+2");
+        assert_eq!(field("-1"), "-1", "a number stays a number");
     }
 
     #[test]

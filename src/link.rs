@@ -1,7 +1,9 @@
 //! Link: the cards of a game become one pool, indexed by id. Ids must be
 //! unique within the game, and every card reference must name an existing
-//! card of an allowed kind.
+//! card of an allowed kind. A card the sources hold but the pool lacks
+//! (see [`Unlinked`]) is not called missing: its own error says why.
 
+use std::collections::HashSet;
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
@@ -18,6 +20,34 @@ use crate::validate::{CardRef, RawCard};
 pub struct CardPool {
     cards: Vec<RawCard>,
     index: Index,
+    unlinked: Unlinked,
+}
+
+/// The ids the sources may hold that the pool does not: cards left out
+/// for an error of their own (an unknown kind), or any id at all when a
+/// card file could not be read or parsed. A reference or a deck line that
+/// names one is not reported as naming no card: the card's own error is
+/// the one to fix, and it would only repeat as more errors.
+#[derive(Debug, Default, Clone)]
+pub struct Unlinked {
+    ids: HashSet<String>,
+    any: bool,
+}
+
+impl Unlinked {
+    /// The ids of cards left out of the pool; with `any`, every id (a card
+    /// file could not be read or parsed, so it may hold any).
+    pub fn new(ids: impl IntoIterator<Item = String>, any: bool) -> Self {
+        Unlinked {
+            ids: ids.into_iter().collect(),
+            any,
+        }
+    }
+
+    /// Whether `id` may be a card of the sources that the pool lacks.
+    pub fn holds(&self, id: &str) -> bool {
+        self.any || self.ids.contains(id)
+    }
 }
 
 /// The positions of a pool's cards by the hash of their ids.
@@ -82,14 +112,31 @@ impl CardPool {
         self.cards.is_empty()
     }
 
+    /// Whether `id` may name a card the sources hold but the pool lacks
+    /// (see [`Unlinked`]): naming it is then no error of its own.
+    pub fn left_out(&self, id: &str) -> bool {
+        self.position(id).is_none() && self.unlinked.holds(id)
+    }
+
     /// The ids of all cards (for did-you-mean).
     pub fn ids(&self) -> impl Iterator<Item = &str> {
         self.cards.iter().map(|c| c.id.as_str())
     }
 }
 
-/// Links the cards of one game (given in source order).
-pub fn link(mut cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
+/// Links the cards of one game (given in source order), none of them left
+/// out of the sources.
+pub fn link(cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
+    link_beside(cards, Unlinked::default(), diags)
+}
+
+/// Links the cards of one game (given in source order), beside those the
+/// sources hold but could not give (`unlinked`).
+pub fn link_beside(
+    mut cards: Vec<RawCard>,
+    unlinked: Unlinked,
+    diags: &mut Diagnostics,
+) -> CardPool {
     let (mut index, duplicate) = index_ids(&cards, diags);
     if duplicate.iter().any(|&d| d) {
         // Removed in place: a large game's cards are not copied into a
@@ -104,7 +151,11 @@ pub fn link(mut cards: Vec<RawCard>, diags: &mut Diagnostics) -> CardPool {
             index.insert(&cards, i);
         }
     }
-    let pool = CardPool { cards, index };
+    let pool = CardPool {
+        cards,
+        index,
+        unlinked,
+    };
     for card in &pool.cards {
         for r in &card.refs {
             if let Some(d) = check_ref(&pool, card, r) {
@@ -152,6 +203,7 @@ fn index_ids(cards: &[RawCard], diags: &mut Diagnostics) -> (Index, Vec<bool>) {
 /// a card of a kind it may not name.
 fn check_ref(pool: &CardPool, card: &RawCard, r: &CardRef) -> Option<Diagnostic> {
     match pool.get(&r.target) {
+        None if pool.unlinked.holds(&r.target) => None,
         None => {
             let hint = suggest::closest(&r.target, pool.ids());
             Some(

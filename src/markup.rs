@@ -219,14 +219,14 @@ pub fn parse_in(manifest: &Manifest, text: &str) -> Vec<Node> {
     parse(text, &|id| manifest.keywords.contains_key(id)).0
 }
 
-/// The top-level fields of `kind` whose strings are card text: its text
-/// and flavour fields.
+/// The top-level fields of `kind` whose strings are card text: its text,
+/// code and flavour fields (a code with markup prints as text).
 pub fn text_fields(schemas: &GameSchemas, kind: &str) -> Vec<String> {
     schemas
         .kind(kind)
         .into_iter()
         .flat_map(|d| schemas.face(d).iter())
-        .filter(|f| matches!(f.role, Role::Text | Role::Flavor))
+        .filter(|f| matches!(f.role, Role::Text | Role::Code | Role::Flavor))
         .map(|f| f.key.clone())
         .collect()
 }

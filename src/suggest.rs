@@ -23,6 +23,50 @@ pub(crate) fn closest<'a>(
         .map(|(_, c)| c)
 }
 
+/// The one candidate `name` shortens, if only one: a name whose every
+/// word begins a word of the candidate's, in order, with words left out
+/// (`Monge do Mosteiro` and `monge mosteiro` for `Monge do Mosteiro
+/// Branco`). Words are runs of letters and digits, compared in lower
+/// case. Two or more candidates that fit, or none: `None` (a shortening
+/// that fits many names names none of them).
+pub(crate) fn shortened<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let wanted = words(name);
+    if wanted.is_empty() {
+        return None;
+    }
+    let mut found: Option<&'a str> = None;
+    for c in candidates {
+        let have = words(c);
+        if have.len() <= wanted.len() || !in_order(&wanted, &have) {
+            continue;
+        }
+        match found {
+            Some(f) if f != c => return None,
+            _ => found = Some(c),
+        }
+    }
+    found
+}
+
+/// The words of `text` in lower case: its runs of letters and digits.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether each of `short` begins one of `long`, in order.
+fn in_order(short: &[String], long: &[String]) -> bool {
+    let mut rest = long.iter();
+    short
+        .iter()
+        .all(|w| rest.by_ref().any(|l| l.starts_with(w.as_str())))
+}
+
 /// The help line for an unknown `name`: "did you mean `x`?" for the
 /// closest candidate, or else `intro` and every candidate, so the reader
 /// always learns what is allowed.
@@ -69,7 +113,7 @@ fn unaccent(c: char) -> char {
 
 #[cfg(test)]
 mod tests {
-    use super::{closest, help};
+    use super::{closest, help, shortened};
 
     #[test]
     fn help_suggests_or_lists() {
@@ -89,5 +133,32 @@ mod tests {
         assert_eq!(closest("ab", ["ac", "zz"]), Some("ac"));
         assert_eq!(closest("flair", ["flare", "frost"]), Some("flare"));
         assert_eq!(closest("fire", ["flare", "ice"]), None);
+    }
+
+    #[test]
+    fn a_shortened_name_finds_the_one_name_it_shortens() {
+        let names = [
+            "monge-do-mosteiro-branco",
+            "mago-monge-ladino",
+            "soldado-de-valaria",
+            "soldado-de-arkon",
+        ];
+        assert_eq!(
+            shortened("monge-do-mosteiro", names),
+            Some("monge-do-mosteiro-branco")
+        );
+        assert_eq!(
+            shortened("Monge Mosteiro", names),
+            Some("monge-do-mosteiro-branco")
+        );
+        assert_eq!(
+            shortened("soldado valar", names),
+            Some("soldado-de-valaria")
+        );
+        // Words out of order, a name that fits two, or a longer name: none.
+        assert_eq!(shortened("mosteiro monge", names), None);
+        assert_eq!(shortened("soldado", names), None);
+        assert_eq!(shortened("monge do mosteiro branco velho", names), None);
+        assert_eq!(shortened("", names), None);
     }
 }

@@ -184,8 +184,9 @@ pub enum Command {
     Watch(WatchArgs),
     /// The deck builder in the browser: browse each game's cards, build a
     /// deck judged by the game's rules on every change, share it as a code
-    /// or a link, save it into `cards/<game>/decks/`, and judge many decks
-    /// for a tournament.
+    /// or a link, save it into the players' folder `decks/<game>/` (apart
+    /// from the game's example decks), and judge many decks for a
+    /// tournament.
     #[command(
         after_help = "Exit codes: runs until stopped; 2 when no game can be served (their problems are printed first) or the address cannot be bound.\n\nExample:\n  carta serve --open"
     )]
@@ -201,7 +202,7 @@ pub enum Command {
     /// Print carta's manual page (roff) to stdout, or write a page per
     /// command (`carta.1`, `carta-init.1`, …) into a folder.
     #[command(
-        after_help = "Exit codes: 0 printed or written, 2 could not write.\n\nExample:\n  carta man --out ~/.local/share/man/man1 && man carta-init"
+        after_help = "Exit codes: 0 printed or written, 2 could not write.\n\nExample:\n  carta man --out ~/.local/share/man/man1\n  export MANPATH=\"$HOME/.local/share/man:\"   # unless ~/.local/bin is on PATH\n  man carta-init"
     )]
     Man {
         /// Write every page into this folder (created if missing; a
@@ -448,7 +449,8 @@ pub enum DeckCommand {
         /// Write the printable decklist (HTML, a page per deck) instead.
         #[arg(long, conflicts_with = "by")]
         decklist: bool,
-        /// The file to write, relative to the current directory (default: stdout).
+        /// The file to write, relative to the current directory, its
+        /// folder created if missing (default: stdout).
         #[arg(short, long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Replace the output file when it exists.
@@ -465,7 +467,8 @@ pub enum DeckCommand {
         /// The game (default: the list's `Game:` line).
         #[arg(long)]
         game: Option<String>,
-        /// The deck file to write, relative to the current directory (default: stdout).
+        /// The deck file to write, relative to the current directory, its
+        /// folder created if missing (default: stdout).
         #[arg(short, long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Replace the output file when it exists.

@@ -15,7 +15,8 @@ use super::{CommandError, Report, plural, write_unless_exists};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::emit::EmitError;
 use crate::game::{self, Decks, Keep};
-use crate::load::{Jail, Listing, LoadError, Workspace, sheet};
+use crate::load::sheet::{self, formula_safe};
+use crate::load::{Jail, Listing, LoadError, Workspace};
 use crate::validate::display::scalar_key;
 use crate::write::{self, Folder};
 
@@ -76,11 +77,12 @@ pub(crate) fn run(
     let before = diags.error_count();
     let compiled = game::compile(&mut ws, game, Decks::Skip, Keep::All, &mut diags)?;
     if compiled.is_none() || diags.error_count() > before {
-        return Ok(Report::new(
-            ws,
-            diags,
-            "nothing written: fix the errors first",
-        )?);
+        // Said in full: a reader about to delete the source learns that
+        // no converted copy exists.
+        let summary = format!(
+            "nothing written, and `{shown}` is untouched: fix the errors above, then convert again"
+        );
+        return Ok(Report::new(ws, diags, summary)?);
     }
     let files = ws.list_quietly(game, Listing::Cards)?.unwrap_or_default();
     let chosen: Vec<String> = files
@@ -112,12 +114,30 @@ pub(crate) fn run(
     };
     let written = write_out(root, &target, &bytes, force, &mut diags)?;
     let cards: usize = sources.iter().map(|s| s.cards.len()).sum();
-    let summary = if written {
-        format!("converted {cards} card{} to `{target}`", plural(cards))
-    } else {
-        "nothing written".to_owned()
-    };
+    let beside = (chosen.len() == 1).then_some(path);
+    let summary = summary(written, cards, (&target, game), beside);
     Ok(Report::new(ws, diags, summary)?)
+}
+
+/// What a conversion of `cards` cards into `target` (of workspace `game`)
+/// says; `source` is the one card file converted, if one was.
+fn summary(
+    written: bool,
+    cards: usize,
+    (target, game): (&str, &str),
+    source: Option<&str>,
+) -> String {
+    if !written {
+        return "nothing written".to_owned();
+    }
+    let converted = format!("converted {cards} card{} to `{target}`", plural(cards));
+    match source {
+        // A card file converted beside itself: the game now reads both.
+        Some(source) if game_of(target) == Some(game) => format!(
+            "{converted}; `{source}` is still there, and both are card files of `{game}`: delete one, or each card is read twice (duplicate ids)"
+        ),
+        _ => converted,
+    }
 }
 
 /// The game a path names (`cards/<g>` or below).
@@ -395,6 +415,7 @@ fn csv(sources: &[Source]) -> Result<Vec<u8>, csv::Error> {
                 Out::Scalar(v) => scalar_key(&v).unwrap_or_default(),
                 Out::Text(t) => t,
             };
+            record[c] = formula_safe::defuse(&record[c]).into_owned();
         }
         w.write_record(&record)?;
     }

@@ -219,8 +219,13 @@ fn print_odds(odds: &Odds, group: &str, json: bool) {
         println!("{value}");
         return;
     }
+    let table = if odds.on_table > 0 {
+        format!(" besides {} on the table", odds.on_table)
+    } else {
+        String::new()
+    };
     let line = format!(
-        "{:.4} ({:.2}%): at least {} × {group} by turn {}: {} cards seen of the {} in `{}`, {} of them {group}",
+        "{:.4} ({:.2}%): at least {} × {group} by turn {}: {} cards seen of the {} in `{}`{table}, {} of them {group}",
         odds.probability,
         odds.probability * 100.0,
         odds.at_least,

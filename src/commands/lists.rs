@@ -243,7 +243,9 @@ fn game_for(
 
 /// Writes `bytes` to `path` (named on the command line, relative to the
 /// current directory) atomically, never over an existing file without
-/// `force`; whether it wrote.
+/// `force`; whether it wrote. A missing folder on the way is created, as
+/// for any output the user names (`-o decks/<game>/x.toml` in a fresh
+/// clone, where no player's deck was saved yet).
 fn write_out(
     path: &Path,
     bytes: &[u8],
@@ -256,7 +258,7 @@ fn write_out(
     } else {
         dir
     };
-    let folder = Folder::open(dir).map_err(EmitError::from)?;
+    let folder = Folder::create(dir).map_err(EmitError::from)?;
     let shown = path.display().to_string();
     write_unless_exists(&folder, name, bytes, force, ("list::exists", &shown), diags)
 }

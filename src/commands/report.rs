@@ -106,6 +106,7 @@ impl CommandError {
     pub(crate) fn code(&self) -> &'static str {
         match self {
             CommandError::Load(LoadError::NoSuchFolder(_)) => "load::no-such-folder",
+            CommandError::Load(LoadError::NoSuchFile(_)) => "load::no-such-file",
             CommandError::Load(LoadError::NotAWorkspace(_)) => "load::not-a-workspace",
             CommandError::Load(LoadError::UnknownGame { .. }) => "load::unknown-game",
             CommandError::Load(LoadError::Io { .. }) => "load::io",
@@ -138,6 +139,9 @@ impl CommandError {
             CommandError::Load(LoadError::NoSuchFolder(_)) => {
                 Some("`-C DIR` names the workspace folder; `carta init DIR` starts one")
             }
+            CommandError::Load(LoadError::NoSuchFile(_)) => Some(
+                "files named on the command line are relative to the current directory, not to `-C DIR`",
+            ),
             CommandError::Load(LoadError::Write(e))
             | CommandError::Emit(EmitError::Confined(e)) => e.is_refusal().then(|| e.help()),
             CommandError::Init(super::init::InitError::Confined(e)) => Some(e.help()),

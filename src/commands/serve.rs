@@ -112,18 +112,12 @@ pub(crate) fn serve(
             .with_cards_lang(options.cards_lang.clone()),
     );
     live.publish(|status| status.games = entries);
-    let bound = crate::server::start(options.addr, live, limits)
+    let started = crate::server::start(options.addr, live, limits)
         .map_err(|e| format!("cannot serve the deck builder: {e}"))?;
-    if !bound.ip().is_loopback() {
-        eprintln!(
-            "warning: serving on {} — anyone who can reach this machine can browse the cards and save deck files into decks/<game>/",
-            bound.ip()
-        );
-    }
-    let url = format!("http://{bound}/play/");
-    eprintln!("serving the deck builder at {url} (Ctrl-C to stop)");
+    let lines = super::serving::announce("the deck builder", &started, "/play/");
+    eprintln!("{} (Ctrl-C to stop)", lines.join("\n"));
     if options.open {
-        super::serving::open_browser(&url);
+        super::serving::open_browser(&super::serving::local_url(&started, "/play/"));
     }
     loop {
         std::thread::park();

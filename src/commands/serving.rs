@@ -2,11 +2,13 @@
 //! share: the deck builder's catalog of compiled games, and opening the
 //! served page in the desktop's browser.
 
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
 use crate::diag::{Diagnostics, Severity};
 use crate::emit::sheets::{self, FaceMemo, Faces, Inputs};
 use crate::game::Game;
 use crate::load::{LoadError, Workspace};
-use crate::server::{Catalog, Served};
+use crate::server::{Catalog, Served, Started};
 
 /// The catalog of `games`, compiled clean with every field: each game's
 /// faces rendered, and rendered again in each language the game ships a
@@ -67,6 +69,52 @@ fn translations(
         }
     }
     out
+}
+
+/// The address of this machine that the network reaches a server bound to
+/// `bound` by: the bound address, or, bound to every address, the one
+/// the system would send from (no packet is sent); else loopback.
+fn network_address(bound: SocketAddr) -> IpAddr {
+    if !bound.ip().is_unspecified() {
+        return bound.ip();
+    }
+    let probe = match bound.ip() {
+        IpAddr::V4(_) => ("0.0.0.0:0", "192.0.2.1:9"),
+        IpAddr::V6(_) => ("[::]:0", "[2001:db8::1]:9"),
+    };
+    std::net::UdpSocket::bind(probe.0)
+        .and_then(|s| s.connect(probe.1).and(s.local_addr()))
+        .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |a| a.ip())
+}
+
+/// What the start-up lines say of a server `started`, showing `what` at
+/// `path`: the address on this machine and, off loopback, the address on
+/// the network with its token and what other machines may do. The first
+/// line is the address to open here.
+pub(super) fn announce(what: &str, started: &Started, path: &str) -> Vec<String> {
+    let port = started.bound.port();
+    let mut lines = vec![format!("serving {what} at {}", local_url(started, path))];
+    if let Some(token) = &started.token {
+        let there = SocketAddr::new(network_address(started.bound), port);
+        lines.push(format!(
+            "on the network at http://{there}{path}?token={}: other machines may browse the cards and check decks; saving a deck or a collection needs that address's token",
+            token.as_str()
+        ));
+    }
+    lines
+}
+
+/// The address this machine opens a server `started` at, showing `path`:
+/// on loopback when the server listens there, else at the address bound,
+/// with the token (a request from it is not from loopback).
+pub(super) fn local_url(started: &Started, path: &str) -> String {
+    let (ip, port) = (started.bound.ip(), started.bound.port());
+    match &started.token {
+        Some(token) if !ip.is_unspecified() => {
+            format!("http://{}{path}?token={}", started.bound, token.as_str())
+        }
+        _ => format!("http://127.0.0.1:{port}{path}"),
+    }
 }
 
 /// Opens `url` in the desktop's browser; when there is none to open, or

@@ -153,12 +153,14 @@ fn serve(
     live.on_fit(move || {
         let _ = wake.send(Wake::Fit);
     });
-    let bound = crate::server::start(addr, live, limits)
+    let started = crate::server::start(addr, live, limits)
         .map_err(|e| format!("cannot serve the preview: {e}"))?;
-    let url = format!("http://{bound}/");
-    eprintln!("serving the preview at {url}");
+    eprintln!(
+        "{}",
+        super::serving::announce("the preview", &started, "/").join("\n")
+    );
     if open {
-        super::serving::open_browser(&url);
+        super::serving::open_browser(&super::serving::local_url(&started, "/"));
     }
     Ok(())
 }

@@ -13,7 +13,8 @@ pub mod rules;
 
 pub use print::{
     ArtMode, CardSize, CutLines, DEFAULT_BLEED, DEFAULT_SAFE, Duplex, ICON_NAME_PATTERN, Icon,
-    Icons, KindPrint, Orientation, Paper, PaperSize, PrintSettings, SizePreset,
+    Icons, KindPrint, MIN_TEXT_SIZE, Orientation, Paper, PaperSize, PrintSettings, SHEET_BLEED,
+    SizePreset,
 };
 
 use std::collections::BTreeMap;
@@ -23,7 +24,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use self::play::{MAX_PLAY_CARDS, Play};
+pub use self::play::{MAX_PLAY_CARDS, OnTable, Play};
 use self::rules::{Format, Rule, Zone};
 
 /// Where the generated schema of the manifest is committed.

@@ -31,8 +31,9 @@ pub struct PrintSettings {
     /// name or `{ width = …, height = … }` in mm.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<CardSize>,
-    /// How far the card's background extends beyond the trim line, in mm
-    /// (default 3).
+    /// How far the card's background extends beyond the trim line, in mm.
+    /// Without it, home sheets print cards edge to edge (3 × 3 poker cards
+    /// to an A4 or Letter page) and images exported with `--bleed` take 3.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 10.0))]
     pub bleed: Option<f64>,
@@ -40,6 +41,11 @@ pub struct PrintSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 20.0))]
     pub safe: Option<f64>,
+    /// The smallest readable size of card text, in points (default 6):
+    /// text the fit script shrinks below it is a warning at its field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1.0, max = 24.0))]
+    pub min_text_size: Option<f64>,
     /// The languages `carta build` prints sheets in, each into
     /// `sheets/<lang>/` (the source `language` or one of `translations`);
     /// empty: the source language only, into `sheets/`.
@@ -60,6 +66,7 @@ impl Default for PrintSettings {
             size: None,
             bleed: None,
             safe: None,
+            min_text_size: None,
             languages: Vec::new(),
         }
     }
@@ -73,7 +80,7 @@ pub struct KindPrint {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<CardSize>,
     /// How far the card's background extends beyond the trim line, in mm
-    /// (default 3).
+    /// (default: the game's `[print]` bleed).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 10.0))]
     pub bleed: Option<f64>,
@@ -108,10 +115,19 @@ pub enum ArtMode {
     FullBleed,
 }
 
-/// Bleed beyond the trim line when the manifest gives none, in mm.
+/// Bleed beyond the trim line when the manifest gives none, in mm, of a
+/// card drawn alone (the image exports, the deck builder).
 pub const DEFAULT_BLEED: f64 = 3.0;
+/// Bleed on home sheets when the manifest gives none, in mm: none, the
+/// cards edge to edge, so that 3 × 3 poker cards fit an A4 or Letter page
+/// (with 3 mm, 6 and 4 do). A print shop's export takes the shop's bleed.
+pub const SHEET_BLEED: f64 = 0.0;
 /// Inset inside the trim line that text keeps clear of, in mm.
 pub const DEFAULT_SAFE: f64 = 3.0;
+
+/// The smallest readable size of card text when the manifest gives none,
+/// in points.
+pub const MIN_TEXT_SIZE: f64 = 6.0;
 
 /// A card size: a preset or a custom size.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -169,6 +169,12 @@ pub struct Count {
     /// however many the deck holds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cap: Vec<Override>,
+    /// What makes two cards one card for `cap`: `id` (the default) or
+    /// fields such as `name`, so that a reprint under a new id shares its
+    /// original's cap (as a `copies` rule's `key`). A group of cards with
+    /// one key takes the lowest cap of its cards.
+    #[serde(default = "default_key", skip_serializing_if = "Fields::is_id")]
+    pub key: Fields,
     /// Counts only the cards that share `field` with the one card matching
     /// `bound` (the characters of the deck's city's kingdom, say); when no
     /// single card matches `bound`, every card matching the filter counts.
@@ -322,10 +328,14 @@ impl Count {
             per,
             values: _,
             cap,
+            key,
             like,
         } = self;
         add_keys(filter, add);
         add_all(per.names(), add);
+        if !key.is_id() {
+            add_all(key.names(), add);
+        }
         for Override { filter, max: _ } in cap {
             add_keys(filter, add);
         }
@@ -443,7 +453,7 @@ mod tests {
     fn a_rule_reads_every_field_its_check_names() {
         let rules: Vec<Rule> = toml::from_str::<std::collections::BTreeMap<String, Vec<Rule>>>(
             r#"r = [
-              { id = "a", name = "A", count = { filter = { kind = "k", level = 1 }, per = "element", cap = [{ filter = { solitary = true }, max = 1 }], like = { bound = { kind = "city" }, field = "kingdom.name" }, min = 1 } },
+              { id = "a", name = "A", count = { filter = { kind = "k", level = 1 }, per = "element", cap = [{ filter = { solitary = true }, max = 1 }], key = "printing", like = { bound = { kind = "city" }, field = "kingdom.name" }, min = 1 } },
               { id = "b", name = "B", copies = { filter = { rare = true }, max = 2, key = ["name", "cost"], overrides = [{ filter = { unique = true }, max = 1 }], field = "limit" } },
               { id = "c", name = "C", share = { by = "color", max-percent = 50 } },
               { id = "d", name = "D", bind = { bound = { hero = true }, filter = { mercenary = { not = true } }, field = "faction" } },
@@ -462,6 +472,7 @@ mod tests {
             "level",
             "element",
             "solitary",
+            "printing",
             "kingdom",
             "rare",
             "name",

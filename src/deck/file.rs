@@ -6,6 +6,7 @@
 
 use toml::de::DeValue;
 
+use crate::deckcode::MAX_NAME;
 use crate::diag::{Cap, Diagnostic, FileId, Span};
 use crate::limits::max_diagnostics_per_file;
 use crate::load::tree::{self, Item};
@@ -78,7 +79,9 @@ fn parse_clean(file: FileId, text: &str) -> Option<DeckFile> {
         let span = entry.node.span;
         match (&*entry.key, entry.node.item) {
             ("game", Item::String(s)) => game = Some((s.into_owned(), span)),
-            ("name", Item::String(s)) => name = Some(s.into_owned()),
+            ("name", Item::String(s)) if s.chars().count() <= MAX_NAME => {
+                name = Some(s.into_owned());
+            }
             ("format", Item::String(s)) => format = Some((s.into_owned(), span)),
             ("player", Item::String(s)) => player = Some(s.into_owned()),
             ("game" | "name" | "format" | "player", _) => return None,
@@ -136,7 +139,7 @@ fn parse_reporting(file: FileId, text: &str, out: &mut Vec<Diagnostic>) -> Optio
     for (key, value) in doc.get_ref() {
         match (key.get_ref().as_ref(), value.get_ref()) {
             ("game", DeValue::String(s)) => game = Some((s.to_string(), value.span())),
-            ("name", DeValue::String(s)) => name = Some(s.to_string()),
+            ("name", DeValue::String(s)) => name = Some(checked_name(file, s, value.span(), out)),
             ("format", DeValue::String(s)) => format = Some((s.to_string(), value.span())),
             ("player", DeValue::String(s)) => player = Some(s.to_string()),
             ("game" | "name" | "format" | "player", _) => out.push(
@@ -238,6 +241,24 @@ fn zone_of(
     (zone, complete)
 }
 
+/// The deck's name, reported when it passes the bound every reader of
+/// decks keeps (a code, a list, the builder, the printed decklist).
+fn checked_name(file: FileId, name: &str, span: Span, out: &mut Vec<Diagnostic>) -> String {
+    if name.chars().count() > MAX_NAME {
+        out.push(
+            Diagnostic::error(
+                "deck::name-too-long",
+                format!("the deck's name is longer than {MAX_NAME} characters"),
+            )
+            .at(file, span, "too long")
+            .with_help(format!(
+                "shorten it to at most {MAX_NAME} characters: it is printed on the decklist and carried by the deck's code"
+            )),
+        );
+    }
+    name.to_owned()
+}
+
 fn unknown_field(file: FileId, field: &str, span: Span) -> Diagnostic {
     let hint = suggest::closest(field, ["game", "name", "format", "player"]);
     Diagnostic::error("deck::field", format!("`{field}` is not a deck field"))
@@ -293,6 +314,7 @@ mod tests {
             one.replace("x = 1", "x = 1\nx = 2"),
             one.replace("[team]\nx = 1", "[main.sub]\nx = 1"),
             one.replace("= 2", "= "),
+            one.replace("Fúria", &"ú".repeat(MAX_NAME + 1)),
         ];
         decks.push(one.to_owned());
         decks.push("game = \"g\"\nname = \"d\"\nmain = { a = 1, b = 2 }\nside.c = 1\n".to_owned());

@@ -35,7 +35,8 @@ pub struct ResolvedDeck {
 /// Resolves a deck: zones and card ids must exist, and each card's kind must
 /// be accepted by its zone. Returns `None` (after reporting) when anything
 /// could not be resolved or a line was left out, since rule counts would
-/// then mislead.
+/// then mislead; a line naming a card left out of the pool for its own
+/// error ([`CardPool::left_out`]) is not reported again.
 pub fn resolve(
     deck: &DeckFile,
     manifest: &LoadedManifest,
@@ -60,6 +61,7 @@ pub fn resolve(
     // A deck of a million unknown ids keeps the diagnostics of a few.
     let mut found = Vec::new();
     let mut cap = Cap::new(max_diagnostics_per_file());
+    let mut left_out = false;
     for (dz, zone) in deck.zones.iter().enumerate() {
         let Some(z) = rules.zones.iter().position(|r| r.id == zone.id) else {
             let said = Phrase::new("deck-unknown-zone")
@@ -75,6 +77,12 @@ pub fn resolve(
             continue;
         };
         for (de, entry) in zone.entries.iter().enumerate() {
+            // A card left out of the pool for its own error is no unknown
+            // card, but the deck is not whole without it.
+            if pool.left_out(&entry.id) {
+                left_out = true;
+                continue;
+            }
             let card = entry_card(deck, zone, entry, (z, manifest), pool, rules, &mut found);
             cap.settle(&mut found);
             let Some(card) = card else {
@@ -87,7 +95,7 @@ pub fn resolve(
             origin[z].push((dz, de));
         }
     }
-    let clean = found.is_empty() && deck.complete;
+    let clean = found.is_empty() && deck.complete && !left_out;
     out.append(&mut found);
     clean.then_some(ResolvedDeck { view, origin })
 }

@@ -23,11 +23,13 @@
 
 pub mod print;
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 
 use crate::deck::MAX_COUNT;
-use crate::deckcode::CodeDeck;
-use crate::diag::{Diagnostic, FileId, Phrase, Span, Words};
+use crate::deckcode::{CodeDeck, MAX_NAME};
+use crate::diag::{Diagnostic, FileId, LineIndex, Phrase, Span, Words};
 use crate::game::Game;
 use crate::l10n::{self, english};
 use crate::suggest;
@@ -127,22 +129,19 @@ impl ListProblem {
             .with_help_opt(self.help.clone())
     }
 
-    /// The 1-based line and column (in characters) of the span in `text`.
-    pub fn line_col(&self, text: &str) -> (usize, usize) {
-        line_col(text, self.span.start)
+    /// The 1-based line and column (in characters) of the span in `text`,
+    /// placed through `lines`, the index of `text`'s lines (built once
+    /// for all of a list's problems).
+    pub fn line_col(&self, text: &str, lines: &LineIndex) -> (usize, usize) {
+        line_col(text, lines, self.span.start)
     }
 }
 
-/// The 1-based line and column (in characters) of byte `at` of `text`.
-pub fn line_col(text: &str, at: usize) -> (usize, usize) {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[start..].chars().count() + 1)
+/// The 1-based line and column (in characters) of byte `at` of `text`,
+/// whose lines `lines` indexes.
+pub fn line_col(text: &str, lines: &LineIndex, at: usize) -> (usize, usize) {
+    let at = lines.line_col(text, at);
+    (at.line, at.column)
 }
 
 /// The key two spellings of a name share: lower case, accents dropped,
@@ -153,24 +152,78 @@ fn key(text: &str) -> String {
 }
 
 /// The lookup a list's names go through: a game's cards by id, and by the
-/// key of their names and ids.
+/// key of their names and ids (and of their names in the reader's
+/// language, when that is a translation).
 struct Index<'g> {
     game: &'g Game,
     by_key: IndexMap<String, Vec<usize>>,
+    /// The names a did-you-mean offers, by pool index: the reader's first.
+    offered: Vec<(usize, String)>,
+    /// The key of each of `offered`'s names, made once for every
+    /// did-you-mean of the list.
+    offered_keys: Vec<String>,
+    /// Each deck zone's name in the reader's language, where it differs.
+    zone_names: Vec<Option<String>>,
 }
 
 impl<'g> Index<'g> {
-    fn new(game: &'g Game) -> Self {
+    fn new(game: &'g Game, shown: Option<&Game>) -> Self {
         let mut by_key: IndexMap<String, Vec<usize>> = IndexMap::new();
-        for (i, c) in game.pool.iter().enumerate() {
-            for k in [key(&c.name), key(&c.id)] {
+        let mut offered = Vec::new();
+        // A translation has the game's ids; its names are read beside them.
+        let translated = shown
+            .into_iter()
+            .flat_map(|s| s.pool.iter())
+            .filter_map(|c| {
+                let i = game.pool.position(&c.id)?;
+                (c.name != game.pool.card(i).name).then_some((i, c.name.as_str()))
+            });
+        let translated: Vec<(usize, &str)> = translated.collect();
+        let own = game
+            .pool
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i, c.name.as_str()));
+        for (i, name) in translated.iter().copied().chain(own) {
+            offered.push((i, name.to_owned()));
+        }
+        for &(i, ref name) in &offered {
+            for k in [key(name), key(&game.pool.card(i).id)] {
                 let cards = by_key.entry(k).or_default();
                 if !cards.contains(&i) {
                     cards.push(i);
                 }
             }
         }
-        Index { game, by_key }
+        let zone_names = game
+            .rules
+            .deck
+            .zones
+            .iter()
+            .map(|z| {
+                let own = shown?.manifest.manifest.zones.get(&z.id)?;
+                (own.name != z.name).then(|| own.name.clone())
+            })
+            .collect();
+        let offered_keys = offered.iter().map(|(_, n)| key(n)).collect();
+        Index {
+            game,
+            by_key,
+            offered,
+            offered_keys,
+            zone_names,
+        }
+    }
+
+    /// Whether `heading` names deck zone `z` (by id, or by name in the
+    /// game's language or the reader's).
+    fn heads(&self, z: usize, heading: &str) -> bool {
+        let zone = &self.game.rules.deck.zones[z];
+        key_eq(&zone.id, heading)
+            || key_eq(&zone.name, heading)
+            || self.zone_names[z]
+                .as_deref()
+                .is_some_and(|n| key_eq(n, heading))
     }
 
     /// The cards a name may stand for: the card of that id, or every card
@@ -182,13 +235,15 @@ impl<'g> Index<'g> {
         self.by_key.get(&key(name)).cloned().unwrap_or_default()
     }
 
-    /// The card name closest to a misspelt one, for did-you-mean.
-    fn closest(&self, name: &str) -> Option<String> {
-        let wanted = key(name);
-        let keys: Vec<String> = self.game.pool.iter().map(|c| key(&c.name)).collect();
-        let hit = suggest::closest(&wanted, keys.iter().map(String::as_str))?;
-        let i = keys.iter().position(|k| k == hit)?;
-        Some(self.game.pool.card(i).name.clone())
+    /// The card name closest to a misspelt one whose key is `wanted`, for
+    /// did-you-mean: in the reader's language first; else the one name a
+    /// shortened one (`Monge do Mosteiro`) stands for.
+    fn closest(&self, wanted: &str) -> Option<String> {
+        let keys = &self.offered_keys;
+        let hit = suggest::closest(wanted, keys.iter().map(String::as_str))
+            .or_else(|| suggest::shortened(wanted, keys.iter().map(String::as_str)))?;
+        let at = keys.iter().position(|k| k == hit)?;
+        Some(self.offered[at].1.clone())
     }
 }
 
@@ -257,13 +312,21 @@ fn span_in(at: usize, line: &str, part: &str) -> Span {
 /// Reads a list of `game`'s cards. Every problem is reported with its
 /// span; the deck is usable only when there are none.
 pub fn parse(text: &str, game: &Game) -> (ListDeck, Vec<ListProblem>) {
-    let index = Index::new(game);
+    parse_shown(text, game, None)
+}
+
+/// [`parse`] for a reader who sees the cards as `shown` names them (the
+/// game in a translation): those names are read too, and a did-you-mean
+/// offers them first.
+pub fn parse_shown(text: &str, game: &Game, shown: Option<&Game>) -> (ListDeck, Vec<ListProblem>) {
+    let index = Index::new(game, shown);
     let mut reader = Reader {
         index: &index,
         deck: ListDeck::default(),
         problems: Vec::new(),
         zone: None,
         skipping: false,
+        suggested: HashMap::new(),
     };
     if game.rules.deck.zones.is_empty() {
         let problem = ListProblem::new(
@@ -290,6 +353,8 @@ struct Reader<'i, 'g> {
     zone: Option<usize>,
     /// Whether the lines are under an unknown heading (already reported).
     skipping: bool,
+    /// The did-you-mean of each unknown name's key met so far.
+    suggested: HashMap<String, Option<String>>,
 }
 
 impl Reader<'_, '_> {
@@ -297,6 +362,13 @@ impl Reader<'_, '_> {
         match classify(line) {
             Line::Blank => {}
             Line::Header(k, v) => self.header(k, v, span_in(at, line, v)),
+            // A deck named with nothing is written `Name:`; the other
+            // keys, empty, say nothing.
+            Line::Heading(h) if self.is_empty_header(h, line) => {
+                if h.eq_ignore_ascii_case("name") {
+                    self.deck.name = Some(String::new());
+                }
+            }
             Line::Heading(h) => self.heading(h, span_in(at, line, h)),
             Line::Card(n, name) => {
                 let count = self.count(n, name, span_in(at, line, n));
@@ -313,9 +385,23 @@ impl Reader<'_, '_> {
         }
     }
 
+    /// Whether a heading is a header key with an empty value (`Name:`):
+    /// one no zone of the game is headed by.
+    fn is_empty_header(&self, heading: &str, line: &str) -> bool {
+        line.trim_end().ends_with(':')
+            && HEADER_KEYS.iter().any(|k| heading.eq_ignore_ascii_case(k))
+            && !(0..self.index.game.rules.deck.zones.len()).any(|z| self.index.heads(z, heading))
+    }
+
     fn header(&mut self, key: &'static str, value: &str, span: Span) {
         let game = &self.index.game;
         match key {
+            "name" if value.chars().count() > MAX_NAME => {
+                let said = Phrase::new("deck-name-too-long").with("max", MAX_NAME);
+                let help = Phrase::new("list-name-too-long-help").with("max", MAX_NAME);
+                self.problems
+                    .push(ListProblem::new("list::name-too-long", said, span).helped(help));
+            }
             "name" => self.deck.name = Some(value.to_owned()),
             "player" => self.deck.player = Some(value.to_owned()),
             "game" => self.deck.game = Some(value.to_owned()),
@@ -351,9 +437,7 @@ impl Reader<'_, '_> {
 
     fn heading(&mut self, heading: &str, span: Span) {
         let zones = &self.index.game.rules.deck.zones;
-        let found = zones
-            .iter()
-            .position(|z| key_eq(&z.id, heading) || key_eq(&z.name, heading));
+        let found = (0..zones.len()).find(|&z| self.index.heads(z, heading));
         self.zone = found;
         self.skipping = found.is_none();
         if found.is_some() {
@@ -435,7 +519,14 @@ impl Reader<'_, '_> {
     }
 
     fn unknown(&mut self, name: &str, span: Span) {
-        let suggestion = self.index.closest(name);
+        let index = self.index;
+        // A list that repeats one unknown name pays for its did-you-mean
+        // (a distance to every card) once.
+        let suggestion = self
+            .suggested
+            .entry(key(name))
+            .or_insert_with_key(|wanted| index.closest(wanted))
+            .clone();
         let help = suggestion.as_ref().map_or_else(
             || Phrase::new("list-card-help"),
             |s| Phrase::new("deck-did-you-mean").with("name", s),
@@ -468,7 +559,7 @@ impl Reader<'_, '_> {
 /// where another card's name or id has the same key (so that reading the
 /// list back finds the same card).
 fn written_names(game: &Game) -> Vec<String> {
-    let index = Index::new(game);
+    let index = Index::new(game, None);
     game.pool
         .iter()
         .map(|c| {
@@ -491,8 +582,8 @@ pub fn render(game: &Game, deck: &CodeDeck, player: Option<&str>, by: NameBy) ->
     if let Some(f) = &deck.format {
         out.push_str(&format!("Format: {f}\n"));
     }
-    if let Some(p) = player {
-        out.push_str(&format!("Player: {}\n", one_line(p)));
+    if let Some(p) = player.map(one_line).filter(|p| !p.is_empty()) {
+        out.push_str(&format!("Player: {p}\n"));
     }
     let zones = &game.rules.deck.zones;
     for (zone, lines) in &deck.zones {
@@ -581,6 +672,6 @@ mod tests {
             Phrase::new("deck-unknown-card"),
             8..19,
         );
-        assert_eq!(p.line_col(text), (2, 3));
+        assert_eq!(p.line_col(text, &LineIndex::new(text)), (2, 3));
     }
 }

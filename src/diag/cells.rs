@@ -33,6 +33,8 @@ pub struct CellMap {
     /// Every non-empty cell shown, sorted by place, with its text in `text`.
     cells: Vec<(CellAt, Range<u32>)>,
     text: String,
+    /// The cells the reader reported as errors (a date, an error value).
+    reported: std::collections::HashSet<CellAt>,
 }
 
 impl CellMap {
@@ -63,6 +65,12 @@ impl CellMap {
     /// must grow.
     pub fn place(&mut self, offset: usize, at: CellAt) {
         self.places.push((offset as u32, at));
+    }
+
+    /// Records that the reader reported cell `at` as an error: what a
+    /// later stage finds wrong with its value only repeats that.
+    pub fn mark_reported(&mut self, at: CellAt) {
+        self.reported.insert(at);
     }
 
     /// The cell a shadow offset stands for.
@@ -158,6 +166,28 @@ pub fn fold_header_repeats(diags: &mut Vec<super::Diagnostic>, file: super::File
     }
     let mut flags = keep.into_iter();
     diags.retain(|_| flags.next().unwrap_or(true));
+}
+
+/// Drops the diagnostics of spreadsheet file `file` that land on a cell
+/// the reader reported as an error already ([`CellMap::mark_reported`]):
+/// a date typed into a number's column is one error, not also the
+/// schema's "must be an integer".
+pub fn drop_reported_repeats(
+    diags: &mut Vec<super::Diagnostic>,
+    file: super::FileId,
+    map: &CellMap,
+) {
+    if map.reported.is_empty() {
+        return;
+    }
+    diags.retain(|d| {
+        let at = d
+            .primary
+            .as_ref()
+            .filter(|p| p.file == file)
+            .and_then(|p| map.cell_of(p.span.start));
+        !at.is_some_and(|at| map.reported.contains(&at))
+    });
 }
 
 #[cfg(test)]

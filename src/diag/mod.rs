@@ -30,10 +30,10 @@ mod source;
 mod text;
 mod window;
 
-pub use cells::{CellAt, CellMap, column_name, fold_header_repeats};
+pub use cells::{CellAt, CellMap, column_name, drop_reported_repeats, fold_header_repeats};
 pub use phrase::{Arg, Phrase, PhraseKey};
 pub use render::{Format, Renderer};
-pub use source::{FileId, LineCol, SourceFile, SourceMap};
+pub use source::{FileId, LineCol, LineIndex, SourceFile, SourceMap};
 pub use text::{clip, escape_controls};
 
 use std::ops::Range;

@@ -34,9 +34,43 @@ pub struct SourceFile {
     /// For a spreadsheet: `text` is the TOML the loader wrote for it (its
     /// shadow), and this says which cell each span of it stands for.
     pub cells: Option<Arc<CellMap>>,
-    /// Byte offset of every line's start, computed once when first needed,
-    /// so that placing many diagnostics in one file stays linear.
-    line_starts: OnceLock<Vec<usize>>,
+    /// Where each line starts, computed once when first needed, so that
+    /// placing many diagnostics in one file stays linear.
+    index: OnceLock<LineIndex>,
+}
+
+/// The byte offset of every line's start in one text: built once, it
+/// places any number of offsets in the text in logarithmic time each
+/// (scanning from the start for each would be quadratic in their number).
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `text`'s lines.
+    pub fn new(text: &str) -> Self {
+        LineIndex {
+            starts: std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        }
+    }
+
+    /// Line and column of byte offset `offset` of `text`, the text the
+    /// index was built from (clamped to it, and back to a character's
+    /// start).
+    pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        LineCol {
+            line: line + 1,
+            column: text[self.starts[line]..offset].chars().count() + 1,
+        }
+    }
 }
 
 impl SourceFile {
@@ -48,16 +82,16 @@ impl SourceFile {
             resident: true,
             crc: None,
             cells: None,
-            line_starts: OnceLock::new(),
+            index: OnceLock::new(),
         }
     }
 
+    fn lines(&self) -> &LineIndex {
+        self.index.get_or_init(|| LineIndex::new(&self.text))
+    }
+
     fn line_starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect()
-        })
+        &self.lines().starts
     }
 
     /// How many lines the text has (an empty text has one, empty).
@@ -80,16 +114,7 @@ impl SourceFile {
 
     /// Line and column of byte offset `offset` (clamped to the text).
     pub fn line_col(&self, offset: usize) -> LineCol {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let starts = self.line_starts();
-        let line = starts.partition_point(|&s| s <= offset) - 1;
-        LineCol {
-            line: line + 1,
-            column: self.text[starts[line]..offset].chars().count() + 1,
-        }
+        self.lines().line_col(&self.text, offset)
     }
 }
 

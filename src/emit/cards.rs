@@ -15,7 +15,9 @@ use super::chromium::{Chromium, Job, Shot, Site};
 use super::sheets::deck::Zone;
 use super::sheets::geometry::{CardBox, mm};
 use super::sheets::icons::escape_into;
-use super::sheets::{CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, render_cards};
+use super::sheets::{
+    CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, min_text_attribute, render_cards,
+};
 use super::{EmitError, Stage};
 use crate::diag::Diagnostics;
 use crate::game::Game;
@@ -249,10 +251,7 @@ pub fn photograph_at(
             (1.0, scale)
         };
         let page = format!("grid-{i}.html");
-        write(
-            &dir.join(&page),
-            grid_html(set, grid, options, scale, zoom).as_bytes(),
-        )?;
+        write(&dir.join(&page), grid_html(set, grid, dpi, zoom).as_bytes())?;
         let (w, h) = grid.size();
         jobs.push(Job {
             page,
@@ -321,16 +320,11 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), EmitError> {
     std::fs::write(path, bytes).map_err(io)
 }
 
-/// The HTML of one grid page: each cell clips its card to the trim (or
-/// shows the bleed too), at CSS pixel positions that land on whole device
-/// pixels.
-fn grid_html(
-    set: &CardSet,
-    grid: &Grid<'_>,
-    options: &ExportOptions,
-    scale: f64,
-    zoom: f64,
-) -> String {
+/// The HTML of one grid page drawn at `dpi`: each cell clips its card to
+/// the trim (or shows the bleed too), at CSS pixel positions that land on
+/// whole device pixels.
+fn grid_html(set: &CardSet, grid: &Grid<'_>, dpi: u32, zoom: f64) -> String {
+    let scale = f64::from(dpi) / 96.0;
     let mut out = String::with_capacity(4096 + grid.cells.len() * 2048);
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
     escape_into(&set.language, &mut out);
@@ -338,7 +332,8 @@ fn grid_html(
     out.push_str(&set.css);
     let _ = write!(
         out,
-        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.carta-cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body>\n",
+        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.carta-cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body{}>\n",
+        min_text_attribute(set.min_text),
     );
     let (cw, ch) = (
         f64::from(grid.cell.0) / scale,
@@ -346,7 +341,9 @@ fn grid_html(
     );
     // The card is centred in its cell: the cell is its trim (cut inside
     // the bleed), its trim and bleed, or a print shop's size around it.
-    let cell_mm = |px: u32| f64::from(px) * 25.4 / f64::from(options.dpi);
+    // The cell's pixels are at the grid's resolution, which a size limit
+    // (Tabletop Simulator's) may have lowered below the one asked.
+    let cell_mm = |px: u32| f64::from(px) * 25.4 / f64::from(dpi);
     for (k, (card, side)) in grid.cells.iter().enumerate() {
         let (x, y, ..) = grid.cell_rect(k);
         let b = card.size;

@@ -218,7 +218,7 @@ fn card_element(
         if shown.is_empty() {
             continue;
         }
-        if matches!(p.role, Role::Text | Role::Flavor) {
+        if matches!(p.role, Role::Text | Role::Code | Role::Flavor) {
             text.push(shown);
         } else {
             others.push((p, shown));

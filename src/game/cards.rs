@@ -8,13 +8,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::head::Head;
 use crate::cache::{Mark, Stamp, hash_text, settled_stamp};
-use crate::diag::{Diagnostics, FileId};
+use crate::diag::{Diagnostic, Diagnostics, FileId};
 use crate::load::{LoadError, Workspace};
-use crate::validate::{self, CardRef, FileCards, PackedFields, RawCard, read_cards};
+use crate::validate::{
+    self, CardRef, FileCards, LoadedManifest, PackedFields, RawCard, read_cards,
+};
 
 /// The cards of a game's files, and how they were found.
 pub(super) struct CardFiles {
     pub(super) cards: Vec<RawCard>,
+    /// The ids of cards left out of `cards` for an error of their own.
+    pub(super) unlinked: Vec<String>,
     /// How many files came from the check cache.
     pub(super) reused: usize,
     /// Each card file and the mark of its cache entry (`None`: not cached).
@@ -31,6 +35,7 @@ pub(super) fn read_card_files(
 ) -> Result<CardFiles, LoadError> {
     let game = head.manifest.manifest.id.clone();
     let card_files = ws.card_files(&game, diags)?;
+    missing_sheets(&head.manifest, &card_files, diags);
     let cache = head.cache.as_ref();
     let reused = AtomicUsize::new(0);
     // An unchanged file (same stamp) is taken from the cache unread.
@@ -68,31 +73,82 @@ pub(super) fn read_card_files(
     let total = per_file.iter().flatten().map(|(f, _)| f.cards.len()).sum();
     let mut out = CardFiles {
         cards: Vec::with_capacity(total),
+        unlinked: Vec::new(),
         reused: reused.into_inner(),
         marks: Vec::with_capacity(card_files.len()),
     };
     if cache.is_some() {
-        let (n, reused) = (card_files.len(), out.reused);
-        tracing::debug!(
-            game,
-            "cards: {reused} of {n} card files from their cache entries"
-        );
+        log_reuse(&game, card_files.len(), out.reused);
     }
     for (i, (rel, f)) in card_files.into_iter().zip(per_file).enumerate() {
         let mark = f.as_ref().and_then(|(_, m)| *m);
         out.marks.push((rel, mark));
         if let Some((mut f, _)) = f {
             // A spreadsheet's column problems, found once per card, are
-            // shown once per column.
+            // shown once per column; a cell the reader reported, once.
             let id = FileId(u32::try_from(first + i).expect("fewer than 2^32 files"));
             if let Some(cells) = ws.sources.get(id).cells.clone() {
                 crate::diag::fold_header_repeats(&mut f.diagnostics, id, &cells);
+                crate::diag::drop_reported_repeats(&mut f.diagnostics, id, &cells);
             }
             diags.extend(f.diagnostics);
             out.cards.extend(f.cards);
+            out.unlinked.extend(f.unlinked);
         }
     }
     Ok(out)
+}
+
+/// Says, for `CARTA_LOG=debug`, how many of a game's `n` card files came
+/// from the check cache.
+fn log_reuse(game: &str, n: usize, reused: usize) {
+    tracing::debug!(
+        game,
+        "cards: {reused} of {n} card files from their cache entries"
+    );
+}
+
+/// Reports each spreadsheet a kind's `sheets` names that is no card file
+/// of the game (a typo, a file moved or not saved yet), at its line of the
+/// manifest: otherwise the kind would silently have none of its rows.
+fn missing_sheets(manifest: &LoadedManifest, card_files: &[String], diags: &mut Diagnostics) {
+    let folder = format!("cards/{}/", manifest.manifest.id);
+    let sheets: Vec<&str> = card_files
+        .iter()
+        .filter_map(|rel| rel.strip_prefix(&folder))
+        .filter(|rel| crate::load::sheet::is_card_sheet(rel))
+        .collect();
+    for (kind, decl) in &manifest.manifest.kinds {
+        for (i, named) in decl.sheets.iter().enumerate() {
+            let file = named.split_once('#').map_or(named.as_str(), |(f, _)| f);
+            if sheets.contains(&file) {
+                continue;
+            }
+            let span = manifest
+                .spans
+                .value_span(&format!("/kinds/{kind}/sheets/{i}"))
+                .unwrap_or(0..0);
+            let help = if sheets.is_empty() {
+                format!(
+                    "save the spreadsheet under `{folder}` (`sheets` are named from there), or remove it from `sheets`"
+                )
+            } else {
+                crate::suggest::help(
+                    file,
+                    sheets.iter().copied(),
+                    "the spreadsheets of the game are",
+                )
+            };
+            diags.push(
+                Diagnostic::error(
+                    "manifest::sheet-missing",
+                    format!("kind `{kind}` takes the rows of `{folder}{file}`, but there is no such spreadsheet"),
+                )
+                .at(manifest.file, span, "no such file")
+                .with_help(help),
+            );
+        }
+    }
 }
 
 /// Checks the text of one card file, through the check cache when there
@@ -188,6 +244,7 @@ fn read_shadow(
             (&head.kinds, &head.schemas),
             (keep, head.pack),
         );
+        out.unlinked.extend(part.unlinked);
         out.cards.extend(part.cards.into_iter().map(|mut c| {
             let shift = |s: &mut std::ops::Range<usize>| *s = s.start + from..s.end + from;
             shift(&mut c.header);

@@ -6,15 +6,15 @@ use std::collections::BTreeMap;
 
 use super::cards::read_card_files;
 use super::compiled::{Game, titled_kinds};
-use super::decks::{Trust, check_collection, check_example_decks};
+use super::decks::{Trust, check_collection, check_example_decks, says_unread};
 use super::head::{Decks, Head, Keep, prepare};
 use super::partials;
 use super::record::{CollectionMark, Draft};
 use crate::cache::Mark;
 use crate::deck;
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostics, Severity};
 use crate::i18n::{self, Translations};
-use crate::link::{CardPool, link};
+use crate::link::{CardPool, Unlinked, link_beside};
 use crate::load::{LoadError, Workspace};
 use crate::rules;
 use crate::validate::{GameSchemas, LoadedManifest};
@@ -80,7 +80,12 @@ pub(super) fn finish(
 ) -> Result<(Game, Option<Draft>), LoadError> {
     let (since, first_file) = (diags.len(), ws.sources.len());
     let read = read_card_files(ws, &head, diags)?;
-    let (templates, pool) = link_beside_templates(ws, &head, read.cards, diags)?;
+    let unread = diags
+        .reported(since..diags.len())
+        .iter()
+        .any(|d| d.severity == Severity::Error && says_unread(d));
+    let unlinked = Unlinked::new(read.unlinked, unread);
+    let (templates, pool) = link_beside_templates(ws, &head, (read.cards, unlinked), diags)?;
     let Head {
         manifest,
         schemas,
@@ -132,13 +137,13 @@ pub(super) fn finish(
 fn link_beside_templates(
     ws: &mut Workspace,
     head: &Head,
-    cards: Vec<crate::validate::RawCard>,
+    (cards, unlinked): (Vec<crate::validate::RawCard>, Unlinked),
     diags: &mut Diagnostics,
 ) -> Result<(partials::Templates, CardPool), LoadError> {
     let mut linked = Diagnostics::new();
     let (templates, pool) = rayon::join(
         || partials::check(ws, &head.manifest.manifest.id, diags),
-        || link(cards, &mut linked),
+        || link_beside(cards, unlinked, &mut linked),
     );
     diags.extend(linked);
     Ok((templates?, pool))

@@ -71,10 +71,7 @@ impl Trust {
             return Some(Trust::default());
         }
         let errors = || found.iter().filter(|d| d.severity == Severity::Error);
-        let unread = errors().any(|d| {
-            d.code.starts_with("toml::") || d.code.starts_with("load::") || d.code == diag::ELIDED
-        });
-        if unread {
+        if errors().any(says_unread) {
             return None;
         }
         let tainted = errors()
@@ -90,6 +87,16 @@ impl Trust {
             !self.tainted.contains(&card.file)
         })
     }
+}
+
+/// Whether error `d` says that a file could not be read or parsed (or
+/// stands for errors not kept, which may): a card file it points into may
+/// hold any id.
+pub(super) fn says_unread(d: &Diagnostic) -> bool {
+    d.code.starts_with("toml::")
+        || d.code.starts_with("load::")
+        || d.code == "sheet::unreadable"
+        || d.code == diag::ELIDED
 }
 
 /// Parses one deck file of `game`, resolves it and checks it against the

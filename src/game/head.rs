@@ -146,6 +146,9 @@ pub(super) fn read_fields(
         BTreeSet::new()
     };
     m.all_rules().for_each(|r| r.fields(&mut fields));
+    if let Some(play) = &m.play {
+        play.fields(&mut fields);
+    }
     let mut text = BTreeSet::new();
     for kind in m.kind_ids() {
         fields.extend(crate::art::art_fields(m, schemas, &kind));

@@ -115,7 +115,10 @@ impl Sources {
                 continue;
             };
             for f in schemas.face(schema) {
-                if matches!(f.role, Role::Stat | Role::Ref | Role::Text | Role::Other) {
+                if matches!(
+                    f.role,
+                    Role::Stat | Role::Ref | Role::Code | Role::Text | Role::Other
+                ) {
                     let key = Key::new(Scope::Title(kind.clone()), f.key.clone());
                     let text = f.title.clone();
                     self.strings.insert(key, Source { text, at: None });

@@ -73,13 +73,14 @@ list-too-many = the lines of `{ $name }` add up to more than { $max } copies
 list-card-help = write the card's name as the game prints it, or its id
 list-ambiguous = `{ $name }` names { $count } cards
 list-ambiguous-help = write the id of the one meant: { $ids }
+list-name-too-long-help = shorten the `Name:` line to at most { $max } characters
 list-other-game = the list is for `{ $named }`, not for `{ $game }`
 list-other-game-help = open the list in its game's builder
 
 ## The builder's own refusals (src/server/builder/)
 
 api-not-judged = the deck could not be judged
-api-name-too-long = the deck's name is longer than { $max } characters
+deck-name-too-long = the deck's name is longer than { $max } characters
 api-bad-count = the count of `{ $card }` must be from 1 to { $max }, not { $count }
 api-other-game = this code is a deck of `{ $named }`, not of `{ $game }`
 api-exists = `{ $file }` exists; save again to replace it
@@ -143,6 +144,7 @@ ui-shown = { $shown } of { $count ->
 }
 ui-pool-label = Cards
 ui-deck-label = The deck
+ui-skip-deck = Skip to the deck
 ui-verdict-label = Verdict
 ui-checking = Checking…
 ui-card-dialog = Card
@@ -222,7 +224,7 @@ ui-list-problems = not imported: { $count ->
    *[other] { $count } problems
 } in the list
 ui-use-suggestion = Use “{ $suggestion }”
-ui-replace-at = replace { $found } on line { $line } with { $suggestion }
+ui-replace-at = Use “{ $suggestion }” in place of { $found } on line { $line }
 ui-list-changed = the list changed: import it again
 ui-line-column = line { $line }, column { $column }: { $message }
 ui-list-exported = the deck as a list: copy it from the box
@@ -271,6 +273,10 @@ ui-play-draws = Cards drawn each later turn
 ui-play-hand-title = Sample hand
 ui-play-draw = Draw a hand
 ui-play-mulligan = Mulligan
+ui-play-mulligans-spent = { $game } allows { $n ->
+    [one] one mulligan
+   *[other] { $n } mulligans
+} a game: draw a new hand to start again.
 ui-play-next = Draw the next card
 ui-play-hand-list = Your hand
 ui-play-no-hand = No hand drawn yet.

@@ -86,13 +86,14 @@ list-too-many = las líneas de `{ $name }` suman más de { $max } copias
 list-card-help = escribe el nombre de la carta como lo imprime el juego, o su id
 list-ambiguous = `{ $name }` nombra { $count } cartas
 list-ambiguous-help = escribe el id de la carta que quieres: { $ids }
+list-name-too-long-help = acorta la línea `Name:` a { $max } caracteres como mucho
 list-other-game = la lista es de `{ $named }`, no de `{ $game }`
 list-other-game-help = abre la lista en el constructor de su juego
 
 ## Los rechazos del propio constructor
 
 api-not-judged = el mazo no se pudo juzgar
-api-name-too-long = el nombre del mazo tiene más de { $max } caracteres
+deck-name-too-long = el nombre del mazo tiene más de { $max } caracteres
 api-bad-count = la cantidad de `{ $card }` debe ser de 1 a { $max }, no { $count }
 api-other-game = este código es un mazo de `{ $named }`, no de `{ $game }`
 api-exists = `{ $file }` ya existe; guarda de nuevo para reemplazarlo
@@ -154,6 +155,7 @@ ui-shown = { $shown } de { $count ->
 }
 ui-pool-label = Cartas
 ui-deck-label = El mazo
+ui-skip-deck = Saltar al mazo
 ui-verdict-label = Veredicto
 ui-checking = Comprobando…
 ui-card-dialog = Carta
@@ -233,7 +235,7 @@ ui-list-problems = no importado: { $count ->
    *[other] { $count } problemas
 } en la lista
 ui-use-suggestion = Usar “{ $suggestion }”
-ui-replace-at = reemplazar { $found } en la línea { $line } por { $suggestion }
+ui-replace-at = Usar “{ $suggestion }” en lugar de { $found } en la línea { $line }
 ui-list-changed = la lista cambió: impórtala de nuevo
 ui-line-column = línea { $line }, columna { $column }: { $message }
 ui-list-exported = el mazo como lista: cópiala del cuadro
@@ -282,6 +284,10 @@ ui-play-draws = Cartas robadas en cada turno siguiente
 ui-play-hand-title = Mano de ejemplo
 ui-play-draw = Robar una mano
 ui-play-mulligan = Mulligan
+ui-play-mulligans-spent = { $game } permite { $n ->
+    [one] un mulligan
+   *[other] { $n } mulligans
+} por partida: roba una mano nueva para empezar de nuevo.
 ui-play-next = Robar la siguiente carta
 ui-play-hand-list = Tu mano
 ui-play-no-hand = Todavía no se ha robado ninguna mano.

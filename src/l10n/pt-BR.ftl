@@ -88,13 +88,14 @@ list-too-many = as linhas de `{ $name }` somam mais de { $max } cópias
 list-card-help = escreva o nome da carta como o jogo o imprime, ou o seu id
 list-ambiguous = `{ $name }` nomeia { $count } cartas
 list-ambiguous-help = escreva o id da carta pretendida: { $ids }
+list-name-too-long-help = encurte a linha `Name:` para no máximo { $max } caracteres
 list-other-game = a lista é de `{ $named }`, não de `{ $game }`
 list-other-game-help = abra a lista no construtor do jogo dela
 
 ## As recusas do próprio construtor
 
 api-not-judged = o baralho não pôde ser julgado
-api-name-too-long = o nome do baralho tem mais de { $max } caracteres
+deck-name-too-long = o nome do baralho tem mais de { $max } caracteres
 api-bad-count = a quantidade de `{ $card }` deve ser de 1 a { $max }, não { $count }
 api-other-game = este código é um baralho de `{ $named }`, não de `{ $game }`
 api-exists = `{ $file }` já existe; salve de novo para substituí-lo
@@ -158,6 +159,7 @@ ui-shown = { $shown } de { $count ->
 }
 ui-pool-label = Cartas
 ui-deck-label = O baralho
+ui-skip-deck = Pular para o baralho
 ui-verdict-label = Veredicto
 ui-checking = Verificando…
 ui-card-dialog = Carta
@@ -239,7 +241,7 @@ ui-list-problems = não importado: { $count ->
    *[other] { $count } problemas
 } na lista
 ui-use-suggestion = Usar “{ $suggestion }”
-ui-replace-at = substituir { $found } na linha { $line } por { $suggestion }
+ui-replace-at = Usar “{ $suggestion }” no lugar de { $found } na linha { $line }
 ui-list-changed = a lista mudou: importe-a de novo
 ui-line-column = linha { $line }, coluna { $column }: { $message }
 ui-list-exported = o baralho como lista: copie-a da caixa
@@ -288,6 +290,10 @@ ui-play-draws = Cartas compradas em cada turno seguinte
 ui-play-hand-title = Mão de exemplo
 ui-play-draw = Comprar uma mão
 ui-play-mulligan = Mulligan
+ui-play-mulligans-spent = { $game } permite { $n ->
+    [one] um mulligan
+   *[other] { $n } mulligans
+} por jogo: compre uma nova mão para recomeçar.
 ui-play-next = Comprar a próxima carta
 ui-play-hand-list = Sua mão
 ui-play-no-hand = Nenhuma mão comprada ainda.

@@ -162,3 +162,19 @@ fn the_playtest_and_collection_words_keep_their_space_and_plurals() {
         Some("Mano inicial: {#} cartas de")
     );
 }
+
+/// Issue 53 (axe's `label-content-name-mismatch`): the accessible name of
+/// a list problem's "Use …" button begins with the words the button
+/// shows, so that speech input saying what is seen reaches it.
+#[test]
+fn the_use_suggestion_buttons_name_starts_with_its_visible_words() {
+    for lang in Lang::ALL {
+        let page = table::page(lang);
+        let text = |id: &str| page[id].as_str().unwrap().to_owned();
+        let (shown, named) = (text("ui-use-suggestion"), text("ui-replace-at"));
+        assert!(
+            named.starts_with(&shown),
+            "{lang:?}: {named:?} does not start with {shown:?}"
+        );
+    }
+}

@@ -48,6 +48,9 @@ pub enum LoadError {
     /// The workspace folder does not exist (or is not a folder).
     #[error("no such folder `{0}`")]
     NoSuchFolder(PathBuf),
+    /// A file named on the command line does not exist.
+    #[error("no such file `{}`", .0.display())]
+    NoSuchFile(PathBuf),
     /// The folder has no `cards/` folder.
     #[error("`{0}` is not a carta workspace: it has no `cards/` folder")]
     NotAWorkspace(PathBuf),

@@ -4,7 +4,6 @@
 //! [`text_of`] reads it again); a spreadsheet card file as its shadow.
 
 use std::borrow::Cow;
-use std::io;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -332,12 +331,7 @@ impl Workspace {
                     source,
                 });
             }
-            Err(ReadProblem::Missing) => {
-                return Err(LoadError::Io {
-                    path: path.to_path_buf(),
-                    source: io::ErrorKind::NotFound.into(),
-                });
-            }
+            Err(ReadProblem::Missing) => return Err(LoadError::NoSuchFile(path.to_path_buf())),
             Err(problem) => {
                 let id = self.sources.add(name, "");
                 self.unreadable(id, &problem, diags);

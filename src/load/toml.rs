@@ -166,12 +166,18 @@ fn first_line(message: &str) -> &str {
 fn syntax_help(message: &str, offending: &str) -> Option<String> {
     let m = message.to_lowercase();
     let word = offending.chars().next().is_some_and(char::is_alphabetic);
-    if word && !matches!(offending, "true" | "false" | "inf" | "nan") {
+    // A repeated key is a word too: asked first, so that it is not taken
+    // for a text value without quotes.
+    if m.contains("duplicate key") {
+        Some(format!(
+            "each key may appear once per table: remove this `{offending}` or the one before it"
+        ))
+    } else if word && !matches!(offending, "true" | "false" | "inf" | "nan") {
         Some(format!(
             "text values are written in double quotes: \"{offending}\""
         ))
-    } else if m.contains("duplicate key") {
-        Some("each key may appear once per table".into())
+    } else if m.contains("unclosed array table") {
+        Some("a table of a list is headed by two brackets on each side: [[card]]".into())
     } else if m.contains("string") && (m.contains("unterminated") || m.contains("invalid")) {
         Some("strings are written in double quotes: name = \"Escudo Orc\"".into())
     } else {
@@ -392,6 +398,19 @@ mod tests {
         assert_eq!(diags.len(), 201, "the cap and one placeholder");
         assert_eq!(elided + 200, 6_000, "three errors a line");
         assert_eq!(diags.iter().map(|d| d.elided.errors).sum::<usize>(), elided);
+    }
+
+    #[test]
+    fn a_duplicate_key_is_helped_as_one_not_as_a_bare_word() {
+        let mut diags = Vec::new();
+        parse_toml(FileId(0), "name = \"a\"\nname = \"b\"\n", &mut diags);
+        let help = diags[0].help.as_deref().unwrap_or_default();
+        assert!(help.contains("once per table"), "{help}");
+        assert!(!help.contains("double quotes"), "{help}");
+        let mut diags = Vec::new();
+        parse_toml(FileId(0), "name = Escudo\n", &mut diags);
+        let help = diags[0].help.as_deref().unwrap_or_default();
+        assert!(help.contains("double quotes"), "{help}");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::config::MAX_PLAY_CARDS;
 use crate::diag::Phrase;
 use crate::game::Game;
-use crate::rules::DeckView;
+use crate::rules::{DeckView, Entry};
 use crate::suggest;
 
 /// The latest turn the odds are asked of (a bound on a request, far past
@@ -201,7 +201,10 @@ pub struct Question {
 pub struct Odds {
     /// The zone drawn from.
     pub zone: String,
-    /// Its cards, copies counted.
+    /// Its cards that start on the table (`[play] start-on-table`), never
+    /// drawn.
+    pub on_table: u32,
+    /// Its cards drawn from: the zone's but those on the table.
     pub deck: u32,
     /// The group's cards in it, copies counted.
     pub group: u32,
@@ -220,11 +223,34 @@ pub struct Odds {
     pub probability: f64,
 }
 
+/// The copies of each line of `lines` (a zone of a deck, in the deck's
+/// order) that start on the table by the game's `[play] start-on-table`:
+/// each entry takes its matching cards in the deck's order, at most its
+/// `count`, from those no earlier entry took.
+pub fn on_table(game: &Game, lines: &[Entry]) -> Vec<u32> {
+    let mut aside = vec![0u32; lines.len()];
+    for (matches, count) in &game.rules.table {
+        let mut left = count.unwrap_or(u32::MAX);
+        for (e, taken) in lines.iter().zip(aside.iter_mut()) {
+            if left == 0 {
+                break;
+            }
+            if matches[e.card as usize] {
+                let more = (e.count - *taken).min(left);
+                *taken += more;
+                left -= more;
+            }
+        }
+    }
+    aside
+}
+
 /// The odds of drawing at least `q.at_least` cards of `group` by turn
 /// `q.by_turn` from the zone the game draws from, in deck `view` (a deck
-/// of `game` as [`crate::deck::judge`] resolved it). The cards seen by
-/// turn `t` are the opening hand and `draws` for each turn after the
-/// first: `hand + draws × (t − 1)`.
+/// of `game` as [`crate::deck::judge`] resolved it), without the cards
+/// that start on the table ([`on_table`]). The cards seen by turn `t` are
+/// the opening hand and `draws` for each turn after the first:
+/// `hand + draws × (t − 1)`.
 ///
 /// # Errors
 /// A game without zones, no hand size (none declared, none given), a turn
@@ -258,11 +284,14 @@ pub fn odds(game: &Game, view: &DeckView, group: &Group, q: Question) -> Result<
     if !(1..=MAX_TURN).contains(&q.by_turn) {
         return Err(Phrase::new("play-turn-bounds").with("max", MAX_TURN.to_string()));
     }
+    let lines = view.zones.get(z).map_or(&[][..], Vec::as_slice);
+    let aside = on_table(game, lines);
     let (mut deck, mut taken) = (0u32, 0u32);
-    for e in view.zones.get(z).into_iter().flatten() {
-        deck = deck.saturating_add(e.count);
+    for (e, aside) in lines.iter().zip(&aside) {
+        let drawn = e.count - aside;
+        deck = deck.saturating_add(drawn);
         if group.takes(game, e.card as usize) {
-            taken = taken.saturating_add(e.count);
+            taken = taken.saturating_add(drawn);
         }
     }
     let seen = hand.saturating_add(draws.saturating_mul(q.by_turn - 1));
@@ -270,6 +299,7 @@ pub fn odds(game: &Game, view: &DeckView, group: &Group, q: Question) -> Result<
         .expect("a group's cards are cards of the zone");
     Ok(Odds {
         zone: zone.to_owned(),
+        on_table: aside.iter().sum(),
         deck,
         group: taken,
         hand,

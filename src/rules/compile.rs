@@ -31,6 +31,9 @@ pub struct Rules {
     /// Each format's deck rules (the game's own ones included when the
     /// format extends them), by format id in manifest order.
     pub formats: IndexMap<String, RuleSet>,
+    /// `[play] start-on-table`, each entry compiled: per pool card whether
+    /// it matches, and at most how many of them start on the table.
+    pub table: Vec<(Vec<bool>, Option<u32>)>,
 }
 
 /// Checks and compiles the zones, deck rules and box rules of a game.
@@ -54,14 +57,43 @@ pub fn compile(
     let ((deck, formats), boxed) =
         rayon::join(|| cx.deck_sets(diags), || cx.box_set(&mut boxed_found));
     diags.extend(boxed_found);
+    let table = cx.table(diags);
     Rules {
         deck,
         boxed,
         formats,
+        table,
     }
 }
 
 impl Cx<'_> {
+    /// `[play] start-on-table`'s filters, checked like a rule's against
+    /// the kinds of the zone drawn from; a broken one is reported and left
+    /// out.
+    fn table(&self, diags: &mut Diagnostics) -> Vec<(Vec<bool>, Option<u32>)> {
+        let m = &self.manifest.manifest;
+        let Some(play) = &m.play else {
+            return Vec::new();
+        };
+        let scope: Vec<String> = m
+            .draw_zone()
+            .and_then(|z| m.zones.get(z))
+            .map_or_else(|| m.kinds.keys().cloned().collect(), |z| z.kinds.clone());
+        let mut out = Vec::new();
+        for (i, t) in play.start_on_table.iter().enumerate() {
+            let at = format!("/play/start-on-table/{i}");
+            let scoped = Scoped {
+                cx: self,
+                at: &at,
+                scope: &scope,
+            };
+            if let Some(f) = scoped.filter(&t.filter, &format!("{at}/filter"), diags) {
+                out.push((scoped.each(|c| f.matches(c)), t.count));
+            }
+        }
+        out
+    }
+
     /// The zones, the game's deck rules and each format's rule set.
     fn deck_sets(&self, diags: &mut Diagnostics) -> (RuleSet, IndexMap<String, RuleSet>) {
         let zones = self.zones(diags);

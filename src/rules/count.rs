@@ -31,8 +31,12 @@ pub(super) struct Count {
     /// each one as the rule words it.
     pub(super) required: Vec<u32>,
     pub(super) required_words: Vec<String>,
-    /// With `cap`: per pool card, the most copies it adds to the count.
+    /// With `cap`: per pool card, the most copies it adds to the count
+    /// (with a `key`, the most its key's cards add together).
     pub(super) cap: Option<Vec<u32>>,
+    /// With `cap` and a `key` other than the id: per pool card, its key
+    /// (cards with one key share one cap).
+    pub(super) key: Option<std::sync::Arc<[u32]>>,
     /// With `like`: only cards sharing a field with the one bound card count.
     pub(super) like: Option<Like>,
 }
@@ -99,7 +103,7 @@ impl Count {
             fields_ok?;
             groups(c, sc)
         };
-        let cap = cap(c, sc, diags).ok()?;
+        let (cap, key) = cap(c, kinds.as_deref(), sc, diags).ok()?;
         let like = match &c.like {
             Some(l) => Some(Like::compile(l, kinds.as_deref(), sc, diags)?),
             None => None,
@@ -112,6 +116,7 @@ impl Count {
             required,
             required_words,
             cap,
+            key,
             like,
         }))
     }
@@ -141,20 +146,16 @@ impl Count {
         let n = self.groups.as_ref().map_or(0, Keyed::len);
         let mut per = vec![0u64; n];
         let mut at = vec![Vec::new(); n.max(1)];
-        let mut total = 0;
-        for (place, e) in self.counted(entries) {
-            let adds = self.adds(e);
-            total += adds;
-            match &self.groups {
-                Some(groups) => {
-                    let g = groups.key[e.card as usize] as usize;
-                    per[g] += adds;
-                    at[g].push((place, e.card));
-                }
-                None => at[0].push((place, e.card)),
+        for (place, e) in self.counted(entries.clone()) {
+            at[self.group_of(e.card) as usize].push((place, e.card));
+        }
+        let s = self.sums(self.counted(entries).map(|(_, e)| e));
+        if self.groups.is_some() {
+            for (g, n) in s.per {
+                per[g as usize] = n;
             }
         }
-        (total, per, at)
+        (s.total, per, at)
     }
 
     /// Group `g` as words: as the deck's first card of it (`first`) words
@@ -171,15 +172,24 @@ impl Count {
     }
 
     pub(super) fn holds(&self, entries: impl Iterator<Item = (At, Entry)> + Clone) -> bool {
-        if self.groups.is_none() {
+        if self.groups.is_none() && self.key.is_none() {
             let total: u64 = self.counted(entries).map(|(_, e)| self.adds(e)).sum();
             return within(&self.bounds, total);
         }
-        let (_, per, _) = self.totals(entries);
+        let (total, per, _) = self.totals(entries);
+        if self.groups.is_none() {
+            return within(&self.bounds, total);
+        }
         self.groups_hold(&per)
     }
 
-    /// What one deck line adds to the count: its copies, within the card's cap.
+    /// Card `card`'s group (0 without `per`).
+    fn group_of(&self, card: u32) -> u32 {
+        self.groups.as_ref().map_or(0, |g| g.key[card as usize])
+    }
+
+    /// What one deck line adds to the count: its copies, within the card's
+    /// cap (without a `key`, each line is its own card).
     fn adds(&self, e: Entry) -> u64 {
         let cap = self.cap.as_ref().map_or(u32::MAX, |c| c[e.card as usize]);
         u64::from(e.count.min(cap))
@@ -199,13 +209,26 @@ impl Count {
 
     /// The sums of the counted `lines`: the total, each group's count and
     /// how many groups are out of bounds (those absent included).
+    /// With a `key`, the copies of each (group, key) are summed first
+    /// and capped together.
     fn sums(&self, lines: impl Iterator<Item = Entry>) -> Sums {
         let mut s = Sums::default();
-        for e in lines {
-            let adds = self.adds(e);
-            s.total += adds;
-            if let Some(groups) = &self.groups {
-                *s.per.entry(groups.key[e.card as usize]).or_default() += adds;
+        if let Some(key) = &self.key {
+            for e in lines {
+                let k = (self.group_of(e.card), key[e.card as usize]);
+                let (held, _) = s.held.entry(k).or_insert((0, e.card));
+                *held += u64::from(e.count);
+            }
+            for (&(g, _), &(held, card)) in &s.held {
+                let adds = held.min(u64::from(self.cap_of(card)));
+                s.total += adds;
+                *s.per.entry(g).or_default() += adds;
+            }
+        } else {
+            for e in lines {
+                let adds = self.adds(e);
+                s.total += adds;
+                *s.per.entry(self.group_of(e.card)).or_default() += adds;
             }
         }
         if self.groups.is_some() {
@@ -273,6 +296,11 @@ impl Count {
         more
     }
 
+    /// The most copies card `card` (with a `key`, its key) adds.
+    fn cap_of(&self, card: u32) -> u32 {
+        self.cap.as_ref().map_or(u32::MAX, |c| c[card as usize])
+    }
+
     fn describe(&self, n: u64) -> Phrase {
         Phrase::new("rule-counted")
             .with("count", n)
@@ -332,12 +360,14 @@ impl Count {
 }
 
 /// The counted cards of a deck: the total, each group's count (with
-/// `per`) and how many groups are out of bounds.
+/// `per`; the one group 0 without), how many groups are out of bounds and,
+/// with a `key`, the copies of each (group, key) with one of its cards.
 #[derive(Debug, Default)]
 struct Sums {
     total: u64,
     per: foldhash::HashMap<u32, u64>,
     out: usize,
+    held: foldhash::HashMap<(u32, u32), (u64, u32)>,
 }
 
 /// A `count` rule facing one more copy of some card: the sums of the
@@ -363,13 +393,6 @@ impl CountMore<'_> {
     pub(super) fn breaks(&self, card: u32, line: Option<u32>) -> bool {
         let rule = self.rule;
         let at = card as usize;
-        let held = line.unwrap_or(0);
-        let before = Entry { card, count: held };
-        let after = Entry {
-            card,
-            count: held.saturating_add(1),
-        };
-        let adds = rule.adds(after) - rule.adds(before);
         let bound = match &rule.like {
             Some(like) if like.bound[at] => only_bound(self.bound_lines, line).then_some(card),
             _ => self.bound,
@@ -381,8 +404,20 @@ impl CountMore<'_> {
             }
             _ => (Some(&self.all), true),
         };
+        let sums = sums.unwrap_or(&self.none);
+        // Without a key the card's own line is what its cap bounds; with
+        // one, every counted copy of its key.
+        let held = match &rule.key {
+            Some(key) => sums
+                .held
+                .get(&(rule.group_of(card), key[at]))
+                .map_or(0, |&(n, _)| n),
+            None => u64::from(line.unwrap_or(0)),
+        };
+        let cap = u64::from(rule.cap_of(card));
+        let adds = held.saturating_add(1).min(cap) - held.min(cap);
         let more = if counts && rule.matches[at] { adds } else { 0 };
-        !rule.holds_with(sums.unwrap_or(&self.none), card, more)
+        !rule.holds_with(sums, card, more)
     }
 }
 
@@ -412,29 +447,54 @@ fn noun(kinds: Option<&[String]>, conditions: usize) -> Phrase {
     }
 }
 
-/// A cap filter that did not compile (reported).
+/// A cap filter or key that did not compile (reported).
 struct BrokenCap;
 
+/// Each card's cap and, for a key other than the id, its key.
+type Caps = (Option<Vec<u32>>, Option<std::sync::Arc<[u32]>>);
+
 /// With `cap`: each card's most copies counted (`u32::MAX`: all of them),
-/// or `None` without caps.
+/// or `None` without caps; with a `key` besides, each card's key, every
+/// card of a key taking the lowest cap among them.
 fn cap(
     c: &spec::Count,
+    kinds: Option<&[String]>,
     sc: &Scoped<'_, '_>,
     diags: &mut Diagnostics,
-) -> Result<Option<Vec<u32>>, BrokenCap> {
+) -> Result<Caps, BrokenCap> {
+    let by_id = c.key.names() == ["id"];
+    if !by_id {
+        let pointer = format!("{}/count/key", sc.at);
+        sc.fields(c.key.names(), kinds, &pointer, diags)
+            .ok_or(BrokenCap)?;
+    }
     let mut caps = Vec::new();
     for (i, o) in c.cap.iter().enumerate() {
         let pointer = format!("{}/count/cap/{i}/filter", sc.at);
         let filter = sc.filter(&o.filter, &pointer, diags).ok_or(BrokenCap)?;
         caps.push((filter, o.max));
     }
-    Ok((!caps.is_empty()).then(|| {
-        sc.each(|card| {
-            caps.iter()
-                .find(|(f, _)| f.matches(card))
-                .map_or(u32::MAX, |(_, max)| *max)
-        })
-    }))
+    if caps.is_empty() {
+        return Ok((None, None));
+    }
+    let mut each = sc.each(|card| {
+        caps.iter()
+            .find(|(f, _)| f.matches(card))
+            .map_or(u32::MAX, |(_, max)| *max)
+    });
+    if by_id {
+        return Ok((Some(each), None));
+    }
+    let key = sc.keys(c.key.names()).key;
+    let mut lowest: foldhash::HashMap<u32, u32> = foldhash::HashMap::default();
+    for (k, &cap) in key.iter().zip(&each) {
+        let low = lowest.entry(*k).or_insert(cap);
+        *low = (*low).min(cap);
+    }
+    for (cap, k) in each.iter_mut().zip(key.iter()) {
+        *cap = lowest[k];
+    }
+    Ok((Some(each), Some(key)))
 }
 
 /// Each card's group (its values of the `per` fields, interned) with how

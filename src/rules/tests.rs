@@ -33,6 +33,12 @@ fn pool() -> CardPool {
         ("bolt", "action", json!({})),
         ("heal", "action", json!({})),
     ];
+    linked(&cards)
+}
+
+/// The pool of `cards` (id, kind, fields): the knights share a name, every
+/// other card is named by its id.
+fn linked(cards: &[(&str, &str, serde_json::Value)]) -> CardPool {
     let raw = cards
         .iter()
         .enumerate()
@@ -442,6 +448,39 @@ fn a_cap_limits_what_one_card_adds_to_a_count() {
 }
 
 #[test]
+fn a_cap_keyed_by_name_limits_a_reprint_with_its_original() {
+    // `knight` and its reprint `knight-2` are one card by name: two of
+    // them add two, whichever printings; by id each line adds its own two.
+    let by_name = "[[deck-rules]]\nid = \"three\"\nname = \"Three characters\"\nzone = \"main\"\n\
+         count = { filter = { kind = \"character\" }, min = 3, key = \"name\", cap = [{ filter = {}, max = 2 }] }\n";
+    table(
+        by_name,
+        &[
+            (&[("knight", 2), ("knight-2", 2)], &[], &["three"]),
+            (&[("knight", 1), ("knight-2", 1), ("rogue", 1)], &[], &[]),
+            (&[("knight", 2), ("knight-2", 1), ("rogue", 1)], &[], &[]),
+            (&[("knight", 3)], &[], &["three"]),
+        ],
+    );
+    table(
+        &by_name.replace(", key = \"name\"", ""),
+        &[(&[("knight", 2), ("knight-2", 2)], &[], &[])],
+    );
+    // A key's cards take the lowest cap among them: the unique `king`
+    // caps all of kingdom a at one, kingdom b keeps its three.
+    table(
+        "[[deck-rules]]\nid = \"three\"\nname = \"Three characters\"\nzone = \"main\"\n\
+         count = { filter = { kind = \"character\" }, min = 3, key = \"kingdom\", cap = [{ filter = { unique = true }, max = 1 }, { filter = {}, max = 3 }] }\n",
+        &[
+            (&[("knight", 2), ("rogue", 1)], &[], &["three"]),
+            (&[("knight", 2), ("king", 1), ("rogue", 1)], &[], &["three"]),
+            (&[("knight", 1), ("rogue", 2)], &[], &[]),
+            (&[("rogue", 2), ("sellsword", 1)], &[], &[]),
+        ],
+    );
+}
+
+#[test]
 fn like_counts_only_cards_sharing_a_field_with_the_one_bound_card() {
     // Two level-1 characters of the city's kingdom: `rogue` (kingdom b)
     // does not count beside `city-a`, and counts beside `city-b`.
@@ -578,6 +617,8 @@ fn one_more_copy_of_any_card_answers_as_adding_it_and_testing_each_rule() {
          [[deck-rules]]\nid = \"capped\"\nname = \"Capped\"\nzone = \"main\"\ncount = { filter = { kind = \"character\" }, min = 3, cap = [{ filter = { unique = true }, max = 1 }] }\n\
          [[deck-rules]]\nid = \"like\"\nname = \"Like\"\nzone = \"main\"\ncount = { filter = { kind = \"character\", level = 1 }, like = { bound = { kind = \"city\" }, field = \"kingdom\" }, min = 2 }\n\
          [[deck-rules]]\nid = \"like-per\"\nname = \"Like per level\"\ncount = { filter = { kind = \"character\" }, per = \"level\", values = [1, 3], like = { bound = { kind = \"city\" }, field = \"kingdom\" }, max = 2, cap = [{ filter = { unique = true }, max = 1 }] }\n\
+         [[deck-rules]]\nid = \"capped-by-name\"\nname = \"Capped by name\"\nzone = \"main\"\ncount = { filter = { kind = \"character\" }, min = 4, key = \"name\", cap = [{ filter = {}, max = 2 }] }\n\
+         [[deck-rules]]\nid = \"like-by-kingdom\"\nname = \"Like, by kingdom\"\ncount = { filter = { kind = \"character\" }, per = \"level\", like = { bound = { kind = \"city\" }, field = \"kingdom\" }, max = 2, key = \"kingdom\", cap = [{ filter = {}, max = 3 }] }\n\
          [[deck-rules]]\nid = \"copies\"\nname = \"Copies\"\ncopies = { max = 3, key = \"name\", field = \"deck_limit\", overrides = [{ filter = { unique = true }, max = 1 }] }\n\
          [[deck-rules]]\nid = \"side-copies\"\nname = \"Side copies\"\nzone = \"side\"\ncopies = { max = 2 }\n\
          [[deck-rules]]\nid = \"half\"\nname = \"Half\"\nzone = \"main\"\nshare = { by = \"kind\", groups = { city = \"Item\", hero = \"Character\", character = \"Character\" }, max-percent = 50 }\n\
@@ -672,23 +713,11 @@ fn spelled_pool() -> CardPool {
         ("b", json!({"kingdom": "a", "level": 1})),
         ("c", json!({"kingdom": "a", "level": 1})),
     ];
-    let raw = cards
-        .iter()
-        .enumerate()
-        .map(|(i, (id, fields))| RawCard {
-            id: (*id).into(),
-            kind: "character".into(),
-            name: (*id).into(),
-            copies: None,
-            fields: fields.as_object().unwrap().clone(),
-            packed: None,
-            file: FileId(0),
-            header: i..i,
-            id_span: i..i,
-            refs: Vec::new(),
-        })
+    let cards: Vec<_> = cards
+        .into_iter()
+        .map(|(id, fields)| (id, "character", fields))
         .collect();
-    link(raw, &mut Diagnostics::new())
+    linked(&cards)
 }
 
 #[test]

@@ -25,28 +25,140 @@
 //!   timeout (`net::REQUEST_TIMEOUT`), or it is answered `408`.
 //!
 //! Every answer forbids framing, so no other site can lay carta's pages
-//! under its own to trick a click on *Save*.
+//! under its own to trick a click on *Save*, and carries a
+//! Content-Security-Policy: no script runs on carta's origin but carta's
+//! own (a stranger's template is rendered into the preview and the
+//! builder, and must not drive the API from there).
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::uri::Authority;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::builder::api::MAX_BODY;
+use super::builder::api::max_body;
 
-/// What the guard knows: the server's origins and how long a request may
-/// take to arrive.
-#[derive(Debug, Clone, Copy)]
+/// What the guard knows: the server's origins, how long a request may
+/// take to arrive, and the token writes from other machines need.
+#[derive(Debug, Clone)]
 pub(super) struct Guard {
     /// The server's names and port.
     pub(super) origins: Origins,
     /// How long a request may take to arrive whole, once its head has.
     pub(super) request_timeout: Duration,
+    /// The secret a write from another machine must carry: set when the
+    /// server listens off loopback ([`Token::for_bound`]).
+    pub(super) token: Option<Token>,
+}
+
+/// The secret that lets another machine of the network write (save a deck,
+/// change a collection) when the server listens off loopback, as Jupyter's
+/// token does: printed once at start in the address to open, which sets it
+/// as a cookie (`carta-token`, HTTP-only, same-site) for the page's
+/// requests; a script sends it as `X-Carta-Token`.
+#[derive(Debug, Clone)]
+pub(crate) struct Token(std::sync::Arc<str>);
+
+/// The cookie and header names of the token.
+const TOKEN_COOKIE: &str = "carta-token";
+const TOKEN_HEADER: &str = "x-carta-token";
+
+impl Token {
+    /// A fresh token for a server bound to `bound`, or none on loopback
+    /// (where only this machine can connect).
+    pub(crate) fn for_bound(bound: SocketAddr) -> Option<Token> {
+        if bound.ip().is_loopback() {
+            return None;
+        }
+        secret::<24>().map(|text| Token(text.into()))
+    }
+
+    /// The token's text, for the address printed at start.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether `offered` is the token, compared in constant time.
+    fn is(&self, offered: &str) -> bool {
+        let (a, b) = (self.0.as_bytes(), offered.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+
+    /// Whether `headers` carry the token (its header, or its cookie).
+    fn carried_by(&self, headers: &HeaderMap) -> bool {
+        let header = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok());
+        let cookies = headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|c| c.trim().strip_prefix(TOKEN_COOKIE)?.strip_prefix('='));
+        header.into_iter().chain(cookies).any(|t| self.is(t))
+    }
+
+    /// Whether the query of `req` offers the token (`?token=…`).
+    fn offered_in_query(&self, req: &Request) -> bool {
+        req.uri().query().is_some_and(|q| {
+            q.split('&')
+                .filter_map(|kv| kv.strip_prefix("token="))
+                .any(|t| self.is(t))
+        })
+    }
+}
+
+/// `N` bytes of the system's randomness as hex: a token or a script nonce
+/// no page can guess (none when the system gives no randomness).
+pub(crate) fn secret<const N: usize>() -> Option<String> {
+    let mut bytes = [0u8; N];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Whether a request may write, as the guard decided: put in every
+/// request's extensions, read by [`MayWrite`].
+#[derive(Debug, Clone, Copy)]
+struct Grant(bool);
+
+/// The extractor of every route that writes a file (a saved deck, a
+/// collection): refuses with `403` a request from another machine that
+/// does not carry the token, when the server listens off loopback. A
+/// request from this machine, or to a server on loopback, may write (the
+/// other checks of the guard still apply).
+#[derive(Debug)]
+pub(crate) struct MayWrite;
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for MayWrite {
+    type Rejection = Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Response> {
+        match parts.extensions.get::<Grant>() {
+            Some(Grant(true)) => Ok(MayWrite),
+            _ => Err(json_error(
+                StatusCode::FORBIDDEN,
+                "another machine may save only with the token carta printed at start: open the address it printed",
+            )),
+        }
+    }
+}
+
+/// Whether `req` may write: from this machine, to a server on loopback,
+/// or carrying the token.
+fn grant(guard: &Guard, req: &Request) -> Grant {
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    Grant(match &guard.token {
+        None => true,
+        Some(token) => peer.is_some_and(|ip| ip.is_loopback()) || token.carried_by(req.headers()),
+    })
 }
 
 /// The names and port under which the server is its own origin.
@@ -111,7 +223,21 @@ impl Origins {
 }
 
 /// The checks of the module's documentation, around every route.
-pub(super) async fn guard(State(guard): State<Guard>, req: Request, next: Next) -> Response {
+pub(super) async fn guard(State(guard): State<Guard>, mut req: Request, next: Next) -> Response {
+    let granted = grant(&guard, &req);
+    req.extensions_mut().insert(granted);
+    // The address printed at start carries the token; the page opened with
+    // it keeps it as a cookie for its own requests.
+    let set_token = guard
+        .token
+        .as_ref()
+        .filter(|t| req.method() == Method::GET && t.offered_in_query(&req))
+        .map(|t| {
+            format!(
+                "{TOKEN_COOKIE}={}; Path=/; HttpOnly; SameSite=Strict",
+                t.as_str()
+            )
+        });
     let mut response = match refusal(&guard.origins, &req) {
         Some(refused) => refused,
         None => match tokio::time::timeout(guard.request_timeout, next.run(req)).await {
@@ -127,12 +253,23 @@ pub(super) async fn guard(State(guard): State<Guard>, req: Request, next: Next) 
     };
     let headers = response.headers_mut();
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("frame-ancestors 'none'"),
-    );
+    // A page that runs scripts says which (`page_policy`, with
+    // `frame-ancestors 'none'`); anything else — a sheet's file, a
+    // picture (an SVG opened on its own), an answer of the API — runs
+    // none, in a sandbox whose requests carry no origin of carta's.
+    headers
+        .entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(HeaderValue::from_static(DEFAULT_POLICY));
+    if let Some(cookie) = set_token.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        headers.insert(header::SET_COOKIE, cookie);
+    }
     response
 }
+
+/// The Content-Security-Policy of every answer that does not set its own.
+const DEFAULT_POLICY: &str = "default-src 'none'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; font-src 'self' data:; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'; sandbox";
 
 /// Why `req` is refused before it reaches a route, if it is.
 fn refusal(origins: &Origins, req: &Request) -> Option<Response> {
@@ -175,10 +312,11 @@ fn refusal(origins: &Origins, req: &Request) -> Option<Response> {
     let announced = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|l| l.to_str().ok()?.parse::<u64>().ok());
-    if announced.is_some_and(|n| n > MAX_BODY as u64) {
+    let max = max_body(req.uri().path());
+    if announced.is_some_and(|n| n > max as u64) {
         return Some(json_error(
             StatusCode::PAYLOAD_TOO_LARGE,
-            &format!("the request is larger than {MAX_BODY} bytes"),
+            &format!("the request is larger than {max} bytes"),
         ));
     }
     None
@@ -208,6 +346,87 @@ fn json_error(status: StatusCode, message: &str) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A server bound to `bound` with the guard and one route that writes,
+    /// asked `POST /w` from `peer` with `headers`: the status, and the
+    /// cookie the answer sets.
+    fn ask_write(bound: &str, peer: &str, headers: &[(&str, &str)], uri: &str) -> (u16, String) {
+        use axum::routing::{get, post};
+        use tower::ServiceExt as _;
+        let bound: SocketAddr = bound.parse().unwrap();
+        let guard = Guard {
+            origins: Origins::new(bound),
+            request_timeout: Duration::from_secs(5),
+            token: Some(Token("s3cret".into())).filter(|_| !bound.ip().is_loopback()),
+        };
+        let app = axum::Router::new()
+            .route("/w", post(|_: MayWrite| async { "written" }))
+            .route("/page", get(|| async { "page" }))
+            .layer(axum::middleware::from_fn_with_state(guard, super::guard));
+        let method = if uri.starts_with("/w") { "POST" } else { "GET" };
+        let mut req = axum::http::Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("host", bound.to_string().replace("0.0.0.0", "192.168.1.20"))
+            .header("content-type", "application/json");
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let mut req = req.body(axum::body::Body::from("{}")).unwrap();
+        req.extensions_mut()
+            .insert(ConnectInfo::<SocketAddr>(peer.parse().unwrap()));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let response = runtime.block_on(app.oneshot(req)).unwrap();
+        let cookie = response
+            .headers()
+            .get(header::SET_COOKIE)
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        (response.status().as_u16(), cookie)
+    }
+
+    #[test]
+    fn off_loopback_another_machine_writes_only_with_the_token() {
+        let lan = "0.0.0.0:7878";
+        let other = "192.168.1.33:50000";
+        // No Origin (a program, not a browser): refused from another
+        // machine without the token, as with a wrong one.
+        assert_eq!(ask_write(lan, other, &[], "/w").0, 403);
+        assert_eq!(
+            ask_write(lan, other, &[("x-carta-token", "guess")], "/w").0,
+            403
+        );
+        assert_eq!(
+            ask_write(lan, other, &[("cookie", "carta-token=s3cre")], "/w").0,
+            403
+        );
+        // With it, as the header a script sends or the page's cookie.
+        assert_eq!(
+            ask_write(lan, other, &[("x-carta-token", "s3cret")], "/w").0,
+            200
+        );
+        let cookie = [("cookie", "theme=dark; carta-token=s3cret")];
+        assert_eq!(ask_write(lan, other, &cookie, "/w").0, 200);
+        // This machine needs none; a server on loopback asks none.
+        assert_eq!(ask_write(lan, "127.0.0.1:50000", &[], "/w").0, 200);
+        assert_eq!(
+            ask_write("127.0.0.1:7878", "127.0.0.1:50000", &[], "/w").0,
+            200
+        );
+        // The printed address sets the cookie; a wrong token sets nothing.
+        let (status, set) = ask_write(lan, other, &[], "/page?token=s3cret");
+        assert_eq!(status, 200);
+        assert!(
+            set.starts_with("carta-token=s3cret;")
+                && set.contains("HttpOnly")
+                && set.contains("SameSite=Strict"),
+            "{set}"
+        );
+        assert_eq!(ask_write(lan, other, &[], "/page?token=nope").1, "");
+    }
 
     fn ours(bound: &str, authority: &str) -> bool {
         Origins::new(bound.parse().unwrap()).names_us(authority)

@@ -45,6 +45,7 @@
 
 pub(crate) mod builder;
 mod guard;
+pub(crate) use guard::Token;
 mod net;
 mod page;
 mod parts;
@@ -360,7 +361,7 @@ pub(crate) fn start(
     addr: SocketAddr,
     live: Arc<Live>,
     limits: ConnLimits,
-) -> Result<SocketAddr, Box<dyn Error>> {
+) -> Result<Started, Box<dyn Error>> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -369,6 +370,10 @@ pub(crate) fn start(
         .block_on(tokio::net::TcpListener::bind(addr))
         .map_err(|e| cannot_bind(addr, &e))?;
     let bound = listener.local_addr()?;
+    let token = Token::for_bound(bound);
+    if !bound.ip().is_loopback() && token.is_none() {
+        return Err("no token for the network could be drawn (the system gave no randomness): serve on 127.0.0.1".into());
+    }
     let app = Router::new()
         .route("/", get(index))
         .route("/status.json", get(status))
@@ -382,6 +387,7 @@ pub(crate) fn start(
             guard::Guard {
                 origins: guard::Origins::new(bound),
                 request_timeout: limits.request_timeout,
+                token: token.clone(),
             },
             guard::guard,
         ))
@@ -391,12 +397,37 @@ pub(crate) fn start(
         // only with the process.
         runtime.block_on(net::serve(listener, app, limits));
     });
-    Ok(bound)
+    Ok(Started { bound, token })
+}
+
+/// A server started: where it listens, and the token other machines need
+/// to write (none on loopback).
+#[derive(Debug)]
+pub(crate) struct Started {
+    /// The address bound.
+    pub(crate) bound: SocketAddr,
+    /// See [`Token`].
+    pub(crate) token: Option<Token>,
+}
+
+/// A preview page's HTML with its Content-Security-Policy.
+fn preview(html: String, generation: u64, frame: &str) -> Response {
+    (
+        [(
+            header::CONTENT_SECURITY_POLICY,
+            page::policy(generation, frame),
+        )],
+        Html(html),
+    )
+        .into_response()
 }
 
 async fn index(State(live): State<Arc<Live>>) -> Response {
     match live.front {
-        Front::Preview => Html(page::index(&live.snapshot())).into_response(),
+        Front::Preview => {
+            let status = live.snapshot();
+            preview(page::index(&status), status.generation, "")
+        }
         Front::Builder => Redirect::to("/play/").into_response(),
     }
 }
@@ -435,7 +466,10 @@ async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
     let status = live.snapshot();
     let Some(entry) = status.games.iter().find(|g| g.id == game) else {
         return match live.front {
-            Front::Preview => (StatusCode::NOT_FOUND, Html(page::index(&status))).into_response(),
+            Front::Preview => {
+                let page = preview(page::index(&status), status.generation, "");
+                (StatusCode::NOT_FOUND, page).into_response()
+            }
             Front::Builder => Redirect::to("/play/").into_response(),
         };
     };
@@ -446,7 +480,12 @@ async fn game_page(State(live): State<Arc<Live>>, UrlPath(game): UrlPath<String>
         return Redirect::to(&format!("/play/{id}/cards")).into_response();
     }
     let sheets = live.sheets_of(&game);
-    Html(page::game(&status, entry, sheets.as_deref())).into_response()
+    let frame = sheets.as_deref().map_or("", |s| s.frame());
+    preview(
+        page::game(&status, entry, sheets.as_deref()),
+        status.generation,
+        frame,
+    )
 }
 
 /// The most parts one request of `.carta-parts?h=` gets.
@@ -493,6 +532,7 @@ async fn game_parts(
 /// JSON report, posted by the page itself: the guard has checked its
 /// origin and type): kept for the watcher, which reports it.
 async fn fit_report(
+    _: guard::MayWrite,
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
     body: Bytes,

@@ -4,14 +4,20 @@
 //! A client that opens a connection and sends nothing, or a header a byte
 //! at a time, is cut after [`HEADER_TIMEOUT`]; the same clock runs between
 //! two requests of a kept-alive connection. At most [`MAX_CONNECTIONS`] are
-//! served at once: past that, a new connection is closed as soon as it is
-//! accepted, so a flood of idle ones cannot queue up, and carta's own pages
-//! are answered again once the idle ones have timed out.
+//! served at once, and at most a quarter of them from one peer address:
+//! past either, a new connection is closed as soon as it is accepted, so a
+//! flood of idle ones (or of held event streams) from one machine cannot
+//! queue up or take every place, and carta's own pages are answered again
+//! once the idle ones have timed out. Each request carries its peer's
+//! address (`ConnectInfo`), for the guard.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
@@ -93,30 +99,104 @@ pub(super) async fn serve(listener: TcpListener, app: Router, limits: ConnLimits
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
         .max_buf_size(MAX_HEAD_BYTES);
+    let peers = Arc::new(Peers {
+        cap: (limits.max_connections / 4).max(1),
+        held: Mutex::new(HashMap::new()),
+    });
     loop {
-        let Ok((stream, _)) = listener.accept().await else {
+        let Ok((stream, peer)) = listener.accept().await else {
             // Out of file descriptors, or a connection reset before it was
             // accepted: wait a little rather than spin.
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        // Past the cap the connection is dropped (closed) at once.
+        // Past either cap the connection is dropped (closed) at once.
+        let Some(held) = Peers::enter(&peers, peer.ip()) else {
+            continue;
+        };
         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
             continue;
         };
-        let conn =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let app = tower::ServiceExt::map_request(
+            app.clone(),
+            move |mut req: hyper::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
+                req
+            },
+        );
+        let conn = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
         tokio::spawn(async move {
             // A connection's error (a timeout, a reset) ends only it.
             let _ = conn.await;
             drop(permit);
+            drop(held);
         });
+    }
+}
+
+/// How many connections each peer address holds, against its cap.
+#[derive(Debug)]
+struct Peers {
+    /// The most one address may hold at once.
+    cap: usize,
+    /// Connections held, by address (absent: none).
+    held: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One connection's place among its peer's, given back when dropped.
+struct Held {
+    peers: Arc<Peers>,
+    ip: IpAddr,
+}
+
+impl Peers {
+    /// A place for one more connection from `ip`, unless it holds its cap.
+    fn enter(peers: &Arc<Peers>, ip: IpAddr) -> Option<Held> {
+        let mut held = peers.held.lock().ok()?;
+        let n = held.entry(ip).or_insert(0);
+        if *n >= peers.cap {
+            return None;
+        }
+        *n += 1;
+        Some(Held {
+            peers: Arc::clone(peers),
+            ip,
+        })
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Ok(mut held) = self.peers.held.lock()
+            && let Some(n) = held.get_mut(&self.ip)
+        {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.ip);
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_peer_holds_at_most_its_cap_and_gets_places_back() {
+        let peers = Arc::new(Peers {
+            cap: 2,
+            held: Mutex::new(HashMap::new()),
+        });
+        let a: IpAddr = "192.168.1.9".parse().unwrap();
+        let b: IpAddr = "127.0.0.1".parse().unwrap();
+        let first = Peers::enter(&peers, a).unwrap();
+        let _second = Peers::enter(&peers, a).unwrap();
+        assert!(Peers::enter(&peers, a).is_none(), "a third from one peer");
+        assert!(Peers::enter(&peers, b).is_some(), "another peer is served");
+        drop(first);
+        assert!(Peers::enter(&peers, a).is_some(), "a place given back");
+    }
 
     #[test]
     fn limits_come_from_the_environment_or_default() {

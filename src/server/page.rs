@@ -5,6 +5,7 @@
 use super::parts::Sheets;
 use super::{GameEntry, Problem, Status};
 use crate::emit::sheets::icons::escape_into;
+use crate::emit::sheets::{fit_script_source, page_policy, script_source};
 
 pub(super) fn esc(s: &str) -> String {
     let mut out = String::new();
@@ -112,14 +113,31 @@ const LIVE: &str = r"(function () {
   };
 })();";
 
-/// The live-update script of a page showing `generation` in `frame` (the
-/// name of its sheets' frame; empty without sheets).
+/// The text of the live-update script of a page showing `generation` in
+/// `frame` (the name of its sheets' frame; empty without sheets).
+fn live(generation: u64, frame: &str) -> String {
+    LIVE.replace("GENERATION", &generation.to_string())
+        .replace("FRAME", frame)
+}
+
+/// The live-update script element of such a page.
 fn script(generation: u64, frame: &str) -> String {
     format!(
         "<script data-carta-live>{}</script>",
-        LIVE.replace("GENERATION", &generation.to_string())
-            .replace("FRAME", frame)
+        live(generation, frame)
     )
+}
+
+/// The Content-Security-Policy of a preview page showing `generation` in
+/// `frame`: its scripts are the live-update script and the sheets' fit
+/// script, by their hashes; a script a template wrote does not run, so it
+/// cannot drive the server's API from the server's own origin.
+pub(super) fn policy(generation: u64, frame: &str) -> String {
+    page_policy(&format!(
+        "{} {}",
+        script_source(&live(generation, frame)),
+        fit_script_source()
+    ))
 }
 
 fn problem_line(p: &Problem) -> String {

@@ -108,6 +108,9 @@ pub struct FileCards {
     /// Cards with a usable id and kind (even when their fields have errors,
     /// so that references to them do not cascade into more errors).
     pub cards: Vec<RawCard>,
+    /// The ids of cards with a valid id left out of `cards` for an error
+    /// (an unknown kind, reported): they exist, so naming one is no error.
+    pub unlinked: Vec<String>,
     /// Everything reported about the file.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -195,9 +198,13 @@ impl FileContext<'_> {
         } else {
             &mut scratch
         };
-        if let Some(mut raw) = self.read_card(table, header, sink) {
-            finish_card(&mut raw, self.keep, self.pack);
-            out.cards.push(raw);
+        match self.read_card(table, header, sink) {
+            Ok(mut raw) => {
+                finish_card(&mut raw, self.keep, self.pack);
+                out.cards.push(raw);
+            }
+            Err(Some(id)) => out.unlinked.push(id),
+            Err(None) => {}
         }
     }
 }
@@ -312,13 +319,14 @@ impl FileContext<'_> {
 
     /// One card: its reserved fields checked, its other fields validated
     /// against its kind's schema (when the file parsed), its references
-    /// collected. `None` when it has no usable id or kind.
+    /// collected. An error when it has no usable id, kind or fields: with
+    /// its id, when that is valid.
     fn read_card(
         &self,
         table: &DeTable<'_>,
         header: Span,
         diags: &mut Vec<Diagnostic>,
-    ) -> Option<RawCard> {
+    ) -> Result<RawCard, Option<String>> {
         let file = self.file;
         let get = |name: &str| {
             table
@@ -335,8 +343,11 @@ impl FileContext<'_> {
         let copies = read_copies(file, get("copies"), diags);
         let kind = reserved_string(file, &header, get("kind"), "kind", diags);
         let kind = known_kind(file, kind, self.kinds, diags);
-        let (Some((id, id_span)), Some((kind, _))) = (id, kind) else {
-            return None;
+        let Some((id, id_span)) = id else {
+            return Err(None);
+        };
+        let Some((kind, _)) = kind else {
+            return Err(Some(id));
         };
         let fields = match table_to_json(table) {
             Ok(mut map) => {
@@ -347,7 +358,7 @@ impl FileContext<'_> {
             }
             Err((span, message)) => {
                 diags.push(Diagnostic::error("schema::type", message).at(file, span, "here"));
-                return None;
+                return Err(Some(id));
             }
         };
         let schema = self.schemas.kind(&kind);
@@ -355,7 +366,7 @@ impl FileContext<'_> {
         let refs = schema
             .map(|s| collect_refs(table, &self.schemas.marks(s).refs))
             .unwrap_or_default();
-        Some(RawCard {
+        Ok(RawCard {
             id,
             kind,
             name: name.map(|n| n.0).unwrap_or_default(),

@@ -30,7 +30,7 @@ pub fn read_cards(
     match read_clean(file, text, (kinds, schemas), (keep, pack)) {
         Some(cards) => FileCards {
             cards,
-            diagnostics: Vec::new(),
+            ..FileCards::default()
         },
         None => read_in_full(file, text, kinds, schemas, keep, pack),
     }

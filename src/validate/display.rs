@@ -8,6 +8,9 @@
 //!   italics by the default face.
 //! - `x-carta-focus: true` on a string field: the focal point of the card's
 //!   art (`"50% 20%"`), kept in view when the art is cropped to its box.
+//! - a string field whose `pattern` admits no whitespace (anchored at both
+//!   ends, as `^[A-Z]{2}-[0-9]{3}$`) holds codes, such as serial numbers,
+//!   which the default face prints in its footer; any other string is text.
 //!
 //! They are checked when a schema file is read (a malformed keyword is a
 //! diagnostic at it) and collected per kind when the schema is compiled.
@@ -55,6 +58,9 @@ pub enum Role {
     Tag,
     /// A card reference: printed with its field's title.
     Ref,
+    /// A code (a serial number): a string whose `pattern` admits no
+    /// whitespace; in the footer, unless a value holds markup.
+    Code,
     /// Other text: the text box.
     Text,
     /// Anything else (lists, tables, booleans): a compact list in the text box.
@@ -144,11 +150,69 @@ pub(super) fn role_of(parts: &[&Map<String, Value>]) -> Role {
         Role::Ref
     } else if has("enum") || has("const") {
         Role::Tag
+    } else if typed("string")
+        && parts
+            .iter()
+            .filter_map(|p| p.get("pattern").and_then(Value::as_str))
+            .any(admits_no_space)
+    {
+        Role::Code
     } else if typed("string") {
         Role::Text
     } else {
         Role::Other
     }
+}
+
+/// Every character with Unicode's `White_Space` property (what
+/// `char::is_whitespace` says yes to).
+const SPACES: [char; 25] = [
+    '\t', '\n', '\u{b}', '\u{c}', '\r', ' ', '\u{85}', '\u{a0}', '\u{1680}', '\u{2000}',
+    '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}',
+    '\u{2009}', '\u{200a}', '\u{2028}', '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}',
+];
+
+/// Whether every string `pattern` (a schema's regular expression) matches
+/// is free of whitespace: the pattern is anchored at both ends, and none
+/// of its literals and classes holds a whitespace character. A pattern
+/// this cannot read (a look-around, a back-reference) is taken as text.
+fn admits_no_space(pattern: &str) -> bool {
+    use regex_syntax::hir::{Class, Hir, HirKind, Look};
+    // Whether every match of `h` starts (`first`) or ends at the string's edge.
+    fn anchored(h: &Hir, first: bool) -> bool {
+        match h.kind() {
+            HirKind::Look(look) => *look == if first { Look::Start } else { Look::End },
+            HirKind::Concat(parts) => {
+                let edge = if first { parts.first() } else { parts.last() };
+                edge.is_some_and(|p| anchored(p, first))
+            }
+            HirKind::Alternation(alts) => alts.iter().all(|a| anchored(a, first)),
+            HirKind::Capture(c) => anchored(&c.sub, first),
+            HirKind::Repetition(r) => r.min > 0 && anchored(&r.sub, first),
+            HirKind::Empty | HirKind::Literal(_) | HirKind::Class(_) => false,
+        }
+    }
+    fn spaced(h: &Hir) -> bool {
+        match h.kind() {
+            HirKind::Empty | HirKind::Look(_) => false,
+            HirKind::Literal(l) => String::from_utf8_lossy(&l.0).contains(char::is_whitespace),
+            HirKind::Class(Class::Unicode(c)) => c
+                .ranges()
+                .iter()
+                .any(|r| SPACES.iter().any(|s| (r.start()..=r.end()).contains(s))),
+            HirKind::Class(Class::Bytes(c)) => c.ranges().iter().any(|r| {
+                SPACES
+                    .iter()
+                    .any(|&s| u8::try_from(s).is_ok_and(|s| (r.start()..=r.end()).contains(&s)))
+            }),
+            HirKind::Repetition(r) => spaced(&r.sub),
+            HirKind::Capture(c) => spaced(&c.sub),
+            HirKind::Concat(hs) | HirKind::Alternation(hs) => hs.iter().any(spaced),
+        }
+    }
+    regex_syntax::Parser::new()
+        .parse(pattern)
+        .is_ok_and(|h| anchored(&h, true) && anchored(&h, false) && !spaced(&h))
 }
 
 /// Reports malformed display keywords anywhere in a schema document.
@@ -324,5 +388,38 @@ mod tests {
         assert_eq!(role_of(&[&reference]), Role::Ref);
         let focus = o(json!({"type": "string", "x-carta-focus": true}));
         assert_eq!(role_of(&[&focus]), Role::Focus);
+    }
+
+    #[test]
+    fn a_string_is_a_code_when_its_pattern_admits_no_whitespace_whatever_its_length() {
+        let o = |v: Value| v.as_object().cloned().unwrap();
+        let with = |p: &str| role_of(&[&o(json!({"type": "string", "pattern": p}))]);
+        for code in [
+            "^[A-Z][A-Z0-9]{1,5}-[0-9]{3,4}$",
+            "^(KW|ZD)-\\d+$",
+            "^a$|^b-[0-9]$",
+        ] {
+            assert_eq!(with(code), Role::Code, "{code}");
+        }
+        for text in [
+            // Spaces allowed, or anywhere around an unanchored match.
+            "^[^{}]*$",
+            "^.+$",
+            "[A-Z]+",
+            "^[A-Z]+",
+            "^\\w+ \\w+$",
+            "^\\S+\\s?$",
+            // Not a regex this reads: text.
+            "^(?=a)a$",
+        ] {
+            assert_eq!(with(text), Role::Text, "{text}");
+        }
+        // No pattern: text, however short its values are.
+        assert_eq!(role_of(&[&o(json!({"type": "string"}))]), Role::Text);
+        let every: Vec<char> = (0..=0x10_FFFF)
+            .filter_map(char::from_u32)
+            .filter(|c| c.is_whitespace())
+            .collect();
+        assert_eq!(every, SPACES);
     }
 }

@@ -71,6 +71,7 @@ pub fn parse(
     };
     sheets_named_once(&loaded, diags);
     play_zone(&loaded, diags);
+    play_mulligan(&loaded, diags);
     id_is_folder(&loaded, game, diags).then_some(loaded)
 }
 
@@ -116,13 +117,16 @@ fn play_zone(loaded: &LoadedManifest, diags: &mut Diagnostics) {
         return;
     };
     if m.zones.is_empty() {
-        let span = loaded.spans.key_span("/play").unwrap_or(0..0);
         diags.push(
-            Diagnostic::error(
-                "manifest::play-zone",
-                "`[play]` deals hands from a deck, and this game declares no deck zone",
+            at_key(
+                loaded,
+                "/play",
+                Diagnostic::error(
+                    "manifest::play-zone",
+                    "`[play]` deals hands from a deck, and this game declares no deck zone",
+                ),
+                "no zone to draw from",
             )
-            .at(loaded.file, span, "no zone to draw from")
             .with_help("declare the deck's zones (`[zones.main]`), or remove `[play]`"),
         );
         return;
@@ -146,6 +150,35 @@ fn play_zone(loaded: &LoadedManifest, diags: &mut Diagnostics) {
             "declared zones",
         )),
     );
+}
+
+/// Reports a `[play]` that sizes the hand after a mulligan but allows none:
+/// its `mulligan` would never be dealt.
+fn play_mulligan(loaded: &LoadedManifest, diags: &mut Diagnostics) {
+    let Some(play) = &loaded.manifest.play else {
+        return;
+    };
+    if play.mulligan.is_none() || play.mulligan_count() > 0 {
+        return;
+    }
+    diags.push(
+        at_key(
+            loaded,
+            "/play/mulligan",
+            Diagnostic::error(
+                "manifest::play-mulligan",
+                "`mulligan` sizes the hand drawn after a mulligan, but `mulligans` allows none",
+            ),
+            "never dealt",
+        )
+        .with_help("say how many mulligans a game allows (`mulligans = 1`), or remove `mulligan`"),
+    );
+}
+
+/// Diagnostic `d` placed at the key `pointer` of `game.toml`, labelled.
+fn at_key(loaded: &LoadedManifest, pointer: &str, d: Diagnostic, label: &str) -> Diagnostic {
+    let span = loaded.spans.key_span(pointer).unwrap_or(0..0);
+    d.at(loaded.file, span, label)
 }
 
 /// Validates `game.toml` against the manifest's generated schema, reporting

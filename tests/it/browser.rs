@@ -197,7 +197,8 @@ fn expect(game: &str, paper: Option<&str>, duplex: Option<&str>) -> Expect {
         let (cw, ch) = size_of(kp.get("size"))
             .or(size_of(print.get("size")))
             .unwrap_or((63.5, 88.9));
-        let bleed = num(kp, "bleed").or(num(print, "bleed")).unwrap_or(3.0);
+        // Home sheets print no bleed unless the manifest gives one.
+        let bleed = num(kp, "bleed").or(num(print, "bleed")).unwrap_or(0.0);
         kinds.insert(k.clone(), (cw, ch, bleed));
     }
     Expect {

@@ -1030,10 +1030,12 @@ fn of_the_deck(drawn: &[String], lines: &[(String, String, u32)]) {
 /// one more card), repeatable with `?seed=`; its odds are the API's; its
 /// curve counts every card of the zone; axe-core finds nothing serious
 /// with it open, at a desktop's width and a phone's. A game without an
-/// opening hand says so and takes the hand size typed.
+/// opening hand says so and takes the hand size typed. Issue 52: the
+/// opening formation is never dealt, kingdoms allows one mulligan, and
+/// intrépidos, whose rulebook has none, offers no mulligan.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
-    let ws = Workspace::shipped(&["kingdoms"]);
+    let ws = Workspace::shipped(&["kingdoms", "intrepidos"]);
     crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
     let profile = tempfile::tempdir().unwrap();
     let (_server, url) = start_serve(ws.path());
@@ -1076,7 +1078,7 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
         said[1]
             .as_str()
             .unwrap()
-            .starts_with("New hand of 5, 55 left in Deck"),
+            .starts_with("New hand of 5, 48 left in Deck"),
         "{said}"
     );
     click(&client, "#cb-mulligan").await;
@@ -1092,7 +1094,23 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
         "return document.querySelectorAll('#cb-hand li').length===5",
     )
     .await;
-    of_the_deck(&hand(&client).await, &lines);
+    let five = hand(&client).await;
+    of_the_deck(&five, &lines);
+    // The one mulligan is spent: a second one deals nothing, and says why.
+    click(&client, "#cb-mulligan").await;
+    wait_js(&client, "return document.getElementById('cb-hand-status').textContent.indexOf('allows one mulligan a game')>=0").await;
+    assert_eq!(hand(&client).await, five, "no second mulligan");
+    // The city and the hero start on the table: no deal holds them.
+    for _ in 0..20 {
+        click(&client, "#cb-draw").await;
+        let kinds = js(&client, "return Array.from(document.querySelectorAll('#cb-hand li .cb-kind')).map(function (k) { return k.textContent; })").await;
+        let kinds = kinds.as_array().unwrap();
+        assert_eq!(kinds.len(), 5);
+        assert!(
+            !kinds.iter().any(|k| k == "Cidade" || k == "Herói"),
+            "dealt from the table: {kinds:?}"
+        );
+    }
     // The same seed deals the same hand.
     client.goto(&page).await.unwrap();
     assert_eq!(status(&client).await, "Legal");
@@ -1129,7 +1147,7 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
         "{shown} vs {odds}"
     );
     let text = shown[1].as_str().unwrap();
-    assert!(text.contains("7 cards seen of the 60 in Deck"), "{text}");
+    assert!(text.contains("7 cards seen of the 53 in Deck"), "{text}");
     assert_eq!(shown[2], "polite");
 
     // The curve of an integer field counts every card of the zone.
@@ -1168,9 +1186,25 @@ async fn the_playtest_panel_deals_a_hand_and_shows_the_odds_the_api_computes() {
     no_sideways_scroll(&client, "the playtest panel at 390 px").await;
     accessible(&client, &axe_js, "the playtest panel at 390 px").await;
 
+    // Intrépidos has no mulligan: no button offers one.
+    client.set_window_size(1200, 1000).await.unwrap();
+    let rel = "cards/intrepidos/decks/furia-de-aries.toml";
+    let code = code_of(&url, "intrepidos", rel);
+    client
+        .goto(&format!("{url}intrepidos/deck?code={}", query_value(&code)))
+        .await
+        .unwrap();
+    assert_eq!(status(&client).await, "Legal");
+    click(&client, "#cb-play summary").await;
+    let buttons = js(
+        &client,
+        "return [!!document.getElementById('cb-draw'), !!document.getElementById('cb-mulligan')]",
+    )
+    .await;
+    assert_eq!(buttons, json!([true, false]), "a hand, and no mulligan");
+
     // A game without `[play]` says so, and deals and reckons with the hand
     // size the player types.
-    client.set_window_size(1200, 1000).await.unwrap();
     let azul = json!({"name": "Azul", "zones": {"main": {"azul-flor": 3, "verde-flor": 3, "ocre-flor": 2}, "patron": {"dona-azul": 1}}});
     let (_, verdict) = http(&url, "POST", "/api/games/mosaico/verdict", &azul);
     let code = verdict["code"].as_str().unwrap();
@@ -1512,5 +1546,205 @@ async fn the_organisers_table_judges_legal_illegal_and_identical_decks() {
         "{summary}"
     );
     screenshot(&client, "serve-organiser.png").await;
+    client.close().await.unwrap();
+}
+
+/// The buttons and checkboxes shown that are smaller than 24 × 24 px (WCAG
+/// 2.2 target size), each as what it is and its size; and how many were
+/// measured.
+async fn small_targets(client: &Client) -> (Vec<Value>, u64) {
+    let found = js(
+        client,
+        "var all=Array.from(document.querySelectorAll('button, input[type=checkbox]'))\
+         .filter(function(e){return e.getClientRects().length>0;});\
+         return [all.map(function(e){var r=e.getBoundingClientRect();\
+         return [e.id||e.dataset.key||e.className||e.textContent, r.width, r.height];})\
+         .filter(function(x){return x[1]<24||x[2]<24;}), all.length]",
+    )
+    .await;
+    (
+        found[0].as_array().unwrap().clone(),
+        found[1].as_u64().unwrap(),
+    )
+}
+
+/// Issue 53: the deck builder's first tab stop is a link to the deck (past
+/// the search, the filters and every card of the pool), in sight once it
+/// has the focus; and every button and checkbox shown — card names, the
+/// owned count's − and +, the collection's two checkboxes — is a target of
+/// at least 24 × 24 px, at a desktop's width and a phone's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_skip_link_leads_to_the_deck_and_every_target_is_at_least_24_px() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let code = code_of(
+        &url,
+        "intrepidos",
+        "cards/intrepidos/decks/furia-de-aries.toml",
+    );
+    let (_driver, client) = browser(profile.path()).await;
+    client.set_window_size(1200, 900).await.unwrap();
+    let page = format!("{url}intrepidos/deck?code={}", query_value(&code));
+    client.goto(&page).await.unwrap();
+    assert_eq!(status(&client).await, "Legal");
+    let tab: char = Key::Tab.into();
+    let enter: char = Key::Enter.into();
+    press(&client, &[tab]).await;
+    assert_eq!(focused(&client).await, "cb-skip");
+    let in_sight = "var r=document.getElementById('cb-skip').getBoundingClientRect();\
+                    return r.top>=0 && r.bottom<=innerHeight && r.width>0";
+    assert_eq!(js(&client, in_sight).await, true);
+    press(&client, &[enter]).await;
+    assert_eq!(focused(&client).await, "cb-zones");
+    // The next stop is the deck's first line, not the pool's cards.
+    press(&client, &[tab]).await;
+    let next = focused(&client).await;
+    assert!(next.starts_with("dec|main|"), "{next}");
+
+    click(&client, ".cb-filters summary").await;
+    click(&client, "#cb-play summary").await;
+    click(&client, "#cb-owned-edit").await;
+    wait_js(
+        &client,
+        "return !!document.querySelector('[data-own=\"+\"]')",
+    )
+    .await;
+    for (width, height) in [(1200, 900), (390, 844)] {
+        client.set_window_size(width, height).await.unwrap();
+        settled(&client).await;
+        let (small, measured) = small_targets(&client).await;
+        assert!(measured > 100, "{measured} targets measured at {width} px");
+        assert!(
+            small.is_empty(),
+            "smaller than 24 px at {width} px: {small:?}"
+        );
+    }
+    client.close().await.unwrap();
+}
+
+/// Issue 53: an enum filter's options read as the game's labels, not its
+/// values (the translation's labels on a translated page), and so do the
+/// odds panel's groups; the odds panel starts on a group the deck draws —
+/// a chance above nothing before the player picks a group, and with an
+/// empty deck a kind of the zone drawn from.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filters_read_labels_and_the_odds_start_on_a_group_the_deck_draws() {
+    let ws = Workspace::shipped(&["kingdoms", "intrepidos"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
+    let (_driver, client) = browser(profile.path()).await;
+    client.set_window_size(1200, 900).await.unwrap();
+    for (game, ui, deck) in [
+        (
+            "kingdoms",
+            "",
+            "cards/kingdoms/decks/aurora-de-valaria.toml",
+        ),
+        (
+            "intrepidos",
+            "?ui=en",
+            "cards/intrepidos/decks/furia-de-aries.toml",
+        ),
+    ] {
+        let summary = names(&url, &format!("{game}{ui}"));
+        client.goto(&format!("{url}{game}/deck{ui}")).await.unwrap();
+        settled(&client).await;
+        let mut labelled = Vec::new();
+        for facet in summary["facets"].as_array().unwrap() {
+            if facet["kind"] != "enum" {
+                continue;
+            }
+            let field = facet["field"].as_str().unwrap();
+            let shown = js(
+                &client,
+                &format!(
+                    "return Array.from(document.querySelectorAll('select[data-facet=\"{field}\"] option'))\
+                     .slice(1).map(function(o){{return [o.value, o.textContent];}})"
+                ),
+            )
+            .await;
+            let want: Vec<Value> = facet["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(facet["labels"].as_array().unwrap())
+                .map(|(v, l)| json!([v, l]))
+                .collect();
+            assert_eq!(shown, Value::Array(want.clone()), "{game}{ui}: {field}");
+            labelled.extend(
+                want.into_iter()
+                    .filter(|p| p[0] != p[1])
+                    .map(|p| p[1].clone()),
+            );
+            // The odds panel's group of each value reads as its label too.
+            let groups = js(
+                &client,
+                &format!(
+                    "return Array.from(document.querySelectorAll('#cb-odds-group option'))\
+                     .filter(function(o){{return JSON.parse(o.value).field==='{field}';}})\
+                     .map(function(o){{return o.textContent;}})"
+                ),
+            )
+            .await;
+            let title = facet["title"].as_str().unwrap();
+            let labels: Vec<String> = facet["labels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| format!("{title}: {}", l.as_str().unwrap()))
+                .collect();
+            assert_eq!(groups, json!(labels), "{game}{ui}: {field}");
+        }
+        assert!(!labelled.is_empty(), "{game}{ui} labels its values");
+        if ui == "?ui=en" {
+            assert!(labelled.contains(&json!("Shield")), "{labelled:?}");
+        }
+
+        // An empty deck: the panel starts on a kind of the zone drawn from.
+        click(&client, "#cb-play summary").await;
+        let start = js(
+            &client,
+            "return JSON.parse(document.getElementById('cb-odds-group').value)",
+        )
+        .await;
+        let draw = summary["play"]["draw_from"].as_str().unwrap();
+        let zone = summary["zones"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|z| z["id"] == draw)
+            .unwrap();
+        assert_eq!(start["field"], "kind", "{game}: {start}");
+        assert!(
+            zone["kinds"].as_array().unwrap().contains(&start["value"]),
+            "{game}: starts on {start}, which {draw} does not take"
+        );
+
+        // A deck: the chance the panel first shows is above nothing.
+        let code = code_of(&url, game, deck);
+        client
+            .goto(&format!(
+                "{url}{game}/deck?code={}{}",
+                query_value(&code),
+                ui.replace('?', "&")
+            ))
+            .await
+            .unwrap();
+        settled(&client).await;
+        click(&client, "#cb-play summary").await;
+        wait_js(
+            &client,
+            "return document.getElementById('cb-odds').dataset.probability!==undefined",
+        )
+        .await;
+        let p = js(
+            &client,
+            "return Number(document.getElementById('cb-odds').dataset.probability)",
+        )
+        .await;
+        let group = js(&client, "var s=document.getElementById('cb-odds-group');return s.options[s.selectedIndex].textContent").await;
+        assert!(p.as_f64().unwrap() > 0.0, "{game}: {group} starts at {p}");
+    }
     client.close().await.unwrap();
 }

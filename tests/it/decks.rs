@@ -917,6 +917,26 @@ fn a_misspelt_name_in_a_list_is_reported_where_it_is_with_did_you_mean() {
     );
 }
 
+/// Issue 53: a name shortened by words left out ("Monge do Mosteiro" for
+/// "Monge do Mosteiro Branco") gets the one card it stands for as its
+/// did-you-mean; a shortening that fits many cards names none.
+#[test]
+fn a_shortened_name_in_a_list_gets_the_card_it_stands_for() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    ws.write("short.txt", "Deck:\n1 Monge do Mosteiro\n1 Cavaleiro\n");
+    let run = ws
+        .run(["deck", "import", "short.txt", "--game", "kingdoms"])
+        .fails()
+        .stderr_has("short.txt:2:3")
+        .stderr_has("did you mean `Monge do Mosteiro Branco`?");
+    let stderr = run.stderr.clone();
+    let cavaleiro = stderr
+        .split("short.txt:3:3")
+        .nth(1)
+        .unwrap_or_else(|| panic!("line 3 is reported: {stderr}"));
+    assert!(!cavaleiro.contains("did you mean"), "{stderr}");
+}
+
 /// Issue 25: what a list may get wrong — a zone, a format, a count, the
 /// game — each at its place, and a game without zones has no lists.
 #[test]
@@ -1305,6 +1325,59 @@ async fn an_organiser_judges_an_event_on_the_page() {
     client.close().await.unwrap();
 }
 
+/// `carta deck odds` of `group` in `deck`, as the JSON it prints.
+fn odds_json(ws: &crate::harness::Workspace, deck: &str, group: &str) -> serde_json::Value {
+    ws.run([
+        "--message-format",
+        "json",
+        "deck",
+        "odds",
+        deck,
+        "--group",
+        group,
+    ])
+    .succeeds()
+    .json()
+    .into_iter()
+    .find(|v| v.get("probability").is_some())
+    .expect("the odds as JSON")
+}
+
+/// Issue 52: kingdoms' opening formation starts on the table (`[play]
+/// start-on-table`), so a hand never holds the city: 0%, and at least one
+/// character in a hand of 5 is 1 − C(38,5)/C(53,5) with the 15 characters
+/// left in the 53 cards drawn from.
+#[test]
+fn deck_odds_leave_out_the_cards_that_start_on_the_table() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    let deck = "cards/kingdoms/decks/aurora-de-valaria.toml";
+    ws.run(["deck", "odds", deck, "--group", "kind=city"])
+        .succeeds()
+        .stdout_has("0.0000 (0.00%): at least 1 × kind=city by turn 1: 5 cards seen of the 53 in `main` besides 7 on the table, 0 of them kind=city");
+    let none: f64 = (0..5)
+        .map(|i| f64::from(38 - i) / f64::from(53 - i))
+        .product();
+    let odds = odds_json(&ws, deck, "kind=character");
+    assert_eq!(
+        (
+            odds["deck"].as_u64(),
+            odds["on_table"].as_u64(),
+            odds["group"].as_u64()
+        ),
+        (Some(53), Some(7), Some(15)),
+        "{odds}"
+    );
+    assert!(
+        (odds["probability"].as_f64().unwrap() - (1.0 - none)).abs() < 1e-12,
+        "{odds}"
+    );
+    assert!(
+        (1.0 - none - 0.8251).abs() < 5e-5,
+        "about 82.5%: {}",
+        1.0 - none
+    );
+}
+
 /// `carta deck odds`: the playtest figures of the builder from the command
 /// line, with the game's `[play]` hand, against the test's own arithmetic.
 #[test]
@@ -1324,22 +1397,7 @@ fn deck_odds_prints_the_chance_of_a_group_by_a_turn() {
         "{}",
         run.stdout
     );
-    let run = ws
-        .run([
-            "--message-format",
-            "json",
-            "deck",
-            "odds",
-            deck,
-            "--group",
-            "kind=action",
-        ])
-        .succeeds();
-    let odds = run
-        .json()
-        .into_iter()
-        .find(|v| v.get("probability").is_some())
-        .expect("the odds as JSON");
+    let odds = odds_json(&ws, deck, "kind=action");
     assert!(
         (odds["probability"].as_f64().unwrap() - (1.0 - none)).abs() < 1e-12,
         "{odds}"
@@ -1400,4 +1458,231 @@ fn deck_odds_prints_the_chance_of_a_group_by_a_turn() {
     ws.run(["deck", "odds", "bad.toml", "--group", "kind=action"])
         .fails()
         .stderr_has("deck::unknown-card");
+}
+
+/// Issue 53: `deck import`'s help example, `-o decks/kingdoms/aurora.toml`,
+/// works in a fresh clone, where no player's deck was saved yet: the
+/// missing folder is created. `deck export -o` does the same.
+#[test]
+fn deck_import_and_export_create_the_output_folder() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    let help = ws.run(["deck", "import", "--help"]).succeeds().stdout;
+    let example = help
+        .lines()
+        .rfind(|l| l.contains("carta deck import"))
+        .unwrap();
+    let args: Vec<&str> = example.split_whitespace().skip(1).collect();
+    assert_eq!(
+        args[args.len() - 1],
+        "decks/kingdoms/aurora.toml",
+        "{example}"
+    );
+    assert!(!ws.path().join("decks").exists());
+    ws.run([
+        "deck",
+        "export",
+        "-o",
+        "lists/aurora.txt",
+        "cards/kingdoms/decks/aurora-de-valaria.toml",
+    ])
+    .succeeds();
+    std::fs::rename(
+        ws.path().join("lists/aurora.txt"),
+        ws.path().join("aurora.txt"),
+    )
+    .unwrap();
+    ws.run(&args).succeeds();
+    let original: toml::Table = ws
+        .read("cards/kingdoms/decks/aurora-de-valaria.toml")
+        .parse()
+        .unwrap();
+    let imported: toml::Table = ws.read("decks/kingdoms/aurora.toml").parse().unwrap();
+    assert_eq!(imported, original);
+}
+
+/// Issue 53: a deck file that is not there is named as missing, with the
+/// path it was looked for at, not as a raw "entity not found".
+#[test]
+fn a_missing_file_on_the_command_line_is_named_without_raw_io_words() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    for args in [
+        &["deck", "check", "gone.toml"][..],
+        &["deck", "code", "gone.toml"],
+        &["deck", "import", "gone.toml", "--game", "kingdoms"],
+        &["deck", "check", "--event", "gone.toml"],
+    ] {
+        ws.run(args)
+            .code(2)
+            .stderr_has("no such file `gone.toml`")
+            .stderr_has("relative to the current directory");
+        let json = ws.run(["--message-format", "json"].iter().chain(args));
+        assert!(!json.stdout.contains("entity not found"), "{}", json.stdout);
+        assert!(
+            json.stdout.contains("load::no-such-file"),
+            "{}",
+            json.stdout
+        );
+    }
+}
+
+/// Issue 53: one bound on a deck's name, 200 characters, everywhere: a
+/// name of 200 passes the deck file, its code, the printable decklist,
+/// the text list, the organisers' page and the builder; one of 201 is
+/// refused by each, with its code.
+#[test]
+fn one_deck_name_limit_holds_in_every_reader() {
+    use serde_json::json;
+    let ws = crate::harness::Workspace::empty();
+    crate::harness::copy_tree(&repo().join("tests/fixtures/sixth-game"), ws.path());
+    let azul = ws.read("cards/mosaico/decks/azul.toml");
+    let (_server, url) = crate::serve::start_serve(ws.path());
+    for (len, ok) in [(200, true), (201, false)] {
+        let name: String = "Mosaico à moda antiga ".chars().cycle().take(len).collect();
+        let name = name.replace(' ', "-");
+        let deck = azul.replace("name = \"Azul\"", &format!("name = \"{name}\""));
+        let file = format!("event-{len}/deck.toml");
+        ws.write(&file, &deck);
+        let expect = |run: crate::harness::Run, code: &str| {
+            if ok {
+                run.succeeds();
+            } else {
+                run.fails().stderr_has(code);
+            }
+        };
+        expect(ws.run(["deck", "check", &file]), "deck::name-too-long");
+        expect(ws.run(["deck", "code", &file]), "deck::name-too-long");
+        let html = format!("list-{len}.html");
+        expect(
+            ws.run(["deck", "export", "--decklist", "-o", &html, &file]),
+            "deck::name-too-long",
+        );
+        let list = ws
+            .run(["-q", "deck", "export", "cards/mosaico/decks/azul.toml"])
+            .succeeds()
+            .stdout
+            .replace("Name: Azul", &format!("Name: {name}"));
+        let txt = format!("list-{len}.txt");
+        ws.write(&txt, &list);
+        expect(ws.run(["deck", "import", &txt]), "list::name-too-long");
+        let event = ws
+            .run([
+                "-q",
+                "deck",
+                "check",
+                "--event",
+                &format!("event-{len}"),
+                "--csv",
+            ])
+            .stdout;
+        assert_eq!(event.contains(",legal,"), ok, "{event}");
+        assert_eq!(event.contains("deck::name-too-long"), !ok, "{event}");
+
+        let post =
+            |path: &str, body: &serde_json::Value| crate::serve::http(&url, "POST", path, body);
+        let zones = json!({"main": {"azul-flor": 3}});
+        let (status, verdict) = post(
+            "/api/games/mosaico/verdict",
+            &json!({"name": name, "zones": zones}),
+        );
+        assert_eq!(status == 200, ok, "{status} {verdict}");
+        let (_, parsed) = post("/api/games/mosaico/list/parse", &json!({"text": list}));
+        assert_eq!(parsed["deck"]["name"] == json!(name), ok, "{parsed}");
+        let (_, table) = post(
+            "/api/organize",
+            &json!({"decks": [{"label": "d.toml", "text": deck}]}),
+        );
+        assert_eq!(
+            table["csv"].as_str().unwrap().contains(",legal,"),
+            ok,
+            "{table}"
+        );
+    }
+}
+
+/// Issue 53: a deck whose name is empty is written `Name:` in a text list
+/// and read back as that empty name, not as a zone heading; an empty
+/// player is left out.
+#[test]
+fn an_empty_deck_name_round_trips_through_a_text_list() {
+    let ws = crate::harness::Workspace::shipped(&["kingdoms"]);
+    let rel = "cards/kingdoms/decks/aurora-de-valaria.toml";
+    let original = ws
+        .read(rel)
+        .replace("name = \"Aurora de Valária\"", "name = \"\"\nplayer = \"\"");
+    ws.write("empty.toml", &original);
+    ws.run(["deck", "check", "empty.toml"]).succeeds();
+    for by in ["name", "id"] {
+        let list = ws
+            .run(["-q", "deck", "export", "--by", by, "empty.toml"])
+            .succeeds()
+            .stdout;
+        assert!(
+            list.starts_with("Name:\n") || list.starts_with("Name: \n"),
+            "{list}"
+        );
+        assert!(!list.contains("Player"), "{list}");
+        ws.write("empty.txt", &list);
+        let back = ws
+            .run(["-q", "deck", "import", "empty.txt"])
+            .succeeds()
+            .stdout;
+        let back: toml::Table = back.parse().unwrap();
+        let mut want: toml::Table = original.parse().unwrap();
+        want.remove("player");
+        assert_eq!(back, want, "by {by}:\n{list}");
+    }
+}
+
+/// Issue 53: the organisers' page takes an event of 10,000 deck files in
+/// one request (they weigh about 8 MiB as JSON), judged as `carta deck
+/// check --event` judges them; one more deck, or a body past its bound,
+/// is refused. Other routes keep their 1 MiB.
+#[test]
+fn the_organisers_page_takes_ten_thousand_deck_files_at_once() {
+    use serde_json::json;
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let decks: Vec<String> = example_decks()
+        .iter()
+        .filter(|d| d.starts_with("cards/intrepidos/"))
+        .map(|d| ws.read(d))
+        .collect();
+    // Each player names their deck, but the cards are one of a few lists:
+    // an event where thousands play the same deck.
+    let files: Vec<serde_json::Value> = (0..10_000)
+        .map(|i| {
+            let text = decks[i % decks.len()].replacen("name = \"", &format!("name = \"{i} "), 1);
+            json!({"label": format!("decks/{i:05}.toml"), "text": text})
+        })
+        .collect();
+    let body = json!({ "decks": files });
+    assert!(
+        body.to_string().len() > 7 << 20,
+        "as heavy as an event's files"
+    );
+    let (_server, url) = crate::serve::start_serve(ws.path());
+    let (status, table) = crate::serve::http(&url, "POST", "/api/organize", &body);
+    assert_eq!(
+        status,
+        200,
+        "{}",
+        &table.to_string()[..200.min(table.to_string().len())]
+    );
+    let rows = table["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 10_000);
+    assert!(rows.iter().all(|r| r["verdict"] == "legal"), "{}", rows[0]);
+    // The first of a list names every later one, each later one the first:
+    // the answer grows with the decks, not with their square.
+    let n = decks.len();
+    let later: Vec<usize> = (1 + n..=10_000).step_by(n).collect();
+    assert_eq!(rows[0]["same_as"], json!(later));
+    assert_eq!(rows[n]["same_as"], json!([1]));
+    assert!(table.to_string().len() < 4 * body.to_string().len());
+    let mut more = files.clone();
+    more.push(files[0].clone());
+    let (status, _) = crate::serve::http(&url, "POST", "/api/organize", &json!({ "decks": more }));
+    assert_eq!(status, 413);
+    // A deck verdict is no event: past 1 MiB it is refused at once.
+    let big = json!({"name": "x".repeat(1 << 20), "zones": {}});
+    let (status, refused) = crate::serve::http(&url, "POST", "/api/games/intrepidos/verdict", &big);
+    assert_eq!(status, 413, "{refused}");
 }

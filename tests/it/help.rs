@@ -273,3 +273,59 @@ fn a_usage_error_under_json_is_one_json_object_on_stdout() {
     ]);
     assert!(run.code(2).stdout.is_empty());
 }
+
+/// Runs shell `lines` as a newcomer would: bash in a fresh home, `carta`
+/// on `PATH` from outside `~/.local/bin` (where `cargo install` puts it,
+/// `~/.cargo/bin`), no `MANPATH`; stopping at the first line that fails.
+fn run_as_newcomer(lines: &str) -> std::process::Output {
+    let home = tempfile::tempdir().unwrap();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_carta"))
+        .parent()
+        .unwrap();
+    std::process::Command::new("bash")
+        .args(["-ec", lines])
+        .current_dir(home.path())
+        .env_clear()
+        .env("HOME", home.path())
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .output()
+        .unwrap()
+}
+
+/// Issue 53: the README's and `carta man --help`'s advice, run as written
+/// by someone whose `PATH` lacks `~/.local/bin`, ends in `man carta-init`
+/// showing the page (man-db finds `~/.local/share/man` only through
+/// `~/.local/bin` on `PATH`, or through `MANPATH`).
+#[test]
+fn the_manual_page_advice_finds_the_pages_without_local_bin_on_path() {
+    let readme = std::fs::read_to_string(crate::harness::repo().join("README.md")).unwrap();
+    let start = readme.find("carta man --out").unwrap();
+    let end = start + readme[start..].find("\n```").unwrap();
+    let help = Workspace::empty().run(["man", "--help"]).succeeds().stdout;
+    let example = &help[help.find("Example:\n").unwrap() + "Example:\n".len()..];
+    for (whose, lines) in [("the README", &readme[start..end]), ("the help", example)] {
+        assert!(
+            lines.trim_end().ends_with("man carta-init"),
+            "{whose}: {lines}"
+        );
+        let out = run_as_newcomer(lines);
+        let page = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && page.contains("carta-init"),
+            "{whose}'s lines did not show the page:\n{lines}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Issue 53: `serve --help` names the folder the builder saves decks into,
+/// the players' `decks/<game>/`, not the game's example decks' folder.
+#[test]
+fn serve_help_says_where_decks_are_saved() {
+    let help = Workspace::empty()
+        .run(["serve", "--help"])
+        .succeeds()
+        .stdout;
+    assert!(help.contains("`decks/<game>/`"), "{help}");
+    assert!(!help.contains("cards/<game>/decks"), "{help}");
+}

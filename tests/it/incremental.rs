@@ -391,6 +391,12 @@ fn warm_is_cold(scene: &Scene, step: &str) {
     );
     assert_eq!(warm.stdout, fresh.stdout, "{step}: check's diagnostics");
     assert_eq!(said(&warm), said(&fresh), "{step}: check's summary");
+    let outputs = |t: BTreeMap<PathBuf, Vec<u8>>| {
+        t.into_iter()
+            .filter(|(path, _)| path.starts_with("build"))
+            .collect::<BTreeMap<_, _>>()
+    };
+    let last_good = outputs(tree(scene.root()));
     let warm = carta(scene.root(), &["build"]);
     let fresh = carta(cold.path(), &["build", "--no-cache"]);
     assert_eq!(
@@ -399,7 +405,18 @@ fn warm_is_cold(scene: &Scene, step: &str) {
         warm.stderr
     );
     assert_eq!(said(&warm), said(&fresh), "{step}: build's report");
-    let (warm, fresh) = (tree(scene.root()), tree(cold.path()));
+    let failed = warm.code != Some(0);
+    let (mut warm, fresh) = (tree(scene.root()), tree(cold.path()));
+    if failed {
+        // A failed build leaves the last good output as it was; the fresh
+        // copy never had one.
+        let kept = outputs(warm.clone());
+        assert!(
+            kept == last_good,
+            "{step}: a failed build changed the outputs"
+        );
+        warm.retain(|path, _| !path.starts_with("build"));
+    }
     let keys = |t: &BTreeMap<PathBuf, Vec<u8>>| t.keys().cloned().collect::<Vec<_>>();
     assert_eq!(keys(&warm), keys(&fresh), "{step}: the files left");
     for (path, bytes) in &warm {
@@ -607,6 +624,20 @@ fn case(seed: u64, edits: &[u64]) {
         }
         steps.push(what);
         warm_is_cold(&scene, &format!("seed {seed}: {}", steps.join(", ")));
+    }
+}
+
+/// Cases the long run found (`CARTA_DIFF_CASES=20000`): an edit that
+/// breaks the build after one that built, where the cached workspace keeps
+/// its last good output and the fresh copy has none.
+#[test]
+fn a_failed_build_after_a_good_one_keeps_its_output_and_answers_as_a_cold_one() {
+    for (seed, edit) in [
+        (9_620_311_759_287_556_081, 2_521_569_779_636_007_817),
+        (17_645_051_933_854_908_368, 16_372_363_787_755_811_370),
+        (15_663_879_240_323_738_732, 3_255_571_974_605_459_994),
+    ] {
+        case(seed, &[edit]);
     }
 }
 

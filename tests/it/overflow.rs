@@ -160,6 +160,66 @@ fn export_pdf_png_and_tts_warn_at_the_same_field() {
     }
 }
 
+/// A face whose text box, 16 mm tall, shrinks its 9 pt text to fit.
+const SHRINKING: &str = r#"<div class="frame">
+  <h2 class="title">{{name}}</h2>
+  <div class="box carta-fit" style="height: 16mm; overflow: hidden; font-size: 9pt">
+    <p class="effect">{{fields.effect}}</p>
+    {{#if fields.flavor}}<p class="flavor">{{fields.flavor}}</p>{{/if}}
+  </div>
+</div>
+"#;
+
+#[test]
+fn text_the_fit_shrinks_below_the_readable_size_is_a_warning_at_the_field_that_took_the_room() {
+    let ws = game(&format!("{SHORT}{LONG}"), SHRINKING);
+    let small = |run: &Run| -> Vec<Value> {
+        run.json()
+            .into_iter()
+            .filter(|d| d["code"] == "sheets::small-text")
+            .collect()
+    };
+    for args in [&["print"][..], &["export", "png", "--dpi", "60"]] {
+        let run = ws
+            .run([&["--message-format", "json"][..], args].concat())
+            .succeeds();
+        assert!(
+            overflows(&run).is_empty(),
+            "it fits, shrunk: {}",
+            run.stdout
+        );
+        let found = small(&run);
+        assert_eq!(found.len(), 1, "{args:?}: {found:#?}");
+        let d = &found[0];
+        assert_eq!(d["severity"], "warning");
+        // The long effect, not the flavour it pushed out.
+        assert_eq!(place(d), ("cards/mini/cards.toml", 11, 10), "{d}");
+        let message = d["message"].as_str().unwrap();
+        let size: f64 = message
+            .strip_prefix("the text of `effect` of card `long` is too long: it fits its box `div.box.carta-fit` only at ")
+            .and_then(|m| m.strip_suffix(" pt, below the readable 6 pt"))
+            .unwrap_or_else(|| panic!("{message}"))
+            .parse()
+            .unwrap();
+        // 9 pt, shrunk in 6 % steps to fit, not to the 40 % floor (3.4 pt).
+        assert!((3.6..6.0).contains(&size), "{message}");
+        assert!(
+            d["help"]
+                .as_str()
+                .unwrap()
+                .contains("`min-text-size = 6` in `[print]`"),
+            "{d}"
+        );
+    }
+    // A game that reads smaller text says so in its manifest.
+    ws.write(
+        "cards/mini/game.toml",
+        format!("{GAME}\n[print]\nmin-text-size = 3.5\n"),
+    );
+    let run = ws.run(["--message-format", "json", "print"]).succeeds();
+    assert!(small(&run).is_empty(), "{}", run.stdout);
+}
+
 #[test]
 fn a_card_that_fits_gives_no_warning_and_the_check_says_it_ran() {
     let ws = game(SHORT, CUTTING);
@@ -267,11 +327,20 @@ fn without_chromium_print_says_once_that_the_text_was_not_checked() {
 }
 
 #[test]
-fn the_shipped_games_print_with_no_text_overflowing() {
+fn the_shipped_games_print_with_no_text_overflowing_or_too_small() {
     let ws = Workspace::shipped(&[]);
     let run = ws.run(["--message-format", "json", "print"]).succeeds();
     let found = overflows(&run);
     assert!(found.is_empty(), "shipped cards that overflow: {found:#?}");
+    let small: Vec<Value> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "sheets::small-text")
+        .collect();
+    assert!(
+        small.is_empty(),
+        "shipped text too small to read: {small:#?}"
+    );
     let human = ws.run(["print"]).succeeds();
     human.stderr_has("text checked for overflow in Chromium: 5 of 5 sets of sheets");
 }

@@ -132,6 +132,51 @@ fn spreadsheet_tour() -> [String; 2] {
     [begins, ws.run(["check"]).code(1).stderr]
 }
 
+/// The README's shell block after the line ending with `after`, run by
+/// `sh` in `ws` as a reader pasting it would (no `set -e`), with `cargo
+/// run --release --` standing for the carta under test.
+fn run_shell_block(ws: &Workspace, after: &str) -> std::process::Output {
+    let block = block_after(&readme(), after).replace(
+        "cargo run --release -- ",
+        &format!("'{}' ", env!("CARGO_BIN_EXE_carta")),
+    );
+    std::process::Command::new("sh")
+        .args(["-c", &block])
+        .current_dir(ws.path())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_spreadsheet_tour_followed_in_order_never_deletes_the_only_potions() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let toml = "cards/intrepidos/itens/pocoes.toml";
+    let intact = ws.read(toml);
+    // The tour's previous step leaves the potion broken.
+    let broken = intact
+        .replacen("min_level = 1", "min_level = \"um\"", 1)
+        .replacen("\neffect = ", "\nefect = ", 1);
+    ws.write(toml, &broken);
+    let convert = "the TOML only once the CSV is written:";
+    let refused = run_shell_block(&ws, convert);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains(&format!("nothing written, and `{toml}` is untouched")),
+        "{said}"
+    );
+    assert_eq!(ws.read(toml), broken, "the potions are gone");
+    assert!(!ws.path().join("cards/intrepidos/itens/pocoes.csv").exists());
+    // Put back as the tour says, the same lines convert and drop the TOML.
+    ws.write(toml, &intact);
+    let done = run_shell_block(&ws, convert);
+    assert!(done.status.success(), "{done:?}");
+    assert!(!ws.path().join(toml).exists());
+    assert!(
+        ws.read("cards/intrepidos/itens/pocoes.csv")
+            .starts_with("id,kind,name")
+    );
+}
+
 #[test]
 fn every_readme_block_that_shows_output_is_what_carta_prints() {
     let text = readme();

@@ -522,8 +522,14 @@ async fn a_kingdoms_deck_shows_its_type_shares_and_the_hero_bound_to_the_city() 
         assert_eq!(got[0].as_u64(), Some(want), "{method} {path} {body}: {got}");
         assert!(!got[1].as_str().unwrap().is_empty(), "{got}");
     }
-    let big = js(&client, "return fetch('/api/organize',{method:'POST',headers:{'content-type':'application/json'},body:'x'.repeat(2<<20)}).then(r=>r.json().then(j=>[r.status,j.error]))").await;
-    assert_eq!(big[0].as_u64(), Some(413), "{big}");
+    // Past a route's body limit (1 MiB; the organisers' 16 MiB), 413.
+    for (path, size) in [
+        ("/api/games/kingdoms/verdict", "2<<20"),
+        ("/api/organize", "17<<20"),
+    ] {
+        let big = js(&client, &format!("return fetch('{path}',{{method:'POST',headers:{{'content-type':'application/json'}},body:'x'.repeat({size})}}).then(r=>r.json().then(j=>[r.status,j.error]))")).await;
+        assert_eq!(big[0].as_u64(), Some(413), "{path}: {big}");
+    }
     let outside = js(
         &client,
         "return fetch('/play/kingdoms/img/..%2F..%2Fgame.toml').then(r=>r.status)",
@@ -1125,6 +1131,17 @@ fn the_builder_the_organisers_and_the_command_agree_on_shipped_decks_and_their_m
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
 }
 
+/// The broken copy rule of a verdict.
+fn copy_problem(v: &Value) -> Value {
+    v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "deck::copy-limit")
+        .unwrap_or_else(|| panic!("no copy rule broken: {v}"))
+        .clone()
+}
+
 /// The builder's language (issue 25): the verdict's engine words — "has
 /// X; requires Y", a broken rule's message, a deck that cannot be judged —
 /// come in the game's own language (pt-BR for intrépidos, es for
@@ -1136,18 +1153,9 @@ fn the_api_words_the_verdict_in_the_pages_language() {
     let ws = Workspace::shipped(&["intrepidos", "zodiacos"]);
     let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
     let deck = json!({"name": "x", "zones": {"main": {"golpe-certeiro": 3}}});
-    let copies = |v: &Value| -> Value {
-        v["problems"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["code"] == "deck::copy-limit")
-            .unwrap_or_else(|| panic!("no copy rule broken: {v}"))
-            .clone()
-    };
     let (code, pt) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
     assert_eq!(code, 200, "{pt}");
-    let p = copies(&pt);
+    let p = copy_problem(&pt);
     assert_eq!(p["actual"], "3 cópias");
     assert_eq!(p["expected"], "no máximo 2");
     assert!(
@@ -1158,7 +1166,7 @@ fn the_api_words_the_verdict_in_the_pages_language() {
         "{p}"
     );
     let (_, en) = http(&url, "POST", "/api/games/intrepidos/verdict?ui=en", &deck);
-    let e = copies(&en);
+    let e = copy_problem(&en);
     assert_eq!(
         (e["actual"].as_str(), e["expected"].as_str()),
         (Some("3 copies"), Some("at most 2"))
@@ -1246,7 +1254,7 @@ fn the_api_words_the_verdict_in_the_pages_language() {
     let (_es, url) =
         crate::watch::start_server(ws.path(), &["serve", "--port", "0", "--ui-lang", "es"]);
     let (_, v) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
-    assert_eq!(copies(&v)["actual"], "3 copias");
+    assert_eq!(copy_problem(&v)["actual"], "3 copias");
     let (_xx, lines) = crate::watch::spawn_carta(
         ws.path(),
         &["serve", "--port", "0", "--ui-lang", "xx"],
@@ -1259,6 +1267,76 @@ fn the_api_words_the_verdict_in_the_pages_language() {
     let warned: Vec<&String> = said.iter().filter(|l| l.contains("`xx`")).collect();
     assert_eq!(warned.len(), 1, "{said:?}");
     assert!(warned[0].contains("in English"), "{said:?}");
+}
+
+/// Issue 53: a page whose cards are in a translation speaks it
+/// throughout: a broken rule names the card, and the rule, as the page
+/// shows them; a pasted list is read by those names and headings (and
+/// still by the game's own), and a misspelt one is offered as the page
+/// shows it. The verdict is the game's own.
+#[test]
+fn a_translated_page_names_cards_in_its_language_in_verdicts_and_lists() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
+    let (_, english) = http(&url, "GET", "/api/games/intrepidos?ui=en", &Value::Null);
+    let name_of = |id: &str| -> String {
+        english["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()["name"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (strike, frixo) = (name_of("golpe-certeiro"), name_of("rei-frixo"));
+    assert_ne!(strike, "Golpe Certeiro");
+    let deck = json!({"name": "x", "zones": {"main": {"golpe-certeiro": 3}}});
+    let (_, en) = http(&url, "POST", "/api/games/intrepidos/verdict?ui=en", &deck);
+    let (_, pt) = http(&url, "POST", "/api/games/intrepidos/verdict", &deck);
+    let (e, p) = (copy_problem(&en), copy_problem(&pt));
+    let message = e["message"].as_str().unwrap();
+    assert!(message.starts_with(&format!("`{strike}`: 3 copies")), "{e}");
+    assert!(!message.contains("Golpe"), "{e}");
+    let rule = english["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == e["rule"])
+        .unwrap();
+    assert_eq!(e["name"], rule["name"], "the rule as the page lists it");
+    assert_ne!(e["name"], p["name"], "the rule's English name");
+    assert!(
+        p["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("`Golpe Certeiro`")
+    );
+    assert_eq!(
+        (en["legal"].clone(), en["code"].clone()),
+        (pt["legal"].clone(), pt["code"].clone())
+    );
+
+    let text = format!("Deck:\n2 {strike}\n1 Contragolpe\n\nIntrepids:\n1 {frixo}\n");
+    let (_, v) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/list/parse?ui=en",
+        &json!({"text": text}),
+    );
+    assert_eq!(v["problems"], json!([]), "{v}");
+    assert_eq!(v["deck"]["zones"]["main"]["golpe-certeiro"], 2, "{v}");
+    assert_eq!(v["deck"]["zones"]["main"]["contragolpe"], 1, "{v}");
+    assert_eq!(v["deck"]["zones"]["team"]["rei-frixo"], 1, "{v}");
+    let misspelt: String = strike.chars().filter(|c| *c != 'e').collect();
+    let (_, v) = http(
+        &url,
+        "POST",
+        "/api/games/intrepidos/list/parse?ui=en",
+        &json!({"text": format!("Deck:\n2 {misspelt}\n")}),
+    );
+    assert_eq!(v["problems"][0]["suggestion"], json!(strike), "{v}");
 }
 
 /// The pages themselves: `lang` follows the language, the title and the
@@ -1371,7 +1449,8 @@ fn deck_json(rel: &str, zone: &str) -> (Value, Vec<(String, u64)>) {
 
 /// Issue 25, playtest figures: the odds of a kingdoms deck by a card, a
 /// kind, an enum value and a flag, against the test's own exact fractions,
-/// with the game's `[play]` (a hand of 5, one card a turn, from `main`).
+/// with the game's `[play]` (a hand of 5, one card a turn, from `main`,
+/// the opening formation on the table: issue 52).
 #[test]
 fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
     let ws = Workspace::shipped(&["kingdoms"]);
@@ -1379,8 +1458,15 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
     let (_, game) = http(&url, "GET", "/api/games/kingdoms", &Value::Null);
     assert_eq!(
         game["play"],
-        json!({"opening_hand": 5, "mulligan": 4, "draws_per_turn": 1, "draw_from": "main"}),
-        "the rulebook's hand and mulligan"
+        json!({"opening_hand": 5, "mulligans": 1, "mulligan": 4, "draws_per_turn": 1, "draw_from": "main",
+            "start_on_table": game["play"]["start_on_table"].clone()}),
+        "the rulebook's hand and its one mulligan"
+    );
+    let table = game["play"]["start_on_table"].as_array().unwrap();
+    assert_eq!(
+        table.iter().map(|t| t["count"].clone()).collect::<Vec<_>>(),
+        [json!(null), json!(null), json!(3), json!(2)],
+        "the city, the hero, three level-1 and two level-2 characters"
     );
     let cards = game["cards"].as_array().unwrap();
     let field = |id: &str, f: &str| -> Value {
@@ -1391,8 +1477,29 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
             c["values"].get(f).cloned().unwrap_or(Value::Null)
         }
     };
-    let (deck, drawn) = deck_json("cards/kingdoms/decks/aurora-de-valaria.toml", "main");
+    let (deck, mut drawn) = deck_json("cards/kingdoms/decks/aurora-de-valaria.toml", "main");
+    // FORMAÇÃO INICIAL: the cards that start on the table are never drawn,
+    // each entry's taken in the deck's order.
+    let lined_up = |id: &str, level: i64| {
+        field(id, "kind") == json!("character")
+            && field(id, "level") == json!(level)
+            && field(id, "mercenary") != json!(true)
+    };
+    let mut take = |on_table: &dyn Fn(&str) -> bool, mut most: u64| {
+        for (id, n) in &mut drawn {
+            let t = (*n).min(most);
+            if on_table(id) && t > 0 {
+                *n -= t;
+                most -= t;
+            }
+        }
+    };
+    take(&|id| field(id, "kind") == json!("city"), u64::MAX);
+    take(&|id| field(id, "kind") == json!("hero"), u64::MAX);
+    take(&|id| lined_up(id, 1), 3);
+    take(&|id| lined_up(id, 2), 2);
     let total: u64 = drawn.iter().map(|(_, n)| n).sum();
+    assert_eq!(total, 53, "60 cards, 7 of them on the table");
     let count = |f: &str, v: &Value| -> u64 {
         drawn
             .iter()
@@ -1440,6 +1547,7 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
         assert_eq!(status, 200, "{odds}");
         let seen = 5 + (turn - 1);
         assert_eq!(odds["deck"], total, "{odds}");
+        assert_eq!(odds["on_table"], 7, "{odds}");
         assert_eq!(odds["group"], want_group, "{group}: {odds}");
         assert_eq!(odds["seen"], seen, "{odds}");
         assert_eq!(odds["zone"], "main");
@@ -1463,14 +1571,19 @@ fn draw_odds_of_a_deck_by_card_kind_enum_value_and_flag_are_exact() {
         (odds["probability"].as_f64().unwrap() - want).abs() <= 1e-12,
         "{odds}"
     );
+    // Every card drawn, but the hero: it starts on the table.
     let body = json!({"deck": deck, "group": {"field": "kind", "value": "hero"},
         "at_least": 1, "by_turn": 1, "hand": 1000});
     let (_, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
     assert_eq!(
         (odds["seen"].as_u64(), odds["probability"].as_f64()),
-        (Some(total), Some(1.0)),
+        (Some(total), Some(0.0)),
         "{odds}"
     );
+    let body = json!({"deck": deck, "group": {"field": "kind", "value": "action"},
+        "at_least": 1, "by_turn": 1, "hand": 1000});
+    let (_, odds) = http(&url, "POST", "/api/games/kingdoms/odds", &body);
+    assert_eq!(odds["probability"].as_f64(), Some(1.0), "{odds}");
 
     // Refused, each with why.
     for (group, extra, why) in [

@@ -9,8 +9,10 @@ const MINI_GAME: &str = r#"id = "mini"
 name = "Mini"
 language = "pt-BR"
 
+# The tests' geometry is a print shop's: 3 mm of bleed on home sheets too.
 [print]
 margin = 5
+bleed = 3
 
 [icons]
 AC = { label = "corpo a corpo", svg = '<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>' }
@@ -164,7 +166,9 @@ fn paper_orientation_duplex_and_ink_saver_come_from_flags() {
         page.contains("@page { size: 279.4mm 215.9mm; margin: 0; }"),
         "{page}"
     );
-    assert!(page.contains("<body class=\"carta-paper-letter carta-landscape carta-ink-saver\">"));
+    assert!(page.contains(
+        "<body class=\"carta-paper-letter carta-landscape carta-ink-saver\" data-carta-min-text=\"6\">"
+    ));
     assert!(
         !page.contains("class=\"carta-card carta-back"),
         "no backs without duplex"
@@ -381,7 +385,7 @@ fn a_layout_that_does_not_fit_is_an_error_in_the_manifest() {
     let run = ws.run(["--message-format", "json", "build"]).fails();
     let d = diag(&run, "sheets::layout");
     assert_eq!(d["file"], "cards/mini/game.toml");
-    assert_eq!(d["line"].as_u64(), Some(14), "at [kinds.card.print]");
+    assert_eq!(d["line"].as_u64(), Some(16), "at [kinds.card.print]");
     assert!(
         d["message"]
             .as_str()
@@ -529,6 +533,45 @@ fn a_deck_naming_an_unknown_card_is_an_error_in_the_deck() {
 }
 
 #[test]
+fn home_sheets_fit_three_by_three_poker_cards_on_a4_and_letter_unless_the_game_asks_for_bleed() {
+    let cards: String = (0..10).map(|i| card(&format!("c{i}"), "")).collect();
+    let ws = mini(&cards);
+    let no_bleed = MINI_GAME.replace("bleed = 3\n", "");
+    ws.write("cards/mini/game.toml", &no_bleed);
+    let sheets = |page: &str| {
+        page.matches("<section class=\"carta-sheet carta-faces\"")
+            .count()
+    };
+    for paper in ["a4", "letter"] {
+        ws.run(["build", "--paper", paper]).succeeds();
+        let page = html(&ws);
+        // Ten cards: nine on the first sheet, edge to edge (63.5 mm apart).
+        assert_eq!(sheets(&page), 2, "{paper}");
+        assert!(
+            page.contains("data-copy=\"1\" data-slot=\"8\""),
+            "{paper}: a ninth slot"
+        );
+        assert!(!page.contains("data-slot=\"9\""), "{paper}: no tenth");
+        assert!(page.contains("--bleed:0mm"), "{paper}: no bleed");
+    }
+    // A4 portrait, 3 × 3 boxes of 63.5 × 88.9 mm, centred:
+    // x0 = (210 − 190.5) / 2, y0 = (297 − 266.7) / 2.
+    ws.run(["build"]).succeeds();
+    assert!(
+        html(&ws).contains(
+            "data-slot=\"0\" style=\"left:9.75mm;top:15.15mm;width:63.5mm;height:88.9mm;"
+        )
+    );
+    // The game's own bleed is printed: six to an A4 page.
+    ws.write("cards/mini/game.toml", MINI_GAME);
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert_eq!(sheets(&page), 2);
+    assert!(page.contains("data-slot=\"5\""));
+    assert!(!page.contains("data-slot=\"6\""));
+}
+
+#[test]
 fn the_cover_lists_every_sheet_and_the_counts() {
     let ws = mini(&(card("a", "copies = 7") + &card("b", "")));
     ws.run(["build"]).succeeds();
@@ -629,6 +672,49 @@ fn the_default_face_lays_out_a_card_from_the_schema() {
     ws.write("cards/mini/game.toml", game);
     ws.run(["build"]).succeeds();
     assert!(html(&ws).contains("<div class=\"carta-back-kind\">Preparação</div>"));
+}
+
+#[test]
+fn one_word_rules_text_prints_in_the_text_box_and_a_patterned_code_in_the_footer() {
+    let ws = mini(
+        &(card("a", "text = \"[[guard]]\"")
+            + &card("b", "text = \"{AC}\"")
+            + &card("c", "text = \"Flying.\"")
+            + &card("d", "text = \"Flying.\"\nserial = \"MN-007\"")),
+    );
+    let game = MINI_GAME.replace(
+        "[kinds.card]",
+        "[keywords.guard]\nname = \"Guarda\"\n\n[kinds.card]",
+    );
+    let schema = MINI_SCHEMA.replace(
+        "\"art\": { \"type\": \"string\" }",
+        "\"art\": { \"type\": \"string\" },\n    \"serial\": { \"type\": \"string\", \"pattern\": \"^[A-Z]{2}-[0-9]{3}$\" }",
+    );
+    ws.write("cards/mini/game.toml", &game)
+        .write("schemas/mini/card.schema.json", &schema);
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    let face = |id: &str| {
+        let start = page
+            .find(&format!("carta-face carta-kind-card\" data-card=\"{id}\""))
+            .unwrap_or_else(|| panic!("no face of {id}"));
+        let end = page[start..].find("</footer>").unwrap() + start;
+        page[start..end].to_owned()
+    };
+    let foot =
+        |codes: &str| format!("<footer class=\"carta-foot\"><span>Mini</span><span>{codes}</span>");
+    for (id, drawn) in [
+        ("a", "<strong class=\"carta-keyword\">Guarda</strong>"),
+        ("b", "<span class=\"carta-icon carta-icon-AC\""),
+        ("c", "<p class=\"carta-text\">Flying.</p>"),
+    ] {
+        let f = face(id);
+        assert!(f.contains(drawn), "{id}: {f}");
+        assert!(f.ends_with(&foot("")), "{id}: nothing in the footer: {f}");
+    }
+    let d = face("d");
+    assert!(d.contains("<p class=\"carta-text\">Flying.</p>"), "{d}");
+    assert!(d.ends_with(&foot("MN-007")), "{d}");
 }
 
 #[test]

@@ -17,7 +17,7 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 /// The `[[card]]` tables of a TOML text, as JSON.
-fn cards_of(text: &str) -> Vec<Value> {
+pub(crate) fn cards_of(text: &str) -> Vec<Value> {
     let doc: serde_json::Map<String, Value> = toml::from_str(text).unwrap();
     match doc.get("card") {
         Some(Value::Array(cards)) => cards.clone(),
@@ -26,7 +26,7 @@ fn cards_of(text: &str) -> Vec<Value> {
 }
 
 /// Every card of a game's TOML card files, in the order carta reads them.
-fn game_cards(root: &Path, game: &str) -> Vec<Value> {
+pub(crate) fn game_cards(root: &Path, game: &str) -> Vec<Value> {
     let mut files = Vec::new();
     collect(&root.join("cards").join(game), &mut files);
     files.sort();
@@ -468,4 +468,209 @@ fn convert_reads_its_path_from_the_current_directory_as_every_command_does() {
             .join("cards/intrepidos/itens/pocoes.xlsx")
             .exists()
     );
+}
+
+/// A workbook of one sheet `Cartas` as a script such as openpyxl writes
+/// it: text as inline strings, and a cell starting with `=` as a formula
+/// with no stored value (`<f>` without `<v>`), which only a spreadsheet
+/// program would compute.
+fn scripted_xlsx(rows: &[&[&str]]) -> Vec<u8> {
+    use std::io::Write as _;
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut sheet = String::from(
+        r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>"#,
+    );
+    for (r, row) in rows.iter().enumerate() {
+        sheet.push_str(&format!(r#"<row r="{}">"#, r + 1));
+        for (c, value) in row.iter().enumerate() {
+            let at = format!("{}{}", char::from(b'A' + u8::try_from(c).unwrap()), r + 1);
+            match value.strip_prefix('=') {
+                Some(f) => sheet.push_str(&format!(r#"<c r="{at}"><f>{}</f></c>"#, esc(f))),
+                None if value.is_empty() => {}
+                None => sheet.push_str(&format!(
+                    r#"<c r="{at}" t="inlineStr"><is><t>{}</t></is></c>"#,
+                    esc(value)
+                )),
+            }
+        }
+        sheet.push_str("</row>");
+    }
+    sheet.push_str("</sheetData></worksheet>");
+    let parts = [
+        (
+            "[Content_Types].xml",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#.to_owned(),
+        ),
+        (
+            "_rels/.rels",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.to_owned(),
+        ),
+        (
+            "xl/workbook.xml",
+            r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Cartas" sheetId="1" r:id="rId1"/></sheets></workbook>"#.to_owned(),
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#.to_owned(),
+        ),
+        ("xl/worksheets/sheet1.xml", sheet),
+    ];
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    for (name, text) in parts {
+        zip.start_file(name, stored).unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn a_formula_without_a_stored_value_is_an_error_at_its_cell_not_an_empty_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let rel = "cards/intrepidos/itens/pocoes.xlsx";
+    ws.write(
+        rel,
+        scripted_xlsx(&[
+            &[
+                "id",
+                "kind",
+                "name",
+                "copies",
+                "class",
+                "min_level",
+                "effect",
+            ],
+            &["pocao-a", "potion", "A", "=1+2", "cura", "1", "Cura."],
+            &[
+                "pocao-b",
+                "potion",
+                "B",
+                "2",
+                "cura",
+                "1",
+                "=\"Cura \"&\"tudo.\"",
+            ],
+        ]),
+    );
+    let found = diagnostics_in(&ws, rel);
+    let cells: Vec<(&str, &str)> = found
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
+        .collect();
+    // One error a cell: neither "copies must be an integer" for the text
+    // of the formula, nor a missing `effect`.
+    assert_eq!(
+        cells,
+        [("sheet::formula", "D2"), ("sheet::formula", "G3")],
+        "{found:#?}"
+    );
+    assert_eq!(found[0]["sheet"], "Cartas");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("=1+2"),
+        "{found:#?}"
+    );
+    assert!(
+        found[0]["help"].as_str().unwrap().contains("openpyxl"),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_sheet_converted_to_toml_beside_itself_is_said_to_be_read_twice_until_one_goes() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let toml = "cards/intrepidos/itens/pocoes.toml";
+    ws.run(["convert", toml, "--to", "csv"]).code(0);
+    fs::remove_file(ws.path().join(toml)).unwrap();
+    let sheet = "cards/intrepidos/itens/pocoes.csv";
+    let run = ws.run(["convert", sheet, "--to", "toml"]).code(0);
+    assert!(
+        run.stderr.contains(&format!(
+            "`{sheet}` is still there, and both are card files of `intrepidos`"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("duplicate ids"), "{}", run.stderr);
+    // What it warns of: until one goes, each potion is defined twice.
+    let check = ws.run(["check", "intrepidos"]).code(1);
+    assert!(
+        check.stderr.contains("link::duplicate-id"),
+        "{}",
+        check.stderr
+    );
+    // A whole game's workbook lands outside `cards/`: nothing read twice.
+    fs::remove_file(ws.path().join(sheet)).unwrap();
+    let game = ws
+        .run(["convert", "cards/intrepidos", "--to", "xlsx"])
+        .code(0);
+    assert!(!game.stderr.contains("still there"), "{}", game.stderr);
+}
+
+#[test]
+fn a_date_cell_in_a_number_column_is_one_error_at_the_cell() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    fs::remove_file(ws.path().join("cards/intrepidos/itens/pocoes.toml")).unwrap();
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet().set_name("Cartas").unwrap();
+    sheet
+        .write_row(0, 0, ["id", "kind", "name", "class", "min_level", "effect"])
+        .unwrap();
+    sheet
+        .write_row(1, 0, ["pocao-a", "potion", "A", "cura"])
+        .unwrap();
+    // `3-4` typed into a cell the program took for the 4th of March.
+    let date = rust_xlsxwriter::ExcelDateTime::from_ymd(2026, 3, 4).unwrap();
+    let format = rust_xlsxwriter::Format::new().set_num_format("yyyy-mm-dd");
+    sheet
+        .write_datetime_with_format(1, 4, &date, &format)
+        .unwrap();
+    sheet.write(1, 5, "Cura.").unwrap();
+    let rel = "cards/intrepidos/itens/pocoes.xlsx";
+    ws.write(rel, book.save_to_buffer().unwrap());
+    let found = diagnostics_in(&ws, rel);
+    let codes: Vec<(&str, &str)> = found
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["cell"].as_str().unwrap()))
+        .collect();
+    // Not also "`min_level` must be an integer, but it is the string …".
+    assert_eq!(codes, [("sheet::date", "E2")], "{found:#?}");
+}
+
+#[test]
+fn a_kind_s_sheets_naming_no_spreadsheet_is_an_error_at_the_manifest_line() {
+    let ws = Workspace::shipped(&["intrepidos"]);
+    let toml = "cards/intrepidos/itens/pocoes.toml";
+    ws.run(["convert", toml, "--to", "xlsx", "-o", "p.xlsx"])
+        .code(0);
+    potion_sheets(&ws, "[\"itens/pocoes.xlsx\"]");
+    let run = ws
+        .run(["--message-format", "json", "check", "intrepidos"])
+        .code(1);
+    let found: Vec<Value> = run
+        .json()
+        .into_iter()
+        .filter(|d| d["code"] == "manifest::sheet-missing")
+        .collect();
+    assert_eq!(found.len(), 1, "{}", run.stdout);
+    assert_eq!(found[0]["file"], "cards/intrepidos/game.toml");
+    let line = ws
+        .read("cards/intrepidos/game.toml")
+        .lines()
+        .position(|l| l.starts_with("sheets = [\"itens/pocoes.xlsx\"]"))
+        .unwrap();
+    assert_eq!(found[0]["line"].as_u64(), Some(line as u64 + 1));
+    // Once the file is there, the manifest names it.
+    fs::rename(
+        ws.path().join("p.xlsx"),
+        ws.path().join("cards/intrepidos/itens/pocoes.xlsx"),
+    )
+    .unwrap();
+    fs::remove_file(ws.path().join(toml)).unwrap();
+    ws.run(["check", "intrepidos"]).code(0);
 }

@@ -187,18 +187,6 @@ fn sheet(entry: &Value, size: (f64, f64), asked: u32, path: &dyn Fn(&Value) -> P
     }
 }
 
-/// Mean absolute difference of two images' channels.
-fn distance(a: &Image, b: &Image) -> f64 {
-    assert_eq!((a.width, a.height), (b.width, b.height));
-    let sum: u64 = a
-        .rgba
-        .iter()
-        .zip(&b.rgba)
-        .map(|(x, y)| u64::from(x.abs_diff(*y)))
-        .sum();
-    sum as f64 / a.rgba.len() as f64
-}
-
 /// Cell `k` of `image`, a grid of `cols` cells of `cell` px.
 fn cell_of(image: &Image, k: u32, cols: u32, cell: (u32, u32)) -> Image {
     image
@@ -312,16 +300,14 @@ fn a_deck_is_one_tts_object_per_zone_each_cell_its_card() {
             let k = (card_id % 100) as u32;
             assert!(k < s.cols * s.rows);
             let face = cell_of(&s.face, k, s.cols, s.cell);
-            let d = distance(&face, &png(&format!("{id}.png")));
-            assert!(d < 2.0, "{id}: cell {k} differs from its PNG by {d:.2}");
+            assert_looks_like(&face, &png(&format!("{id}.png")), s.dpi, &id);
             let back = if s.unique_back {
                 unique += 1;
                 cell_of(&s.back, k, s.cols, s.cell)
             } else {
                 s.back.clone()
             };
-            let d = distance(&back, &png(&format!("{id}.back.png")));
-            assert!(d < 2.0, "{id}: its back differs from its PNG by {d:.2}");
+            assert_looks_like(&back, &png(&format!("{id}.back.png")), s.dpi, &id);
         }
     }
     // The hero and the swords share a sheet with two backs.
@@ -507,11 +493,8 @@ fn a_pool_is_one_tts_deck_per_kind_each_cell_its_card() {
             let s = sheet(&entry, sizes[o["Nickname"].as_str().unwrap()], 40, &local);
             let k = (card_id % 100) as u32;
             let cell = cell_of(&s.face, k, s.cols, s.cell);
-            let d = distance(
-                &cell,
-                &Image::read(&pngs.join(format!("{id}.png"))).unwrap(),
-            );
-            assert!(d < 2.0, "{id}: cell {k} differs from its PNG by {d:.2}");
+            let png = Image::read(&pngs.join(format!("{id}.png"))).unwrap();
+            assert_looks_like(&cell, &png, s.dpi, &id);
         }
     }
     let want: BTreeMap<String, u64> = pool.iter().map(|(k, (_, n))| (k.clone(), *n)).collect();
@@ -597,4 +580,86 @@ fn base_url_hosts_the_images_and_their_names_follow_their_content() {
         save["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"],
         format!("{base}{}", changed[0])
     );
+}
+
+/// Whether `cell` looks like `png`, the card's own image at the same
+/// resolution, as a player sees it. The perceptual tolerance: averaged
+/// over every square of about 1 mm (at least 4 px a side), no channel
+/// differs by more than 16 of 255. Two renderings of one card differ by a
+/// few levels of anti-aliasing at most; a card drawn 0.5 mm off its cell
+/// moves every edge across a square, which then differs by far more.
+fn assert_looks_like(cell: &Image, png: &Image, dpi: u32, what: &str) {
+    assert_eq!(
+        (cell.width, cell.height),
+        (png.width, png.height),
+        "{what}: the cell is not the card's size"
+    );
+    let side = (dpi as usize * 10 / 254).max(4);
+    let (w, h) = (cell.width as usize, cell.height as usize);
+    let mut worst = (0.0_f64, 0, 0);
+    for by in (0..h).step_by(side) {
+        for bx in (0..w).step_by(side) {
+            let mut sums = [0_i64; 4];
+            let mut n = 0_i64;
+            for y in by..(by + side).min(h) {
+                for x in bx..(bx + side).min(w) {
+                    let at = (y * w + x) * 4;
+                    for (c, sum) in sums.iter_mut().enumerate() {
+                        *sum += i64::from(cell.rgba[at + c]) - i64::from(png.rgba[at + c]);
+                    }
+                    n += 1;
+                }
+            }
+            let diff = sums
+                .iter()
+                .map(|s| s.abs() as f64 / n as f64)
+                .fold(0.0, f64::max);
+            if diff > worst.0 {
+                worst = (diff, bx, by);
+            }
+        }
+    }
+    let (diff, x, y) = worst;
+    assert!(
+        diff <= 16.0,
+        "{what}: the square at ({x}, {y}) px differs from the card's PNG by {diff:.0} of 255"
+    );
+}
+
+#[test]
+fn a_sheet_drawn_below_the_asked_resolution_holds_each_card_as_its_png_at_that_resolution() {
+    // Three cards 400 mm tall: at 300 dpi one is 4,724 px, over TTS's
+    // 4,096, so their sheet is drawn at 260 dpi (4,094 px).
+    let ws = Workspace::empty();
+    ws.write(
+        "cards/tall/game.toml",
+        "id = \"tall\"\nname = \"Tall\"\nlanguage = \"en\"\n\n[print]\npaper = \"a3\"\nsize = { width = 30, height = 400 }\n\n[kinds.card]\nname = \"Card\"\n",
+    )
+    .write("schemas/tall/card.schema.json", SCHEMA);
+    let cards: String = ["Ash", "Birch", "Cedar"]
+        .iter()
+        .map(|n| {
+            format!(
+                "[[card]]\nid = \"{}\"\nkind = \"card\"\nname = \"{n}\"\ntext = \"{n} grows.\"\n\n",
+                n.to_lowercase()
+            )
+        })
+        .collect();
+    ws.write("cards/tall/cards.toml", &cards);
+    ws.run(["export", "tts"]).succeeds();
+    let save = json(&ws.path().join("build/tall/tts/tall/tall.json"));
+    let pile = &save["ObjectStates"][0];
+    let s = sheet(&pile["CustomDeck"]["1"], (30.0, 400.0), 300, &local);
+    assert_eq!((s.dpi, s.cols, s.rows), (260, 3, 1));
+    ws.run(["export", "png", "--dpi", "260"]).succeeds();
+    let pngs = ws.path().join("build/tall/png/tall");
+    let cards = cards_of(pile);
+    assert_eq!(cards.len(), 3);
+    for (id, card_id, _) in cards {
+        let k = (card_id % 100) as u32;
+        let png = Image::read(&pngs.join(format!("{id}.png"))).unwrap();
+        assert_looks_like(&cell_of(&s.face, k, s.cols, s.cell), &png, s.dpi, &id);
+    }
+    let back = Image::read(&pngs.join("ash.back.png")).unwrap();
+    assert_looks_like(&s.back, &back, s.dpi, "the back");
 }

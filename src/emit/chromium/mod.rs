@@ -348,6 +348,16 @@ impl Chromium {
         ])
         .args(SEALED)
         .arg(format!("--user-data-dir={}", profile.display()))
+        // Chromium keeps its crash database under its configuration home,
+        // not the profile, and GTK its settings cache under the user's:
+        // both stay in the throwaway profile, so an export leaves nothing
+        // in the user's home.
+        .arg(format!(
+            "--crash-dumps-dir={}",
+            profile.join("crashes").display()
+        ))
+        .env("CHROME_CONFIG_HOME", profile.join("config"))
+        .env("GSETTINGS_BACKEND", "memory")
         // Every request, loopback included, goes to the origin, which
         // answers only for its own files.
         .arg(format!("--proxy-server={}", origin.base()))

@@ -30,11 +30,9 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
-use base64::Engine as _;
-use sha2::{Digest as _, Sha256};
 
-use crate::emit::sheets::FIT_SCRIPT;
 use crate::emit::sheets::overflow::{self, Overflow};
+use crate::emit::sheets::{fit_script_source, page_policy};
 
 /// Where the fit script posts its measurements, beside the page.
 pub(super) const REPORT_PATH: &str = "/.carta-overflow";
@@ -144,20 +142,10 @@ impl Drop for Origin {
     }
 }
 
-/// The Content-Security-Policy of every answer: nothing but this origin's
-/// files and `data:` images and fonts, styles inline or from here, and no
-/// script but carta's fit script.
+/// The Content-Security-Policy of every answer: a page of sheets whose
+/// one script is carta's fit script.
 pub(super) fn policy() -> String {
-    let body = FIT_SCRIPT
-        .strip_prefix("<script>")
-        .and_then(|s| s.strip_suffix("</script>\n"))
-        .expect("FIT_SCRIPT is one script element");
-    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(body));
-    format!(
-        "default-src 'none'; script-src 'sha256-{hash}'; style-src 'self' 'unsafe-inline'; \
-         img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; \
-         form-action 'none'; frame-ancestors 'none'"
-    )
+    page_policy(fit_script_source())
 }
 
 /// Whether `rel` is a plain relative path: no root, no `..`, no `.`.

@@ -29,7 +29,7 @@ use super::cards::{Grid, ImageExport, MAX_COLS, MAX_ROWS, Side, photograph, unit
 use super::chromium::{Job, Shot, Site};
 use super::sheets::geometry::mm;
 use super::sheets::icons::escape_into;
-use super::sheets::{CardSet, FIT_SCRIPT, RenderedCard};
+use super::sheets::{CardSet, FIT_SCRIPT, RenderedCard, min_text_attribute};
 use super::{EmitError, Emitter, Stage};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::game::Game;
@@ -325,7 +325,8 @@ fn pages_html(set: &CardSet, cards: &[RenderedCard], (w, h): (f64, f64), title: 
     let (pw, ph) = (mm(w), mm(h));
     let _ = write!(
         out,
-        "\n@page {{ size: {pw}mm {ph}mm; margin: 0; }}\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\n.carta-page {{ position: relative; width: {pw}mm; height: {ph}mm; overflow: hidden; break-after: page; }}\n.carta-page:last-child {{ break-after: auto; }}\n</style>\n</head>\n<body>\n"
+        "\n@page {{ size: {pw}mm {ph}mm; margin: 0; }}\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\n.carta-page {{ position: relative; width: {pw}mm; height: {ph}mm; overflow: hidden; break-after: page; }}\n.carta-page:last-child {{ break-after: auto; }}\n</style>\n</head>\n<body{}>\n",
+        min_text_attribute(set.min_text),
     );
     for card in cards {
         let b = card.size;

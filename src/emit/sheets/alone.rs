@@ -10,8 +10,8 @@ use super::memo::{self, FaceMemo};
 use super::renderer::{self, Failures, Renderer};
 use super::reuse;
 use super::{
-    BASE_CSS, Inputs, OutputFile, Print, Selection, SizeView, Subject, error_count, image_files,
-    sheet_order,
+    BASE_CSS, DEFAULT_BLEED, Inputs, OutputFile, Print, Selection, SizeView, Subject, error_count,
+    image_files, sheet_order,
 };
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
@@ -41,7 +41,14 @@ fn render_faces<'a>(
     (ink_saver, memo): (bool, Option<&mut FaceMemo>),
     diags: &mut Vec<Diagnostic>,
 ) -> Rendered<'a> {
-    let renderer = Renderer::new(jail, sources, game, inputs, ink_saver, diags);
+    let renderer = Renderer::new(
+        jail,
+        sources,
+        game,
+        inputs,
+        (ink_saver, DEFAULT_BLEED),
+        diags,
+    );
     let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
     let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
@@ -78,6 +85,8 @@ pub struct CardSet {
     pub cards: Vec<RenderedCard>,
     /// The art they use, by its URL relative to the page.
     pub images: Vec<OutputFile>,
+    /// The smallest readable size of their text, in points.
+    pub min_text: f64,
 }
 
 /// One card's face and back, rendered.
@@ -133,6 +142,7 @@ pub fn render_cards(
         css: format!("{BASE_CSS}\n{}", faces.css),
         cards,
         images: image_files(faces.images),
+        min_text: super::min_text_size(game),
     })
 }
 /// One card's face as printed, on its own.

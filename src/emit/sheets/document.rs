@@ -13,8 +13,8 @@ use super::page::{self, Cover, GridText, Heads, Placed, SheetEntry, Side};
 use super::renderer::{self, Failures, Renderer};
 use super::reuse::{self, FaceCache, FacesAt};
 use super::{
-    BASE_CSS, Inputs, OutputFile, Print, Selection, SheetOptions, Subject, error_count,
-    image_files, sheet_order,
+    BASE_CSS, Inputs, OutputFile, Print, SHEET_BLEED, Selection, SheetOptions, Subject,
+    error_count, image_files, sheet_order,
 };
 use crate::config::{CutLines, Duplex, Orientation, PrintSettings};
 use crate::diag::{Diagnostic, SourceMap};
@@ -84,7 +84,8 @@ pub fn render(
         m.print.as_ref().unwrap_or(&PrintSettings::default()),
         *options,
     );
-    let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
+    let look = (build.ink_saver, SHEET_BLEED);
+    let renderer = Renderer::new(jail, sources, game, inputs, look, diags);
     let prints = sheet_order(game, selection);
     let mut images = ImageCache::default();
     let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
@@ -233,10 +234,10 @@ impl<'a> Document<'_, 'a> {
         let flip = Flip::of(self.build.duplex, self.build.page.orientation);
         let (pw, ph) = self.build.page.size();
         let mut buf = String::new();
-        let class = body_class(self.build);
+        let body = body_attributes(self.build, super::min_text_size(self.game));
         let title = caption(self.game, "title", &[("game", &m.name)]);
         let css = [BASE_CSS, renderer.css()];
-        page::document_head(&mut buf, &title, &m.language, (pw, ph), &class, &css);
+        page::document_head(&mut buf, &title, &m.language, (pw, ph), &body, &css);
         let cover = self.cover(sheets, flip, ph);
         cover.write(&mut buf, ph);
         out.write_all(buf.as_bytes())?;
@@ -486,10 +487,12 @@ impl<'a> Document<'_, 'a> {
     }
 }
 
-/// The body's classes: the paper, the orientation, the ink saver.
-fn body_class(build: &Build) -> String {
+/// The body's attributes, as HTML: its classes (the paper, the
+/// orientation, the ink saver) and the smallest readable size of the
+/// cards' text, `min_text` points, for the fit script.
+fn body_attributes(build: &Build, min_text: f64) -> String {
     format!(
-        "carta-paper-{} carta-{}{}",
+        "class=\"carta-paper-{} carta-{}{}\"{}",
         build.page.paper.class(),
         if build.page.orientation == Orientation::Portrait {
             "portrait"
@@ -500,7 +503,8 @@ fn body_class(build: &Build) -> String {
             " carta-ink-saver"
         } else {
             ""
-        }
+        },
+        super::min_text_attribute(min_text)
     )
 }
 

@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::icons::tokens;
+use crate::markup::{self, Node};
 use crate::validate::display::{FaceField, Role};
 
 /// One titled value.
@@ -46,7 +48,8 @@ pub struct Layout {
     pub other: Map<String, Value>,
     /// Flavour text.
     pub flavor: Vec<String>,
-    /// Codes for the footer: short text without spaces (serial numbers).
+    /// Codes for the footer (serial numbers): the values of fields whose
+    /// schema `pattern` admits no whitespace, unless they hold markup.
     pub codes: Vec<String>,
 }
 
@@ -121,10 +124,10 @@ impl Layout {
                 title: f.title.clone(),
                 value: value.clone(),
             }),
-            Role::Text => match value.as_str() {
-                Some(s) if s.len() <= 24 && !s.contains(char::is_whitespace) => {
-                    out.codes.push(s.to_owned());
-                }
+            Role::Code if value.as_str().is_some_and(|s| !has_markup(s)) => {
+                out.codes.push(plain(value));
+            }
+            Role::Text | Role::Code => match value.as_str() {
                 Some(_) => out.text.push(Entry {
                     title: f.title.clone(),
                     value: value.clone(),
@@ -145,6 +148,18 @@ impl Layout {
             }
         }
     }
+}
+
+/// Whether `text` holds markup a text box draws: a keyword, bold or
+/// italics, an escape, an icon token.
+fn has_markup(text: &str) -> bool {
+    let (nodes, _) = markup::parse(text, &|_| true);
+    let plain = match nodes.as_slice() {
+        [] => true,
+        [Node::Text(t)] => t == text,
+        _ => false,
+    };
+    !plain || !tokens(text).is_empty()
 }
 
 /// Whether two display texts are the same words, whatever their case.
@@ -201,7 +216,7 @@ mod tests {
             f("quote", "Citação", Role::Flavor),
             f("art", "Arte", Role::Art),
             f("tags", "Marcas", Role::Other),
-            f("serial", "Série", Role::Text),
+            f("serial", "Série", Role::Code),
             f("unique", "Único", Role::Other),
             f("order", "Ordem", Role::Tag),
             f("hero", "Herói", Role::Ref),
@@ -228,6 +243,40 @@ mod tests {
         assert_eq!(l.flavor, ["…"]);
         assert_eq!(l.art.as_deref(), Some("img/1.png"));
         assert_eq!(l.other.keys().collect::<Vec<_>>(), ["Marcas", "extra"]);
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn one_word_rules_text_is_text_and_only_a_code_field_goes_to_the_footer() {
+        let f = |key: &str, role| FaceField {
+            key: key.into(),
+            title: key.into(),
+            role,
+        };
+        let face = [
+            f("keyword", Role::Text),
+            f("icon", Role::Text),
+            f("word", Role::Text),
+            f("serial", Role::Code),
+            f("marked", Role::Code),
+        ];
+        let fields = json!({"keyword": "[[guard]]", "icon": "{ATK}", "word": "Flying.",
+            "serial": "KW-0012", "marked": "**X**"});
+        let l = layout(
+            &face,
+            fields.as_object().unwrap(),
+            &BTreeMap::new(),
+            KindLook::default(),
+        );
+        let text: Vec<&Value> = l.text.iter().map(|e| &e.value).collect();
+        assert_eq!(text, ["[[guard]]", "{ATK}", "Flying.", "**X**"]);
+        assert_eq!(l.codes, ["KW-0012"]);
+        assert!(l.titled);
     }
 }
 

@@ -54,7 +54,7 @@ pub use document::{probe, render};
 pub use emitter::SheetsEmitter;
 pub use inputs::Inputs;
 pub use memo::FaceMemo;
-pub use page::FIT_SCRIPT;
+pub use page::{FIT_SCRIPT, fit_script_source, page_policy, script_source};
 pub use reuse::FacesAt;
 pub use templates::{BASE_CSS, DEFAULT_BACK, DEFAULT_FACE, TemplateFile};
 pub use view::{CardView, GameView, SizeView};
@@ -68,7 +68,7 @@ use crate::diag::Diagnostic;
 use crate::game::Game;
 use crate::validate::RawCard;
 
-pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE};
+pub use crate::config::{DEFAULT_BLEED, DEFAULT_SAFE, MIN_TEXT_SIZE, SHEET_BLEED};
 
 /// Per-build choices; each `None` takes the manifest's `[print]` value.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -115,8 +115,22 @@ pub fn pool_prints(game: &Game) -> Vec<Print<'_>> {
         .collect()
 }
 
-/// The card box of `kind`: the kind's own print settings over the game's.
-fn card_box(print: &PrintSettings, kind: Option<&KindPrint>) -> CardBox {
+/// The smallest readable size of `game`'s card text, in points: its
+/// manifest's `min-text-size`, else [`MIN_TEXT_SIZE`].
+pub fn min_text_size(game: &Game) -> f64 {
+    let print = game.manifest.manifest.print.as_ref();
+    print.and_then(|p| p.min_text_size).unwrap_or(MIN_TEXT_SIZE)
+}
+
+/// The attribute of a page's `<body>` that tells the fit script the
+/// smallest readable size of its cards' text, `pt` points.
+pub fn min_text_attribute(pt: f64) -> String {
+    format!(" data-carta-min-text=\"{}\"", geometry::mm(pt))
+}
+
+/// The card box of `kind`: the kind's own print settings over the game's,
+/// `bleed` when neither gives one.
+fn card_box(print: &PrintSettings, kind: Option<&KindPrint>, bleed: f64) -> CardBox {
     let size = kind
         .and_then(|k| k.size)
         .or(print.size)
@@ -125,10 +139,7 @@ fn card_box(print: &PrintSettings, kind: Option<&KindPrint>) -> CardBox {
     CardBox {
         width,
         height,
-        bleed: kind
-            .and_then(|k| k.bleed)
-            .or(print.bleed)
-            .unwrap_or(DEFAULT_BLEED),
+        bleed: kind.and_then(|k| k.bleed).or(print.bleed).unwrap_or(bleed),
         safe: kind
             .and_then(|k| k.safe)
             .or(print.safe)

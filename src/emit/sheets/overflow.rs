@@ -1,9 +1,11 @@
 //! Text that does not fit its box, as a browser measured it, turned into
-//! `sheets::overflow` warnings at the card's field.
+//! `sheets::overflow` warnings at the card's field; and text that fits
+//! only once shrunk below the game's readable size, `sheets::small-text`.
 //!
 //! The page's fit script (`default/fit.js`) measures, when carta asks,
-//! every card box some text still runs past once the text is shrunk, and
-//! posts what it found ([`parse`]). Templates name no fields in their
+//! every card box some text still runs past once the text is shrunk, or
+//! else whose text it shrank below the readable size, and posts what it
+//! found ([`parse`]). Templates name no fields in their
 //! HTML, so the field is found by its text ([`diagnose`]): the card's
 //! string (as authored or as printed: an enum's label, a referenced
 //! card's name) whose words the text that did not fit covers best (at
@@ -25,6 +27,8 @@ use crate::validate::RawCard;
 
 /// The diagnostic code of text that does not fit its box.
 pub const CODE: &str = "sheets::overflow";
+/// The diagnostic code of text shrunk below the readable size to fit.
+pub const SMALL: &str = "sheets::small-text";
 
 /// The most boxes one page's report is read for.
 const MAX_REPORTED: usize = 500;
@@ -56,6 +60,11 @@ pub struct Overflow {
     pub hidden: String,
     /// The box's whole text.
     pub text: String,
+    /// For a box whose text fits only shrunk below the readable size: the
+    /// smallest size it was shrunk to, in tenths of a point (`hidden` is
+    /// then the box's longest block of text).
+    #[serde(default)]
+    pub shrunk_to: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -92,7 +101,7 @@ pub fn parse(body: &[u8]) -> Option<Vec<Overflow>> {
 /// field's value in the card's file. `lang` is the pages' language when
 /// it is not the game's own (`game` is then the game in that language,
 /// whose texts the field is found by). Boxes of cards `game` does not
-/// have are left out.
+/// have, and text shrunk to a size the game still reads, are left out.
 pub fn diagnose(
     game: &Game,
     (sources, jail): (&SourceMap, &Jail),
@@ -102,7 +111,11 @@ pub fn diagnose(
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     let mut fields: BTreeMap<&str, Vec<(String, String)>> = BTreeMap::new();
-    let mut sorted: Vec<&Overflow> = found.iter().collect();
+    let readable = super::min_text_size(game);
+    let mut sorted: Vec<&Overflow> = found
+        .iter()
+        .filter(|o| o.shrunk_to.is_none_or(|t| f64::from(t) < readable * 10.0))
+        .collect();
     sorted.sort();
     for o in sorted {
         let Some(card) = game.pool.get(&o.card) else {
@@ -115,7 +128,15 @@ pub fn diagnose(
         if !seen.insert((&o.card, &o.side, &o.container, pointer.clone())) {
             continue;
         }
-        out.push(warning((sources, jail), card, o, pointer.as_deref(), lang));
+        out.push(match o.shrunk_to {
+            Some(tenths) => too_small(
+                (sources, jail),
+                card,
+                (o, tenths, readable),
+                pointer.as_deref(),
+            ),
+            None => warning((sources, jail), card, o, pointer.as_deref(), lang),
+        });
     }
     out
 }
@@ -144,24 +165,80 @@ fn warning(
     } else {
         "shorten it, or give its box more room in the template (a box of class `carta-fit` shrinks its text until it fits)"
     };
-    let Some(pointer) = pointer else {
-        return Diagnostic::warning(
-            CODE,
-            format!("text of card `{}` is {how} than {place}", card.id),
+    let alone = format!("text of card `{}` is {how} than {place}", card.id);
+    let named = |field: &str| {
+        format!(
+            "the text of `{field}` of card `{}` is {how} than {place}",
+            card.id
         )
-        .at(card.file, card.header.clone(), "on this card")
-        .with_help(help);
+    };
+    placed(
+        CODE,
+        (sources, jail),
+        (card, pointer),
+        (alone, &named, "does not fit"),
+    )
+    .with_help(help)
+}
+
+/// The warning for box `o` of `card`, whose text was shrunk to `tenths`
+/// of a point, below the `readable` size, to fit: at the field `pointer`
+/// that took the room (else the card).
+fn too_small(
+    (sources, jail): (&SourceMap, &Jail),
+    card: &RawCard,
+    (o, tenths, readable): (&Overflow, u32, f64),
+    pointer: Option<&str>,
+) -> Diagnostic {
+    let size = format!("{}.{} pt", tenths / 10, tenths % 10);
+    let readable = super::geometry::mm(readable);
+    let side = if o.side == "back" {
+        " on the card's back"
+    } else {
+        ""
+    };
+    let help = format!(
+        "shorten it, or give its box more room; the game's smallest readable size is `min-text-size = {readable}` in `[print]`"
+    );
+    let fits = format!(
+        "fits its box `{}`{side} only at {size}, below the readable {readable} pt",
+        o.container
+    );
+    let alone = format!("text of card `{}` {fits}", card.id);
+    let named = |field: &str| {
+        format!(
+            "the text of `{field}` of card `{}` is too long: it {fits}",
+            card.id
+        )
+    };
+    let label = "too long to read once shrunk";
+    placed(
+        SMALL,
+        (sources, jail),
+        (card, pointer),
+        (alone, &named, label),
+    )
+    .with_help(help)
+}
+
+/// What a warning says: on its own (at the card), of a field by its
+/// name, and under the field's value.
+type Words<'a> = (String, &'a dyn Fn(&str) -> String, &'a str);
+
+/// A warning `code` at the value of `card`'s field `pointer`, saying
+/// `named` of the field's name with `label` under it; without a field, at
+/// the card, saying `alone`.
+fn placed(
+    code: &'static str,
+    (sources, jail): (&SourceMap, &Jail),
+    (card, pointer): (&RawCard, Option<&str>),
+    (alone, named, label): Words<'_>,
+) -> Diagnostic {
+    let Some(pointer) = pointer else {
+        return Diagnostic::warning(code, alone).at(card.file, card.header.clone(), "on this card");
     };
     let at = spans::field(sources, jail, card, pointer);
-    Diagnostic::warning(
-        CODE,
-        format!(
-            "the text of `{}` of card `{}` is {how} than {place}",
-            at.display, card.id
-        ),
-    )
-    .at(card.file, at.value, "does not fit")
-    .with_help(help)
+    Diagnostic::warning(code, named(&at.display)).at(card.file, at.value, label)
 }
 
 /// How much did not fit: `14 px (2 lines) taller`, `6 px wider`, or both.
@@ -312,6 +389,7 @@ mod tests {
             lines: 2,
             hidden: String::new(),
             text: String::new(),
+            shrunk_to: None,
         };
         assert_eq!(amount(&o), "14 px (2 lines) taller");
         o.across = 6;

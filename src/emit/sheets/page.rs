@@ -109,13 +109,53 @@ pub(super) enum Side {
 /// The script that shrinks overflowing card text (`default/fit.js`).
 pub const FIT_SCRIPT: &str = concat!("<script>\n", include_str!("default/fit.js"), "</script>\n");
 
-/// Writes the start of the document, up to where its pages go.
+/// The Content-Security-Policy source that lets exactly the inline script
+/// whose text is `body` run (`'sha256-…'`).
+pub fn script_source(body: &str) -> String {
+    use base64::Engine as _;
+    use sha2::{Digest as _, Sha256};
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(body));
+    format!("'sha256-{hash}'")
+}
+
+/// The source of [`FIT_SCRIPT`], for a policy's `script-src` (hashed
+/// once: every preview answer and export page carries it).
+pub fn fit_script_source() -> &'static str {
+    static SOURCE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let body = FIT_SCRIPT
+            .strip_prefix("<script>")
+            .and_then(|s| s.strip_suffix("</script>\n"))
+            .expect("FIT_SCRIPT is one script element");
+        script_source(body)
+    });
+    &SOURCE
+}
+
+/// The Content-Security-Policy of a page that shows cards a stranger's
+/// templates made (the sheets, an export's page, the preview, the
+/// builder): nothing but its own origin's files and `data:` images and
+/// fonts, styles inline or from the origin, requests to the origin alone
+/// (and to `blob:` URLs the page made, such as the builder's CSV download),
+/// no frame, form, plugin, worker or `<base>`, and no script but
+/// `scripts` (sources such as [`script_source`]'s or a nonce's). So no
+/// script a template writes runs, inline, from a file or from an
+/// attribute.
+pub fn page_policy(scripts: &str) -> String {
+    format!(
+        "default-src 'none'; script-src {scripts}; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data:; font-src 'self' data:; connect-src 'self' blob:; base-uri 'none'; \
+         form-action 'none'; frame-ancestors 'none'"
+    )
+}
+
+/// Writes the start of the document, up to where its pages go; `body`
+/// is the attributes of its `<body>`, as HTML.
 pub(super) fn document_head(
     out: &mut String,
     title: &str,
     lang: &str,
     page: (f64, f64),
-    body_class: &str,
+    body: &str,
     css: &[&str],
 ) {
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
@@ -131,9 +171,9 @@ pub(super) fn document_head(
         out.push_str(c);
         out.push('\n');
     }
-    out.push_str("</style>\n</head>\n<body class=\"");
-    escape_into(body_class, out);
-    out.push_str("\">\n");
+    out.push_str("</style>\n</head>\n<body ");
+    out.push_str(body);
+    out.push_str(">\n");
 }
 
 /// Writes the end of the document, after its pages.

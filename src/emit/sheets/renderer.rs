@@ -39,6 +39,8 @@ pub(super) struct Renderer<'g> {
     art_fields: BTreeMap<String, Vec<String>>,
     view: GameView,
     ink_saver: bool,
+    /// The bleed of cards whose manifest gives none.
+    bleed: f64,
 }
 
 /// A card's face and back as rendered, and the templates that failed on it.
@@ -81,13 +83,15 @@ pub(super) struct Failures<'a> {
 type FailureKey = (String, Option<usize>, Option<usize>, String);
 
 impl<'g> Renderer<'g> {
-    /// Compiles `game`'s templates and icons, reporting their problems.
+    /// Compiles `game`'s templates and icons, reporting their problems;
+    /// its cards print with or without ink saving, and with `bleed` where
+    /// the manifest gives none.
     pub(super) fn new(
         jail: &Jail,
         sources: &SourceMap,
         game: &'g Game,
         inputs: &Inputs,
-        ink_saver: bool,
+        (ink_saver, bleed): (bool, f64),
         diags: &mut Vec<Diagnostic>,
     ) -> Self {
         let m = &game.manifest.manifest;
@@ -123,6 +127,7 @@ impl<'g> Renderer<'g> {
                 language: m.language.clone(),
             },
             ink_saver,
+            bleed,
         }
     }
 
@@ -132,6 +137,7 @@ impl<'g> Renderer<'g> {
         card_box(
             &self.print,
             m.kinds.get(kind).and_then(|k| k.print.as_ref()),
+            self.bleed,
         )
     }
 
@@ -431,7 +437,14 @@ mod tests {
                 .unwrap();
             let inputs = Inputs::read(&mut ws, &g, &mut diags).unwrap();
             let mut found = Vec::new();
-            let r = Renderer::new(ws.jail(), &ws.sources, &g, &inputs, false, &mut found);
+            let r = Renderer::new(
+                ws.jail(),
+                &ws.sources,
+                &g,
+                &inputs,
+                (false, crate::config::SHEET_BLEED),
+                &mut found,
+            );
             let prints = pool_prints(&g);
             let mut images = assets::ImageCache::default();
             let arts = r.prepare_all(ws.jail(), &ws.sources, &prints, &mut images, &mut found);

@@ -7,7 +7,10 @@
 //! it unchanged and every diagnostic lands on a cell. See
 //! docs/spreadsheets.md.
 
+mod bounds;
+pub mod formula_safe;
 mod header;
+mod prescan;
 mod read;
 mod toml_out;
 
@@ -508,11 +511,31 @@ impl Writer<'_> {
 
     /// Writes one cell's value, typed by what its column expects.
     /// Reports a date, an error value or a formula at its cell; whether
-    /// the cell's value is written already (a date's or an error's text).
+    /// the cell's value is written already (a date's, an error's or an
+    /// uncomputed formula's text). A cell reported as an error here is
+    /// marked so, and later stages say nothing more of it
+    /// ([`CellMap::mark_reported`]): one mistake, one error.
     fn odd_cell(&mut self, e: &Entry<'_>) -> bool {
         let start = self.out.text.len();
         let here = |d: Diagnostic, label: &str| d.at(self.file, start..start, label.to_owned());
+        if matches!(e.cell.value, Raw::Date(_) | Raw::Error(_) | Raw::Formula(_))
+            && let Some(at) = self.out.cells.cell_of(start)
+        {
+            self.out.cells.mark_reported(at);
+        }
         match &e.cell.value {
+            Raw::Formula(formula) => {
+                let d = Diagnostic::error(
+                    "sheet::formula",
+                    format!("this cell is the formula {formula}, but the file stores no value for it"),
+                )
+                .with_help("carta does not compute formulas: open and save the file in a spreadsheet program, which stores each formula's value, or write the value itself (a script such as openpyxl writes formulas without values)");
+                self.out
+                    .diagnostics
+                    .push(here(d, "a formula without a value"));
+                push_string(&mut self.out.text, formula);
+                return true;
+            }
             Raw::Date(date) => {
                 let d = Diagnostic::error(
                     "sheet::date",

@@ -7,6 +7,8 @@ use std::io::{Cursor, Read, Seek};
 
 use calamine::{Data, DataRef, Reader, SheetVisible, Sheets, Xlsx};
 
+pub(super) use super::bounds::{Bounds, Unreadable};
+
 /// A value as the spreadsheet stores it.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Raw {
@@ -22,13 +24,16 @@ pub(super) enum Raw {
     Date(String),
     /// An error value (`#DIV/0!`).
     Error(String),
+    /// A formula with no stored result (a script such as openpyxl writes
+    /// `<f>` without `<v>`), as `=` and its text.
+    Formula(String),
 }
 
 impl Raw {
     /// The value as the spreadsheet shows it.
     pub(super) fn shown(&self) -> String {
         match self {
-            Raw::Text(s) | Raw::Date(s) | Raw::Error(s) => s.clone(),
+            Raw::Text(s) | Raw::Date(s) | Raw::Error(s) | Raw::Formula(s) => s.clone(),
             Raw::Int(i) => i.to_string(),
             Raw::Float(f) => float_text(*f),
             Raw::Bool(b) => if *b { "TRUE" } else { "FALSE" }.to_owned(),
@@ -64,26 +69,6 @@ pub(super) struct Sheet {
     pub cells: Vec<Cell>,
     /// Merged regions: (first row, first column, last row, last column).
     pub merged: Vec<(u32, u32, u32, u32)>,
-}
-
-/// Why a file could not be read as a spreadsheet.
-#[derive(Debug)]
-pub(super) enum Unreadable {
-    /// Past a limit (cells, unpacked size).
-    TooLarge(String),
-    /// Not a spreadsheet of its kind, or damaged.
-    Broken(String),
-    /// A CSV file that is not UTF-8, and the byte offset of the first bad byte.
-    NotUtf8(usize),
-}
-
-/// What a spreadsheet may hold at most.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Bounds {
-    /// Non-empty cells in the whole file.
-    pub cells: usize,
-    /// Bytes of a workbook's parts once unpacked.
-    pub unpacked: u64,
 }
 
 /// The sheets of a file, by its extension (`csv`, `tsv`, `xlsx`, `ods`).
@@ -134,7 +119,7 @@ fn delimited(bytes: &[u8], tabs: bool, bounds: Bounds) -> Result<Sheet, Unreadab
             sheet.cells.push(Cell {
                 row,
                 col: u32::try_from(col).map_err(|_| too_many(bounds))?,
-                value: Raw::Text(field.to_owned()),
+                value: Raw::Text(super::formula_safe::restore(field).to_owned()),
                 formula: false,
             });
         }
@@ -169,6 +154,7 @@ fn check_unpacked(bytes: &[u8], bounds: Bounds) -> Result<(), Unreadable> {
 
 fn workbook(bytes: &[u8], bounds: Bounds) -> Result<Vec<Sheet>, Unreadable> {
     check_unpacked(bytes, bounds)?;
+    super::prescan::check(bytes, bounds)?;
     let broken = |e: calamine::Error| Unreadable::Broken(e.to_string());
     let mut book = calamine::open_workbook_auto_from_rs(Cursor::new(bytes)).map_err(broken)?;
     let metadata = book.sheets_metadata().to_vec();
@@ -206,19 +192,35 @@ fn xlsx_cells<RS: Read + Seek>(
         .map(|d| (d.start.0, d.start.1, d.end.0, d.end.1))
         .collect();
     let mut reader = xlsx.worksheet_cells_reader(&sheet.name).map_err(broken)?;
+    // A shared string is copied into every cell that refers to it: the
+    // copies are bounded as the TOML they end up in is.
+    let mut text: u64 = 0;
     while let Some(cell) = reader.next_cell_with_formula().map_err(broken)? {
-        let Some(value) = raw_ref(&cell.value) else {
+        let formula = cell.formula.as_deref().filter(|f| !f.is_empty());
+        // A formula without its value is no empty cell: carta reports it.
+        let Some(value) =
+            raw_ref(&cell.value).or_else(|| formula.map(|f| Raw::Formula(format!("={f}"))))
+        else {
             continue;
         };
         *count += 1;
         if *count > bounds.cells {
             return Err(too_many(bounds));
         }
+        if let Raw::Text(s) = &value {
+            text += s.len() as u64;
+            if text > bounds.unpacked {
+                return Err(Unreadable::TooLarge(format!(
+                    "the text of sheet `{}`, every shared string counted where it is used, is more than {} bytes",
+                    sheet.name, bounds.unpacked
+                )));
+            }
+        }
         sheet.cells.push(Cell {
             row: cell.pos.0,
             col: cell.pos.1,
             value,
-            formula: cell.formula.is_some_and(|f| !f.is_empty()),
+            formula: formula.is_some(),
         });
     }
     sheet.cells.sort_by_key(|c| (c.row, c.col));

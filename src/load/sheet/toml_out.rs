@@ -125,7 +125,7 @@ pub(super) fn push_scalar(out: &mut String, raw: &Raw, expect: &Expect) {
         Raw::Int(i) => out.push_str(&i.to_string()),
         Raw::Float(f) if f.fract() == 0.0 && f.abs() < 9e15 => out.push_str(&float_text(*f)),
         Raw::Float(f) => push_float(out, *f),
-        Raw::Date(s) | Raw::Error(s) => push_string(out, s),
+        Raw::Date(s) | Raw::Error(s) | Raw::Formula(s) => push_string(out, s),
     }
 }
 

@@ -19,13 +19,29 @@ use serde_json::json;
 
 use super::{Catalog, DeckInput, GameCatalog, Invalid, collection, lists, organize, play, save};
 use crate::diag::Phrase;
+use crate::emit::sheets::page_policy;
 use crate::l10n::{self, Lang, table};
 use crate::server::Live;
+use crate::server::guard::{MayWrite, secret};
 
 /// The largest request body accepted (a tournament's codes fit many times).
-pub(in crate::server) const MAX_BODY: usize = 1 << 20;
+const MAX_BODY: usize = 1 << 20;
 /// The most decks one organisers' request may hold.
-const MAX_DECKS: usize = 2_000;
+const MAX_DECKS: usize = 10_000;
+/// The largest organisers' request: [`MAX_DECKS`] deck files of about
+/// 800 bytes each, with their labels and JSON's escapes, fit.
+const MAX_EVENT_BODY: usize = 16 << 20;
+/// The organisers' route, the one that takes a whole event's deck files.
+const ORGANIZE: &str = "/api/organize";
+
+/// The largest body a request to `path` may carry.
+pub(in crate::server) fn max_body(path: &str) -> usize {
+    if path == ORGANIZE {
+        MAX_EVENT_BODY
+    } else {
+        MAX_BODY
+    }
+}
 
 const PAGE: &str = include_str!("assets/page.html");
 
@@ -85,7 +101,10 @@ pub(in crate::server) fn routes() -> Router<Arc<Live>> {
             "/api/games/{game}/collection",
             get(collection_of).post(set_owned),
         )
-        .route("/api/organize", post(organize))
+        .route(
+            ORGANIZE,
+            post(organize).layer(DefaultBodyLimit::max(MAX_EVENT_BODY)),
+        )
         .route("/api/{*rest}", get(no_route).post(no_route))
         .layer(DefaultBodyLimit::max(MAX_BODY))
 }
@@ -133,10 +152,18 @@ type ApiResult = Result<Response, ApiError>;
 
 /// The body as JSON of type `T`, or the reason it is not.
 fn body<T: DeserializeOwned>(bytes: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    body_within(bytes, MAX_BODY)
+}
+
+/// [`body`] of a route that takes bodies of up to `max` bytes.
+fn body_within<T: DeserializeOwned>(
+    bytes: Result<Bytes, BytesRejection>,
+    max: usize,
+) -> Result<T, ApiError> {
     let bytes = bytes.map_err(|r| {
         let status = r.status();
         let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            format!("the request is larger than {MAX_BODY} bytes")
+            format!("the request is larger than {max} bytes")
         } else {
             r.body_text()
         };
@@ -215,7 +242,15 @@ fn page(
         .replace("{{faces}}", &faces)
         .replace("{{page}}", kind)
         .replace("{{game}}", &esc(id));
-    Html(html).into_response()
+    // A nonce lets carta's five scripts run and nothing else: a face's
+    // markup (inserted as HTML) runs no script and no handler.
+    let Some(nonce) = secret::<16>() else {
+        let why = "no script nonce could be drawn (the system gave no randomness)";
+        return (StatusCode::INTERNAL_SERVER_ERROR, why).into_response();
+    };
+    let html = html.replace("{{nonce}}", &nonce);
+    let policy = page_policy(&format!("'nonce-{nonce}'"));
+    ([(header::CONTENT_SECURITY_POLICY, policy)], Html(html)).into_response()
 }
 
 async fn index_page(State(live): State<Arc<Live>>, q: UiQuery) -> Response {
@@ -335,7 +370,9 @@ async fn verdict(
     let (g, lang, deck): (_, _, DeckInput) = posted(&catalog, &game, &q, bytes)?;
     let valid = g.validate(&deck).map_err(|e| e.refused(lang))?;
     let owned = collection::missing(catalog.root(), g, &valid, lang);
-    let json = g.verdict(&valid, lang).to_json(&owned);
+    let json = g
+        .verdict(&valid, lang, catalog.cards_of(g, lang))
+        .to_json(&owned);
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 
@@ -358,6 +395,7 @@ struct OwnedRequest {
 /// Sets the copies of one card the player owns, in their collection file
 /// (a refusal in the page's language).
 async fn set_owned(
+    _: MayWrite,
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
     q: UiQuery,
@@ -411,6 +449,7 @@ struct SaveRequest {
 }
 
 async fn save_deck(
+    _: MayWrite,
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
     q: UiQuery,
@@ -447,7 +486,7 @@ async fn organize(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let req: organize::Request = body(bytes)?;
+    let req: organize::Request = body_within(bytes, MAX_EVENT_BODY)?;
     let subs = req.submissions();
     if subs.len() > MAX_DECKS {
         return Err(ApiError(
@@ -474,7 +513,10 @@ struct ParseRequest {
 }
 
 /// A pasted text list, read as `carta deck import` reads it: the deck, or
-/// every problem at its line and column with its did-you-mean.
+/// every problem at its line and column with its did-you-mean. A list of
+/// up to a megabyte is seconds of work in a debug build, so it is read on
+/// the blocking pool, leaving the executor's two threads to answer other
+/// requests meanwhile.
 async fn parse_list(
     State(live): State<Arc<Live>>,
     UrlPath(game): UrlPath<String>,
@@ -482,13 +524,24 @@ async fn parse_list(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let (g, lang, req): (_, _, ParseRequest) = posted(&catalog, &game, &q, bytes)?;
-    let fallback = if req.name.trim().is_empty() {
-        "Imported deck"
-    } else {
-        req.name.trim()
-    };
-    Ok(axum::Json(lists::parse(g, &req.text, fallback, lang)).into_response())
+    off_executor(move || {
+        let (g, lang, req): (_, _, ParseRequest) = posted(&catalog, &game, &q, bytes)?;
+        let fallback = if req.name.trim().is_empty() {
+            "Imported deck"
+        } else {
+            req.name.trim()
+        };
+        let shown = catalog.cards_of(g, lang);
+        Ok(axum::Json(lists::parse(g, shown, &req.text, fallback, lang)).into_response())
+    })
+    .await
+}
+
+/// The answer `work` gives, worked out on tokio's blocking pool.
+async fn off_executor(work: impl FnOnce() -> ApiResult + Send + 'static) -> ApiResult {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
 }
 
 /// A deck's text list, as `carta deck export` writes it.

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use super::{GameCatalog, Invalid, ValidDeck};
 use crate::cache::Stamp;
 use crate::collection::{self, Collection, MAX_OWNED};
-use crate::diag::{Diagnostic, Phrase, Severity, SourceMap};
+use crate::diag::{Diagnostic, LineIndex, Phrase, Severity, SourceMap};
 use crate::l10n::Lang;
 use crate::load::{Jail, ReadProblem};
 use crate::write::Folder;
@@ -140,6 +140,7 @@ pub(super) fn read(root: &Path, g: &GameCatalog) -> Owned {
     if let Some(c) = &read.parsed {
         collection::check(c, g.id(), &g.game.pool, &mut checked);
     }
+    let lines = LineIndex::new(&read.text);
     let problems = read
         .found
         .iter()
@@ -147,7 +148,7 @@ pub(super) fn read(root: &Path, g: &GameCatalog) -> Owned {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| {
             let at = d.primary.as_ref().map_or(0, |l| l.span.start);
-            let (line, column) = crate::decklist::line_col(&read.text, at);
+            let (line, column) = crate::decklist::line_col(&read.text, &lines, at);
             FileProblem {
                 code: d.code,
                 message: d.message.clone(),

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{DeckInput, GameCatalog, Invalid};
 use crate::decklist::{self, NameBy, print::Printed};
-use crate::diag::Phrase;
+use crate::diag::{LineIndex, Phrase};
+use crate::game::Game;
 use crate::l10n::{self, Lang};
 
 /// A list's problem as the page shows it: where (line and column, in
@@ -34,14 +35,23 @@ pub(super) struct ParsedList {
     problems: Vec<ListProblem>,
 }
 
-/// Reads a pasted list as a deck of `g`, its problems worded in `lang`. A
-/// deck without a `Name:` line is named `fallback`.
-pub(super) fn parse(g: &GameCatalog, text: &str, fallback: &str, lang: Lang) -> ParsedList {
-    let (read, problems) = decklist::parse(text, &g.game);
+/// Reads a pasted list as a deck of `g`, its problems worded in `lang`,
+/// its cards named as the game names them or as `shown` does (the game
+/// as the page shows its cards, when a translation). A deck without a
+/// `Name:` line is named `fallback`.
+pub(super) fn parse(
+    g: &GameCatalog,
+    shown: Option<&Game>,
+    text: &str,
+    fallback: &str,
+    lang: Lang,
+) -> ParsedList {
+    let (read, problems) = decklist::parse_shown(text, &g.game, shown);
+    let lines = LineIndex::new(text);
     let mut problems: Vec<ListProblem> = problems
         .iter()
         .map(|p| {
-            let (line, column) = p.line_col(text);
+            let (line, column) = p.line_col(text, &lines);
             ListProblem {
                 code: p.code,
                 message: l10n::word(lang, &p.said.message),
@@ -55,7 +65,7 @@ pub(super) fn parse(g: &GameCatalog, text: &str, fallback: &str, lang: Lang) -> 
         .collect();
     if let Some(named) = read.game.as_deref().filter(|n| *n != g.id()) {
         let at = text.find(named).unwrap_or(0);
-        let (line, column) = decklist::line_col(text, at);
+        let (line, column) = decklist::line_col(text, &lines, at);
         problems.insert(
             0,
             ListProblem {

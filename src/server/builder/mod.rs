@@ -26,12 +26,12 @@ use serde_json::Value;
 
 use crate::config::rules::RuleSeverity;
 use crate::deck::{DeckEntry, DeckFile, DeckZone, MAX_COUNT};
-use crate::deckcode::{self, CodeDeck};
-use crate::diag::{Phrase, PhraseKey, Severity, SourceMap};
+use crate::deckcode::{self, CodeDeck, MAX_NAME};
+use crate::diag::{Diagnostics, Phrase, PhraseKey, Severity, SourceMap};
 use crate::emit::sheets::Faces;
 use crate::game::Game;
 use crate::l10n::{self, Lang};
-use crate::rules::{DeckView, RuleSet, Violation};
+use crate::rules::{self, DeckView, RuleSet, Violation};
 use summary::summary;
 
 /// The games the builder serves.
@@ -96,18 +96,27 @@ impl Catalog {
     /// `--lang`'s language, else in `lang`, where the game ships a
     /// translation into it; else in the game's own.
     pub(super) fn summary<'g>(&self, g: &'g GameCatalog, lang: Lang) -> &'g Value {
+        self.translation(g, lang).map_or(&g.summary, |t| &t.summary)
+    }
+
+    /// The game as a page in `lang` shows its cards (see [`Self::summary`]),
+    /// when that is a translation: what verdicts are worded in and pasted
+    /// lists are read in, besides the game's own names.
+    pub(super) fn cards_of<'g>(&self, g: &'g GameCatalog, lang: Lang) -> Option<&'g Game> {
+        self.translation(g, lang).map(|t| &t.game)
+    }
+
+    fn translation<'g>(&self, g: &'g GameCatalog, lang: Lang) -> Option<&'g Translated> {
         let by_tag = self
             .cards
             .as_deref()
-            .and_then(|tag| g.translated.iter().find(|(t, _)| t == tag));
+            .and_then(|tag| g.translated.iter().find(|t| t.tag == tag));
         let wanted = self.cards.as_deref().map_or(Some(lang), Lang::parse);
-        by_tag
-            .or_else(|| {
-                g.translated
-                    .iter()
-                    .find(|(t, _)| wanted.is_some() && Lang::parse(t) == wanted)
-            })
-            .map_or(&g.summary, |(_, s)| s)
+        by_tag.or_else(|| {
+            g.translated
+                .iter()
+                .find(|t| wanted.is_some() && Lang::parse(&t.tag) == wanted)
+        })
     }
 
     /// The catalog with its pages in `ui` unless a request asks for
@@ -183,12 +192,22 @@ pub(super) struct GameCatalog {
     pub(super) images: BTreeMap<String, Vec<u8>>,
     /// What the browser gets: cards, zones, facets, rules.
     pub(super) summary: Value,
-    /// The same in each language the game ships a translation into, by
-    /// its tag (its card names, texts and faces, its kinds' and zones'
-    /// names).
-    translated: Vec<(String, Value)>,
+    /// The game in each language it ships a translation into.
+    translated: Vec<Translated>,
     /// The pool as deck codes number it, for the code of every verdict.
     codes: deckcode::PoolIndex,
+}
+
+/// A game in a language it ships a translation into, by its tag.
+#[derive(Debug)]
+struct Translated {
+    tag: String,
+    /// What the browser gets of it (its card names, texts and faces, its
+    /// kinds', zones' and rules' names).
+    summary: Value,
+    /// The game, its rules compiled over its own words: what words a
+    /// verdict in its language (the game's own rules judge it).
+    game: Game,
 }
 
 impl GameCatalog {
@@ -200,7 +219,17 @@ impl GameCatalog {
         } = served;
         let translated = translations
             .into_iter()
-            .map(|(tag, game, faces)| (tag, summary(&game, faces.cards)))
+            .map(|(tag, mut game, faces)| {
+                // A translated game keeps the rules compiled over the
+                // source's names; compiled again, they name its own.
+                let m = &game.manifest;
+                game.rules = rules::compile(m, &game.pool, &game.schemas, &mut Diagnostics::new());
+                Translated {
+                    tag,
+                    summary: summary(&game, faces.cards),
+                    game,
+                }
+            })
             .collect();
         GameCatalog {
             summary: summary(&game, cards),
@@ -275,9 +304,6 @@ impl Invalid {
     }
 }
 
-/// The longest deck name accepted.
-const MAX_NAME: usize = 200;
-
 /// A deck judged as `carta deck check` judges it: its engine view (zones
 /// in the rules' order) and its legality.
 #[derive(Debug, Clone)]
@@ -297,7 +323,7 @@ impl GameCatalog {
     pub(super) fn validate(&self, deck: &DeckInput) -> Result<ValidDeck, Invalid> {
         if deck.name.chars().count() > MAX_NAME {
             return Err(Invalid(
-                Phrase::new("api-name-too-long").with("max", MAX_NAME),
+                Phrase::new("deck-name-too-long").with("max", MAX_NAME),
             ));
         }
         let file = SourceMap::new().add("deck.toml", "");
@@ -447,18 +473,36 @@ impl GameCatalog {
     }
 
     /// The judgement of a deck by the game's deck rules, its messages in
-    /// `lang`.
-    pub(super) fn verdict(&self, deck: &ValidDeck, lang: Lang) -> Verdict<'_> {
+    /// `lang` and its names (of cards, rules, kinds) those of `words`, the
+    /// game as the page shows its cards, when that is a translation.
+    pub(super) fn verdict<'g>(
+        &'g self,
+        deck: &ValidDeck,
+        lang: Lang,
+        words: Option<&'g Game>,
+    ) -> Verdict<'g> {
+        let format = deck.format.as_deref();
         let rules = self
-            .rules_of(deck.format.as_deref())
+            .rules_of(format)
             .expect("a validated deck names a declared format");
         let violations = rules.check(&deck.view);
-        let problems = self.problems(rules, deck, &violations, lang);
+        // The translation's rules word the breaches only when they find the
+        // very same ones: a translated name may group copies otherwise, and
+        // the game's own rules are the verdict.
+        let worded = words
+            .and_then(|w| in_format(&w.rules, format))
+            .map(|w| (w, w.check(&deck.view)))
+            .filter(|(_, found)| same_breaches(found, &violations));
+        let problems = match &worded {
+            Some((w, found)) => self.problems(w, deck, found, lang),
+            None => self.problems(rules, deck, &violations, lang),
+        };
+        let named = worded.as_ref().map_or(rules, |(w, _)| w);
         let figures = rules
             .figures(&deck.view)
             .into_iter()
             .map(|f| {
-                let rule = &rules.rules[f.rule];
+                let rule = &named.rules[f.rule];
                 FigureOut {
                     rule: rule.id.clone(),
                     name: rule.name.clone(),
@@ -483,7 +527,7 @@ impl GameCatalog {
                 .sum(),
             problems,
             figures,
-            unavailable: self.unavailable(rules, deck, &broken),
+            unavailable: self.unavailable((rules, named), deck, &broken),
             code: self.encode(deck),
         }
     }
@@ -539,7 +583,7 @@ impl GameCatalog {
     /// and each card a lookup per rule.
     fn unavailable<'g>(
         &'g self,
-        rules: &'g RuleSet,
+        (rules, named): (&'g RuleSet, &'g RuleSet),
         deck: &ValidDeck,
         broken: &BTreeSet<usize>,
     ) -> Vec<Unavailable<'g>> {
@@ -560,7 +604,7 @@ impl GameCatalog {
                 let card = u32::try_from(c).expect("pool fits u32");
                 let newly: Vec<&str> = more
                     .breaks(card)
-                    .map(|i| rules.rules[i].name.as_str())
+                    .map(|i| named.rules[i].name.as_str())
                     .collect();
                 if !newly.is_empty() {
                     out.push(Unavailable {
@@ -573,6 +617,20 @@ impl GameCatalog {
         }
         out
     }
+}
+
+/// The rules of `format` among `rules` (the game's own without one).
+fn in_format<'r>(rules: &'r rules::Rules, format: Option<&str>) -> Option<&'r RuleSet> {
+    format.map_or(Some(&rules.deck), |f| rules.formats.get(f))
+}
+
+/// Whether two rule sets of one game found the same breaches: the same
+/// rules, at the same entries.
+fn same_breaches(a: &[Violation], b: &[Violation]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            (x.rule, x.primary, &x.entries, x.zone) == (y.rule, y.primary, &y.entries, y.zone)
+        })
 }
 
 /// What a broken rule's message adds to its tally: a message of the

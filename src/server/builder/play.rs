@@ -6,19 +6,41 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{DeckInput, GameCatalog, Invalid};
-use crate::config::Manifest;
+use crate::game::Game;
 use crate::play::{self, Group, Odds, Question};
 
 /// What the page knows of how the game is played: the opening hand (`null`
-/// when the game declares none), the hand after a mulligan, the draws of
-/// each later turn and the zone drawn from (`null` without zones).
-pub(super) fn summary(m: &Manifest) -> Value {
+/// when the game declares none), the mulligans a game allows (`null`,
+/// without `[play]`: as many as the player likes) and the hand after one,
+/// the draws of each later turn, the zone drawn from (`null` without
+/// zones) and the cards that start on the table: per `start-on-table`
+/// entry, the ids it takes and at most how many (`null`: all), which the
+/// page takes in the deck's order as [`play::on_table`] does.
+pub(super) fn summary(game: &Game) -> Value {
+    let m = &game.manifest.manifest;
     let p = m.play.as_ref();
+    let table: Vec<Value> = game
+        .rules
+        .table
+        .iter()
+        .map(|(matches, count)| {
+            let ids: Vec<&str> = game
+                .pool
+                .iter()
+                .zip(matches)
+                .filter(|(_, hit)| **hit)
+                .map(|(c, _)| c.id.as_str())
+                .collect();
+            json!({"ids": ids, "count": count})
+        })
+        .collect();
     json!({
         "opening_hand": p.map(|p| p.opening_hand),
+        "mulligans": p.map(crate::config::Play::mulligan_count),
         "mulligan": p.map(crate::config::Play::mulligan_hand),
         "draws_per_turn": p.map_or(1, |p| p.draws_per_turn),
         "draw_from": m.draw_zone(),
+        "start_on_table": table,
     })
 }
 

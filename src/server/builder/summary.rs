@@ -13,6 +13,7 @@ use crate::emit::fields::Fields;
 use crate::emit::sheets::Face;
 use crate::game::Game;
 use crate::rules::RuleSet;
+use crate::validate::display::LABELS_KEYWORD;
 
 /// A filter the card browser offers, generated from the kinds' schemas: an
 /// enum field (its values), an integer field (its range over the pool) or
@@ -25,6 +26,10 @@ struct Facet {
     kind: &'static str,
     /// The values of an enum, in schema order.
     values: Vec<String>,
+    /// What a player reads for each of `values`, in the same order: its
+    /// label in the game's language (`x-carta-labels`, or a translation's
+    /// `[labels]`), else the value itself.
+    labels: Vec<String>,
     min: Option<i64>,
     max: Option<i64>,
 }
@@ -56,7 +61,9 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
         // In its place, moved in below: `json!` would copy every card.
         "cards": Value::Null,
         "save_to": save::folder(&m.id),
-        "play": play::summary(m),
+        // The page stops typing at the bound every reader of decks keeps.
+        "max_name": crate::deckcode::MAX_NAME,
+        "play": play::summary(game),
     });
     summary["cards"] = Value::Array(cards);
     summary
@@ -151,14 +158,15 @@ fn facets(game: &Game) -> Vec<Facet> {
     let mut out: Vec<Facet> = Vec::new();
     for kind in game.manifest.manifest.kinds.keys() {
         for (field, schema) in game.schemas.property_schemas(kind) {
-            let Some(facet) = facet_of(field, &schema) else {
+            let Some(facet) = facet_of(game, kind, field, &schema) else {
                 continue;
             };
             match out.iter_mut().find(|f| f.field == facet.field) {
                 Some(f) if f.kind == facet.kind => {
-                    for v in facet.values {
+                    for (v, label) in facet.values.into_iter().zip(facet.labels) {
                         if !f.values.contains(&v) {
                             f.values.push(v);
+                            f.labels.push(label);
                         }
                     }
                 }
@@ -187,12 +195,15 @@ fn take_ranges(facets: &mut Vec<Facet>, ranges: &[Range]) {
 /// a card has one.
 type Range = Option<(i64, i64)>;
 
-/// The facet a field's schema allows, if any: an enum of strings, an
-/// integer or a boolean.
-fn facet_of(field: String, schema: &Value) -> Option<Facet> {
-    let title = schema
-        .get("title")
-        .and_then(Value::as_str)
+/// The facet field `field` of `kind` allows by its schema, if any: an enum
+/// of strings, an integer or a boolean. Its title and its values' labels
+/// are in the game's language (a translation's, where it has them).
+fn facet_of(game: &Game, kind: &str, field: String, schema: &Value) -> Option<Facet> {
+    let lang = &game.manifest.manifest.language;
+    let title = game
+        .i18n
+        .title(lang, kind, &field)
+        .or_else(|| schema.get("title").and_then(Value::as_str))
         .unwrap_or(&field)
         .to_owned();
     let strings: Option<Vec<String>> = schema
@@ -205,11 +216,24 @@ fn facet_of(field: String, schema: &Value) -> Option<Facet> {
         (None, Some("boolean")) => "boolean",
         _ => return None,
     };
+    let values = strings.unwrap_or_default();
+    let own = schema.get(LABELS_KEYWORD).and_then(Value::as_object);
+    let labels = values
+        .iter()
+        .map(|v| {
+            game.i18n
+                .label(lang, v)
+                .or_else(|| own.and_then(|l| l.get(v)).and_then(Value::as_str))
+                .unwrap_or(v)
+                .to_owned()
+        })
+        .collect();
     Some(Facet {
         field,
         title,
         kind,
-        values: strings.unwrap_or_default(),
+        values,
+        labels,
         min: None,
         max: None,
     })

@@ -153,7 +153,7 @@ fn agrees(
         legal: false,
     };
     let broken: BTreeSet<usize> = rules.check(&deck.view).iter().map(|v| v.rule).collect();
-    let got = catalog.unavailable(rules, &deck, &broken);
+    let got = catalog.unavailable((rules, rules), &deck, &broken);
     let expected = unavailable_by_hand(catalog, rules, &deck, &broken);
     assert_eq!(
         serde_json::to_value(&got).unwrap(),
@@ -263,6 +263,46 @@ fn an_integer_facet_spans_the_values_the_pool_has_and_no_other() {
 }
 
 #[test]
+fn an_enum_facet_reads_as_its_schemas_labels_value_by_value() {
+    use crate::validate::PathStep;
+    let mut labelled = 0;
+    each_shipped_game(|_, id, game| {
+        let summary = super::summary::summary(&game, BTreeMap::new());
+        let facets = summary["facets"].as_array().unwrap();
+        for facet in facets.iter().filter(|f| f["kind"] == "enum") {
+            let field = facet["field"].as_str().unwrap();
+            let values = facet["values"].as_array().unwrap();
+            let labels = facet["labels"].as_array().unwrap_or_else(|| {
+                panic!("{id}: the facet {field} has labels: {facet}");
+            });
+            assert_eq!(labels.len(), values.len(), "{id}: {field}");
+            // The long way: the labels each kind's schema marks on the field.
+            for (value, label) in values.iter().zip(labels) {
+                let value = value.as_str().unwrap();
+                let marked = game.manifest.manifest.kinds.keys().find_map(|k| {
+                    let schema = game.schemas.kind(k)?;
+                    game.schemas.marks(schema).labels.iter().find_map(|p| {
+                        let top = matches!(p.path.as_slice(), [PathStep::Key(f)] if f == field);
+                        top.then(|| p.labels.get(value).cloned()).flatten()
+                    })
+                });
+                let want = marked.unwrap_or_else(|| value.to_owned());
+                labelled += usize::from(want != value);
+                assert_eq!(
+                    label.as_str(),
+                    Some(want.as_str()),
+                    "{id}: {field} = {value}"
+                );
+            }
+        }
+    });
+    assert!(
+        labelled > 10,
+        "the shipped games label their enums: {labelled}"
+    );
+}
+
+#[test]
 fn each_card_of_the_summary_is_what_json_writes_of_its_parts() {
     use crate::emit::sheets::{Inputs, faces};
     let mut cards = 0;
@@ -284,7 +324,7 @@ fn each_card_of_the_summary_is_what_json_writes_of_its_parts() {
             .collect();
         let order = [
             "id", "name", "language", "kinds", "zones", "rules", "formats", "facets", "cards",
-            "save_to", "play",
+            "save_to", "max_name", "play",
         ];
         assert_eq!(keys, order, "{id}: the summary's keys in order");
         let served = summary["cards"].as_array().unwrap();

@@ -260,3 +260,89 @@ fn a_page_slower_than_its_time_limit_is_stopped_with_a_clear_error() {
     assert_eq!(bad.code, Some(2));
     with_code(&bad, "load::limit");
 }
+
+#[test]
+fn an_export_leaves_nothing_in_the_users_home() {
+    crate::browser::chromium();
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let home = tmp.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let home_var = home.display().to_string();
+    crate::harness::run_with(
+        &tmp.path().join("live"),
+        ["export", "png", "--out", "../png"],
+        &[("HOME", home_var.as_str())],
+    )
+    .succeeds();
+    assert!(tmp.path().join("png/live/png").is_dir(), "the export ran");
+    let left: Vec<_> = walkdir(&home);
+    assert!(left.is_empty(), "the export browser wrote {left:?}");
+}
+
+/// Every path under `dir`.
+fn walkdir(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walkdir(&path));
+        }
+        out.push(path);
+    }
+    out
+}
+
+/// What marked the page at `url` as attacked (`data-pwned`), once `shown`
+/// is on it (so carta's own scripts ran).
+async fn pwned(client: &fantoccini::Client, url: &str, shown: &str) -> Option<String> {
+    client.goto(url).await.unwrap();
+    crate::watch::wait_for(client, std::time::Duration::from_secs(30), shown, |t| {
+        t.contains(shown)
+    })
+    .await;
+    // Time for a handler or a request to have its effect.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    client
+        .execute("return document.body.getAttribute('data-pwned')", vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .map(str::to_owned)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_templates_script_runs_neither_in_the_preview_nor_in_the_builder() {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let root = tmp.path().join("live");
+    // A face that, were its script or handler run, would mark the page and
+    // save a deck through the server's API from the server's own origin.
+    let attack = r#"<script>document.body.setAttribute('data-pwned', 'script');
+fetch('/api/games/live/save', {method: 'POST', headers: {'Content-Type': 'application/json'},
+  body: JSON.stringify({deck: {name: 'Pwned', zones: {main: {fireball: 1}}}, file: 'pwned'})});</script>
+<img src="data:," onerror="document.body.setAttribute('data-pwned', 'handler')">
+<svg onload="document.body.setAttribute('data-pwned', 'svg')"></svg>"#;
+    let template = root.join("templates/live/spell.hbs");
+    let face = std::fs::read_to_string(&template).unwrap();
+    std::fs::write(&template, format!("{face}\n{attack}\n")).unwrap();
+    let (_driver, client) = crate::watch::browser(&tmp.path().join("profile")).await;
+
+    // The preview of `watch --serve`: the page is carta's, the sheets the
+    // stranger's.
+    let (watch, url) = crate::watch::start_watch(&root);
+    let found = pwned(&client, &format!("{url}g/live/"), "Ember Shield").await;
+    assert_eq!(found, None, "a template's script ran in the preview");
+    drop(watch);
+
+    // The builder of `serve`, where faces are put in as HTML by carta's
+    // scripts (the faces shown say that those ran).
+    let (_serve, url) = crate::watch::start_server(&root, &["serve", "--port", "0"]);
+    let found = pwned(&client, &format!("{url}live/cards"), "Ember Shield").await;
+    assert_eq!(found, None, "a template's script ran in the builder");
+    assert!(
+        !root.join("decks/live/pwned.toml").exists(),
+        "a template saved a deck"
+    );
+    client.close().await.unwrap();
+}

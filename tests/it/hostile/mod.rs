@@ -14,6 +14,7 @@ use crate::sheets::{card, mini};
 // Issue 22's rows, one file per front: what carta writes, what its export
 // browser loads, what its server answers, what its parsers cost.
 mod browser;
+mod cache;
 mod parsers;
 mod server;
 mod templates_po;

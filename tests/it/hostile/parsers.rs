@@ -11,11 +11,16 @@ use crate::sheets::{card, mini};
 /// The peak resident memory, in bytes, of `carta check --no-cache` in `ws`
 /// (`wait4` gives the rusage of that one child, whatever else the tests
 /// run at the same time).
-#[expect(clippy::zombie_processes, reason = "reaped by `wait4`, for its rusage")]
 fn peak_check_bytes(ws: &Workspace) -> u64 {
+    peak_check_bytes_in(ws.path())
+}
+
+/// [`peak_check_bytes`] in the workspace at `root`.
+#[expect(clippy::zombie_processes, reason = "reaped by `wait4`, for its rusage")]
+fn peak_check_bytes_in(root: &std::path::Path) -> u64 {
     let child = Command::new(env!("CARGO_BIN_EXE_carta"))
         .args(["check", "--no-cache"])
-        .current_dir(ws.path())
+        .current_dir(root)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -304,4 +309,160 @@ fn malformed_integers_are_not_valid_and_overflow_does_not_fit() {
             (Some(5), Some("cards/mini/cards.toml"))
         );
     }
+}
+
+// ---- Spreadsheet bombs: counted before anything is expanded ----
+
+/// A zip of `parts` (name, text), deflated.
+fn zipped(parts: &[(&str, String)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, text) in parts {
+        zip.start_file(*name, options).unwrap();
+        zip.write_all(text.as_bytes()).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// An ODS file whose tables are `tables`, each the XML of its rows.
+fn ods(tables: &[String]) -> Vec<u8> {
+    let tables: String = tables
+        .iter()
+        .enumerate()
+        .map(|(i, rows)| format!("<table:table table:name=\"s{i}\">{rows}</table:table>"))
+        .collect();
+    let content = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><office:document-content \
+         xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" \
+         xmlns:table=\"urn:oasis:names:tc:opendocument:xmlns:table:1.0\" \
+         xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.2\">\
+         <office:body><office:spreadsheet>{tables}</office:spreadsheet></office:body></office:document-content>"
+    );
+    zipped(&[
+        (
+            "mimetype",
+            "application/vnd.oasis.opendocument.spreadsheet".into(),
+        ),
+        ("content.xml", content),
+    ])
+}
+
+/// An XLSX file of one sheet `cards` with cells `cells` (the XML of
+/// `sheetData`) and shared strings `sst` (the whole part).
+fn xlsx(cells: &str, sst: String) -> Vec<u8> {
+    let ns = "http://schemas.openxmlformats.org";
+    zipped(&[
+        (
+            "[Content_Types].xml",
+            format!(
+                "<?xml version=\"1.0\"?><Types xmlns=\"{ns}/package/2006/content-types\">\
+                 <Default Extension=\"rels\" ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>\
+                 <Default Extension=\"xml\" ContentType=\"application/xml\"/>\
+                 <Override PartName=\"/xl/workbook.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml\"/>\
+                 <Override PartName=\"/xl/worksheets/sheet1.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml\"/>\
+                 <Override PartName=\"/xl/sharedStrings.xml\" ContentType=\"application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml\"/></Types>"
+            ),
+        ),
+        (
+            "_rels/.rels",
+            format!(
+                "<?xml version=\"1.0\"?><Relationships xmlns=\"{ns}/package/2006/relationships\">\
+                 <Relationship Id=\"rId1\" Type=\"{ns}/officeDocument/2006/relationships/officeDocument\" Target=\"xl/workbook.xml\"/></Relationships>"
+            ),
+        ),
+        (
+            "xl/workbook.xml",
+            format!(
+                "<?xml version=\"1.0\"?><workbook xmlns=\"{ns}/spreadsheetml/2006/main\" \
+                 xmlns:r=\"{ns}/officeDocument/2006/relationships\"><sheets>\
+                 <sheet name=\"cards\" sheetId=\"1\" r:id=\"rId1\"/></sheets></workbook>"
+            ),
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            format!(
+                "<?xml version=\"1.0\"?><Relationships xmlns=\"{ns}/package/2006/relationships\">\
+                 <Relationship Id=\"rId1\" Type=\"{ns}/officeDocument/2006/relationships/worksheet\" Target=\"worksheets/sheet1.xml\"/>\
+                 <Relationship Id=\"rId2\" Type=\"{ns}/officeDocument/2006/relationships/sharedStrings\" Target=\"sharedStrings.xml\"/></Relationships>"
+            ),
+        ),
+        (
+            "xl/worksheets/sheet1.xml",
+            format!(
+                "<?xml version=\"1.0\"?><worksheet xmlns=\"{ns}/spreadsheetml/2006/main\"><sheetData>{cells}</sheetData></worksheet>"
+            ),
+        ),
+        ("xl/sharedStrings.xml", sst),
+    ])
+}
+
+/// `bomb`, written as `cards/live/bomb.<ext>` of a fresh `carta init`
+/// workspace, is refused by `check` with `sheet::too-large`: exit 1, no
+/// panic, in under a few seconds and 128 MiB.
+fn refused_quickly(ext: &str, bomb: &[u8]) {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let root = tmp.path().join("live");
+    std::fs::write(root.join(format!("cards/live/bomb.{ext}")), bomb).unwrap();
+    let started = std::time::Instant::now();
+    let run = crate::harness::run_in(&root, ["--message-format", "json", "check", "--no-cache"]);
+    let took = started.elapsed();
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let refused = with_code(&run, "sheet::too-large");
+    assert_eq!(refused.len(), 1, "{}", run.stdout);
+    assert!(took < std::time::Duration::from_secs(5), "{ext}: {took:?}");
+    let peak = peak_check_bytes_in(&root);
+    assert!(peak < 128 << 20, "{ext}: {} MiB", peak >> 20);
+}
+
+/// A row of one valued cell repeated across every column, repeated `rows` times.
+fn wide_rows(rows: u64, cell: &str) -> String {
+    format!(
+        "<table:table-row table:number-rows-repeated=\"{rows}\">\
+         <table:table-cell table:number-columns-repeated=\"16384\" office:value-type=\"string\">\
+         <text:p>{cell}</text:p></table:table-cell></table:table-row>"
+    )
+}
+
+#[test]
+fn an_ods_whose_repeats_claim_98_million_cells_is_refused_before_it_expands() {
+    let bomb = ods(&[wide_rows(6_000, "x")]);
+    assert!(bomb.len() < 2_000, "{} bytes", bomb.len());
+    refused_quickly("ods", &bomb);
+    let ten = ods(&vec![wide_rows(6_000, "x"); 10]);
+    refused_quickly("ods", &ten);
+}
+
+#[test]
+fn an_ods_with_a_megabyte_of_text_repeated_16384_times_is_refused() {
+    let bomb = ods(&[wide_rows(1, &"a".repeat(1 << 20))]);
+    assert!(bomb.len() < 8_000, "{} bytes", bomb.len());
+    refused_quickly("ods", &bomb);
+    // Spaces that `text:s` claims count as text too.
+    let spaces = ods(&[wide_rows(1, "<text:s text:c=\"1000000\"/>")]);
+    refused_quickly("ods", &spaces);
+}
+
+#[test]
+fn an_xlsx_declaring_u64_max_shared_strings_is_refused_not_a_panic() {
+    let sst = "<?xml version=\"1.0\"?><sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" \
+               count=\"18446744073709551615\" uniqueCount=\"18446744073709551615\"><si><t>x</t></si></sst>";
+    refused_quickly("xlsx", &xlsx("", sst.into()));
+}
+
+#[test]
+fn an_xlsx_with_a_megabyte_shared_string_in_a_thousand_cells_is_refused() {
+    let sst = format!(
+        "<?xml version=\"1.0\"?><sst xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\" \
+         count=\"1000\" uniqueCount=\"1\"><si><t>{}</t></si></sst>",
+        "a".repeat(1 << 20)
+    );
+    let cells: String = (1..=1_000)
+        .map(|r| format!("<row r=\"{r}\"><c r=\"A{r}\" t=\"s\"><v>0</v></c></row>"))
+        .collect();
+    let bomb = xlsx(&cells, sst);
+    assert!(bomb.len() < 16_000, "{} bytes", bomb.len());
+    refused_quickly("xlsx", &bomb);
 }

@@ -29,7 +29,12 @@ struct Serve {
 /// Starts `carta serve --port 0` in `ws` with `env` and waits for its
 /// address.
 fn serve(ws: &Workspace, env: &[(&str, &str)]) -> Serve {
-    let (process, url) = start_server_with(ws.path(), &["serve", "--port", "0"], env);
+    serve_at(ws.path(), env)
+}
+
+/// Starts `carta serve --port 0` in the workspace at `root`.
+fn serve_at(root: &std::path::Path, env: &[(&str, &str)]) -> Serve {
+    let (process, url) = start_server_with(root, &["serve", "--port", "0"], env);
     let port = url["http://127.0.0.1:".len()..]
         .trim_end_matches('/')
         .split('/')
@@ -510,4 +515,53 @@ fn a_server_limit_that_is_not_a_number_stops_the_command_with_exit_2() {
         assert_eq!(code, Some(2), "{command:?}: {stderr}");
         assert!(stderr.contains(var) && stderr.contains("lots"), "{stderr}");
     }
+}
+
+#[test]
+fn a_pasted_list_of_80000_lines_is_read_in_seconds_and_others_are_answered_meanwhile() {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let s = serve_at(&tmp.path().join("live"), &[]);
+    let p = s.port;
+    let own = format!("127.0.0.1:{p}");
+    // 80,000 lines of an unknown card: a 480 KB body, under the 1 MiB
+    // limit, and 80,000 problems, each placed at its line and column.
+    let list = format!("Spells:\n{}", "1 zz\n".repeat(80_000));
+    let body = serde_json::json!({ "text": list }).to_string();
+    let path = "/api/games/live/list/parse";
+    let json = "Content-Type: application/json\r\n";
+    // Two at once: each would hold one of the executor's two threads if
+    // it were read there.
+    let started = Instant::now();
+    let lists: Vec<_> = (0..2)
+        .map(|_| {
+            let (own, body) = (own.clone(), body.clone());
+            std::thread::spawn(move || {
+                let (status, text) = post(p, &own, path, json, &body);
+                (status, text, started.elapsed())
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    let (status, _) = get(p, &own, "/api/games");
+    let waited = asked.elapsed();
+    assert_eq!(status, 200);
+    for list in lists {
+        let (status, text, took) = list.join().unwrap();
+        assert_eq!(status, 200, "{}", &text[..text.len().min(500)]);
+        assert_eq!(
+            text.matches("list::unknown-card").count(),
+            80_000,
+            "{}",
+            &text[..text.len().min(800)]
+        );
+        assert!(text.contains("\"line\":80001"), "the last line is placed");
+        // Scanning from the start for each problem took minutes here.
+        assert!(took < Duration::from_secs(10), "the lists took {took:?}");
+    }
+    assert!(
+        waited < Duration::from_secs(2),
+        "a plain request waited {waited:?} behind the lists"
+    );
 }

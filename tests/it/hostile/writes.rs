@@ -389,3 +389,63 @@ fn watch_refuses_a_linked_cache_folder_too() {
     drop(child);
     assert_eq!(snapshot(out.path()), before);
 }
+
+// ---- Round 4: CSV cells that a spreadsheet would run ----
+
+#[test]
+fn csv_written_by_convert_runs_no_formula_and_converts_back_to_the_same_cards() {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let root = tmp.path().join("live");
+    let spells = root.join("cards/live/spells.toml");
+    let hostile = [
+        r#"=HYPERLINK(\"http://127.0.0.1:9/x\", \"click\")"#,
+        r"+cmd|' /C calc'!A0",
+        "@SUM(1+1)&cmd|' /C calc'!A0",
+        "-2+3+cmd|' /C calc'!A0",
+        r"\t=1+1",
+        r"\r=1+1",
+        "'=already quoted",
+    ];
+    let mut text = fs::read_to_string(&spells).unwrap();
+    for (n, effect) in hostile.iter().enumerate() {
+        text.push_str(&format!(
+            "\n[[card]]\nid = \"f{n}\"\nkind = \"spell\"\nname = \"F{n}\"\ncost = 1\nelement = \"fire\"\neffect = \"{effect}\"\n"
+        ));
+    }
+    fs::write(&spells, &text).unwrap();
+    let run = crate::harness::run_in(&root, ["check"]);
+    run.succeeds();
+    let before = crate::spreadsheets::game_cards(&root, "live");
+
+    crate::harness::run_in(&root, ["convert", "cards/live", "--to", "csv"]).succeeds();
+    let csv = fs::read(root.join("live.csv")).unwrap();
+    let mut cells = 0;
+    for record in csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(&csv[..])
+        .records()
+    {
+        for cell in &record.unwrap() {
+            cells += 1;
+            let is_number = cell.parse::<f64>().is_ok_and(f64::is_finite);
+            assert!(
+                is_number || !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "a spreadsheet would run {cell:?}"
+            );
+        }
+    }
+    assert!(cells > 50, "{cells} cells");
+
+    // The CSV in place of the TOML files: the same cards, there and back.
+    for file in ["spells.toml", "heroes.toml"] {
+        fs::remove_file(root.join("cards/live").join(file)).unwrap();
+    }
+    fs::write(root.join("cards/live/cards.csv"), &csv).unwrap();
+    crate::harness::run_in(&root, ["check"]).succeeds();
+    crate::harness::run_in(&root, ["convert", "cards/live/cards.csv", "--to", "toml"]).succeeds();
+    let back = crate::spreadsheets::cards_of(
+        &fs::read_to_string(root.join("cards/live/cards.toml")).unwrap(),
+    );
+    assert_eq!(back, before);
+}

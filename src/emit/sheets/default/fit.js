@@ -5,9 +5,12 @@
 // (the preview calls it on the sheets it replaced).
 (function () {
   function over(e) { return e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1; }
+  // Each element the fit shrank, and to what share of its size.
+  var shrunk = new WeakMap();
   function fit(e, box) {
-    var size = parseFloat(getComputedStyle(e).fontSize), min = size * 0.4;
+    var size = parseFloat(getComputedStyle(e).fontSize), start = size, min = size * 0.4;
     while (over(box) && size > min) { size *= 0.94; e.style.fontSize = size + 'px'; }
+    if (size < start) shrunk.set(e, (shrunk.get(e) || 1) * size / start);
   }
   function cards(roots) {
     var out = [];
@@ -29,8 +32,9 @@
   // (once per side), each box some text runs past — the innermost one, the
   // text of a positioned box counting for that box alone, none inside a
   // `data-carta-clip` element — with how far, in CSS px, and the text that
-  // did not fit. It is posted beside the page (`.carta-overflow`), for
-  // carta to report at the card's field.
+  // did not fit; and for a card whose text all fits, each box whose text
+  // the fit shrank below the readable size. It is posted beside the page
+  // (`.carta-overflow`), for carta to report at the card's field.
   if (!/[?&]carta-report(?:[&=]|$)/.test(location.search) && !document.querySelector('meta[name="carta-report"]')) return;
   function cut(s) { s = s.replace(/\s+/g, ' ').trim(); return s.length > 600 ? s.slice(0, 600) : s; }
   function desc(e) {
@@ -66,10 +70,60 @@
     for (var all = c.getElementsByTagName('*'), i = 0; i < all.length; i++) if (over(all[i])) return true;
     return false;
   }
-  // What card `c` (side and id: `key`) has that does not fit.
-  function measure(c, side, zoom) {
-    if (!spills(c)) return [];
-    var out = [], boxes = new Map(), walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+  // The size of a point, in the CSS px a computed font size is given in
+  // (zoomed or not), measured once; and the smallest readable size (the
+  // body's `data-carta-min-text`, in points).
+  var point = 0;
+  function pointPx() {
+    if (point) return point;
+    var probe = document.createElement('span');
+    probe.style.fontSize = '100pt';
+    document.body.appendChild(probe);
+    point = parseFloat(getComputedStyle(probe).fontSize) / 100;
+    probe.remove();
+    return point;
+  }
+  var readable = parseFloat(document.body.getAttribute('data-carta-min-text')) || 6;
+  // The share of its size the fit left text node `n` of card `c`.
+  function shareOf(n, c) {
+    var share = 1;
+    for (var a = n.parentElement; a && a !== c; a = a.parentElement) share *= shrunk.get(a) || 1;
+    return share;
+  }
+  // The boxes of card `c` (its `.carta-fit` boxes, then its whole
+  // content) in which the fit shrank readable text below the readable
+  // size: the smallest size, in tenths of a point, and the text of the
+  // box's longest block — the field that took the room, not the one it
+  // pushed out.
+  function small(c, side) {
+    var out = [], pt = pointPx(), seen = new Set();
+    var list = Array.prototype.slice.call(c.querySelectorAll('.carta-fit'));
+    if (c.firstElementChild) list.push(c.firstElementChild);
+    list.forEach(function (e) {
+      if (!shrunk.has(e)) return;
+      var least = Infinity, blocks = new Map(), walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+      for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.textContent.trim() || seen.has(n) || n.parentElement.closest('[data-carta-clip]')) continue;
+        var size = parseFloat(getComputedStyle(n.parentElement).fontSize) / pt;
+        if (size >= readable || size / shareOf(n, c) < readable) continue;
+        seen.add(n);
+        least = Math.min(least, size);
+        var b = n.parentElement;
+        while (b !== e && /^(inline|contents)$/.test(getComputedStyle(b).display)) b = b.parentElement;
+        blocks.set(b, (blocks.get(b) || 0) + n.textContent.length);
+      }
+      if (least === Infinity) return;
+      var longest = e, most = -1;
+      blocks.forEach(function (len, b) { if (len > most) { most = len; longest = b; } });
+      out.push({ card: c.dataset.card || '', side: side, box: desc(e), down: 0, across: 0, lines: 0,
+        hidden: cut(longest.textContent), text: cut(e.textContent), shrunk_to: Math.floor(least * 10) });
+    });
+    return out;
+  }
+  // The boxes of card `c` that text runs past: how far, the lines past
+  // the bottom, the text that did not fit.
+  function overflows(c) {
+    var boxes = new Map(), walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
     for (var n = walker.nextNode(); n; n = walker.nextNode()) {
       if (!n.textContent.trim() || n.parentElement.closest('[data-carta-clip]')) continue;
       var range = document.createRange();
@@ -84,12 +138,18 @@
       b.hidden.push(n.textContent);
       boxes.set(found.e, b);
     }
+    return boxes;
+  }
+  // What card `c` (side and id: `key`) has that does not fit, or else
+  // what fits only in text too small to read.
+  function measure(c, side, zoom) {
+    var boxes = spills(c) ? overflows(c) : new Map(), out = [];
     boxes.forEach(function (b, e) {
       out.push({ card: c.dataset.card || '', side: side, box: desc(e), down: Math.ceil(b.down / zoom),
         across: Math.ceil(b.across / zoom), lines: Object.keys(b.tops).length,
         hidden: cut(b.hidden.join(' ')), text: cut(e.textContent) });
     });
-    return out;
+    return boxes.size ? out : small(c, side);
   }
   // Each card's (once per side) boxes that text runs past, by side and id;
   // the cards waiting to be measured, and those measured in this pass.

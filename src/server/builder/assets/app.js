@@ -178,7 +178,8 @@
         };
       };
       if (f.kind === 'enum' || f.kind === 'boolean') {
-        var options = f.kind === 'enum' ? f.values.map(function (v) { return [v, v]; }) : [['yes', t('ui-yes')], ['no', t('ui-no')]];
+        // An enum's values read as their labels (the server's, in the game's language).
+        var options = f.kind === 'enum' ? f.values.map(function (v, i) { return [v, f.labels[i]]; }) : [['yes', t('ui-yes')], ['no', t('ui-no')]];
         facets.appendChild(el('label', {}, f.title + ' ', el('select', { 'data-facet': f.field, onchange: set(f.field) },
           el('option', { value: '', text: t('ui-any') }), options.map(function (o) {
             return el('option', { value: o[0], text: o[1] });
@@ -313,7 +314,7 @@
     var preview = el('div', { class: 'cb-preview', id: 'cb-preview', 'aria-hidden': 'true' });
     var big = el('div', { class: 'cb-big', id: 'cb-big', role: 'dialog', 'aria-label': t('ui-card-dialog'), hidden: true });
     var nameInput = el('input', {
-      id: 'cb-name', value: deck.name, size: 24,
+      id: 'cb-name', value: deck.name, size: 24, maxlength: game.max_name,
       oninput: function (e) { deck.name = e.target.value; changed(); }
     });
     var formatSelect = game.formats.length ? el('select', {
@@ -358,6 +359,12 @@
     main.appendChild(announce);
     main.appendChild(preview);
     main.appendChild(big);
+    // The first stop of the tab order: past the search, the filters and
+    // every card of the pool, straight to the deck.
+    body.insertBefore(el('a', {
+      class: 'cb-skip', id: 'cb-skip', href: '#cb-zones', text: t('ui-skip-deck'),
+      onclick: function (e) { e.preventDefault(); zonesBox.focus(); zonesBox.scrollIntoView({ block: 'nearest' }); }
+    }), body.firstChild);
 
     function zoneName(id) {
       var z = game.zones.filter(function (z) { return z.id === id; })[0];

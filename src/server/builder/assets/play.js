@@ -68,12 +68,26 @@
     game.kinds.forEach(function (k) { kindName[k.id] = k.name; });
     var random = generator(seed());
 
-    // The zone's cards as a list of ids, one per copy.
-    function zoneCards() {
+    // The zone's cards as a list of ids, one per copy; with `drawn`, only
+    // those drawn from: the game's `start-on-table` entries each take their
+    // cards in the deck's order, at most their count (as the odds do).
+    function zoneCards(drawn) {
       var lines = ctx.payload().zones[zone] || {};
+      var aside = Object.create(null);
+      if (drawn) {
+        (play.start_on_table || []).forEach(function (t) {
+          var left = t.count === null ? Infinity : t.count;
+          Object.keys(lines).forEach(function (id) {
+            if (left <= 0 || t.ids.indexOf(id) < 0) return;
+            var more = Math.min(lines[id] - (aside[id] || 0), left);
+            aside[id] = (aside[id] || 0) + more;
+            left -= more;
+          });
+        });
+      }
       var out = [];
       Object.keys(lines).forEach(function (id) {
-        for (var i = 0; i < lines[id]; i++) out.push(id);
+        for (var i = aside[id] || 0; i < lines[id]; i++) out.push(id);
       });
       return out;
     }
@@ -84,7 +98,7 @@
     var rules = play.opening_hand
       ? say('declared', {
         hand: play.opening_hand, zone: zoneName, draws: play.draws_per_turn, game: game.name,
-        mulligan: play.mulligan !== play.opening_hand ? say('declared-mulligan', { n: play.mulligan }) : ''
+        mulligan: play.mulligans && play.mulligan !== play.opening_hand ? say('declared-mulligan', { n: play.mulligan }) : ''
       })
       : say('undeclared', { game: game.name, zone: zoneName });
 
@@ -110,7 +124,7 @@
     function newHand() {
       var size = whole(handInput, 1);
       if (size === null) { handStatus.textContent = say('need-hand'); return; }
-      library = zoneCards();
+      library = zoneCards(true);
       hand = [];
       mulligans = 0;
       if (!library.length) { drawHand(); handStatus.textContent = say('empty-zone', { zone: zoneName }); return; }
@@ -120,6 +134,11 @@
       var size = whole(handInput, 1);
       if (size === null) { handStatus.textContent = say('need-hand'); return; }
       if (!hand.length && !library.length) { newHand(); return; }
+      // No more mulligans than the game allows (`null`: it declares none).
+      if (typeof play.mulligans === 'number' && mulligans >= play.mulligans) {
+        handStatus.textContent = say('mulligans-spent', { game: game.name, n: play.mulligans });
+        return;
+      }
       // The game's mulligan hand, when the hand is the game's own size.
       var after = play.mulligan && size === play.opening_hand ? play.mulligan : size;
       mulligans++;
@@ -144,8 +163,8 @@
       return option({ field: 'kind', value: k.id }, k.name);
     }))];
     game.facets.filter(function (f) { return f.kind === 'enum'; }).forEach(function (f) {
-      fixedGroups.push(el('optgroup', { label: f.title }, f.values.map(function (v) {
-        return option({ field: f.field, value: v }, f.title + ': ' + v);
+      fixedGroups.push(el('optgroup', { label: f.title }, f.values.map(function (v, i) {
+        return option({ field: f.field, value: v }, f.title + ': ' + f.labels[i]);
       })));
     });
     var flags = game.facets.filter(function (f) { return f.kind === 'boolean'; });
@@ -166,6 +185,42 @@
       ids.forEach(function (id) { cardGroup.appendChild(option({ field: 'id', value: id }, names([id]))); });
       groupSelect.value = chosen;
       if (groupSelect.selectedIndex < 0) groupSelect.selectedIndex = 0;
+      if (!picked && (startedOn === null || chosen === startedOn)) startGroup();
+    }
+    // Whether card `id` is of `group` (as the server's groups read: a flag
+    // is set only by `true`).
+    function fits(group, id) {
+      var c = byId[id];
+      if (!c) return false;
+      if (group.field === 'id') return id === group.value;
+      if (group.field === 'kind') return c.kind === group.value;
+      var v = c.values[group.field];
+      return group.value === undefined ? v === true : v === group.value;
+    }
+    // The group the panel starts on, until the player picks one: the first
+    // that the deck has a card of among those it draws; in a deck without
+    // one, the first kind the zone takes whose cards do not all start on
+    // the table. Never a group whose chance is nothing from the start.
+    // `startedOn` is the one it chose: a group set otherwise stays.
+    var picked = false, startedOn = null;
+    var drawZone = game.zones.filter(function (z) { return z.id === zone; })[0];
+    var laid = Object.create(null);
+    (play.start_on_table || []).forEach(function (t) {
+      if (t.count === null) t.ids.forEach(function (id) { laid[id] = true; });
+    });
+    function startGroup() {
+      var drawn = zoneCards(true);
+      var options = Array.prototype.slice.call(groupSelect.options);
+      var first = options.filter(function (o) {
+        var g = JSON.parse(o.value);
+        return drawn.some(function (id) { return fits(g, id); });
+      })[0] || options.filter(function (o) {
+        var g = JSON.parse(o.value);
+        return g.field === 'kind' && drawZone && drawZone.kinds.indexOf(g.value) >= 0 &&
+          game.cards.some(function (c) { return c.kind === g.value && !laid[c.id]; });
+      })[0];
+      if (first) groupSelect.value = first.value;
+      startedOn = groupSelect.value;
     }
     var asked = 0;
     function askOdds() {
@@ -249,7 +304,8 @@
       el('h3', { text: say('hand-title') }),
       el('div', { class: 'cb-controls' },
         el('button', { type: 'button', id: 'cb-draw', text: say('draw'), onclick: newHand }),
-        el('button', { type: 'button', id: 'cb-mulligan', text: say('mulligan'), onclick: mulligan }),
+        // A game whose rulebook has no mulligan gets no button for one.
+        play.mulligans === 0 ? null : el('button', { type: 'button', id: 'cb-mulligan', text: say('mulligan'), onclick: mulligan }),
         el('button', { type: 'button', id: 'cb-next', text: say('next'), onclick: nextCard })),
       handStatus, handList,
       el('h3', { text: say('odds-title') }),
@@ -263,6 +319,7 @@
       curveBox);
     ctx.box.appendChild(panel);
 
+    groupSelect.addEventListener('change', function () { picked = true; });
     [groupSelect, kInput, turnInput, handInput, drawsInput].forEach(function (i) {
       i.addEventListener('input', askOdds);
       i.addEventListener('change', askOdds);
