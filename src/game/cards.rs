@@ -286,8 +286,10 @@ pub(super) fn shape(cards: &[RawCard]) -> u64 {
             header: _,
             id_span: _,
             refs,
+            names,
         } = card;
-        (id, kind, name, copies).hash(&mut h);
+        // Every field's name, kept or not: a template reads them all.
+        (id, kind, name, copies, names).hash(&mut h);
         // A map's JSON is its fields in order: the same text, the same key.
         serde_json::to_string(fields).ok().hash(&mut h);
         packed.as_ref().map(PackedFields::bytes).hash(&mut h);
