@@ -111,7 +111,8 @@ fn probe_sheets(
         };
         let inputs = Inputs::read(ws, &full, diags)?;
         let mut found = Vec::new();
-        sheets::probe(ws.jail(), &ws.sources, &full, &inputs, &mut found);
+        let cache = (!no_cache).then(|| ws.root());
+        sheets::probe(ws.jail(), &ws.sources, &full, &inputs, cache, &mut found);
         if !found.is_empty() {
             probed.insert(full.id().to_owned());
         }

@@ -23,14 +23,15 @@ use crate::load::Jail;
 
 /// The settings of one build, resolved from the manifest and the options.
 #[derive(Debug, Clone, Copy)]
-struct Build {
+pub(super) struct Build {
     page: PageBox,
     cut_lines: CutLines,
     duplex: Duplex,
-    ink_saver: bool,
+    pub(super) ink_saver: bool,
 }
 
-fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
+/// The settings of a build of `print` with options `o`.
+pub(super) fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
     Build {
         page: PageBox {
             paper: o.paper.unwrap_or(print.paper),
@@ -137,43 +138,6 @@ pub fn render(
         cache.finish();
     }
     Ok(Some(image_files(images)))
-}
-
-/// What rendering the sheets of `game`'s whole pool would report (its
-/// icons, templates and art, and each template's failure at the first card
-/// it fails on, in sheet order), without laying out or writing a sheet:
-/// `carta check` finds here what `carta build` would refuse to print.
-pub fn probe(
-    jail: &Jail,
-    sources: &SourceMap,
-    game: &Game,
-    inputs: &Inputs,
-    diags: &mut Vec<Diagnostic>,
-) {
-    /// Faces rendered and dropped at a time, so memory does not grow with
-    /// the pool.
-    const BATCH: usize = 256;
-    let m = &game.manifest.manifest;
-    let print = m.print.clone().unwrap_or_default();
-    let build = resolve_build(&print, SheetOptions::default());
-    let renderer = Renderer::new(jail, sources, game, inputs, build.ink_saver, diags);
-    let selection = Selection {
-        subject: Subject::Game,
-        prints: super::pool_prints(game),
-        notes: Vec::new(),
-    };
-    let mut prints = sheet_order(game, &selection);
-    prints.retain(|p| p.count > 0);
-    let mut images = ImageCache::default();
-    let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
-    let mut failures = Failures::default();
-    for (prints, arts) in prints.chunks(BATCH).zip(arts.chunks(BATCH)) {
-        let arts: Vec<&BTreeMap<String, String>> = arts.iter().collect();
-        for (p, mut r) in prints.iter().zip(renderer.render_all(prints, &arts)) {
-            failures.add(p.card, &mut r);
-        }
-    }
-    failures.report(&renderer, sources, diags);
 }
 
 /// Cuts each group's copies into sheets of its grid.
