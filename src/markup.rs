@@ -10,6 +10,7 @@
 //! did-you-mean), for the text fields of every card of a file as the file
 //! is read — so a compile keeps no text field for it — and
 //! [`check_translated`] does the same for a translation file's texts.
+//! Icon tokens are checked beside them ([`icons`]).
 
 use std::borrow::Cow;
 
@@ -23,6 +24,10 @@ use crate::load::{Workspace, text_of};
 use crate::suggest;
 use crate::validate::display::Role;
 use crate::validate::{GameSchemas, RawCard};
+
+mod icons;
+
+pub use icons::{MAX_REPEAT, check_icons, icon_of, icon_tokens, may_hold_unknown_icon};
 
 /// One piece of parsed text. Serialized for the bundle as
 /// `{"t": "…"}`, `{"b": […]}`, `{"i": […]}`, `{"k": "terror"}`.

@@ -1,14 +1,16 @@
 //! `carta check [GAME…]`: compile every named game (all if none) with its
 //! example decks, keeping only what the rules read.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{CommandError, Report, plural};
 use crate::diag::Diagnostics;
 use crate::editor;
+use crate::emit::sheets::{self, Inputs};
 use crate::game::ledger::{self, Opening};
-use crate::game::{self, Checked, Recalled};
-use crate::load::Workspace;
+use crate::game::{self, Checked, Decks, Keep, Recalled};
+use crate::load::{LoadError, Workspace};
 
 /// Checks the named games in the workspace at `root`; with `no_cache`,
 /// parses and validates every file, ignoring the check cache.
@@ -34,11 +36,12 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     let root = ws.root().to_path_buf();
     let fresh = |game: &str, keys: &[String]| editor::carries_keys(&root, game, keys);
     let checked = game::check_all(&mut ws, games, !no_cache, &mut diags, &fresh)?;
+    let probed = probe_sheets(&mut ws, &checked, no_cache, &mut diags)?;
     // A label ("first defined here") may point into a file whose text was
     // not kept, having nothing to report itself.
     ws.restore(&diags)?;
     let compiled = checked.iter().filter_map(|c| match c {
-        Checked::Compiled(g, _) => Some(&**g),
+        Checked::Compiled(g, ..) => Some(&**g),
         Checked::Recalled(_) => None,
     });
     let written = editor::refresh_reporting(&ws, compiled, &mut diags)?;
@@ -50,8 +53,11 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
     // The record of each compiled game, now that its editor schemas are written.
     for c in checked {
         match c {
-            Checked::Compiled(game, draft) => {
+            Checked::Compiled(game, draft, _) => {
                 verdicts.push(verdict_of(&game, draft.as_ref()));
+                // What the sheets reported lies outside the game's record:
+                // such a game is compiled again by the next check.
+                let draft = draft.filter(|_| !probed.contains(game.id()));
                 recorded &= draft.is_some_and(|draft| {
                     // Each compiled game's keys, in order.
                     let (_, keys) = keys.remove(0);
@@ -75,6 +81,46 @@ pub(crate) fn run(root: &Path, games: &[String], no_cache: bool) -> Result<Repor
         ledger::keep(&ws, games, snapshot, verdicts, recorded, &diags);
     }
     Ok(Report::new(ws, diags, summary)?.with_details(details))
+}
+
+/// Reports what the sheets of each game this check compiled without error
+/// would refuse or warn about (its icons, templates, art), as `carta
+/// build` does, without printing them: they render from every field, so
+/// the game is compiled again keeping them all (through `build`'s own card
+/// cache unless `no_cache`). Returns the games of which it reported
+/// anything.
+///
+/// # Errors
+/// When a file cannot be read.
+fn probe_sheets(
+    ws: &mut Workspace,
+    checked: &[Checked],
+    no_cache: bool,
+    diags: &mut Diagnostics,
+) -> Result<BTreeSet<String>, LoadError> {
+    let keep = if no_cache { Keep::All } else { Keep::AllCached };
+    let mut probed = BTreeSet::new();
+    for c in checked {
+        let Checked::Compiled(game, _, true) = c else {
+            continue;
+        };
+        // Its problems were all reported by the first compile.
+        let mut again = Diagnostics::new();
+        let Some(full) = game::compile(ws, game.id(), Decks::Skip, keep, &mut again)? else {
+            continue;
+        };
+        let inputs = Inputs::read(ws, &full, diags)?;
+        let mut found = Vec::new();
+        let cache = (!no_cache).then(|| ws.root());
+        sheets::probe(ws.jail(), &ws.sources, &full, &inputs, cache, &mut found);
+        if !found.is_empty() {
+            probed.insert(full.id().to_owned());
+        }
+        diags.extend(found);
+        // The command ends soon, and the process with it.
+        std::mem::forget(full);
+    }
+    Ok(probed)
 }
 
 /// What a replay of compiled `game` says of it.

@@ -105,6 +105,7 @@ mod tests {
             header: 0..0,
             id_span: 0..0,
             refs: Vec::new(),
+            names: 0,
         }
     }
 

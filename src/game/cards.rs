@@ -253,7 +253,7 @@ pub(super) fn check_card_text(
         return (found, Some(mark), true);
     }
     let mut found = if crate::load::sheet::is_card_sheet(rel) {
-        read_shadow(head, file, text)
+        read_shadow(head, file, text, Some(&head.fields))
     } else {
         let read = (head.kinds.as_slice(), &head.schemas);
         read_cards(file, text, read, (Some(&head.fields), head.pack))
@@ -261,6 +261,13 @@ pub(super) fn check_card_text(
     let m = &head.manifest.manifest;
     let markup = crate::markup::check_file(m, &head.schemas, text, &found.cards);
     found.diagnostics.extend(markup);
+    if crate::markup::may_hold_unknown_icon(m, text) {
+        // A token may stand in any field, kept or not: read them all.
+        let all = read_all_fields(head, (file, rel), text);
+        found
+            .diagnostics
+            .extend(crate::markup::check_icons(m, text, &all));
+    }
     for card in &mut found.cards {
         card.fields.retain(|k, _| !head.transient.contains(k));
     }
@@ -273,11 +280,26 @@ pub(super) fn check_card_text(
     (found, mark, false)
 }
 
+/// The cards of a card file with every field, whatever the compile keeps.
+fn read_all_fields(head: &Head, (file, rel): (FileId, &str), text: &str) -> Vec<RawCard> {
+    let read = (head.kinds.as_slice(), &head.schemas);
+    if crate::load::sheet::is_card_sheet(rel) {
+        read_shadow(head, file, text, None).cards
+    } else {
+        read_cards(file, text, read, (None, false)).cards
+    }
+}
+
 /// The cards of a spreadsheet's shadow, read a slice of cards at a time:
 /// a sheet of 20,000 cards is one file, and one parsed tree of all its
 /// cards would take the memory of them all at once (a shadow's `[[card]]`
 /// lines start its cards, since no value in it spans lines).
-fn read_shadow(head: &Head, file: FileId, text: &str) -> FileCards {
+fn read_shadow(
+    head: &Head,
+    file: FileId,
+    text: &str,
+    keep: Option<&std::collections::BTreeSet<String>>,
+) -> FileCards {
     const CARDS_PER_SLICE: usize = 500;
     let starts: Vec<usize> = text
         .match_indices("\n[[card]]\n")
@@ -293,7 +315,7 @@ fn read_shadow(head: &Head, file: FileId, text: &str) -> FileCards {
             file,
             &text[from..to],
             (&head.kinds, &head.schemas),
-            (Some(&head.fields), head.pack),
+            (keep, head.pack),
         );
         out.unlinked.extend(part.unlinked);
         out.cards.extend(part.cards.into_iter().map(|mut c| {
@@ -337,8 +359,10 @@ pub(super) fn shape(cards: &[RawCard]) -> u64 {
             header: _,
             id_span: _,
             refs,
+            names,
         } = card;
-        (id, kind, name, copies).hash(&mut h);
+        // Every field's name, kept or not: a template reads them all.
+        (id, kind, name, copies, names).hash(&mut h);
         // A map's JSON is its fields in order: the same text, the same key.
         serde_json::to_string(fields).ok().hash(&mut h);
         packed.as_ref().map(PackedFields::bytes).hash(&mut h);

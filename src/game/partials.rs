@@ -9,11 +9,13 @@
 //! subexpressions and partials counted together) is
 //! `template::too-deep`, and a partial whose name is only known at render
 //! time is `template::dynamic-partial`, since neither could be ruled out
-//! for it. A template that does not parse is left to the sheets, which
-//! report it and never render it.
+//! for it. A template that does not parse is `sheets::template-syntax`
+//! (the words the sheets would use), and none of the game's templates is
+//! rendered then.
 
 use std::collections::BTreeMap;
 
+use handlebars::TemplateError;
 use handlebars::template::{Parameter, Subexpression, Template, TemplateElement};
 
 use crate::diag::{Diagnostic, Diagnostics, FileId, Span};
@@ -88,9 +90,7 @@ pub(super) fn check(
             continue;
         };
         files.push((name.clone(), file));
-        if let Some(scanned) = scanned {
-            nodes.push((name.as_str(), scanned));
-        }
+        nodes.push((name.as_str(), scanned));
     }
     let problems = Graph::new(nodes).problems();
     let sound = problems.is_empty();
@@ -98,13 +98,12 @@ pub(super) fn check(
     Ok(Templates { files, sound })
 }
 
-/// The problems of a set of templates, each parsed here; those that do
-/// not parse are left out (they cannot be rendered).
+/// The problems of a set of templates, each parsed here.
 #[cfg(test)]
 pub fn problems(sources: &[Source<'_>]) -> Vec<Diagnostic> {
     let nodes = sources
         .iter()
-        .filter_map(|s| Some((s.name, parse(s.file, s.text)?)))
+        .map(|s| (s.name, parse(s.file, s.text)))
         .collect();
     Graph::new(nodes).problems()
 }
@@ -119,12 +118,12 @@ pub const MAX_TAGS: usize = 1_000;
 /// to nothing.
 pub const MAX_TAG_BYTES: usize = MAX_TAGS * (32 << 10);
 
-/// Template `text` of `file` scanned, or its size reported; `None` when
-/// it does not parse (the sheets report that).
-fn parse(file: FileId, text: &str) -> Option<Scanned> {
+/// Template `text` of `file` scanned, or its size or syntax error
+/// reported.
+fn parse(file: FileId, text: &str) -> Scanned {
     let tags = text.matches("{{").count();
     if text.len() > MAX_BYTES || tags > MAX_TAGS || tags * text.len() > MAX_TAG_BYTES {
-        return Some(Scanned {
+        return Scanned {
             file,
             body: Body::default(),
             inline: Vec::new(),
@@ -140,9 +139,48 @@ fn parse(file: FileId, text: &str) -> Option<Scanned> {
                 .at(file, 0..0, "too large")
                 .with_help("split it into partials (`_name.hbs`, included with `{{> _name}}`)"),
             ],
-        });
+        };
     }
-    Some(scan(&Template::compile(text).ok()?, file, text))
+    match Template::compile(text) {
+        Ok(template) => scan(&template, file, text),
+        Err(e) => Scanned {
+            file,
+            body: Body::default(),
+            inline: Vec::new(),
+            problems: vec![syntax_error(&e, file, text)],
+        },
+    }
+}
+
+/// A template that does not parse, at the place the parser stopped: the
+/// sheets could not print a card with it.
+pub fn syntax_error(e: &TemplateError, file: FileId, text: &str) -> Diagnostic {
+    let span = e.pos().map_or(0..0, |(line, col)| {
+        let at = offset(text, line, col);
+        at..at
+    });
+    Diagnostic::error(
+        "sheets::template-syntax",
+        format!("the template does not parse: {}", e.reason()),
+    )
+    .at(file, span, "here")
+    .with_help("see https://handlebarsjs.com/guide/ for the syntax")
+}
+
+/// The byte offset of 1-based `line`, 0-based `col` (characters) in `text`.
+pub fn offset(text: &str, line: usize, col: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let rest = &text[start.min(text.len())..];
+    let line_text = rest.split('\n').next().unwrap_or("");
+    start
+        + line_text
+            .char_indices()
+            .nth(col)
+            .map_or(line_text.len(), |(i, _)| i)
 }
 
 /// A `{{> name}}` and where it is written.
@@ -638,9 +676,16 @@ mod tests {
                 ),
                 ("_b.hbs", "{{> @partial-block}}"),
                 ("_c.hbs", "{{lookup (lookup this \"a\") \"b\"}}"),
-                ("_broken.hbs", "{{> _broken"),
             ])
             .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_template_that_does_not_parse_is_reported_here() {
+        assert_eq!(
+            codes(&[("_broken.hbs", "{{> _broken")])[0].0,
+            "sheets::template-syntax"
         );
     }
 

@@ -18,8 +18,9 @@ use crate::load::{LoadError, Workspace};
 /// A game as `carta check` saw it.
 #[derive(Debug)]
 pub enum Checked {
-    /// Compiled by this check (boxed: a game is large, a recalled one small).
-    Compiled(Box<Game>, Option<Draft>),
+    /// Compiled by this check (boxed: a game is large, a recalled one
+    /// small), and whether its compile found no error.
+    Compiled(Box<Game>, Option<Draft>, bool),
     /// Unchanged since the check that left its record: its verdict repeated.
     Recalled(Recalled),
 }
@@ -28,7 +29,7 @@ impl Checked {
     /// The game's id.
     pub fn id(&self) -> &str {
         match self {
-            Checked::Compiled(g, _) => g.id(),
+            Checked::Compiled(g, ..) => g.id(),
             Checked::Recalled(r) => &r.id,
         }
     }
@@ -36,7 +37,7 @@ impl Checked {
     /// How many cards the game has.
     pub fn cards(&self) -> usize {
         match self {
-            Checked::Compiled(g, _) => g.pool.len(),
+            Checked::Compiled(g, ..) => g.pool.len(),
             Checked::Recalled(r) => r.cards,
         }
     }
@@ -44,7 +45,7 @@ impl Checked {
     /// How many card files came from the check cache.
     pub fn reused_files(&self) -> usize {
         match self {
-            Checked::Compiled(g, _) => g.reused_files,
+            Checked::Compiled(g, ..) => g.reused_files,
             Checked::Recalled(r) => r.reused_files,
         }
     }
@@ -52,7 +53,7 @@ impl Checked {
     /// How much each declared language covers (`None`: not checked).
     pub fn coverage(&self) -> Option<&[Coverage]> {
         match self {
-            Checked::Compiled(g, _) => g.i18n.coverage.as_deref(),
+            Checked::Compiled(g, ..) => g.i18n.coverage.as_deref(),
             Checked::Recalled(r) => r.coverage.as_deref(),
         }
     }
@@ -99,6 +100,7 @@ pub fn check_all(
         // The record is read beside the manifest and the schemas, which
         // tell the key it must carry.
         let root = ws.root().to_path_buf();
+        let errors_before = diags.error_count();
         let (head, read) = rayon::join(
             || prepare(ws, &id, keep, diags),
             || cached.then(|| read_record::<Record>(&root, &id)).flatten(),
@@ -116,7 +118,8 @@ pub fn check_all(
                     tracing::debug!(game = id, "record: {why}; compiling");
                 }
                 let (game, draft) = finish(ws, head, Decks::Players, keep, diags)?;
-                out.push(Checked::Compiled(Box::new(game), draft));
+                let clean = diags.error_count() == errors_before;
+                out.push(Checked::Compiled(Box::new(game), draft, clean));
             }
         }
     }

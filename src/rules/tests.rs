@@ -58,6 +58,7 @@ fn linked(cards: &[(&str, &str, serde_json::Value)]) -> CardPool {
             header: i..i,
             id_span: i..i,
             refs: Vec::new(),
+            names: 0,
         })
         .collect();
     link(raw, &mut Diagnostics::new())

@@ -53,6 +53,10 @@ pub struct RawCard {
     pub id_span: Span,
     /// The card references in its fields.
     pub refs: Vec<CardRef>,
+    /// The names in every field, kept or not ([`names_of_json`]): what a
+    /// template can name (`{{fields.stats.power}}`), so a check that keeps
+    /// only some fields still sees a rename that a face would fail on.
+    pub names: u64,
 }
 
 impl RawCard {
@@ -209,6 +213,48 @@ impl FileContext<'_> {
     }
 }
 
+/// The hash of one step below the name or index hashed as `parent`: the
+/// path of a value within a card's fields, whatever its value.
+pub(super) fn name_step(parent: u64, step: NameStep<'_>) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(parent).hash_one(step)
+}
+
+/// One step of a path within a card's fields: a table's key or an array's
+/// index.
+#[derive(Hash)]
+pub(super) enum NameStep<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The names and indices of every value in `fields`, hashed: each path's
+/// hash ([`name_step`]) summed, so the order they are written in does not
+/// matter (the cheap reader's tree sums the same, `clean::names_of_table`).
+pub(super) fn names_of_json(fields: &Map<String, Value>) -> u64 {
+    fn walk(value: &Value, at: u64, sum: &mut u64) {
+        let mut step = |step, value| {
+            let h = name_step(at, step);
+            *sum = sum.wrapping_add(h);
+            walk(value, h, sum);
+        };
+        match value {
+            Value::Object(map) => map.iter().for_each(|(k, v)| step(NameStep::Key(k), v)),
+            Value::Array(items) => {
+                (items.iter().enumerate()).for_each(|(i, v)| step(NameStep::Index(i), v));
+            }
+            _ => {}
+        }
+    }
+    let mut sum = 0u64;
+    for (k, v) in fields {
+        let h = name_step(0, NameStep::Key(k));
+        sum = sum.wrapping_add(h);
+        walk(v, h, &mut sum);
+    }
+    sum
+}
+
 /// Packs a card's fields (with `pack`) and keeps of them only `keep`.
 pub(super) fn finish_card(raw: &mut RawCard, keep: Option<&BTreeSet<String>>, pack: bool) {
     if pack {
@@ -361,6 +407,7 @@ impl FileContext<'_> {
                 return Err(Some(id));
             }
         };
+        let names = names_of_json(&fields);
         let schema = self.schemas.kind(&kind);
         let fields = self.validate(table, &header, &id, schema, fields, diags);
         let refs = schema
@@ -377,6 +424,7 @@ impl FileContext<'_> {
             header,
             id_span,
             refs,
+            names,
         })
     }
 }

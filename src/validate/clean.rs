@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::card::{
-    CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, finish_card, header_of, is_valid_id,
-    read_in_full,
+    CardRef, FileCards, MAX_COPIES, NameStep, RESERVED, RawCard, finish_card, header_of,
+    is_valid_id, name_step, read_in_full,
 };
 use super::documents::PathStep;
 use super::schemas::{GameSchemas, RefPattern};
@@ -123,8 +123,37 @@ fn clean_card<'a>(
         header,
         id_span,
         refs,
+        names: names_of_table(&table),
     };
     Some((raw, table))
+}
+
+/// The names and indices of every value in a card's `table`, hashed as
+/// `card::names_of_json` hashes its JSON.
+fn names_of_table(table: &Table<'_>) -> u64 {
+    fn walk(item: &Item<'_>, at: u64, sum: &mut u64) {
+        let mut step = |step, item| {
+            let h = name_step(at, step);
+            *sum = sum.wrapping_add(h);
+            walk(item, h, sum);
+        };
+        match item {
+            Item::Table(t) => {
+                (t.entries.iter()).for_each(|e| step(NameStep::Key(&e.key), &e.node.item));
+            }
+            Item::Array(items, _) => {
+                (items.iter().enumerate()).for_each(|(i, n)| step(NameStep::Index(i), &n.item));
+            }
+            _ => {}
+        }
+    }
+    let mut sum = 0u64;
+    for e in &table.entries {
+        let h = name_step(0, NameStep::Key(&e.key));
+        sum = sum.wrapping_add(h);
+        walk(&e.node.item, h, &mut sum);
+    }
+    sum
 }
 
 /// The strings at each reference pattern's path in a card, as

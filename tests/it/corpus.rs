@@ -3,7 +3,7 @@
 //! output. A case without expected output fails, and so does a stray file.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::harness::{Workspace, assert_golden, repo, run_in};
 
@@ -12,13 +12,7 @@ const CASE_FILES: [&str; 4] = ["cmd", "base", "expected.human", "expected.json"]
 
 #[test]
 fn every_corpus_case_matches_its_expected_output() {
-    let corpus = repo().join("tests/corpus");
-    let mut cases: Vec<_> = fs::read_dir(&corpus)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
+    let cases = cases();
     assert!(
         cases.len() >= 25,
         "the corpus has only {} cases",
@@ -46,14 +40,21 @@ fn every_corpus_case_matches_its_expected_output() {
     );
 }
 
-fn run_case(case: &Path) {
-    for entry in fs::read_dir(case).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
-        assert!(
-            name == "overlay" || CASE_FILES.contains(&name.as_str()),
-            "unexpected file `{name}` in the case"
-        );
-    }
+/// Every case's folder, sorted.
+pub(crate) fn cases() -> Vec<PathBuf> {
+    let corpus = repo().join("tests/corpus");
+    let mut cases: Vec<_> = fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// The workspace of a case (its base games with its overlay laid over
+/// them) and the command it runs.
+pub(crate) fn case_workspace(case: &Path) -> (Workspace, String) {
     let base = fs::read_to_string(case.join("base")).unwrap_or_else(|_| "intrepidos".into());
     let games: Vec<&str> = base.split_whitespace().collect();
     let ws = if games == ["none"] {
@@ -65,6 +66,18 @@ fn run_case(case: &Path) {
         crate::harness::copy_tree(&case.join("overlay"), ws.path());
     }
     let cmd = fs::read_to_string(case.join("cmd")).unwrap_or_else(|_| "check".into());
+    (ws, cmd)
+}
+
+fn run_case(case: &Path) {
+    for entry in fs::read_dir(case).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            name == "overlay" || CASE_FILES.contains(&name.as_str()),
+            "unexpected file `{name}` in the case"
+        );
+    }
+    let (ws, cmd) = case_workspace(case);
     let args: Vec<&str> = cmd.split_whitespace().collect();
     let human = run_in(ws.path(), &args);
     // What a command prints on stdout (`--explain`'s table) is output too.

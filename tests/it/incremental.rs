@@ -71,6 +71,9 @@ struct Card {
     text: String,
     ally: Option<String>,
     art: Option<&'static str>,
+    /// A field no rule reads, which a template may (`{{fields.note}}`):
+    /// the check keeps none of it, and a face fails without it.
+    note: Option<String>,
 }
 
 const ELEMENTS: [&str; 3] = ["fire", "water", "earth"];
@@ -92,6 +95,8 @@ impl Card {
             text: format!("Text {} of **card** {n}", rng.below(5)),
             ally: rng.chance(30).then(|| format!("c{}", rng.below(n + 2))),
             art: rng.chance(40).then(|| *rng.pick(&ARTS)),
+            // Not drawn: the seeds of the cases below keep their games.
+            note: n.is_multiple_of(2).then(|| format!("Note {n}")),
         }
     }
 
@@ -105,6 +110,9 @@ impl Card {
         }
         if let Some(art) = self.art {
             out.push_str(&format!("art = \"{art}\"\n"));
+        }
+        if let Some(note) = &self.note {
+            out.push_str(&format!("note = \"{note}\"\n"));
         }
         out.push('\n');
         out
@@ -141,7 +149,8 @@ fn schema(title: &str, max: u32, extra_element: bool) -> String {
     "element": {{ "title": "Element", "enum": [{elements}] }},
     "text": {{ "title": "Text", "type": "string", "x-carta-translate": true }},
     "ally": {{ "title": "Ally", "type": "string", "x-carta-ref": ["unit", "leader"] }},
-    "art": {{ "title": "Art", "type": "string", "x-carta-art": true }}
+    "art": {{ "title": "Art", "type": "string", "x-carta-art": true }},
+    "note": {{ "title": "Note", "type": "string" }}
   }}
 }}
 "#
@@ -452,7 +461,13 @@ fn edit(rng: &mut Rng, game: &mut Game, scene: &mut Scene) -> String {
             match rng.below(4) {
                 0 => (*rng.pick(&COSTS)).clone_into(&mut card.cost),
                 1 => card.element = ELEMENTS[rng.below(ELEMENTS.len())],
-                2 => card.text = format!("Edited {} text", rng.below(9)),
+                2 => {
+                    // The note comes and goes with the text (no draw of
+                    // its own, so the seeds below keep their edits).
+                    let n = rng.below(9);
+                    card.text = format!("Edited {n} text");
+                    card.note = n.is_multiple_of(2).then(|| format!("Note {n}"));
+                }
                 _ => card.art = rng.chance(50).then(|| *rng.pick(&ARTS)),
             }
             format!("change a field of {}", card.id)
@@ -520,9 +535,15 @@ fn edit(rng: &mut Rng, game: &mut Game, scene: &mut Scene) -> String {
         }
         12 => {
             let path = "templates/g/unit.hbs".to_owned();
+            let word = *rng.pick(&["Power", "Cost", "Might"]);
+            // One of them reads the note, which some cards lack.
+            let note = if word == "Might" {
+                " {{fields.note}}"
+            } else {
+                ""
+            };
             let text = format!(
-                "<div class=\"face\"><h1>{{{{name}}}}</h1><p>{{{{t \"{}\"}}}} {{{{fields.cost}}}}</p></div>\n",
-                rng.pick(&["Power", "Cost", "Might"])
+                "<div class=\"face\"><h1>{{{{name}}}}</h1><p>{{{{t \"{word}\"}}}} {{{{fields.cost}}}}{note}</p></div>\n"
             );
             if rng.chance(25) {
                 game.files.remove(&path);

@@ -7,6 +7,7 @@ mod browser;
 mod builder_ui;
 mod bundle;
 mod check;
+mod check_sees_build;
 mod clients;
 mod corpus;
 mod decks;

@@ -23,14 +23,15 @@ use crate::load::Jail;
 
 /// The settings of one build, resolved from the manifest and the options.
 #[derive(Debug, Clone, Copy)]
-struct Build {
+pub(super) struct Build {
     page: PageBox,
     cut_lines: CutLines,
     duplex: Duplex,
-    ink_saver: bool,
+    pub(super) ink_saver: bool,
 }
 
-fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
+/// The settings of a build of `print` with options `o`.
+pub(super) fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
     Build {
         page: PageBox {
             paper: o.paper.unwrap_or(print.paper),

@@ -3,10 +3,8 @@
 //! is HTML-escaped, so a `<script>` in a card prints as text.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
-/// The most times a `:N` suffix may repeat an icon.
-pub const MAX_REPEAT: u32 = 20;
+pub use crate::markup::{MAX_REPEAT, icon_tokens as tokens};
 
 /// The icons of a game, ready to print: token → inline SVG markup.
 #[derive(Debug, Clone, Default)]
@@ -28,14 +26,8 @@ impl IconSet {
     }
 
     /// What a token (without braces) prints: an icon and how many times.
-    pub fn resolve(&self, token: &str) -> Option<(&str, u32)> {
-        if let Some((name, _)) = self.svgs.get_key_value(token) {
-            return Some((name, 1));
-        }
-        let (base, n) = token.rsplit_once(':')?;
-        let n: u32 = n.parse().ok().filter(|n| (1..=MAX_REPEAT).contains(n))?;
-        let (name, _) = self.svgs.get_key_value(base)?;
-        Some((name, n))
+    pub fn resolve<'t>(&self, token: &'t str) -> Option<(&'t str, u32)> {
+        crate::markup::icon_of(token, |name| self.svgs.contains_key(name))
     }
 
     /// Writes one icon's markup `times` times.
@@ -71,31 +63,6 @@ impl IconSet {
         }
         escape_lines(&text[at..], out);
     }
-}
-
-/// Every `{token}` in `text`: its byte range (braces included) and the
-/// token. A token is one or more `:`-separated runs of ASCII letters,
-/// digits, `_` and `-`; other braces are plain text.
-pub fn tokens(text: &str) -> Vec<(Range<usize>, &str)> {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while let Some(open) = text[i..].find('{').map(|o| o + i) {
-        let rest = &text[open + 1..];
-        let len = rest
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':'))
-            .count();
-        let token = &rest[..len];
-        let closed = bytes.get(open + 1 + len) == Some(&b'}');
-        if closed && !token.is_empty() && token.split(':').all(|s| !s.is_empty()) {
-            out.push((open..open + len + 2, token));
-            i = open + len + 2;
-        } else {
-            i = open + 1;
-        }
-    }
-    out
 }
 
 /// HTML-escapes `s` into `out`.
@@ -135,14 +102,6 @@ mod tests {
             "dado amarelo".into(),
         );
         s
-    }
-
-    #[test]
-    fn finds_tokens_and_skips_other_braces() {
-        let t = tokens("a {AC} b {dice:yellow:2} { x } {} {a::b} {é}");
-        let found: Vec<&str> = t.iter().map(|(_, s)| *s).collect();
-        assert_eq!(found, ["AC", "dice:yellow:2"]);
-        assert_eq!(t[0].0, 2..6);
     }
 
     #[test]

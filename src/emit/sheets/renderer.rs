@@ -12,11 +12,11 @@ use std::sync::Arc;
 
 use handlebars::{Context, RenderError};
 use rayon::prelude::*;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::assets::{self, ImageCache};
 use super::geometry::CardBox;
-use super::icons::{self, IconSet};
+use super::icons::IconSet;
 use super::templates::{self, Templates};
 use super::view::{CardView, GameView};
 use super::{Inputs, Print, card_box, display, layout, spans};
@@ -151,9 +151,9 @@ impl<'g> Renderer<'g> {
         &self.templates.css
     }
 
-    /// Checks each print's icon tokens (on every core) and reads its art
-    /// into `cache`, reporting problems; returns each print's art URLs by
-    /// field, in the order of `prints`.
+    /// Reads each print's art into `cache`, reporting problems (its icon
+    /// tokens were checked with its card file: `markup::check_icons`);
+    /// returns each print's art URLs by field, in the order of `prints`.
     pub(super) fn prepare_all(
         &self,
         jail: &Jail,
@@ -162,36 +162,25 @@ impl<'g> Renderer<'g> {
         cache: &mut ImageCache,
         diags: &mut Vec<Diagnostic>,
     ) -> Vec<BTreeMap<String, String>> {
-        let checked: Vec<(Vec<Diagnostic>, ArtValues<'_>)> = prints
+        let art: Vec<ArtValues<'_>> = prints
             .par_iter()
             .map(|p| {
-                let mut found = Vec::new();
-                // Only fields holding a `{` can hold a token: the others
-                // (most cards) are not unpacked to be walked.
-                if p.card.packed.as_ref().is_none_or(|f| f.may_hold(b'{')) {
-                    let fields = p.card.all_fields();
-                    check_tokens(sources, jail, p.card, &fields, &self.icons, &mut found);
-                }
                 let names = self
                     .art_fields
                     .get(&p.card.kind)
                     .map_or(&[][..], Vec::as_slice);
                 let values = Fields::of(p.card).pick(names);
-                let art = names
+                names
                     .iter()
                     .zip(values)
                     .filter_map(|(f, value)| Some((f.as_str(), value?)))
-                    .collect();
-                (found, art)
+                    .collect()
             })
             .collect();
         prints
             .iter()
-            .zip(checked)
-            .map(|(p, (found, art))| {
-                diags.extend(found);
-                card_images(jail, sources, &self.view.id, p.card, &art, cache, diags)
-            })
+            .zip(art)
+            .map(|(p, art)| card_images(jail, sources, &self.view.id, p.card, &art, cache, diags))
             .collect()
     }
 
@@ -346,107 +335,6 @@ impl<'a> Failures<'a> {
                 card,
             ));
         }
-    }
-}
-
-/// Reports every `{token}` in the card's text that is not a declared icon.
-fn check_tokens(
-    sources: &SourceMap,
-    jail: &Jail,
-    card: &RawCard,
-    fields: &Map<String, Value>,
-    icons: &IconSet,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let mut path = Vec::new();
-    for (k, v) in fields {
-        path.push(Step::Key(k));
-        walk_strings(v, &mut path, &mut |path, text| {
-            unknown_tokens(sources, jail, card, icons, path, text, diags);
-        });
-        path.pop();
-    }
-}
-
-/// One step of a JSON pointer, kept borrowed until a pointer is needed.
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// The JSON pointer of `path`.
-fn pointer(path: &[Step<'_>]) -> String {
-    let mut out = String::new();
-    for step in path {
-        out.push('/');
-        match step {
-            Step::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
-            Step::Index(i) => out.push_str(&i.to_string()),
-        }
-    }
-    out
-}
-
-/// Calls `f` with every string of `v` that may hold a token, and its path.
-fn walk_strings<'a>(
-    v: &'a Value,
-    path: &mut Vec<Step<'a>>,
-    f: &mut dyn FnMut(&[Step<'a>], &'a str),
-) {
-    match v {
-        Value::String(s) if s.contains('{') => f(path, s),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                path.push(Step::Index(i));
-                walk_strings(item, path, f);
-                path.pop();
-            }
-        }
-        Value::Object(map) => {
-            for (k, item) in map {
-                path.push(Step::Key(k));
-                walk_strings(item, path, f);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Reports the tokens of `text` (at `path` in `card`) that name no icon.
-fn unknown_tokens(
-    sources: &SourceMap,
-    jail: &Jail,
-    card: &RawCard,
-    icons: &IconSet,
-    path: &[Step<'_>],
-    text: &str,
-    diags: &mut Vec<Diagnostic>,
-) {
-    for (_, token) in icons::tokens(text) {
-        if icons.resolve(token).is_some() {
-            continue;
-        }
-        let base = token
-            .rsplit_once(':')
-            .filter(|(_, n)| n.parse::<u32>().is_ok())
-            .map_or(token, |(b, _)| b);
-        let hint = crate::suggest::closest(base, icons.names());
-        let at = spans::field(sources, jail, card, &pointer(path));
-        diags.push(
-            Diagnostic::error(
-                "sheets::unknown-icon",
-                format!(
-                    "`{{{token}}}` in `{}` of card `{}` is not an icon of this game",
-                    at.display, card.id
-                ),
-            )
-            .at(card.file, at.value, "unknown icon token")
-            .with_help(match hint {
-                Some(h) => format!("did you mean `{{{h}}}`?"),
-                None => format!("declare `{base}` under [icons] in game.toml"),
-            }),
-        );
     }
 }
 

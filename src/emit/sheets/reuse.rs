@@ -101,6 +101,8 @@ fn card_hash(card: &RawCard) -> u64 {
         header: _,
         id_span: _,
         refs: _,
+        // What `fields` or `packed` hold, named.
+        names: _,
     } = card;
     let mut h = hasher(0);
     (id, kind, name, copies).hash(&mut h);

@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use handlebars::{Context, Handlebars, RenderError, RenderErrorReason, TemplateError};
+use handlebars::{Context, Handlebars, RenderError, RenderErrorReason};
 
 use super::icons::IconSet;
 use super::{helpers, splice};
@@ -172,7 +172,7 @@ impl<'g> Templates<'g> {
             Ok(()) => {
                 self.files.insert(name.to_owned(), f.file);
             }
-            Err(e) => diags.push(syntax_diagnostic(&e, f.file, text)),
+            Err(e) => diags.push(crate::game::partials::syntax_error(&e, f.file, text)),
         }
     }
 
@@ -254,7 +254,8 @@ impl<'g> Templates<'g> {
     ) -> Option<(FileId, Span)> {
         let file = *self.files.get(e.template_name.as_deref()?)?;
         let text = &sources.get(file).text;
-        let at = offset(text, e.line_no.unwrap_or(1), e.column_no.unwrap_or(1));
+        let at =
+            crate::game::partials::offset(text, e.line_no.unwrap_or(1), e.column_no.unwrap_or(1));
         Some((file, at..at))
     }
 }
@@ -266,33 +267,4 @@ pub(super) fn render_message(e: &RenderError) -> String {
         RenderErrorReason::MissingVariable(None) => "a value is missing".into(),
         other => other.to_string(),
     }
-}
-
-fn syntax_diagnostic(e: &TemplateError, file: FileId, text: &str) -> Diagnostic {
-    let span = e.pos().map_or(0..0, |(line, col)| {
-        let at = offset(text, line, col);
-        at..at
-    });
-    Diagnostic::error(
-        "sheets::template-syntax",
-        format!("the template does not parse: {}", e.reason()),
-    )
-    .at(file, span, "here")
-    .with_help("see https://handlebarsjs.com/guide/ for the syntax")
-}
-
-/// The byte offset of 1-based `line`, 0-based `col` (characters) in `text`.
-fn offset(text: &str, line: usize, col: usize) -> usize {
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum();
-    let rest = &text[start.min(text.len())..];
-    let line_text = rest.split('\n').next().unwrap_or("");
-    start
-        + line_text
-            .char_indices()
-            .nth(col)
-            .map_or(line_text.len(), |(i, _)| i)
 }
