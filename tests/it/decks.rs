@@ -1660,12 +1660,7 @@ fn the_server_answers_while_events_are_judged() {
         &["serve", "--port", "0", "--ui-lang", "en"],
         &[("CARTA_SERVER_REQUEST_TIMEOUT_MS", "2000")],
     );
-    let host = url
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .unwrap()
-        .to_owned();
+    let host = crate::serve::host_of(&url);
     let start = Instant::now();
     let (sent, all_sent) = std::sync::mpsc::channel();
     let judging: Vec<_> = (0..2)
