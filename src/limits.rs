@@ -12,6 +12,15 @@ pub const MAX_DIAGNOSTICS_VAR: &str = "CARTA_MAX_DIAGNOSTICS_PER_FILE";
 pub const EXPORT_SECONDS_VAR: &str = "CARTA_EXPORT_SECONDS";
 /// Environment variable overriding [`Limits::max_decompile_bytes`].
 pub const MAX_DECOMPILE_BYTES_VAR: &str = "CARTA_MAX_DECOMPILE_BYTES";
+/// Environment variable overriding [`Limits::max_card_file_bytes`].
+pub const MAX_CARD_FILE_BYTES_VAR: &str = "CARTA_MAX_CARD_FILE_BYTES";
+/// Environment variable overriding [`Limits::max_deck_bytes`].
+pub const MAX_DECK_BYTES_VAR: &str = "CARTA_MAX_DECK_BYTES";
+
+/// The default of [`Limits::max_card_file_bytes`]: 16 MiB.
+pub const MAX_CARD_FILE_BYTES: u64 = 16 << 20;
+/// The default of [`Limits::max_deck_bytes`]: 1 MiB.
+pub const MAX_DECK_BYTES: u64 = 1 << 20;
 
 /// The limits of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +40,27 @@ pub struct Limits {
     /// bundle of a few kilobytes can hold blocks that inflate to 16 MiB of
     /// NUL bytes each, which JSON writes six bytes apiece.
     pub max_decompile_bytes: u64,
+    /// The largest card file read, TOML or a CSV/TSV sheet's text, in bytes
+    /// (default 16 MiB: twenty thousand cards in one file take 10 MB as
+    /// TOML and 7 MB as CSV, and a parsed card file holds many times its
+    /// size in memory).
+    pub max_card_file_bytes: u64,
+    /// The largest deck file or text list read, in bytes (default 1 MiB:
+    /// a real deck takes a few kilobytes).
+    pub max_deck_bytes: u64,
+}
+
+/// A bound on the bytes of one kind of file, for its diagnostic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound {
+    /// The most bytes read.
+    pub bytes: u64,
+    /// What it bounds, as the diagnostic names it ("a card file").
+    pub what: &'static str,
+    /// What to do about a file past it, before raising it.
+    pub advice: &'static str,
+    /// The environment variable that raises it.
+    pub var: &'static str,
 }
 
 impl Default for Limits {
@@ -41,6 +71,8 @@ impl Default for Limits {
             max_diagnostics_per_file: 200,
             export_seconds: 60,
             max_decompile_bytes: 256 << 20,
+            max_card_file_bytes: MAX_CARD_FILE_BYTES,
+            max_deck_bytes: MAX_DECK_BYTES,
         }
     }
 }
@@ -83,7 +115,50 @@ impl Limits {
             .unwrap_or(usize::MAX),
             export_seconds: read(EXPORT_SECONDS_VAR, d.export_seconds)?,
             max_decompile_bytes: read(MAX_DECOMPILE_BYTES_VAR, d.max_decompile_bytes)?,
+            max_card_file_bytes: read(MAX_CARD_FILE_BYTES_VAR, d.max_card_file_bytes)?,
+            max_deck_bytes: read(MAX_DECK_BYTES_VAR, d.max_deck_bytes)?,
         })
+    }
+
+    /// The bound on any source file.
+    pub fn file_bound(&self) -> Bound {
+        Bound {
+            bytes: self.max_file_bytes,
+            what: "a source file",
+            advice: "split the file",
+            var: MAX_FILE_BYTES_VAR,
+        }
+    }
+
+    /// The bound on a card file (TOML, CSV or TSV), never above
+    /// [`Limits::file_bound`].
+    pub fn card_file_bound(&self) -> Bound {
+        self.within_files(Bound {
+            bytes: self.max_card_file_bytes,
+            what: "a card file",
+            advice: "split its cards over several files",
+            var: MAX_CARD_FILE_BYTES_VAR,
+        })
+    }
+
+    /// The bound on a deck file or a text list, never above
+    /// [`Limits::file_bound`].
+    pub fn deck_bound(&self) -> Bound {
+        self.within_files(Bound {
+            bytes: self.max_deck_bytes,
+            what: "a deck file or list",
+            advice: "a deck takes a few kilobytes: check that this is the file meant",
+            var: MAX_DECK_BYTES_VAR,
+        })
+    }
+
+    /// `bound`, or the bound on any file when that is lower.
+    fn within_files(&self, bound: Bound) -> Bound {
+        if bound.bytes <= self.max_file_bytes {
+            bound
+        } else {
+            self.file_bound()
+        }
     }
 }
 

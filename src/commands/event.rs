@@ -107,7 +107,7 @@ fn submissions(
     files.sort();
     let mut out = Vec::new();
     for p in files {
-        let file = ws.read_path(&p, diags)?;
+        let file = ws.read_deck_path(&p, diags)?;
         let source = ws.sources.get(file);
         out.push(Submission {
             source: source.name.clone(),

@@ -149,7 +149,7 @@ pub(crate) fn import(
 ) -> Result<Report, CommandError> {
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
-    let file = ws.read_path(list, &mut diags)?;
+    let file = ws.read_deck_path(list, &mut diags)?;
     if !ws.is_text(file) {
         return Ok(Report::new(ws, diags, "nothing written")?);
     }

@@ -64,7 +64,7 @@ pub(crate) fn open_deck<'g>(
     diags: &mut Diagnostics,
     found: &mut Vec<Diagnostic>,
 ) -> Result<Option<(DeckFile, &'g Game)>, LoadError> {
-    let file = ws.read_path(path, diags)?;
+    let file = ws.read_deck_path(path, diags)?;
     if !ws.is_text(file) {
         return Ok(None);
     }

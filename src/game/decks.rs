@@ -30,13 +30,12 @@ pub(super) fn check_example_decks(
     // As a card file's, a deck file's text stays only when it has
     // something to report.
     let reuse = |_: FileId, _: &str, _: Stamp| None;
-    let checked =
-        ws.read_each_stamped(&deck_files, false, diags, reuse, |file, _, text, stamp| {
-            let mut out = Vec::new();
-            let deck = check_deck(game_ref, file, text, trust, &mut out);
-            let report = !out.is_empty();
-            ((deck, out, Mark::of_text(text, stamp)), report)
-        })?;
+    let checked = ws.read_decks_stamped(&deck_files, diags, reuse, |file, _, text, stamp| {
+        let mut out = Vec::new();
+        let deck = check_deck(game_ref, file, text, trust, &mut out);
+        let report = !out.is_empty();
+        ((deck, out, Mark::of_text(text, stamp)), report)
+    })?;
     let mut marks = Vec::with_capacity(deck_files.len());
     for (rel, checked) in deck_files.into_iter().zip(checked) {
         let Some((deck, out, mark)) = checked else {

@@ -10,6 +10,7 @@
 //! two conditions.
 
 use crate::cache::Stamp;
+use crate::limits::Bound;
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io;
@@ -25,10 +26,13 @@ pub enum ReadProblem {
     OutsideWorkspace,
     /// It exists but is not a regular file (the noun: "a folder", "a FIFO", …).
     NotRegular(&'static str),
-    /// It is larger than the per-file limit.
+    /// It is larger than the bound on its kind of file.
     TooLarge {
-        /// The limit, in bytes.
-        limit: u64,
+        /// Its size, in bytes, when known (a file that grew while it was
+        /// read is only known to be past the bound).
+        size: Option<u64>,
+        /// The bound.
+        bound: Bound,
     },
     /// A symlink that leads back to a folder containing it.
     Loop,
@@ -47,8 +51,12 @@ impl ReadProblem {
             ReadProblem::NotRegular(what) => {
                 format!("`{name}` is {what}, not a regular file")
             }
-            ReadProblem::TooLarge { limit } => {
-                format!("`{name}` is larger than the limit of {limit} bytes per file")
+            ReadProblem::TooLarge { size, bound } => {
+                let size = size.map_or_else(|| "larger".into(), |n| format!("{n} bytes,"));
+                format!(
+                    "`{name}` is {size} more than the {} bytes {} may hold",
+                    bound.bytes, bound.what
+                )
             }
             ReadProblem::Loop => {
                 format!("`{name}` is a symlink loop: it leads back to a folder that holds it")
@@ -80,9 +88,9 @@ impl ReadProblem {
             ReadProblem::NotRegular(_) => {
                 "carta reads only regular files; replace it with a file".into()
             }
-            ReadProblem::TooLarge { .. } => format!(
-                "split the file, or raise the limit with {}=<bytes>",
-                crate::limits::MAX_FILE_BYTES_VAR
+            ReadProblem::TooLarge { bound, .. } => format!(
+                "{}, or raise the bound with {}=<bytes>",
+                bound.advice, bound.var
             ),
             ReadProblem::Loop => "remove the link; carta does not follow loops".into(),
             ReadProblem::Io(_) => "check the file's permissions".into(),
@@ -330,7 +338,25 @@ impl Jail {
     /// # Errors
     /// See [`ReadProblem`].
     pub fn read(&self, path: &Path) -> Result<Vec<u8>, ReadProblem> {
-        read_open(self.open_confined(path)?, self.max_bytes)
+        self.read_within(path, self.file_bound())
+    }
+
+    /// [`Jail::read`] under `bound`, the bound on the file's kind (see
+    /// [`Limits`](crate::limits::Limits)): past it, nothing more is read.
+    ///
+    /// # Errors
+    /// See [`ReadProblem`].
+    pub fn read_within(&self, path: &Path, bound: Bound) -> Result<Vec<u8>, ReadProblem> {
+        read_open(self.open_confined(path)?, bound)
+    }
+
+    /// The bound on any file this jail reads.
+    fn file_bound(&self) -> Bound {
+        crate::limits::Limits {
+            max_file_bytes: self.max_bytes,
+            ..Default::default()
+        }
+        .file_bound()
     }
 
     /// The regular file at `path`, opened where it resolves inside the
@@ -378,19 +404,20 @@ impl Jail {
         let len = file.metadata().map_err(ReadProblem::Io)?.len();
         if len > self.max_bytes {
             return Err(ReadProblem::TooLarge {
-                limit: self.max_bytes,
+                size: Some(len),
+                bound: self.file_bound(),
             });
         }
         Ok(file)
     }
 
     /// Reads a file the user named on the command line: anywhere, but
-    /// still only a regular file within the size limit.
+    /// still only a regular file within `bound` (see [`Jail::read_within`]).
     ///
     /// # Errors
     /// See [`ReadProblem`].
-    pub fn read_named(&self, path: &Path) -> Result<Vec<u8>, ReadProblem> {
-        read_regular(path, self.max_bytes)
+    pub fn read_named_within(&self, path: &Path, bound: Bound) -> Result<Vec<u8>, ReadProblem> {
+        read_open(open_regular(path)?, bound)
     }
 
     /// The workspace root, as given.
@@ -404,19 +431,19 @@ impl Jail {
     }
 }
 
-/// Reads a regular file of at most `max` bytes. The file is opened without
-/// blocking (a FIFO would otherwise wait for a writer forever) and its type
-/// is checked on the open handle, so a swap between a check and the open
-/// cannot slip a FIFO or device in.
-pub(super) fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, ReadProblem> {
-    read_open(open_regular(path)?, max)
-}
-
-/// Reads at most `max` bytes of an open regular file.
-fn read_open(file: File, max: u64) -> Result<Vec<u8>, ReadProblem> {
-    crate::write::read_at_most(file, max)
+/// Reads an open regular file of at most `bound` bytes, and never more
+/// than one byte past it. The file is opened without blocking (a FIFO
+/// would otherwise wait for a writer forever) and its type is checked on
+/// the open handle (see `open_regular`), so a swap between a check and
+/// the open cannot slip a FIFO or device in.
+fn read_open(file: File, bound: Bound) -> Result<Vec<u8>, ReadProblem> {
+    let len = file.metadata().map_err(ReadProblem::Io)?.len();
+    crate::write::read_at_most(file, bound.bytes)
         .map_err(ReadProblem::Io)?
-        .ok_or(ReadProblem::TooLarge { limit: max })
+        .ok_or(ReadProblem::TooLarge {
+            size: (len > bound.bytes).then_some(len),
+            bound,
+        })
 }
 
 /// Opens `path` for reading if it is a regular file: never blocks on a FIFO
@@ -499,7 +526,7 @@ mod tests {
         assert_eq!(jail.read(&dir.path().join("small")).unwrap(), b"12345");
         assert!(matches!(
             jail.read(&dir.path().join("big")),
-            Err(ReadProblem::TooLarge { limit: 10 })
+            Err(ReadProblem::TooLarge { size: Some(_), bound }) if bound.bytes == 10
         ));
         assert!(matches!(
             jail.read(&dir.path().join("folder")),
@@ -531,7 +558,7 @@ mod tests {
             Err(ReadProblem::NotRegular("a FIFO (named pipe)"))
         ));
         assert!(matches!(
-            jail.read_named(Path::new("/dev/zero")),
+            jail.read_named_within(Path::new("/dev/zero"), jail.file_bound()),
             Err(ReadProblem::NotRegular("a device"))
         ));
         std::os::unix::fs::symlink(outside.path().join("secret"), dir.path().join("s")).unwrap();
@@ -576,7 +603,9 @@ mod tests {
             ("none", false),
         ] {
             let path = root.join(name);
-            let resolved = jail.confine(&path).and_then(|r| read_regular(&r, 1 << 20));
+            let resolved = jail
+                .confine(&path)
+                .and_then(|r| read_open(open_regular(&r)?, jail.file_bound()));
             let got = jail.read(&path);
             match (&got, &resolved) {
                 (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}"),

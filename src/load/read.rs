@@ -12,6 +12,7 @@ use super::Jail;
 use super::{LoadError, ReadProblem, Workspace, sheet};
 use crate::cache::Stamp;
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceFile};
+use crate::limits::{Bound, Limits};
 
 /// Fewer files than this are read on the calling thread (see
 /// `read_sources`).
@@ -41,6 +42,40 @@ pub fn text_of<'f>(jail: &Jail, file: &'f SourceFile) -> Result<Cow<'f, str>, Lo
     String::from_utf8(bytes)
         .map(Cow::Owned)
         .map_err(|_| changed())
+}
+
+/// What the files of one read are, which says how large each may be.
+#[derive(Clone, Copy)]
+enum Kind<'t> {
+    /// Any source file.
+    Any,
+    /// Card files, a spreadsheet among them typed by these types.
+    Cards(&'t dyn sheet::Types),
+    /// Deck files.
+    Decks,
+}
+
+impl<'t> Kind<'t> {
+    /// The types of a spreadsheet among card files.
+    fn types(self) -> Option<&'t dyn sheet::Types> {
+        match self {
+            Kind::Cards(types) => Some(types),
+            _ => None,
+        }
+    }
+
+    /// The bound on file `rel`: a card file's text (TOML, CSV, TSV) is
+    /// parsed whole, so it has a bound of its own; a workbook is bounded by
+    /// what it unpacks to (see `sheet`), past the file's bytes.
+    fn bound(self, rel: &str, limits: &Limits) -> Bound {
+        match self {
+            Kind::Cards(_) if !matches!(sheet::extension(rel), Some("xlsx" | "ods")) => {
+                limits.card_file_bound()
+            }
+            Kind::Decks => limits.deck_bound(),
+            _ => limits.file_bound(),
+        }
+    }
 }
 
 /// What a parallel read keeps of one file.
@@ -128,7 +163,22 @@ impl Workspace {
         reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
         process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
     ) -> Result<Vec<Option<T>>, LoadError> {
-        self.read_sources(rels, keep_all, None, diags, reuse, process)
+        self.read_sources(rels, keep_all, Kind::Any, diags, reuse, process)
+    }
+
+    /// [`Workspace::read_each_stamped`] for deck files, each read under the
+    /// bound on a deck ([`Limits::deck_bound`](crate::limits::Limits::deck_bound)).
+    ///
+    /// # Errors
+    /// When a file cannot be read.
+    pub fn read_decks_stamped<T: Send>(
+        &mut self,
+        rels: &[String],
+        diags: &mut Diagnostics,
+        reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
+        process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
+    ) -> Result<Vec<Option<T>>, LoadError> {
+        self.read_sources(rels, false, Kind::Decks, diags, reuse, process)
     }
 
     /// [`Workspace::read_each_stamped`] for card files: a spreadsheet among
@@ -147,14 +197,14 @@ impl Workspace {
         reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
         process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
     ) -> Result<Vec<Option<T>>, LoadError> {
-        self.read_sources(rels, false, Some(types), diags, reuse, process)
+        self.read_sources(rels, false, Kind::Cards(types), diags, reuse, process)
     }
 
     fn read_sources<T: Send>(
         &mut self,
         rels: &[String],
         keep_all: bool,
-        types: Option<&dyn sheet::Types>,
+        kind: Kind<'_>,
         diags: &mut Diagnostics,
         reuse: impl Fn(FileId, &str, Stamp) -> Option<T> + Sync,
         process: impl Fn(FileId, &str, &str, Option<Stamp>) -> (T, bool) + Sync,
@@ -171,14 +221,14 @@ impl Workspace {
         let read = |(&id, rel): (&FileId, &String)| -> Read<T> {
             let path = root.join(rel);
             let stamp = jail.stamp(&path);
-            let sheet = types.zip(sheet::extension(rel));
+            let sheet = kind.types().zip(sheet::extension(rel));
             if let Some(value) = stamp
                 .filter(|_| sheet.is_none())
                 .and_then(|s| reuse(id, rel, s))
             {
                 return Ok(Ok((Some(value), Held::Unread)));
             }
-            let bytes = match jail.read(&path) {
+            let bytes = match jail.read_within(&path, kind.bound(rel, limits)) {
                 Ok(bytes) => bytes,
                 Err(ReadProblem::Io(source)) => return Err(LoadError::Io { path, source }),
                 Err(problem) => return Ok(Err(problem)),
@@ -317,6 +367,28 @@ impl Workspace {
     /// # Errors
     /// When the file cannot be read.
     pub fn read_path(&mut self, path: &Path, diags: &mut Diagnostics) -> Result<FileId, LoadError> {
+        self.read_path_within(path, self.limits.file_bound(), diags)
+    }
+
+    /// [`Workspace::read_path`] for a deck file or a text list, read under
+    /// the bound on a deck ([`Limits::deck_bound`]).
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    pub fn read_deck_path(
+        &mut self,
+        path: &Path,
+        diags: &mut Diagnostics,
+    ) -> Result<FileId, LoadError> {
+        self.read_path_within(path, self.limits.deck_bound(), diags)
+    }
+
+    fn read_path_within(
+        &mut self,
+        path: &Path,
+        bound: Bound,
+        diags: &mut Diagnostics,
+    ) -> Result<FileId, LoadError> {
         let absolute = std::path::absolute(path).map_err(|source| LoadError::Io {
             path: path.to_path_buf(),
             source,
@@ -324,7 +396,7 @@ impl Workspace {
         let name = self
             .name_of(path)?
             .unwrap_or_else(|| path.to_string_lossy().replace('\\', "/"));
-        let bytes = match self.jail.read_named(&absolute) {
+        let bytes = match self.jail.read_named_within(&absolute, bound) {
             Ok(bytes) => bytes,
             Err(ReadProblem::Io(source)) => {
                 return Err(LoadError::Io {

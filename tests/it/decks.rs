@@ -1633,6 +1633,77 @@ fn an_empty_deck_name_round_trips_through_a_text_list() {
     }
 }
 
+/// Issue 54: an event being judged does not hold the server's executor:
+/// while two organisers' requests of 5,000 decks each are judged (the
+/// executor has two threads, so judging on them would hold both), a GET
+/// is answered well before either judgement is.
+#[test]
+fn the_server_answers_while_events_are_judged() {
+    use serde_json::json;
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let ws = crate::harness::Workspace::shipped(&["intrepidos"]);
+    let deck = ws.read(
+        example_decks()
+            .iter()
+            .find(|d| d.starts_with("cards/intrepidos/"))
+            .unwrap(),
+    );
+    let files: Vec<serde_json::Value> = (0..5_000)
+        .map(|i| json!({"label": format!("decks/{i:05}.toml"), "text": deck}))
+        .collect();
+    let body = json!({ "decks": files }).to_string();
+    // A time limit shorter than two judgements at once: it bounds a
+    // request's arrival, and never cuts a judgement with a `408`.
+    let (_server, url) = crate::watch::start_server_with(
+        ws.path(),
+        &["serve", "--port", "0", "--ui-lang", "en"],
+        &[("CARTA_SERVER_REQUEST_TIMEOUT_MS", "2000")],
+    );
+    let host = crate::serve::host_of(&url);
+    let start = Instant::now();
+    let (sent, all_sent) = std::sync::mpsc::channel();
+    let judging: Vec<_> = (0..2)
+        .map(|_| {
+            let (host, body, sent) = (host.clone(), body.clone(), sent.clone());
+            std::thread::spawn(move || {
+                let mut stream = std::net::TcpStream::connect(&host).unwrap();
+                write!(
+                    stream,
+                    "POST /api/organize HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+                .unwrap();
+                sent.send(()).unwrap();
+                let mut answer = String::new();
+                stream.read_to_string(&mut answer).unwrap();
+                assert!(answer.starts_with("HTTP/1.1 200"), "{}", &answer[..100]);
+                start.elapsed()
+            })
+        })
+        .collect();
+    // Both bodies are sent, and read by the server (which then judges
+    // them); then a cheap GET.
+    all_sent.recv().unwrap();
+    all_sent.recv().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = start.elapsed();
+    let (status, games) = crate::serve::http(&url, "GET", "/api/games", &json!(null));
+    let answered = start.elapsed();
+    assert_eq!(status, 200, "{games}");
+    let first = judging
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .min()
+        .unwrap();
+    // A GET held behind a judgement waits out most of it.
+    let (waited, judged) = (answered.saturating_sub(asked), first.saturating_sub(asked));
+    assert!(
+        waited * 4 < judged,
+        "the GET took {waited:?}, the first judgement ended {judged:?} after it was asked"
+    );
+}
+
 /// Issue 53: the organisers' page takes an event of 10,000 deck files in
 /// one request (they weigh about 8 MiB as JSON), judged as `carta deck
 /// check --event` judges them; one more deck, or a body past its bound,

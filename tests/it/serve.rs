@@ -568,6 +568,15 @@ async fn watch_serve_runs_the_builder_on_its_server_and_follows_saves() {
     client.close().await.unwrap();
 }
 
+/// The `host:port` of a server's address.
+pub(crate) fn host_of(url: &str) -> String {
+    url.trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
 /// One HTTP/1.1 request to the server (no client library needed); the
 /// status and the JSON body.
 pub(crate) fn http(base: &str, method: &str, path: &str, body: &Value) -> (u16, Value) {
@@ -1346,12 +1355,7 @@ fn a_translated_page_names_cards_in_its_language_in_verdicts_and_lists() {
 fn a_page_and_its_cards_come_in_the_asked_language() {
     let ws = Workspace::shipped(&["intrepidos"]);
     let (_server, url) = crate::watch::start_server(ws.path(), &["serve", "--port", "0"]);
-    let host = url
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .unwrap()
-        .to_owned();
+    let host = host_of(&url);
     let page = |path: &str| -> String {
         use std::io::{Read, Write};
         let mut s = std::net::TcpStream::connect(&host).unwrap();

@@ -481,25 +481,33 @@ async fn save_deck(
     }
 }
 
+/// An event's submissions judged, as rows and CSV. Up to 10,000 decks
+/// (16 MiB of JSON) are seconds of work in a debug build, done with
+/// `block_in_place`: the executor's other tasks move to another thread
+/// meanwhile, so other requests are answered. Not on the blocking pool,
+/// as [`parse_list`] is: the request's time limit (which bounds its
+/// arrival) would then cut a long judgement with a `408` while it ran on.
 async fn organize(
     State(live): State<Arc<Live>>,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let catalog = live.catalog();
-    let req: organize::Request = body_within(bytes, MAX_EVENT_BODY)?;
-    let subs = req.submissions();
-    if subs.len() > MAX_DECKS {
-        return Err(ApiError(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("at most {MAX_DECKS} decks at a time"),
-        ));
-    }
-    let event = req
-        .requirements(&catalog)
-        .map_err(|why| ApiError(StatusCode::UNPROCESSABLE_ENTITY, why))?;
-    let rows = organize::judge(&catalog, &subs, &event);
-    let table = crate::event::csv(&rows);
-    Ok(axum::Json(json!({ "rows": rows, "csv": table })).into_response())
+    tokio::task::block_in_place(|| {
+        let req: organize::Request = body_within(bytes, MAX_EVENT_BODY)?;
+        let subs = req.submissions();
+        if subs.len() > MAX_DECKS {
+            return Err(ApiError(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("at most {MAX_DECKS} decks at a time"),
+            ));
+        }
+        let event = req
+            .requirements(&catalog)
+            .map_err(|why| ApiError(StatusCode::UNPROCESSABLE_ENTITY, why))?;
+        let rows = organize::judge(&catalog, &subs, &event);
+        let table = crate::event::csv(&rows);
+        Ok(axum::Json(json!({ "rows": rows, "csv": table })).into_response())
+    })
 }
 
 #[derive(Deserialize)]

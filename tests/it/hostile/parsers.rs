@@ -466,3 +466,128 @@ fn an_xlsx_with_a_megabyte_shared_string_in_a_thousand_cells_is_refused() {
     assert!(bomb.len() < 16_000, "{} bytes", bomb.len());
     refused_quickly("xlsx", &bomb);
 }
+
+// ---- Size bounds: each input carta parses whole has its own ----
+
+/// `text` padded with a comment to exactly `len` bytes.
+fn padded(text: &str, len: usize) -> String {
+    let pad = len - text.len() - "#\n".len();
+    format!("{text}#{}\n", "x".repeat(pad))
+}
+
+/// Asserts `run` refused `file` of `size` bytes past `bound` bytes of
+/// `what`, naming the variable that raises it.
+fn refused_as_too_large(
+    run: &crate::harness::Run,
+    file: &str,
+    size: usize,
+    bound: u64,
+    what: &str,
+) {
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let d = &with_code(run, "load::too-large")[0];
+    assert_eq!(d["file"], file, "{d}");
+    assert_eq!(
+        d["message"],
+        format!("`{file}` is {size} bytes, more than the {bound} bytes {what} may hold"),
+    );
+    let var = if what == "a card file" {
+        "CARTA_MAX_CARD_FILE_BYTES"
+    } else {
+        "CARTA_MAX_DECK_BYTES"
+    };
+    assert!(d["help"].as_str().unwrap().contains(var), "{d}");
+}
+
+#[test]
+fn a_card_file_past_16_mib_is_refused_and_one_of_16_mib_loads() {
+    let bound = 16 << 20;
+    let ws = mini(&padded(&card("a", ""), bound));
+    let run = json(&ws, &["check", "--no-cache"]);
+    assert_eq!(run.code, Some(0), "{}", run.stdout);
+    ws.write("cards/mini/cards.toml", padded(&card("a", ""), bound + 1));
+    let run = json(&ws, &["check", "--no-cache"]);
+    refused_as_too_large(
+        &run,
+        "cards/mini/cards.toml",
+        bound + 1,
+        bound as u64,
+        "a card file",
+    );
+}
+
+#[test]
+fn a_csv_sheet_past_the_card_file_bound_is_refused_and_one_at_it_loads() {
+    let ws = mini(&card("a", ""));
+    // Longer than the TOML card file, which the bound applies to too.
+    let rows: String = (0..10).map(|i| format!("b{i},card,Carta b{i}\n")).collect();
+    let csv = format!("id,kind,name\n{rows}");
+    ws.write("cards/mini/more.csv", &csv);
+    let at = csv.len().to_string();
+    let run = json_env(
+        &ws,
+        &["check", "--no-cache"],
+        &[("CARTA_MAX_CARD_FILE_BYTES", &at)],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stdout);
+    let under = (csv.len() - 1).to_string();
+    let run = json_env(
+        &ws,
+        &["check", "--no-cache"],
+        &[("CARTA_MAX_CARD_FILE_BYTES", &under)],
+    );
+    refused_as_too_large(
+        &run,
+        "cards/mini/more.csv",
+        csv.len(),
+        csv.len() as u64 - 1,
+        "a card file",
+    );
+}
+
+#[test]
+fn a_deck_file_past_1_mib_is_refused_and_one_of_1_mib_is_read() {
+    let bound = 1 << 20;
+    let ws = mini(&card("a", ""));
+    let deck = "game = \"mini\"\nname = \"D\"\n\n[main]\nnope = 1\n";
+    for (rel, args) in [
+        ("d.toml", vec!["deck", "check", "d.toml"]),
+        ("cards/mini/decks/d.toml", vec!["check", "--no-cache"]),
+    ] {
+        ws.write(rel, padded(deck, bound));
+        let run = json(&ws, &args);
+        // Read whole: its unknown id is found, on its line.
+        assert!(
+            run.json()
+                .iter()
+                .any(|d| d["file"] == rel && d["line"] == 5 && d["severity"] == "error"),
+            "{}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains("load::too-large"), "{}", run.stdout);
+        ws.write(rel, padded(deck, bound + 1));
+        let run = json(&ws, &args);
+        refused_as_too_large(&run, rel, bound + 1, bound as u64, "a deck file or list");
+        std::fs::remove_file(ws.path().join(rel)).unwrap();
+    }
+}
+
+#[test]
+fn a_list_past_1_mib_is_refused_and_one_of_1_mib_is_imported() {
+    let bound = 1 << 20;
+    let ws = mini(&card("a", ""));
+    let list = "Game: mini\nName: L\n\n1 Carta a\n";
+    let blank = |len: usize| format!("{list}{}", "\n".repeat(len - list.len()));
+    ws.write("l.txt", blank(bound));
+    let run = ws.run(["-q", "deck", "import", "l.txt"]).succeeds();
+    assert!(run.stdout.contains("a = 1"), "{}", run.stdout);
+    ws.write("l.txt", blank(bound + 1));
+    let run = json(&ws, &["deck", "import", "l.txt"]);
+    refused_as_too_large(
+        &run,
+        "l.txt",
+        bound + 1,
+        bound as u64,
+        "a deck file or list",
+    );
+}
