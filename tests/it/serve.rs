@@ -19,8 +19,11 @@ use serde_json::{Value, json};
 use crate::harness::{Workspace, repo};
 use crate::watch::{Killed, browser, page_text, wait_for};
 
-/// How long any one step may take to show.
-pub(crate) const STEP: Duration = Duration::from_secs(10);
+/// How long any one step may take to show: a bound on a hang, not a
+/// speed test. The debug server shares CI's two cores with three other
+/// tests (one of them judging 50,000 decks), and a first verdict there
+/// has taken over 10 s.
+pub(crate) const STEP: Duration = Duration::from_secs(30);
 
 /// Starts `carta serve --port 0` in `root`, its pages in English and its
 /// cards in each game's own language (`--ui-lang en --lang pt-BR`: these
