@@ -9,14 +9,20 @@ pub(crate) fn closest<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let limit = ((name.chars().count() + 1) / 3).max(1);
+    let lower = name.to_lowercase();
+    let length = lower.chars().count();
     candidates
         .into_iter()
         .filter(|c| *c != name)
-        .map(|c| {
-            (
-                strsim::damerau_levenshtein(&name.to_lowercase(), &c.to_lowercase()),
-                c,
-            )
+        .filter_map(|c| {
+            let other = c.to_lowercase();
+            // Two names whose lengths differ by more than the limit are
+            // at least that far apart: no distance to compute (a deck of
+            // thousands of unknown ids asks this once per line).
+            if length.abs_diff(other.chars().count()) > limit {
+                return None;
+            }
+            Some((strsim::damerau_levenshtein(&lower, &other), c))
         })
         .filter(|(d, _)| *d <= limit)
         .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
@@ -114,6 +120,39 @@ fn unaccent(c: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::{closest, help, shortened};
+    use proptest::prelude::*;
+
+    /// [`closest`] without its shortcut: every candidate's distance.
+    fn closest_plainly<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        let limit = ((name.chars().count() + 1) / 3).max(1);
+        candidates
+            .iter()
+            .filter(|c| **c != name)
+            .map(|c| {
+                let d = strsim::damerau_levenshtein(&name.to_lowercase(), &c.to_lowercase());
+                (d, *c)
+            })
+            .filter(|(d, _)| *d <= limit)
+            .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
+            .map(|(_, c)| c)
+    }
+
+    proptest! {
+        /// Skipping the candidates whose length is too far off never
+        /// changes the answer (letters whose lower case is longer, such
+        /// as `İ`, included).
+        #[test]
+        fn the_length_shortcut_answers_as_every_distance_does(
+            name in "[a-cİß-]{0,9}",
+            candidates in proptest::collection::vec("[a-cA-Cİß-]{0,12}", 0..12),
+        ) {
+            let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
+            prop_assert_eq!(
+                closest(&name, candidates.iter().copied()),
+                closest_plainly(&name, &candidates)
+            );
+        }
+    }
 
     #[test]
     fn help_suggests_or_lists() {
