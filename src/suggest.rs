@@ -58,7 +58,7 @@ pub(crate) fn shortened<'a>(
 }
 
 /// The words of `text` in lower case: its runs of letters and digits.
-fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)

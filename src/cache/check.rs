@@ -97,8 +97,7 @@ impl CheckCache {
         if super::program().is_none() {
             return Ok(None);
         }
-        let opened = Folder::workspace(root).and_then(|root| {
-            let parent = root.sub(Path::new("build").join(".cache"))?;
+        let opened = super::folder(root).and_then(|parent| {
             let dir = parent.sub(name)?;
             Ok((parent, dir))
         });
@@ -268,7 +267,7 @@ pub fn get_ledger<T: DeserializeOwned>(root: &Path, key: Key) -> Option<T> {
 /// Writes the workspace's ledger (one that cannot be written only makes
 /// the next check take the longer way).
 pub fn put_ledger<T: Serialize>(root: &Path, key: Key, ledger: &T) {
-    let cache = Folder::workspace(root).and_then(|r| r.sub(Path::new("build").join(".cache")));
+    let cache = super::folder(root);
     if let Ok(cache) = cache {
         write_framed(&cache, LEDGER, LEDGER_MAGIC, key, ledger);
     }

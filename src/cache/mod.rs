@@ -31,6 +31,18 @@ pub use self::program::program;
 pub use self::stamp::{Stamp, same_stamp, settled_stamp};
 
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::Path;
+
+use crate::write::{Folder, WriteError};
+
+/// The workspace's `build/.cache/` folder, made when it is missing (a link
+/// there is refused, as everywhere carta writes).
+///
+/// # Errors
+/// When the folder cannot be made or is not a folder of the workspace.
+pub fn folder(root: &Path) -> Result<Folder, WriteError> {
+    Folder::workspace(root)?.sub(Path::new("build").join(".cache"))
+}
 
 /// What a cached result was made from besides the program: a hash of its
 /// inputs, as each cache defines them.

@@ -321,7 +321,7 @@ fn verified_keys(root: &Path, game: &str) -> Vec<String> {
 /// Notes `keys` as game `game`'s editor schemas' keys this carta wrote or
 /// checked (see [`verified_keys`]).
 fn note_verified(root: &Path, game: &str, keys: &[String]) {
-    let cache = Folder::workspace(root).and_then(|r| r.sub(Path::new("build").join(".cache")));
+    let cache = crate::cache::folder(root);
     if let Ok(cache) = cache {
         crate::cache::write_framed(&cache, &format!("{game}.editor"), VERIFIED, 0, keys);
     }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::art::field_in;
 use crate::config::Manifest;
 use crate::diag::Diagnostic;
-use crate::validate::RawCard;
+use crate::validate::{RawCard, each_string};
 
 /// The most times a `:N` suffix may repeat an icon.
 pub const MAX_REPEAT: u32 = 20;
@@ -86,67 +86,19 @@ fn check_tokens(
     fields: &Map<String, Value>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let mut path = Vec::new();
-    for (k, v) in fields {
-        path.push(Step::Key(k));
-        walk_strings(v, &mut path, &mut |path, value| {
-            unknown_tokens(manifest, (text, card), path, value, diags);
-        });
-        path.pop();
-    }
-}
-
-/// One step of a JSON pointer, kept borrowed until a pointer is needed.
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// The JSON pointer of `path`.
-fn pointer(path: &[Step<'_>]) -> String {
-    let mut out = String::new();
-    for step in path {
-        out.push('/');
-        match step {
-            Step::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
-            Step::Index(i) => out.push_str(&i.to_string()),
+    each_string(fields, &mut |pointer, value| {
+        if value.contains('{') {
+            unknown_tokens(manifest, (text, card), pointer, value, diags);
         }
-    }
-    out
+    });
 }
 
-/// Calls `f` with every string of `v` that may hold a token, and its path.
-fn walk_strings<'a>(
-    v: &'a Value,
-    path: &mut Vec<Step<'a>>,
-    f: &mut dyn FnMut(&[Step<'a>], &'a str),
-) {
-    match v {
-        Value::String(s) if s.contains('{') => f(path, s),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                path.push(Step::Index(i));
-                walk_strings(item, path, f);
-                path.pop();
-            }
-        }
-        Value::Object(map) => {
-            for (k, item) in map {
-                path.push(Step::Key(k));
-                walk_strings(item, path, f);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Reports the tokens of `value` (at `path` in `card`, written in `text`)
-/// that name no icon.
+/// Reports the tokens of `value` (at `pointer` in `card`, written in
+/// `text`) that name no icon.
 fn unknown_tokens(
     manifest: &Manifest,
     (text, card): (&str, &RawCard),
-    path: &[Step<'_>],
+    pointer: &str,
     value: &str,
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -160,7 +112,7 @@ fn unknown_tokens(
             .filter(|(_, n)| n.parse::<u32>().is_ok())
             .map_or(token, |(b, _)| b);
         let hint = crate::suggest::closest(base, manifest.icons.keys().map(String::as_str));
-        let at = field_in(text, card, &pointer(path));
+        let at = field_in(text, card, pointer);
         diags.push(
             Diagnostic::error(
                 "sheets::unknown-icon",

@@ -44,6 +44,7 @@ pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};
 pub use manifest::LoadedManifest;
 pub use messages::{Subject, diagnose};
 pub use packed::PackedFields;
+pub(crate) use pointer::each_string;
 pub use pointer::{Located, locate};
 pub use schemas::{GameSchemas, KindSchema, RefPattern, Visit};
 pub use sheet_missing::place_missing_in_sheet;

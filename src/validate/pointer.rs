@@ -1,6 +1,7 @@
 //! From a JSON Schema instance path back to the TOML source: the span of the
 //! value (or of its key) that an error is about.
 
+use serde_json::{Map, Value};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -27,6 +28,40 @@ pub(crate) fn segments(pointer: &str) -> Vec<String> {
         .split('/')
         .map(|s| s.replace("~1", "/").replace("~0", "~"))
         .collect()
+}
+
+/// Calls `f` with every string among `fields` (nested in tables and
+/// arrays too) and its JSON pointer (`/levels/0/text`).
+pub(crate) fn each_string(fields: &Map<String, Value>, f: &mut dyn FnMut(&str, &str)) {
+    fn walk(v: &Value, pointer: &mut String, f: &mut dyn FnMut(&str, &str)) {
+        let len = pointer.len();
+        match v {
+            Value::String(s) => f(pointer, s),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    pointer.push_str(&format!("/{i}"));
+                    walk(item, pointer, f);
+                    pointer.truncate(len);
+                }
+            }
+            Value::Object(map) => {
+                for (k, item) in map {
+                    pointer.push('/');
+                    pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                    walk(item, pointer, f);
+                    pointer.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut pointer = String::new();
+    for (k, v) in fields {
+        pointer.push('/');
+        pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+        walk(v, &mut pointer, f);
+        pointer.clear();
+    }
 }
 
 /// Follows `pointer` from `root` (a card's table, whose own span is `root_span`).

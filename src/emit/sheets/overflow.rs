@@ -16,14 +16,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::display::display_fields;
 use super::spans;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
 use crate::load::Jail;
-use crate::validate::RawCard;
+use crate::validate::{RawCard, each_string};
 
 /// The diagnostic code of text that does not fit its box.
 pub const CODE: &str = "sheets::overflow";
@@ -258,47 +257,20 @@ fn amount(o: &Overflow) -> String {
 /// name, then each string among its fields as authored (`raw`), then as a
 /// player reads them (`fields`: enum labels, referenced cards' names).
 fn texts(card: &RawCard, game: &Game) -> Vec<(String, String)> {
-    fn walk(v: &Value, pointer: &mut String, out: &mut Vec<(String, String)>) {
-        match v {
-            Value::String(s) => out.push((pointer.clone(), s.clone())),
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let len = pointer.len();
-                    pointer.push_str(&format!("/{i}"));
-                    walk(item, pointer, out);
-                    pointer.truncate(len);
-                }
-            }
-            Value::Object(map) => {
-                for (k, item) in map {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
-                    walk(item, pointer, out);
-                    pointer.truncate(len);
-                }
-            }
-            _ => {}
-        }
-    }
     let mut out = vec![("/name".to_owned(), card.name.clone())];
     let raw = card.all_fields();
     let shown = display_fields(card, &raw, game);
-    walk(
-        &Value::Object(raw.into_owned()),
-        &mut String::new(),
-        &mut out,
-    );
-    walk(&Value::Object(shown), &mut String::new(), &mut out);
+    for fields in [&*raw, &shown] {
+        each_string(fields, &mut |pointer, s| {
+            out.push((pointer.to_owned(), s.to_owned()));
+        });
+    }
     out
 }
 
-/// The words of `text`, lower case: runs of letters and digits.
+/// The distinct words of `text`, lower case.
 fn words(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+    crate::suggest::words(text).into_iter().collect()
 }
 
 /// The pointer of the text of `texts` that `shown` covers best: the

@@ -121,9 +121,7 @@ impl Store {
     /// missing, damaged, or of another game key or carta); `None` when the
     /// cache folder cannot be made.
     fn open(root: &Path, id: &str, game: Key) -> Option<Store> {
-        let folder = Folder::workspace(root)
-            .and_then(|root| root.sub(Path::new("build").join(".cache")))
-            .ok()?;
+        let folder = crate::cache::folder(root).ok()?;
         let name = format!("{id}.probe");
         let known = read_framed::<Clean>(&folder, &name, MAGIC)
             .and_then(|f| f.under(hash_of(&game)))

@@ -283,9 +283,7 @@ impl FaceCache {
     /// read-only workspace): the build renders every face, as without a
     /// cache.
     pub(super) fn open(at: FacesAt<'_>, game: Key, (layout, duplex): (Key, bool)) -> Option<Self> {
-        let folder = Folder::workspace(at.root)
-            .and_then(|root| root.sub(Path::new("build").join(".cache")))
-            .ok()?;
+        let folder = crate::cache::folder(at.root).ok()?;
         let old = at.output.and_then(|output| {
             let index = Index::read(&folder.read(at.name, crate::cache::MAX_FILE)?, game)?;
             (output.metadata().ok()?.len() == index.len).then(|| Old {
