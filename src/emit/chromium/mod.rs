@@ -1,8 +1,9 @@
 //! Headless Chromium, the renderer behind `carta export`: the same HTML the
 //! sheets are, printed to PDF or photographed to PNG by the browser a
-//! designer checks them in. Each job is one browser process with a fresh
-//! profile; jobs run in parallel, a bounded number at a time, with a
-//! progress bar when stderr is a terminal.
+//! designer checks them in. A run starts one browser, with a throwaway
+//! profile, on its first page ([`cdp`]); each page is a tab in a context
+//! of its own; pages run in parallel, a bounded number at a time, with a
+//! progress bar of the cards done when stderr is a terminal.
 //!
 //! The browser is sealed (docs/security.md, "The export browser"): it
 //! loads the page from an origin of this process ([`origin`]), which serves
@@ -11,15 +12,17 @@
 //! carta's own script; a page that reloads or navigates is stopped at once,
 //! and one that does not finish within its time limit is stopped then.
 
+mod cdp;
 mod origin;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use origin::Origin;
+use cdp::{Browser, CdpError, Tab};
+use origin::{Origin, quoted};
+use serde_json::{Value, json};
 
 use super::sheets::overflow::Overflow;
 
@@ -114,15 +117,12 @@ pub enum Shot {
     /// Only load it, for what its fit script measures (the job's `out`
     /// is not written).
     Measure,
-    /// Photograph the top-left `width` × `height` CSS pixels at `scale`
-    /// device pixels per CSS pixel into a PNG.
+    /// Photograph the top-left `width` × `height` pixels into a PNG.
     Png {
-        /// The window's width, in CSS pixels.
+        /// The window's width, in pixels.
         width: u32,
-        /// The window's height, in CSS pixels.
+        /// The window's height, in pixels.
         height: u32,
-        /// Device pixels per CSS pixel (dpi / 96).
-        scale: f64,
     },
 }
 
@@ -133,6 +133,8 @@ pub struct Chromium {
     binary: PathBuf,
     limit: Duration,
     measured: Arc<Mutex<Measured>>,
+    /// The run's one browser, once a page needed it.
+    browser: Arc<Mutex<Option<Arc<Browser>>>>,
 }
 
 /// What the fit script of the pages rendered so far reported: the card
@@ -181,6 +183,7 @@ impl Chromium {
             binary,
             limit,
             measured: Arc::default(),
+            browser: Arc::default(),
         }
     }
 
@@ -203,8 +206,9 @@ impl Chromium {
         }
     }
 
-    /// Runs `jobs` over the files of `site`, at most `parallel` browsers
-    /// at a time, showing progress as `what` on a terminal.
+    /// Runs `jobs` over the files of `site`, at most `parallel` pages at a
+    /// time in the run's one browser (started on first use), showing
+    /// progress as `what` on a terminal.
     ///
     /// # Errors
     /// The first job that failed.
@@ -215,11 +219,15 @@ impl Chromium {
         parallel: usize,
         what: &str,
     ) -> Result<(), ChromiumError> {
-        let bar = progress(jobs.len(), what);
+        let Some(first) = jobs.first() else {
+            return Ok(());
+        };
+        let browser = self.browser(first)?;
+        let bar = progress(jobs.iter().map(|j| j.cards).sum(), what);
         let next = Mutex::new(0usize);
         let failure: Mutex<Option<ChromiumError>> = Mutex::new(None);
         std::thread::scope(|s| {
-            for _ in 0..parallel.clamp(1, jobs.len().max(1)) {
+            for _ in 0..parallel.clamp(1, jobs.len()) {
                 s.spawn(|| {
                     loop {
                         let i = {
@@ -235,21 +243,52 @@ impl Chromium {
                         let Some(job) = jobs.get(i).filter(|_| !stop) else {
                             break;
                         };
-                        if let Err(e) = self.run(site, job) {
+                        if let Err(e) = self.run(&browser, site, job) {
                             failure
                                 .lock()
                                 .expect("no worker panics holding it")
                                 .get_or_insert(e);
                         }
-                        bar.inc(1);
+                        bar.inc(job.cards as u64);
                     }
                 });
             }
         });
         bar.finish_and_clear();
         match failure.into_inner().expect("no worker panicked") {
-            Some(e) => Err(e),
+            Some(e) => {
+                // A page stopped mid-way may have left its renderer busy:
+                // the next run starts afresh.
+                self.forget_browser();
+                Err(e)
+            }
             None => Ok(()),
+        }
+    }
+
+    /// The run's browser, started now if there is none or it has gone.
+    fn browser(&self, job: &Job) -> Result<Arc<Browser>, ChromiumError> {
+        let mut slot = self
+            .browser
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(browser) = slot.as_ref().filter(|b| b.alive()) {
+            return Ok(Arc::clone(browser));
+        }
+        let browser =
+            Browser::start(&self.binary, &flags()).map_err(|e| ChromiumError::Failed {
+                about: job.about.clone(),
+                message: format!("cannot start `{}`: {e}", self.binary.display()),
+            })?;
+        let browser = Arc::new(browser);
+        *slot = Some(Arc::clone(&browser));
+        Ok(browser)
+    }
+
+    /// Stops the run's browser once no page uses it.
+    fn forget_browser(&self) {
+        if let Ok(mut slot) = self.browser.lock() {
+            *slot = None;
         }
     }
 
@@ -259,62 +298,72 @@ impl Chromium {
         self.limit.saturating_mul(shares)
     }
 
-    /// Runs one job in a fresh profile, its page served by its own origin.
-    fn run(&self, site: &Site, job: &Job) -> Result<(), ChromiumError> {
+    /// Runs one job in a tab of its own, its page served by its own origin.
+    fn run(&self, browser: &Browser, site: &Site, job: &Job) -> Result<(), ChromiumError> {
         let failed = |message: String| ChromiumError::Failed {
             about: job.about.clone(),
             message,
         };
         let origin =
             Origin::start(&site.root, &job.page, &site.files).map_err(|e| failed(e.to_string()))?;
-        let profile = tempfile::tempdir().map_err(|e| failed(e.to_string()))?;
-        // Chromium's log goes to a file: a pipe nobody reads while waiting
-        // would block a chatty browser until the timeout.
-        let log_path = profile.path().join("stderr.log");
-        let log = std::fs::File::create(&log_path).map_err(|e| failed(e.to_string()))?;
-        let mut child = self
-            .command(job, &origin, profile.path())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .map_err(|e| failed(format!("cannot start `{}`: {e}", self.binary.display())))?;
         let limit = self.limit_of(job);
-        let started = Instant::now();
-        let stop = |child: &mut std::process::Child| {
-            let _ = child.kill();
-            let _ = child.wait();
+        let deadline = Instant::now() + limit;
+        let timed_out = || ChromiumError::TimedOut {
+            about: job.about.clone(),
+            seconds: limit.as_secs(),
         };
-        let status = loop {
+        let cdp = |e: CdpError| match e {
+            CdpError::TimedOut => timed_out(),
+            CdpError::Closed => failed(format!("{e}: {}", browser.log_tail())),
+            CdpError::Protocol(_) => failed(e.to_string()),
+        };
+        let window = match job.shot {
+            Shot::Png { width, height } => Some((width, height)),
+            Shot::Pdf | Shot::Measure => None,
+        };
+        let tab = browser
+            .open(&origin.base(), window, deadline)
+            .map_err(cdp)?;
+        let opened = tab
+            .call(
+                "Page.navigate",
+                json!({ "url": origin.page_url() }),
+                deadline,
+            )
+            .map_err(cdp)?;
+        if let Some(error) = opened.get("errorText").and_then(Value::as_str) {
+            return Err(failed(format!("the page did not load: {error}")));
+        }
+        let frame = opened.get("frameId").cloned().unwrap_or_default();
+        // Until the page has loaded: its fit script has reported by then
+        // (synchronously, in its load handler).
+        loop {
             if let Some(url) = origin.navigation() {
-                stop(&mut child);
                 return Err(navigated(job, url));
             }
-            match child.try_wait().map_err(|e| failed(e.to_string()))? {
-                Some(status) => break status,
-                None if started.elapsed() > limit => {
-                    stop(&mut child);
-                    return Err(ChromiumError::TimedOut {
-                        about: job.about.clone(),
-                        seconds: limit.as_secs(),
-                    });
-                }
-                None => std::thread::sleep(Duration::from_millis(20)),
+            if Instant::now() > deadline {
+                return Err(timed_out());
             }
-        };
-        if let Some(url) = origin.navigation() {
+            match tab.event(Duration::from_millis(20)).map_err(cdp)? {
+                Some(e) if e.method == "Page.loadEventFired" => break,
+                Some(e) => {
+                    if let Some(url) = leaves(&e, &frame) {
+                        return Err(navigated(job, url));
+                    }
+                }
+                None => {}
+            }
+        }
+        let shot = shoot(&tab, job, deadline, cdp);
+        // A page that left while it was printed or photographed (a
+        // refresh of no delay fires right after the load) is named as
+        // such, whatever became of the shot.
+        if let Some(url) = leaving(&tab, &frame, &origin, Duration::from_millis(10)).map_err(cdp)? {
             return Err(navigated(job, url));
         }
+        shot?;
+        drop(tab);
         self.keep_measured(&origin);
-        let writes = !matches!(job.shot, Shot::Measure);
-        if status.success() && writes && !job.out.is_file() {
-            return Err(failed(
-                "it ended without writing its output (did the page navigate away?)".to_owned(),
-            ));
-        }
-        if !status.success() {
-            return Err(failed(format!("{status}: {}", log_tail(&log_path))));
-        }
         Ok(())
     }
 
@@ -330,61 +379,136 @@ impl Chromium {
             }
         }
     }
+}
 
-    /// The browser's command line for `job`, with its profile in `profile`
-    /// and `origin` as the one place it may load from.
-    fn command(&self, job: &Job, origin: &Origin, profile: &Path) -> Command {
-        let mut cmd = Command::new(&self.binary);
-        cmd.args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
-        .args(SEALED)
-        .arg(format!("--user-data-dir={}", profile.display()))
-        // Chromium keeps its crash database under its configuration home,
-        // not the profile, and GTK its settings cache under the user's:
-        // both stay in the throwaway profile, so an export leaves nothing
-        // in the user's home.
-        .arg(format!(
-            "--crash-dumps-dir={}",
-            profile.join("crashes").display()
-        ))
-        .env("CHROME_CONFIG_HOME", profile.join("config"))
-        .env("GSETTINGS_BACKEND", "memory")
-        // Every request, loopback included, goes to the origin, which
-        // answers only for its own files.
-        .arg(format!("--proxy-server={}", origin.base()))
-        .arg("--proxy-bypass-list=<-loopback>");
-        match job.shot {
-            // The document is dumped to stdout, which nobody reads: the
-            // page reports what it measured to the origin.
-            Shot::Measure => {
-                cmd.arg("--dump-dom");
+/// Prints or photographs the loaded page of `tab` into `job.out`.
+fn shoot(
+    tab: &Tab<'_>,
+    job: &Job,
+    deadline: Instant,
+    cdp: impl Fn(CdpError) -> ChromiumError,
+) -> Result<(), ChromiumError> {
+    let io = |e: std::io::Error| ChromiumError::Failed {
+        about: job.about.clone(),
+        message: format!("cannot write {}: {e}", job.out.display()),
+    };
+    match job.shot {
+        Shot::Measure => {}
+        Shot::Pdf => {
+            let printed = tab
+                .call(
+                    "Page.printToPDF",
+                    json!({
+                        "printBackground": true,
+                        "preferCSSPageSize": true,
+                        "displayHeaderFooter": false,
+                        "transferMode": "ReturnAsStream",
+                    }),
+                    deadline,
+                )
+                .map_err(&cdp)?;
+            let stream = printed.get("stream").cloned().unwrap_or_default();
+            let file = std::fs::File::create(&job.out).map_err(io)?;
+            let mut file = std::io::BufWriter::new(file);
+            loop {
+                let chunk = tab
+                    .call(
+                        "IO.read",
+                        json!({ "handle": stream, "size": 1 << 20 }),
+                        deadline,
+                    )
+                    .map_err(&cdp)?;
+                file.write_all(&payload(&chunk, "data").map_err(|m| cdp(CdpError::Protocol(m)))?)
+                    .map_err(io)?;
+                if chunk.get("eof").and_then(Value::as_bool) != Some(false) {
+                    break;
+                }
             }
-            Shot::Pdf => {
-                cmd.arg("--no-pdf-header-footer")
-                    .arg(format!("--print-to-pdf={}", job.out.display()));
-            }
-            Shot::Png {
-                width,
-                height,
-                scale,
-            } => {
-                cmd.arg(format!("--window-size={width},{height}"))
-                    .arg(format!("--force-device-scale-factor={scale}"))
-                    .arg(format!("--screenshot={}", job.out.display()));
-            }
+            file.flush().map_err(io)?;
         }
-        cmd.arg(origin.page_url());
-        cmd
+        Shot::Png { .. } => {
+            let shot = tab
+                .call(
+                    "Page.captureScreenshot",
+                    json!({ "format": "png", "fromSurface": true }),
+                    deadline,
+                )
+                .map_err(&cdp)?;
+            let png = payload(&shot, "data").map_err(|m| cdp(CdpError::Protocol(m)))?;
+            std::fs::write(&job.out, png).map_err(io)?;
+        }
     }
+    Ok(())
+}
+
+/// The document the page of `tab` (its main frame `frame`) asked for in
+/// its own place, if it did: by a request to its origin or by an event of
+/// the browser, waiting `wait` for events.
+fn leaving(
+    tab: &Tab<'_>,
+    frame: &Value,
+    origin: &Origin,
+    wait: Duration,
+) -> Result<Option<String>, CdpError> {
+    let mut wait = wait;
+    while let Some(event) = tab.event(wait)? {
+        wait = Duration::ZERO;
+        if let Some(url) = leaves(&event, frame) {
+            return Ok(Some(url));
+        }
+    }
+    Ok(origin.navigation())
+}
+
+/// The document `event` says the main frame `frame` asked for in its own
+/// place, if it does.
+fn leaves(event: &cdp::Event, frame: &Value) -> Option<String> {
+    let main = event.params.get("frameId") == Some(frame);
+    (main && event.method == "Page.frameRequestedNavigation").then(|| {
+        quoted(
+            event
+                .params
+                .get("url")
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        )
+    })
+}
+
+/// The base64 field `key` of a result, decoded.
+fn payload(result: &Value, key: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine as _;
+    let data = result.get(key).and_then(Value::as_str).unwrap_or("");
+    match result.get("base64Encoded").and_then(Value::as_bool) {
+        Some(false) => Ok(data.as_bytes().to_vec()),
+        _ => base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|e| format!("the browser sent damaged data: {e}")),
+    }
+}
+
+/// The browser's command line besides its pipe and profile.
+fn flags() -> Vec<String> {
+    [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        // Every tab is drawn as if in front: a page in the background
+        // would wait for a frame that never comes.
+        "--disable-backgrounding-occluded-windows",
+        "--disable-renderer-backgrounding",
+        "--disable-background-timer-throttling",
+    ]
+    .iter()
+    .chain(SEALED.iter())
+    .map(|f| (*f).to_owned())
+    .collect()
 }
 
 /// The flags that keep the browser off the network besides the proxy:
@@ -398,19 +522,6 @@ const SEALED: [&str; 6] = [
     "--disable-domain-reliability",
     "--disable-breakpad",
 ];
-
-/// The last lines of the browser's log, without the noise of a machine
-/// with no D-Bus.
-fn log_tail(path: &Path) -> String {
-    let log = std::fs::read_to_string(path).unwrap_or_default();
-    let tail: Vec<&str> = log
-        .lines()
-        .rev()
-        .filter(|l| !l.contains(":ERROR:dbus/"))
-        .take(3)
-        .collect();
-    tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
-}
 
 fn navigated(job: &Job, url: String) -> ChromiumError {
     ChromiumError::Navigated {

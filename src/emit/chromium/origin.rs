@@ -300,15 +300,18 @@ impl Served {
 
     fn record(&self, url: &str) {
         if let Ok(mut n) = self.navigation.lock() {
-            n.get_or_insert_with(|| {
-                let mut quoted: String = url.chars().take(MAX_QUOTED).collect();
-                if quoted.len() < url.len() {
-                    quoted.push('…');
-                }
-                quoted
-            });
+            n.get_or_insert_with(|| quoted(url));
         }
     }
+}
+
+/// `url` as an error quotes it: at most [`MAX_QUOTED`] characters.
+pub(super) fn quoted(url: &str) -> String {
+    let mut quoted: String = url.chars().take(MAX_QUOTED).collect();
+    if quoted.len() < url.len() {
+        quoted.push('…');
+    }
+    quoted
 }
 
 fn refusal(status: StatusCode) -> Response {
