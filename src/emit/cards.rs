@@ -242,13 +242,16 @@ pub fn photograph_at(
     }
     let mut jobs = Vec::new();
     for (i, (grid, &dpi)) in grids.iter().zip(dpis).enumerate() {
-        // The page is zoomed to the resolution at one device pixel per CSS
-        // pixel, so that layout and its pixel snapping happen in device
-        // pixels: an emulated device scale snaps boxes to whole CSS pixels,
-        // a cell a pixel off its place.
-        let zoom = f64::from(dpi) / 96.0;
+        let scale = f64::from(dpi) / 96.0;
+        // Chromium does not draw below one device pixel per CSS pixel: under
+        // 96 dpi the page is zoomed out instead.
+        let (device, zoom) = if scale >= 1.0 {
+            (scale, 1.0)
+        } else {
+            (1.0, scale)
+        };
         let page = format!("grid-{i}.html");
-        write(&dir.join(&page), grid_html(set, grid, dpi).as_bytes())?;
+        write(&dir.join(&page), grid_html(set, grid, dpi, zoom).as_bytes())?;
         let (w, h) = grid.size();
         jobs.push(Job {
             page,
@@ -256,13 +259,14 @@ pub fn photograph_at(
             about: about(grid),
             cards: grid.cells.len(),
             shot: Shot::Png {
-                // One pixel more than needed: the image is cut to size. A
-                // zoomed-out page gets the window of its unzoomed layout:
+                // One CSS pixel more than needed: the image is cut to size.
+                // A zoomed-out page gets the window of its unzoomed layout:
                 // in a window shorter than that, Chromium leaves the lower
                 // part of a card whose boxes fill its height (`height:
                 // 100%` in a flex column) unpainted.
-                width: (f64::from(w) / zoom.min(1.0)).ceil() as u32 + 1,
-                height: (f64::from(h) / zoom.min(1.0)).ceil() as u32 + 1,
+                width: (f64::from(w) / device / zoom).ceil() as u32 + 1,
+                height: (f64::from(h) / device / zoom).ceil() as u32 + 1,
+                scale: device,
             },
         });
     }
@@ -319,7 +323,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), EmitError> {
 /// The HTML of one grid page drawn at `dpi`: each cell clips its card to
 /// the trim (or shows the bleed too), at CSS pixel positions that land on
 /// whole device pixels.
-fn grid_html(set: &CardSet, grid: &Grid<'_>, dpi: u32) -> String {
+fn grid_html(set: &CardSet, grid: &Grid<'_>, dpi: u32, zoom: f64) -> String {
     let scale = f64::from(dpi) / 96.0;
     let mut out = String::with_capacity(4096 + grid.cells.len() * 2048);
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
@@ -328,7 +332,7 @@ fn grid_html(set: &CardSet, grid: &Grid<'_>, dpi: u32) -> String {
     out.push_str(&set.css);
     let _ = write!(
         out,
-        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {scale}; }}\n.carta-cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body{}>\n",
+        "\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\nbody {{ zoom: {zoom}; }}\n.carta-cell {{ position: absolute; overflow: hidden; }}\n</style>\n</head>\n<body{}>\n",
         min_text_attribute(set.min_text),
     );
     let (cw, ch) = (

@@ -157,3 +157,101 @@ fn export_pdf_prints_the_sheets_pages_and_card_boxes() {
         );
     }
 }
+
+/// `n` in `style`'s `name:<n>mm`.
+fn style_mm(style: &str, name: &str) -> f64 {
+    let at = style.find(&format!("{name}:")).unwrap() + name.len() + 1;
+    let rest = &style[at..];
+    rest[..rest.find("mm").unwrap()].parse().unwrap()
+}
+
+#[test]
+fn png_faces_look_like_chromium_s_own_screenshot_of_the_sheets_at_the_same_resolution() {
+    // The reference is the plain path: the sheets `carta print` writes,
+    // photographed by Chromium's own `--screenshot` at the device scale
+    // of 300 dpi. The faces have art, rich text and a font of their own.
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let root = tmp.path().join("live");
+    let font = std::fs::read("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+        .expect("fonts-dejavu-core (scripts/install-test-deps.sh installs it)");
+    let style = root.join("templates/live/style.css");
+    let mut css = std::fs::read_to_string(&style).unwrap();
+    css.push_str(&format!(
+        "\n@font-face {{ font-family: \"carta-test\"; src: url(data:font/ttf;base64,{}); }}\n.title h1 {{ font-family: \"carta-test\"; }}\n",
+        base64_encode(&font)
+    ));
+    std::fs::write(&style, css).unwrap();
+    crate::harness::run_in(&root, ["export", "png"]).succeeds();
+    crate::harness::run_in(&root, ["print", "--no-fit-check"]).succeeds();
+    let sheets = root.join("build/live/sheets");
+    let html = std::fs::read_to_string(sheets.join("index.html")).unwrap();
+    // The first page of faces, alone at the top left of the window.
+    let first = html.find("carta-card carta-face").unwrap();
+    let section = &html[html[..first].rfind("<section").unwrap()..first];
+    let page = &section[section.find("data-page=\"").unwrap() + 11..];
+    let page = &page[..page.find('"').unwrap()];
+    let alone = format!(
+        "<style>@media screen {{ body {{ margin: 0 !important; background: #fff !important; }} \
+         .carta-sheet {{ display: none !important; margin: 0 !important; box-shadow: none !important; }} \
+         .carta-sheet[data-page=\"{page}\"] {{ display: block !important; }} }}</style></head>"
+    );
+    let rest = &html[first - 40..];
+    let page_html = &rest[..rest.find("<section").unwrap_or(rest.len())];
+    // Each face of the page, its trim moved by less than half a pixel to
+    // land on whole pixels, as every cell of the export does: the boxes
+    // inside then snap to the same pixels.
+    let px = |mm: f64| (mm * 300.0 / 25.4).round() as u32;
+    let mut faces = Vec::new();
+    let mut page = html.replacen("</head>", &alone, 1);
+    for div in page_html
+        .split("<div class=\"carta-card carta-face")
+        .skip(1)
+    {
+        let (tag, _) = div.split_once('>').unwrap();
+        let id = &tag[tag.find("data-card=\"").unwrap() + 11..];
+        let id = id[..id.find('"').unwrap()].to_owned();
+        let style = &tag[tag.find("style=\"").unwrap() + 7..];
+        let bleed = style_mm(style, "--bleed");
+        let (left, top) = (style_mm(style, "left"), style_mm(style, "top"));
+        let (x, y) = (px(left + bleed), px(top + bleed));
+        let at = |p: u32| f64::from(p) * 25.4 / 300.0 - bleed;
+        let moved = tag.replacen(
+            &format!("left:{left}mm;top:{top}mm"),
+            &format!("left:{}mm;top:{}mm", at(x), at(y)),
+            1,
+        );
+        page = page.replacen(tag, &moved, 1);
+        faces.push((id, x, y));
+    }
+    let reference_page = sheets.join("alone.html");
+    std::fs::write(&reference_page, page).unwrap();
+    let shot = tmp.path().join("reference.png");
+    crate::browser::run_chromium(
+        &reference_page,
+        &[
+            "--hide-scrollbars".to_owned(),
+            "--window-size=1200,1200".to_owned(),
+            format!("--force-device-scale-factor={}", 300.0 / 96.0),
+            format!("--screenshot={}", shot.display()),
+        ],
+    );
+    let reference = Image::read(&shot).unwrap();
+    let mut compared = 0;
+    for (id, x, y) in faces {
+        let png = Image::read(&root.join(format!("build/live/png/live/{id}.png"))).unwrap();
+        let cell = reference.crop(x, y, png.width, png.height).unwrap();
+        let (diff, x, y) = crate::tts::worst_square(&cell, &png, 300, &id);
+        assert!(
+            diff <= 16.0,
+            "{id}: the square at ({x}, {y}) px differs from Chromium's own screenshot by {diff:.0} of 255"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 2, "{compared} faces compared");
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}

@@ -588,7 +588,18 @@ fn base_url_hosts_the_images_and_their_names_follow_their_content() {
 /// differs by more than 16 of 255. Two renderings of one card differ by a
 /// few levels of anti-aliasing at most; a card drawn 0.5 mm off its cell
 /// moves every edge across a square, which then differs by far more.
-fn assert_looks_like(cell: &Image, png: &Image, dpi: u32, what: &str) {
+pub(crate) fn assert_looks_like(cell: &Image, png: &Image, dpi: u32, what: &str) {
+    let (diff, x, y) = worst_square(cell, png, dpi, what);
+    assert!(
+        diff <= 16.0,
+        "{what}: the square at ({x}, {y}) px differs from the card's PNG by {diff:.0} of 255"
+    );
+}
+
+/// The largest difference of one channel between `cell` and `png`,
+/// averaged over a square of about 1 mm at `dpi` (see
+/// [`assert_looks_like`]), and where that square is.
+pub(crate) fn worst_square(cell: &Image, png: &Image, dpi: u32, what: &str) -> (f64, usize, usize) {
     assert_eq!(
         (cell.width, cell.height),
         (png.width, png.height),
@@ -619,11 +630,7 @@ fn assert_looks_like(cell: &Image, png: &Image, dpi: u32, what: &str) {
             }
         }
     }
-    let (diff, x, y) = worst;
-    assert!(
-        diff <= 16.0,
-        "{what}: the square at ({x}, {y}) px differs from the card's PNG by {diff:.0} of 255"
-    );
+    worst
 }
 
 #[test]

@@ -173,7 +173,7 @@ impl Browser {
     }
 
     /// Opens a tab in a context of its own whose every request goes to
-    /// `proxy`, its window `size` pixels when given.
+    /// `proxy`, its window `size` CSS pixels when given.
     pub(super) fn open(
         &self,
         proxy: &str,
@@ -211,9 +211,11 @@ impl Browser {
         lock(&self.routes.events).insert(tab.session.clone(), tx);
         tab.events = Some(rx);
         if let Some((width, height)) = size {
+            // The browser's own device scale is kept (0): an emulated one
+            // snaps boxes to whole CSS pixels.
             tab.call(
                 "Emulation.setDeviceMetricsOverride",
-                json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": false }),
+                json!({ "width": width, "height": height, "deviceScaleFactor": 0, "mobile": false }),
                 deadline,
             )?;
         }

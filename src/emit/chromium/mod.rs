@@ -1,9 +1,10 @@
 //! Headless Chromium, the renderer behind `carta export`: the same HTML the
 //! sheets are, printed to PDF or photographed to PNG by the browser a
 //! designer checks them in. A run starts one browser, with a throwaway
-//! profile, on its first page ([`cdp`]); each page is a tab in a context
-//! of its own; pages run in parallel, a bounded number at a time, with a
-//! progress bar of the cards done when stderr is a terminal.
+//! profile, on its first page ([`cdp`]) — one per device scale its images
+//! are drawn at, as Chromium sets that for a whole browser; each page is a
+//! tab in a context of its own; pages run in parallel, a bounded number at
+//! a time, with a progress bar of the cards done when stderr is a terminal.
 //!
 //! The browser is sealed (docs/security.md, "The export browser"): it
 //! loads the page from an origin of this process ([`origin`]), which serves
@@ -117,12 +118,15 @@ pub enum Shot {
     /// Only load it, for what its fit script measures (the job's `out`
     /// is not written).
     Measure,
-    /// Photograph the top-left `width` × `height` pixels into a PNG.
+    /// Photograph the top-left `width` × `height` CSS pixels at `scale`
+    /// device pixels per CSS pixel into a PNG.
     Png {
-        /// The window's width, in pixels.
+        /// The window's width, in CSS pixels.
         width: u32,
-        /// The window's height, in pixels.
+        /// The window's height, in CSS pixels.
         height: u32,
+        /// Device pixels per CSS pixel (dpi / 96).
+        scale: f64,
     },
 }
 
@@ -133,8 +137,10 @@ pub struct Chromium {
     binary: PathBuf,
     limit: Duration,
     measured: Arc<Mutex<Measured>>,
-    /// The run's one browser, once a page needed it.
-    browser: Arc<Mutex<Option<Arc<Browser>>>>,
+    /// The run's browsers, each started when a page first needed it: one
+    /// per device scale, which Chromium sets for a whole browser (and an
+    /// emulated one snaps boxes to whole CSS pixels).
+    browsers: Arc<Mutex<Vec<(u64, Arc<Browser>)>>>,
 }
 
 /// What the fit script of the pages rendered so far reported: the card
@@ -183,7 +189,7 @@ impl Chromium {
             binary,
             limit,
             measured: Arc::default(),
-            browser: Arc::default(),
+            browsers: Arc::default(),
         }
     }
 
@@ -207,7 +213,7 @@ impl Chromium {
     }
 
     /// Runs `jobs` over the files of `site`, at most `parallel` pages at a
-    /// time in the run's one browser (started on first use), showing
+    /// time in the run's browser (started on first use), showing
     /// progress as `what` on a terminal.
     ///
     /// # Errors
@@ -219,15 +225,11 @@ impl Chromium {
         parallel: usize,
         what: &str,
     ) -> Result<(), ChromiumError> {
-        let Some(first) = jobs.first() else {
-            return Ok(());
-        };
-        let browser = self.browser(first)?;
         let bar = progress(jobs.iter().map(|j| j.cards).sum(), what);
         let next = Mutex::new(0usize);
         let failure: Mutex<Option<ChromiumError>> = Mutex::new(None);
         std::thread::scope(|s| {
-            for _ in 0..parallel.clamp(1, jobs.len()) {
+            for _ in 0..parallel.clamp(1, jobs.len().max(1)) {
                 s.spawn(|| {
                     loop {
                         let i = {
@@ -243,7 +245,10 @@ impl Chromium {
                         let Some(job) = jobs.get(i).filter(|_| !stop) else {
                             break;
                         };
-                        if let Err(e) = self.run(&browser, site, job) {
+                        let done = self
+                            .browser(job)
+                            .and_then(|browser| self.run(&browser, site, job));
+                        if let Err(e) = done {
                             failure
                                 .lock()
                                 .expect("no worker panics holding it")
@@ -259,36 +264,43 @@ impl Chromium {
             Some(e) => {
                 // A page stopped mid-way may have left its renderer busy:
                 // the next run starts afresh.
-                self.forget_browser();
+                self.forget_browsers();
                 Err(e)
             }
             None => Ok(()),
         }
     }
 
-    /// The run's browser, started now if there is none or it has gone.
+    /// The run's browser for `job`'s device scale, started now if there is
+    /// none or it has gone.
     fn browser(&self, job: &Job) -> Result<Arc<Browser>, ChromiumError> {
-        let mut slot = self
-            .browser
+        let scale = match job.shot {
+            Shot::Png { scale, .. } => scale,
+            Shot::Pdf | Shot::Measure => 1.0,
+        };
+        let mut browsers = self
+            .browsers
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(browser) = slot.as_ref().filter(|b| b.alive()) {
+        browsers.retain(|(_, b)| b.alive());
+        if let Some((_, browser)) = browsers.iter().find(|(s, _)| *s == scale.to_bits()) {
             return Ok(Arc::clone(browser));
         }
-        let browser =
-            Browser::start(&self.binary, &flags()).map_err(|e| ChromiumError::Failed {
-                about: job.about.clone(),
-                message: format!("cannot start `{}`: {e}", self.binary.display()),
-            })?;
+        let mut args = flags();
+        args.push(format!("--force-device-scale-factor={scale}"));
+        let browser = Browser::start(&self.binary, &args).map_err(|e| ChromiumError::Failed {
+            about: job.about.clone(),
+            message: format!("cannot start `{}`: {e}", self.binary.display()),
+        })?;
         let browser = Arc::new(browser);
-        *slot = Some(Arc::clone(&browser));
+        browsers.push((scale.to_bits(), Arc::clone(&browser)));
         Ok(browser)
     }
 
-    /// Stops the run's browser once no page uses it.
-    fn forget_browser(&self) {
-        if let Ok(mut slot) = self.browser.lock() {
-            *slot = None;
+    /// Stops the run's browsers once no page uses them.
+    fn forget_browsers(&self) {
+        if let Ok(mut browsers) = self.browsers.lock() {
+            browsers.clear();
         }
     }
 
@@ -318,7 +330,7 @@ impl Chromium {
             CdpError::Protocol(_) => failed(e.to_string()),
         };
         let window = match job.shot {
-            Shot::Png { width, height } => Some((width, height)),
+            Shot::Png { width, height, .. } => Some((width, height)),
             Shot::Pdf | Shot::Measure => None,
         };
         let tab = browser
@@ -550,9 +562,9 @@ fn progress(len: usize, what: &str) -> indicatif::ProgressBar {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(len as u64);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta})")
-    {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{msg} [{bar:30}] {pos}/{len} cards ({per_sec}, {eta} left)",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(what.to_owned());
