@@ -16,7 +16,7 @@
 //!   main deck stands for.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -56,6 +56,38 @@ pub fn pictures(
     dir: &Path,
     with_backs: bool,
 ) -> Result<Pictures, EmitError> {
+    pictures_named(set, export, stage, with_backs, &mut |picture, bytes| {
+        let stem = match picture {
+            Picture::Face(i) => set.cards[i].id.clone(),
+            Picture::Back(b) => format!("back-{}", b + 1),
+        };
+        dir.join(hashed_name(&stem, bytes))
+    })
+}
+
+/// Which picture of a card set a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Picture {
+    /// The face of the set's card of this index.
+    Face(usize),
+    /// The distinct back of this index.
+    Back(usize),
+}
+
+/// [`pictures`], each picture written where `place` says (a path relative
+/// to the output folder, given the picture and its PNG bytes): for a
+/// client that names pictures its own way. The names returned are the
+/// paths' file names.
+///
+/// # Errors
+/// When the browser fails or the stage cannot be written.
+pub fn pictures_named(
+    set: &CardSet,
+    export: &ImageExport<'_>,
+    stage: &mut Stage,
+    with_backs: bool,
+    place: &mut dyn FnMut(Picture, &[u8]) -> PathBuf,
+) -> Result<Pictures, EmitError> {
     // The cells to photograph: every face, then each distinct back.
     let mut cells: Vec<(&RenderedCard, Side, (u32, u32))> = Vec::new();
     let mut back_cells: Vec<usize> = Vec::new();
@@ -78,22 +110,25 @@ pub fn pictures(
             cells.push((card, Side::Back, px));
         }
     }
-    let (grids, place) = pages(&cells);
+    let (grids, place_of) = pages(&cells);
     let images = photograph(set, &grids, &export.options, &export.chromium, "cards")?;
     let mut names = Vec::with_capacity(cells.len());
-    for (i, &(card, side, _)) in cells.iter().enumerate() {
-        let (grid, cell) = place[i];
+    for (i, &(_, side, _)) in cells.iter().enumerate() {
+        let (grid, cell) = place_of[i];
         let (x, y, w, h) = grids[grid].cell_rect(cell);
         let bytes = images[grid]
             .crop(x, y, w, h)
             .expect("a cell lies inside its grid")
             .encode(export.options.dpi);
-        let stem = match side {
-            Side::Face => card.id.clone(),
-            Side::Back => format!("back-{}", names.len() + 1 - set.cards.len()),
+        let picture = match side {
+            Side::Face => Picture::Face(i),
+            Side::Back => Picture::Back(i - set.cards.len()),
         };
-        let name = hashed_name(&stem, &bytes);
-        stage.write(&dir.join(&name), &bytes)?;
+        let path = place(picture, &bytes);
+        stage.write(&path, &bytes)?;
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         names.push(name);
     }
     let backs = names.split_off(set.cards.len());
@@ -411,6 +446,31 @@ pub fn xml_safe(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// An XML attribute whose value keeps every character it can: `&`, `<`,
+/// `>`, quotes, and tab, line feed and carriage return (which a parser
+/// would otherwise read as spaces) as references; what XML cannot hold as
+/// [`xml_safe`] says.
+pub fn xml_attr<'a>(key: &'a str, value: &str) -> quick_xml::events::attributes::Attribute<'a> {
+    let mut out = String::with_capacity(value.len());
+    for c in xml_safe(value).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c => out.push(c),
+        }
+    }
+    quick_xml::events::attributes::Attribute {
+        key: quick_xml::name::QName(key),
+        value: out.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,6 +479,15 @@ mod tests {
     fn xml_safe_replaces_what_xml_cannot_hold() {
         assert_eq!(xml_safe("a\tb\nc"), "a\tb\nc");
         assert_eq!(xml_safe("a\u{1}b\u{FFFF}"), "a\u{FFFD}b\u{FFFD}");
+    }
+
+    #[test]
+    fn attributes_keep_tabs_and_line_breaks() {
+        let a = xml_attr("name", "a\t\"b\"\n<&>'");
+        assert_eq!(
+            a.value.as_ref(),
+            "a&#9;&quot;b&quot;&#10;&lt;&amp;&gt;&apos;"
+        );
     }
 
     #[test]
