@@ -1,8 +1,8 @@
-//! `carta export pdf|png|tts|pod|cgs|cockatrice [GAME… | DECK.toml…]`:
+//! `carta export pdf|png|tts|pod|cgs|cockatrice|octgn [GAME… | DECK.toml…]`:
 //! what designers take elsewhere, rendered by headless Chromium from the
 //! same HTML as the sheets — a PDF of the sheets, a PNG per card face and
 //! back, a Tabletop Simulator deck, a print shop's upload files, a Card
-//! Game Simulator game or a Cockatrice set — into `DIR/<game>/<format>/`,
+//! Game Simulator game, a Cockatrice set or an OCTGN game — into `DIR/<game>/<format>/`,
 //! written only when every game and deck rendered. With `--lang`, each
 //! named language's export instead, named `<stem>.<lang>`
 //! (`intrepidos.en.pdf`, `png/intrepidos.en/`, `tts/intrepidos.en/`).
@@ -18,6 +18,7 @@ use crate::emit::cgs::CgsEmitter;
 use crate::emit::chromium::Chromium;
 use crate::emit::cockatrice::CockatriceEmitter;
 use crate::emit::fit;
+use crate::emit::octgn::OctgnEmitter;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
 use crate::emit::pod::{Ghostscript, PodEmitter, Shop, Upload};
@@ -41,6 +42,8 @@ pub(crate) enum Format {
     Cgs,
     /// A Cockatrice custom set and decks.
     Cockatrice,
+    /// An OCTGN game, its set and decks.
+    Octgn,
     /// A print shop's upload files.
     Pod(Shop),
 }
@@ -53,6 +56,7 @@ impl Format {
             Format::Tts => "tts",
             Format::Cgs => "cgs",
             Format::Cockatrice => "cockatrice",
+            Format::Octgn => "octgn",
             Format::Pod(_) => "print-shop files",
         }
     }
@@ -100,6 +104,9 @@ impl Export<'_> {
                 out: self.out.to_path_buf(),
             }),
             Format::Cgs | Format::Cockatrice => for_client(self.format, image(target), self.out),
+            Format::Octgn => Box::new(OctgnEmitter {
+                export: image(target),
+            }),
             Format::Pod(shop) => Box::new(PodEmitter {
                 export: image(target),
                 shop,
