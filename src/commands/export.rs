@@ -1,8 +1,9 @@
-//! `carta export pdf|png|tts|pod|cgs|cockatrice|octgn [GAME… | DECK.toml…]`:
+//! `carta export pdf|png|tts|pod|cgs|cockatrice|octgn|lackey [GAME… | DECK.toml…]`:
 //! what designers take elsewhere, rendered by headless Chromium from the
 //! same HTML as the sheets — a PDF of the sheets, a PNG per card face and
 //! back, a Tabletop Simulator deck, a print shop's upload files, a Card
-//! Game Simulator game, a Cockatrice set or an OCTGN game — into `DIR/<game>/<format>/`,
+//! Game Simulator game, a Cockatrice set, an OCTGN game or a `LackeyCCG`
+//! plugin — into `DIR/<game>/<format>/`,
 //! written only when every game and deck rendered. With `--lang`, each
 //! named language's export instead, named `<stem>.<lang>`
 //! (`intrepidos.en.pdf`, `png/intrepidos.en/`, `tts/intrepidos.en/`).
@@ -18,6 +19,7 @@ use crate::emit::cgs::CgsEmitter;
 use crate::emit::chromium::Chromium;
 use crate::emit::cockatrice::CockatriceEmitter;
 use crate::emit::fit;
+use crate::emit::lackey::LackeyEmitter;
 use crate::emit::octgn::OctgnEmitter;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
@@ -44,6 +46,8 @@ pub(crate) enum Format {
     Cockatrice,
     /// An OCTGN game, its set and decks.
     Octgn,
+    /// A `LackeyCCG` plugin and decks.
+    Lackey,
     /// A print shop's upload files.
     Pod(Shop),
 }
@@ -57,6 +61,7 @@ impl Format {
             Format::Cgs => "cgs",
             Format::Cockatrice => "cockatrice",
             Format::Octgn => "octgn",
+            Format::Lackey => "lackey",
             Format::Pod(_) => "print-shop files",
         }
     }
@@ -105,6 +110,9 @@ impl Export<'_> {
             }),
             Format::Cgs | Format::Cockatrice => for_client(self.format, image(target), self.out),
             Format::Octgn => Box::new(OctgnEmitter {
+                export: image(target),
+            }),
+            Format::Lackey => Box::new(LackeyEmitter {
                 export: image(target),
             }),
             Format::Pod(shop) => Box::new(PodEmitter {

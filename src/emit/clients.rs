@@ -20,17 +20,40 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::cards::{ImageExport, Side, pages, photograph, pixels};
+use super::cards::{ImageExport, Side, pages, photograph, pixels, unit};
 use super::images::hashed_name;
 use super::sheets::icons::tokens;
 use super::sheets::{CardSet, RenderedCard};
 use super::{EmitError, Stage};
 use crate::deck::DeckFile;
+use crate::diag::Diagnostics;
 use crate::diag::SourceMap;
 use crate::game::Game;
+use crate::load::Workspace;
 use crate::markup::{Node, parse_in};
 use crate::validate::display::Role;
 use crate::validate::{PathStep, RawCard};
+
+/// Renders the cards of `export` and declares the export's folder,
+/// `<game>/<format>/<stem>/`, in `stage`: the cards and the folder, or
+/// `None` when a card could not be rendered (its diagnostics said why).
+///
+/// # Errors
+/// When the browser fails or the stage cannot be written.
+pub fn render_into(
+    export: &ImageExport<'_>,
+    format: &str,
+    (game, ws): (&Game, &mut Workspace),
+    stage: &mut Stage,
+    diags: &mut Diagnostics,
+) -> Result<Option<(CardSet, PathBuf)>, EmitError> {
+    let Some(set) = export.render(game, ws, stage, diags)? else {
+        return Ok(None);
+    };
+    let dir = unit(game, format).join(&export.target.stem);
+    stage.folder(&dir)?;
+    Ok(Some((set, dir)))
+}
 
 /// The picture files of a card set, written into the export's folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -410,6 +433,63 @@ pub fn main_zone<'d>(game: &'d Game, deck: &'d Deck<'_>) -> Option<&'d str> {
         .map(String::as_str)
 }
 
+/// A zone as a table shows it: its id and its name there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableZone {
+    /// The zone's id (empty for the one zone of a game that has none).
+    pub id: String,
+    /// Its name at the table, told apart from the others.
+    pub name: String,
+}
+
+impl TableZone {
+    /// The names of `zones` for a README: `*A*, *B*`.
+    pub fn list(zones: &[TableZone]) -> String {
+        zones
+            .iter()
+            .map(|z| format!("*{}*", z.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The zones of a table that names its piles: the manifest's, then any
+/// other zone one of `decks` uses, each named by its display name as
+/// `clean` makes it fit the table, told apart from the others and from
+/// `reserved` (the table's own piles); in a game of neither, one `Deck`.
+pub fn table_zones(
+    game: &Game,
+    decks: &[Deck<'_>],
+    clean: &dyn Fn(&str) -> String,
+    reserved: &[&str],
+) -> Vec<TableZone> {
+    let mut out: Vec<TableZone> = Vec::new();
+    let ids = game
+        .manifest
+        .manifest
+        .zones
+        .keys()
+        .chain(decks.iter().flat_map(|d| d.zones.iter().map(|(z, _)| z)));
+    for id in ids {
+        if out.iter().any(|z| z.id == *id) {
+            continue;
+        }
+        let taken: Vec<&str> = out.iter().map(|z| z.name.as_str()).collect();
+        let name = unique_name(&clean(zone_name(game, id)), &taken, reserved);
+        out.push(TableZone {
+            id: id.clone(),
+            name,
+        });
+    }
+    if out.is_empty() {
+        out.push(TableZone {
+            id: String::new(),
+            name: "Deck".into(),
+        });
+    }
+    out
+}
+
 /// The zone's display name.
 pub fn zone_name<'g>(game: &'g Game, zone: &'g str) -> &'g str {
     game.manifest
@@ -429,6 +509,61 @@ pub fn free_name(name: &str, taken: &[&str]) -> String {
     out
 }
 
+/// Each card's name by id, for a client that knows cards by name: its
+/// name, or `Name (id)` when another card of the set has the same name.
+pub fn distinct_names(set: &CardSet) -> BTreeMap<String, String> {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for card in &set.cards {
+        *count.entry(card.name.as_str()).or_default() += 1;
+    }
+    set.cards
+        .iter()
+        .map(|c| {
+            let name = if count[c.name.as_str()] > 1 {
+                format!("{} ({})", c.name, c.id)
+            } else {
+                c.name.clone()
+            };
+            (c.id.clone(), name)
+        })
+        .collect()
+}
+
+/// `name`, or `name (2)`, `name (3)`, … until it is none of `taken` nor
+/// of `reserved`, compared ignoring case (as OCTGN and `LackeyCCG` compare
+/// names); `_` for a blank name.
+pub fn unique_name(name: &str, taken: &[&str], reserved: &[&str]) -> String {
+    let name = if name.trim().is_empty() { "_" } else { name };
+    let clash = |n: &str| {
+        taken
+            .iter()
+            .chain(reserved)
+            .any(|t| t.to_lowercase() == n.to_lowercase())
+    };
+    let mut out = name.to_owned();
+    let mut k = 2;
+    while clash(&out) {
+        out = format!("{name} ({k})");
+        k += 1;
+    }
+    out
+}
+
+/// Each property's name in a client that names properties by their
+/// titles, by key: its title, told apart from the others and from the
+/// client's own names, `reserved`.
+pub fn property_names(props: &[Property], reserved: &[&str]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut taken: Vec<String> = Vec::new();
+    for p in props {
+        let refs: Vec<&str> = taken.iter().map(String::as_str).collect();
+        let name = unique_name(&p.title, &refs, reserved);
+        taken.push(name.clone());
+        out.insert(p.key.clone(), name);
+    }
+    out
+}
+
 /// `text` without the characters XML 1.0 cannot hold (controls but tab,
 /// line feed and carriage return; U+FFFE, U+FFFF), each replaced by U+FFFD.
 pub fn xml_safe(text: &str) -> std::borrow::Cow<'_, str> {
@@ -444,6 +579,13 @@ pub fn xml_safe(text: &str) -> std::borrow::Cow<'_, str> {
     } else {
         text.into()
     }
+}
+
+/// The document `w` wrote, ended with a line break.
+pub fn xml_end(w: quick_xml::Writer<Vec<u8>>) -> Vec<u8> {
+    let mut bytes = w.into_inner();
+    bytes.push(b'\n');
+    bytes
 }
 
 /// An XML attribute whose value keeps every character it can: `&`, `<`,
@@ -488,6 +630,13 @@ mod tests {
             a.value.as_ref(),
             "a&#9;&quot;b&quot;&#10;&lt;&amp;&gt;&apos;"
         );
+    }
+
+    #[test]
+    fn names_step_aside_ignoring_case() {
+        assert_eq!(unique_name("Type", &[], &["Name", "Type"]), "Type (2)");
+        assert_eq!(unique_name("custo", &["Custo"], &[]), "custo (2)");
+        assert_eq!(unique_name(" ", &[], &[]), "_");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! print-and-play sheets ([`sheets`]) and the exports — [`pdf`], [`png`],
 //! [`tts`] (a Tabletop Simulator object), [`pod`] (a print shop's upload
 //! files), [`cgs`] (a Card Game Simulator game), [`cockatrice`] (a
-//! Cockatrice set) and [`octgn`] (an OCTGN game). Each new output is one more file here and nothing
+//! Cockatrice set), [`octgn`] (an OCTGN game) and [`lackey`] (a `LackeyCCG`
+//! plugin). Each new output is one more file here and nothing
 //! else.
 //!
 //! What the emitters share: [`chromium`], the sealed headless browser the
@@ -34,6 +35,7 @@ pub mod cockatrice;
 pub(crate) mod fields;
 pub mod fit;
 pub mod images;
+pub mod lackey;
 pub mod octgn;
 pub mod pdf;
 pub mod png;

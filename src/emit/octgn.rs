@@ -26,10 +26,10 @@ use quick_xml::Writer;
 use quick_xml::events::{BytesCData, BytesDecl, BytesText, Event};
 use uuid::Uuid;
 
-use super::cards::{ImageExport, unit};
+use super::cards::ImageExport;
 use super::clients::{
-    Deck, Picture, Pictures, Property, Shape, decks, pictures_named, properties, xml_attr,
-    xml_safe, zone_name,
+    Deck, Picture, Pictures, Property, Shape, TableZone, decks, pictures_named, properties,
+    property_names, render_into, table_zones, xml_attr, xml_end, xml_safe,
 };
 use super::sheets::CardSet;
 use super::{EmitError, Emitter, Stage};
@@ -102,12 +102,10 @@ impl Emitter for OctgnEmitter<'_> {
         stage: &mut Stage,
         diags: &mut Diagnostics,
     ) -> Result<(), EmitError> {
-        let Some(set) = self.export.render(game, ws, stage, diags)? else {
+        let Some((set, dir)) = render_into(&self.export, "octgn", (game, ws), stage, diags)? else {
             return Ok(());
         };
         let target = &self.export.target;
-        let dir = unit(game, "octgn").join(&target.stem);
-        stage.folder(&dir)?;
         if set.cards.is_empty() {
             // No card, no back to show: nothing OCTGN could load.
             return Ok(());
@@ -134,14 +132,14 @@ impl Emitter for OctgnEmitter<'_> {
         )?;
         let (sizes, size_of) = sizes(&set, &pics);
         let decks = decks(game, target.deck.as_ref(), &target.stem, &ws.sources);
-        let zones = zones(game, &decks);
+        let zones = table_zones(game, &decks, &str::to_owned, &[HAND]);
         let raw: Vec<&RawCard> = set
             .cards
             .iter()
             .filter_map(|c| game.pool.get(&c.id))
             .collect();
         let props = properties(game, &raw);
-        let names = property_names(&props);
+        let names = property_names(&props, &RESERVED);
         let def = Definition {
             game,
             guids,
@@ -208,82 +206,11 @@ fn sizes(set: &CardSet, pics: &Pictures) -> (Vec<Size>, Vec<usize>) {
     (sizes, size_of)
 }
 
-/// A zone of the definition: a pile of the player's and a section of
-/// the deck editor, both named by the zone's name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct ZoneDef {
-    id: String,
-    name: String,
-}
-
-/// The zones of the definition: the manifest's, then any other zone a
-/// deck uses; in a game of neither, one `Deck`.
-fn zones(game: &Game, decks: &[Deck<'_>]) -> Vec<ZoneDef> {
-    let mut out: Vec<ZoneDef> = Vec::new();
-    let ids = game
-        .manifest
-        .manifest
-        .zones
-        .keys()
-        .chain(decks.iter().flat_map(|d| d.zones.iter().map(|(z, _)| z)));
-    for id in ids {
-        if out.iter().any(|z| z.id == *id) {
-            continue;
-        }
-        let taken: Vec<&str> = out.iter().map(|z| z.name.as_str()).collect();
-        let name = unique(zone_name(game, id), &taken, &[HAND]);
-        out.push(ZoneDef {
-            id: id.clone(),
-            name,
-        });
-    }
-    if out.is_empty() {
-        out.push(ZoneDef {
-            id: String::new(),
-            name: "Deck".into(),
-        });
-    }
-    out
-}
-
 /// The player's hand.
 const HAND: &str = "Hand";
 
 /// The names OCTGN gives a card of its own: no property may take them.
 const RESERVED: [&str; 4] = ["Name", "Id", "SetName", "Type"];
-
-/// `name`, or `name (2)`, `name (3)`, … until it is none of `taken` nor
-/// of `reserved`, compared ignoring case (as OCTGN compares names).
-fn unique(name: &str, taken: &[&str], reserved: &[&str]) -> String {
-    let name = if name.trim().is_empty() { "_" } else { name };
-    let clash = |n: &str| {
-        taken
-            .iter()
-            .chain(reserved)
-            .any(|t| t.to_lowercase() == n.to_lowercase())
-    };
-    let mut out = name.to_owned();
-    let mut k = 2;
-    while clash(&out) {
-        out = format!("{name} ({k})");
-        k += 1;
-    }
-    out
-}
-
-/// Each property's name in OCTGN, by key: its title, told apart from the
-/// others and from OCTGN's own.
-fn property_names(props: &[Property]) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
-    let mut taken: Vec<String> = Vec::new();
-    for p in props {
-        let refs: Vec<&str> = taken.iter().map(String::as_str).collect();
-        let name = unique(&p.title, &refs, &RESERVED);
-        taken.push(name.clone());
-        out.insert(p.key.clone(), name);
-    }
-    out
-}
 
 /// What the definition and the set say of a game.
 struct Definition<'a> {
@@ -292,19 +219,13 @@ struct Definition<'a> {
     sizes: &'a [Size],
     props: &'a [Property],
     names: &'a BTreeMap<String, String>,
-    zones: &'a [ZoneDef],
+    zones: &'a [TableZone],
 }
 
 fn xml_writer() -> io::Result<Writer<Vec<u8>>> {
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
     w.write_event(Event::Decl(BytesDecl::new("1.0", Some("utf-8"), None)))?;
     Ok(w)
-}
-
-fn finish(w: Writer<Vec<u8>>) -> Vec<u8> {
-    let mut bytes = w.into_inner();
-    bytes.push(b'\n');
-    bytes
 }
 
 impl Definition<'_> {
@@ -364,7 +285,7 @@ impl Definition<'_> {
                     .write_empty()?;
                 self.player(w)
             })?;
-        Ok(finish(w))
+        Ok(xml_end(w))
     }
 
     /// The `card` element: the default size and back, the properties,
@@ -474,7 +395,7 @@ fn proxy_definition(back: &str) -> io::Result<Vec<u8>> {
             .write_empty()?;
         Ok(())
     })?;
-    Ok(finish(w))
+    Ok(xml_end(w))
 }
 
 /// `set.xml`: every card of `set`, by its GUID, with its kind and fields
@@ -529,12 +450,12 @@ fn set_xml(def: &Definition<'_>, set: &CardSet, size_of: &[usize]) -> io::Result
             })?;
             Ok(())
         })?;
-    Ok(finish(w))
+    Ok(xml_end(w))
 }
 
 /// A `.o8d` deck as OCTGN saves one: a section per zone (named as the
 /// definition's), each card by its GUID with its count and name.
-fn deck_o8d(guids: Guids, deck: &Deck<'_>, zones: &[ZoneDef]) -> io::Result<Vec<u8>> {
+fn deck_o8d(guids: Guids, deck: &Deck<'_>, zones: &[TableZone]) -> io::Result<Vec<u8>> {
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
     w.write_event(Event::Decl(BytesDecl::new(
         "1.0",
@@ -575,12 +496,12 @@ fn deck_o8d(guids: Guids, deck: &Deck<'_>, zones: &[ZoneDef]) -> io::Result<Vec<
                 .write_cdata_content(BytesCData::new(notes))?;
             Ok(())
         })?;
-    Ok(finish(w))
+    Ok(xml_end(w))
 }
 
 /// The output folder's `README.md`: how to install the game, load a deck
 /// and shuffle it.
-fn readme(game: &Game, guids: Guids, zones: &[ZoneDef], decks: &[String]) -> String {
+fn readme(game: &Game, guids: Guids, zones: &[TableZone], decks: &[String]) -> String {
     let name = &game.manifest.manifest.name;
     let main = &zones[0].name;
     let mut out = format!(
@@ -608,11 +529,7 @@ fn readme(game: &Game, guids: Guids, zones: &[ZoneDef], decks: &[String]) -> Str
          | `ImageDatabase/{game}/Sets/{set}/Cards/` | each card's face, named by its GUID |\n",
         game = guids.game,
         set = guids.set,
-        zones = zones
-            .iter()
-            .map(|z| format!("*{}*", z.name))
-            .collect::<Vec<_>>()
-            .join(", "),
+        zones = TableZone::list(zones),
     );
     for d in decks {
         let _ = writeln!(out, "| `Decks/{d}` | a deck |");
@@ -637,12 +554,5 @@ mod tests {
         assert_ne!(a.card("x"), Guids::of("zodiacos").card("x"));
         assert_ne!(a.card("x"), a.card("y"));
         assert_eq!(a.game.get_version_num(), 5);
-    }
-
-    #[test]
-    fn names_step_aside_ignoring_case() {
-        assert_eq!(unique("Type", &[], &RESERVED), "Type (2)");
-        assert_eq!(unique("custo", &["Custo"], &[]), "custo (2)");
-        assert_eq!(unique(" ", &[], &[]), "_");
     }
 }
