@@ -301,9 +301,11 @@ fn readme(game: &Game, zones: &[TableZone], decks: &[String]) -> String {
          2. Start LackeyCCG and pick the plugin `{id}` (the *Plugin* menu, or the \
          plugin list when it starts).\n\n\
          ## Play\n\n\
-         1. In the deck editor, *Load Deck* and pick one of `plugins/{id}/decks/`.\n\
-         2. *Use this deck*: each zone's cards go to the zone of the same name \
-         ({zones}), shuffled.\n\
+         1. Open the *Deck Editor* tab and load one of the decks of \
+         `plugins/{id}/decks/`.\n\
+         2. Load the deck into the game from the deck editor: each zone's cards go \
+         to the zone of the same name ({zones}), shuffled (every deck zone shuffles \
+         as it loads).\n\
          3. To shuffle again, right-click the *{main}* zone → *Shuffle*; *Draw* \
          takes its top card into your hand.\n\n\
          ## Files\n\n\
