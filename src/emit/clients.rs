@@ -1,11 +1,13 @@
-//! What the exports to free card-game clients (Card Game Simulator and
-//! Cockatrice) share, so that both map a game the same way
-//! ([docs/clients.md](../../docs/clients.md)):
+//! What the exports to free card-game clients (Card Game Simulator,
+//! Cockatrice, OCTGN and `LackeyCCG`) share, so that all map a game the
+//! same way ([docs/clients.md](../../docs/clients.md)):
 //!
+//! - [`render_into`]: the cards rendered and the export's folder declared;
 //! - [`pictures`]: every card's face and every distinct back as one PNG,
 //!   photographed as the PNG export does and named by a hash of its bytes
 //!   ([`super::images::hashed_name`]), so a client that caches pictures by
-//!   URL never shows a stale one;
+//!   URL never shows a stale one; [`pictures_named`] for a client that
+//!   names them its own way;
 //! - [`properties`]: the game's fields as the clients' card properties (the
 //!   default face's fields of every kind, in kind then schema order, art
 //!   and focal points left out: the picture shows them), and [`Property::text`]
@@ -13,7 +15,11 @@
 //!   names for card references);
 //! - [`decks`]: the decks an export carries (a deck file's, or a game's
 //!   example decks), zone by zone, and [`main_zone`], the zone a client's
-//!   main deck stands for.
+//!   main deck stands for; [`table_zones`], the zones of a client that
+//!   names its piles;
+//! - names a client knows cards and properties by ([`distinct_names`],
+//!   [`property_names`]) and XML that keeps every character a name can
+//!   hold ([`xml_safe`], [`xml_attr`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
