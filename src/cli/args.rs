@@ -234,7 +234,8 @@ pub enum Command {
     },
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, a Tabletop Simulator deck, a Card
-    /// Game Simulator game, a Cockatrice set, or a print shop's upload files
+    /// Game Simulator game, a Cockatrice set, an OCTGN game, a `LackeyCCG`
+    /// plugin, or a print shop's upload files
     /// (`DIR/<game>/<format>/`).
     #[command(
         after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write (no Chromium, a page that navigates away or passes its time limit).\n\nExample:\n  carta export pdf intrepidos --paper a4\n  carta export pod kingdoms --shop tgc"
@@ -265,6 +266,11 @@ pub enum ExportFormat {
     /// A Cockatrice custom set (card database version 4), `.cod` decks and
     /// pictures.
     Cockatrice,
+    /// An OCTGN game: its definition, set, `.o8d` decks and pictures.
+    Octgn,
+    /// A `LackeyCCG` plugin: its `plugininfo.txt`, card data, `.dek` decks
+    /// and pictures.
+    Lackey,
     /// A print shop's upload files (`--shop`): images or a PDF/X at the
     /// shop's sizes, with a README of the upload steps.
     Pod,

@@ -342,6 +342,8 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         ExportFormat::Tts => commands::export::Format::Tts,
         ExportFormat::Cgs => commands::export::Format::Cgs,
         ExportFormat::Cockatrice => commands::export::Format::Cockatrice,
+        ExportFormat::Octgn => commands::export::Format::Octgn,
+        ExportFormat::Lackey => commands::export::Format::Lackey,
         ExportFormat::Pod => match args.shop {
             Some(shop) => commands::export::Format::Pod(shop),
             None => unreachable!("clap requires --shop with pod"),

@@ -1,8 +1,9 @@
-//! `carta export pdf|png|tts|pod|cgs|cockatrice [GAME… | DECK.toml…]`:
+//! `carta export pdf|png|tts|pod|cgs|cockatrice|octgn|lackey [GAME… | DECK.toml…]`:
 //! what designers take elsewhere, rendered by headless Chromium from the
 //! same HTML as the sheets — a PDF of the sheets, a PNG per card face and
 //! back, a Tabletop Simulator deck, a print shop's upload files, a Card
-//! Game Simulator game or a Cockatrice set — into `DIR/<game>/<format>/`,
+//! Game Simulator game, a Cockatrice set, an OCTGN game or a `LackeyCCG`
+//! plugin — into `DIR/<game>/<format>/`,
 //! written only when every game and deck rendered. With `--lang`, each
 //! named language's export instead, named `<stem>.<lang>`
 //! (`intrepidos.en.pdf`, `png/intrepidos.en/`, `tts/intrepidos.en/`).
@@ -18,6 +19,8 @@ use crate::emit::cgs::CgsEmitter;
 use crate::emit::chromium::Chromium;
 use crate::emit::cockatrice::CockatriceEmitter;
 use crate::emit::fit;
+use crate::emit::lackey::LackeyEmitter;
+use crate::emit::octgn::OctgnEmitter;
 use crate::emit::pdf::PdfEmitter;
 use crate::emit::png::PngEmitter;
 use crate::emit::pod::{Ghostscript, PodEmitter, Shop, Upload};
@@ -41,6 +44,10 @@ pub(crate) enum Format {
     Cgs,
     /// A Cockatrice custom set and decks.
     Cockatrice,
+    /// An OCTGN game, its set and decks.
+    Octgn,
+    /// A `LackeyCCG` plugin and decks.
+    Lackey,
     /// A print shop's upload files.
     Pod(Shop),
 }
@@ -53,6 +60,8 @@ impl Format {
             Format::Tts => "tts",
             Format::Cgs => "cgs",
             Format::Cockatrice => "cockatrice",
+            Format::Octgn => "octgn",
+            Format::Lackey => "lackey",
             Format::Pod(_) => "print-shop files",
         }
     }
@@ -100,6 +109,12 @@ impl Export<'_> {
                 out: self.out.to_path_buf(),
             }),
             Format::Cgs | Format::Cockatrice => for_client(self.format, image(target), self.out),
+            Format::Octgn => Box::new(OctgnEmitter {
+                export: image(target),
+            }),
+            Format::Lackey => Box::new(LackeyEmitter {
+                export: image(target),
+            }),
             Format::Pod(shop) => Box::new(PodEmitter {
                 export: image(target),
                 shop,

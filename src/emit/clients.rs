@@ -1,11 +1,13 @@
-//! What the exports to free card-game clients (Card Game Simulator and
-//! Cockatrice) share, so that both map a game the same way
-//! ([docs/clients.md](../../docs/clients.md)):
+//! What the exports to free card-game clients (Card Game Simulator,
+//! Cockatrice, OCTGN and `LackeyCCG`) share, so that all map a game the
+//! same way ([docs/clients.md](../../docs/clients.md)):
 //!
+//! - [`render_into`]: the cards rendered and the export's folder declared;
 //! - [`pictures`]: every card's face and every distinct back as one PNG,
 //!   photographed as the PNG export does and named by a hash of its bytes
 //!   ([`super::images::hashed_name`]), so a client that caches pictures by
-//!   URL never shows a stale one;
+//!   URL never shows a stale one; [`pictures_named`] for a client that
+//!   names them its own way;
 //! - [`properties`]: the game's fields as the clients' card properties (the
 //!   default face's fields of every kind, in kind then schema order, art
 //!   and focal points left out: the picture shows them), and [`Property::text`]
@@ -13,24 +15,51 @@
 //!   names for card references);
 //! - [`decks`]: the decks an export carries (a deck file's, or a game's
 //!   example decks), zone by zone, and [`main_zone`], the zone a client's
-//!   main deck stands for.
+//!   main deck stands for; [`table_zones`], the zones of a client that
+//!   names its piles;
+//! - names a client knows cards and properties by ([`distinct_names`],
+//!   [`property_names`]) and XML that keeps every character a name can
+//!   hold ([`xml_safe`], [`xml_attr`]).
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::cards::{ImageExport, Side, pages, photograph, pixels};
+use super::cards::{ImageExport, Side, pages, photograph, pixels, unit};
 use super::images::hashed_name;
 use super::sheets::icons::tokens;
 use super::sheets::{CardSet, RenderedCard};
 use super::{EmitError, Stage};
 use crate::deck::DeckFile;
+use crate::diag::Diagnostics;
 use crate::diag::SourceMap;
 use crate::game::Game;
+use crate::load::Workspace;
 use crate::markup::{Node, parse_in};
 use crate::validate::display::Role;
 use crate::validate::{PathStep, RawCard};
+
+/// Renders the cards of `export` and declares the export's folder,
+/// `<game>/<format>/<stem>/`, in `stage`: the cards and the folder, or
+/// `None` when a card could not be rendered (its diagnostics said why).
+///
+/// # Errors
+/// When the browser fails or the stage cannot be written.
+pub fn render_into(
+    export: &ImageExport<'_>,
+    format: &str,
+    (game, ws): (&Game, &mut Workspace),
+    stage: &mut Stage,
+    diags: &mut Diagnostics,
+) -> Result<Option<(CardSet, PathBuf)>, EmitError> {
+    let Some(set) = export.render(game, ws, stage, diags)? else {
+        return Ok(None);
+    };
+    let dir = unit(game, format).join(&export.target.stem);
+    stage.folder(&dir)?;
+    Ok(Some((set, dir)))
+}
 
 /// The picture files of a card set, written into the export's folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +85,38 @@ pub fn pictures(
     dir: &Path,
     with_backs: bool,
 ) -> Result<Pictures, EmitError> {
+    pictures_named(set, export, stage, with_backs, &mut |picture, bytes| {
+        let stem = match picture {
+            Picture::Face(i) => set.cards[i].id.clone(),
+            Picture::Back(b) => format!("back-{}", b + 1),
+        };
+        dir.join(hashed_name(&stem, bytes))
+    })
+}
+
+/// Which picture of a card set a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Picture {
+    /// The face of the set's card of this index.
+    Face(usize),
+    /// The distinct back of this index.
+    Back(usize),
+}
+
+/// [`pictures`], each picture written where `place` says (a path relative
+/// to the output folder, given the picture and its PNG bytes): for a
+/// client that names pictures its own way. The names returned are the
+/// paths' file names.
+///
+/// # Errors
+/// When the browser fails or the stage cannot be written.
+pub fn pictures_named(
+    set: &CardSet,
+    export: &ImageExport<'_>,
+    stage: &mut Stage,
+    with_backs: bool,
+    place: &mut dyn FnMut(Picture, &[u8]) -> PathBuf,
+) -> Result<Pictures, EmitError> {
     // The cells to photograph: every face, then each distinct back.
     let mut cells: Vec<(&RenderedCard, Side, (u32, u32))> = Vec::new();
     let mut back_cells: Vec<usize> = Vec::new();
@@ -78,22 +139,25 @@ pub fn pictures(
             cells.push((card, Side::Back, px));
         }
     }
-    let (grids, place) = pages(&cells);
+    let (grids, place_of) = pages(&cells);
     let images = photograph(set, &grids, &export.options, &export.chromium, "cards")?;
     let mut names = Vec::with_capacity(cells.len());
-    for (i, &(card, side, _)) in cells.iter().enumerate() {
-        let (grid, cell) = place[i];
+    for (i, &(_, side, _)) in cells.iter().enumerate() {
+        let (grid, cell) = place_of[i];
         let (x, y, w, h) = grids[grid].cell_rect(cell);
         let bytes = images[grid]
             .crop(x, y, w, h)
             .expect("a cell lies inside its grid")
             .encode(export.options.dpi);
-        let stem = match side {
-            Side::Face => card.id.clone(),
-            Side::Back => format!("back-{}", names.len() + 1 - set.cards.len()),
+        let picture = match side {
+            Side::Face => Picture::Face(i),
+            Side::Back => Picture::Back(i - set.cards.len()),
         };
-        let name = hashed_name(&stem, &bytes);
-        stage.write(&dir.join(&name), &bytes)?;
+        let path = place(picture, &bytes);
+        stage.write(&path, &bytes)?;
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         names.push(name);
     }
     let backs = names.split_off(set.cards.len());
@@ -375,6 +439,63 @@ pub fn main_zone<'d>(game: &'d Game, deck: &'d Deck<'_>) -> Option<&'d str> {
         .map(String::as_str)
 }
 
+/// A zone as a table shows it: its id and its name there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableZone {
+    /// The zone's id (empty for the one zone of a game that has none).
+    pub id: String,
+    /// Its name at the table, told apart from the others.
+    pub name: String,
+}
+
+impl TableZone {
+    /// The names of `zones` for a README: `*A*, *B*`.
+    pub fn list(zones: &[TableZone]) -> String {
+        zones
+            .iter()
+            .map(|z| format!("*{}*", z.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The zones of a table that names its piles: the manifest's, then any
+/// other zone one of `decks` uses, each named by its display name as
+/// `clean` makes it fit the table, told apart from the others and from
+/// `reserved` (the table's own piles); in a game of neither, one `Deck`.
+pub fn table_zones(
+    game: &Game,
+    decks: &[Deck<'_>],
+    clean: &dyn Fn(&str) -> String,
+    reserved: &[&str],
+) -> Vec<TableZone> {
+    let mut out: Vec<TableZone> = Vec::new();
+    let ids = game
+        .manifest
+        .manifest
+        .zones
+        .keys()
+        .chain(decks.iter().flat_map(|d| d.zones.iter().map(|(z, _)| z)));
+    for id in ids {
+        if out.iter().any(|z| z.id == *id) {
+            continue;
+        }
+        let taken: Vec<&str> = out.iter().map(|z| z.name.as_str()).collect();
+        let name = unique_name(&clean(zone_name(game, id)), &taken, reserved);
+        out.push(TableZone {
+            id: id.clone(),
+            name,
+        });
+    }
+    if out.is_empty() {
+        out.push(TableZone {
+            id: String::new(),
+            name: "Deck".into(),
+        });
+    }
+    out
+}
+
 /// The zone's display name.
 pub fn zone_name<'g>(game: &'g Game, zone: &'g str) -> &'g str {
     game.manifest
@@ -390,6 +511,61 @@ pub fn free_name(name: &str, taken: &[&str]) -> String {
     let mut out = name.to_owned();
     while taken.contains(&out.as_str()) {
         out.push('_');
+    }
+    out
+}
+
+/// Each card's name by id, for a client that knows cards by name: its
+/// name, or `Name (id)` when another card of the set has the same name.
+pub fn distinct_names(set: &CardSet) -> BTreeMap<String, String> {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for card in &set.cards {
+        *count.entry(card.name.as_str()).or_default() += 1;
+    }
+    set.cards
+        .iter()
+        .map(|c| {
+            let name = if count[c.name.as_str()] > 1 {
+                format!("{} ({})", c.name, c.id)
+            } else {
+                c.name.clone()
+            };
+            (c.id.clone(), name)
+        })
+        .collect()
+}
+
+/// `name`, or `name (2)`, `name (3)`, … until it is none of `taken` nor
+/// of `reserved`, compared ignoring case (as OCTGN and `LackeyCCG` compare
+/// names); `_` for a blank name.
+pub fn unique_name(name: &str, taken: &[&str], reserved: &[&str]) -> String {
+    let name = if name.trim().is_empty() { "_" } else { name };
+    let clash = |n: &str| {
+        taken
+            .iter()
+            .chain(reserved)
+            .any(|t| t.to_lowercase() == n.to_lowercase())
+    };
+    let mut out = name.to_owned();
+    let mut k = 2;
+    while clash(&out) {
+        out = format!("{name} ({k})");
+        k += 1;
+    }
+    out
+}
+
+/// Each property's name in a client that names properties by their
+/// titles, by key: its title, told apart from the others and from the
+/// client's own names, `reserved`.
+pub fn property_names(props: &[Property], reserved: &[&str]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut taken: Vec<String> = Vec::new();
+    for p in props {
+        let refs: Vec<&str> = taken.iter().map(String::as_str).collect();
+        let name = unique_name(&p.title, &refs, reserved);
+        taken.push(name.clone());
+        out.insert(p.key.clone(), name);
     }
     out
 }
@@ -411,6 +587,38 @@ pub fn xml_safe(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The document `w` wrote, ended with a line break.
+pub fn xml_end(w: quick_xml::Writer<Vec<u8>>) -> Vec<u8> {
+    let mut bytes = w.into_inner();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// An XML attribute whose value keeps every character it can: `&`, `<`,
+/// `>`, quotes, and tab, line feed and carriage return (which a parser
+/// would otherwise read as spaces) as references; what XML cannot hold as
+/// [`xml_safe`] says.
+pub fn xml_attr<'a>(key: &'a str, value: &str) -> quick_xml::events::attributes::Attribute<'a> {
+    let mut out = String::with_capacity(value.len());
+    for c in xml_safe(value).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c => out.push(c),
+        }
+    }
+    quick_xml::events::attributes::Attribute {
+        key: quick_xml::name::QName(key),
+        value: out.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,6 +627,22 @@ mod tests {
     fn xml_safe_replaces_what_xml_cannot_hold() {
         assert_eq!(xml_safe("a\tb\nc"), "a\tb\nc");
         assert_eq!(xml_safe("a\u{1}b\u{FFFF}"), "a\u{FFFD}b\u{FFFD}");
+    }
+
+    #[test]
+    fn attributes_keep_tabs_and_line_breaks() {
+        let a = xml_attr("name", "a\t\"b\"\n<&>'");
+        assert_eq!(
+            a.value.as_ref(),
+            "a&#9;&quot;b&quot;&#10;&lt;&amp;&gt;&apos;"
+        );
+    }
+
+    #[test]
+    fn names_step_aside_ignoring_case() {
+        assert_eq!(unique_name("Type", &[], &["Name", "Type"]), "Type (2)");
+        assert_eq!(unique_name("custo", &["Custo"], &[]), "custo (2)");
+        assert_eq!(unique_name(" ", &[], &[]), "_");
     }
 
     #[test]

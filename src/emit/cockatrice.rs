@@ -18,8 +18,8 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 
 use super::cards::{ImageExport, unit};
 use super::clients::{
-    Deck, Pictures, Property, decks, free_name, main_zone, pictures, properties, xml_safe,
-    zone_name,
+    Deck, Pictures, Property, decks, distinct_names, free_name, main_zone, pictures, properties,
+    xml_safe, zone_name,
 };
 use super::images::Home;
 use super::sheets::CardSet;
@@ -67,7 +67,7 @@ impl Emitter for CockatriceEmitter<'_> {
             self.export.options.base_url.as_deref(),
             &self.out.join(&dir),
         );
-        let names = names(&set);
+        let names = distinct_names(&set);
         let xml = database(game, &set, &pics, &names, &home).expect("writing to memory");
         let database_file = format!("{}.xml", target.stem);
         stage.write(&dir.join(&database_file), &xml)?;
@@ -82,26 +82,6 @@ impl Emitter for CockatriceEmitter<'_> {
         let readme = readme(game, &set, &pics, &names, &home, &database_file, &files);
         stage.write(&dir.join("README.md"), readme.as_bytes())
     }
-}
-
-/// Each card's name in Cockatrice, by id: its name, or `Name (id)` when
-/// another card of the set has the same name.
-fn names(set: &CardSet) -> BTreeMap<String, String> {
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    for card in &set.cards {
-        *count.entry(card.name.as_str()).or_default() += 1;
-    }
-    set.cards
-        .iter()
-        .map(|c| {
-            let name = if count[c.name.as_str()] > 1 {
-                format!("{} ({})", c.name, c.id)
-            } else {
-                c.name.clone()
-            };
-            (c.id.clone(), name)
-        })
-        .collect()
 }
 
 /// An XML element name for a field key: its letters, digits, `-`, `_`

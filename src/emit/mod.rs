@@ -2,8 +2,9 @@
 //! one seam, [`Emitter`]: the binary bundle ([`bundle`]), the
 //! print-and-play sheets ([`sheets`]) and the exports — [`pdf`], [`png`],
 //! [`tts`] (a Tabletop Simulator object), [`pod`] (a print shop's upload
-//! files), [`cgs`] (a Card Game Simulator game) and [`cockatrice`] (a
-//! Cockatrice set). Each new output is one more file here and nothing
+//! files), [`cgs`] (a Card Game Simulator game), [`cockatrice`] (a
+//! Cockatrice set), [`octgn`] (an OCTGN game) and [`lackey`] (a `LackeyCCG`
+//! plugin). Each new output is one more file here and nothing
 //! else.
 //!
 //! What the emitters share: [`chromium`], the sealed headless browser the
@@ -34,6 +35,8 @@ pub mod cockatrice;
 pub(crate) mod fields;
 pub mod fit;
 pub mod images;
+pub mod lackey;
+pub mod octgn;
 pub mod pdf;
 pub mod png;
 pub mod pod;

@@ -17,7 +17,7 @@ use crate::browser::tool;
 use crate::harness::{Workspace, run_with};
 use crate::sheets::{card, mini};
 
-const GAMES: [&str; 5] = ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"];
+pub(crate) const GAMES: [&str; 5] = ["covil", "exodo", "intrepidos", "kingdoms", "zodiacos"];
 
 fn vendor(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -61,7 +61,7 @@ fn picture(url: &str, stem: &str, px: Option<(u32, u32)>) {
 
 /// The shipped workspace, exported as `format` and as PNGs (whose sizes
 /// the pictures must have) at a small resolution.
-fn exported(format: &str) -> Workspace {
+pub(crate) fn exported(format: &str) -> Workspace {
     let ws = Workspace::shipped(&GAMES);
     // The per-page time limit guards against hostile pages, not what this
     // test is about: on a loaded machine the whole pool's pages may pass it.
@@ -199,19 +199,24 @@ fn check_cgs_decks(ws: &Workspace, game: &str, dir: &Path, def: &Value, cards: &
 }
 
 fn xmllint_valid(xsd: &str, file: &Path) {
+    schema_valid(&vendor(xsd), file);
+}
+
+/// `file` is valid against the XML Schema `xsd`, as `xmllint` reads it.
+pub(crate) fn schema_valid(xsd: &Path, file: &Path) {
     tool(
         "xmllint",
         &[
             "--noout",
             "--schema",
-            vendor(xsd).to_str().unwrap(),
+            xsd.to_str().unwrap(),
             file.to_str().unwrap(),
         ],
     );
 }
 
 /// `xpath` evaluated over `file` by xmllint.
-fn xpath(file: &Path, xpath: &str) -> String {
+pub(crate) fn xpath(file: &Path, xpath: &str) -> String {
     let out = tool("xmllint", &["--xpath", xpath, file.to_str().unwrap()]);
     out.strip_suffix('\n').map_or(out.clone(), str::to_owned)
 }

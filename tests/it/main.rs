@@ -32,6 +32,7 @@ mod sheets;
 mod sixth;
 mod spreadsheets;
 mod standalone;
+mod tables;
 mod toml_test;
 mod tts;
 mod watch;
