@@ -229,7 +229,9 @@ pub(crate) fn run(
         source,
     })?;
     let mut ws = Workspace::open(root)?;
-    let chromium = chromium.with_limit(ws.limits().export_seconds);
+    let chromium = chromium
+        .with_limit(ws.limits().export_seconds)
+        .with_shots(root);
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(root, &out);
     let export = Export {
@@ -263,7 +265,7 @@ pub(crate) fn run(
         return Ok(nothing_written(ws, diags)?);
     }
     stage.commit()?;
-    Ok(Report::new(
+    let report = Report::new(
         ws,
         diags,
         format!(
@@ -275,7 +277,16 @@ pub(crate) fn run(
             },
             format.name()
         ),
-    )?)
+    )?;
+    let (drawn, reused) = chromium.counts();
+    Ok(if drawn + reused > 0 {
+        let noun = if drawn == 1 { "image" } else { "images" };
+        report.with_details(vec![format!(
+            "{drawn} card {noun} drawn, {reused} reused from earlier exports"
+        )])
+    } else {
+        report
+    })
 }
 
 /// Ghostscript, found before any work, when the export makes a PDF/X.

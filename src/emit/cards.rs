@@ -18,6 +18,7 @@ use super::sheets::icons::escape_into;
 use super::sheets::{
     CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, min_text_attribute, render_cards,
 };
+use super::shots::Cell;
 use super::{EmitError, Stage};
 use crate::diag::Diagnostics;
 use crate::game::Game;
@@ -141,7 +142,7 @@ pub enum Side {
 }
 
 /// One grid page to photograph: its cells, in order, `cols` to a row.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Grid<'a> {
     /// The cards and which side each cell shows.
     pub cells: Vec<(&'a RenderedCard, Side)>,
@@ -201,20 +202,70 @@ pub fn pages<'a>(
     (grids, place)
 }
 
-/// Photographs `grids` (in a scratch folder with the set's art) and
-/// returns each one's image, cut to its exact pixel size.
+/// Photographs `grids` (in a scratch folder with the set's art), each
+/// cell as a PNG at `options.dpi`; a cell kept from an earlier export is
+/// reused ([`super::shots`]).
 ///
 /// # Errors
 /// When the scratch folder cannot be written or the browser fails.
-pub fn photograph(
+pub fn photograph<'g>(
     set: &CardSet,
-    grids: &[Grid<'_>],
+    grids: &'g [Grid<'g>],
     options: &ExportOptions,
     chromium: &Chromium,
     what: &str,
-) -> Result<Vec<Image>, EmitError> {
+) -> Result<Photos<'g>, EmitError> {
     let dpis = vec![options.dpi; grids.len()];
     photograph_at(set, grids, &dpis, options, chromium, what)
+}
+
+/// The cells of photographed grids, each a PNG, and the grids drawn whole.
+#[derive(Debug)]
+pub struct Photos<'g> {
+    grids: &'g [Grid<'g>],
+    /// Each grid's cells, as PNGs at the grid's resolution.
+    cells: Vec<Vec<Vec<u8>>>,
+    /// Each grid's image, when it was drawn whole in this run.
+    whole: Vec<Option<Image>>,
+}
+
+impl Photos<'_> {
+    /// Cell `k` of grid `g`, as a PNG with its resolution recorded.
+    pub fn png(&self, g: usize, k: usize) -> &[u8] {
+        &self.cells[g][k]
+    }
+
+    /// Grid `g`'s image: as drawn, or put together from its cells on white.
+    ///
+    /// # Errors
+    /// When a kept cell is not a PNG of its size.
+    pub fn image(&self, g: usize) -> Result<Image, EmitError> {
+        if let Some(image) = &self.whole[g] {
+            return Ok(image.clone());
+        }
+        let grid = &self.grids[g];
+        let (w, h) = grid.size();
+        let mut image = Image {
+            width: w,
+            height: h,
+            rgba: vec![255; w as usize * h as usize * 4],
+        };
+        for (k, png) in self.cells[g].iter().enumerate() {
+            let cell = Image::decode(png).map_err(|message| EmitError::Image {
+                path: std::path::PathBuf::from(format!("a kept cell of grid {g}")),
+                message,
+            })?;
+            let (x, y, cw, ch) = grid.cell_rect(k);
+            if (cell.width, cell.height) != (cw, ch) {
+                return Err(EmitError::Image {
+                    path: std::path::PathBuf::from(format!("a kept cell of grid {g}")),
+                    message: format!("it is {} × {} px, not {cw} × {ch}", cell.width, cell.height),
+                });
+            }
+            image.paste(&cell, x, y);
+        }
+        Ok(image)
+    }
 }
 
 /// As [`photograph`], with grid `i` drawn at `dpis[i]` pixels per inch
@@ -223,25 +274,165 @@ pub fn photograph(
 ///
 /// # Errors
 /// When the scratch folder cannot be written or the browser fails.
-pub fn photograph_at(
+pub fn photograph_at<'g>(
     set: &CardSet,
-    grids: &[Grid<'_>],
+    grids: &'g [Grid<'g>],
     dpis: &[u32],
     options: &ExportOptions,
     chromium: &Chromium,
     what: &str,
+) -> Result<Photos<'g>, EmitError> {
+    assert_eq!(dpis.len(), grids.len(), "one resolution per grid");
+    let shots = chromium.shots();
+    let page = (set.css.as_str(), set.language.as_str(), set.min_text);
+    let keys: Vec<Vec<u64>> = grids
+        .iter()
+        .zip(dpis)
+        .map(|(grid, &dpi)| {
+            grid.cells
+                .iter()
+                .enumerate()
+                .map(|(k, &cell)| {
+                    let place = (k, grid.cols, grid.cells.len());
+                    shots.map_or(0, |s| s.key(page, cell, (grid.cell, place), dpi))
+                })
+                .collect()
+        })
+        .collect();
+    let kept: Vec<Vec<Option<Cell>>> = keys
+        .par_iter()
+        .map(|keys| {
+            keys.iter()
+                .map(|&key| shots.and_then(|s| s.get(key)))
+                .collect()
+        })
+        .collect();
+    // The grids with a cell to draw, each drawn with only those cells in
+    // their places: Chromium's anti-aliasing of a card depends on where it
+    // stands on the page, so a cell is kept for its place too.
+    let todo: Vec<(usize, Vec<bool>)> = grids
+        .iter()
+        .enumerate()
+        .filter_map(|(g, grid)| {
+            let draw: Vec<bool> = (0..grid.cells.len())
+                .map(|k| kept[g][k].is_none())
+                .collect();
+            draw.contains(&true).then_some((g, draw))
+        })
+        .collect();
+    let drawn_grids: Vec<(&Grid<'_>, u32, &[bool])> = todo
+        .iter()
+        .map(|(g, draw)| (&grids[*g], dpis[*g], draw.as_slice()))
+        .collect();
+    let before = chromium.peek_measured();
+    let images = draw(set, &drawn_grids, options, chromium, what)?;
+    let measured = chromium.peek_measured();
+    // Cells of a page whose fit script did not report are not kept: their
+    // next export draws them again and says so.
+    let keep = shots.filter(|_| measured.silent == before.silent);
+    let mut cells: Vec<Vec<Option<Vec<u8>>>> = kept
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| c.as_ref().map(|c| c.png.clone()))
+                .collect()
+        })
+        .collect();
+    let encoded: Vec<Vec<(usize, usize, Vec<u8>)>> = todo
+        .par_iter()
+        .zip(&images)
+        .map(|((g, draw), image)| {
+            let grid = &grids[*g];
+            (0..grid.cells.len())
+                .filter(|&k| draw[k])
+                .map(|k| {
+                    let (x, y, w, h) = grid.cell_rect(k);
+                    let png = image
+                        .crop(x, y, w, h)
+                        .expect("a cell lies inside its grid")
+                        .encode(dpis[*g]);
+                    (*g, k, png)
+                })
+                .collect()
+        })
+        .collect();
+    let mut used = std::collections::HashSet::new();
+    for (g, k, png) in encoded.into_iter().flatten() {
+        if let Some(shots) = keep {
+            let (card, side) = grids[g].cells[k];
+            let side_name = if side == Side::Back { "back" } else { "face" };
+            let overflows = measured.overflows[before.overflows.len()..]
+                .iter()
+                .filter(|o| o.card == card.id && o.side == side_name)
+                .cloned()
+                .collect();
+            shots.put(
+                keys[g][k],
+                &Cell {
+                    png: png.clone(),
+                    overflows,
+                },
+            );
+        }
+        cells[g][k] = Some(png);
+    }
+    let reused: usize = kept.iter().flatten().filter(|c| c.is_some()).count();
+    let drawn: usize = grids.iter().map(|g| g.cells.len()).sum::<usize>() - reused;
+    chromium.count(drawn, reused);
+    // What the reused cells' fit scripts found, reported again.
+    chromium.add_measured(
+        kept.into_iter()
+            .flatten()
+            .flatten()
+            .flat_map(|c| c.overflows),
+    );
+    if let Some(shots) = shots {
+        used.extend(keys.iter().flatten().copied());
+        shots.prune(&used);
+    }
+    let mut whole: Vec<Option<Image>> = vec![None; grids.len()];
+    for ((g, draw), image) in todo.iter().zip(images) {
+        if !draw.contains(&false) {
+            whole[*g] = Some(image);
+        }
+    }
+    Ok(Photos {
+        grids,
+        cells: cells
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|c| c.expect("every cell is kept or drawn"))
+                    .collect()
+            })
+            .collect(),
+        whole,
+    })
+}
+
+/// Draws `grids` in the browser, each at its resolution and with only the
+/// cells its mask marks, returning each one's image cut to its exact
+/// pixel size.
+fn draw(
+    set: &CardSet,
+    grids: &[(&Grid<'_>, u32, &[bool])],
+    options: &ExportOptions,
+    chromium: &Chromium,
+    what: &str,
 ) -> Result<Vec<Image>, EmitError> {
+    if grids.is_empty() {
+        return Ok(Vec::new());
+    }
     let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
         path: std::env::temp_dir(),
         source,
     })?;
-    assert_eq!(dpis.len(), grids.len(), "one resolution per grid");
     let dir = scratch.path();
     for image in &set.images {
         write(&dir.join(&image.path), &image.bytes)?;
     }
     let mut jobs = Vec::new();
-    for (i, (grid, &dpi)) in grids.iter().zip(dpis).enumerate() {
+    for (i, &(grid, dpi, mask)) in grids.iter().enumerate() {
         let scale = f64::from(dpi) / 96.0;
         // Chromium does not draw below one device pixel per CSS pixel: under
         // 96 dpi the page is zoomed out instead.
@@ -251,7 +442,10 @@ pub fn photograph_at(
             (1.0, scale)
         };
         let page = format!("grid-{i}.html");
-        write(&dir.join(&page), grid_html(set, grid, dpi, zoom).as_bytes())?;
+        write(
+            &dir.join(&page),
+            grid_html(set, (grid, mask), dpi, zoom).as_bytes(),
+        )?;
         let (w, h) = grid.size();
         jobs.push(Job {
             page,
@@ -280,7 +474,7 @@ pub fn photograph_at(
     grids
         .par_iter()
         .enumerate()
-        .map(|(i, grid)| cut(&dir.join(format!("grid-{i}.png")), grid))
+        .map(|(i, (grid, ..))| cut(&dir.join(format!("grid-{i}.png")), grid))
         .collect()
 }
 
@@ -323,7 +517,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), EmitError> {
 /// The HTML of one grid page drawn at `dpi`: each cell clips its card to
 /// the trim (or shows the bleed too), at CSS pixel positions that land on
 /// whole device pixels.
-fn grid_html(set: &CardSet, grid: &Grid<'_>, dpi: u32, zoom: f64) -> String {
+fn grid_html(set: &CardSet, (grid, mask): (&Grid<'_>, &[bool]), dpi: u32, zoom: f64) -> String {
     let scale = f64::from(dpi) / 96.0;
     let mut out = String::with_capacity(4096 + grid.cells.len() * 2048);
     out.push_str("<!DOCTYPE html>\n<html lang=\"");
@@ -345,6 +539,9 @@ fn grid_html(set: &CardSet, grid: &Grid<'_>, dpi: u32, zoom: f64) -> String {
     // (Tabletop Simulator's) may have lowered below the one asked.
     let cell_mm = |px: u32| f64::from(px) * 25.4 / f64::from(dpi);
     for (k, (card, side)) in grid.cells.iter().enumerate() {
+        if !mask[k] {
+            continue;
+        }
         let (x, y, ..) = grid.cell_rect(k);
         let b = card.size;
         let left = (cell_mm(grid.cell.0) - b.outer_width()) / 2.0;
@@ -397,12 +594,23 @@ impl Image {
     /// # Errors
     /// When it cannot be read or is not a PNG.
     pub fn read(path: &Path) -> Result<Image, EmitError> {
-        let bad = |message: String| EmitError::Image {
+        let bytes = std::fs::read(path).map_err(|e| EmitError::Image {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Image::decode(&bytes).map_err(|message| EmitError::Image {
             path: path.to_path_buf(),
             message,
-        };
-        let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
-        let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+        })
+    }
+
+    /// A PNG of any colour type, as RGBA.
+    ///
+    /// # Errors
+    /// What is wrong with it, when it is not a PNG.
+    pub fn decode(bytes: &[u8]) -> Result<Image, String> {
+        let bad = |message: String| message;
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
         decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
         let mut reader = decoder.read_info().map_err(|e| bad(e.to_string()))?;
         let size = reader
@@ -431,6 +639,17 @@ impl Image {
             height: info.height,
             rgba,
         })
+    }
+
+    /// Draws `other` over this image with its top left at (`x`, `y`) (what
+    /// falls outside is left out).
+    pub fn paste(&mut self, other: &Image, x: u32, y: u32) {
+        let w = other.width.min(self.width.saturating_sub(x)) as usize * 4;
+        for row in 0..other.height.min(self.height.saturating_sub(y)) {
+            let to = ((y + row) as usize * self.width as usize + x as usize) * 4;
+            let from = row as usize * other.width as usize * 4;
+            self.rgba[to..to + w].copy_from_slice(&other.rgba[from..from + w]);
+        }
     }
 
     /// The `w` × `h` pixels at (`x`, `y`), or `None` when they are not all inside.

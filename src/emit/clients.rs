@@ -144,11 +144,7 @@ pub fn pictures_named(
     let mut names = Vec::with_capacity(cells.len());
     for (i, &(_, side, _)) in cells.iter().enumerate() {
         let (grid, cell) = place_of[i];
-        let (x, y, w, h) = grids[grid].cell_rect(cell);
-        let bytes = images[grid]
-            .crop(x, y, w, h)
-            .expect("a cell lies inside its grid")
-            .encode(export.options.dpi);
+        let bytes = images.png(grid, cell).to_vec();
         let picture = match side {
             Side::Face => Picture::Face(i),
             Side::Back => Picture::Back(i - set.cards.len()),

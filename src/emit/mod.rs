@@ -41,6 +41,7 @@ pub mod pdf;
 pub mod png;
 pub mod pod;
 pub mod sheets;
+pub mod shots;
 mod stage;
 pub mod tts;
 

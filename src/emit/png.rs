@@ -48,11 +48,7 @@ impl Emitter for PngEmitter<'_> {
         stage.folder(&dir)?;
         let cut = |i: usize| {
             let (grid, cell) = place[i];
-            let (x, y, width, height) = grids[grid].cell_rect(cell);
-            images[grid]
-                .crop(x, y, width, height)
-                .expect("a cell lies inside its grid")
-                .encode(self.0.options.dpi)
+            images.png(grid, cell).to_vec()
         };
         let mut encoded_backs: BTreeMap<usize, Vec<u8>> = BTreeMap::new();
         for (i, &(card, side, px)) in cells.iter().enumerate() {

@@ -255,3 +255,112 @@ fn base64_encode(bytes: &[u8]) -> String {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
+
+/// Every file under `dir`, by its path relative to `dir`.
+fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn an_export_reusing_kept_cards_writes_what_an_export_from_nothing_writes() {
+    // Random edits, each followed by an export that reuses the cells kept
+    // by the last one and by an export from nothing (the kept cells
+    // removed): the two write the same bytes and the same warnings.
+    let tmp = tempfile::tempdir().unwrap();
+    crate::harness::run_in(tmp.path(), ["init", "live", "--name", "Live"]).succeeds();
+    let ws = tmp.path().join("live");
+    let heroes = ws.join("cards/live/heroes.toml");
+    let spells = ws.join("cards/live/spells.toml");
+    let style = ws.join("templates/live/style.css");
+    let art = ws.join("cards/live/art/tide.svg");
+    let mut seed: u64 = std::env::var("CARTA_EXPORT_CASES_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5eed_cafe);
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let edit = |path: &Path, from: &str, to: &str| {
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    };
+    let rounds: u64 = std::env::var("CARTA_EXPORT_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    let mut drawn_less = false;
+    for round in 0..rounds {
+        let word = format!("R{round}");
+        let format = if next(3) == 0 { "tts" } else { "png" };
+        let dpi = ["300", "150"][next(2) as usize];
+        let args = ["export", format, "--dpi", dpi];
+        // The cells an export from nothing keeps, then an edit.
+        let _ = std::fs::remove_dir_all(ws.join("build/.cache/shots"));
+        crate::harness::run_in(&ws, args).succeeds();
+        match next(6) {
+            0 => edit(&heroes, "name = \"", &format!("name = \"{word} ")),
+            1 => edit(&spells, "effect = \"", &format!("effect = \"{word} ")),
+            2 => {
+                let long = "Very long words that run past the box. ".repeat(12);
+                edit(&spells, "effect = \"", &format!("effect = \"{long}"));
+            }
+            3 => std::fs::write(
+                &style,
+                std::fs::read_to_string(&style).unwrap()
+                    + &format!("\n.foot::after {{ content: \" {word}\"; }}\n"),
+            )
+            .unwrap(),
+            4 => edit(&art, "<svg", &format!("<svg data-round=\"{word}\"")),
+            _ => {}
+        }
+        let warm = crate::harness::run_in(&ws, args);
+        assert_eq!(warm.code, Some(0), "{}{}", warm.stdout, warm.stderr);
+        let warm_files = files_under(&ws.join("build/live").join(format));
+        drawn_less |= !warm.stderr.contains(" 0 reused");
+        std::fs::remove_dir_all(ws.join("build/.cache/shots")).unwrap();
+        let cold = crate::harness::run_in(&ws, args);
+        assert_eq!(cold.code, Some(0), "{}{}", cold.stdout, cold.stderr);
+        assert!(cold.stderr.contains(" 0 reused"), "{}", cold.stderr);
+        let cold_files = files_under(&ws.join("build/live").join(format));
+        assert_eq!(
+            warm_files.keys().collect::<Vec<_>>(),
+            cold_files.keys().collect::<Vec<_>>(),
+            "round {round}"
+        );
+        for (name, bytes) in &warm_files {
+            assert!(
+                *bytes == cold_files[name],
+                "round {round} ({format} at {dpi} dpi): {name} differs from an export from nothing"
+            );
+        }
+        // The warnings are the same; the last line says what was reused.
+        let said = |stderr: &str| {
+            let mut lines: Vec<String> = stderr.lines().map(str::to_owned).collect();
+            let counts = lines.pop().unwrap_or_default();
+            assert!(counts.contains("reused from earlier exports"), "{stderr}");
+            lines
+        };
+        assert_eq!(
+            said(&warm.stderr),
+            said(&cold.stderr),
+            "round {round}: the warnings differ"
+        );
+    }
+    assert!(drawn_less, "some export reused kept cells");
+}

@@ -26,6 +26,7 @@ use origin::{Origin, quoted};
 use serde_json::{Value, json};
 
 use super::sheets::overflow::Overflow;
+use super::shots::Shots;
 
 /// The environment variable naming the browser binary.
 pub const CHROMIUM_ENV: &str = "CARTA_CHROMIUM";
@@ -141,6 +142,10 @@ pub struct Chromium {
     /// per device scale, which Chromium sets for a whole browser (and an
     /// emulated one snaps boxes to whole CSS pixels).
     browsers: Arc<Mutex<Vec<(u64, Arc<Browser>)>>>,
+    /// The cells kept from earlier exports, when the run uses them.
+    shots: Option<Arc<Shots>>,
+    /// How many cells the run drew, and how many it reused.
+    counts: Arc<Mutex<(usize, usize)>>,
 }
 
 /// What the fit script of the pages rendered so far reported: the card
@@ -190,6 +195,48 @@ impl Chromium {
             limit,
             measured: Arc::default(),
             browsers: Arc::default(),
+            shots: None,
+            counts: Arc::default(),
+        }
+    }
+
+    /// The same browser, reusing the cells kept in the workspace at `root`
+    /// by earlier exports with this browser ([`super::shots`]).
+    #[must_use]
+    pub fn with_shots(self, root: &Path) -> Chromium {
+        Chromium {
+            shots: Shots::open(root, &self.binary).map(Arc::new),
+            ..self
+        }
+    }
+
+    /// The kept cells, when the run uses them.
+    pub fn shots(&self) -> Option<&Shots> {
+        self.shots.as_deref()
+    }
+
+    /// Counts `drawn` cells drawn and `reused` reused.
+    pub fn count(&self, drawn: usize, reused: usize) {
+        if let Ok(mut c) = self.counts.lock() {
+            *c = (c.0 + drawn, c.1 + reused);
+        }
+    }
+
+    /// How many cells the run drew and reused so far.
+    pub fn counts(&self) -> (usize, usize) {
+        self.counts.lock().map_or((0, 0), |c| *c)
+    }
+
+    /// What the pages rendered since the last [`Chromium::take_measured`]
+    /// measured, kept.
+    pub fn peek_measured(&self) -> Measured {
+        self.measured.lock().map(|m| m.clone()).unwrap_or_default()
+    }
+
+    /// Adds boxes measured earlier (on cells drawn by an earlier export).
+    pub fn add_measured(&self, overflows: impl IntoIterator<Item = Overflow>) {
+        if let Ok(mut m) = self.measured.lock() {
+            m.overflows.extend(overflows);
         }
     }
 

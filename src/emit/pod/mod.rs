@@ -192,11 +192,7 @@ impl PodEmitter<'_> {
             let shots = photograph(set, &grids, &options, &self.export.chromium, "pod")?;
             let cut = |i: usize| {
                 let (grid, cell) = (i / (MAX_COLS * MAX_ROWS), i % (MAX_COLS * MAX_ROWS));
-                let (x, y, w, h) = grids[grid].cell_rect(cell);
-                shots[grid]
-                    .crop(x, y, w, h)
-                    .expect("a cell lies inside its grid")
-                    .encode(spec.dpi)
+                shots.png(grid, cell).to_vec()
             };
             let folder = dir.join(group.product.slug);
             let shared = backs.len() == 1;

@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::display::display_fields;
 use super::spans;
@@ -40,7 +40,7 @@ const MAX_BOX: usize = 60;
 const MIN_SHARED: usize = 3;
 
 /// One card box whose text runs past it, as the page measured it.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
 pub struct Overflow {
     /// The card's id (`data-card`).
     pub card: String,
