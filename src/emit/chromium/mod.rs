@@ -486,6 +486,15 @@ fn shoot(
             file.flush().map_err(io)?;
         }
         Shot::Png { .. } => {
+            // The load event does not wait for images to be decoded or for
+            // a frame that shows them: on a busy machine the photograph
+            // would miss what the next frame draws.
+            tab.call(
+                "Runtime.evaluate",
+                json!({ "expression": SETTLED, "awaitPromise": true }),
+                deadline,
+            )
+            .map_err(&cdp)?;
             let shot = tab
                 .call(
                     "Page.captureScreenshot",
@@ -569,6 +578,11 @@ fn flags() -> Vec<String> {
     .map(|f| (*f).to_owned())
     .collect()
 }
+
+/// A promise, evaluated by carta in the page (not the page's own script),
+/// kept until every image is decoded, every font loaded and two frames
+/// drawn since.
+const SETTLED: &str = "Promise.all(Array.from(document.images, i => i.decode().catch(() => null))).then(() => document.fonts.ready).then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))";
 
 /// The flags that keep the browser off the network besides the proxy:
 /// no name resolves, WebRTC may not send UDP around the proxy, no pop-up
