@@ -676,6 +676,9 @@ impl Image {
         let mut encoder = png::Encoder::new(&mut bytes, self.width, self.height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
+        // Level 3 of zlib with adaptive filters: a third of the default's
+        // time for files about a sixth larger.
+        encoder.set_deflate_compression(png::DeflateCompression::Level(3));
         let per_metre = (f64::from(dpi) / 0.0254).round() as u32;
         encoder.set_pixel_dims(Some(png::PixelDimensions {
             xppu: per_metre,
