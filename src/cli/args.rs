@@ -79,7 +79,8 @@ pub enum ConvertTo {
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// The old version: a git revision, a workspace folder or a `.carta`
-    /// bundle (default: the newest tag, or `HEAD`).
+    /// bundle, a path relative to the current directory (default: the
+    /// newest tag, or `HEAD`).
     #[arg(value_name = "OLD")]
     pub old: Option<String>,
     /// The new version, as OLD (default: the working tree).

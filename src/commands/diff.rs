@@ -74,6 +74,7 @@ pub(crate) fn run(root: &Path, request: &Request<'_>) -> Result<Report, CommandE
         Ok(version) => version,
         Err(broken) => return broken_report(*broken),
     };
+    unknown_game(root, request.games, (&old, &new))?;
     let diffs = history::compare(&old, &new);
     let mut diags = Diagnostics::new();
     let decks = match (&old.compiled, &mut new.compiled) {
@@ -96,6 +97,33 @@ pub(crate) fn run(root: &Path, request: &Request<'_>) -> Result<Report, CommandE
     match new.compiled.take() {
         Some(compiled) => Ok(Report::new(compiled.ws, diags, summary)?),
         None => Ok(Report::plain(summary)),
+    }
+}
+
+/// A game asked for that neither version has (a bundle holds only its
+/// own), with the closest game of the workspace at `root` as a hint.
+fn unknown_game(
+    root: &Path,
+    games: &[String],
+    (old, new): (&Version, &Version),
+) -> Result<(), CommandError> {
+    let known = |name: &String| {
+        [old, new]
+            .iter()
+            .any(|v| v.is_bundle || v.games.iter().any(|g| &g.id == name))
+    };
+    match games.iter().find(|name| !known(name)) {
+        Some(name) => {
+            let ids = crate::load::Workspace::open(root)
+                .and_then(|ws| ws.game_ids())
+                .unwrap_or_default();
+            Err(CommandError::Load(crate::load::LoadError::UnknownGame {
+                name: name.clone(),
+                hint: crate::suggest::closest(name, ids.iter().map(String::as_str))
+                    .map(str::to_owned),
+            }))
+        }
+        None => Ok(()),
     }
 }
 

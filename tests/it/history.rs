@@ -318,6 +318,9 @@ fn a_diff_of_an_unchanged_workspace_is_empty_and_no_error() {
 #[test]
 fn an_unknown_revision_or_no_repository_cannot_run() {
     let ws = released();
+    ws.run(["diff", "v1.0", "--game", "dule"])
+        .code(2)
+        .stderr_has("there is no game `dule` in this workspace (did you mean `duel`?)");
     ws.run(["diff", "v9.9"])
         .code(2)
         .stderr_has("`v9.9` is no revision of this repository");
