@@ -1,0 +1,12 @@
+# Sourced by the benchmarks that time whole commands: `measure CMD…`
+# prints the best wall time (s) of CMD over $runs runs, its output
+# discarded, in the folder $work (which the caller makes).
+measure() {
+    local best="" t
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -f "%e" -o "$work/time" "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
+        t=$(tail -n 1 "$work/time")
+        if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    done
+    echo "$best"
+}
