@@ -10,20 +10,15 @@
 #   scripts/bench-diff.sh [N]          default: 20000
 set -euo pipefail
 cd "$(dirname "$0")/.."
-n=${1:-20000}
-runs=${RUNS:-3}
-cargo build --release --quiet --example replicate
-cargo build --release --quiet
-carta=$PWD/target/release/carta
-[ -n "${CARGO_TARGET_DIR:-}" ] && carta=$CARGO_TARGET_DIR/release/carta
-replicate=$(dirname "$carta")/examples/replicate
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
 # shellcheck source=scripts/bench-lib.sh
 . scripts/bench-lib.sh
+runs=${RUNS:-3}
+build_release replicate
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+n=${1:-20000}
 
-"$replicate" --game intrepidos --cards "$n" --out "$work/old" > /dev/null
+"$examples/replicate" --game intrepidos --cards "$n" --out "$work/old" > /dev/null
 cp -r "$work/old" "$work/new"
 sed -i 's/pontos de vida/pontos de vida inteiros/' "$work"/new/cards/intrepidos/r*.toml
 sed -i 's/^max = 3$/max = 4/' "$work/new/cards/intrepidos/game.toml"

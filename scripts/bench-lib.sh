@@ -10,3 +10,14 @@ measure() {
     done
     echo "$best"
 }
+
+# `build_release EXAMPLE…` builds carta and the named examples in release
+# and sets $carta and $examples to where they are ($CARGO_TARGET_DIR or
+# target/).
+build_release() {
+    local example
+    for example in "$@"; do cargo build --release --quiet --example "$example"; done
+    cargo build --release --quiet
+    carta=${CARGO_TARGET_DIR:-$PWD/target}/release/carta
+    examples=$(dirname "$carta")/examples
+}
