@@ -20,16 +20,8 @@ carta=$PWD/target/release/carta
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# best wall time (s) of a command over $runs runs
-measure() {
-    local best="" t
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -f "%e" -o "$work/time" "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
-        t=$(tail -n 1 "$work/time")
-        if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
-    done
-    echo "$best"
-}
+# shellcheck source=scripts/bench-lib.sh
+. scripts/bench-lib.sh
 
 # Chromium printing every built index.html under $1 to PDF, one run each.
 pdf_all() {

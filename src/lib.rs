@@ -36,6 +36,7 @@ pub mod editor;
 pub mod emit;
 pub mod event;
 pub mod game;
+pub mod history;
 pub mod i18n;
 pub mod l10n;
 pub mod limits;

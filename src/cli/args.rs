@@ -75,6 +75,39 @@ pub enum ConvertTo {
     Toml,
 }
 
+/// The arguments of `carta diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old version: a git revision, a workspace folder or a `.carta`
+    /// bundle, a path relative to the current directory (default: the
+    /// newest tag, or `HEAD`).
+    #[arg(value_name = "OLD")]
+    pub old: Option<String>,
+    /// The new version, as OLD (default: the working tree).
+    #[arg(value_name = "NEW")]
+    pub new: Option<String>,
+    /// Compare only this game (repeatable; default: every game).
+    #[arg(long = "game", value_name = "G")]
+    pub games: Vec<String>,
+    /// Deck files judged under both versions (default: the new version's
+    /// example decks), relative to the current directory.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub decks: Vec<PathBuf>,
+    /// How to write the diff: for the terminal, or Markdown patch notes
+    /// (`--message-format json` writes it as JSON).
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub format: DiffFormat,
+}
+
+/// The forms `carta diff` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// Aligned and coloured, for the terminal.
+    Human,
+    /// Markdown patch notes.
+    Markdown,
+}
+
 /// When to use color.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Color {
@@ -141,6 +174,13 @@ pub enum Command {
         /// The bundle file.
         bundle: PathBuf,
     },
+    /// Compare two versions of the workspace: cards added, removed,
+    /// renamed and changed field by field, rules, zones and formats,
+    /// translations, and the decks whose verdict changes.
+    #[command(
+        after_help = "OLD and NEW are each a git revision of the workspace (v1.0, HEAD~3), a workspace folder or a .carta bundle; NEW defaults to the working tree, OLD to the newest tag (or HEAD).\n\nExit codes: 0 compared (a difference is no error), 1 a version has errors or a deck does not parse, 2 could not run (no repository, an unknown revision, an unreadable bundle).\n\nExample:\n  carta diff v1.0                       # since the v1.0 tag\n  carta diff v1.0 --format markdown     # patch notes"
+    )]
+    Diff(DiffArgs),
     /// Deck legality and deck codes.
     #[command(
         after_help = "Exit codes: see each deck command.\n\nExample:\n  carta deck check cards/intrepidos/decks/*.toml"

@@ -6,8 +6,8 @@ use std::path::Path;
 use clap::Parser;
 
 use super::args::{
-    Cli, Color, Command, ConvertArgs, ConvertTo, DeckCommand, ExportArgs, ExportFormat, Global,
-    I18nCommand, ListBy, MessageFormat, PrintArgs, ServeArgs, WatchArgs,
+    Cli, Color, Command, ConvertArgs, ConvertTo, DeckCommand, DiffArgs, DiffFormat, ExportArgs,
+    ExportFormat, Global, I18nCommand, ListBy, MessageFormat, PrintArgs, ServeArgs, WatchArgs,
 };
 use crate::commands::{self, ColorChoice, CommandError, Output, Report};
 use crate::decklist::NameBy;
@@ -232,6 +232,28 @@ fn print_sheets(
     )
 }
 
+/// `carta diff`: the versions and the form of its output.
+fn diff(root: &Path, args: &DiffArgs, output: &Output) -> Result<Report, CommandError> {
+    use commands::diff::{Form, Request};
+    let form = match (output.is_json(), args.format) {
+        (true, _) => Form::Json,
+        (false, DiffFormat::Markdown) => Form::Markdown,
+        (false, DiffFormat::Human) => {
+            Form::Human(crate::history::Style::new(output.color_stdout()))
+        }
+    };
+    commands::diff::run(
+        root,
+        &Request {
+            old: args.old.as_deref(),
+            new: args.new.as_deref(),
+            games: &args.games,
+            decks: &args.decks,
+            form,
+        },
+    )
+}
+
 /// The commands that run once and report.
 fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, CommandError> {
     let root = &g.dir;
@@ -244,6 +266,7 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
         Command::Decompile { bundle } => commands::bundle::show(root, bundle, false),
         Command::Inspect { bundle } => commands::bundle::show(root, bundle, true),
         Command::Deck { command } => deck(root, command, output),
+        Command::Diff(args) => diff(root, args, output),
         Command::Build {
             games,
             out,

@@ -7,7 +7,8 @@
 //! - The commands: `init`, `watch`, `serve`, `check`, `build`, `print`,
 //!   `export`, `deck` (with `lists.rs` for `deck export`/`import`,
 //!   `event.rs` for `deck check --event`, `owned.rs` for the collection it
-//!   reads), `bundle.rs` for `decompile`/`inspect`, `i18n` for
+//!   reads), `bundle.rs` for `decompile`/`inspect`, `diff` (two versions
+//!   compared, through [`crate::history`]), `i18n` for
 //!   `update`/`export`/`import`, `convert` (card files between TOML and
 //!   spreadsheets) and `man` (the manual pages `cli` renders, written into
 //!   a folder the user names). `i18n` and `convert` are the only ones that
@@ -27,6 +28,7 @@ pub(crate) mod bundle;
 pub(crate) mod check;
 pub(crate) mod convert;
 pub(crate) mod deck;
+pub(crate) mod diff;
 pub(crate) mod event;
 pub(crate) mod export;
 pub(crate) mod i18n;

@@ -91,6 +91,9 @@ pub(crate) enum CommandError {
         /// clap's tip and the usage line.
         help: String,
     },
+    /// `carta diff` could not read a git revision.
+    #[error(transparent)]
+    Git(#[from] crate::history::GitError),
     /// A bundle could not be read or is damaged.
     #[error("`{}`: {source}", path.display())]
     Bundle {
@@ -123,6 +126,7 @@ impl CommandError {
             CommandError::Init(e) => e.code(),
             CommandError::Watch(_) => "watch::failed",
             CommandError::Usage { .. } => "cli::usage",
+            CommandError::Git(_) => "diff::git",
             CommandError::Bundle { source, .. } if source.is_io() => "bundle::io",
             CommandError::Bundle {
                 source: BundleError::TooLarge { .. },
@@ -163,6 +167,7 @@ impl CommandError {
 #[derive(Debug)]
 pub(crate) struct Output {
     renderer: Renderer,
+    color: ColorChoice,
     format: Format,
     quiet: bool,
     verbose: bool,
@@ -183,6 +188,7 @@ pub(crate) enum ColorChoice {
 impl Output {
     /// Human or JSON output; `quiet` shows errors only, `verbose` advice too.
     pub(crate) fn new(format: Format, color: ColorChoice, quiet: bool, verbose: bool) -> Self {
+        let choice = color;
         let color = match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -196,11 +202,24 @@ impl Output {
             .unwrap_or(100);
         Output {
             renderer: Renderer::new(format, color, width),
+            color: choice,
             format,
             quiet,
             verbose,
             // A bad value is reported when the workspace opens.
             max_per_file: max_diagnostics_per_file(),
+        }
+    }
+
+    /// Whether a command's own output on stdout is coloured: as the
+    /// diagnostics are, asked of stdout rather than stderr.
+    pub(crate) fn color_stdout(&self) -> bool {
+        match self.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            }
         }
     }
 

@@ -18,6 +18,7 @@ mod export_lang;
 mod faces;
 mod harness;
 mod help;
+mod history;
 mod hostile;
 mod i18n;
 mod incremental;
