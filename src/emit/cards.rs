@@ -252,13 +252,17 @@ impl Photos<'_> {
         };
         for (k, png) in self.cells[g].iter().enumerate() {
             let cell = Image::decode(png).map_err(|message| EmitError::Image {
-                path: std::path::PathBuf::from(format!("a kept cell of grid {g}")),
+                path: std::path::PathBuf::from(format!(
+                    "a cell of grid {g} from an earlier export"
+                )),
                 message,
             })?;
             let (x, y, cw, ch) = grid.cell_rect(k);
             if (cell.width, cell.height) != (cw, ch) {
                 return Err(EmitError::Image {
-                    path: std::path::PathBuf::from(format!("a kept cell of grid {g}")),
+                    path: std::path::PathBuf::from(format!(
+                        "a cell of grid {g} from an earlier export"
+                    )),
                     message: format!("it is {} × {} px, not {cw} × {ch}", cell.width, cell.height),
                 });
             }
@@ -299,7 +303,7 @@ pub fn photograph_at<'g>(
                 .collect()
         })
         .collect();
-    let kept: Vec<Vec<Option<Cell>>> = keys
+    let found: Vec<Vec<Option<Cell>>> = keys
         .par_iter()
         .map(|keys| {
             keys.iter()
@@ -315,7 +319,7 @@ pub fn photograph_at<'g>(
         .enumerate()
         .filter_map(|(g, grid)| {
             let draw: Vec<bool> = (0..grid.cells.len())
-                .map(|k| kept[g][k].is_none())
+                .map(|k| found[g][k].is_none())
                 .collect();
             draw.contains(&true).then_some((g, draw))
         })
@@ -330,7 +334,7 @@ pub fn photograph_at<'g>(
     // Cells of a page whose fit script did not report are not kept: their
     // next export draws them again and says so.
     let keep = shots.filter(|_| measured.silent == before.silent);
-    let mut cells: Vec<Vec<Option<Vec<u8>>>> = kept
+    let mut cells: Vec<Vec<Option<Vec<u8>>>> = found
         .iter()
         .map(|row| {
             row.iter()
@@ -376,12 +380,13 @@ pub fn photograph_at<'g>(
         }
         cells[g][k] = Some(png);
     }
-    let reused: usize = kept.iter().flatten().filter(|c| c.is_some()).count();
+    let reused: usize = found.iter().flatten().filter(|c| c.is_some()).count();
     let drawn: usize = grids.iter().map(|g| g.cells.len()).sum::<usize>() - reused;
     chromium.count(drawn, reused);
     // What the reused cells' fit scripts found, reported again.
     chromium.add_measured(
-        kept.into_iter()
+        found
+            .into_iter()
             .flatten()
             .flatten()
             .flat_map(|c| c.overflows),
@@ -402,7 +407,7 @@ pub fn photograph_at<'g>(
             .into_iter()
             .map(|row| {
                 row.into_iter()
-                    .map(|c| c.expect("every cell is kept or drawn"))
+                    .map(|c| c.expect("every cell is found or drawn"))
                     .collect()
             })
             .collect(),
