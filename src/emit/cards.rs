@@ -296,8 +296,9 @@ pub fn photograph_at<'g>(
             grid.cells
                 .iter()
                 .enumerate()
-                .map(|(k, &cell)| {
+                .map(|(k, &(card, side))| {
                     let place = (k, grid.cols, grid.cells.len());
+                    let cell = (card, side == Side::Back);
                     shots.map_or(0, |s| s.key(page, cell, (grid.cell, place), dpi))
                 })
                 .collect()

@@ -26,7 +26,6 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use super::cards::Side;
 use super::sheets::RenderedCard;
 use super::sheets::overflow::Overflow;
 use crate::cache::{self, Key};
@@ -74,13 +73,13 @@ impl Shots {
         })
     }
 
-    /// The key of `card`'s `side` drawn in a cell of `cell` pixels at
+    /// The key of `card`'s face (its back when `back`) drawn in a cell of `cell` pixels at
     /// `dpi` in a page of `set`'s CSS, language and smallest text, in
     /// `place`: its index, the cells of a row and the cells of its page.
     pub fn key(
         &self,
         set: (&str, &str, f64),
-        (card, side): (&RenderedCard, Side),
+        (card, back): (&RenderedCard, bool),
         (cell, place): ((u32, u32), (usize, usize, usize)),
         dpi: u32,
     ) -> Key {
@@ -92,9 +91,10 @@ impl Shots {
             v.to_bits().hash(&mut h);
         }
         (&card.kind, &card.id, cell, place, dpi).hash(&mut h);
-        match side {
-            Side::Face => (0u8, &card.face).hash(&mut h),
-            Side::Back => (1u8, &card.back).hash(&mut h),
+        if back {
+            (1u8, &card.back).hash(&mut h);
+        } else {
+            (0u8, &card.face).hash(&mut h);
         }
         h.finish()
     }
