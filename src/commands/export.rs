@@ -278,15 +278,20 @@ pub(crate) fn run(
             format.name()
         ),
     )?;
+    Ok(with_counts(report, &chromium))
+}
+
+/// `report` saying how many card images the run drew and reused, when it
+/// drew any.
+fn with_counts(report: Report, chromium: &Chromium) -> Report {
     let (drawn, reused) = chromium.counts();
-    Ok(if drawn + reused > 0 {
-        let noun = if drawn == 1 { "image" } else { "images" };
-        report.with_details(vec![format!(
-            "{drawn} card {noun} drawn, {reused} reused from earlier exports"
-        )])
-    } else {
-        report
-    })
+    if drawn + reused == 0 {
+        return report;
+    }
+    let noun = if drawn == 1 { "image" } else { "images" };
+    report.with_details(vec![format!(
+        "{drawn} card {noun} drawn, {reused} reused from earlier exports"
+    )])
 }
 
 /// Ghostscript, found before any work, when the export makes a PDF/X.

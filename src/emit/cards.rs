@@ -235,36 +235,39 @@ impl Photos<'_> {
         &self.cells[g][k]
     }
 
-    /// Grid `g`'s image: as drawn, or put together from its cells on white.
+    /// Grid `index`'s image: as drawn, or put together from its cells on
+    /// white.
     ///
     /// # Errors
-    /// When a kept cell is not a PNG of its size.
-    pub fn image(&self, g: usize) -> Result<Image, EmitError> {
-        if let Some(image) = &self.whole[g] {
+    /// When a cell from an earlier export is not a PNG of its size.
+    pub fn image(&self, index: usize) -> Result<Image, EmitError> {
+        if let Some(image) = &self.whole[index] {
             return Ok(image.clone());
         }
-        let grid = &self.grids[g];
-        let (w, h) = grid.size();
+        let grid = &self.grids[index];
+        let (width, height) = grid.size();
         let mut image = Image {
-            width: w,
-            height: h,
-            rgba: vec![255; w as usize * h as usize * 4],
+            width,
+            height,
+            rgba: vec![255; width as usize * height as usize * 4],
         };
-        for (k, png) in self.cells[g].iter().enumerate() {
-            let cell = Image::decode(png).map_err(|message| EmitError::Image {
-                path: std::path::PathBuf::from(format!(
-                    "a cell of grid {g} from an earlier export"
-                )),
-                message,
-            })?;
-            let (x, y, cw, ch) = grid.cell_rect(k);
-            if (cell.width, cell.height) != (cw, ch) {
-                return Err(EmitError::Image {
-                    path: std::path::PathBuf::from(format!(
-                        "a cell of grid {g} from an earlier export"
-                    )),
-                    message: format!("it is {} × {} px, not {cw} × {ch}", cell.width, cell.height),
-                });
+        let bad = |message: String| EmitError::Image {
+            path: std::path::PathBuf::from(format!(
+                "a cell of grid {index} from an earlier export"
+            )),
+            message,
+        };
+        for (k, png) in self.cells[index].iter().enumerate() {
+            let cell = Image::decode(png).map_err(bad)?;
+            let (x, y, size) = {
+                let (x, y, w, h) = grid.cell_rect(k);
+                (x, y, (w, h))
+            };
+            if (cell.width, cell.height) != size {
+                return Err(bad(format!(
+                    "it is {} × {} px, not {} × {}",
+                    cell.width, cell.height, size.0, size.1
+                )));
             }
             image.paste(&cell, x, y);
         }
@@ -288,8 +291,121 @@ pub fn photograph_at<'g>(
 ) -> Result<Photos<'g>, EmitError> {
     assert_eq!(dpis.len(), grids.len(), "one resolution per grid");
     let shots = chromium.shots();
+    let keys = cell_keys(set, grids, dpis, shots);
+    let found: Vec<Vec<Option<Cell>>> = keys
+        .par_iter()
+        .map(|row| {
+            row.iter()
+                .map(|&key| shots.and_then(|s| s.get(key)))
+                .collect()
+        })
+        .collect();
+    // The grids with a cell to draw, each drawn with only those cells in
+    // their places: Chromium's anti-aliasing of a card depends on where it
+    // stands on the page, so a cell is kept for its place too.
+    let todo: Vec<(usize, Vec<bool>)> = found
+        .iter()
+        .enumerate()
+        .filter_map(|(g, row)| {
+            let draw: Vec<bool> = row.iter().map(Option::is_none).collect();
+            draw.contains(&true).then_some((g, draw))
+        })
+        .collect();
+    let (encoded, images) = draw_missing(
+        (set, grids, dpis),
+        &todo,
+        shots.map(|s| (s, keys.as_slice())),
+        (options, chromium, what),
+    )?;
+    let cells = cells_of(&found, encoded);
+    let reused: usize = found.iter().flatten().filter(|c| c.is_some()).count();
+    let drawn: usize = grids.iter().map(|g| g.cells.len()).sum::<usize>() - reused;
+    chromium.count(drawn, reused);
+    // What the reused cells' fit scripts found, reported again.
+    chromium.add_measured(
+        found
+            .into_iter()
+            .flatten()
+            .flatten()
+            .flat_map(|c| c.overflows),
+    );
+    if let Some(shots) = shots {
+        shots.prune(&keys.iter().flatten().copied().collect());
+    }
+    let mut whole: Vec<Option<Image>> = vec![None; grids.len()];
+    for ((g, draw), image) in todo.iter().zip(images) {
+        whole[*g] = (!draw.contains(&false)).then_some(image);
+    }
+    Ok(Photos {
+        grids,
+        cells,
+        whole,
+    })
+}
+
+/// Cells drawn in this run: each one's grid, place in it, and PNG.
+type Drawn = Vec<(usize, usize, Vec<u8>)>;
+
+/// Every cell's PNG: the one found, or the one `drawn`.
+fn cells_of(found: &[Vec<Option<Cell>>], drawn: Drawn) -> Vec<Vec<Vec<u8>>> {
+    let mut cells: Vec<Vec<Option<Vec<u8>>>> = found
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| c.as_ref().map(|c| c.png.clone()))
+                .collect()
+        })
+        .collect();
+    for (g, k, png) in drawn {
+        cells[g][k] = Some(png);
+    }
+    cells
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|c| c.expect("every cell is found or drawn"))
+                .collect()
+        })
+        .collect()
+}
+
+/// Draws the cells of `todo` (a grid's index and which of its cells to
+/// draw), keeping each in `shots` under its key when given; returns each
+/// drawn cell (grid, cell, PNG) and each drawn grid's image.
+fn draw_missing(
+    (set, grids, dpis): (&CardSet, &[Grid<'_>], &[u32]),
+    todo: &[(usize, Vec<bool>)],
+    shots: Option<(&super::shots::Shots, &[Vec<u64>])>,
+    (options, chromium, what): (&ExportOptions, &Chromium, &str),
+) -> Result<(Drawn, Vec<Image>), EmitError> {
+    let drawn_grids: Vec<(&Grid<'_>, u32, &[bool])> = todo
+        .iter()
+        .map(|(g, draw)| (&grids[*g], dpis[*g], draw.as_slice()))
+        .collect();
+    let before = chromium.peek_measured();
+    let images = draw(set, &drawn_grids, options, chromium, what)?;
+    let measured = chromium.peek_measured();
+    // Cells of a page whose fit script did not report are not kept: their
+    // next export draws them again and says so.
+    let keep = shots.filter(|_| measured.silent == before.silent);
+    let encoded = encode_drawn(grids, dpis, todo, &images);
+    if let Some((shots, keys)) = keep {
+        let new = &measured.overflows[before.overflows.len()..];
+        keep_drawn(shots, (grids, keys), &encoded, new);
+    }
+    Ok((encoded, images))
+}
+
+/// The key of every cell of `grids` (grid `i` at `dpis[i]`) in `shots`;
+/// zeros when the run keeps no cells.
+fn cell_keys(
+    set: &CardSet,
+    grids: &[Grid<'_>],
+    dpis: &[u32],
+    shots: Option<&super::shots::Shots>,
+) -> Vec<Vec<u64>> {
     let page = (set.css.as_str(), set.language.as_str(), set.min_text);
-    let keys: Vec<Vec<u64>> = grids
+    grids
         .iter()
         .zip(dpis)
         .map(|(grid, &dpi)| {
@@ -303,117 +419,55 @@ pub fn photograph_at<'g>(
                 })
                 .collect()
         })
-        .collect();
-    let found: Vec<Vec<Option<Cell>>> = keys
-        .par_iter()
-        .map(|keys| {
-            keys.iter()
-                .map(|&key| shots.and_then(|s| s.get(key)))
-                .collect()
-        })
-        .collect();
-    // The grids with a cell to draw, each drawn with only those cells in
-    // their places: Chromium's anti-aliasing of a card depends on where it
-    // stands on the page, so a cell is kept for its place too.
-    let todo: Vec<(usize, Vec<bool>)> = grids
-        .iter()
-        .enumerate()
-        .filter_map(|(g, grid)| {
-            let draw: Vec<bool> = (0..grid.cells.len())
-                .map(|k| found[g][k].is_none())
-                .collect();
-            draw.contains(&true).then_some((g, draw))
-        })
-        .collect();
-    let drawn_grids: Vec<(&Grid<'_>, u32, &[bool])> = todo
-        .iter()
-        .map(|(g, draw)| (&grids[*g], dpis[*g], draw.as_slice()))
-        .collect();
-    let before = chromium.peek_measured();
-    let images = draw(set, &drawn_grids, options, chromium, what)?;
-    let measured = chromium.peek_measured();
-    // Cells of a page whose fit script did not report are not kept: their
-    // next export draws them again and says so.
-    let keep = shots.filter(|_| measured.silent == before.silent);
-    let mut cells: Vec<Vec<Option<Vec<u8>>>> = found
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|c| c.as_ref().map(|c| c.png.clone()))
-                .collect()
-        })
-        .collect();
-    let encoded: Vec<Vec<(usize, usize, Vec<u8>)>> = todo
-        .par_iter()
-        .zip(&images)
-        .map(|((g, draw), image)| {
+        .collect()
+}
+
+/// Keeps each cell of `drawn` (grid, cell, PNG) in `shots` under its key
+/// in `keys`, with the boxes of `overflows` found on it.
+fn keep_drawn(
+    shots: &super::shots::Shots,
+    (grids, keys): (&[Grid<'_>], &[Vec<u64>]),
+    drawn: &[(usize, usize, Vec<u8>)],
+    overflows: &[super::sheets::overflow::Overflow],
+) {
+    for (g, k, png) in drawn {
+        let (card, side) = grids[*g].cells[*k];
+        let side = if side == Side::Back { "back" } else { "face" };
+        let overflows = overflows
+            .iter()
+            .filter(|o| o.card == card.id && o.side == side)
+            .cloned()
+            .collect();
+        let cell = Cell {
+            png: png.clone(),
+            overflows,
+        };
+        shots.put(keys[*g][*k], &cell);
+    }
+}
+
+/// The cells drawn on each grid of `todo` (a grid's index and which of
+/// its cells were drawn), cut from `images` and encoded: (grid, cell, PNG).
+fn encode_drawn(
+    grids: &[Grid<'_>],
+    dpis: &[u32],
+    todo: &[(usize, Vec<bool>)],
+    images: &[Image],
+) -> Drawn {
+    todo.par_iter()
+        .zip(images)
+        .flat_map_iter(|((g, draw), image)| {
             let grid = &grids[*g];
-            (0..grid.cells.len())
-                .filter(|&k| draw[k])
-                .map(|k| {
-                    let (x, y, w, h) = grid.cell_rect(k);
-                    let png = image
-                        .crop(x, y, w, h)
-                        .expect("a cell lies inside its grid")
-                        .encode(dpis[*g]);
-                    (*g, k, png)
-                })
-                .collect()
-        })
-        .collect();
-    let mut used = std::collections::HashSet::new();
-    for (g, k, png) in encoded.into_iter().flatten() {
-        if let Some(shots) = keep {
-            let (card, side) = grids[g].cells[k];
-            let side_name = if side == Side::Back { "back" } else { "face" };
-            let overflows = measured.overflows[before.overflows.len()..]
-                .iter()
-                .filter(|o| o.card == card.id && o.side == side_name)
-                .cloned()
-                .collect();
-            shots.put(
-                keys[g][k],
-                &Cell {
-                    png: png.clone(),
-                    overflows,
-                },
-            );
-        }
-        cells[g][k] = Some(png);
-    }
-    let reused: usize = found.iter().flatten().filter(|c| c.is_some()).count();
-    let drawn: usize = grids.iter().map(|g| g.cells.len()).sum::<usize>() - reused;
-    chromium.count(drawn, reused);
-    // What the reused cells' fit scripts found, reported again.
-    chromium.add_measured(
-        found
-            .into_iter()
-            .flatten()
-            .flatten()
-            .flat_map(|c| c.overflows),
-    );
-    if let Some(shots) = shots {
-        used.extend(keys.iter().flatten().copied());
-        shots.prune(&used);
-    }
-    let mut whole: Vec<Option<Image>> = vec![None; grids.len()];
-    for ((g, draw), image) in todo.iter().zip(images) {
-        if !draw.contains(&false) {
-            whole[*g] = Some(image);
-        }
-    }
-    Ok(Photos {
-        grids,
-        cells: cells
-            .into_iter()
-            .map(|row| {
-                row.into_iter()
-                    .map(|c| c.expect("every cell is found or drawn"))
-                    .collect()
+            (0..grid.cells.len()).filter(|&k| draw[k]).map(move |k| {
+                let (x, y, w, h) = grid.cell_rect(k);
+                let png = image
+                    .crop(x, y, w, h)
+                    .expect("a cell lies inside its grid")
+                    .encode(dpis[*g]);
+                (*g, k, png)
             })
-            .collect(),
-        whole,
-    })
+        })
+        .collect()
 }
 
 /// Draws `grids` in the browser, each at its resolution and with only the

@@ -1,4 +1,4 @@
-//! One Chromium for a whole export run, driven over the DevTools protocol
+//! One Chromium for a whole export run, driven over the `DevTools` protocol
 //! on `--remote-debugging-pipe`: the browser reads commands on its file
 //! descriptor 3 and writes answers and events on 4, each message a JSON
 //! object ended by a NUL byte. A pipe, not a debugging port: nothing on
@@ -152,7 +152,8 @@ impl Browser {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel();
         lock(&self.routes.replies).insert(id, tx);
-        let mut message = json!({ "id": id, "method": method, "params": params });
+        let mut message = json!({ "id": id, "method": method });
+        message["params"] = params;
         if let Some(s) = session {
             message["sessionId"] = Value::from(s);
         }

@@ -131,6 +131,9 @@ pub enum Shot {
     },
 }
 
+/// The run's browsers, by the bits of their device scale.
+type Browsers = Vec<(u64, Arc<Browser>)>;
+
 /// A headless Chromium binary and the time a page may take; its clones
 /// share what their pages measured ([`Chromium::take_measured`]).
 #[derive(Debug, Clone)]
@@ -141,7 +144,7 @@ pub struct Chromium {
     /// The run's browsers, each started when a page first needed it: one
     /// per device scale, which Chromium sets for a whole browser (and an
     /// emulated one snaps boxes to whole CSS pixels).
-    browsers: Arc<Mutex<Vec<(u64, Arc<Browser>)>>>,
+    browsers: Arc<Mutex<Browsers>>,
     /// The cells kept from earlier exports, when the run uses them.
     shots: Option<Arc<Shots>>,
     /// How many cells the run drew, and how many it reused.
