@@ -235,44 +235,56 @@ impl Photos<'_> {
         &self.cells[g][k]
     }
 
-    /// Grid `index`'s image: as drawn, or put together from its cells on
+    /// Every grid's image: as drawn, or put together from its cells on
     /// white.
     ///
     /// # Errors
     /// When a cell from an earlier export is not a PNG of its size.
-    pub fn image(&self, index: usize) -> Result<Image, EmitError> {
-        if let Some(image) = &self.whole[index] {
-            return Ok(image.clone());
-        }
-        let grid = &self.grids[index];
-        let (width, height) = grid.size();
-        let mut image = Image {
-            width,
-            height,
-            rgba: vec![255; width as usize * height as usize * 4],
-        };
-        let bad = |message: String| EmitError::Image {
-            path: std::path::PathBuf::from(format!(
-                "a cell of grid {index} from an earlier export"
-            )),
-            message,
-        };
-        for (k, png) in self.cells[index].iter().enumerate() {
-            let cell = Image::decode(png).map_err(bad)?;
-            let (x, y, size) = {
-                let (x, y, w, h) = grid.cell_rect(k);
-                (x, y, (w, h))
-            };
-            if (cell.width, cell.height) != size {
-                return Err(bad(format!(
-                    "it is {} × {} px, not {} × {}",
-                    cell.width, cell.height, size.0, size.1
-                )));
-            }
-            image.paste(&cell, x, y);
-        }
-        Ok(image)
+    pub fn into_images(self) -> Result<Vec<Image>, EmitError> {
+        let Photos {
+            grids,
+            cells,
+            whole,
+        } = self;
+        whole
+            .into_par_iter()
+            .enumerate()
+            .map(|(index, image)| match image {
+                Some(image) => Ok(image),
+                None => put_together(&grids[index], &cells[index], index),
+            })
+            .collect()
     }
+}
+
+/// `grid`'s image (grid `index` of its export) from the PNGs of its
+/// `cells`, on white.
+fn put_together(grid: &Grid<'_>, cells: &[Vec<u8>], index: usize) -> Result<Image, EmitError> {
+    let (width, height) = grid.size();
+    let mut image = Image {
+        width,
+        height,
+        rgba: vec![255; width as usize * height as usize * 4],
+    };
+    let bad = |message: String| EmitError::Image {
+        path: std::path::PathBuf::from(format!("a cell of grid {index} from an earlier export")),
+        message,
+    };
+    for (k, png) in cells.iter().enumerate() {
+        let cell = Image::decode(png).map_err(bad)?;
+        let (x, y, size) = {
+            let (x, y, w, h) = grid.cell_rect(k);
+            (x, y, (w, h))
+        };
+        if (cell.width, cell.height) != size {
+            return Err(bad(format!(
+                "it is {} × {} px, not {} × {}",
+                cell.width, cell.height, size.0, size.1
+            )));
+        }
+        image.paste(&cell, x, y);
+    }
+    Ok(image)
 }
 
 /// As [`photograph`], with grid `i` drawn at `dpis[i]` pixels per inch
@@ -669,17 +681,14 @@ impl Image {
     /// # Errors
     /// What is wrong with it, when it is not a PNG.
     pub fn decode(bytes: &[u8]) -> Result<Image, String> {
-        let bad = |message: String| message;
         let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
         decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-        let mut reader = decoder.read_info().map_err(|e| bad(e.to_string()))?;
+        let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
         let size = reader
             .output_buffer_size()
-            .ok_or_else(|| bad("the image is too large".into()))?;
+            .ok_or_else(|| "the image is too large".to_owned())?;
         let mut buf = vec![0; size];
-        let info = reader
-            .next_frame(&mut buf)
-            .map_err(|e| bad(e.to_string()))?;
+        let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
         buf.truncate(info.buffer_size());
         let rgba = match info.color_type {
             png::ColorType::Rgba => buf,
@@ -692,7 +701,7 @@ impl Image {
                 .flat_map(|p| [p[0], p[0], p[0], p[1]])
                 .collect(),
             png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-            png::ColorType::Indexed => return Err(bad("an indexed PNG was not expanded".into())),
+            png::ColorType::Indexed => return Err("an indexed PNG was not expanded".to_owned()),
         };
         Ok(Image {
             width: info.width,

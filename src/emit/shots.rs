@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::sheets::RenderedCard;
 use super::sheets::overflow::Overflow;
 use crate::cache::{self, Key};
-use crate::write::{Folder, Kind};
+use crate::write::{Folder, Kind, read_at_most};
 
 /// The fewest files the folder keeps.
 pub const KEEP: usize = 2_000;
@@ -101,16 +101,12 @@ impl Shots {
 
     /// The cell kept under `key`, its time renewed.
     pub fn get(&self, key: Key) -> Option<Cell> {
-        let name = name(key);
-        let bytes = self.folder.read(&name, cache::MAX_FILE)?;
+        // Opened once, without following a link, to be read and renewed.
+        let file = self.folder.open_read(&name(key)).ok()??;
+        let bytes = read_at_most(file.try_clone().ok()?, cache::MAX_FILE).ok()??;
         let cell = cache::unframe(&bytes, MAGIC, key)?;
         // Renewed so that the oldest files are the least used.
-        if let Ok(file) = std::fs::File::options()
-            .append(true)
-            .open(self.folder.path().join(&name))
-        {
-            let _ = file.set_modified(SystemTime::now());
-        }
+        let _ = file.set_modified(SystemTime::now());
         Some(cell)
     }
 

@@ -256,24 +256,6 @@ fn base64_encode(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-/// Every file under `dir`, by its path relative to `dir`.
-fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    let mut out = std::collections::BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn an_export_reusing_kept_cards_writes_what_an_export_from_nothing_writes() {
     // Random edits, each followed by an export that reuses the cells kept
@@ -331,13 +313,13 @@ fn an_export_reusing_kept_cards_writes_what_an_export_from_nothing_writes() {
         }
         let warm = crate::harness::run_in(&ws, args);
         assert_eq!(warm.code, Some(0), "{}{}", warm.stdout, warm.stderr);
-        let warm_files = files_under(&ws.join("build/live").join(format));
+        let warm_files = crate::incremental::tree(&ws.join("build/live").join(format));
         drawn_less |= !warm.stderr.contains(" 0 reused");
         std::fs::remove_dir_all(ws.join("build/.cache/shots")).unwrap();
         let cold = crate::harness::run_in(&ws, args);
         assert_eq!(cold.code, Some(0), "{}{}", cold.stdout, cold.stderr);
         assert!(cold.stderr.contains(" 0 reused"), "{}", cold.stderr);
-        let cold_files = files_under(&ws.join("build/live").join(format));
+        let cold_files = crate::incremental::tree(&ws.join("build/live").join(format));
         assert_eq!(
             warm_files.keys().collect::<Vec<_>>(),
             cold_files.keys().collect::<Vec<_>>(),
@@ -346,7 +328,8 @@ fn an_export_reusing_kept_cards_writes_what_an_export_from_nothing_writes() {
         for (name, bytes) in &warm_files {
             assert!(
                 *bytes == cold_files[name],
-                "round {round} ({format} at {dpi} dpi): {name} differs from an export from nothing"
+                "round {round} ({format} at {dpi} dpi): {} differs from an export from nothing",
+                name.display()
             );
         }
         // The warnings are the same; the last line says what was reused.

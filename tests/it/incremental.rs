@@ -343,7 +343,7 @@ fn carta(dir: &Path, args: &[&str]) -> Run {
 }
 
 /// Every file under `root` but `build/.cache/`, by path, with its bytes.
-fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+pub(crate) fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
         let Ok(entries) = fs::read_dir(dir) else {
             return;

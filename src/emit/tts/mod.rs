@@ -77,10 +77,7 @@ impl Emitter for TtsEmitter<'_> {
             &export.chromium,
             "tts",
         )?;
-        let shots: Vec<_> = (0..grids.len())
-            .into_par_iter()
-            .map(|g| shots.image(g))
-            .collect::<Result<_, _>>()?;
+        let shots = shots.into_images()?;
         let images = images(&sheets, &grids, &shots);
         let dir = unit(game, "tts").join(&export.target.stem);
         stage.folder(&dir)?;
