@@ -157,6 +157,9 @@ pub enum Subject {
     Game,
     /// The deck of this name.
     Deck(String),
+    /// A reprint: the cards whose printed face changed, under this subject
+    /// (already in the language printed).
+    Reprint(String),
     /// Cards placed by the caller, under no cover.
     Cards,
 }
