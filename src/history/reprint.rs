@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::compare::GameDiff;
 use crate::diag::Diagnostics;
-use crate::emit::sheets::{CardSet, Inputs, Selection, Subject, pool_prints, render_cards};
+use crate::emit::sheets::{CardSet, Inputs, Selection, Subject, pool_prints, render_cards_in};
 use crate::game::Game;
 use crate::i18n::captions;
 use crate::load::{LoadError, Workspace};
@@ -122,17 +122,7 @@ fn render((game, ws): Side<'_>, diags: &mut Diagnostics) -> Result<Option<CardSe
         prints: pool_prints(game),
         notes: Vec::new(),
     };
-    let mut found = Vec::new();
-    let set = render_cards(
-        ws.jail(),
-        &ws.sources,
-        game,
-        &inputs,
-        &selection,
-        &mut found,
-    );
-    diags.extend(found);
-    Ok(set)
+    Ok(render_cards_in(ws, game, &inputs, &selection, diags))
 }
 
 /// The data paths of card `id` that changed in `lang` (its translation's,

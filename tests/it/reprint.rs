@@ -290,5 +290,23 @@ fn a_bundle_a_deck_or_a_format_without_faces_cannot_be_reprinted() {
     ws.run(["print", "--changed-since", "v9.9", "--no-fit-check"])
         .code(2)
         .stderr_has("`v9.9` is no revision of this repository");
+    // An old version with errors is reported, not compared.
+    edit(
+        &ws,
+        "cards/duel/spells.toml",
+        "cost = 3",
+        "cost = \"three\"",
+    );
+    commit_all(ws.path(), "A broken cost", Some("broken"));
+    edit(
+        &ws,
+        "cards/duel/spells.toml",
+        "cost = \"three\"",
+        "cost = 3",
+    );
+    ws.run(["print", "--changed-since", "broken", "--no-fit-check"])
+        .code(1)
+        .stderr_has("schema::type")
+        .stderr_has("reprint: broken does not check, so nothing is compared with it");
     assert!(!Path::new(&ws.path().join("build/duel/reprint")).exists());
 }

@@ -49,7 +49,7 @@ mod splice;
 mod templates;
 mod view;
 
-pub use alone::{CardSet, Face, Faces, RenderedCard, faces, render_cards};
+pub use alone::{CardSet, Face, Faces, RenderedCard, faces, render_cards, render_cards_in};
 pub use assets::{PathProblem, read as read_asset};
 pub use document::render;
 pub use emitter::SheetsEmitter;
