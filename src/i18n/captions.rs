@@ -215,7 +215,7 @@ const REPRINT: [Caption; 7] = [
     },
 ];
 
-/// The reprint cover's words `id` (see [`REPRINT`]) in `lang`, English
+/// The reprint cover's words `id` (see `REPRINT`) in `lang`, English
 /// where carta does not know it, with `values` filled in.
 pub fn reprint(id: &str, lang: &str, values: &[(&str, &str)]) -> String {
     let text = REPRINT
