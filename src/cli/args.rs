@@ -271,6 +271,11 @@ pub enum Command {
         /// text fits its box (`sheets::overflow` warnings).
         #[arg(long)]
         no_fit_check: bool,
+        /// Print only the cards whose printed face or back differs from
+        /// this version's (a git revision such as `v1.0`, or a workspace
+        /// folder), into `DIR/<game>/reprint/`.
+        #[arg(long, value_name = "REV")]
+        changed_since: Option<String>,
     },
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, a Tabletop Simulator deck, a Card
@@ -623,6 +628,11 @@ pub struct ExportArgs {
     /// Print settings (pdf).
     #[command(flatten)]
     pub print: PrintArgs,
+    /// Only the cards whose printed face or back differs from this
+    /// version's (a git revision such as `v1.0`, or a workspace folder),
+    /// as `<game>.reprint` (pdf, png, pod).
+    #[arg(long, value_name = "REV")]
+    pub changed_since: Option<String>,
 }
 
 /// What `carta convert` is given.

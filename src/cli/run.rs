@@ -220,15 +220,14 @@ fn print_sheets(
     targets: &[String],
     out: &Path,
     print: &PrintArgs,
-    fit_check: bool,
+    (fit_check, changed_since): (bool, Option<&str>),
 ) -> Result<Report, CommandError> {
     commands::print::run(
         root,
         targets,
         out,
-        print.options(),
-        &print.languages,
-        fit_check,
+        (print.options(), &print.languages),
+        (fit_check, changed_since),
     )
 }
 
@@ -299,7 +298,14 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             out,
             print,
             no_fit_check,
-        } => print_sheets(root, targets, &root.join(out), print, !no_fit_check),
+            changed_since,
+        } => print_sheets(
+            root,
+            targets,
+            &root.join(out),
+            print,
+            (!no_fit_check, changed_since.as_deref()),
+        ),
         Command::Completions { .. }
         | Command::Man { .. }
         | Command::Watch(_)
@@ -380,11 +386,10 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
     };
     commands::export::run(
         &g.dir,
-        format,
-        &args.targets,
+        (format, &args.targets),
         &g.dir.join(&args.out),
         (args.print.options(), &args.print.languages),
-        &options,
+        (&options, args.changed_since.as_deref()),
     )
 }
 

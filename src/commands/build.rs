@@ -121,6 +121,16 @@ pub(super) fn emit_languages(
     languages(game, requested, (sheets, false), ws, stage, diags)
 }
 
+/// The languages `game`'s sheets are printed in besides its own: those
+/// `requested`, else its `[print] languages`.
+pub(super) fn print_languages(game: &Game, requested: &[String]) -> Vec<String> {
+    if !requested.is_empty() {
+        return requested.to_vec();
+    }
+    let print = game.manifest.manifest.print.as_ref();
+    print.map(|p| p.languages.clone()).unwrap_or_default()
+}
+
 /// [`emit_languages`], reusing the faces of the last build with `cached`.
 fn languages(
     game: &Game,
@@ -130,17 +140,7 @@ fn languages(
     stage: &mut Stage,
     diags: &mut Diagnostics,
 ) -> Result<(), CommandError> {
-    let m = &game.manifest.manifest;
-    let configured = m
-        .print
-        .as_ref()
-        .map(|p| p.languages.clone())
-        .unwrap_or_default();
-    let languages = if requested.is_empty() {
-        &configured
-    } else {
-        requested
-    };
+    let languages = &print_languages(game, requested);
     if languages.is_empty() {
         return Ok(());
     }

@@ -68,11 +68,11 @@ pub(crate) fn run(root: &Path, request: &Request<'_>) -> Result<Report, CommandE
     let new = request.new.map_or(Source::WorkingTree, Source::parse);
     let old = match history::read(&old, root, request.games).map_err(failed)? {
         Ok(version) => version,
-        Err(broken) => return broken_report(*broken),
+        Err(broken) => return broken_report(*broken, not_compared),
     };
     let mut new = match history::read(&new, root, request.games).map_err(failed)? {
         Ok(version) => version,
-        Err(broken) => return broken_report(*broken),
+        Err(broken) => return broken_report(*broken, not_compared),
     };
     unknown_game(root, request.games, (&old, &new))?;
     let diffs = history::compare(&old, &new);
@@ -140,7 +140,8 @@ fn default_old(root: &Path) -> Result<Source, CommandError> {
     ))
 }
 
-fn failed(e: HistoryError) -> CommandError {
+/// A version that cannot be read, as the command's error.
+pub(super) fn failed(e: HistoryError) -> CommandError {
     match e {
         HistoryError::Load(e) => CommandError::Load(e),
         HistoryError::Git(e) => CommandError::Git(e),
@@ -148,8 +149,16 @@ fn failed(e: HistoryError) -> CommandError {
     }
 }
 
-/// A version that does not compile: its errors, and no diff.
-fn broken_report(broken: Broken) -> Result<Report, CommandError> {
+fn not_compared(label: &str) -> String {
+    format!("diff: {label} does not check, so it is not compared")
+}
+
+/// A version that does not compile: its errors, under `summary` of the
+/// version's label.
+pub(super) fn broken_report(
+    broken: Broken,
+    summary: impl FnOnce(&str) -> String,
+) -> Result<Report, CommandError> {
     let Broken {
         label,
         ws,
@@ -163,11 +172,7 @@ fn broken_report(broken: Broken) -> Result<Report, CommandError> {
             .into_iter()
             .filter(|d| d.severity == Severity::Error),
     );
-    let report = Report::new(
-        ws,
-        errors,
-        format!("diff: {label} does not check, so it is not compared"),
-    )?;
+    let report = Report::new(ws, errors, summary(&label))?;
     // The revision's files are read back above, before they go.
     drop(temp);
     Ok(report)

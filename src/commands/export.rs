@@ -7,11 +7,14 @@
 //! written only when every game and deck rendered. With `--lang`, each
 //! named language's export instead, named `<stem>.<lang>`
 //! (`intrepidos.en.pdf`, `png/intrepidos.en/`, `tts/intrepidos.en/`).
+//! With `--changed-since REV` (pdf, png, pod), each game's cards whose
+//! printed face changed since REV only, named `<game>.reprint`.
 
 use std::path::Path;
 
 use super::build::{in_language, nothing_written};
 use super::print::{each_target, sheets_of};
+use super::reprint::{self, Since};
 use super::{CommandError, Report};
 use crate::diag::Diagnostics;
 use crate::emit::cards::{ExportOptions, ImageExport, Target};
@@ -53,6 +56,12 @@ pub(crate) enum Format {
 }
 
 impl Format {
+    /// Whether a reprint (`--changed-since`) can be made in this format:
+    /// the printed ones, whose cards are printed faces.
+    fn reprints(self) -> bool {
+        matches!(self, Format::Pdf | Format::Png | Format::Pod(_))
+    }
+
     fn name(self) -> &'static str {
         match self {
             Format::Pdf => "pdf",
@@ -125,6 +134,54 @@ impl Export<'_> {
         // Its pages measured what does not fit as they rendered.
         fit::report(&chromium.take_measured(), (&about, lang), (game, ws), diags);
         Ok(())
+    }
+
+    /// Stages the export of `target` (a deck's when `deck`): in the game's
+    /// own language, or in each of `languages`.
+    fn emit_target(
+        &self,
+        game: &Game,
+        (target, deck): (Target<'_>, bool),
+        languages: &[String],
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<(), CommandError> {
+        if languages.is_empty() {
+            let how = (deck, Vec::new(), None);
+            self.emit(game, target, how, ws, stage, diags)
+        } else {
+            self.emit_languages(game, &target, (deck, languages), ws, stage, diags)
+        }
+    }
+
+    /// Stages the reprint of `game` since `since`'s version, in its own
+    /// language or in each of `languages`: of each, the cards whose face
+    /// or back changed, when there are any.
+    fn emit_reprint(
+        &self,
+        since: &mut Since,
+        game: &Game,
+        languages: &[String],
+        ws: &mut Workspace,
+        stage: &mut Stage,
+        diags: &mut Diagnostics,
+    ) -> Result<(), CommandError> {
+        let own = languages.is_empty();
+        reprint::each_language(
+            game,
+            (own, languages),
+            ws,
+            diags,
+            |printed, (lang, notes), ws, diags| {
+                let Some(selected) = since.select((game, printed), (lang, notes), ws, diags)?
+                else {
+                    return Ok(());
+                };
+                let how = (false, selected.notes, lang);
+                self.emit(printed, selected.target, how, ws, stage, diags)
+            },
+        )
     }
 
     /// Stages the export of `target` in each of `languages`, named
@@ -208,19 +265,29 @@ fn localize_target<'l>(
 
 /// Exports `targets` (game ids and deck files, as `print` takes them) of
 /// the workspace at `root` into `out`: in the game's own language, or in
-/// each of `languages` (`<stem>.<lang>`).
+/// each of `languages` (`<stem>.<lang>`). With `changed_since`, only the
+/// cards of each game whose face or back differs from that version's
+/// (see [`Since`]).
 ///
 /// # Errors
 /// When there is no browser, the workspace or a file cannot be read, the
-/// browser fails or the output cannot be written.
+/// browser fails or the output cannot be written, or `changed_since` is
+/// given for a format that prints no faces or names no version carta can
+/// print.
 pub(crate) fn run(
     root: &Path,
-    format: Format,
-    targets: &[String],
+    (format, targets): (Format, &[String]),
     out: &Path,
     (sheets, languages): (SheetOptions, &[String]),
-    options: &ExportOptions,
+    (options, changed_since): (&ExportOptions, Option<&str>),
 ) -> Result<Report, CommandError> {
+    if changed_since.is_some() && !format.reprints() {
+        return Err(not_reprinted(format));
+    }
+    let mut since = match Since::open(root, changed_since, targets)? {
+        Ok(since) => since,
+        Err(report) => return Ok(report),
+    };
     // Before any work: without a browser nothing can be made.
     let chromium = Chromium::find().map_err(EmitError::from)?;
     let ghostscript = ghostscript_for(format)?;
@@ -246,19 +313,9 @@ pub(crate) fn run(
         &mut ws,
         targets,
         &mut diags,
-        |game, target, deck, ws, diags| {
-            if languages.is_empty() {
-                export.emit(
-                    game,
-                    target,
-                    (deck, Vec::new(), None),
-                    ws,
-                    &mut stage,
-                    diags,
-                )
-            } else {
-                export.emit_languages(game, &target, (deck, languages), ws, &mut stage, diags)
-            }
+        |game, target, deck, ws, diags| match since.as_mut() {
+            Some(since) => export.emit_reprint(since, game, languages, ws, &mut stage, diags),
+            None => export.emit_target(game, (target, deck), languages, ws, &mut stage, diags),
         },
     )?;
     if diags.has_errors() {
@@ -278,20 +335,37 @@ pub(crate) fn run(
             format.name()
         ),
     )?;
-    Ok(with_counts(report, &chromium))
+    let report = with_counts(report, &chromium);
+    Ok(Since::finish(
+        since,
+        report,
+        &format!("written as {}", format.name()),
+    ))
+}
+
+/// The error of `--changed-since` with a format that prints no faces.
+fn not_reprinted(format: Format) -> CommandError {
+    CommandError::Usage {
+        message: format!(
+            "`--changed-since` reprints printed cards: it does not apply to {}",
+            format.name()
+        ),
+        help: "reprint with `carta export pdf`, `png` or `pod`, or `carta print`".into(),
+    }
 }
 
 /// `report` saying how many card images the run drew and reused, when it
 /// drew any.
-fn with_counts(report: Report, chromium: &Chromium) -> Report {
+fn with_counts(mut report: Report, chromium: &Chromium) -> Report {
     let (drawn, reused) = chromium.counts();
     if drawn + reused == 0 {
         return report;
     }
     let noun = if drawn == 1 { "image" } else { "images" };
-    report.with_details(vec![format!(
+    report.details.push(format!(
         "{drawn} card {noun} drawn, {reused} reused from earlier exports"
-    )])
+    ));
+    report
 }
 
 /// Ghostscript, found before any work, when the export makes a PDF/X.

@@ -8,7 +8,8 @@
 //!   `export`, `deck` (with `lists.rs` for `deck export`/`import`,
 //!   `event.rs` for `deck check --event`, `owned.rs` for the collection it
 //!   reads), `bundle.rs` for `decompile`/`inspect`, `diff` (two versions
-//!   compared, through [`crate::history`]), `i18n` for
+//!   compared, through [`crate::history`]; `reprint.rs` for the
+//!   `--changed-since` of `print` and `export`), `i18n` for
 //!   `update`/`export`/`import`, `convert` (card files between TOML and
 //!   spreadsheets) and `man` (the manual pages `cli` renders, written into
 //!   a folder the user names). `i18n` and `convert` are the only ones that
@@ -39,6 +40,7 @@ mod owned;
 pub(crate) mod print;
 pub(crate) mod progress;
 mod report;
+mod reprint;
 pub(crate) mod serve;
 mod serving;
 pub(crate) mod watch;
@@ -136,4 +138,12 @@ fn write_unless_exists(
         }
         Err(e) => Err(crate::emit::EmitError::from(e).into()),
     }
+}
+
+/// Whether a target of `print` or `export` is a deck file (`*.toml`)
+/// rather than a game id.
+fn is_deck(target: &str) -> bool {
+    Path::new(target)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
 }

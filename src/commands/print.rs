@@ -1,10 +1,13 @@
 //! `carta print [GAME… | DECK.toml…]`: print-and-play sheets of whole games
 //! (`DIR/<game>/sheets/`, as `build` writes them) or of deck files with
-//! their counts (`DIR/<game>/decks/<deck>/`).
+//! their counts (`DIR/<game>/decks/<deck>/`); with `--changed-since REV`,
+//! only each game's cards whose printed face changed since REV
+//! (`DIR/<game>/reprint/`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::build::nothing_written;
+use super::build::{nothing_written, print_languages};
+use super::reprint::{self, Since};
 use super::{CommandError, Report, open_deck};
 use crate::diag::Diagnostics;
 use crate::emit::cards::Target;
@@ -18,18 +21,24 @@ use crate::load::Workspace;
 /// Prints `targets` — game ids and deck files (`*.toml`, relative to the
 /// current directory) — of the workspace at `root` into `out`; with
 /// `fit_check`, loads each set of sheets in Chromium, when there is one,
-/// and warns of text that does not fit its box (`sheets::overflow`).
+/// and warns of text that does not fit its box (`sheets::overflow`). With
+/// `changed_since`, prints only the cards of each game whose face or back
+/// differs from that version's (see [`Since`]).
 ///
 /// # Errors
-/// When the workspace or a file cannot be read or the output cannot be written.
+/// When the workspace or a file cannot be read or the output cannot be
+/// written, or `changed_since` names no version carta can print.
 pub(crate) fn run(
     root: &Path,
     targets: &[String],
     out: &Path,
-    sheets: SheetOptions,
-    languages: &[String],
-    fit_check: bool,
+    (sheets, languages): (SheetOptions, &[String]),
+    (fit_check, changed_since): (bool, Option<&str>),
 ) -> Result<Report, CommandError> {
+    let mut since = match Since::open(root, changed_since, targets)? {
+        Ok(since) => since,
+        Err(report) => return Ok(report),
+    };
     let mut ws = Workspace::open(root)?;
     let mut diags = Diagnostics::new();
     let mut stage = Stage::new(root, out);
@@ -38,29 +47,18 @@ pub(crate) fn run(
         Some(Ok(chromium)) => Some(chromium.clone().with_limit(ws.limits().export_seconds)),
         _ => None,
     };
-    let (mut checked, mut sets) = (0, 0);
-    let printed = each_target(
+    let (mut checked, mut sets, mut printed) = (0, 0, 0);
+    each_target(
         &mut ws,
         targets,
         &mut diags,
         |game, target, deck, ws, diags| {
-            let stem = target.stem.clone();
-            let emitter = sheets_of(game, target, deck, sheets);
-            emitter.emit(game, ws, &mut stage, diags)?;
-            let langs = if deck { &[][..] } else { languages };
-            if !deck {
-                super::build::emit_languages(game, langs, sheets, ws, &mut stage, diags)?;
-            }
-            if let Some(chromium) = chromium.as_ref().filter(|_| !diags.has_errors()) {
-                let set = Printed {
-                    game,
-                    emitter: &emitter,
-                    stem: &stem,
-                    languages: langs,
-                };
-                let (n, of) = check_fit(chromium, &set, (ws, &stage), diags)?;
-                (checked, sets) = (checked + n, sets + of);
-            }
+            let staged = (&mut stage, chromium.as_ref());
+            let (n, of, written) = match since.as_mut() {
+                Some(since) => reprint_game(since, game, (languages, sheets), ws, staged, diags)?,
+                None => print_target(game, (target, deck), (languages, sheets), ws, staged, diags)?,
+            };
+            (checked, sets, printed) = (checked + n, sets + of, printed + written);
             Ok(())
         },
     )?;
@@ -73,21 +71,57 @@ pub(crate) fn run(
     } else {
         "sets of sheets"
     };
-    let report = Report::new(ws, diags, format!("printed {printed} {noun}"))?;
-    Ok(match browser {
-        Some(Err(e)) => report.with_details(vec![format!(
+    let mut report = Report::new(ws, diags, format!("printed {printed} {noun}"))?;
+    report.details.extend(match browser {
+        Some(Err(e)) => Some(format!(
             "note: the text was not checked for overflow: {e}, or pass --no-fit-check"
-        )]),
-        Some(Ok(_)) => report.with_details(vec![format!(
+        )),
+        Some(Ok(_)) => Some(format!(
             "text checked for overflow in Chromium: {checked} of {sets} {}",
             if sets == 1 {
                 "set of sheets"
             } else {
                 "sets of sheets"
             }
-        )]),
-        None => report,
-    })
+        )),
+        None => None,
+    });
+    Ok(Since::finish(since, report, &format!("{printed} {noun}")))
+}
+
+/// Stages the sheets of `target` (a deck's when `deck`), and of a game's
+/// in each of `languages` (else its `[print] languages`); checks their fit
+/// with `chromium`. Returns how many reported, of how many, and that it
+/// staged one set.
+///
+/// # Errors
+/// When an input cannot be read or the stage cannot be written.
+fn print_target(
+    game: &Game,
+    (target, deck): (Target<'_>, bool),
+    (languages, sheets): (&[String], SheetOptions),
+    ws: &mut Workspace,
+    (stage, chromium): (&mut Stage, Option<&Chromium>),
+    diags: &mut Diagnostics,
+) -> Result<(usize, usize, usize), CommandError> {
+    let stem = target.stem.clone();
+    let emitter = sheets_of(game, target, deck, sheets);
+    emitter.emit(game, ws, stage, diags)?;
+    let langs = if deck { &[][..] } else { languages };
+    if !deck {
+        super::build::emit_languages(game, langs, sheets, ws, stage, diags)?;
+    }
+    let Some(chromium) = chromium.filter(|_| !diags.has_errors()) else {
+        return Ok((0, 0, 1));
+    };
+    let set = Printed {
+        game,
+        emitter: &emitter,
+        stem: &stem,
+        languages: langs,
+    };
+    let (n, of) = check_fit(chromium, &set, (ws, stage), diags)?;
+    Ok((n, of, 1))
 }
 
 /// A set of sheets `print` staged: a target's, in the game's language
@@ -162,15 +196,75 @@ fn check_fit(
     Ok((checked, 1 + langs.len()))
 }
 
+/// Stages the reprint of `game` since `since`'s version: its cards whose
+/// face or back changed, in its own language into `<game>/reprint/` and in
+/// each of `languages` (else its `[print] languages`) into
+/// `<game>/reprint/<lang>/` — each only when it holds a card. Checks the
+/// fit of each with `chromium`; returns how many reported, of how many,
+/// and how many sets of sheets it staged.
+///
+/// # Errors
+/// When an input cannot be read or the stage cannot be written.
+fn reprint_game(
+    since: &mut Since,
+    game: &Game,
+    (languages, options): (&[String], SheetOptions),
+    ws: &mut Workspace,
+    (stage, chromium): (&mut Stage, Option<&Chromium>),
+    diags: &mut Diagnostics,
+) -> Result<(usize, usize, usize), CommandError> {
+    let languages = print_languages(game, languages);
+    let source = game.manifest.manifest.language.clone();
+    let mut counts = (0, 0, 0);
+    let each = |printed: &Game,
+                (lang, notes): (Option<&str>, Vec<String>),
+                ws: &mut Workspace,
+                diags: &mut Diagnostics| {
+        let Some(selected) = since.select((game, printed), (lang, notes), ws, diags)? else {
+            return Ok(());
+        };
+        let mut emitter = SheetsEmitter::reprint(selected.target.selection, options);
+        if let Some(lang) = lang {
+            // The languages' sheets go inside the reprint's folder, which
+            // holds the source language's only when it reprints anything.
+            stage.folder(&PathBuf::from(game.id()).join("reprint"))?;
+            emitter = emitter.in_language(lang, selected.notes);
+        }
+        emitter.emit(printed, ws, stage, diags)?;
+        counts.2 += 1;
+        if let Some(chromium) = chromium.filter(|_| !diags.has_errors()) {
+            let folder = emitter.folder(printed);
+            let about = match lang {
+                Some(lang) => format!("the `{lang}` reprint of `{}`", game.id()),
+                None => format!("the reprint of `{}`", game.id()),
+            };
+            let sheets = fit::Staged {
+                folder: &folder,
+                about: &about,
+                cards: emitter.copies().saturating_mul(2),
+                lang: lang.filter(|l| **l != source),
+            };
+            let ok = fit::check_sheets(chromium, (printed, ws), stage, sheets, diags)?;
+            counts.0 += usize::from(ok);
+            counts.1 += 1;
+        }
+        Ok(())
+    };
+    reprint::each_language(game, (true, &languages), ws, diags, each)?;
+    Ok(counts)
+}
+
 /// The sheets of a target: a game's into `<game>/sheets/`, a deck's into
-/// `<game>/decks/<stem>/`.
+/// `<game>/decks/<stem>/`, a reprint's into `<game>/reprint/`.
 pub(super) fn sheets_of<'g>(
     game: &'g Game,
     target: Target<'g>,
     deck: bool,
     options: SheetOptions,
 ) -> SheetsEmitter<'g> {
-    if deck {
+    if let Subject::Reprint(_) = target.selection.subject {
+        SheetsEmitter::reprint(target.selection, options)
+    } else if deck {
         SheetsEmitter::deck(target.selection.prints, &target.name, &target.stem, options)
     } else {
         SheetsEmitter::pool(game, options)
@@ -196,11 +290,8 @@ pub(super) fn each_target(
         &mut Diagnostics,
     ) -> Result<(), CommandError>,
 ) -> Result<usize, CommandError> {
-    let (decks, games): (Vec<&String>, Vec<&String>) = targets.iter().partition(|t| {
-        Path::new(t.as_str())
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
-    });
+    let (decks, games): (Vec<&String>, Vec<&String>) =
+        targets.iter().partition(|t| super::is_deck(t));
     let mut done = 0;
     // Each game is compiled once, however many of its decks are named.
     let mut compiled = Games::default();

@@ -16,7 +16,7 @@ use super::sheets::deck::Zone;
 use super::sheets::geometry::{CardBox, mm};
 use super::sheets::icons::escape_into;
 use super::sheets::{
-    CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, min_text_attribute, render_cards,
+    CardSet, FIT_SCRIPT, Inputs, RenderedCard, Selection, min_text_attribute, render_cards_in,
 };
 use super::shots::Cell;
 use super::{EmitError, Stage};
@@ -111,17 +111,13 @@ impl<'g> ImageExport<'g> {
         let Some(inputs) = Inputs::to_print(ws, stage, game, prints, diags)? else {
             return Ok(None);
         };
-        let mut found = Vec::new();
-        let set = render_cards(
-            ws.jail(),
-            &ws.sources,
+        Ok(render_cards_in(
+            ws,
             game,
             &inputs,
             &self.target.selection,
-            &mut found,
-        );
-        diags.extend(found);
-        Ok(set)
+            diags,
+        ))
     }
 }
 

@@ -8,11 +8,13 @@
 //! bundles included, is compared in one form: the game section and the
 //! card records (`compare.rs`, texts as the player reads them in
 //! `words.rs`). `show.rs` prints a diff for the terminal and as Markdown;
-//! `decks.rs` judges decks under both versions.
+//! `decks.rs` judges decks under both versions; `reprint.rs` finds the
+//! cards whose printed face changed (`--changed-since`).
 
 mod compare;
 mod decks;
 mod git;
+pub mod reprint;
 mod show;
 mod words;
 
@@ -192,6 +194,24 @@ pub fn read(
         is_bundle: false,
         _temp: temp,
     }))
+}
+
+/// `game`, compiled from `ws`, in the form versions are compared in;
+/// `None` when it cannot be encoded (the problems are in `diags`).
+///
+/// # Errors
+/// When a file of the game cannot be read again.
+pub fn game_version(
+    ws: &Workspace,
+    game: &Game,
+    diags: &mut Diagnostics,
+) -> Result<Option<GameVersion>, HistoryError> {
+    Ok(encode(ws, std::slice::from_ref(game), diags)?.pop())
+}
+
+/// Two versions of one game compared (`None` where it is missing).
+pub fn compare_game(old: Option<&GameVersion>, new: Option<&GameVersion>) -> GameDiff {
+    compare::game(old, new)
 }
 
 /// Each compiled game of `ws` encoded as its bundle and read back, in the

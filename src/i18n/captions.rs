@@ -166,6 +166,65 @@ const CAPTIONS: [Caption; 24] = [
     },
 ];
 
+/// The words of a reprint's cover (`--changed-since`): carta's own, in
+/// English, Brazilian Portuguese or Spanish by the language printed, and
+/// not translatable strings of a game (a reprint is a designer's proof,
+/// not a sheet players receive with the game).
+const REPRINT: [Caption; 7] = [
+    Caption {
+        id: "reprint-subject",
+        en: "Reprint: the cards whose printed face or back changed since {since}",
+        pt_br: "Reimpressão: as cartas cuja frente ou verso impresso mudou desde {since}",
+        es: "Reimpresión: las cartas cuyo frente o dorso impreso cambió desde {since}",
+    },
+    Caption {
+        id: "reprint-new",
+        en: "new",
+        pt_br: "nova",
+        es: "nueva",
+    },
+    Caption {
+        id: "reprint-renamed",
+        en: "renamed from {old}",
+        pt_br: "renomeada, era {old}",
+        es: "renombrada, era {old}",
+    },
+    Caption {
+        id: "reprint-face",
+        en: "face changed: {fields}",
+        pt_br: "frente mudou: {fields}",
+        es: "frente cambió: {fields}",
+    },
+    Caption {
+        id: "reprint-look",
+        en: "face changed: templates, style or art",
+        pt_br: "frente mudou: modelos, estilo ou arte",
+        es: "frente cambió: plantillas, estilo o arte",
+    },
+    Caption {
+        id: "reprint-back",
+        en: "back changed",
+        pt_br: "verso mudou",
+        es: "dorso cambió",
+    },
+    Caption {
+        id: "reprint-removed",
+        en: "Removed, nothing to print: {list}",
+        pt_br: "Removidas, nada a imprimir: {list}",
+        es: "Retiradas, nada que imprimir: {list}",
+    },
+];
+
+/// The reprint cover's words `id` (see `REPRINT`) in `lang`, English
+/// where carta does not know it, with `values` filled in.
+pub fn reprint(id: &str, lang: &str, values: &[(&str, &str)]) -> String {
+    let text = REPRINT
+        .iter()
+        .find(|c| c.id == id)
+        .map_or("", |c| c.text(lang).unwrap_or(c.en));
+    fill(text, values)
+}
+
 /// The ids of every caption, in carta's order.
 pub fn ids() -> impl Iterator<Item = &'static str> {
     CAPTIONS.iter().map(|c| c.id)
@@ -180,13 +239,20 @@ pub fn exists(id: &str) -> bool {
 /// by its primary subtag (`es-MX` → Spanish, `pt` → Brazilian
 /// Portuguese); `None` for a language carta does not know or an unknown id.
 pub fn known(id: &str, lang: &str) -> Option<&'static str> {
-    let c = CAPTIONS.iter().find(|c| c.id == id)?;
-    let primary = lang.split(['-', '_']).next().unwrap_or(lang);
-    match primary.to_ascii_lowercase().as_str() {
-        "en" => Some(c.en),
-        "pt" => Some(c.pt_br),
-        "es" => Some(c.es),
-        _ => None,
+    CAPTIONS.iter().find(|c| c.id == id)?.text(lang)
+}
+
+impl Caption {
+    /// The caption in `lang`, by the exact language, else by its primary
+    /// subtag; `None` for a language carta does not know.
+    fn text(&self, lang: &str) -> Option<&'static str> {
+        let primary = lang.split(['-', '_']).next().unwrap_or(lang);
+        match primary.to_ascii_lowercase().as_str() {
+            "en" => Some(self.en),
+            "pt" => Some(self.pt_br),
+            "es" => Some(self.es),
+            _ => None,
+        }
     }
 }
 
@@ -225,7 +291,7 @@ mod tests {
     #[test]
     fn every_language_keeps_every_placeholder_and_ids_are_unique() {
         let mut seen = std::collections::BTreeSet::new();
-        for c in &CAPTIONS {
+        for c in CAPTIONS.iter().chain(&REPRINT) {
             assert!(seen.insert(c.id), "{} twice", c.id);
             let want = super::super::tokens(c.en);
             assert_eq!(super::super::tokens(c.pt_br), want, "{}", c.id);

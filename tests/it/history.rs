@@ -13,7 +13,7 @@ use super::harness::{Workspace, assert_golden, repo, run_in};
 
 /// Commits every file under `dir` (but `.git/` and `build/`) on top of
 /// `HEAD` (a repository is made when there is none), tagged `tag` if given.
-fn commit_all(dir: &Path, message: &str, tag: Option<&str>) {
+pub(crate) fn commit_all(dir: &Path, message: &str, tag: Option<&str>) {
     let repo = gix::open(dir).unwrap_or_else(|_| gix::init(dir).unwrap());
     let empty = repo.empty_tree().id;
     let mut tree = repo.edit_tree(empty).unwrap();
@@ -81,7 +81,7 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
 }
 
 /// Replaces `from` (which must be there) with `to` in file `rel`.
-fn edit(ws: &Workspace, rel: &str, from: &str, to: &str) {
+pub(crate) fn edit(ws: &Workspace, rel: &str, from: &str, to: &str) {
     let text = ws.read(rel);
     assert!(text.contains(from), "{rel} lacks {from:?}");
     ws.write(rel, text.replacen(from, to, 1));
@@ -89,6 +89,11 @@ fn edit(ws: &Workspace, rel: &str, from: &str, to: &str) {
 
 /// The starter game of `carta init`, with a translation, tagged `v1.0`.
 fn released() -> Workspace {
+    release(|_| {})
+}
+
+/// [`released`], with `extra` done to the workspace before it is tagged.
+pub(crate) fn release(extra: impl FnOnce(&Workspace)) -> Workspace {
     let ws = Workspace::empty();
     fs::remove_dir(ws.path().join("cards")).unwrap();
     run_in(
@@ -106,13 +111,14 @@ fn released() -> Workspace {
         "cards/duel/i18n/pt-BR.toml",
         "[cards.ember]\nability = { text = \"Seus feitiços de fogo custam 1 a menos.\" }\n",
     );
+    extra(&ws);
     run_in(ws.path(), ["check", "-q"]).succeeds();
     commit_all(ws.path(), "Duel 1.0", Some("v1.0"));
     ws
 }
 
 /// The changes of the release after `v1.0`.
-fn change(ws: &Workspace) {
+pub(crate) fn change(ws: &Workspace) {
     let spells = "cards/duel/spells.toml";
     edit(ws, spells, "cost = 3", "cost = 2");
     edit(

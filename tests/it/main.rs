@@ -27,6 +27,7 @@ mod overflow;
 mod packs;
 mod pod;
 mod readme;
+mod reprint;
 mod schemas;
 mod serve;
 mod sheets;

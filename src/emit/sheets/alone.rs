@@ -13,9 +13,9 @@ use super::{
     BASE_CSS, DEFAULT_BLEED, Inputs, OutputFile, Print, Selection, SizeView, Subject, error_count,
     image_files, sheet_order,
 };
-use crate::diag::{Diagnostic, SourceMap};
+use crate::diag::{Diagnostic, Diagnostics, SourceMap};
 use crate::game::Game;
-use crate::load::Jail;
+use crate::load::{Jail, Workspace};
 
 /// Every printed card's face and back, held together: for the outputs
 /// that place cards one by one (exports, the deck builder) rather than on
@@ -145,6 +145,21 @@ pub fn render_cards(
         min_text: super::min_text_size(game),
     })
 }
+/// [`render_cards`] of `game`, compiled from `ws`, with the problems
+/// reported into `diags`.
+pub fn render_cards_in(
+    ws: &Workspace,
+    game: &Game,
+    inputs: &Inputs,
+    selection: &Selection<'_>,
+    diags: &mut Diagnostics,
+) -> Option<CardSet> {
+    let mut found = Vec::new();
+    let set = render_cards(ws.jail(), &ws.sources, game, inputs, selection, &mut found);
+    diags.extend(found);
+    set
+}
+
 /// One card's face as printed, on its own.
 #[derive(Debug, Clone)]
 pub struct Face {

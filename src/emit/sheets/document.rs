@@ -367,6 +367,7 @@ impl<'a> Document<'_, 'a> {
         let subject = match &self.selection.subject {
             Subject::Game => caption(game, "subject-game", &[]),
             Subject::Deck(name) => caption(game, "subject-deck", &[("deck", name)]),
+            Subject::Reprint(subject) => subject.clone(),
             Subject::Cards => String::new(),
         };
         let notes = &self.selection.notes;

@@ -59,6 +59,18 @@ impl<'g> SheetsEmitter<'g> {
         }
     }
 
+    /// The cards of a reprint (`selection`, its subject a
+    /// [`Subject::Reprint`]), into `<game>/reprint/`.
+    pub fn reprint(selection: Selection<'g>, options: SheetOptions) -> Self {
+        SheetsEmitter {
+            options,
+            selection,
+            dir: PathBuf::from("reprint"),
+            nested: false,
+            cached: false,
+        }
+    }
+
     /// The same sheets in language `lang`, into `<dir>/<lang>/` inside the
     /// source language's folder (which the same build must stage first),
     /// with `notes` on the cover (what kept its source text).

@@ -49,7 +49,7 @@ mod splice;
 mod templates;
 mod view;
 
-pub use alone::{CardSet, Face, Faces, RenderedCard, faces, render_cards};
+pub use alone::{CardSet, Face, Faces, RenderedCard, faces, render_cards, render_cards_in};
 pub use assets::{PathProblem, read as read_asset};
 pub use document::render;
 pub use emitter::SheetsEmitter;
@@ -157,6 +157,9 @@ pub enum Subject {
     Game,
     /// The deck of this name.
     Deck(String),
+    /// A reprint: the cards whose printed face changed, under this subject
+    /// (already in the language printed).
+    Reprint(String),
     /// Cards placed by the caller, under no cover.
     Cards,
 }
