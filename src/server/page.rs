@@ -106,11 +106,18 @@ const LIVE: &str = r"(function () {
       if (again) { again = false; update(); }
     });
   }
-  var es = new EventSource('/events');
-  es.onmessage = function (e) {
-    var g = Number(e.data);
-    if (g !== seen) { seen = g; if (busy) again = true; else update(); }
-  };
+  // A page left closes its stream (see the builder's `stream`).
+  var es = null;
+  function connect() {
+    es = new EventSource('/events');
+    es.onmessage = function (e) {
+      var g = Number(e.data);
+      if (g !== seen) { seen = g; if (busy) again = true; else update(); }
+    };
+  }
+  connect();
+  addEventListener('pagehide', function () { es.close(); });
+  addEventListener('pageshow', function (e) { if (e.persisted) connect(); });
 })();";
 
 /// The text of the live-update script of a page showing `generation` in

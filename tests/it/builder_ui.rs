@@ -313,6 +313,31 @@ async fn at_phone_width_and_200_percent_zoom_nothing_scrolls_sideways_and_the_ve
     client.close().await.unwrap();
 }
 
+/// A browser keeps at most six connections to a server: each page left
+/// must close its event stream, or the seventh page waits for one to time
+/// out (about a minute).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_left_frees_its_connection_for_the_next_one() {
+    let ws = Workspace::shipped(&["intrepidos", "kingdoms"]);
+    let profile = tempfile::tempdir().unwrap();
+    let (_server, url) = start_serve(ws.path());
+    let (_driver, client) = browser(profile.path()).await;
+    for i in 0..10 {
+        let game = ["intrepidos", "kingdoms"][i % 2];
+        let page = ["cards", "deck"][i / 2 % 2];
+        let started = std::time::Instant::now();
+        client.goto(&format!("{url}{game}/{page}")).await.unwrap();
+        // A page that waited for a connection waited for a stream of an
+        // earlier page to time out: tens of seconds, not a moment.
+        let waited = started.elapsed();
+        assert!(
+            waited < Duration::from_secs(15),
+            "page {i} ({game}/{page}) took {waited:?} to load"
+        );
+    }
+    client.close().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn axe_core_finds_nothing_serious_on_any_page() {
     let axe_js = axe_source();

@@ -47,6 +47,19 @@
     });
   }
 
+  // The server's event stream, handed to `listen` each time it opens. A
+  // page left for another closes it at once (and opens a new one if it
+  // comes back from the back-forward cache): a browser keeps at most six
+  // connections to a server, and the streams of pages already left held
+  // them for a minute, stalling the next page.
+  function stream(listen) {
+    var es = null;
+    function open() { es = new EventSource('/events'); listen(es); }
+    open();
+    window.addEventListener('pagehide', function () { es.close(); });
+    window.addEventListener('pageshow', function (e) { if (e.persisted) open(); });
+  }
+
   function link(href, text) { return el('a', { href: l10n.withUi(href), text: text }); }
 
   // Engine messages carry light markdown: `*rule*` and `` `id` ``. They are
@@ -225,12 +238,14 @@
   // `redraw`s with them; the deck being built stays as it is.
   function follow(game, redraw) {
     if (!window.EventSource) return;
-    new EventSource('/events').addEventListener('catalog', function (e) {
-      if (e.data !== game.id) return;
-      api('GET', '/api/games/' + encodeURIComponent(game.id)).then(function (r) {
-        if (!r.ok) return;
-        Object.keys(r.data).forEach(function (k) { game[k] = r.data[k]; });
-        redraw();
+    stream(function (es) {
+      es.addEventListener('catalog', function (e) {
+        if (e.data !== game.id) return;
+        api('GET', '/api/games/' + encodeURIComponent(game.id)).then(function (r) {
+          if (!r.ok) return;
+          Object.keys(r.data).forEach(function (k) { game[k] = r.data[k]; });
+          redraw();
+        });
       });
     });
   }
