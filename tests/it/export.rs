@@ -268,6 +268,16 @@ fn an_export_reusing_kept_cards_writes_what_an_export_from_nothing_writes() {
     let spells = ws.join("cards/live/spells.toml");
     let style = ws.join("templates/live/style.css");
     let art = ws.join("cards/live/art/tide.svg");
+    // Thirty cards, three rows of a grid page: a card redrawn alone
+    // stands on a later row too.
+    let mut extra = std::fs::read_to_string(&spells).unwrap();
+    for k in 0..24 {
+        extra.push_str(&format!(
+            "\n[[card]]\nid = \"extra-{k}\"\nkind = \"spell\"\nname = \"Extra {k}\"\ncost = {}\nelement = \"water\"\neffect = \"Draw {k} cards.\"\nart = \"art/tide.svg\"\n",
+            k % 5
+        ));
+    }
+    std::fs::write(&spells, extra).unwrap();
     let mut seed: u64 = std::env::var("CARTA_EXPORT_CASES_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -290,13 +300,21 @@ fn an_export_reusing_kept_cards_writes_what_an_export_from_nothing_writes() {
     for round in 0..rounds {
         let word = format!("R{round}");
         let format = if next(3) == 0 { "tts" } else { "png" };
-        let dpi = ["300", "150"][next(2) as usize];
+        let dpi = ["300", "150", "60"][next(3) as usize];
         let args = ["export", format, "--dpi", dpi];
         // The cells an export from nothing keeps, then an edit.
         let _ = std::fs::remove_dir_all(ws.join("build/.cache/shots"));
         crate::harness::run_in(&ws, args).succeeds();
-        match next(6) {
+        match next(7) {
             0 => edit(&heroes, "name = \"", &format!("name = \"{word} ")),
+            6 => {
+                let k = next(24);
+                edit(
+                    &spells,
+                    &format!("name = \"Extra {k}\""),
+                    &format!("name = \"Extra {k} {word}\""),
+                );
+            }
             1 => edit(&spells, "effect = \"", &format!("effect = \"{word} ")),
             2 => {
                 let long = "Very long words that run past the box. ".repeat(12);
