@@ -12,9 +12,9 @@ pub mod print;
 pub mod rules;
 
 pub use print::{
-    ArtMode, CardSize, CutLines, DEFAULT_BLEED, DEFAULT_SAFE, Duplex, ICON_NAME_PATTERN, Icon,
-    Icons, KindPrint, MIN_TEXT_SIZE, Orientation, Paper, PaperSize, PrintSettings, SHEET_BLEED,
-    SizePreset,
+    ArtMode, CardSize, CutLines, Cutter, DEFAULT_BLEED, DEFAULT_SAFE, Duplex, ICON_NAME_PATTERN,
+    Icon, Icons, KindPrint, MIN_TEXT_SIZE, Orientation, Paper, PaperSize, PrintSettings,
+    SHEET_BLEED, SizePreset,
 };
 
 use std::collections::BTreeMap;

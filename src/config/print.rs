@@ -46,6 +46,12 @@ pub struct PrintSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1.0, max = 24.0))]
     pub min_text_size: Option<f64>,
+    /// The radius of the cards' rounded corners, in mm, that a cutting
+    /// machine's cut file follows (default: the card size's usual corner,
+    /// see [`CardSize::corner_radius`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 20.0))]
+    pub corner_radius: Option<f64>,
     /// The languages `carta build` prints sheets in, each into
     /// `sheets/<lang>/` (the source `language` or one of `translations`);
     /// empty: the source language only, into `sheets/`.
@@ -67,6 +73,7 @@ impl Default for PrintSettings {
             bleed: None,
             safe: None,
             min_text_size: None,
+            corner_radius: None,
             languages: Vec::new(),
         }
     }
@@ -88,6 +95,11 @@ pub struct KindPrint {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 20.0))]
     pub safe: Option<f64>,
+    /// The radius of this kind's rounded corners, in mm (default: the
+    /// game's `[print]` corner radius, else its card size's usual corner).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 20.0))]
+    pub corner_radius: Option<f64>,
     /// The fields of this kind that hold an image path, relative to the
     /// game's folder (`cards/<game>/`). The images are copied beside the
     /// sheets under content-hashed names.
@@ -182,7 +194,19 @@ impl CardSize {
             },
         }
     }
+
+    /// The usual corner radius of cards of this size, in mm: 1/8 in
+    /// (3.175 mm), the corner of standard poker and bridge playing cards
+    /// and of the card templates of print-on-demand shops, for every
+    /// preset; never more than a third of the shorter side.
+    pub fn corner_radius(self) -> f64 {
+        let (w, h) = self.mm();
+        DEFAULT_CORNER_RADIUS.min(w.min(h) / 3.0)
+    }
 }
+
+/// The usual corner radius of playing cards, in mm (1/8 in).
+pub const DEFAULT_CORNER_RADIUS: f64 = 3.175;
 
 /// A paper: a standard size or a custom one (`{ width = …, height = … }`
 /// in mm, portrait).
@@ -347,6 +371,19 @@ pub enum CutLines {
     /// Hairlines along every trim line, from edge to edge of the page,
     /// for a guillotine or a cutting machine.
     Full,
+}
+
+/// A cutting machine whose print-then-cut workflow a sheet is laid out
+/// for (`--cutter`): its registration marks, the area its cards keep to
+/// and its cut file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Cutter {
+    /// Silhouette Cameo and Portrait (Silhouette Studio).
+    Silhouette,
+    /// Cricut Explore and Maker (Design Space's Print Then Cut).
+    Cricut,
+    /// Brother `ScanNCut` (scanned on its mat).
+    Scanncut,
 }
 
 /// An inline icon: the SVG that replaces its token in card text.
