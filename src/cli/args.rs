@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::config::{CutLines, Duplex, Orientation, Paper};
+use crate::config::{CutLines, Cutter, Duplex, Orientation, Paper};
 use crate::emit::sheets::SheetOptions;
 
 /// carta: a compiler for tabletop card games.
@@ -276,6 +276,11 @@ pub enum Command {
         /// folder), into `DIR/<game>/reprint/`.
         #[arg(long, value_name = "REV")]
         changed_since: Option<String>,
+        /// Write a duplex calibration sheet instead (`DIR/<game>/calibrate/`):
+        /// rulers and crosshairs on front and back, to measure the back
+        /// offset of a printer.
+        #[arg(long, conflicts_with = "changed_since")]
+        calibrate: bool,
     },
     /// Render games or deck files with headless Chromium: the sheets as a
     /// PDF, a PNG per card face and back, a Tabletop Simulator deck, a Card
@@ -367,6 +372,7 @@ pub enum I18nCommand {
 
 /// Per-build print settings; each overrides the game's `[print]`.
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)] // each a switch of the command line
 pub struct PrintArgs {
     /// Print sheets in this language (repeatable; `sheets/<lang>/`; an
     /// export: only these, each as `<stem>.<lang>`): the game's own or one
@@ -393,6 +399,33 @@ pub struct PrintArgs {
     /// Print without card backgrounds and art.
     #[arg(long)]
     pub ink_saver: bool,
+    /// Lay the pages out for a cutting machine's print-then-cut workflow
+    /// (its registration marks, Letter or A4) and write its cut file
+    /// beside the sheets or the PDF.
+    #[arg(long, value_enum, value_name = "MACHINE")]
+    pub cutter: Option<Cutter>,
+    /// Move every back X mm right and Y mm down, as seen from the front of
+    /// the sheet, to correct a printer that shifts its backs (`-1.5,0`).
+    #[arg(long, value_name = "X,Y", value_parser = parse_offset, allow_hyphen_values = true)]
+    pub back_offset: Option<(f64, f64)>,
+    /// Leave the cutting guides off the backs pages.
+    #[arg(long)]
+    pub bare_backs: bool,
+}
+
+/// Reads `--back-offset`: two lengths in mm, `X,Y`, each within ±20.
+fn parse_offset(text: &str) -> Result<(f64, f64), String> {
+    let bad =
+        || format!("`{text}` is not an offset: use X,Y in mm, such as -1.5,0 (each within ±20)");
+    let (x, y) = text.split_once(',').ok_or_else(bad)?;
+    let side = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.abs() <= 20.0)
+            .ok_or_else(bad)
+    };
+    Ok((side(x)?, side(y)?))
 }
 
 impl PrintArgs {
@@ -407,6 +440,9 @@ impl PrintArgs {
             },
             duplex: self.duplex,
             ink_saver: self.ink_saver.then_some(true),
+            cutter: self.cutter,
+            back_offset: self.back_offset,
+            bare_backs: self.bare_backs,
         }
     }
 }

@@ -297,7 +297,15 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             targets,
             out,
             print,
+            calibrate: true,
+            ..
+        } => commands::print::calibrate(root, targets, &root.join(out), print.options()),
+        Command::Print {
+            targets,
+            out,
+            print,
             no_fit_check,
+            calibrate: false,
             changed_since,
         } => print_sheets(
             root,

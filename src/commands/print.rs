@@ -13,7 +13,9 @@ use crate::diag::Diagnostics;
 use crate::emit::cards::Target;
 use crate::emit::chromium::Chromium;
 use crate::emit::fit;
-use crate::emit::sheets::{Selection, SheetOptions, SheetsEmitter, Subject, deck, pool_prints};
+use crate::emit::sheets::{
+    Selection, SheetOptions, SheetsEmitter, Subject, calibrate, deck, pool_prints,
+};
 use crate::emit::{Emitter, Stage};
 use crate::game::{self, Game, Games, Keep};
 use crate::load::Workspace;
@@ -122,6 +124,49 @@ fn print_target(
     };
     let (n, of) = check_fit(chromium, &set, (ws, stage), diags)?;
     Ok((n, of, 1))
+}
+
+/// `carta print --calibrate`: writes the duplex calibration sheet of each
+/// game `targets` name (a deck file's game for a deck) of the workspace at
+/// `root` into `out`, `DIR/<game>/calibrate/index.html`, on the game's
+/// paper, orientation and duplex under `sheets`, its back moved by the
+/// back offset.
+///
+/// # Errors
+/// When the workspace or a file cannot be read or the output cannot be written.
+pub(crate) fn calibrate(
+    root: &Path,
+    targets: &[String],
+    out: &Path,
+    sheets: SheetOptions,
+) -> Result<Report, CommandError> {
+    let mut ws = Workspace::open(root)?;
+    let mut diags = Diagnostics::new();
+    let mut stage = Stage::new(root, out);
+    let mut done: Vec<String> = Vec::new();
+    each_target(&mut ws, targets, &mut diags, |game, _, _, _, _| {
+        if done.iter().any(|g| g == game.id()) {
+            return Ok(());
+        }
+        let print = game.manifest.manifest.print.clone().unwrap_or_default();
+        let dir = Path::new(game.id()).join("calibrate");
+        stage.folder(&dir)?;
+        let html = calibrate::sheet(&print, sheets);
+        stage.write(&dir.join("index.html"), html.as_bytes())?;
+        done.push(game.id().to_owned());
+        Ok(())
+    })?;
+    if diags.has_errors() {
+        return Ok(nothing_written(ws, diags)?);
+    }
+    stage.commit()?;
+    let noun = if done.len() == 1 { "sheet" } else { "sheets" };
+    Report::new(
+        ws,
+        diags,
+        format!("wrote {} duplex calibration {noun}", done.len()),
+    )
+    .map_err(Into::into)
 }
 
 /// A set of sheets `print` staged: a target's, in the game's language

@@ -4,7 +4,7 @@
 
 use super::cards::unit;
 use super::chromium::{Chromium, Job, Shot, Site};
-use super::sheets::SheetsEmitter;
+use super::sheets::{SheetsEmitter, is_cut_file};
 use super::{EmitError, Emitter, Stage};
 use crate::diag::Diagnostics;
 use crate::game::Game;
@@ -77,9 +77,14 @@ impl Emitter for PdfEmitter<'_> {
             path: out.clone(),
             source,
         })?;
-        stage.write(
-            &unit(game, "pdf").join(format!("{}.pdf", self.stem)),
-            &bytes,
-        )
+        let folder = unit(game, "pdf");
+        // A cutting machine's cut files go beside the PDF they cut.
+        for file in files.iter().filter(|f| is_cut_file(&f.path)) {
+            stage.write(
+                &folder.join(format!("{}.{}", self.stem, file.path)),
+                &file.bytes,
+            )?;
+        }
+        stage.write(&folder.join(format!("{}.pdf", self.stem)), &bytes)
     }
 }

@@ -10,6 +10,7 @@ mod check;
 mod check_sees_build;
 mod clients;
 mod corpus;
+mod cutter;
 mod decks;
 mod differential;
 mod editor;

@@ -8,15 +8,16 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use super::assets::ImageCache;
+use super::cutter::{self, Cut};
 use super::geometry::{self, CardBox, Flip, Grid, PageBox};
-use super::page::{self, Cover, GridText, Heads, Placed, SheetEntry, Side};
+use super::page::{self, Cover, GridText, Guides, Heads, Placed, SheetEntry, Side};
 use super::renderer::{self, Failures, Renderer};
 use super::reuse::{self, FaceCache, FacesAt};
 use super::{
     BASE_CSS, Inputs, OutputFile, Print, SHEET_BLEED, Selection, SheetOptions, Subject,
     error_count, image_files, sheet_order,
 };
-use crate::config::{CutLines, Duplex, Orientation, PrintSettings};
+use crate::config::{CutLines, Cutter, Duplex, Orientation, PrintSettings};
 use crate::diag::{Diagnostic, SourceMap};
 use crate::game::Game;
 use crate::load::Jail;
@@ -24,24 +25,46 @@ use crate::load::Jail;
 /// The settings of one build, resolved from the manifest and the options.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Build {
-    page: PageBox,
+    pub(super) page: PageBox,
     cut_lines: CutLines,
-    duplex: Duplex,
+    pub(super) duplex: Duplex,
     pub(super) ink_saver: bool,
+    cutter: Option<Cutter>,
+    /// How far the backs move, as seen from the front (mm, right and down).
+    pub(super) back_offset: (f64, f64),
+    back_guides: bool,
+}
+
+impl Build {
+    /// How the grids' pages are marked and their backs placed.
+    fn guides(&self) -> Guides {
+        Guides {
+            lines: self.cut_lines,
+            cutter: self.cutter,
+            back_offset: self.back_offset,
+            on_backs: self.back_guides,
+        }
+    }
 }
 
 /// The settings of a build of `print` with options `o`.
 pub(super) fn resolve_build(print: &PrintSettings, o: SheetOptions) -> Build {
+    let mut page = PageBox {
+        paper: o.paper.unwrap_or(print.paper),
+        orientation: o.orientation.unwrap_or(print.orientation),
+        margin: print.margin,
+        gutter: print.gutter,
+        keep: None,
+    };
+    page.keep = o.cutter.map(|c| c.keep(page.size()));
     Build {
-        page: PageBox {
-            paper: o.paper.unwrap_or(print.paper),
-            orientation: o.orientation.unwrap_or(print.orientation),
-            margin: print.margin,
-            gutter: print.gutter,
-        },
+        page,
         cut_lines: o.cut_lines.unwrap_or_default(),
         duplex: o.duplex.unwrap_or(print.duplex),
         ink_saver: o.ink_saver.unwrap_or(print.ink_saver),
+        cutter: o.cutter,
+        back_offset: o.back_offset.unwrap_or((0.0, 0.0)),
+        back_guides: !o.bare_backs,
     }
 }
 /// How many sheets are rendered and written at a time: enough cards for
@@ -91,15 +114,11 @@ pub fn render(
     let mut images = ImageCache::default();
     let arts = renderer.prepare_all(jail, sources, &prints, &mut images, diags);
 
-    // Geometry: consecutive kinds with the same card box share sheets.
-    let mut groups: Vec<(CardBox, Range<usize>)> = Vec::new();
-    for (i, p) in prints.iter().enumerate() {
-        let b = renderer.card_box(&p.card.kind);
-        match groups.last_mut() {
-            Some((gb, range)) if *gb == b => range.end = i + 1,
-            _ => groups.push((b, i..i + 1)),
-        }
+    if let Some(cutter) = build.cutter.filter(|c| !c.takes(build.page.paper)) {
+        diags.push(cutter_paper_error(game, cutter, build.page));
+        return Ok(None);
     }
+    let (groups, radii) = group(&renderer, &prints);
     let mut grids = Vec::new();
     for (b, range) in &groups {
         match Grid::fit(build.page, *b) {
@@ -137,7 +156,74 @@ pub fn render(
     if let Some(cache) = cache {
         cache.finish();
     }
-    Ok(Some(image_files(images)))
+    let mut files = image_files(images);
+    if let Some(cutter) = build.cutter {
+        files.extend(cut_files(cutter, &grids, &radii));
+    }
+    Ok(Some(files))
+}
+
+/// The name of grid `g`'s cut file, without its extension: `cut` for
+/// the first, `cut-2` for the second, ….
+fn cut_stem(g: usize) -> String {
+    if g == 0 {
+        "cut".to_owned()
+    } else {
+        format!("cut-{}", g + 1)
+    }
+}
+
+/// The cut files of `grids` (each with its cards' corner radius in
+/// `radii`): `cut.svg` for the first grid, `cut-2.svg` for the second, …,
+/// and a DXF of each when the machine's software wants one. Every sheet of
+/// a grid places its cards alike, so one file cuts them all.
+fn cut_files(cutter: Cutter, grids: &[Grid], radii: &[f64]) -> Vec<OutputFile> {
+    let mut files = Vec::new();
+    for (g, (grid, &radius)) in grids.iter().zip(radii).enumerate() {
+        let cuts: Vec<Cut> = (0..grid.per_page())
+            .map(|i| Cut {
+                trim: grid.trim(i),
+                radius,
+            })
+            .collect();
+        let stem = cut_stem(g);
+        let page = grid.page.size();
+        files.push(OutputFile {
+            path: format!("{stem}.svg"),
+            bytes: cutter::cut_svg(page, &cuts).into_bytes(),
+        });
+        if cutter.wants_dxf() {
+            files.push(OutputFile {
+                path: format!("{stem}.dxf"),
+                bytes: cutter::cut_dxf(page, &cuts).into_bytes(),
+            });
+        }
+    }
+    files
+}
+
+/// The runs of `prints` that share sheets: consecutive kinds with the
+/// same card box and corners; each run's box and corner radius.
+fn group(
+    renderer: &Renderer<'_>,
+    prints: &[Print<'_>],
+) -> (Vec<(CardBox, Range<usize>)>, Vec<f64>) {
+    let mut groups: Vec<(CardBox, Range<usize>)> = Vec::new();
+    let mut radii: Vec<f64> = Vec::new();
+    for (i, p) in prints.iter().enumerate() {
+        let b = renderer.card_box(&p.card.kind);
+        let r = renderer.corner_radius(&p.card.kind);
+        match (groups.last_mut(), radii.last()) {
+            (Some((gb, range)), Some(gr)) if *gb == b && gr.to_bits() == r.to_bits() => {
+                range.end = i + 1;
+            }
+            _ => {
+                groups.push((b, i..i + 1));
+                radii.push(r);
+            }
+        }
+    }
+    (groups, radii)
 }
 
 /// Cuts each group's copies into sheets of its grid.
@@ -205,11 +291,7 @@ impl<'a> Document<'_, 'a> {
         let cover = self.cover(sheets, flip, ph);
         cover.write(&mut buf, ph);
         out.write_all(buf.as_bytes())?;
-        let texts: Vec<GridText> = self
-            .grids
-            .iter()
-            .map(|g| GridText::new(g, flip, self.build.cut_lines))
-            .collect();
+        let texts = self.grid_texts(flip);
         let grid_keys: Vec<reuse::Key> = self.grids.iter().map(reuse::key_of_debug).collect();
         let mut failures = Failures::default();
         // Every print's key in one pass on every core: a pass per batch
@@ -346,6 +428,15 @@ impl<'a> Document<'_, 'a> {
         old.flush(out)?;
         cache.recycle(old);
         Ok(())
+    }
+
+    /// What every sheet of each grid prints alike.
+    fn grid_texts(&self, flip: Option<Flip>) -> Vec<GridText> {
+        let guides = self.build.guides();
+        let grids = self.grids.iter().enumerate();
+        grids
+            .map(|(i, g)| GridText::new(g, flip, guides, &cut_stem(i)))
+            .collect()
     }
 
     /// The cover: what is printed, how, and the table of sheets.
@@ -550,4 +641,24 @@ fn layout_error(game: &Game, kind: &str, b: CardBox, page: PageBox) -> Diagnosti
     )
     .at(game.manifest.file, span, "this layout")
     .with_help("use a smaller card size, less bleed, smaller margins, or the other orientation")
+}
+
+/// The error of a cutting machine asked for on a paper its workflow does
+/// not take.
+fn cutter_paper_error(game: &Game, cutter: Cutter, page: PageBox) -> Diagnostic {
+    let spans = &game.manifest.spans;
+    let span = spans
+        .key_span("/print/paper")
+        .or_else(|| spans.key_span("/print"))
+        .unwrap_or(0..0);
+    Diagnostic::error(
+        "sheets::cutter-paper",
+        format!(
+            "the {} print-then-cut workflow takes Letter or A4 paper, not {}",
+            cutter.label(),
+            page.paper.label()
+        ),
+    )
+    .at(game.manifest.file, span, "the paper of these sheets")
+    .with_help("pass --paper letter or --paper a4")
 }

@@ -69,6 +69,9 @@ pub struct PageBox {
     pub margin: f64,
     /// The space between card boxes.
     pub gutter: f64,
+    /// The area the card boxes keep to, when not the page inside its
+    /// margins: a cutting machine's, clear of its registration marks.
+    pub keep: Option<Rect>,
 }
 
 impl PageBox {
@@ -107,6 +110,18 @@ impl Flip {
     }
 }
 
+impl Flip {
+    /// A shift `(x, y)` seen from the front of the sheet (right, down) as
+    /// the backs page draws it: the sheet turned about a vertical axis
+    /// shows the back's x reversed, about a horizontal one its y.
+    pub fn on_back(self, (x, y): (f64, f64)) -> (f64, f64) {
+        match self {
+            Flip::Columns => (-x, y),
+            Flip::Rows => (x, -y),
+        }
+    }
+}
+
 /// The grid of card boxes on one page.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Grid {
@@ -129,6 +144,12 @@ impl Grid {
     /// Lays out as many card boxes as fit; `None` when not even one does.
     pub fn fit(page: PageBox, card: CardBox) -> Option<Grid> {
         let (pw, ph) = page.size();
+        let area = page.keep.unwrap_or(Rect {
+            x: page.margin,
+            y: page.margin,
+            w: pw - 2.0 * page.margin,
+            h: ph - 2.0 * page.margin,
+        });
         let count = |avail: f64, cell: f64| -> usize {
             if avail + EPS < cell {
                 return 0;
@@ -136,8 +157,8 @@ impl Grid {
             // 1 + how many more (gutter + cell) fit after the first.
             1 + ((avail - cell + EPS) / (cell + page.gutter)).floor() as usize
         };
-        let cols = count(pw - 2.0 * page.margin, card.outer_width());
-        let rows = count(ph - 2.0 * page.margin, card.outer_height());
+        let cols = count(area.w, card.outer_width());
+        let rows = count(area.h, card.outer_height());
         if cols == 0 || rows == 0 {
             return None;
         }
@@ -148,8 +169,8 @@ impl Grid {
             card,
             cols,
             rows,
-            x0: (pw - gw) / 2.0,
-            y0: (ph - gh) / 2.0,
+            x0: area.x + (area.w - gw) / 2.0,
+            y0: area.y + (area.h - gh) / 2.0,
         })
     }
 
@@ -166,6 +187,18 @@ impl Grid {
             y: self.y0 + r as f64 * (self.card.outer_height() + self.page.gutter),
             w: self.card.outer_width(),
             h: self.card.outer_height(),
+        }
+    }
+
+    /// The trim box of slot `i` on a faces page: its box without bleed.
+    pub fn trim(&self, i: usize) -> Rect {
+        let f = self.face(i);
+        let b = self.card.bleed;
+        Rect {
+            x: f.x + b,
+            y: f.y + b,
+            w: f.w - 2.0 * b,
+            h: f.h - 2.0 * b,
         }
     }
 
@@ -322,6 +355,7 @@ mod tests {
             orientation,
             margin,
             gutter: 0.0,
+            keep: None,
         }
     }
 

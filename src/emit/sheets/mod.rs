@@ -27,6 +27,8 @@
 mod alone;
 mod assets;
 mod budget;
+pub mod calibrate;
+pub mod cutter;
 pub mod deck;
 mod display;
 mod document;
@@ -64,7 +66,7 @@ pub use view::{CardView, GameView, SizeView};
 use self::assets::ImageCache;
 use self::geometry::CardBox;
 use crate::config::{
-    CardSize, CutLines, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset,
+    CardSize, CutLines, Cutter, Duplex, KindPrint, Orientation, Paper, PrintSettings, SizePreset,
 };
 use crate::diag::Diagnostic;
 use crate::game::Game;
@@ -85,6 +87,16 @@ pub struct SheetOptions {
     pub duplex: Option<Duplex>,
     /// The ink-saver variant.
     pub ink_saver: Option<bool>,
+    /// The cutting machine the pages are laid out for: its registration
+    /// marks instead of crop marks, the cards clear of them, and a cut
+    /// file beside the sheets (see [`cutter`]).
+    pub cutter: Option<Cutter>,
+    /// How far every back moves, in mm, as seen from the front of the
+    /// sheet: right and down (a printer that shifts its backs is
+    /// corrected by the opposite of its shift).
+    pub back_offset: Option<(f64, f64)>,
+    /// Backs pages without cutting guides.
+    pub bare_backs: bool,
 }
 
 /// A file of the sheets, relative to `DIR/<game>/sheets/`.
@@ -147,6 +159,28 @@ fn card_box(print: &PrintSettings, kind: Option<&KindPrint>, bleed: f64) -> Card
             .or(print.safe)
             .unwrap_or(DEFAULT_SAFE),
     }
+}
+
+/// The corner radius of `kind`'s cards: the kind's own, the game's, else
+/// the usual one of its card size.
+fn corner_radius(print: &PrintSettings, kind: Option<&KindPrint>) -> f64 {
+    let size = kind
+        .and_then(|k| k.size)
+        .or(print.size)
+        .unwrap_or(CardSize::Preset(SizePreset::Poker));
+    kind.and_then(|k| k.corner_radius)
+        .or(print.corner_radius)
+        .unwrap_or_else(|| size.corner_radius())
+}
+
+/// Whether `path`, a file of the sheets, is a cut file (`cut.svg`,
+/// `cut-2.dxf`), which an export writes beside its PDF.
+pub fn is_cut_file(path: &str) -> bool {
+    path.starts_with("cut")
+        && !path.contains('/')
+        && std::path::Path::new(path)
+            .extension()
+            .is_some_and(|e| e == "svg" || e == "dxf")
 }
 
 /// What a selection is, as the cover names it (in the language printed:

@@ -5,9 +5,10 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use super::cutter;
 use super::geometry::{Flip, Grid, Line, Rect, mm};
 use super::icons::escape_into;
-use crate::config::CutLines;
+use crate::config::{CutLines, Cutter};
 
 /// One card box placed on a page.
 #[derive(Debug)]
@@ -25,7 +26,7 @@ pub(super) struct Placed<'a> {
 }
 
 /// What every sheet of one grid prints alike, formatted once: each slot's
-/// box on each side, and the crop marks.
+/// box on each side, and the guides of each side.
 #[derive(Debug)]
 pub(super) struct GridText {
     cols: usize,
@@ -34,13 +35,32 @@ pub(super) struct GridText {
     faces: Vec<String>,
     /// Each slot's `style` on the backs page (mirrored for duplex).
     backs: Vec<String>,
-    /// The crop marks' SVG (empty without marks).
+    /// The faces page's guides as SVG: crop marks or cut lines, or a
+    /// cutting machine's registration marks (empty without any).
     marks: String,
+    /// The backs page's guides as SVG (empty without any).
+    back_marks: String,
+    /// The backs page's shift as a CSS transform, when it has one.
+    back_shift: Option<String>,
+}
+
+/// How a grid's pages are marked and its backs placed.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Guides {
+    /// The cutting guides.
+    pub lines: CutLines,
+    /// The cutting machine whose registration marks replace the guides.
+    pub cutter: Option<Cutter>,
+    /// How far the backs move, as seen from the front: right, down (mm).
+    pub back_offset: (f64, f64),
+    /// Whether backs pages carry the guides too.
+    pub on_backs: bool,
 }
 
 impl GridText {
-    /// The text of `grid`, its backs mirrored by `flip`.
-    pub(super) fn new(grid: &Grid, flip: Option<Flip>, lines: CutLines) -> Self {
+    /// The text of `grid`, its backs mirrored by `flip`; `cut` names its
+    /// cut file (`cut`, `cut-2`) when there is a cutter.
+    pub(super) fn new(grid: &Grid, flip: Option<Flip>, guides: Guides, cut: &str) -> Self {
         let (b, s) = (mm(grid.card.bleed), mm(grid.card.safe));
         let style = |r: Rect| {
             format!(
@@ -51,7 +71,25 @@ impl GridText {
                 mm(r.h)
             )
         };
+        // The back page's own shift: mirrored along the axis it flips on.
+        let (dx, dy) = flip.map_or((0.0, 0.0), |f| f.on_back(guides.back_offset));
         let slots = 0..grid.per_page();
+        let lines = grid.guides(guides.lines);
+        let (marks, back_marks) = match guides.cutter {
+            // The machine reads its marks on the front alone.
+            Some(cutter) => (
+                cutter::marks_svg(cutter, grid.page.size(), cut),
+                String::new(),
+            ),
+            None => (
+                marks_svg(grid, &lines, guides.lines),
+                if guides.on_backs {
+                    marks_svg(grid, &lines, guides.lines)
+                } else {
+                    String::new()
+                },
+            ),
+        };
         GridText {
             cols: grid.cols,
             rows: grid.rows,
@@ -59,7 +97,12 @@ impl GridText {
             backs: slots
                 .map(|i| style(flip.map_or_else(|| grid.face(i), |f| grid.back(i, f))))
                 .collect(),
-            marks: marks_svg(grid, &grid.guides(lines), lines),
+            marks,
+            back_marks,
+            // A transform, not moved boxes: the browser paints boxes on
+            // whole CSS pixels (0.26 mm) but a transform as it is.
+            back_shift: (dx != 0.0 || dy != 0.0)
+                .then(|| format!("transform:translate({}mm,{}mm)", mm(dx), mm(dy))),
         }
     }
 }
@@ -200,6 +243,10 @@ pub(super) fn sheet(
         "<section class=\"carta-sheet carta-{side_name}\" data-page=\"{number}\" data-side=\"{side_name}\" data-cols=\"{}\" data-rows=\"{}\">",
         grid.cols, grid.rows
     );
+    let shift = grid.back_shift.as_ref().filter(|_| side == Side::Backs);
+    if let Some(shift) = shift {
+        let _ = write!(out, "<div class=\"carta-shift\" style=\"{shift}\">");
+    }
     let (face_or_back, styles) = match side {
         Side::Faces => ("face", &grid.faces),
         Side::Backs => ("back", &grid.backs),
@@ -222,7 +269,13 @@ pub(super) fn sheet(
         at.push(start..out.len());
         out.push_str("</div>\n");
     }
-    out.push_str(&grid.marks);
+    out.push_str(match side {
+        Side::Faces => &grid.marks,
+        Side::Backs => &grid.back_marks,
+    });
+    if shift.is_some() {
+        out.push_str("</div>");
+    }
     out.push_str("</section>\n");
     at
 }

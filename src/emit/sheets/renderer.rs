@@ -141,6 +141,15 @@ impl<'g> Renderer<'g> {
         )
     }
 
+    /// The corner radius of cards of `kind`, in mm.
+    pub(super) fn corner_radius(&self, kind: &str) -> f64 {
+        let m = &self.game.manifest.manifest;
+        super::corner_radius(
+            &self.print,
+            m.kinds.get(kind).and_then(|k| k.print.as_ref()),
+        )
+    }
+
     /// The game's icons, as its templates print them.
     pub(super) fn icons(&self) -> &IconSet {
         &self.icons
