@@ -188,16 +188,8 @@ fn page_count(pdf: &Path) -> usize {
 #[test]
 fn a_silhouette_kit_of_intrepidos_on_letter_cuts_where_the_cards_print() {
     let ws = Workspace::shipped(&["intrepidos"]);
-    ws.run([
-        "export",
-        "pdf",
-        "intrepidos",
-        "--paper",
-        "letter",
-        "--cutter",
-        "silhouette",
-    ])
-    .succeeds();
+    let args = "export pdf intrepidos --paper letter --cutter silhouette";
+    ws.run(args.split(' ')).succeeds();
     let dir = ws.path().join("build/intrepidos/pdf");
     let pdf = dir.join("intrepidos.pdf");
     let info = tool("pdfinfo", &[pdf.to_str().unwrap()]);

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::document::resolve_build;
-use super::geometry::{Flip, mm};
+use super::geometry::{Flip, mm, svg_element, svg_over_page};
 use super::page::{self, Side};
 use super::{BASE_CSS, SheetOptions};
 use crate::config::{Duplex, PrintSettings};
@@ -72,22 +72,17 @@ fn write_side(
         Side::Faces => "faces",
         Side::Backs => "backs",
     };
-    let _ = write!(
-        out,
-        "<section class=\"carta-sheet\" data-side=\"{name}\"><svg class=\"carta-calibration\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
-        w = mm(pw),
-        h = mm(ph)
-    );
+    let _ = write!(out, "<section class=\"carta-sheet\" data-side=\"{name}\">");
+    svg_over_page(out, "carta-calibration", (pw, ph));
     let (dx, dy) = shift;
     let mut line = |x1: f64, y1: f64, x2: f64, y2: f64| {
-        let _ = write!(
-            out,
-            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-            mm(x1 + dx),
-            mm(y1 + dy),
-            mm(x2 + dx),
-            mm(y2 + dy)
-        );
+        let ends = [
+            ("x1", x1 + dx),
+            ("y1", y1 + dy),
+            ("x2", x2 + dx),
+            ("y2", y2 + dy),
+        ];
+        svg_element(out, "line", &ends);
     };
     let (cx, cy) = (pw / 2.0, ph / 2.0);
     for (x, y) in crosses((pw, ph)) {

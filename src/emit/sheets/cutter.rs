@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::geometry::{Rect, mm};
+use super::geometry::{Rect, mm, svg_element, svg_over_page};
 use crate::config::{Cutter, Paper, PaperSize};
 
 /// Silhouette Studio's default registration marks (Silhouette Studio
@@ -185,21 +185,11 @@ fn cricut_area((pw, ph): (f64, f64)) -> Rect {
 /// The marks as SVG rectangles over a page, for the sheets' HTML, and
 /// the name of the page's cut file (`cut`, `cut-2`) under the cards.
 pub(super) fn marks_svg(cutter: Cutter, page: (f64, f64), cut: &str) -> String {
-    let marks = cutter.marks(page);
-    let mut out = format!(
-        "<svg class=\"carta-registration\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
-        w = mm(page.0),
-        h = mm(page.1)
-    );
-    for r in marks {
-        let _ = write!(
-            out,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
-            mm(r.x),
-            mm(r.y),
-            mm(r.w),
-            mm(r.h)
-        );
+    let mut out = String::new();
+    svg_over_page(&mut out, "carta-registration", page);
+    for r in cutter.marks(page) {
+        let box_ = [("x", r.x), ("y", r.y), ("width", r.w), ("height", r.h)];
+        svg_element(&mut out, "rect", &box_);
     }
     // Below the cards' area, between the bottom marks.
     let _ = writeln!(

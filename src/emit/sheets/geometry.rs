@@ -320,6 +320,32 @@ fn dedup(v: &mut Vec<f64>) {
     v.dedup_by(|a, b| (*a - *b).abs() < 0.001);
 }
 
+/// Opens an SVG of class `class` laid over a whole page `page` mm wide
+/// and tall, its user unit a mm (the guides, the registration marks, the
+/// calibration sheet).
+pub fn svg_over_page(out: &mut String, class: &str, page: (f64, f64)) {
+    let (w, h) = (mm(page.0), mm(page.1));
+    out.push_str("<svg class=\"");
+    out.push_str(class);
+    out.push_str("\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:");
+    out.push_str(&format!("{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">"));
+}
+
+/// Writes an empty SVG element `name` with lengths in mm as its
+/// attributes (`<rect x="1" …/>`).
+pub fn svg_element(out: &mut String, name: &str, attributes: &[(&str, f64)]) {
+    out.push('<');
+    out.push_str(name);
+    for (attribute, value) in attributes {
+        out.push(' ');
+        out.push_str(attribute);
+        out.push_str("=\"");
+        out.push_str(&mm(*value));
+        out.push('"');
+    }
+    out.push_str("/>");
+}
+
 /// A length in mm as CSS text: at most three decimals, no trailing zeros,
 /// so that the same geometry always prints the same bytes.
 pub fn mm(v: f64) -> String {

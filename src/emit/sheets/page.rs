@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::ops::Range;
 
 use super::cutter;
-use super::geometry::{Flip, Grid, Line, Rect, mm};
+use super::geometry::{Flip, Grid, Line, Rect, mm, svg_element, svg_over_page};
 use super::icons::escape_into;
 use crate::config::{CutLines, Cutter};
 
@@ -114,27 +114,15 @@ fn marks_svg(grid: &Grid, marks: &[Line], lines: CutLines) -> String {
     if marks.is_empty() {
         return out;
     }
-    let (pw, ph) = grid.page.size();
-    let _ = write!(
-        out,
-        "<svg class=\"carta-marks{}\" xmlns=\"http://www.w3.org/2000/svg\" style=\"width:{w}mm;height:{h}mm\" viewBox=\"0 0 {w} {h}\">",
-        if lines == CutLines::Full {
-            " carta-cut-lines"
-        } else {
-            ""
-        },
-        w = mm(pw),
-        h = mm(ph)
-    );
+    let class = if lines == CutLines::Full {
+        "carta-marks carta-cut-lines"
+    } else {
+        "carta-marks"
+    };
+    svg_over_page(&mut out, class, grid.page.size());
     for l in marks {
-        let _ = write!(
-            out,
-            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-            mm(l.x1),
-            mm(l.y1),
-            mm(l.x2),
-            mm(l.y2)
-        );
+        let ends = [("x1", l.x1), ("y1", l.y1), ("x2", l.x2), ("y2", l.y2)];
+        svg_element(&mut out, "line", &ends);
     }
     out.push_str("</svg>\n");
     out
