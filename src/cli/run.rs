@@ -214,14 +214,16 @@ fn deck(root: &Path, command: &DeckCommand, output: &Output) -> Result<Report, C
 }
 
 /// `carta print`: the sheets of `targets` into `out`, checking that their
-/// text fits when `fit_check`.
+/// text fits when `fit_check`; with `calibrate`, the duplex calibration
+/// sheet of their games instead.
 fn print_sheets(
     root: &Path,
-    targets: &[String],
-    out: &Path,
-    print: &PrintArgs,
-    (fit_check, changed_since): (bool, Option<&str>),
+    (targets, out, print): (&[String], &Path, &PrintArgs),
+    (fit_check, calibrate, changed_since): (bool, bool, Option<&str>),
 ) -> Result<Report, CommandError> {
+    if calibrate {
+        return commands::print::calibrate(root, targets, out, print.options());
+    }
     commands::print::run(
         root,
         targets,
@@ -297,22 +299,13 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
             targets,
             out,
             print,
-            calibrate: true,
-            ..
-        } => commands::print::calibrate(root, targets, &root.join(out), print.options()),
-        Command::Print {
-            targets,
-            out,
-            print,
             no_fit_check,
-            calibrate: false,
+            calibrate,
             changed_since,
         } => print_sheets(
             root,
-            targets,
-            &root.join(out),
-            print,
-            (!no_fit_check, changed_since.as_deref()),
+            (targets, &root.join(out), print),
+            (!no_fit_check, *calibrate, changed_since.as_deref()),
         ),
         Command::Completions { .. }
         | Command::Man { .. }
