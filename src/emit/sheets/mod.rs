@@ -21,6 +21,9 @@
 //! - `reuse.rs` is the build's faces cache (its file `faces_index.rs`, the
 //!   other cards a face read noted by `reads.rs`), and `memo.rs`'s
 //!   [`FaceMemo`] the deck builder's faces a long-running process keeps.
+//! - `cutter.rs` is a cutting machine's kit (`--cutter`): its registration
+//!   marks, the area the cards keep to and the cut files (SVG, DXF);
+//!   `calibrate.rs` the duplex calibration sheet (`print --calibrate`).
 //! - `overflow.rs` reads what the page's fit script measured as not
 //!   fitting and finds each box's field by its text.
 
