@@ -506,6 +506,8 @@ mod tests {
             copies: None,
             fields: fields.as_object().unwrap().clone(),
             i18n: BTreeMap::new(),
+            version: None,
+            errata: Vec::new(),
         }
     }
 
