@@ -9,7 +9,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::format::{Header, Section, Sections};
-use crate::validate::errata::current_version;
 use super::game::game_section;
 use super::hash::SourceHash;
 use super::numbers::{
@@ -20,6 +19,7 @@ use super::record::{CardRecord, DeckRecord, PackedRecord};
 use super::texts::GameTexts;
 use crate::config::Manifest;
 use crate::validate::PackedFields;
+use crate::validate::errata::current_version;
 
 /// Why a bundle could not be written.
 #[derive(Debug, thiserror::Error)]

@@ -68,9 +68,8 @@ pub fn changed_since(errata: &[Erratum], version: &str) -> bool {
 /// Whether `v` is a version as errata write it: numbers joined by dots.
 pub fn is_version(v: &str) -> bool {
     !v.is_empty()
-        && v.split('.').all(|n| {
-            !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit())
-        })
+        && v.split('.')
+            .all(|n| !n.is_empty() && n.len() <= 9 && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether `d` is a calendar date written `YYYY-MM-DD`.
@@ -160,74 +159,12 @@ fn read_entry(
             );
         }
     }
-    let version = match get("version") {
-        None => {
-            diags.push(
-                Diagnostic::error("card::errata-version", "this erratum has no `version`")
-                    .at(file, at.clone(), "`version` is missing")
-                    .with_help("add the version that published the change, such as `version = \"1.1\"`"),
-            );
-            None
-        }
-        Some(v) => match v.get_ref().as_str() {
-            Some(s) if is_version(s) => Some(s.to_owned()),
-            Some(s) => {
-                diags.push(
-                    Diagnostic::error(
-                        "card::errata-version",
-                        format!("`{s}` is not a version"),
-                    )
-                    .at(file, v.span(), "not a version")
-                    .with_help("a version is numbers joined by dots, such as `\"1.1\"` or `\"2.0.1\"`"),
-                );
-                None
-            }
-            None => {
-                diags.push(type_error(
-                    file,
-                    v,
-                    "an erratum's `version` must be a string",
-                    "quote it, such as `version = \"1.1\"`",
-                ));
-                None
-            }
-        },
-    };
-    let date = read_date(file, &at, get("date"), diags);
-    let note = match get("note") {
-        None => Some(String::new()),
-        Some(v) => {
-            let s = v.get_ref().as_str().map(str::to_owned);
-            if s.is_none() {
-                diags.push(type_error(
-                    file,
-                    v,
-                    "an erratum's `note` must be a string",
-                    "say in the game's language what the change was",
-                ));
-            }
-            s
-        }
-    };
-    let was = match get("was") {
-        None => Some(Map::new()),
-        Some(v) => match v.get_ref().as_table().map(table_to_json) {
-            Some(Ok(map)) => Some(map),
-            Some(Err((span, message))) => {
-                diags.push(Diagnostic::error("schema::type", message).at(file, span, "here"));
-                None
-            }
-            None => {
-                diags.push(type_error(
-                    file,
-                    v,
-                    "an erratum's `was` must be a table",
-                    "give the replaced values by field, such as `was = { effect = \"…\" }`",
-                ));
-                None
-            }
-        },
-    };
+    let version = required(file, &at, ("version", get("version")), diags)
+        .and_then(|v| read_version(file, v, diags));
+    let date =
+        required(file, &at, ("date", get("date")), diags).and_then(|v| read_date(file, v, diags));
+    let note = read_note(file, get("note"), diags);
+    let was = read_was(file, get("was"), diags);
     Some(Erratum {
         version: version?,
         date: date?,
@@ -236,21 +173,130 @@ fn read_entry(
     })
 }
 
-/// An erratum's `date`: a `YYYY-MM-DD` string or a TOML local date.
-fn read_date(
+/// A key every erratum holds, `version` or `date`: its value, or the
+/// report that it is missing.
+fn required<'v, 'i>(
     file: FileId,
     at: &Span,
+    (key, value): (&str, Option<&'v Spanned<DeValue<'i>>>),
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'v Spanned<DeValue<'i>>> {
+    if value.is_none() {
+        let (code, help) = if key == "version" {
+            (
+                "card::errata-version",
+                "add the version that published the change, such as `version = \"1.1\"`",
+            )
+        } else {
+            (
+                "card::errata-date",
+                "add the day the change was published, such as `date = 2025-03-01`",
+            )
+        };
+        diags.push(
+            Diagnostic::error(code, format!("this erratum has no `{key}`"))
+                .at(file, at.clone(), format!("`{key}` is missing"))
+                .with_help(help),
+        );
+    }
+    value
+}
+
+/// An erratum's `version`: numbers joined by dots, as a string.
+fn read_version(
+    file: FileId,
+    v: &Spanned<DeValue<'_>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    match v.get_ref().as_str() {
+        Some(s) if is_version(s) => Some(s.to_owned()),
+        Some(s) => {
+            diags.push(
+                Diagnostic::error("card::errata-version", format!("`{s}` is not a version"))
+                    .at(file, v.span(), "not a version")
+                    .with_help(
+                        "a version is numbers joined by dots, such as `\"1.1\"` or `\"2.0.1\"`",
+                    ),
+            );
+            None
+        }
+        None => {
+            diags.push(type_error(
+                file,
+                v,
+                "an erratum's `version` must be a string",
+                "quote it, such as `version = \"1.1\"`",
+            ));
+            None
+        }
+    }
+}
+
+/// An erratum's `note`: empty when not written.
+fn read_note(
+    file: FileId,
     value: Option<&Spanned<DeValue<'_>>>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<String> {
+    optional(
+        value,
+        |v| {
+            v.get_ref().as_str().map(str::to_owned).ok_or_else(|| {
+                boxed_type_error(
+                    file,
+                    v,
+                    "an erratum's `note` must be a string",
+                    "say in the game's language what the change was",
+                )
+            })
+        },
+        diags,
+    )
+}
+
+/// An erratum's `was`, the values it replaced: empty when not written.
+fn read_was(
+    file: FileId,
+    value: Option<&Spanned<DeValue<'_>>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Map<String, Value>> {
+    optional(
+        value,
+        |v| match v.get_ref().as_table().map(table_to_json) {
+            Some(Ok(map)) => Ok(map),
+            Some(Err((span, message))) => Err(Box::new(
+                Diagnostic::error("schema::type", message).at(file, span, "here"),
+            )),
+            None => Err(boxed_type_error(
+                file,
+                v,
+                "an erratum's `was` must be a table",
+                "give the replaced values by field, such as `was = { effect = \"…\" }`",
+            )),
+        },
+        diags,
+    )
+}
+
+/// An optional key's value: its default when not written, else what
+/// `read` makes of it, or `None` with `read`'s diagnostic reported.
+fn optional<T: Default>(
+    value: Option<&Spanned<DeValue<'_>>>,
+    read: impl FnOnce(&Spanned<DeValue<'_>>) -> Result<T, Box<Diagnostic>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<T> {
     let Some(v) = value else {
-        diags.push(
-            Diagnostic::error("card::errata-date", "this erratum has no `date`")
-                .at(file, at.clone(), "`date` is missing")
-                .with_help("add the day the change was published, such as `date = 2025-03-01`"),
-        );
-        return None;
+        return Some(T::default());
     };
+    read(v).map_err(|d| diags.push(*d)).ok()
+}
+
+/// An erratum's `date`: a `YYYY-MM-DD` string or a TOML local date.
+fn read_date(
+    file: FileId,
+    v: &Spanned<DeValue<'_>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
     let text = match v.get_ref() {
         DeValue::String(s) => s.to_string(),
         DeValue::Datetime(d) if d.time.is_none() && d.offset.is_none() => d.to_string(),
@@ -270,12 +316,16 @@ fn read_date(
     None
 }
 
-fn type_error(
+fn boxed_type_error(
     file: FileId,
     value: &Spanned<DeValue<'_>>,
     message: &str,
     help: &str,
-) -> Diagnostic {
+) -> Box<Diagnostic> {
+    Box::new(type_error(file, value, message, help))
+}
+
+fn type_error(file: FileId, value: &Spanned<DeValue<'_>>, message: &str, help: &str) -> Diagnostic {
     Diagnostic::error(
         "card::errata-type",
         format!("{message}, but it is {}", value.get_ref().type_str()),

@@ -116,16 +116,18 @@ fn names(url: &str, game: &str) -> Value {
     summary
 }
 
-fn name_of(summary: &Value, id: &str) -> String {
+/// Card `id` of a game's summary.
+fn card_of<'s>(summary: &'s Value, id: &str) -> &'s Value {
     summary["cards"]
         .as_array()
         .unwrap()
         .iter()
         .find(|c| c["id"] == id)
-        .unwrap_or_else(|| panic!("no card {id}"))["name"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+        .unwrap_or_else(|| panic!("no card {id}"))
+}
+
+fn name_of(summary: &Value, id: &str) -> String {
+    card_of(summary, id)["name"].as_str().unwrap().to_owned()
 }
 
 /// The code of a shipped deck file, asked from the server.
@@ -1757,7 +1759,10 @@ async fn the_builder_shows_a_cards_history_and_marks_the_cards_changed_since_a_v
         "{}\n{errata}\n{}\n{}",
         card("a", "text = \"novo\""),
         card("b", "text = \"igual\""),
-        card("c", "[[card.errata]]\nversion = \"1.2\"\ndate = 2025-01-15\n")
+        card(
+            "c",
+            "[[card.errata]]\nversion = \"1.2\"\ndate = 2025-01-15\n"
+        )
     ));
     let (_server, url) = start_serve(ws.path());
 
@@ -1766,15 +1771,7 @@ async fn the_builder_shows_a_cards_history_and_marks_the_cards_changed_since_a_v
     let (code, game) = http(&url, "GET", "/api/games/mini", &Value::Null);
     assert_eq!(code, 200);
     assert_eq!(game["versions"], json!(["1.2", "1.10"]));
-    let of = |id: &str| {
-        game["cards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["id"] == id)
-            .unwrap()
-            .clone()
-    };
+    let of = |id: &str| card_of(&game, id);
     assert_eq!(of("a")["version"], "1.10");
     assert_eq!(of("a")["errata"][0]["was"], json!({"text": "velho"}));
     assert!(of("b").get("errata").is_none() && of("b").get("version").is_none());
@@ -1794,10 +1791,17 @@ async fn the_builder_shows_a_cards_history_and_marks_the_cards_changed_since_a_v
 
     // The card browser: nothing marked until a version is chosen.
     client.goto(&format!("{url}mini/cards")).await.unwrap();
-    wait_js(&client, "return document.querySelectorAll('#cb-grid figure').length === 3").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-grid figure').length === 3",
+    )
+    .await;
     assert_eq!(js(&client, &changed("#cb-grid")).await, json!([]));
     js(&client, &since("1.2")).await;
-    assert_eq!(js(&client, &changed("#cb-grid")).await, json!(["a: changed in 1.10"]));
+    assert_eq!(
+        js(&client, &changed("#cb-grid")).await,
+        json!(["a: changed in 1.10"])
+    );
     js(&client, &since("1.10")).await;
     assert_eq!(js(&client, &changed("#cb-grid")).await, json!([]));
     js(&client, &since("")).await;
@@ -1810,10 +1814,17 @@ async fn the_builder_shows_a_cards_history_and_marks_the_cards_changed_since_a_v
     .await;
     assert_eq!(
         entries,
-        json!(["1.10 (2025-06-01)", "1.2 (2025-01-15) Texto novo.was: text: velho"])
+        json!([
+            "1.10 (2025-06-01)",
+            "1.2 (2025-01-15) Texto novo.was: text: velho"
+        ])
     );
     assert_eq!(
-        js(&client, "return document.querySelectorAll('#cb-grid [data-card=b] .cb-history').length").await,
+        js(
+            &client,
+            "return document.querySelectorAll('#cb-grid [data-card=b] .cb-history').length"
+        )
+        .await,
         json!(0),
         "a card never changed has no history"
     );
@@ -1821,7 +1832,11 @@ async fn the_builder_shows_a_cards_history_and_marks_the_cards_changed_since_a_v
     // The deck builder: the pool marks the changed cards, and the large
     // card view opens on the card's history.
     client.goto(&format!("{url}mini/deck")).await.unwrap();
-    wait_js(&client, "return document.querySelectorAll('#cb-pool .cb-row').length === 3").await;
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-pool .cb-row').length === 3",
+    )
+    .await;
     js(&client, &since("1.2")).await;
     assert_eq!(
         js(&client, &changed("#cb-pool")).await,
