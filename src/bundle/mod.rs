@@ -40,7 +40,7 @@
 //! "#).unwrap();
 //! let mut fields = serde_json::Map::new();
 //! fields.insert("attack".into(), 3.into());
-//! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields, i18n: None }];
+//! let cards = [CardRecord { id: "knight", kind: "unit", name: "Knight", copies: None, fields: &fields, i18n: None, errata: &[] }];
 //! let bytes = bundle::encode(&manifest, None, &cards, &[], SourceHash::of([("cards/demo/game.toml", "…")])).unwrap();
 //!
 //! let bundle = Bundle::from_bytes(bytes).unwrap();

@@ -14,7 +14,7 @@ pub const FORMAT_VERSION: u16 = 1;
 /// The format's minor version, which this carta writes. A reader accepts
 /// any minor version of its major one: a minor version only adds what a
 /// reader may ignore (map keys).
-pub const FORMAT_MINOR: u16 = 4;
+pub const FORMAT_MINOR: u16 = 5;
 
 /// The size of the header in bytes; the payload starts right after it.
 pub const HEADER_LEN: usize = 128;

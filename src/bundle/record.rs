@@ -9,10 +9,13 @@ use serde_json::{Map, Value};
 use super::error::BundleError;
 use super::view::{Bad, Cursor, MapRef, ValueRef};
 use crate::validate::PackedFields;
+use crate::validate::errata::{Erratum, current_version};
 use crate::validate::{MAX_COPIES, RESERVED};
 
-/// A card to write: borrowed from the checked sources.
-#[derive(Debug, Clone, Copy, Serialize)]
+/// A card to write: borrowed from the checked sources. It serializes as
+/// its record: `id`, `kind`, `name`, `copies`, `fields`, `i18n`, then,
+/// when it has errata, `version` (its latest erratum's) and `errata`.
+#[derive(Debug, Clone, Copy)]
 pub struct CardRecord<'a> {
     /// The card's id.
     pub id: &'a str,
@@ -21,14 +24,41 @@ pub struct CardRecord<'a> {
     /// Its display name.
     pub name: &'a str,
     /// Physical copies, when the source says.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub copies: Option<u32>,
     /// Every other field, as authored.
     pub fields: &'a Map<String, Value>,
     /// Its translations: language → field (`name`, `effect`,
     /// `levels.0.ability.text`) → text; absent when it has none.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub i18n: Option<&'a Translated>,
+    /// Its published changes (`[[card.errata]]`); empty when it has none.
+    pub errata: &'a [Erratum],
+}
+
+impl Serialize for CardRecord<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let version = current_version(self.errata);
+        let len = 4
+            + usize::from(self.copies.is_some())
+            + usize::from(self.i18n.is_some())
+            + 2 * usize::from(version.is_some());
+        let mut map = s.serialize_map(Some(len))?;
+        map.serialize_entry("id", self.id)?;
+        map.serialize_entry("kind", self.kind)?;
+        map.serialize_entry("name", self.name)?;
+        if let Some(copies) = self.copies {
+            map.serialize_entry("copies", &copies)?;
+        }
+        map.serialize_entry("fields", self.fields)?;
+        if let Some(i18n) = self.i18n {
+            map.serialize_entry("i18n", i18n)?;
+        }
+        if let Some(version) = version {
+            map.serialize_entry("version", version)?;
+            map.serialize_entry("errata", self.errata)?;
+        }
+        map.end()
+    }
 }
 
 /// A checked card to write whose fields are packed already: written as
@@ -47,6 +77,8 @@ pub(crate) struct PackedRecord<'a> {
     pub(crate) fields: &'a PackedFields,
     /// Its translations, when it has any.
     pub(crate) i18n: Option<&'a Translated>,
+    /// Its published changes; empty when it has none.
+    pub(crate) errata: &'a [Erratum],
 }
 
 /// A card's packed fields as a borrowed map, checked whole once as a
@@ -82,6 +114,13 @@ pub struct Card {
     /// bundles of untranslated games and of carta before 0.2).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub i18n: Translated,
+    /// The version of its current text, its latest erratum's; `None` for
+    /// a card never changed (and in bundles before format 1.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Its published changes, as written (empty before format 1.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errata: Vec<Erratum>,
 }
 
 impl Card {
@@ -122,7 +161,7 @@ impl Card {
     }
 
     /// The card as it is written in its source file: `id`, `kind`, `name`,
-    /// `copies` (if set), then every other field.
+    /// `copies` (if set), every other field, then its errata (if any).
     pub fn to_source_json(&self) -> Value {
         let mut map = Map::with_capacity(self.fields.len() + 4);
         map.insert("id".into(), self.id.clone().into());
@@ -133,6 +172,12 @@ impl Card {
         }
         for (k, v) in &self.fields {
             map.insert(k.clone(), v.clone());
+        }
+        if !self.errata.is_empty() {
+            map.insert(
+                "errata".into(),
+                serde_json::to_value(&self.errata).unwrap_or_default(),
+            );
         }
         Value::Object(map)
     }
@@ -159,6 +204,10 @@ pub struct CardRef<'a> {
     pub fields: MapRef<'a>,
     /// Its translations (language → field path → text), when it has any.
     pub i18n: Option<ValueRef<'a>>,
+    /// The version of its current text, when it has errata.
+    pub version: Option<&'a str>,
+    /// Its errata (an array of maps), when it has any.
+    pub errata: Option<ValueRef<'a>>,
 }
 
 impl<'a> CardRef<'a> {
@@ -168,7 +217,7 @@ impl<'a> CardRef<'a> {
         let mut c = Cursor::new(record);
         let entries = c.map_header().map_err(|_| "a record is not a map")?;
         let (mut id, mut kind, mut name, mut copies, mut fields) = (None, None, None, None, None);
-        let mut i18n = None;
+        let (mut i18n, mut version, mut errata) = (None, None, None);
         for _ in 0..entries {
             // Compared as bytes: the keys the format defines are ASCII.
             let key = c.key_bytes()?;
@@ -193,6 +242,9 @@ impl<'a> CardRef<'a> {
                 }
                 // language → field path → text: two levels of maps.
                 b"i18n" => i18n = Some(c.value(2)?),
+                b"version" => version = Some(string("version")?),
+                // entries → entry → `was` → a field's value.
+                b"errata" => errata = Some(c.value(super::MAX_DEPTH + 3)?),
                 // A key of a later minor version: checked, then ignored.
                 _ => {
                     std::str::from_utf8(key).map_err(|_| "a map key is not UTF-8")?;
@@ -211,6 +263,8 @@ impl<'a> CardRef<'a> {
             copies,
             fields: fields.ok_or_else(|| missing("fields"))?,
             i18n,
+            version,
+            errata,
         })
     }
 
@@ -238,6 +292,13 @@ impl<'a> CardRef<'a> {
                 None => Translated::new(),
                 Some(v) => serde_json::from_value(v.to_json()?).map_err(|e| {
                     BundleError::corrupt("cards", format!("`i18n` of `{}`: {e}", self.id))
+                })?,
+            },
+            version: self.version.map(str::to_owned),
+            errata: match &self.errata {
+                None => Vec::new(),
+                Some(v) => serde_json::from_value(v.to_json()?).map_err(|e| {
+                    BundleError::corrupt("cards", format!("`errata` of `{}`: {e}", self.id))
                 })?,
             },
         })

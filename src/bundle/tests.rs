@@ -140,6 +140,7 @@ impl Sample {
                 copies: *copies,
                 fields,
                 i18n: None,
+                errata: &[],
             })
             .collect()
     }
@@ -357,6 +358,7 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         copies: None,
         fields: &ok,
         i18n: None,
+        errata: &[],
     };
     let bytes = encode(&manifest(), None, &[card], &[], SourceHash::default()).unwrap();
     let read = Bundle::from_bytes(bytes)
@@ -377,11 +379,62 @@ fn duplicate_ids_and_too_deep_fields_are_refused_by_the_writer() {
         copies: None,
         fields: &too_deep,
         i18n: None,
+        errata: &[],
     };
     assert!(matches!(
         encode(&manifest(), None, &[card], &[], SourceHash::default()),
         Err(EncodeError::TooDeep { .. })
     ));
+}
+
+/// Two published changes of a card, the later one first.
+fn two_errata() -> Vec<crate::validate::errata::Erratum> {
+    use crate::validate::errata::Erratum;
+    vec![
+        Erratum {
+            version: "1.10".into(),
+            date: "2025-06-01".into(),
+            note: "Dano 3.".into(),
+            was: fields(json!({ "attack": 2, "speed": 1.5 })),
+        },
+        Erratum {
+            version: "1.2".into(),
+            date: "2025-01-15".into(),
+            note: String::new(),
+            was: Map::new(),
+        },
+    ]
+}
+
+#[test]
+fn a_card_round_trips_with_its_errata_and_its_version() {
+    let f = fields(json!({ "attack": 3 }));
+    let errata = two_errata();
+    let card = |id, errata| CardRecord {
+        id,
+        kind: "unit",
+        name: "X",
+        copies: None,
+        fields: &f,
+        i18n: None,
+        errata,
+    };
+    let cards = [card("changed", &errata[..]), card("same", &[])];
+    let bytes = encode(&manifest(), None, &cards, &[], SourceHash::default()).unwrap();
+    let again = encode(&manifest(), None, &cards, &[], SourceHash::default()).unwrap();
+    assert_eq!(bytes, again, "a bundle with errata is byte-deterministic");
+    let bundle = Bundle::from_bytes(bytes).unwrap();
+    assert_eq!(bundle.header().format_minor, 5);
+    let changed = bundle.card("changed").unwrap().unwrap();
+    assert_eq!(changed.version.as_deref(), Some("1.10"));
+    assert_eq!(changed.errata, errata);
+    assert_eq!(changed.fields, f, "errata are no field");
+    assert_eq!(
+        changed.to_source_json()["errata"][0]["was"]["speed"],
+        json!(1.5)
+    );
+    let same = bundle.card("same").unwrap().unwrap();
+    assert_eq!((same.version, same.errata), (None, Vec::new()));
 }
 
 #[test]
@@ -409,6 +462,7 @@ fn a_packed_record_is_written_as_the_same_bytes_as_its_card_record() {
             copies,
             fields: &f,
             i18n,
+            errata: &[],
         };
         let packed = PackedRecord {
             id: "c",
@@ -417,12 +471,36 @@ fn a_packed_record_is_written_as_the_same_bytes_as_its_card_record() {
             copies,
             fields: &packed,
             i18n,
+            errata: &[],
         };
         let (mut a, mut b) = (Vec::new(), Vec::new());
         rmp_serde::encode::write_named(&mut a, &plain).unwrap();
         packed.write(&mut b).unwrap();
         assert_eq!(a, b, "copies {copies:?}, i18n {}", i18n.is_some());
     }
+    let errata = two_errata();
+    let plain = CardRecord {
+        id: "c",
+        kind: "unit",
+        name: "Guardião",
+        copies: None,
+        fields: &f,
+        i18n: None,
+        errata: &errata,
+    };
+    let with_errata = PackedRecord {
+        id: "c",
+        kind: "unit",
+        name: "Guardião",
+        copies: None,
+        fields: &packed,
+        i18n: None,
+        errata: &errata,
+    };
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    rmp_serde::encode::write_named(&mut a, &plain).unwrap();
+    with_errata.write(&mut b).unwrap();
+    assert_eq!(a, b, "with errata");
     // Too deep is refused the same way, naming the field.
     let mut deep = json!(1);
     for _ in 0..=MAX_DEPTH {
@@ -436,6 +514,7 @@ fn a_packed_record_is_written_as_the_same_bytes_as_its_card_record() {
         copies: None,
         fields: &deep,
         i18n: None,
+        errata: &[],
     };
     let err = record.write(&mut Vec::new()).unwrap_err();
     assert!(
@@ -763,6 +842,7 @@ fn blocks_of_every_size_read_alike_through_one_reused_buffer() {
             copies: None,
             fields,
             i18n: None,
+            errata: &[],
         })
         .collect();
     let bytes = encode(&manifest(), None, &records, &[], SourceHash::default()).unwrap();
@@ -846,6 +926,7 @@ fn a_record_over_16_mib_is_named_and_one_under_it_gets_a_block_of_its_own() {
         copies: None,
         fields,
         i18n: None,
+        errata: &[],
     };
     let err = encode(
         &manifest(),

@@ -19,6 +19,7 @@ use super::record::{CardRecord, DeckRecord, PackedRecord};
 use super::texts::GameTexts;
 use crate::config::Manifest;
 use crate::validate::PackedFields;
+use crate::validate::errata::current_version;
 
 /// Why a bundle could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -107,6 +108,7 @@ pub fn encode_translated(
             copies: c.copies,
             fields,
             i18n: c.i18n,
+            errata: c.errata,
         })
         .collect();
     encode_records(manifest, written, texts, &records, decks, source_hash).map(Encoded::into_bytes)
@@ -124,7 +126,11 @@ impl PackedRecord<'_> {
             check_depth(self.id, &self.fields.unpack())?;
         }
         let what = || format!("card `{}`", self.id);
-        let len = 4 + u32::from(self.copies.is_some()) + u32::from(self.i18n.is_some());
+        let version = current_version(self.errata);
+        let len = 4
+            + u32::from(self.copies.is_some())
+            + u32::from(self.i18n.is_some())
+            + 2 * u32::from(version.is_some());
         let io = |e: rmp::encode::ValueWriteError| EncodeError::Encode {
             what: what(),
             source: rmp_serde::encode::Error::InvalidValueWrite(e),
@@ -147,6 +153,12 @@ impl PackedRecord<'_> {
         if let Some(i18n) = self.i18n {
             rmp::encode::write_str(out, "i18n").map_err(io)?;
             rmp_serde::encode::write_named(out, i18n).map_err(encode)?;
+        }
+        if let Some(version) = version {
+            rmp::encode::write_str(out, "version").map_err(io)?;
+            rmp::encode::write_str(out, version).map_err(io)?;
+            rmp::encode::write_str(out, "errata").map_err(io)?;
+            rmp_serde::encode::write_named(out, self.errata).map_err(encode)?;
         }
         Ok(())
     }
@@ -456,6 +468,7 @@ impl Sample {
                 copies: None,
                 fields,
                 i18n: None,
+                errata: &[],
             })
             .collect()
     }

@@ -321,15 +321,16 @@ fn reserved_properties(kind_list: &str, kinds: &[Value]) -> Value {
 }
 
 /// A kind schema describes the fields besides the reserved ones; in a card
-/// table those stand beside them, so the kind's root admits them.
+/// table those (and the card's errata) stand beside them, so the kind's
+/// root admits them.
 fn allow_reserved(schema: &mut Value) {
     if let Some(root) = schema.as_object_mut() {
         if let Some(Value::Object(props)) = root.get_mut("properties") {
-            for r in crate::validate::RESERVED {
+            for r in crate::validate::CARD_KEYS {
                 props.entry(r).or_insert(Value::Bool(true));
             }
         } else if root.contains_key("additionalProperties") {
-            let props: Map<String, Value> = crate::validate::RESERVED
+            let props: Map<String, Value> = crate::validate::CARD_KEYS
                 .iter()
                 .map(|r| ((*r).to_owned(), Value::Bool(true)))
                 .collect();

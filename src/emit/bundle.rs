@@ -327,6 +327,7 @@ fn encode_pieces(
             copies: card.copies,
             fields,
             i18n: Some(t).filter(|t| !t.is_empty()),
+            errata: &card.errata,
         })
         .collect();
     match bundle::encode_records(

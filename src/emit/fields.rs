@@ -99,6 +99,7 @@ mod tests {
             kind: "k".into(),
             name: "C".into(),
             copies: None,
+            errata: Vec::new(),
             packed: packed.then(|| PackedFields::pack(&fields)),
             fields: if packed { Map::new() } else { fields },
             file: crate::diag::FileId(0),

@@ -351,6 +351,7 @@ pub(super) fn shape(cards: &[RawCard]) -> u64 {
             kind,
             name,
             copies,
+            errata,
             fields,
             packed,
             // Where the card is written: a verdict that points there is
@@ -365,6 +366,8 @@ pub(super) fn shape(cards: &[RawCard]) -> u64 {
         (id, kind, name, copies, names).hash(&mut h);
         // A map's JSON is its fields in order: the same text, the same key.
         serde_json::to_string(fields).ok().hash(&mut h);
+        // No verdict reads errata, but a face may show them.
+        serde_json::to_string(errata).ok().hash(&mut h);
         packed.as_ref().map(PackedFields::bytes).hash(&mut h);
         refs.len().hash(&mut h);
         for r in refs {

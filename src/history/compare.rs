@@ -244,13 +244,36 @@ fn cards(old: &GameVersion, new: &GameVersion, diff: &mut GameDiff) {
             id: card.id.clone(),
             kind: card.kind.clone(),
             name: card.name.clone(),
-            fields: card_fields(&sides),
+            fields: card_fields(&sides)
+                .into_iter()
+                .chain(errata_added(was, card))
+                .collect(),
             translations: translations(&sides),
         };
         if !change.fields.is_empty() || !change.translations.is_empty() {
             diff.changed.push(change);
         }
     }
+}
+
+/// The errata the new card has and the old one lacks, each a change of
+/// `errata <version>` whose new value is its date and note: an erratum is
+/// news a player reads, though no field of the card changes with it.
+fn errata_added<'a>(old: &'a Card, new: &'a Card) -> impl Iterator<Item = FieldChange> + 'a {
+    new.errata
+        .iter()
+        .filter(|e| !old.errata.contains(e))
+        .map(|e| FieldChange {
+            field: format!("errata {}", e.version),
+            old: None,
+            new: Some(Value::String(if e.note.is_empty() {
+                e.date.clone()
+            } else {
+                format!("{}: {}", e.date, e.note)
+            })),
+            words: None,
+            formatting_only: false,
+        })
 }
 
 /// A card with the game section it is read with (its markup, keywords).
@@ -506,6 +529,8 @@ mod tests {
             copies: None,
             fields: fields.as_object().unwrap().clone(),
             i18n: BTreeMap::new(),
+            version: None,
+            errata: Vec::new(),
         }
     }
 
@@ -554,5 +579,31 @@ mod tests {
         let diff = game(Some(&old), Some(&new));
         assert_eq!(diff.renamed[0].new, "B");
         assert_eq!(diff.changed[0].fields[0].field, "l.0.d");
+    }
+
+    #[test]
+    fn an_erratum_added_is_a_change_of_the_card_though_no_field_changed() {
+        use crate::validate::errata::Erratum;
+        let e = |v: &str, note: &str| Erratum {
+            version: v.into(),
+            date: "2025-03-01".into(),
+            note: note.into(),
+            was: serde_json::Map::new(),
+        };
+        let fields = json!({"effect": "Cura 10."});
+        let mut old_card = card("a", "A", &fields);
+        old_card.errata = vec![e("1.1", "")];
+        let mut new_card = card("a", "A", &fields);
+        new_card.errata = vec![e("1.1", ""), e("1.2", "Cura aumentada.")];
+        let old = version(json!({}), vec![old_card.clone()]);
+        let new = version(json!({}), vec![new_card]);
+        let diff = game(Some(&old), Some(&new));
+        assert_eq!(diff.changed.len(), 1);
+        let change = &diff.changed[0].fields;
+        assert_eq!(change.len(), 1, "the erratum already published is no news");
+        assert_eq!(change[0].field, "errata 1.2");
+        assert_eq!(change[0].new, Some(json!("2025-03-01: Cura aumentada.")));
+        let same = version(json!({}), vec![old_card]);
+        assert!(game(Some(&old), Some(&same)).changed.is_empty());
     }
 }

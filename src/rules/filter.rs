@@ -206,6 +206,7 @@ mod tests {
             kind: kind.into(),
             name: "C".into(),
             copies: None,
+            errata: Vec::new(),
             fields: fields.as_object().unwrap().clone(),
             packed: None,
             file: crate::diag::FileId(0),

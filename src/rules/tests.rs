@@ -52,6 +52,7 @@ fn linked(cards: &[(&str, &str, serde_json::Value)]) -> CardPool {
                 (*id).into()
             },
             copies: None,
+            errata: Vec::new(),
             fields: fields.as_object().unwrap().clone(),
             packed: None,
             file: FileId(0),

@@ -10,6 +10,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::documents::PathStep;
+use super::errata::{ERRATA, Erratum, read_errata};
 use super::messages::{Subject, diagnose};
 use super::packed::PackedFields;
 use super::schemas::{GameSchemas, KindSchema, RefPattern};
@@ -20,6 +21,10 @@ use crate::suggest;
 
 /// The fields carta reads itself; kind schemas describe the others.
 pub const RESERVED: [&str; 4] = ["id", "kind", "name", "copies"];
+
+/// The keys a card table may hold besides its kind's fields: the reserved
+/// fields and its errata ([`super::errata`]), which is not a field.
+pub const CARD_KEYS: [&str; 5] = ["id", "kind", "name", "copies", ERRATA];
 
 /// The most physical copies a card may declare (a sanity bound, not a game rule).
 pub const MAX_COPIES: i64 = 10_000;
@@ -36,6 +41,8 @@ pub struct RawCard {
     pub name: String,
     /// Physical copies in the box, if the card says.
     pub copies: Option<u32>,
+    /// Its published history, oldest first as written: `[[card.errata]]`.
+    pub errata: Vec<Erratum>,
     /// The fields but the reserved ones, as authored: every one, or only
     /// those the compile kept (what the rules read) when every field is
     /// in [`RawCard::packed`] or was dropped. Emitters read
@@ -352,7 +359,7 @@ impl FileContext<'_> {
                 table,
                 span: header.clone(),
                 noun: format!("card `{id}`"),
-                extra_root_keys: &RESERVED,
+                extra_root_keys: &CARD_KEYS,
                 schemas: self.schemas,
             };
             diagnose(validator.iter_errors(&instance), &subject, diags);
@@ -387,6 +394,9 @@ impl FileContext<'_> {
         );
         let name = reserved_string(file, &header, get("name"), "name", diags);
         let copies = read_copies(file, get("copies"), diags);
+        let errata = get(ERRATA)
+            .map(|v| read_errata(file, v, diags))
+            .unwrap_or_default();
         let kind = reserved_string(file, &header, get("kind"), "kind", diags);
         let kind = known_kind(file, kind, self.kinds, diags);
         let Some((id, id_span)) = id else {
@@ -397,7 +407,7 @@ impl FileContext<'_> {
         };
         let fields = match table_to_json(table) {
             Ok(mut map) => {
-                for r in RESERVED {
+                for r in CARD_KEYS {
                     map.shift_remove(r);
                 }
                 map
@@ -418,6 +428,7 @@ impl FileContext<'_> {
             kind,
             name: name.map(|n| n.0).unwrap_or_default(),
             copies,
+            errata,
             fields,
             packed: None,
             file,

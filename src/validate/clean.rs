@@ -11,6 +11,7 @@ use super::card::{
     is_valid_id, name_step, read_in_full,
 };
 use super::documents::PathStep;
+use super::errata::ERRATA;
 use super::schemas::{GameSchemas, RefPattern};
 use crate::diag::FileId;
 use crate::load::tree::{self, Item, Node, Table};
@@ -99,6 +100,10 @@ fn clean_card<'a>(
         .map(|s| collect_refs(table, &schemas.marks(s).refs))
         .unwrap_or_default();
     // The schema sees the card without its reserved fields.
+    // Errata are read, and their problems reported, by the full reader.
+    if table.get(ERRATA).is_some() {
+        return None;
+    }
     table.entries.retain(|e| !RESERVED.contains(&&*e.key));
     if let Some(schema) = schema {
         let valid = match schemas.tree_validator(&kind) {
@@ -117,6 +122,7 @@ fn clean_card<'a>(
         kind,
         name,
         copies,
+        errata: Vec::new(),
         fields: serde_json::Map::new(),
         packed: None,
         file,

@@ -11,7 +11,8 @@
 //!   `x-carta-labels` patterns and the default face's fields (from
 //!   [`display`]), each kind's found the first time it is asked for
 //!   (`GameSchemas::marks`, `GameSchemas::face`).
-//! - Cards: `card.rs`, the card form, read in full through `toml`'s tree;
+//! - Cards: `card.rs`, the card form, read in full through `toml`'s tree,
+//!   with its errata (`errata.rs`, the `[[card.errata]]` entries);
 //!   `clean.rs`, a file with nothing to report read from the event
 //!   reader's tree instead (`load::tree`), validated in place through
 //!   `instance.rs` against a second validator of the kind's schema,
@@ -28,6 +29,7 @@ mod cell_types;
 mod clean;
 pub mod display;
 mod documents;
+pub mod errata;
 mod instance;
 pub mod manifest;
 mod messages;
@@ -37,7 +39,7 @@ mod schema_refs;
 mod schemas;
 mod sheet_missing;
 
-pub use card::{CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id};
+pub use card::{CARD_KEYS, CardRef, FileCards, MAX_COPIES, RESERVED, RawCard, is_valid_id};
 pub use cell_types::SheetTypes;
 pub use clean::read_cards;
 pub use documents::{PathStep, REF_KEYWORD, SchemaDoc, uri_of};

@@ -116,16 +116,18 @@ fn names(url: &str, game: &str) -> Value {
     summary
 }
 
-fn name_of(summary: &Value, id: &str) -> String {
+/// Card `id` of a game's summary.
+fn card_of<'s>(summary: &'s Value, id: &str) -> &'s Value {
     summary["cards"]
         .as_array()
         .unwrap()
         .iter()
         .find(|c| c["id"] == id)
-        .unwrap_or_else(|| panic!("no card {id}"))["name"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+        .unwrap_or_else(|| panic!("no card {id}"))
+}
+
+fn name_of(summary: &Value, id: &str) -> String {
+    card_of(summary, id)["name"].as_str().unwrap().to_owned()
 }
 
 /// The code of a shipped deck file, asked from the server.
@@ -1772,4 +1774,100 @@ async fn filters_read_labels_and_the_odds_start_on_a_group_the_deck_draws() {
         assert!(p.as_f64().unwrap() > 0.0, "{game}: {group} starts at {p}");
     }
     client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_builder_shows_a_cards_history_and_marks_the_cards_changed_since_a_version() {
+    use crate::sheets::{card, mini};
+    let errata = "[[card.errata]]\nversion = \"1.2\"\ndate = 2025-01-15\nnote = \"Texto novo.\"\nwas = { text = \"velho\" }\n\n[[card.errata]]\nversion = \"1.10\"\ndate = \"2025-06-01\"\n";
+    let ws = mini(&format!(
+        "{}\n{errata}\n{}\n{}",
+        card("a", "text = \"novo\""),
+        card("b", "text = \"igual\""),
+        card(
+            "c",
+            "[[card.errata]]\nversion = \"1.2\"\ndate = 2025-01-15\n"
+        )
+    ));
+    let (_server, url) = start_serve(ws.path());
+
+    // The API: each changed card's history and version, and every version
+    // the errata name, in order.
+    let (code, game) = http(&url, "GET", "/api/games/mini", &Value::Null);
+    assert_eq!(code, 200);
+    assert_eq!(game["versions"], json!(["1.2", "1.10"]));
+    let of = |id: &str| card_of(&game, id);
+    assert_eq!(of("a")["version"], "1.10");
+    assert_eq!(of("a")["errata"][0]["was"], json!({"text": "velho"}));
+    assert!(of("b").get("errata").is_none() && of("b").get("version").is_none());
+
+    let profile = tempfile::tempdir().unwrap();
+    let (_driver, client) = browser(profile.path()).await;
+    let since = |v: &str| {
+        format!(
+            "var s = document.getElementById('cb-since'); s.value = '{v}'; s.dispatchEvent(new Event('change'));"
+        )
+    };
+    let changed = |list: &str| {
+        format!(
+            "return Array.from(document.querySelectorAll('{list} .cb-changed')).map(function (e) {{ return e.dataset.card + ': ' + e.querySelector('.cb-changed-mark').textContent; }})"
+        )
+    };
+
+    // The card browser: nothing marked until a version is chosen.
+    client.goto(&format!("{url}mini/cards")).await.unwrap();
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-grid figure').length === 3",
+    )
+    .await;
+    assert_eq!(js(&client, &changed("#cb-grid")).await, json!([]));
+    js(&client, &since("1.2")).await;
+    assert_eq!(
+        js(&client, &changed("#cb-grid")).await,
+        json!(["a: changed in 1.10"])
+    );
+    js(&client, &since("1.10")).await;
+    assert_eq!(js(&client, &changed("#cb-grid")).await, json!([]));
+    js(&client, &since("")).await;
+    assert_eq!(js(&client, &changed("#cb-grid")).await, json!([]));
+    // The history, newest first, with what each change replaced.
+    let entries = js(
+        &client,
+        "return Array.from(document.querySelectorAll('#cb-grid [data-card=a] .cb-history li')).map(function (li) { return li.textContent; })",
+    )
+    .await;
+    assert_eq!(
+        entries,
+        json!([
+            "1.10 (2025-06-01)",
+            "1.2 (2025-01-15) Texto novo.was: text: velho"
+        ])
+    );
+    assert_eq!(
+        js(
+            &client,
+            "return document.querySelectorAll('#cb-grid [data-card=b] .cb-history').length"
+        )
+        .await,
+        json!(0),
+        "a card never changed has no history"
+    );
+
+    // The deck builder: the pool marks the changed cards, and the large
+    // card view opens on the card's history.
+    client.goto(&format!("{url}mini/deck")).await.unwrap();
+    wait_js(
+        &client,
+        "return document.querySelectorAll('#cb-pool .cb-row').length === 3",
+    )
+    .await;
+    js(&client, &since("1.2")).await;
+    assert_eq!(
+        js(&client, &changed("#cb-pool")).await,
+        json!(["a: changed in 1.10"]),
+        "c changed in 1.2 itself, not since"
+    );
+    click(&client, "#cb-pool [data-card=a] .cb-name").await;
+    wait_js(&client, "var h = document.querySelector('#cb-big .cb-history'); return !!h && h.open && h.querySelectorAll('li').length === 2").await;
 }

@@ -987,3 +987,39 @@ fn a_rebuild_writes_the_bytes_a_build_without_caches_writes() {
         assert_eq!(rebuilt, fresh(&ws), "a rebuild after `{to}`");
     }
 }
+
+#[test]
+fn a_card_s_errata_and_version_reach_the_bundle_and_every_reader_reads_them() {
+    use crate::sheets::{card, mini};
+    let errata = "[[card.errata]]\nversion = \"1.2\"\ndate = 2025-01-15\nnote = \"Texto novo.\"\nwas = { text = \"velho\" }\n\n[[card.errata]]\nversion = \"1.10\"\ndate = \"2025-06-01\"\n";
+    let ws = mini(&format!(
+        "{}\n{errata}\n{}",
+        card("a", "text = \"novo\""),
+        card("b", "text = \"igual\"")
+    ));
+    ws.run(["build"]).succeeds();
+    let path = bundle_of(ws.path(), "mini");
+    let bundle = carta::bundle::Bundle::open(&path).unwrap();
+    assert_eq!(bundle.header().format_minor, 5);
+    let a = bundle.card("a").unwrap().unwrap();
+    assert_eq!(a.version.as_deref(), Some("1.10"), "the latest by number");
+    assert_eq!(a.errata.len(), 2);
+    assert_eq!(a.errata[0].was["text"], "velho");
+    assert_eq!(a.errata[1].note, "", "a note not written is empty");
+    let b = bundle.card("b").unwrap().unwrap();
+    assert!(b.version.is_none() && b.errata.is_empty());
+
+    let decompiled = decompile(ws.path(), "mini");
+    let card_a = &decompiled["cards"][0];
+    assert_eq!(card_a["id"], "a");
+    assert_eq!(card_a["errata"][0]["date"], "2025-01-15");
+    assert_eq!(card_a["errata"][1]["version"], "1.10");
+    assert!(decompiled["cards"][1].get("errata").is_none());
+    // The reader written from the spec checks `version` against the
+    // entries itself, and reads what carta decompiles.
+    assert_eq!(python_reads(&path, &[]), decompiled);
+
+    let before = fs::read(&path).unwrap();
+    ws.run(["build", "--no-cache"]).succeeds();
+    assert_eq!(fs::read(&path).unwrap(), before, "byte for byte again");
+}

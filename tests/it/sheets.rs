@@ -1011,3 +1011,42 @@ fn a_cached_face_follows_the_cards_it_shows_and_a_damaged_cache_is_not_trusted()
     fs::write(&path, b"not a cache").unwrap();
     assert_cached_build_is_fresh(&ws, "mini", "a cache that is no cache");
 }
+
+/// A card with two errata, the later one first: its version is the later.
+const ERRATA: &str = "[[card.errata]]\nversion = \"1.10\"\ndate = 2025-06-01\nnote = \"Texto novo.\"\nwas = { text = \"velho\" }\n\n[[card.errata]]\nversion = \"1.2\"\ndate = \"2025-01-15\"\n";
+
+#[test]
+fn a_template_shows_an_errata_mark_with_the_cards_version_and_its_entries() {
+    let ws = mini(&format!(
+        "{}\n{ERRATA}\n{}",
+        card("a", "text = \"novo\""),
+        card("b", "text = \"igual\"")
+    ));
+    ws.write(
+        "templates/mini/card.hbs",
+        "<p class=\"mine\">{{name}}{{#if errata}} <i class=\"errata\">errata {{version}}</i>{{#each errata}} [{{version}} {{date}} {{note}}{{#if was.text}} was {{was.text}}{{/if}}]{{/each}}{{/if}}</p>\n",
+    );
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert!(
+        page.contains("<p class=\"mine\">Carta a <i class=\"errata\">errata 1.10</i> [1.10 2025-06-01 Texto novo. was velho] [1.2 2025-01-15 ]</p>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<p class=\"mine\">Carta b</p>"),
+        "a card without errata shows no mark"
+    );
+}
+
+#[test]
+fn the_default_face_marks_a_card_with_errata_by_its_version() {
+    let ws = mini(&format!("{}\n{ERRATA}\n{}", card("a", ""), card("b", "")));
+    ws.run(["build"]).succeeds();
+    let page = html(&ws);
+    assert_eq!(
+        page.matches("<span class=\"carta-errata\" title=\"errata\">✱ 1.10</span>")
+            .count(),
+        1,
+        "only card a is marked"
+    );
+}

@@ -255,8 +255,32 @@ class Bundle:
         for key in RESERVED:
             check(key not in record["fields"],
                   f"a record's `fields` holds `{key}`, which is a key of the record itself")
+        if "errata" in record:
+            check_errata(record)
         check(record["kind"] in self.game["kinds"],
               f"card `{record['id']}` is of kind `{record['kind']}`, which the game section does not declare")
+
+
+def version_key(version):
+    """A dotted version as numbers to compare, trailing zeros dropped."""
+    parts = [int(n) for n in version.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return parts
+
+
+def check_errata(record):
+    """`errata` (format 1.5) is an array of maps, and `version` is the
+    latest of their versions."""
+    errata = record["errata"]
+    check(isinstance(errata, list) and errata, "`errata` is not a non-empty array")
+    for e in errata:
+        check(isinstance(e, dict) and all(isinstance(e.get(k), str) for k in ("version", "date", "note"))
+              and isinstance(e.get("was"), dict), "an erratum is not a map of its four keys")
+    latest = max((e["version"] for e in errata), key=version_key)
+    version = record.get("version")
+    check(isinstance(version, str) and version_key(version) == version_key(latest),
+          "`version` is not the latest erratum's")
 
 
 def as_source(record):
@@ -266,6 +290,8 @@ def as_source(record):
     if "copies" in record:
         card["copies"] = record["copies"]
     card.update(record["fields"])
+    if "errata" in record:
+        card["errata"] = record["errata"]
     if "i18n" in record:
         card["i18n"] = record["i18n"]
     return card

@@ -290,6 +290,8 @@ impl<'g> Renderer<'g> {
             kind_name: kind.map_or(card.kind.as_str(), |k| k.name.as_str()),
             name: &card.name,
             copies: p.count,
+            errata: &card.errata,
+            version: crate::validate::errata::current_version(&card.errata),
             layout: self.templates.reads_layout(&card.kind).then(|| {
                 layout::layout(
                     &self.titled(&card.kind, display.map(|d| self.game.schemas.face(d))),

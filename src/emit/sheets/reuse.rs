@@ -93,6 +93,7 @@ fn card_hash(card: &RawCard) -> u64 {
         kind,
         name,
         copies,
+        errata,
         fields,
         packed,
         // Where the card is written prints nowhere; its references are
@@ -106,6 +107,10 @@ fn card_hash(card: &RawCard) -> u64 {
     } = card;
     let mut h = hasher(0);
     (id, kind, name, copies).hash(&mut h);
+    // A face may show the errata mark and the version.
+    serde_json::to_string(errata)
+        .unwrap_or_default()
+        .hash(&mut h);
     match packed {
         // Every field, when packed; `fields` is then a subset of them.
         Some(packed) => packed.bytes().hash(&mut h),

@@ -56,6 +56,11 @@ pub struct CardView<'a> {
     pub name: &'a str,
     /// How many copies this print holds of it.
     pub copies: u32,
+    /// Its published changes (`[[card.errata]]`), as written: empty, so
+    /// false to `{{#if errata}}`, for a card never changed.
+    pub errata: &'a [crate::validate::errata::Erratum],
+    /// The version of its current text (its latest erratum's), or null.
+    pub version: Option<&'a str>,
     /// Its fields (everything but id, kind, name and copies) as a player
     /// reads them: enum values as their labels, references as card names.
     pub fields: &'a Map<String, Value>,

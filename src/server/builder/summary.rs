@@ -1,6 +1,7 @@
 //! What the browser gets of a game: its cards (each with its zones, copy
-//! limits, search text, filterable values and printed face), kinds, zones,
-//! rules and formats, and the filters its kinds' schemas allow (facets).
+//! limits, search text, filterable values, printed face and, when it has
+//! errata, its history), kinds, zones, rules and formats, the filters its
+//! kinds' schemas allow (facets) and the versions its errata name.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +15,7 @@ use crate::emit::sheets::Face;
 use crate::game::Game;
 use crate::rules::RuleSet;
 use crate::validate::display::LABELS_KEYWORD;
+use crate::validate::errata::{compare_versions, current_version};
 
 /// A filter the card browser offers, generated from the kinds' schemas: an
 /// enum field (its values), an integer field (its range over the pool) or
@@ -64,6 +66,7 @@ pub(super) fn summary(game: &Game, mut faces: BTreeMap<String, Face>) -> Value {
         // The page stops typing at the bound every reader of decks keeps.
         "max_name": crate::deckcode::MAX_NAME,
         "play": play::summary(game),
+        "versions": versions(game),
     });
     summary["cards"] = Value::Array(cards);
     summary
@@ -127,7 +130,28 @@ fn card(
     card.insert("face".into(), face.map(|f| f.html).into());
     card.insert("width".into(), size.map(|s| s.width).into());
     card.insert("height".into(), size.map(|s| s.height).into());
+    // Only the changed cards carry their history: most cards have none.
+    if let Some(version) = current_version(&c.errata) {
+        card.insert("version".into(), version.into());
+        card.insert(
+            "errata".into(),
+            serde_json::to_value(&c.errata).unwrap_or_default(),
+        );
+    }
     Value::Object(card)
+}
+
+/// Every version some card's errata name, oldest first: what the page
+/// offers to mark the cards changed since.
+fn versions(game: &Game) -> Vec<&str> {
+    let mut versions: Vec<&str> = game
+        .pool
+        .iter()
+        .flat_map(|c| c.errata.iter().map(|e| e.version.as_str()))
+        .collect();
+    versions.sort_by(|a, b| compare_versions(a, b).then(a.cmp(b)));
+    versions.dedup_by(|a, b| compare_versions(a, b).is_eq());
+    versions
 }
 
 /// The most copies of pool card `card` each zone takes, by the game's own

@@ -324,7 +324,7 @@ fn each_card_of_the_summary_is_what_json_writes_of_its_parts() {
             .collect();
         let order = [
             "id", "name", "language", "kinds", "zones", "rules", "formats", "facets", "cards",
-            "save_to", "max_name", "play",
+            "save_to", "max_name", "play", "versions",
         ];
         assert_eq!(keys, order, "{id}: the summary's keys in order");
         let served = summary["cards"].as_array().unwrap();

@@ -169,7 +169,7 @@
   // The controls; `changed` runs on every edit with the query. The facets
   // (every enum, integer and boolean field) go in `facetBox` when given.
   function controls(game, facetBox, changed) {
-    var q = { search: '', kind: '', sort: 'kind', facets: {} };
+    var q = { search: '', kind: '', sort: 'kind', facets: {}, since: '' };
     var box = el('div', { class: 'cb-controls' });
     var fire = function () { changed(q); };
     box.appendChild(el('label', {}, t('ui-search') + ' ', el('input', {
@@ -208,6 +208,14 @@
         facets.appendChild(el('span', { class: 'cb-range' }, f.title + ' ', num('min'), '–', num('max')));
       }
     });
+    // Marks the cards changed since a version, when some card has errata.
+    if ((game.versions || []).length) {
+      box.appendChild(el('label', {}, t('ui-changed-since') + ' ', el('select', {
+        id: 'cb-since', onchange: function (e) { q.since = e.target.value; fire(); }
+      }, el('option', { value: '', text: t('ui-since-none') }), game.versions.map(function (v) {
+        return el('option', { value: v, text: v });
+      }))));
+    }
     var sorts = [['kind', t('ui-sort-kind')], ['name', t('ui-sort-name')]].concat(game.facets
       .filter(function (f) { return f.kind === 'integer'; })
       .map(function (f) { return [f.field, f.title]; }));
@@ -215,6 +223,47 @@
       id: 'cb-sort', onchange: function (e) { q.sort = e.target.value; fire(); }
     }, sorts.map(function (s) { return el('option', { value: s[0], text: s[1] }); }))));
     return { box: box, query: q };
+  }
+
+  // Versions as their errata write them, compared as numbers: 1.10 after
+  // 1.9, 2 equal to 2.0 (as carta compares them).
+  function versionCmp(a, b) {
+    var parts = function (v) {
+      var p = String(v).split('.').map(Number);
+      while (p.length > 1 && p[p.length - 1] === 0) p.pop();
+      return p;
+    };
+    var x = parts(a), y = parts(b);
+    for (var i = 0; i < Math.max(x.length, y.length); i++) {
+      if (i >= x.length) return -1;
+      if (i >= y.length) return 1;
+      if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    }
+    return 0;
+  }
+  // Whether card `c` changed after `since` (none chosen: no card).
+  function changedSince(c, since) {
+    return !!since && (c.errata || []).some(function (e) { return versionCmp(e.version, since) > 0; });
+  }
+  // The mark of a card changed since `since`, or nothing.
+  function changedMark(c, since) {
+    return changedSince(c, since) ? el('span', { class: 'cb-changed-mark', text: t('ui-changed-mark', { version: c.version }) }) : null;
+  }
+  // A card's published changes, newest first: version, date, what changed
+  // and the values it replaced.
+  function history(c) {
+    if (!(c.errata || []).length) return null;
+    var entries = c.errata.slice().sort(function (a, b) { return versionCmp(b.version, a.version); });
+    return el('details', { class: 'cb-history' }, el('summary', { text: t('ui-history', { version: c.version }) }),
+      el('ul', {}, entries.map(function (e) {
+        var was = Object.keys(e.was || {}).map(function (k) {
+          var v = e.was[k];
+          return k + ': ' + (typeof v === 'string' ? v : JSON.stringify(v));
+        });
+        return el('li', { 'data-version': e.version },
+          el('b', { text: e.version }), ' (' + e.date + ')' + (e.note ? ' ' + e.note : ''),
+          was.length ? el('div', { class: 'cb-muted', text: t('ui-history-was', { values: was.join('; ') }) }) : null);
+      })));
   }
 
   // A card's printed face: a picture of the card as the game's templates
@@ -286,8 +335,8 @@
       count.textContent = t('ui-shown', { shown: shown.length, count: game.cards.length });
       grid.textContent = '';
       shown.forEach(function (c) {
-        grid.appendChild(el('figure', { class: 'cb-tile', 'data-card': c.id, style: 'margin:0' },
-          face(c), el('figcaption', {}, el('b', { text: c.name }), ' · ' + kindName(game, c.kind))));
+        grid.appendChild(el('figure', { class: 'cb-tile' + (changedSince(c, q.since) ? ' cb-changed' : ''), 'data-card': c.id, style: 'margin:0' },
+          face(c), el('figcaption', {}, el('b', { text: c.name }), ' · ' + kindName(game, c.kind), ' ', changedMark(c, q.since), history(c))));
       });
     };
     var ctl = controls(game, null, draw);
@@ -458,6 +507,8 @@
       var close = el('button', { class: 'cb-close', text: t('ui-close'), 'aria-label': t('ui-close-card', { card: c.name }), onclick: closeBig });
       big.appendChild(el('div', { class: 'cb-big-bar' }, el('b', { text: c.name }), ' · ' + kindName(game, c.kind), close));
       big.appendChild(face(c, zoom));
+      var past = history(c);
+      if (past) { past.open = true; big.appendChild(past); }
       big.hidden = false;
       preview.textContent = '';
       close.focus();
@@ -532,7 +583,7 @@
         var blocked = c.zones.map(function (z) { return unavailable(c.id, z); }).filter(Boolean);
         var why = blocked.length ? t('ui-would-break', { rules: blocked.map(function (b) { return b.rules.map(function (r) { return plain(r, refs); }).join(', '); }).join('; ') }) : null;
         var row = el('div', {
-          class: 'cb-row' + (blocked.length === c.zones.length ? ' cb-unavailable' : ''),
+          class: 'cb-row' + (blocked.length === c.zones.length ? ' cb-unavailable' : '') + (changedSince(c, ctl.query.since) ? ' cb-changed' : ''),
           role: 'listitem', 'data-card': c.id, title: why
         },
           el('button', {
@@ -540,6 +591,7 @@
             onmouseenter: function () { show(c); }, onclick: function (e) { openBig(c, e.currentTarget); }
           }),
           el('span', { class: 'cb-kind', text: kindName(game, c.kind) }),
+          changedMark(c, ctl.query.since),
           c.zones.map(function (z) {
             var b = unavailable(c.id, z);
             return el('button', {
