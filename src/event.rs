@@ -119,6 +119,11 @@ pub fn submissions_of_lines(text: &str, source: &str) -> Vec<Submission> {
         .collect()
 }
 
+/// Whether a submission is a deck file's text (else a code or a link).
+pub fn is_deck_file(text: &str) -> bool {
+    text.contains('=') && text.contains('\n') || text.contains("game =")
+}
+
 /// The code a submitted line stands for: a bare code, or the `code` of a
 /// share link (`…/deck?code=…`).
 pub fn code_of(text: &str) -> String {
@@ -187,7 +192,7 @@ fn read<'g>(
         rule: None,
         message,
     };
-    let deck = if text.contains('=') && text.contains('\n') || text.contains("game =") {
+    let deck = if is_deck_file(text) {
         let file = sources.add("deck.toml", Arc::<str>::from(text));
         let mut found = Vec::new();
         let deck = deck::parse(file, text, &mut found);

@@ -93,6 +93,11 @@ pub struct DiffArgs {
     /// example decks), relative to the current directory.
     #[arg(long, value_name = "PATH", num_args = 1..)]
     pub decks: Vec<PathBuf>,
+    /// An event's submissions judged under both versions instead: a
+    /// folder of deck files, or a file of deck codes or share links (a
+    /// `player: CODE` line names the player; codes are read under OLD).
+    #[arg(long, value_name = "PATH", conflicts_with = "decks")]
+    pub event: Option<PathBuf>,
     /// How to write the diff: for the terminal, or Markdown patch notes
     /// (`--message-format json` writes it as JSON).
     #[arg(long, value_enum, default_value_t = DiffFormat::Human)]

@@ -250,6 +250,7 @@ fn diff(root: &Path, args: &DiffArgs, output: &Output) -> Result<Report, Command
             new: args.new.as_deref(),
             games: &args.games,
             decks: &args.decks,
+            event: args.event.as_deref(),
             form,
         },
     )

@@ -8,9 +8,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{CommandError, Report, plural};
-use crate::diag::{Diagnostics, Severity, escape_controls};
+use crate::deckcode;
+use crate::diag::{Diagnostic, Diagnostics, Severity, escape_controls};
+use crate::event::{self, Submission};
 use crate::history::{
-    self, Broken, DeckChange, GameDiff, HistoryError, Source, Status, Style, Version,
+    self, Broken, Compiled, DeckChange, GameDiff, HistoryError, Source, Status, Style, Submitted,
+    Version,
 };
 
 /// How the diff is written on stdout.
@@ -35,6 +38,9 @@ pub(crate) struct Request<'a> {
     pub(crate) games: &'a [String],
     /// The deck files judged (default: the new version's example decks).
     pub(crate) decks: &'a [PathBuf],
+    /// An event's submissions judged instead: a folder of deck files, or
+    /// a file of codes and share links.
+    pub(crate) event: Option<&'a Path>,
     /// How the diff is written.
     pub(crate) form: Form,
 }
@@ -78,11 +84,19 @@ pub(crate) fn run(root: &Path, request: &Request<'_>) -> Result<Report, CommandE
     let diffs = history::compare(&old, &new);
     let mut diags = Diagnostics::new();
     let decks = match (&old.compiled, &mut new.compiled) {
-        (Some(was), Some(now)) => Some(history::judge_decks(request.decks, was, now, &mut diags)?),
-        _ if !request.decks.is_empty() => {
+        (Some(was), Some(now)) => Some(match request.event {
+            Some(path) => {
+                let subs = super::event::submissions(&mut now.ws, path, &mut diags)?;
+                let submitted = as_deck_files(subs, (was, now), &mut diags);
+                history::judge_submissions(&submitted, was, now, &mut diags)
+            }
+            None => history::judge_decks(request.decks, was, now, &mut diags)?,
+        }),
+        _ if !request.decks.is_empty() || request.event.is_some() => {
             return Err(CommandError::Usage {
-                message: "`--decks` needs two workspace versions: a bundle holds no compiled rules"
-                    .into(),
+                message:
+                    "judging decks needs two workspace versions: a bundle holds no compiled rules"
+                        .into(),
                 help: "compare git revisions or workspace folders to judge decks".into(),
             });
         }
@@ -102,6 +116,47 @@ pub(crate) fn run(root: &Path, request: &Request<'_>) -> Result<Report, CommandE
 
 /// A game asked for that neither version has (a bundle holds only its
 /// own), with the closest game of the workspace at `root` as a hint.
+/// An event's submissions as deck files' text, each named by where it
+/// came from and its player. A code (or share link) is read under the old
+/// version, whose pool the player made it from (else the new one's), and
+/// judged under both as the deck it stands for.
+fn as_deck_files(
+    subs: Vec<Submission>,
+    (old, new): (&Compiled, &Compiled),
+    diags: &mut Diagnostics,
+) -> Vec<Submitted> {
+    let decode = |v: &Compiled, code: &str| {
+        let id = deckcode::game_of(code).map_err(|e| e.to_string())?;
+        let game = v.games.iter().find(|g| g.id() == id);
+        let game = game.ok_or_else(|| format!("there is no game `{id}`"))?;
+        deckcode::decode(code, &game.manifest.manifest, &game.pool).map_err(|e| e.to_string())
+    };
+    let mut out = Vec::new();
+    for s in subs {
+        let name = match &s.player {
+            Some(player) => format!("{} ({player})", s.source),
+            None => s.source.clone(),
+        };
+        if event::is_deck_file(&s.text) {
+            out.push(Submitted { name, text: s.text });
+            continue;
+        }
+        let code = event::code_of(&s.text);
+        match decode(old, &code).or_else(|why| decode(new, &code).map_err(|_| why)) {
+            Ok(deck) => out.push(Submitted {
+                name,
+                text: deckcode::to_toml(&deck),
+            }),
+            Err(why) => diags.push(
+                Diagnostic::error("deck::code", format!("{name}: {why}")).with_help(
+                    "a code is read under the old version, whose cards it was made from",
+                ),
+            ),
+        }
+    }
+    out
+}
+
 fn unknown_game(
     root: &Path,
     games: &[String],

@@ -78,7 +78,7 @@ pub(crate) fn check(
 
 /// The submissions at `path`: each `.toml` file of a folder (by name), or
 /// each line of a file.
-fn submissions(
+pub(super) fn submissions(
     ws: &mut Workspace,
     path: &Path,
     diags: &mut Diagnostics,

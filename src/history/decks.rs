@@ -60,31 +60,92 @@ pub fn judge_decks(
         let Some(parsed) = parse(new, path, diags)? else {
             continue;
         };
-        let find = |c: &'_ Compiled| c.games.iter().position(|g| g.id() == parsed.game);
-        let (was, now) = (find(old), find(new));
-        if was.is_none() && now.is_none() {
-            diags.push(
-                Diagnostic::error(
-                    "deck::game",
-                    format!("there is no game `{}` in either version", parsed.game),
-                )
-                .at(parsed.file, parsed.game_span.clone(), "unknown game"),
-            );
-            continue;
-        }
-        judged += 1;
-        let old_verdict = was.map(|i| verdict(&parsed, &old.games[i]));
-        let new_verdict = now.map(|i| verdict(&parsed, &new.games[i]));
-        if old_verdict != new_verdict {
-            changed.push(DeckChange {
-                deck: new.ws.sources.get(parsed.file).name.clone(),
-                game: parsed.game.clone(),
-                old: old_verdict,
-                new: new_verdict,
-            });
+        if let Some(both) = verdicts(&parsed, (old, new), diags) {
+            judged += 1;
+            let name = new.ws.sources.get(parsed.file).name.clone();
+            changed.extend(change(name, &parsed, both));
         }
     }
     Ok((judged, changed))
+}
+
+/// An event's submission to judge under both versions: where it came
+/// from (a file, or a line of the submissions file, with the player) and
+/// its deck as a deck file's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submitted {
+    /// Where it came from, as the diff names it.
+    pub name: String,
+    /// The deck, as a deck file's TOML.
+    pub text: String,
+}
+
+/// Judges each submission under both versions, as [`judge_decks`] judges
+/// deck files.
+pub fn judge_submissions(
+    submitted: &[Submitted],
+    old: &Compiled,
+    new: &mut Compiled,
+    diags: &mut Diagnostics,
+) -> (usize, Vec<DeckChange>) {
+    let mut judged = 0;
+    let mut changed = Vec::new();
+    for s in submitted {
+        let file = new
+            .ws
+            .sources
+            .add(s.name.clone(), Arc::<str>::from(s.text.as_str()));
+        let mut found = Vec::new();
+        let parsed = deck::parse(file, &s.text, &mut found);
+        diags.extend(found);
+        let Some(parsed) = parsed else {
+            continue;
+        };
+        if let Some(both) = verdicts(&parsed, (old, new), diags) {
+            judged += 1;
+            changed.extend(change(s.name.clone(), &parsed, both));
+        }
+    }
+    (judged, changed)
+}
+
+/// `deck`'s verdict under each version (`None` where it lacks the game);
+/// `None` when neither has its game (reported into `diags`).
+fn verdicts(
+    deck: &DeckFile,
+    (old, new): (&Compiled, &Compiled),
+    diags: &mut Diagnostics,
+) -> Option<(Option<Verdict>, Option<Verdict>)> {
+    let find = |c: &'_ Compiled| c.games.iter().position(|g| g.id() == deck.game);
+    let (was, now) = (find(old), find(new));
+    if was.is_none() && now.is_none() {
+        diags.push(
+            Diagnostic::error(
+                "deck::game",
+                format!("there is no game `{}` in either version", deck.game),
+            )
+            .at(deck.file, deck.game_span.clone(), "unknown game"),
+        );
+        return None;
+    }
+    Some((
+        was.map(|i| verdict(deck, &old.games[i])),
+        now.map(|i| verdict(deck, &new.games[i])),
+    ))
+}
+
+/// The change of `deck` (named `name`) when its two verdicts differ.
+fn change(
+    name: String,
+    deck: &DeckFile,
+    (old, new): (Option<Verdict>, Option<Verdict>),
+) -> Option<DeckChange> {
+    (old != new).then(|| DeckChange {
+        deck: name,
+        game: deck.game.clone(),
+        old,
+        new,
+    })
 }
 
 /// The example decks of every game of `version`, as paths.

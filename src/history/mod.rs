@@ -22,7 +22,7 @@ pub use self::compare::{
     CardChange, CardLine, FieldChange, GameDiff, GameVersion, ItemChange, ItemStatus, Renamed,
     Status, TranslationChange,
 };
-pub use self::decks::{DeckChange, Verdict, judge_decks};
+pub use self::decks::{DeckChange, Submitted, Verdict, judge_decks, judge_submissions};
 pub use self::git::{GitError, in_repository, last_tag};
 pub use self::show::{Style, counts, human, markdown, markdown_text};
 pub use self::words::{Op, Piece};

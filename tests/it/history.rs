@@ -242,6 +242,68 @@ fn a_release_compared_with_its_tag_shows_exactly_what_changed() {
 }
 
 #[test]
+fn an_events_deck_codes_are_read_under_the_old_version_and_judged_under_both() {
+    let ws = released();
+    let code = ws
+        .run(["deck", "code", "cards/duel/decks/starter.toml"])
+        .succeeds()
+        .stdout
+        .trim()
+        .to_owned();
+    ws.run(["build", "-q"]).succeeds();
+    change(&ws);
+    // The new version's pool differs (cards added and removed): the codes
+    // made under v1.0 decode only under it.
+    ws.write(
+        "submissions.txt",
+        format!("// round 1\nAna: {code}\nhttp://127.0.0.1:8080/play/duel/deck?code={code}\n"),
+    );
+    let run = ws
+        .run([
+            "diff",
+            "v1.0",
+            "--event",
+            "submissions.txt",
+            "--message-format",
+            "json",
+        ])
+        .succeeds();
+    let value: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let decks = &value["decks"];
+    assert_eq!(decks["judged"], 2, "{decks}");
+    let names: Vec<&str> = decks["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["deck"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["submissions.txt:2 (Ana)", "submissions.txt:3"]);
+    for d in decks["changed"].as_array().unwrap() {
+        assert_eq!(
+            (d["old"]["legal"].as_bool(), d["new"]["legal"].as_bool()),
+            (Some(true), Some(false))
+        );
+        assert!(
+            d["new"]["broken"][0]
+                .as_str()
+                .unwrap()
+                .contains("ember-shield"),
+            "{d}"
+        );
+    }
+    // A line that is no code of either version is an error at its line.
+    ws.write("bad.txt", "Caio: not-a-code\n");
+    ws.run(["diff", "v1.0", "--event", "bad.txt"])
+        .code(1)
+        .stderr_has("bad.txt:1 (Caio)");
+    // Judging decks needs compiled rules on both sides.
+    let bundle = "build/duel/duel.carta";
+    ws.run(["diff", bundle, bundle, "--event", "submissions.txt"])
+        .code(2)
+        .stderr_has("a bundle holds no compiled rules");
+}
+
+#[test]
 fn a_players_deck_made_legal_by_a_raised_copy_limit_is_listed() {
     let ws = released();
     change(&ws);
