@@ -122,6 +122,57 @@ impl Ghostscript {
     }
 }
 
+impl Ghostscript {
+    /// Renders every page of the CMYK PDF `pdf` at `dpi` into `scratch`
+    /// as an 8-bit CMYK PAM image (`ink-0001.pam`, …), for measuring its
+    /// ink; returns their paths in page order.
+    ///
+    /// # Errors
+    /// When Ghostscript fails or its output cannot be listed.
+    pub fn cmyk_pages(
+        &self,
+        pdf: &Path,
+        dpi: u32,
+        scratch: &Path,
+    ) -> Result<Vec<PathBuf>, GhostscriptError> {
+        let failed = |message: String| GhostscriptError::Failed {
+            about: format!("the ink of {}", pdf.display()),
+            message,
+        };
+        let dir = scratch.join("ink");
+        std::fs::create_dir_all(&dir).map_err(|e| failed(e.to_string()))?;
+        let out = Command::new(&self.binary)
+            .args([
+                "-q",
+                "-dBATCH",
+                "-dNOPAUSE",
+                "-dSAFER",
+                "-sDEVICE=pamcmyk32",
+                &format!("-r{dpi}"),
+            ])
+            .arg(format!(
+                "-sOutputFile={}",
+                dir.join("ink-%04d.pam").display()
+            ))
+            .arg(pdf)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| failed(format!("cannot start `{}`: {e}", self.binary.display())))?;
+        if !out.status.success() {
+            let text = String::from_utf8_lossy(&out.stderr).into_owned();
+            let tail: String = text.lines().rev().take(8).collect::<Vec<_>>().join(" | ");
+            return Err(failed(format!("{}: {tail}", out.status)));
+        }
+        let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(|e| failed(e.to_string()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "pam"))
+            .collect();
+        pages.sort();
+        Ok(pages)
+    }
+}
+
 /// A PDF text string as PostScript writes it: `(…)` with `\`, `(` and
 /// `)` escaped when it is printable ASCII, else UTF-16BE with its byte
 /// order mark as a hex string, as PDF reads text outside `PDFDocEncoding`.
