@@ -26,6 +26,7 @@ mod mutants;
 mod overflow;
 mod packs;
 mod pod;
+mod preflight;
 mod readme;
 mod reprint;
 mod schemas;
