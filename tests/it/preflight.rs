@@ -127,3 +127,19 @@ fn preflight_warns_of_a_marked_element_near_the_trim_soft_art_and_backs_that_dif
         "preflight writes nothing"
     );
 }
+
+#[test]
+fn the_corpus_card_with_every_finding_prints_as_docs_show_it() {
+    let case = crate::harness::repo().join("tests/corpus/preflight-dtc-bleed-coarse-art");
+    let (ws, _) = crate::corpus::case_workspace(&case);
+    ws.run(["export", "png", "--bleed", "--dpi", "100"])
+        .succeeds();
+    let face = ws.path().join("build/mini/png/mini/sombra.png");
+    let image = carta::emit::cards::Image::read(&face).unwrap();
+    // 63.5 × 88.9 mm and the game's 3 mm of bleed each side, at 100 dpi.
+    assert_eq!((image.width, image.height), (274, 374));
+    if std::env::var_os("CARTA_BLESS").is_some() {
+        let out = crate::harness::repo().join("docs/img/preflight-card.png");
+        std::fs::copy(&face, out).unwrap();
+    }
+}

@@ -356,12 +356,12 @@ impl PodEmitter<'_> {
         let sources = (&ws.sources, ws.jail());
         diags.extend(preflight::placements(game, sources, spec, &cards, &found));
         diags.extend(preflight::backs(&cards, game));
-        let Some(limit) = spec.checks.ink else {
+        let Some(limits) = spec.checks.ink else {
             return;
         };
         for (id, side, peak) in inked {
-            if let Some(card) = game.pool.get(id).filter(|_| *peak > limit) {
-                diags.push(preflight::ink(spec, card, side, (*peak, limit)));
+            if let Some(card) = game.pool.get(id).filter(|_| *peak > limits.0) {
+                diags.push(preflight::ink(spec, card, side, (*peak, limits)));
             }
         }
     }
@@ -387,7 +387,7 @@ fn ink_of(
             path: page.clone(),
             source,
         })?;
-        if let Some(peak) = preflight::peak_ink(&bytes) {
+        if let Some(peak) = preflight::peak_ink(&bytes, preflight::INK_BLOCK) {
             let most = peaks.entry((card.id.as_str(), side)).or_insert(0.0);
             *most = most.max(peak);
         }

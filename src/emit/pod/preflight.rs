@@ -29,9 +29,14 @@ pub const BACKS_DIFFER: &str = "preflight::backs-differ";
 pub const INK: &str = "preflight::ink";
 
 /// The resolution the ink is measured at, in pixels per inch: a pixel is
-/// about a third of a millimetre, finer than any area a press's ink limit
-/// is about, coarse enough to measure every page quickly.
+/// about a third of a millimetre, and every page is measured quickly.
 pub const INK_DPI: u32 = 72;
+
+/// The side of the squares the ink is averaged over, in pixels at
+/// [`INK_DPI`]: about a millimetre. A press's ink limit is about areas
+/// that carry the ink (a dark background, a large title), not about the
+/// stroke of one small letter.
+pub const INK_BLOCK: usize = 3;
 
 /// The diagnostics of the `placements` measured on the pages of `cards`
 /// (each card once, in the shop's box), for a shop of `spec`: one per card
@@ -202,10 +207,10 @@ pub fn backs(cards: &[&RenderedCard], game: &Game) -> Vec<Diagnostic> {
     out
 }
 
-/// The most total ink (C + M + Y + K, in %) of any pixel of a PAM image
-/// of tuple type `CMYK` and 8-bit samples (Ghostscript's `pamcmyk32`);
-/// `None` when `pam` is not one.
-pub fn peak_ink(pam: &[u8]) -> Option<f64> {
+/// The most total ink (C + M + Y + K, in %) of any square of `block` ×
+/// `block` pixels, averaged, of a PAM image of tuple type `CMYK` and 8-bit
+/// samples (Ghostscript's `pamcmyk32`); `None` when `pam` is not one.
+pub fn peak_ink(pam: &[u8], block: usize) -> Option<f64> {
     let end = pam.windows(7).position(|w| w == b"ENDHDR\n")?;
     let header = std::str::from_utf8(&pam[..end]).ok()?;
     let mut fields = BTreeMap::new();
@@ -221,32 +226,57 @@ pub fn peak_ink(pam: &[u8]) -> Option<f64> {
     let width: usize = fields.get("WIDTH")?.parse().ok()?;
     let height: usize = fields.get("HEIGHT")?.parse().ok()?;
     let pixels = pam.get(end + 7..)?;
-    if !ok || pixels.len() < width * height * 4 {
+    if !ok || pixels.len() < width * height * 4 || width == 0 || height == 0 {
         return None;
     }
-    let most = pixels[..width * height * 4]
+    let ink: Vec<u32> = pixels[..width * height * 4]
         .chunks_exact(4)
-        .map(|p| p.iter().map(|&v| u32::from(v)).sum::<u32>())
-        .max()
-        .unwrap_or(0);
-    Some(f64::from(most) * 100.0 / 255.0)
+        .map(|p| p.iter().map(|&v| u32::from(v)).sum())
+        .collect();
+    let block = block.clamp(1, width.min(height));
+    let mut most = 0;
+    for y in 0..=height - block {
+        for x in 0..=width - block {
+            let sum: u32 = (y..y + block)
+                .map(|r| {
+                    ink[r * width + x..r * width + x + block]
+                        .iter()
+                        .sum::<u32>()
+                })
+                .sum();
+            most = most.max(sum);
+        }
+    }
+    let area = u32::try_from(block * block).ok()?;
+    Some(f64::from(most) * 100.0 / 255.0 / f64::from(area))
 }
 
-/// The error of `card`'s `side` whose darkest point carries `peak` % of
-/// ink, over the shop's `limit`.
-pub fn ink(spec: &Spec, card: &RawCard, side: &str, (peak, limit): (f64, f64)) -> Diagnostic {
-    Diagnostic::error(
-        INK,
-        format!(
-            "{} carries {peak:.0}% total ink at its darkest point, over {}'s {limit:.0}% limit",
-            side_of(card, side),
-            spec.name
-        ),
-    )
+/// The finding of `card`'s `side` whose darkest area carries `peak` % of
+/// ink, over the shop's limit: a warning, an error over the most a press
+/// takes (`limits`: the shop's, the press's).
+pub fn ink(
+    spec: &Spec,
+    card: &RawCard,
+    side: &str,
+    (peak, limits): (f64, (f64, f64)),
+) -> Diagnostic {
+    let over = peak > limits.1;
+    let limit = if over { limits.1 } else { limits.0 };
+    let message = format!(
+        "{} carries {peak:.0}% total ink in its darkest area, over the {limit:.0}% {} allows",
+        side_of(card, side),
+        spec.name
+    );
+    if over {
+        Diagnostic::error(INK, message)
+    } else {
+        Diagnostic::warning(INK, message)
+    }
     .at(card.file, card.header.clone(), "this card")
-    .with_help(
-        "measured on the CMYK PDF/X as it is uploaded; lighten the darkest areas (a large area of pure black converts to a rich black of about 295%; a dark grey such as #1a1a1a stays under 300%)",
-    )
+    .with_help(format!(
+        "measured on the CMYK PDF/X as it is uploaded, over squares of about 1 mm; lighten the darkest areas (a large area of pure black converts to a rich black of about 295%), or ask {} whether they take it",
+        spec.name
+    ))
 }
 
 /// `text` cut to 40 characters, for a message.
@@ -278,19 +308,37 @@ mod tests {
         // 85 % C, 85 % M, 70 % Y, 100 % K: 340 %.
         let black = [217, 217, 178, 255];
         let image = pam(2, &[[0; 4], [10, 0, 0, 0], black, [255, 0, 0, 0]]);
-        let peak = peak_ink(&image).unwrap();
+        let peak = peak_ink(&image, 1).unwrap();
         assert!((peak - 340.0).abs() < 0.5, "{peak}");
-        assert_eq!(peak_ink(&pam(1, &[[0; 4]])), Some(0.0));
+        assert_eq!(peak_ink(&pam(1, &[[0; 4]]), 1), Some(0.0));
+    }
+
+    #[test]
+    fn the_peak_is_averaged_over_squares_so_a_thin_stroke_is_not_an_area() {
+        let black = [217, 217, 178, 255];
+        // A 4 × 4 image: a one-pixel column of black, then a 2 × 2 square.
+        let mut stroke = vec![[0; 4]; 16];
+        for y in 0..4 {
+            stroke[y * 4] = black;
+        }
+        let peak = peak_ink(&pam(4, &stroke), 2).unwrap();
+        assert!((peak - 170.0).abs() < 0.5, "half of each square: {peak}");
+        let mut square = vec![[0; 4]; 16];
+        for i in [5, 6, 9, 10] {
+            square[i] = black;
+        }
+        let peak = peak_ink(&pam(4, &square), 2).unwrap();
+        assert!((peak - 340.0).abs() < 0.5, "{peak}");
     }
 
     #[test]
     fn what_is_not_an_8_bit_cmyk_pam_has_no_peak() {
-        assert_eq!(peak_ink(b"P6\n1 1\n255\n\0\0\0"), None);
+        assert_eq!(peak_ink(b"P6\n1 1\n255\n\0\0\0", 1), None);
         let mut short = pam(2, &[[1; 4], [2; 4]]);
         short.truncate(short.len() - 1);
-        assert_eq!(peak_ink(&short), None);
+        assert_eq!(peak_ink(&short, 1), None);
         let rgb = b"P7\nWIDTH 1\nHEIGHT 1\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB\nENDHDR\n\0\0\0";
-        assert_eq!(peak_ink(rgb), None);
+        assert_eq!(peak_ink(rgb, 1), None);
     }
 
     #[test]

@@ -74,9 +74,11 @@ pub struct Checks {
     /// Art drawn at fewer pixels per inch than this is an error: it
     /// prints visibly blocky.
     pub ppi_error: f64,
-    /// The most total ink (C + M + Y + K, in %) any point of a page may
-    /// carry, for the shops that take CMYK.
-    pub ink: Option<f64>,
+    /// For the shops that take CMYK, the most total ink (C + M + Y + K,
+    /// in %) any area of a page may carry: above the first a warning (the
+    /// shop's limit), above the second an error (more than a press lays
+    /// down without smearing).
+    pub ink: Option<(f64, f64)>,
 }
 
 /// What every shop asks of art: 300 ppi, refusing below half of it.
@@ -227,10 +229,10 @@ impl Shop {
                 safe: EIGHTH,
                 upload: Upload::PdfX,
                 products: DTC,
-                // SWOP's limit, the printing condition of the PDF/X's
-                // output intent.
+                // The guide's 240 %; SWOP's 300 % is the most any press
+                // of the PDF/X's printing condition takes.
                 checks: Checks {
-                    ink: Some(300.0),
+                    ink: Some((240.0, 300.0)),
                     ..ART
                 },
             },
