@@ -323,36 +323,39 @@ pub(crate) fn run(
         },
     )?;
     if let Format::Preflight(shop) = format {
-        let s = if done == 1 { "" } else { "s" };
-        let summary = format!(
-            "preflighted {done} game{s} or deck{s} for {}",
-            shop.spec().name
-        );
-        return Ok(Report::new(ws, diags, summary)?);
+        return Ok(Report::new(ws, diags, preflighted(done, shop))?);
     }
     if diags.has_errors() {
         return Ok(nothing_written(ws, diags)?);
     }
     stage.commit()?;
-    let report = Report::new(
-        ws,
-        diags,
-        format!(
-            "exported {done} {} as {}",
-            if done == 1 {
-                "game or deck"
-            } else {
-                "games and decks"
-            },
-            format.name()
-        ),
-    )?;
+    let report = Report::new(ws, diags, exported(done, format))?;
     let report = with_counts(report, &chromium);
     Ok(Since::finish(
         since,
         report,
         &format!("written as {}", format.name()),
     ))
+}
+
+/// What `carta export` says it did: `exported 2 games and decks as pdf`.
+fn exported(done: usize, format: Format) -> String {
+    let what = if done == 1 {
+        "game or deck"
+    } else {
+        "games and decks"
+    };
+    format!("exported {done} {what} as {}", format.name())
+}
+
+/// What `carta preflight` says it did: `preflighted 1 game or deck for
+/// DriveThruCards`.
+fn preflighted(done: usize, shop: Shop) -> String {
+    let s = if done == 1 { "" } else { "s" };
+    format!(
+        "preflighted {done} game{s} or deck{s} for {}",
+        shop.spec().name
+    )
 }
 
 /// The error of `--changed-since` with a format that prints no faces.

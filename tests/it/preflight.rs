@@ -1,8 +1,8 @@
 //! `carta preflight --shop` and the preflight of `carta export pod`, in a
-//! real headless Chromium (and Ghostscript for DriveThruCards): text and
+//! real headless Chromium (and Ghostscript for `DriveThruCards`): text and
 //! marked elements past the safe area, art too coarse for the size it is
 //! drawn at, backs that differ within a kind, each at the card. The
-//! DriveThruCards case with the three at once is the corpus case
+//! `DriveThruCards` case with the three at once is the corpus case
 //! `preflight-dtc-bleed-coarse-art`; the ink limit's measurement is
 //! unit-tested in `src/emit/pod/preflight.rs`.
 

@@ -262,13 +262,7 @@ impl PodEmitter<'_> {
             Some(gs) => gs.clone(),
             None => Ghostscript::find()?,
         };
-        let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
-            path: std::env::temp_dir(),
-            source,
-        })?;
-        for image in &set.images {
-            write(&scratch.path().join(&image.path), &image.bytes)?;
-        }
+        let scratch = scratch_with_art(set)?;
         let mut entries = Vec::new();
         let mut inked = Vec::new();
         for group in groups {
@@ -303,13 +297,7 @@ impl PodEmitter<'_> {
     /// for their placements alone: the image shops' uploads are
     /// photographed on pages that measure nothing.
     fn measure(&self, set: &CardSet, groups: &[Group]) -> Result<(), EmitError> {
-        let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
-            path: std::env::temp_dir(),
-            source,
-        })?;
-        for image in &set.images {
-            write(&scratch.path().join(&image.path), &image.bytes)?;
-        }
+        let scratch = scratch_with_art(set)?;
         let spec = self.shop.spec();
         let mut jobs = Vec::new();
         for group in groups {
@@ -493,6 +481,18 @@ fn pages_html(set: &CardSet, cards: &[RenderedCard], (w, h): (f64, f64), title: 
     out.push_str(FIT_SCRIPT);
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// A scratch folder holding the art of `set`, for pages that show it.
+fn scratch_with_art(set: &CardSet) -> Result<tempfile::TempDir, EmitError> {
+    let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    for image in &set.images {
+        write(&scratch.path().join(&image.path), &image.bytes)?;
+    }
+    Ok(scratch)
 }
 
 /// Writes a scratch file, creating its folder.

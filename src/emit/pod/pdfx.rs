@@ -92,12 +92,9 @@ impl Ghostscript {
         std::fs::write(&def, definitions(title)).map_err(|e| failed(e.to_string()))?;
         std::fs::write(&page_boxes, boxes_prefix(pages, boxes))
             .map_err(|e| failed(e.to_string()))?;
-        let out = Command::new(&self.binary)
+        let out = self
+            .command()
             .args([
-                "-q",
-                "-dBATCH",
-                "-dNOPAUSE",
-                "-dSAFER",
                 "-dPDFX",
                 "-sDEVICE=pdfwrite",
                 "-sColorConversionStrategy=CMYK",
@@ -123,6 +120,14 @@ impl Ghostscript {
 }
 
 impl Ghostscript {
+    /// Ghostscript, run quietly on every page without prompting, in its
+    /// safe mode.
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.binary);
+        command.args(["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER"]);
+        command
+    }
+
     /// Renders every page of the CMYK PDF `pdf` at `dpi` into `scratch`
     /// as an 8-bit CMYK PAM image (`ink-0001.pam`, …), for measuring its
     /// ink; returns their paths in page order.
@@ -141,15 +146,9 @@ impl Ghostscript {
         };
         let dir = scratch.join("ink");
         std::fs::create_dir_all(&dir).map_err(|e| failed(e.to_string()))?;
-        let out = Command::new(&self.binary)
-            .args([
-                "-q",
-                "-dBATCH",
-                "-dNOPAUSE",
-                "-dSAFER",
-                "-sDEVICE=pamcmyk32",
-                &format!("-r{dpi}"),
-            ])
+        let out = self
+            .command()
+            .args(["-sDEVICE=pamcmyk32", &format!("-r{dpi}")])
             .arg(format!(
                 "-sOutputFile={}",
                 dir.join("ink-%04d.pam").display()

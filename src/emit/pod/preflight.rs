@@ -67,7 +67,7 @@ pub fn placements(
     out
 }
 
-/// `the face of card `x``, or its back.
+/// "the face of card \`x\`", or its back.
 fn side_of(card: &RawCard, side: &str) -> String {
     format!("the {side} of card `{}`", card.id)
 }
@@ -112,9 +112,9 @@ fn resolution(
     (sources, jail): (&SourceMap, &Jail),
     spec: &Spec,
     card: &RawCard,
-    p: &Placement,
+    placed: &Placement,
 ) -> Option<Diagnostic> {
-    let ((w, h), (bw, bh)) = (p.pixels?, p.size?);
+    let ((w, h), (bw, bh)) = (placed.pixels?, placed.size?);
     if bw <= 0.0 || bh <= 0.0 {
         return None;
     }
@@ -134,9 +134,9 @@ fn resolution(
     };
     let message = format!(
         "the picture on {} is {w} × {h} px drawn at {bw:.1} × {bh:.1} mm: {ppi:.0} ppi, {limit}",
-        side_of(card, &p.side),
+        side_of(card, &placed.side),
     );
-    let d = if ppi < ppi_error {
+    let found = if ppi < ppi_error {
         Diagnostic::error(ART_RESOLUTION, message)
     } else {
         Diagnostic::warning(ART_RESOLUTION, message)
@@ -147,18 +147,22 @@ fn resolution(
         "it prints blurred or blocky: for {ppi_warning:.0} ppi at this size use at least {wide:.0} × {tall:.0} px"
     );
     // The art field the card's kind draws, when the picture is on its face.
-    let field = (p.side == "face")
+    let field = (placed.side == "face")
         .then(|| art::art_fields(&game.manifest.manifest, &game.schemas, &card.kind))
         .into_iter()
         .flatten()
-        .find(|f| card.all_fields().get(f).is_some_and(|v| v.is_string()));
+        .find(|f| {
+            card.all_fields()
+                .get(f)
+                .is_some_and(serde_json::Value::is_string)
+        });
     Some(
         match field {
             Some(f) => {
                 let at = art::field_at(sources, jail, card, &format!("/{f}"));
-                d.at(card.file, at.value, "this picture")
+                found.at(card.file, at.value, "this picture")
             }
-            None => d.at(card.file, card.header.clone(), "this card"),
+            None => found.at(card.file, card.header.clone(), "this card"),
         }
         .with_help(help),
     )
