@@ -296,6 +296,14 @@ pub enum Command {
         after_help = "Exit codes: 0 written, 1 problems found (nothing written), 2 could not run or write (no Chromium, a page that navigates away or passes its time limit).\n\nExample:\n  carta export pdf intrepidos --paper a4\n  carta export pod kingdoms --shop tgc"
     )]
     Export(ExportArgs),
+    /// Check games or deck files against a print shop's rules before
+    /// uploading: text and `data-carta-safe` elements outside the safe
+    /// area, art too coarse for its printed size, backs that differ, and
+    /// (for a CMYK shop) total ink over its limit. Writes nothing.
+    #[command(
+        after_help = "Exit codes: 0 no errors (warnings may be printed), 1 problems the shop rejects, 2 could not run (no Chromium, no Ghostscript for a CMYK shop).\n\nExample:\n  carta preflight intrepidos --shop dtc"
+    )]
+    Preflight(PreflightArgs),
 }
 
 impl Command {
@@ -674,6 +682,20 @@ pub struct ExportArgs {
     /// as `<game>.reprint` (pdf, png, pod).
     #[arg(long, value_name = "REV")]
     pub changed_since: Option<String>,
+}
+
+/// The options of `carta preflight`.
+#[derive(Debug, Args)]
+pub struct PreflightArgs {
+    /// Game ids, or deck files (`*.toml`, relative to the current directory).
+    pub targets: Vec<String>,
+    /// The print shop whose rules to check against.
+    #[arg(long, value_enum)]
+    pub shop: crate::emit::pod::Shop,
+    /// Check the cards as translated into this language (`en`, `es`);
+    /// repeat for several. The default is the game's own language.
+    #[arg(long = "lang", value_name = "LANG")]
+    pub languages: Vec<String>,
 }
 
 /// What `carta convert` is given.

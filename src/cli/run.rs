@@ -7,7 +7,8 @@ use clap::Parser;
 
 use super::args::{
     Cli, Color, Command, ConvertArgs, ConvertTo, DeckCommand, DiffArgs, DiffFormat, ExportArgs,
-    ExportFormat, Global, I18nCommand, ListBy, MessageFormat, PrintArgs, ServeArgs, WatchArgs,
+    ExportFormat, Global, I18nCommand, ListBy, MessageFormat, PreflightArgs, PrintArgs, ServeArgs,
+    WatchArgs,
 };
 use crate::commands::{self, ColorChoice, CommandError, Output, Report};
 use crate::decklist::NameBy;
@@ -121,6 +122,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Watch(args) => watch(g, args, &output),
         Command::Serve(args) => serve(g, args, &output),
         Command::Export(args) => export(g, args),
+        Command::Preflight(args) => preflight(g, args),
         command => dispatch(g, command, &output),
     };
     output.finish(result)
@@ -312,7 +314,8 @@ fn dispatch(g: &Global, command: &Command, output: &Output) -> Result<Report, Co
         | Command::Man { .. }
         | Command::Watch(_)
         | Command::Serve(_)
-        | Command::Export(_) => unreachable!("run handles these itself"),
+        | Command::Export(_)
+        | Command::Preflight(_) => unreachable!("run handles these itself"),
     }
 }
 
@@ -392,6 +395,24 @@ fn export(g: &Global, args: &ExportArgs) -> Result<Report, CommandError> {
         &g.dir.join(&args.out),
         (args.print.options(), &args.print.languages),
         (&options, args.changed_since.as_deref()),
+    )
+}
+
+/// `carta preflight --shop SHOP`: `export pod`'s checks, nothing written.
+fn preflight(g: &Global, args: &PreflightArgs) -> Result<Report, CommandError> {
+    let options = crate::emit::cards::ExportOptions::default();
+    commands::export::run(
+        &g.dir,
+        (
+            commands::export::Format::Preflight(args.shop),
+            &args.targets,
+        ),
+        &g.dir.join("build"),
+        (
+            crate::emit::sheets::SheetOptions::default(),
+            &args.languages,
+        ),
+        (&options, None),
     )
 }
 

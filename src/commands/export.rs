@@ -53,6 +53,8 @@ pub(crate) enum Format {
     Lackey,
     /// A print shop's upload files.
     Pod(Shop),
+    /// A print shop's preflight alone (`carta preflight`): nothing written.
+    Preflight(Shop),
 }
 
 impl Format {
@@ -72,6 +74,7 @@ impl Format {
             Format::Octgn => "octgn",
             Format::Lackey => "lackey",
             Format::Pod(_) => "print-shop files",
+            Format::Preflight(_) => "preflight",
         }
     }
 }
@@ -124,10 +127,11 @@ impl Export<'_> {
             Format::Lackey => Box::new(LackeyEmitter {
                 export: image(target),
             }),
-            Format::Pod(shop) => Box::new(PodEmitter {
+            Format::Pod(shop) | Format::Preflight(shop) => Box::new(PodEmitter {
                 export: image(target),
                 shop,
                 ghostscript: self.ghostscript.clone(),
+                check_only: matches!(self.format, Format::Preflight(_)),
             }),
         };
         emitter.emit(game, ws, stage, diags)?;
@@ -318,29 +322,40 @@ pub(crate) fn run(
             None => export.emit_target(game, (target, deck), languages, ws, &mut stage, diags),
         },
     )?;
+    if let Format::Preflight(shop) = format {
+        return Ok(Report::new(ws, diags, preflighted(done, shop))?);
+    }
     if diags.has_errors() {
         return Ok(nothing_written(ws, diags)?);
     }
     stage.commit()?;
-    let report = Report::new(
-        ws,
-        diags,
-        format!(
-            "exported {done} {} as {}",
-            if done == 1 {
-                "game or deck"
-            } else {
-                "games and decks"
-            },
-            format.name()
-        ),
-    )?;
+    let report = Report::new(ws, diags, exported(done, format))?;
     let report = with_counts(report, &chromium);
     Ok(Since::finish(
         since,
         report,
         &format!("written as {}", format.name()),
     ))
+}
+
+/// What `carta export` says it did: `exported 2 games and decks as pdf`.
+fn exported(done: usize, format: Format) -> String {
+    let what = if done == 1 {
+        "game or deck"
+    } else {
+        "games and decks"
+    };
+    format!("exported {done} {what} as {}", format.name())
+}
+
+/// What `carta preflight` says it did: `preflighted 1 game or deck for
+/// DriveThruCards`.
+fn preflighted(done: usize, shop: Shop) -> String {
+    let s = if done == 1 { "" } else { "s" };
+    format!(
+        "preflighted {done} game{s} or deck{s} for {}",
+        shop.spec().name
+    )
 }
 
 /// The error of `--changed-since` with a format that prints no faces.
@@ -371,7 +386,9 @@ fn with_counts(mut report: Report, chromium: &Chromium) -> Report {
 /// Ghostscript, found before any work, when the export makes a PDF/X.
 fn ghostscript_for(format: Format) -> Result<Option<Ghostscript>, EmitError> {
     match format {
-        Format::Pod(shop) if shop.spec().upload == Upload::PdfX => Ok(Some(Ghostscript::find()?)),
+        Format::Pod(shop) | Format::Preflight(shop) if shop.spec().upload == Upload::PdfX => {
+            Ok(Some(Ghostscript::find()?))
+        }
         _ => Ok(None),
     }
 }

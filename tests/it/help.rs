@@ -79,7 +79,7 @@ fn man_out_writes_a_page_per_command_and_each_reference_has_its_page() {
     // A fresh home: none of the folders exist yet.
     let run = ws.run(["man", "--out", "share/man/man1"]).succeeds();
     assert!(
-        run.stderr.contains("wrote 25 manual pages"),
+        run.stderr.contains("wrote 26 manual pages"),
         "{}",
         run.stderr
     );

@@ -27,6 +27,7 @@ mod mutants;
 mod overflow;
 mod packs;
 mod pod;
+mod preflight;
 mod readme;
 mod reprint;
 mod schemas;

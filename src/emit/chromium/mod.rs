@@ -26,6 +26,7 @@ use origin::{Origin, quoted};
 use serde_json::{Value, json};
 
 use super::sheets::overflow::Overflow;
+use super::sheets::placement::Placement;
 use super::shots::Shots;
 
 /// The environment variable naming the browser binary.
@@ -153,7 +154,7 @@ pub struct Chromium {
 
 /// What the fit script of the pages rendered so far reported: the card
 /// boxes whose text does not fit, and how many pages reported at all.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Measured {
     /// Pages whose fit script reported (an empty report included).
     pub pages: usize,
@@ -162,6 +163,8 @@ pub struct Measured {
     pub silent: usize,
     /// The boxes, page after page.
     pub overflows: Vec<Overflow>,
+    /// What pages marked for a print shop's preflight placed where.
+    pub placements: Vec<Placement>,
 }
 
 impl Chromium {
@@ -439,6 +442,7 @@ impl Chromium {
                 }
                 None => measured.silent += 1,
             }
+            measured.placements.extend(origin.placements());
         }
     }
 }

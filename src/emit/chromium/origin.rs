@@ -32,6 +32,7 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::Response;
 
 use crate::emit::sheets::overflow::{self, Overflow};
+use crate::emit::sheets::placement::{self, Placement};
 use crate::emit::sheets::{fit_script_source, page_policy};
 
 /// Where the fit script posts its measurements, beside the page.
@@ -67,6 +68,8 @@ struct Served {
     policy: HeaderValue,
     /// What the page's fit script reported, once it did.
     report: Mutex<Option<Vec<Overflow>>>,
+    /// The placements it reported, for a preflight.
+    placements: Mutex<Vec<Placement>>,
 }
 
 impl Origin {
@@ -85,6 +88,7 @@ impl Origin {
             navigation: Mutex::new(None),
             policy: HeaderValue::from_str(&policy()).expect("the policy is ASCII"),
             report: Mutex::new(None),
+            placements: Mutex::new(Vec::new()),
         });
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -123,6 +127,15 @@ impl Origin {
     /// fit), or `None` when it reported nothing.
     pub(super) fn overflows(&self) -> Option<Vec<Overflow>> {
         self.served.report.lock().ok()?.take()
+    }
+
+    /// The placements the page's fit script reported (then forgotten).
+    pub(super) fn placements(&self) -> Vec<Placement> {
+        self.served
+            .placements
+            .lock()
+            .map(|mut p| std::mem::take(&mut *p))
+            .unwrap_or_default()
     }
 
     /// The document the page tried to load after itself, if any.
@@ -277,7 +290,8 @@ impl Served {
     }
 
     /// Keeps the fit script's report: a JSON body, from this origin, of
-    /// at most [`MAX_REPORT`] bytes, that [`overflow::parse`] reads.
+    /// at most [`MAX_REPORT`] bytes, that [`overflow::parse`] reads (and
+    /// [`placement::parse`], for its placements).
     async fn take_report(&self, req: Request) -> Response {
         let json = req
             .headers()
@@ -294,6 +308,9 @@ impl Served {
         };
         if let Ok(mut report) = self.report.lock() {
             report.get_or_insert_with(Vec::new).extend(found);
+        }
+        if let Ok(mut placements) = self.placements.lock() {
+            placements.extend(placement::parse(&body));
         }
         refusal(StatusCode::NO_CONTENT)
     }

@@ -11,8 +11,12 @@
 //! bleed reaching the image's edges. `DriveThruCards` gets one CMYK `PDF/X-1a`
 //! per product, a printed card's back then its face on pages of the
 //! product's size with bleed, `TrimBox` and `BleedBox` set ([`pdfx`]).
+//!
+//! Every export is preflighted first ([`preflight`]): findings the shop
+//! rejects a file for are errors, and stop the export before it writes.
 
 pub mod pdfx;
+pub mod preflight;
 mod readme;
 pub mod shops;
 
@@ -44,7 +48,14 @@ pub struct PodEmitter<'g> {
     pub shop: Shop,
     /// Ghostscript, for the shops that take a `PDF/X`.
     pub ghostscript: Option<Ghostscript>,
+    /// Only preflight the cards (`carta preflight`): render and measure
+    /// them, write nothing.
+    pub check_only: bool,
 }
+
+/// The peak ink of one side of one card: its id, `face` or `back`, and
+/// the most total ink of any point, in %.
+type Inked = (String, &'static str, f64);
 
 /// The cards of one product, redrawn at the shop's size.
 struct Group {
@@ -75,11 +86,24 @@ impl Emitter for PodEmitter<'_> {
         let dir = unit(game, "pod")
             .join(self.shop.id())
             .join(&self.export.target.stem);
-        stage.folder(&dir)?;
-        let entries = match spec.upload {
-            Upload::Images => self.images(&spec, &set, &groups, stage, &dir)?,
-            Upload::PdfX => self.pdfs(&spec, &set, &groups, stage, &dir)?,
+        let write = (!self.check_only).then_some(&mut *stage);
+        let (entries, inked) = match spec.upload {
+            Upload::Images => {
+                self.measure(&set, &groups)?;
+                match write {
+                    Some(stage) => {
+                        stage.folder(&dir)?;
+                        (self.images(&spec, &set, &groups, stage, &dir)?, Vec::new())
+                    }
+                    None => (Vec::new(), Vec::new()),
+                }
+            }
+            Upload::PdfX => self.pdfs(&spec, &set, &groups, write, &dir)?,
         };
+        self.preflight(game, ws, (&spec, &groups), &inked, diags);
+        if self.check_only {
+            return Ok(());
+        }
         let text = readme::write(self.shop, &self.export.target.name, &entries);
         stage.write(&dir.join("README.md"), text.as_bytes())
     }
@@ -222,30 +246,37 @@ impl PodEmitter<'_> {
         Ok(entries)
     }
 
-    /// Writes each group as one `PDF/X`, `dir/<product>.pdf`: every printed
-    /// copy's back, then its face.
+    /// Makes each group's `PDF/X`, and writes it as `dir/<product>.pdf`
+    /// into `stage` when there is one: every printed copy's back, then its
+    /// face. Returns the entries written and, for a shop with an ink
+    /// limit, each card side's peak ink.
     fn pdfs(
         &self,
         spec: &Spec,
         set: &CardSet,
         groups: &[Group],
-        stage: &mut Stage,
+        mut stage: Option<&mut Stage>,
         dir: &Path,
-    ) -> Result<Vec<Entry>, EmitError> {
+    ) -> Result<(Vec<Entry>, Vec<Inked>), EmitError> {
         let ghostscript = match &self.ghostscript {
             Some(gs) => gs.clone(),
             None => Ghostscript::find()?,
         };
-        let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
-            path: std::env::temp_dir(),
-            source,
-        })?;
-        for image in &set.images {
-            write(&scratch.path().join(&image.path), &image.bytes)?;
-        }
+        let scratch = scratch_with_art(set)?;
         let mut entries = Vec::new();
+        let mut inked = Vec::new();
         for group in groups {
             let bytes = self.pdf(spec, set, group, &ghostscript, scratch.path())?;
+            if spec.checks.ink.is_some() {
+                let pdf = scratch.path().join(format!("{}.pdf", group.product.slug));
+                inked.extend(ink_of(group, &ghostscript, &pdf, scratch.path())?);
+            }
+            let Some(stage) = stage.as_deref_mut() else {
+                continue;
+            };
+            if entries.is_empty() {
+                stage.folder(dir)?;
+            }
             let name = format!("{}.pdf", group.product.slug);
             stage.write(&dir.join(&name), &bytes)?;
             let files = group
@@ -259,8 +290,100 @@ impl PodEmitter<'_> {
                 files,
             });
         }
-        Ok(entries)
+        Ok((entries, inked))
     }
+
+    /// Loads each group's print pages (a copy of each card) in the browser
+    /// for their placements alone: the image shops' uploads are
+    /// photographed on pages that measure nothing.
+    fn measure(&self, set: &CardSet, groups: &[Group]) -> Result<(), EmitError> {
+        let scratch = scratch_with_art(set)?;
+        let spec = self.shop.spec();
+        let mut jobs = Vec::new();
+        for group in groups {
+            let once: Vec<RenderedCard> = group
+                .cards
+                .iter()
+                .map(|c| RenderedCard {
+                    count: 1,
+                    ..c.clone()
+                })
+                .collect();
+            let page = format!("{}.preflight.html", group.product.slug);
+            let html = pages_html(set, &once, spec.outer_mm(group.product), group.product.name);
+            write(&scratch.path().join(&page), html.as_bytes())?;
+            jobs.push(Job {
+                out: scratch.path().join(&page),
+                page,
+                about: format!("the preflight of `{}`", self.export.target.stem),
+                cards: once.len() * 2,
+                shot: Shot::Measure,
+            });
+        }
+        let site = Site {
+            root: scratch.path().to_path_buf(),
+            files: set.images.iter().map(|f| f.path.clone()).collect(),
+        };
+        self.export.chromium.run_all(&site, &jobs, 1, "pod")?;
+        Ok(())
+    }
+
+    /// Reports into `diags` what the preflight of `groups` found: what
+    /// their pages placed outside the safe area or drew too coarse, backs
+    /// that differ within a kind, and `inked` sides over the ink limit.
+    fn preflight(
+        &self,
+        game: &Game,
+        ws: &Workspace,
+        (spec, groups): (&Spec, &[Group]),
+        inked: &[Inked],
+        diags: &mut Diagnostics,
+    ) {
+        let cards: Vec<&RenderedCard> = groups.iter().flat_map(|g| &g.cards).collect();
+        let found = self.export.chromium.peek_measured().placements;
+        let sources = (&ws.sources, ws.jail());
+        diags.extend(preflight::placements(game, sources, spec, &cards, &found));
+        diags.extend(preflight::backs(&cards, game));
+        let Some(limits) = spec.checks.ink else {
+            return;
+        };
+        for (id, side, peak) in inked {
+            if let Some(card) = game.pool.get(id).filter(|_| *peak > limits.0) {
+                diags.push(preflight::ink(spec, card, side, (*peak, limits)));
+            }
+        }
+    }
+}
+
+/// The peak ink of each card side of `group`, measured on its `PDF/X`
+/// `pdf` (a page per printed copy's back, then its face) rendered to CMYK
+/// in `scratch`: each side's most over its copies.
+fn ink_of(
+    group: &Group,
+    ghostscript: &Ghostscript,
+    pdf: &Path,
+    scratch: &Path,
+) -> Result<Vec<Inked>, EmitError> {
+    let pages =
+        ghostscript.cmyk_pages(pdf, preflight::INK_DPI, &scratch.join(group.product.slug))?;
+    let sides = group.cards.iter().flat_map(|c| {
+        std::iter::repeat_n(c, c.count as usize).flat_map(|c| [(c, "back"), (c, "face")])
+    });
+    let mut peaks: BTreeMap<(&str, &'static str), f64> = BTreeMap::new();
+    for ((card, side), page) in sides.zip(&pages) {
+        let bytes = std::fs::read(page).map_err(|source| EmitError::Write {
+            path: page.clone(),
+            source,
+        })?;
+        if let Some(peak) = preflight::peak_ink(&bytes, preflight::INK_BLOCK) {
+            let most = peaks.entry((card.id.as_str(), side)).or_insert(0.0);
+            *most = most.max(peak);
+        }
+    }
+    Ok(peaks
+        .into_iter()
+        .map(|((id, side), peak)| (id.to_owned(), side, peak))
+        .collect())
 }
 
 impl PodEmitter<'_> {
@@ -321,7 +444,7 @@ fn pages_html(set: &CardSet, cards: &[RenderedCard], (w, h): (f64, f64), title: 
     let (pw, ph) = (mm(w), mm(h));
     let _ = write!(
         out,
-        "\n@page {{ size: {pw}mm {ph}mm; margin: 0; }}\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\n.carta-page {{ position: relative; width: {pw}mm; height: {ph}mm; overflow: hidden; break-after: page; }}\n.carta-page:last-child {{ break-after: auto; }}\n</style>\n</head>\n<body{}>\n",
+        "\n@page {{ size: {pw}mm {ph}mm; margin: 0; }}\nhtml, body {{ margin: 0; padding: 0; background: #fff; }}\n.carta-page {{ position: relative; width: {pw}mm; height: {ph}mm; overflow: hidden; break-after: page; }}\n.carta-page:last-child {{ break-after: auto; }}\n</style>\n</head>\n<body data-carta-preflight{}>\n",
         min_text_attribute(set.min_text),
     );
     for card in cards {
@@ -343,7 +466,13 @@ fn pages_html(set: &CardSet, cards: &[RenderedCard], (w, h): (f64, f64), title: 
                 escape_into(&card.kind, &mut out);
                 out.push_str("\" data-card=\"");
                 escape_into(&card.id, &mut out);
-                let _ = write!(out, "\" style=\"{style}\">");
+                let _ = write!(
+                    out,
+                    "\" data-carta-outer-mm=\"{}\" data-carta-bleed-mm=\"{}\" data-carta-safe-mm=\"{}\" style=\"{style}\">",
+                    mm(b.outer_width()),
+                    mm(b.bleed),
+                    mm(b.safe),
+                );
                 out.push_str(html.trim());
                 out.push_str("</div></section>\n");
             }
@@ -352,6 +481,18 @@ fn pages_html(set: &CardSet, cards: &[RenderedCard], (w, h): (f64, f64), title: 
     out.push_str(FIT_SCRIPT);
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// A scratch folder holding the art of `set`, for pages that show it.
+fn scratch_with_art(set: &CardSet) -> Result<tempfile::TempDir, EmitError> {
+    let scratch = tempfile::tempdir().map_err(|source| EmitError::Write {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    for image in &set.images {
+        write(&scratch.path().join(&image.path), &image.bytes)?;
+    }
+    Ok(scratch)
 }
 
 /// Writes a scratch file, creating its folder.

@@ -92,12 +92,9 @@ impl Ghostscript {
         std::fs::write(&def, definitions(title)).map_err(|e| failed(e.to_string()))?;
         std::fs::write(&page_boxes, boxes_prefix(pages, boxes))
             .map_err(|e| failed(e.to_string()))?;
-        let out = Command::new(&self.binary)
+        let out = self
+            .command()
             .args([
-                "-q",
-                "-dBATCH",
-                "-dNOPAUSE",
-                "-dSAFER",
                 "-dPDFX",
                 "-sDEVICE=pdfwrite",
                 "-sColorConversionStrategy=CMYK",
@@ -119,6 +116,59 @@ impl Ghostscript {
             return Err(failed(format!("{}: {tail}", out.status)));
         }
         Ok(())
+    }
+}
+
+impl Ghostscript {
+    /// Ghostscript, run quietly on every page without prompting, in its
+    /// safe mode.
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.binary);
+        command.args(["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER"]);
+        command
+    }
+
+    /// Renders every page of the CMYK PDF `pdf` at `dpi` into `scratch`
+    /// as an 8-bit CMYK PAM image (`ink-0001.pam`, …), for measuring its
+    /// ink; returns their paths in page order.
+    ///
+    /// # Errors
+    /// When Ghostscript fails or its output cannot be listed.
+    pub fn cmyk_pages(
+        &self,
+        pdf: &Path,
+        dpi: u32,
+        scratch: &Path,
+    ) -> Result<Vec<PathBuf>, GhostscriptError> {
+        let failed = |message: String| GhostscriptError::Failed {
+            about: format!("the ink of {}", pdf.display()),
+            message,
+        };
+        let dir = scratch.join("ink");
+        std::fs::create_dir_all(&dir).map_err(|e| failed(e.to_string()))?;
+        let out = self
+            .command()
+            .args(["-sDEVICE=pamcmyk32", &format!("-r{dpi}")])
+            .arg(format!(
+                "-sOutputFile={}",
+                dir.join("ink-%04d.pam").display()
+            ))
+            .arg(pdf)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| failed(format!("cannot start `{}`: {e}", self.binary.display())))?;
+        if !out.status.success() {
+            let text = String::from_utf8_lossy(&out.stderr).into_owned();
+            let tail: String = text.lines().rev().take(8).collect::<Vec<_>>().join(" | ");
+            return Err(failed(format!("{}: {tail}", out.status)));
+        }
+        let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(|e| failed(e.to_string()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "pam"))
+            .collect();
+        pages.sort();
+        Ok(pages)
     }
 }
 

@@ -60,7 +60,33 @@ pub struct Spec {
     pub upload: Upload,
     /// The card products it offers.
     pub products: &'static [Product],
+    /// What its preflight holds a card to.
+    pub checks: Checks,
 }
+
+/// The limits a shop's preflight (`carta preflight`) holds every card to;
+/// docs/sheets.md ("Preflight") says where each comes from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Checks {
+    /// Art drawn at fewer pixels per inch than this is a warning (the
+    /// resolution the shop asks for).
+    pub ppi_warning: f64,
+    /// Art drawn at fewer pixels per inch than this is an error: it
+    /// prints visibly blocky.
+    pub ppi_error: f64,
+    /// For the shops that take CMYK, the most total ink (C + M + Y + K,
+    /// in %) any area of a page may carry: above the first a warning (the
+    /// shop's limit), above the second an error (more than a press lays
+    /// down without smearing).
+    pub ink: Option<(f64, f64)>,
+}
+
+/// What every shop asks of art: 300 ppi, refusing below half of it.
+const ART: Checks = Checks {
+    ppi_warning: 300.0,
+    ppi_error: 150.0,
+    ink: None,
+};
 
 /// An eighth of an inch, in mm.
 const EIGHTH: f64 = 3.175;
@@ -194,6 +220,7 @@ impl Shop {
                 safe: EIGHTH,
                 upload: Upload::Images,
                 products: TGC,
+                checks: ART,
             },
             Shop::Dtc => Spec {
                 name: "DriveThruCards",
@@ -202,6 +229,12 @@ impl Shop {
                 safe: EIGHTH,
                 upload: Upload::PdfX,
                 products: DTC,
+                // The guide's 240 %; SWOP's 300 % is the most any press
+                // of the PDF/X's printing condition takes.
+                checks: Checks {
+                    ink: Some((240.0, 300.0)),
+                    ..ART
+                },
             },
             Shop::Mpc => Spec {
                 name: "MakePlayingCards",
@@ -210,6 +243,7 @@ impl Shop {
                 safe: EIGHTH,
                 upload: Upload::Images,
                 products: MPC,
+                checks: ART,
             },
             Shop::Printerstudio => Spec {
                 name: "PrinterStudio",
@@ -218,6 +252,7 @@ impl Shop {
                 safe: EIGHTH,
                 upload: Upload::Images,
                 products: PRINTERSTUDIO,
+                checks: ART,
             },
         }
     }

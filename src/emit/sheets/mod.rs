@@ -45,6 +45,7 @@ mod layout;
 mod memo;
 pub mod overflow;
 mod page;
+pub mod placement;
 mod probe;
 mod reads;
 mod renderer;

@@ -167,6 +167,48 @@
     }
     return !queue.length;
   }
+  // A print shop's preflight (a body marked `data-carta-preflight`): for
+  // each card side once, how far its text and its `data-carta-safe`
+  // elements reach past its safe area (the card's `data-carta-bleed-mm`
+  // and `data-carta-safe-mm` insets inside its box), and each picture's
+  // pixel size against the size it is drawn at, in mm.
+  function placements() {
+    var out = [], seen = {};
+    document.querySelectorAll('.carta-card').forEach(function (c) {
+      var key = keyOf(c), outer = parseFloat(c.dataset.cartaOuterMm);
+      if (seen[key] || !(outer > 0)) return;
+      seen[key] = true;
+      var r = c.getBoundingClientRect(), mm = r.width / outer;
+      var inset = ((parseFloat(c.dataset.cartaBleedMm) || 0) + (parseFloat(c.dataset.cartaSafeMm) || 0)) * mm;
+      var side = c.classList.contains('carta-back') ? 'back' : 'face', card = c.dataset.card || '';
+      function past(q) {
+        if (q.width === 0 && q.height === 0) return 0;
+        return Math.max(r.left + inset - q.left, q.right - (r.right - inset), r.top + inset - q.top, q.bottom - (r.bottom - inset), 0) / mm;
+      }
+      var worst = { past: 0, text: '' }, walker = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+      for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.textContent.trim() || n.parentElement.closest('[data-carta-clip]')) continue;
+        var range = document.createRange();
+        range.selectNodeContents(n);
+        Array.prototype.forEach.call(range.getClientRects(), function (q) {
+          var p = past(q);
+          if (p > worst.past) worst = { past: p, text: n.textContent };
+        });
+      }
+      if (worst.past > 0.05) out.push({ card: card, side: side, what: 'text', past: worst.past, text: cut(worst.text) });
+      c.querySelectorAll('[data-carta-safe]').forEach(function (e) {
+        var p = past(e.getBoundingClientRect());
+        if (p > 0.05) out.push({ card: card, side: side, what: 'marked', past: p, text: desc(e) });
+      });
+      c.querySelectorAll('img').forEach(function (e) {
+        var q = e.getBoundingClientRect();
+        if (!e.naturalWidth || !q.width || /\.svg$/i.test(e.getAttribute('src') || '')) return;
+        out.push({ card: card, side: side, what: 'art', text: cut(e.getAttribute('src') || ''),
+          pixels: [e.naturalWidth, e.naturalHeight], size: [q.width / mm, q.height / mm] });
+      });
+    });
+    return out.slice(0, 500);
+  }
   // The report: the boxes of the cards still on the page, at most 500.
   function report(sync) {
     done = {};
@@ -180,7 +222,7 @@
     // Synchronous in the export browser: it prints only after it was sent.
     x.open('POST', '.carta-overflow', !sync);
     x.setRequestHeader('Content-Type', 'application/json');
-    try { x.send(JSON.stringify({ overflows: out.slice(0, 500) })); } catch (e) { /* nobody listens */ }
+    try { x.send(JSON.stringify({ overflows: out.slice(0, 500), placements: document.body.hasAttribute('data-carta-preflight') ? placements() : [] })); } catch (e) { /* nobody listens */ }
   }
   var exporting = /[?&]carta-report(?:[&=]|$)/.test(location.search), waiting = false;
   // The preview measures when the page is idle, a slice at a time, so
