@@ -171,6 +171,56 @@ fn a_reprint_as_pdf_prints_the_changed_cards_under_a_cover_that_says_why() {
 }
 
 #[test]
+fn a_reprint_for_a_print_shop_uploads_only_the_changed_cards() {
+    let ws = changed();
+    ws.run(["export", "pod", "--shop", "tgc", "--changed-since", "v1.0"])
+        .succeeds()
+        .stderr_has("reprinted 5 cards since v1.0");
+    let root = ws.path().join("build/duel/pod/tgc");
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path.strip_prefix(&root).unwrap().display().to_string());
+            }
+        }
+    }
+    let faces: BTreeSet<String> = [
+        "ash-rain",
+        "fireball",
+        "frost-bolt",
+        "mist-step",
+        "tidal-wave",
+    ]
+    .iter()
+    .filter(|id| {
+        files
+            .iter()
+            .any(|f| f.contains(&format!("-{id}.png")) || f.ends_with(&format!("/{id}.png")))
+    })
+    .map(|id| (*id).to_owned())
+    .collect();
+    assert_eq!(faces.len(), 5, "{files:#?}");
+    // The heroes' faces did not change: none is uploaded.
+    for hero in ["ember", "tide"] {
+        assert!(
+            !files
+                .iter()
+                .any(|f| f.contains(&format!("{hero}.png")) || f.contains(&format!("-{hero}-"))),
+            "{hero} is reprinted: {files:#?}"
+        );
+    }
+    assert!(
+        files.iter().all(|f| f.starts_with("duel.reprint")),
+        "{files:#?}"
+    );
+}
+
+#[test]
 fn a_reprint_as_images_holds_a_card_changed_in_a_translation_only_in_that_language() {
     let ws = released_with_notes();
     edit(
