@@ -114,8 +114,6 @@ pub(crate) fn run(root: &Path, request: &Request<'_>) -> Result<Report, CommandE
     }
 }
 
-/// A game asked for that neither version has (a bundle holds only its
-/// own), with the closest game of the workspace at `root` as a hint.
 /// An event's submissions as deck files' text, each named by where it
 /// came from and its player. A code (or share link) is read under the old
 /// version, whose pool the player made it from (else the new one's), and
@@ -157,6 +155,8 @@ fn as_deck_files(
     out
 }
 
+/// A game asked for that neither version has (a bundle holds only its
+/// own), with the closest game of the workspace at `root` as a hint.
 fn unknown_game(
     root: &Path,
     games: &[String],
