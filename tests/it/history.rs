@@ -370,6 +370,59 @@ fn a_diff_between_two_bundles_gives_the_same_cards_as_between_revisions() {
     assert_eq!(v["decks"], serde_json::Value::Null);
 }
 
+/// A revision from a stranger may hold links (a tree entry of mode
+/// 120000) to files outside the workspace: they are left out, as a
+/// workspace on disk never follows a link out of itself.
+#[test]
+fn a_link_committed_in_a_revision_is_never_followed() {
+    let ws = released();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.toml");
+    fs::write(
+        &secret,
+        "[[card]]\nid = \"stolen\"\nkind = \"spell\"\nname = \"Stolen Secret\"\ncost = 1\nelement = \"fire\"\neffect = \"x\"\nart = \"art/spell.svg\"\n",
+    )
+    .unwrap();
+    let repo = gix::open(ws.path()).unwrap();
+    let head = repo.head_commit().unwrap();
+    let mut tree = repo.edit_tree(head.tree_id().unwrap()).unwrap();
+    let target = repo
+        .write_blob(secret.to_str().unwrap().as_bytes())
+        .unwrap()
+        .detach();
+    tree.upsert(
+        "cards/duel/stolen.toml",
+        gix::object::tree::EntryKind::Link,
+        target,
+    )
+    .unwrap();
+    let tree = tree.write().unwrap().detach();
+    let commit = repo.commit("HEAD", "a link out", tree, [head.id]).unwrap();
+    repo.tag_reference(
+        "evil",
+        commit,
+        gix::refs::transaction::PreviousValue::MustNotExist,
+    )
+    .unwrap();
+    // The link's target is read neither as the old version nor as the new.
+    let run = ws
+        .run(["diff", "evil", "--message-format", "json"])
+        .succeeds();
+    assert!(
+        !run.stdout.contains("stolen") && !run.stdout.contains("Stolen"),
+        "{}",
+        run.stdout
+    );
+    let run = ws
+        .run(["diff", "v1.0", "evil", "--message-format", "json"])
+        .succeeds();
+    assert!(!run.stdout.contains("Stolen"), "{}", run.stdout);
+    let reprint = ws
+        .run(["print", "--changed-since", "evil", "--no-fit-check"])
+        .succeeds();
+    assert!(!reprint.stderr.contains("Stolen"), "{}", reprint.stderr);
+}
+
 #[test]
 fn a_diff_of_an_unchanged_workspace_is_empty_and_no_error() {
     let ws = released();
