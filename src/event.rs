@@ -220,7 +220,7 @@ fn read<'g>(
 }
 
 /// The deck file a decoded code stands for.
-fn deck_file(deck: &CodeDeck, sources: &mut SourceMap) -> DeckFile {
+pub fn deck_file(deck: &CodeDeck, sources: &mut SourceMap) -> DeckFile {
     DeckFile {
         file: sources.add("code", ""),
         game: deck.game.clone(),

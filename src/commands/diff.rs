@@ -4,16 +4,17 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::{CommandError, Report, plural};
 use crate::deckcode;
-use crate::diag::{Diagnostic, Diagnostics, Severity, escape_controls};
+use crate::diag::{Diagnostic, Diagnostics, Severity, SourceMap, escape_controls};
 use crate::event::{self, Submission};
+use crate::game::Game;
 use crate::history::{
-    self, Broken, Compiled, DeckChange, GameDiff, HistoryError, Source, Status, Style, Submitted,
-    Version,
+    self, Broken, DeckChange, GameDiff, HistoryError, Source, Status, Style, Submitted, Version,
 };
 
 /// How the diff is written on stdout.
@@ -87,7 +88,8 @@ pub(crate) fn run(root: &Path, request: &Request<'_>) -> Result<Report, CommandE
         (Some(was), Some(now)) => Some(match request.event {
             Some(path) => {
                 let subs = super::event::submissions(&mut now.ws, path, &mut diags)?;
-                let submitted = as_deck_files(subs, (was, now), &mut diags);
+                let games = (was.games.as_slice(), now.games.as_slice());
+                let submitted = as_decks(subs, games, &mut now.ws.sources, &mut diags);
                 history::judge_submissions(&submitted, was, now, &mut diags)
             }
             None => history::judge_decks(request.decks, was, now, &mut diags)?,
@@ -114,18 +116,20 @@ pub(crate) fn run(root: &Path, request: &Request<'_>) -> Result<Report, CommandE
     }
 }
 
-/// An event's submissions as deck files' text, each named by where it
-/// came from and its player. A code (or share link) is read under the old
-/// version, whose pool the player made it from (else the new one's), and
-/// judged under both as the deck it stands for.
-fn as_deck_files(
+/// An event's submissions as decks, each named by where it came from and
+/// its player. A code (or share link) is read under the old version,
+/// whose pool the player made it from (else the new one's), and judged
+/// under both as the deck it stands for; a deck file's text is parsed into
+/// the new version's sources.
+fn as_decks(
     subs: Vec<Submission>,
-    (old, new): (&Compiled, &Compiled),
+    (old, new): (&[Game], &[Game]),
+    sources: &mut SourceMap,
     diags: &mut Diagnostics,
 ) -> Vec<Submitted> {
-    let decode = |v: &Compiled, code: &str| {
+    let decode = |games: &[Game], code: &str| {
         let id = deckcode::game_of(code).map_err(|e| e.to_string())?;
-        let game = v.games.iter().find(|g| g.id() == id);
+        let game = games.iter().find(|g| g.id() == id);
         let game = game.ok_or_else(|| format!("there is no game `{id}`"))?;
         deckcode::decode(code, &game.manifest.manifest, &game.pool).map_err(|e| e.to_string())
     };
@@ -135,22 +139,27 @@ fn as_deck_files(
             Some(player) => format!("{} ({player})", s.source),
             None => s.source.clone(),
         };
-        if event::is_deck_file(&s.text) {
-            out.push(Submitted { name, text: s.text });
-            continue;
-        }
-        let code = event::code_of(&s.text);
-        match decode(old, &code).or_else(|why| decode(new, &code).map_err(|_| why)) {
-            Ok(deck) => out.push(Submitted {
-                name,
-                text: deckcode::to_toml(&deck),
-            }),
-            Err(why) => diags.push(
-                Diagnostic::error("deck::code", format!("{name}: {why}")).with_help(
-                    "a code is read under the old version, whose cards it was made from",
-                ),
-            ),
-        }
+        let deck = if event::is_deck_file(&s.text) {
+            let file = sources.add(name.clone(), Arc::<str>::from(s.text.as_str()));
+            let mut found = Vec::new();
+            let deck = crate::deck::parse(file, &s.text, &mut found);
+            diags.extend(found);
+            deck
+        } else {
+            let code = event::code_of(&s.text);
+            match decode(old, &code).or_else(|why| decode(new, &code).map_err(|_| why)) {
+                Ok(decoded) => Some(event::deck_file(&decoded, sources)),
+                Err(why) => {
+                    diags.push(
+                        Diagnostic::error("deck::code", format!("{name}: {why}")).with_help(
+                            "a code is read under the old version, whose cards it was made from",
+                        ),
+                    );
+                    None
+                }
+            }
+        };
+        out.extend(deck.map(|deck| Submitted { name, deck }));
     }
     out
 }

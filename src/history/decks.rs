@@ -71,13 +71,13 @@ pub fn judge_decks(
 
 /// An event's submission to judge under both versions: where it came
 /// from (a file, or a line of the submissions file, with the player) and
-/// its deck as a deck file's text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// its deck.
+#[derive(Debug, Clone)]
 pub struct Submitted {
     /// Where it came from, as the diff names it.
     pub name: String,
-    /// The deck, as a deck file's TOML.
-    pub text: String,
+    /// The deck (a code's as [`crate::event::deck_file`] makes it).
+    pub deck: DeckFile,
 }
 
 /// Judges each submission under both versions, as [`judge_decks`] judges
@@ -85,25 +85,15 @@ pub struct Submitted {
 pub fn judge_submissions(
     submitted: &[Submitted],
     old: &Compiled,
-    new: &mut Compiled,
+    new: &Compiled,
     diags: &mut Diagnostics,
 ) -> (usize, Vec<DeckChange>) {
     let mut judged = 0;
     let mut changed = Vec::new();
     for s in submitted {
-        let file = new
-            .ws
-            .sources
-            .add(s.name.clone(), Arc::<str>::from(s.text.as_str()));
-        let mut found = Vec::new();
-        let parsed = deck::parse(file, &s.text, &mut found);
-        diags.extend(found);
-        let Some(parsed) = parsed else {
-            continue;
-        };
-        if let Some(both) = verdicts(&parsed, (old, new), diags) {
+        if let Some(both) = verdicts(&s.deck, (old, new), diags) {
             judged += 1;
-            changed.extend(change(s.name.clone(), &parsed, both));
+            changed.extend(change(s.name.clone(), &s.deck, both));
         }
     }
     (judged, changed)
